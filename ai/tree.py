@@ -1,0 +1,354 @@
+"""The tree a search explored, stored compactly, with light ``Node`` views.
+
+Nodes are stored in visit (pre-)order in one flat ``array('i')``, ``FIELDS`` ints per
+node (44 bytes), so a million nodes take about 44 MB.  Because of the pre-order, the
+subtree of node ``n`` is the index range ``[n, end(n))`` and its first child, if any, is
+``n + 1``; the next sibling of a child ``c`` is ``end(c)``.
+
+Past the node budget the search keeps counting but stops storing: each stored node
+knows how many nodes its subtree really had, so the difference was counted, not stored.
+"""
+
+from __future__ import annotations
+
+import enum
+from array import array
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+
+from game.rules import MAX, MIN, Rules
+
+DEFAULT_BUDGET = 2_000_000
+"""Nodes stored before the tree switches to counting only."""
+
+# Field offsets inside a node's record.
+PARENT, MOVE, INFO, VALUE, ALPHA_IN, BETA_IN, ALPHA_OUT, BETA_OUT, END, LEGAL, SUBTREE = range(11)
+FIELDS = 11
+_IS_MAX = 1 << 8  # INFO: bits 0-7 the ply, bit 8 MAX to move, bits 9-11 the leaf reason
+_REASON_SHIFT = 9
+
+
+class LeafReason(enum.IntEnum):
+    """Why a node has no children."""
+
+    NONE = 0  # an inner node
+    DEPTH = 1  # the depth limit: valued by the heuristic
+    WIN = 2  # the move into it completed a line
+    FULL = 3  # the board is full
+
+
+@dataclass
+class TreeRecorder:
+    """Appends nodes during a search; becomes a ``SearchTree`` when the search ends."""
+
+    budget: int = DEFAULT_BUDGET
+
+    def __post_init__(self) -> None:
+        self.data = array("i")
+        self.stored = 0
+
+    def open(self, parent: int, move: int, ply: int, is_max: bool, alpha: int, beta: int, nodes: int) -> int:
+        """Store a node as it is entered; return its index, or -1 past the budget."""
+        if self.stored >= self.budget:
+            return -1
+        index = self.stored
+        self.stored += 1
+        self.data.extend(
+            (parent, move, ply | (_IS_MAX if is_max else 0), 0, alpha, beta, alpha, beta, 0, 0, nodes)
+        )
+        return index
+
+    def close(self, index: int, value: int, alpha: int, beta: int, reason: int, legal: int, nodes: int) -> None:
+        """Finish a node as the search leaves it (``nodes``: the search's count now)."""
+        base = index * FIELDS
+        data = self.data
+        data[base + VALUE] = value
+        data[base + ALPHA_OUT] = alpha
+        data[base + BETA_OUT] = beta
+        data[base + END] = self.stored
+        data[base + LEGAL] = legal
+        data[base + INFO] |= reason << _REASON_SHIFT
+        data[base + SUBTREE] = nodes - data[base + SUBTREE]  # nodes counted in the subtree
+
+
+class SearchTree:
+    """What one search pass explored: the root position and every stored node."""
+
+    def __init__(self, data: array, rules: Rules, grid: np.ndarray, to_move: int, depth: int, pruning: bool):
+        self.data = data
+        self.rules = rules
+        self.grid = grid
+        self.to_move = to_move
+        self.depth = depth
+        self.pruning = pruning
+
+    def __len__(self) -> int:
+        return len(self.data) // FIELDS
+
+    @property
+    def root(self) -> "Node":
+        return Node(self, 0)
+
+    def node(self, index: int) -> "Node":
+        return Node(self, index)
+
+    def field(self, index: int, offset: int) -> int:
+        return self.data[index * FIELDS + offset]
+
+    @property
+    def counted(self) -> int:
+        """How many nodes the search visited (the root included), stored or not."""
+        return self.field(0, SUBTREE)
+
+    @property
+    def is_complete(self) -> bool:
+        """Tell whether every visited node was stored (the budget was not reached)."""
+        return self.counted == len(self)
+
+    def nbytes(self) -> int:
+        """Bytes used by the node records."""
+        return self.data.itemsize * len(self.data)
+
+    def nodes_per_ply(self) -> list[int]:
+        """Count the stored nodes at each ply: index 0 is the root."""
+        counts: list[int] = []
+        data = self.data
+        for base in range(INFO, len(data), FIELDS):
+            ply = data[base] & 0xFF
+            while len(counts) <= ply:
+                counts.append(0)
+            counts[ply] += 1
+        return counts
+
+    def cutoffs(self) -> int:
+        """Count the stored nodes that stopped their loop early because alpha >= beta."""
+        return sum(1 for node in self.iter_nodes() if node.pruned_count)
+
+    def iter_nodes(self) -> Iterator["Node"]:
+        for index in range(len(self)):
+            yield Node(self, index)
+
+    def principal_variation(self) -> list["Node"]:
+        """Follow from the root the child whose value is the node's value (first such)."""
+        line = []
+        node = self.root
+        while True:
+            best = node.best_child()
+            if best is None:
+                return line
+            line.append(best)
+            node = best
+
+    def to_text(self, max_depth: int | None = None, *, max_children: int | None = None) -> str:
+        """Draw the tree as indented text (see ``format_tree``)."""
+        return format_tree(self, max_depth=max_depth)
+
+
+class Node:
+    """A light view of one node of a ``SearchTree``; holds only the tree and an index."""
+
+    __slots__ = ("tree", "index")
+
+    def __init__(self, tree: SearchTree, index: int):
+        self.tree = tree
+        self.index = index
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Node) and other.tree is self.tree and other.index == self.index
+
+    def __hash__(self) -> int:
+        return hash((id(self.tree), self.index))
+
+    def __repr__(self) -> str:
+        return f"<Node {self.index} move={self.move} {self.side_name} value={self.value}>"
+
+    def _get(self, offset: int) -> int:
+        return self.tree.data[self.index * FIELDS + offset]
+
+    @property
+    def parent(self) -> "Node | None":
+        parent = self._get(PARENT)
+        return None if parent < 0 else Node(self.tree, parent)
+
+    @property
+    def move(self) -> int | None:
+        """The move that led here from the parent (None at the root)."""
+        move = self._get(MOVE)
+        return None if move < 0 else move
+
+    @property
+    def ply(self) -> int:
+        """Distance from the root (the root is 0)."""
+        return self._get(INFO) & 0xFF
+
+    @property
+    def is_max(self) -> bool:
+        """Tell whether MAX is to move here (a maximizing node)."""
+        return bool(self._get(INFO) & _IS_MAX)
+
+    @property
+    def side_name(self) -> str:
+        return "MAX" if self.is_max else "MIN"
+
+    @property
+    def to_move(self) -> int:
+        return MAX if self.is_max else MIN
+
+    @property
+    def value(self) -> int:
+        return self._get(VALUE)
+
+    @property
+    def alpha_in(self) -> int:
+        return self._get(ALPHA_IN)
+
+    @property
+    def beta_in(self) -> int:
+        return self._get(BETA_IN)
+
+    @property
+    def alpha_out(self) -> int:
+        return self._get(ALPHA_OUT)
+
+    @property
+    def beta_out(self) -> int:
+        return self._get(BETA_OUT)
+
+    @property
+    def leaf_reason(self) -> LeafReason:
+        return LeafReason((self._get(INFO) >> _REASON_SHIFT) & 0x7)
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.leaf_reason is not LeafReason.NONE
+
+    @property
+    def legal_count(self) -> int:
+        """How many moves were legal here (0 for leaves)."""
+        return self._get(LEGAL)
+
+    @property
+    def subtree_size(self) -> int:
+        """Nodes the search visited in this subtree, this node included."""
+        return self._get(SUBTREE)
+
+    @property
+    def stored_subtree_size(self) -> int:
+        return self._get(END) - self.index
+
+    @property
+    def unstored(self) -> int:
+        """Nodes of this subtree that were counted but not stored (past the budget)."""
+        return self.subtree_size - self.stored_subtree_size
+
+    def children(self) -> list["Node"]:
+        """The children that were searched, in the order they were searched."""
+        data = self.tree.data
+        end = data[self.index * FIELDS + END]
+        child = self.index + 1
+        result = []
+        while child < end:
+            result.append(Node(self.tree, child))
+            child = data[child * FIELDS + END]
+        return result
+
+    @property
+    def searched_count(self) -> int:
+        return len(self.children())
+
+    @property
+    def pruned_count(self) -> int:
+        """Legal moves never searched because of a cutoff (0 if children were unstored)."""
+        if self.is_leaf or self.unstored:
+            return 0
+        return self.legal_count - self.searched_count
+
+    def path(self) -> list[int]:
+        """The moves from the root to this node."""
+        moves = []
+        node: Node | None = self
+        while node is not None and node.move is not None:
+            moves.append(node.move)
+            node = node.parent
+        return moves[::-1]
+
+    def board(self):
+        """Return a ``game.board.Board`` of the position at this node."""
+        from game.board import Board
+
+        board = Board(self.tree.rules, self.tree.grid, self.tree.to_move)
+        for move in self.path():
+            board.push(move)
+        return board
+
+    def pruned_moves(self) -> list[int]:
+        """The legal moves that the cutoff here left unsearched."""
+        if not self.pruned_count:
+            return []
+        searched = {child.move for child in self.children()}
+        return [m for m in self.board().legal_moves() if m not in searched]
+
+    def best_child(self) -> "Node | None":
+        """The first searched child whose value equals this node's value."""
+        for child in self.children():
+            if child.value == self.value:
+                return child
+        return None
+
+    def cutoff_reason(self) -> str | None:
+        """Explain the cutoff at this node, or None if it searched every child."""
+        pruned = self.pruned_count
+        if not pruned:
+            return None
+        plural = "s" if pruned != 1 else ""
+        if self.is_max:
+            return f"value {fmt_value(self.value)} >= beta {fmt_value(self.beta_out)}: {pruned} move{plural} not searched"
+        return f"value {fmt_value(self.value)} <= alpha {fmt_value(self.alpha_out)}: {pruned} move{plural} not searched"
+
+
+INF = 1_000_000_000
+
+
+def fmt_value(value: int) -> str:
+    """Show a value for a person: infinities as +inf/-inf, wins as "win in N"."""
+    from ai.heuristic import WIN
+
+    if value >= INF:
+        return "+inf"
+    if value <= -INF:
+        return "-inf"
+    if abs(value) > WIN - 1000:
+        plies = WIN - abs(value)
+        return f"{'+' if value > 0 else '-'}W{plies}"
+    return str(value)
+
+
+def format_tree(tree: SearchTree, max_depth: int | None = None) -> str:
+    """Draw the tree as indented text: move, MAX/MIN, value, window, leaf reason, cutoffs."""
+    from game.notation import format_move
+
+    rules = tree.rules
+    lines = []
+    stack = [(tree.root, 0)]
+    while stack:
+        node, level = stack.pop()
+        move = "root" if node.move is None else format_move(node.move, rules)
+        text = (
+            f"{'  ' * level}{move} {node.side_name} value={fmt_value(node.value)} "
+            f"[a={fmt_value(node.alpha_in)}, b={fmt_value(node.beta_in)}]"
+        )
+        if node.is_leaf:
+            text += f" leaf:{node.leaf_reason.name.lower()}"
+        if node.pruned_count:
+            pruned = " ".join(format_move(m, rules) for m in node.pruned_moves())
+            text += f" cutoff: {node.cutoff_reason()} (pruned {pruned})"
+        if node.unstored:
+            text += f" (+{node.unstored} nodes counted, not stored)"
+        lines.append(text)
+        if max_depth is None or level < max_depth:
+            stack.extend((child, level + 1) for child in reversed(node.children()))
+        elif not node.is_leaf and node.children():
+            lines.append(f"{'  ' * (level + 1)}... {node.subtree_size - 1} nodes below")
+    return "\n".join(lines)

@@ -1,0 +1,64 @@
+"""A match: a board plus undo and redo, which is what the play scene and CLI drive."""
+
+from __future__ import annotations
+
+from game.board import Board, Outcome
+from game.rules import MAX, Rules, STANDARD
+
+
+class Match:
+    """A game in progress, with undo/redo of its moves."""
+
+    def __init__(self, rules: Rules = STANDARD, first: int = MAX, board: Board | None = None):
+        self.board = board if board is not None else Board(rules, to_move=first)
+        self._redo: list[int] = []
+
+    @property
+    def rules(self) -> Rules:
+        return self.board.rules
+
+    @property
+    def to_move(self) -> int:
+        """The side whose turn it is (1 or -1)."""
+        return self.board.to_move
+
+    @property
+    def moves(self) -> list[int]:
+        return self.board.moves
+
+    def play(self, move: int) -> None:
+        """Play ``move``; a new move forgets what could be redone."""
+        self.board.push(move)
+        self._redo.clear()
+
+    def can_undo(self) -> bool:
+        return bool(self.board.moves)
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def undo(self) -> int:
+        """Take back the last move and keep it for redo."""
+        move = self.board.pop()
+        self._redo.append(move)
+        return move
+
+    def redo(self) -> int:
+        """Play again the last move taken back."""
+        if not self._redo:
+            raise IndexError("nothing to redo")
+        move = self._redo.pop()
+        self.board.push(move)
+        return move
+
+    def restart(self) -> None:
+        """Go back to the starting position, forgetting the moves."""
+        while self.board.moves:
+            self.board.pop()
+        self._redo.clear()
+
+    def outcome(self) -> Outcome | None:
+        return self.board.outcome()
+
+    def is_over(self) -> bool:
+        return self.board.is_game_over()
