@@ -1,0 +1,336 @@
+"""The command line: Max-Connect-4 compatible play, position analysis and solving.
+
+Every failure the user can cause (unreadable file, illegal position or move, bad option)
+ends with one line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Sequence, TextIO
+
+from ai.search import EXACT, LOWER, SearchResult, search
+from ai.tree import fmt_value, format_tree
+from game.board import Board, IllegalMoveError
+from game.board_file import BoardFileError, load_board, save_board
+from game.notation import NotationError, format_move, format_moves, parse_move, parse_moves
+from game.rules import MAX, Mode, Rules, RulesError
+
+EXIT_BAD_INPUT = 2
+
+
+class CliError(Exception):
+    """A user error to report in one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (no usage dump)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _add_rule_options(parser: argparse.ArgumentParser, default_mode: Mode) -> None:
+    group = parser.add_argument_group("rules")
+    group.add_argument("--rows", type=int, help="board rows, 4..10 (default 6, or the file's)")
+    group.add_argument("--cols", type=int, help="board columns, 4..12 (default 7, or the file's)")
+    group.add_argument("--connect", type=int, default=4, help="line length K, 3..6 (default 4)")
+    group.add_argument("--no-gravity", action="store_true", help="discs may go in any empty cell")
+    group.add_argument(
+        "--mode",
+        choices=[m.value for m in Mode],
+        default=default_mode.value,
+        help=f"classic: first line wins; full-board: play to the end, every line scores "
+        f"(default {default_mode.value})",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="main.py",
+        description="Connect Four: a minimax explorer you can play. "
+        "Without a command, the game window opens.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    one = commands.add_parser(
+        "one-move",
+        help="Max-Connect-4: read a board file, play one computer move, write the result",
+        description="Read IN, let the computer make the move of the player to move, "
+        "print the board and score, and write the new position to OUT.",
+    )
+    one.add_argument("input", metavar="IN")
+    one.add_argument("output", metavar="OUT")
+    one.add_argument("depth", metavar="DEPTH", type=int)
+    one.add_argument("--no-pruning", action="store_true", help="plain minimax, no alpha-beta")
+    _add_rule_options(one, Mode.FULL_BOARD)
+
+    inter = commands.add_parser(
+        "interactive",
+        help="Max-Connect-4: play a whole game against the computer in the terminal",
+        description="Play from IN (an empty board if it does not exist) until the board "
+        "is full; the computer writes computer.txt after its moves, you human.txt after "
+        "yours.",
+    )
+    inter.add_argument("input", metavar="IN")
+    inter.add_argument("first", metavar="computer-next|human-next", choices=["computer-next", "human-next"])
+    inter.add_argument("depth", metavar="DEPTH", type=int)
+    inter.add_argument("--no-pruning", action="store_true", help="plain minimax, no alpha-beta")
+    inter.add_argument("--dir", default=".", help="folder for computer.txt and human.txt")
+    _add_rule_options(inter, Mode.FULL_BOARD)
+
+    analyze = commands.add_parser(
+        "analyze",
+        help="search a position and show the move, values, statistics and the tree",
+        description="POSITION is a move string (e.g. 4453, 1-based columns from the "
+        "empty board; letters+rows such as d1d2 without gravity) or a board file.",
+    )
+    analyze.add_argument("position", metavar="MOVES-or-FILE")
+    analyze.add_argument("--depth", type=int, default=6, help="plies to search (default 6)")
+    analyze.add_argument("--no-pruning", action="store_true", help="plain minimax, no alpha-beta")
+    analyze.add_argument("--time-limit", type=float, help="seconds; iterative deepening stops then")
+    analyze.add_argument("--tree", action="store_true", help="print the search tree as text")
+    analyze.add_argument("--tree-depth", type=int, default=2, help="levels of the tree to print (default 2)")
+    _add_rule_options(analyze, Mode.CLASSIC)
+
+    solve = commands.add_parser(
+        "solve",
+        help="exact perfect-play scores of move strings (benchmark format)",
+        description="Read lines of move strings from FILE or stdin (anything after the "
+        "first space is ignored) and print 'MOVES SCORE' per line. Score: from the side "
+        "to move, 22 minus the winner's discs at the end on 6x7 (negative for a loss), "
+        "0 for a draw.",
+    )
+    solve.add_argument("file", metavar="FILE", nargs="?", help="default: standard input")
+    solve.add_argument("--weak", action="store_true", help="only win/draw/loss as 1/0/-1")
+    _add_rule_options(solve, Mode.CLASSIC)
+    return parser
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """Build the rules the options ask for (size defaults 6x7)."""
+    try:
+        return Rules(
+            rows=args.rows or 6,
+            cols=args.cols or 7,
+            connect=args.connect,
+            gravity=not args.no_gravity,
+            mode=Mode(args.mode),
+        )
+    except RulesError as error:
+        raise CliError(str(error)) from None
+
+
+def _check_depth(depth: int) -> int:
+    if depth < 1:
+        raise CliError(f"depth must be at least 1, not {depth}")
+    return depth
+
+
+def _load(path: str, args: argparse.Namespace) -> Board:
+    """Load a board file; --rows/--cols, when given, must match it."""
+    rules = rules_from_args(args)
+    strict = args.rows is not None or args.cols is not None
+    if strict and (args.rows is None or args.cols is None):
+        rules_size = (args.rows or rules.rows, args.cols or rules.cols)
+        rules = replace(rules, rows=rules_size[0], cols=rules_size[1])
+    board = load_board(path, rules, strict_size=strict)
+    outcome = board.outcome()
+    if outcome is not None and rules.mode is Mode.CLASSIC and not board.is_full():
+        raise CliError(f"{path}: the game is already over ({outcome.result_text()})")
+    return board
+
+
+def print_board(board: Board, out: TextIO) -> None:
+    """Print the board with a legend and, in FULL_BOARD mode, the score."""
+    print(board, file=out)
+    first, second = board.score()
+    legend = "X = player 1, O = player 2"
+    if board.rules.mode is Mode.FULL_BOARD:
+        print(f"{legend}.  Score: player 1 = {first}, player 2 = {second}", file=out)
+    else:
+        print(legend, file=out)
+
+
+def _computer_move(board: Board, depth: int, pruning: bool, out: TextIO) -> SearchResult:
+    result = search(board.grid, board.rules, depth, pruning=pruning, to_move=board.to_move)
+    assert result.move is not None
+    player = 1 if board.to_move == MAX else 2
+    board.push(result.move)
+    stats = result.stats
+    print(
+        f"Computer (player {player}) plays {format_move(result.move, board.rules)}  "
+        f"[depth {stats.depth}, value {fmt_value(result.value)}, {stats.nodes:,} nodes, "
+        f"{stats.cutoffs:,} cutoffs, {stats.seconds:.3f}s]",
+        file=out,
+    )
+    return result
+
+
+def cmd_one_move(args: argparse.Namespace, out: TextIO) -> int:
+    depth = _check_depth(args.depth)
+    board = _load(args.input, args)
+    print_board(board, out)
+    if board.is_game_over():
+        print("The board is full: no move to make.", file=out)
+        return 0
+    _computer_move(board, depth, not args.no_pruning, out)
+    print_board(board, out)
+    save_board(args.output, board)
+    return 0
+
+
+def cmd_interactive(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    depth = _check_depth(args.depth)
+    folder = Path(args.dir)
+    if Path(args.input).exists():
+        board = _load(args.input, args)
+    else:
+        board = Board(rules_from_args(args))
+        print(f"{args.input} does not exist: starting from an empty board.", file=out)
+    computer_side = board.to_move if args.first == "computer-next" else -board.to_move
+    rules = board.rules
+    print_board(board, out)
+    while not board.is_game_over():
+        if board.to_move == computer_side:
+            _computer_move(board, depth, not args.no_pruning, out)
+            print_board(board, out)
+            save_board(folder / "computer.txt", board)
+            continue
+        prompt = "column 1..%d" % rules.cols if rules.gravity else "cell such as d1"
+        print(f"Your move ({prompt}), or q to quit: ", end="", file=out, flush=True)
+        line = stdin.readline()
+        if not line:
+            raise CliError("input ended before the game did (the position is saved in human.txt / computer.txt)")
+        text = line.strip()
+        if text.lower() in ("q", "quit", "exit"):
+            print("Bye.", file=out)
+            return 0
+        try:
+            board.push(parse_move(text, rules))
+        except (NotationError, IllegalMoveError) as error:
+            print(f"Not a legal move: {error}. Try again.", file=out)
+            continue
+        print_board(board, out)
+        save_board(folder / "human.txt", board)
+    outcome = board.outcome()
+    assert outcome is not None
+    print(f"Game over: {outcome.result_text()}", file=out)
+    return 0
+
+
+def _read_position(text: str, args: argparse.Namespace) -> Board:
+    path = Path(text)
+    if path.is_file():
+        return _load(text, args)
+    rules = rules_from_args(args)
+    try:
+        return Board.from_moves(text, rules)
+    except NotationError as error:
+        if any(sep in text for sep in "/\\.") and not path.exists():
+            raise CliError(f"{text}: no such file, and not a move string ({error})") from None
+        raise CliError(f"bad move string {text!r}: {error}") from None
+    except IllegalMoveError as error:
+        raise CliError(f"move string {text!r}: {error}") from None
+
+
+def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
+    depth = _check_depth(args.depth)
+    board = _read_position(args.position, args)
+    rules = board.rules
+    print(f"Rules: {rules.describe()}", file=out)
+    print_board(board, out)
+    outcome = board.outcome()
+    if outcome is not None:
+        print(f"The game is over: {outcome.result_text()}", file=out)
+        return 0
+    side = "player 1 (X, MAX)" if board.to_move == MAX else "player 2 (O, MIN)"
+    print(f"To move: {side}", file=out)
+    result = search(
+        board.grid, rules, depth, pruning=not args.no_pruning, to_move=board.to_move,
+        record_tree=args.tree, time_limit=args.time_limit,
+    )
+    assert result.move is not None
+    stats = result.stats
+    print(f"Best move: {format_move(result.move, rules)}   value {fmt_value(result.value)} (for MAX)", file=out)
+    print(f"Expected line: {' '.join(format_move(m, rules) for m in result.principal_variation)}", file=out)
+    parts = []
+    for move, column_value in result.move_values.items():
+        mark = {EXACT: "", LOWER: ">=", 'upper': "<="}[column_value.kind]
+        parts.append(f"{format_move(move, rules)}:{mark}{fmt_value(column_value.value)}")
+    print("Move values: " + "  ".join(parts), file=out)
+    pruning = "on" if result.pruning else "off"
+    print(
+        f"Depth {stats.depth}{'' if result.completed else ' (time ran out)'}, alpha-beta {pruning}: "
+        f"{stats.nodes:,} nodes, {stats.leaves:,} leaves, {stats.cutoffs:,} cutoffs, "
+        f"{stats.seconds:.3f}s, {stats.nodes_per_second:,.0f} nodes/s"
+        + (f" ({stats.total_nodes:,} nodes in all passes)" if stats.total_nodes != stats.nodes else ""),
+        file=out,
+    )
+    if result.tree is not None:
+        tree = result.tree
+        print(f"\nSearch tree ({len(tree):,} nodes stored; W<n> = win in n plies):", file=out)
+        print(format_tree(tree, max_depth=max(0, args.tree_depth)), file=out)
+        if not tree.is_complete:
+            print(f"(past the budget: {tree.counted - len(tree):,} nodes counted, not stored)", file=out)
+    return 0
+
+
+def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    from ai.solver import Solver, SolverError
+
+    rules = rules_from_args(args)
+    try:
+        solver = Solver(rules)
+    except SolverError as error:
+        raise CliError(str(error)) from None
+    if args.file:
+        try:
+            source: TextIO = open(args.file, encoding="utf-8", errors="replace")
+        except OSError as error:
+            raise CliError(f"cannot read {args.file}: {error.strerror or error}") from None
+    else:
+        source = stdin
+    with source:
+        for number, line in enumerate(source, start=1):
+            words = line.split()
+            if not words:
+                continue
+            moves_text = words[0]
+            try:
+                moves = parse_moves(moves_text, rules)
+                solution = solver.solve_moves(moves, weak=args.weak)
+            except (NotationError, SolverError) as error:
+                raise CliError(f"line {number}: {moves_text}: {error}") from None
+            print(f"{moves_text} {solution.score}", file=out, flush=True)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stdin: TextIO | None = None) -> int:
+    """Run a subcommand; return the exit code."""
+    out = stdout or sys.stdout
+    inp = stdin or sys.stdin
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "one-move":
+            return cmd_one_move(args, out)
+        if args.command == "interactive":
+            return cmd_interactive(args, out, inp)
+        if args.command == "analyze":
+            return cmd_analyze(args, out)
+        if args.command == "solve":
+            return cmd_solve(args, out, inp)
+        parser.print_help(out)
+        return 0
+    except (CliError, BoardFileError, NotationError, IllegalMoveError, RulesError) as error:
+        print(f"main.py {args.command}: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
