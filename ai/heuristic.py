@@ -14,6 +14,7 @@ least m own discs in the window" is built plane by plane (t_m |= t_(m-1) & plane
 
 from __future__ import annotations
 
+import functools
 from typing import Callable
 
 from ai.bitboard import Geometry
@@ -67,6 +68,7 @@ def _side_source(own: str, other: str, k: int, directions: tuple[int, ...]) -> l
     return lines
 
 
+@functools.lru_cache(maxsize=32)
 def make_evaluator(geo: Geometry) -> Callable[[int, int], int]:
     """Return ``evaluate(first, second)``: the heuristic value for MAX (``first``)."""
     rules = geo.rules
@@ -93,6 +95,7 @@ def make_evaluator(geo: Geometry) -> Callable[[int, int], int]:
     return evaluate
 
 
+@functools.lru_cache(maxsize=32)
 def make_final_value(geo: Geometry) -> Callable[[int, int], int]:
     """Return the value of a full board: 0 in CLASSIC, the point difference in FULL_BOARD."""
     if geo.rules.mode is Mode.CLASSIC:

@@ -125,63 +125,91 @@ class _Pass:
         best_moves = ctx.best_moves
         pruning = ctx.pruning
         check = ctx.check
-        static_order, orders = ctx.orders
+        orders, ordered = ctx.orders, ctx.ordered
         key_shift = ctx.key_shift
         playable = ctx.playable
         pv: list[tuple[int, ...]] = [()] * (depth_limit + 2)
+        killers = ctx.killers
         root_values: dict[int, ColumnValue] = {}
         recording = recorder is not None
         rec_open = recorder.open if recorder else None
         rec_close = recorder.close if recorder else None
+        rec_leaf = recorder.leaf if recorder else None
+        WIN_LEAF, FULL_LEAF, DEPTH_LEAF = LeafReason.WIN, LeafReason.FULL, LeafReason.DEPTH
         nodes = leaves = cutoffs = 0
 
-        def leaf_value(first: int, second: int) -> int:
-            key = first << key_shift | second
-            value = cache.get(key)
-            if value is None:
-                value = cache[key] = evaluate(first, second)
-            return value
+        def by_static_value(order: tuple, first: int, second: int, mask: int, max_to_move: bool) -> tuple:
+            """Sort playable moves best-first by the heuristic value of the child position.
+
+            Used where no earlier pass left a best move and the subtree is deep enough
+            (>= 3 plies) for the better order to repay the evaluations.
+            """
+            scored = []
+            for rank, step in enumerate(order):
+                bit = (mask + step[1]) & step[2]
+                if not bit:
+                    continue
+                child_first, child_second = (first | bit, second) if max_to_move else (first, second | bit)
+                child_key = child_first << key_shift | child_second
+                value = cache.get(child_key)
+                if value is None:
+                    value = cache[child_key] = evaluate(child_first, child_second)
+                scored.append((-value if max_to_move else value, rank, step))
+            scored.sort()
+            return tuple(step for _, _, step in scored)
 
         def maximize(first: int, second: int, depth: int, ply: int, alpha: int, beta: int, node: int) -> int:
-            """MAX to move: return the greatest value of a child (alpha < beta on entry)."""
+            """MAX to move: return the greatest value of a child (alpha < beta on entry).
+
+            ``depth`` >= 1.  Children that end the game or sit at the depth limit are
+            valued here, without a call: they are most of the tree.  ``node`` is this
+            node's index in the recorded tree, or -1 when nothing is recorded.
+            """
             nonlocal nodes, leaves, cutoffs
-            if depth == 0:
-                leaves += 1
-                value = leaf_value(first, second)
-                if node >= 0:
-                    rec_close(node, value, alpha, beta, LeafReason.DEPTH, 0, nodes)
-                return value
             mask = first | second
             key = first << key_shift | second
             wins = threats(first, board_mask ^ mask) if classic else 0
-            hint = best_moves.get(key)
+            order_key = best_moves.get(key, -1) << 8 | (killers[ply] + 1)
+            order = orders.get(order_key)
+            if order is None:
+                order = ordered(order_key)
+            if depth >= 3 and order_key >> 8 < 0:
+                order = by_static_value(order, first, second, mask, True)
             best = -INF
             best_move = -1
+            alpha_in = alpha
             line: tuple[int, ...] = ()
-            for move, add, keep in (static_order if hint is None else orders[hint]):
+            for move, add, keep in order:
                 bit = (mask + add) & keep
                 if not bit:
                     continue
                 nodes += 1
                 if not nodes % CHECK_EVERY:
                     check(nodes)
-                child = rec_open(node, move, ply + 1, False, alpha, beta, nodes - 1) if node >= 0 else -1
                 alpha_before = alpha
+                tail: tuple[int, ...] = ()
                 if bit & wins:
                     leaves += 1
                     value = WIN - ply - 1
-                    tail: tuple[int, ...] = ()
-                    if child >= 0:
-                        rec_close(child, value, alpha, beta, LeafReason.WIN, 0, nodes)
+                    reason = WIN_LEAF
                 elif mask | bit == board_mask:
                     leaves += 1
                     value = final_value(first | bit, second)
-                    tail = ()
-                    if child >= 0:
-                        rec_close(child, value, alpha, beta, LeafReason.FULL, 0, nodes)
+                    reason = FULL_LEAF
+                elif depth == 1:
+                    leaves += 1
+                    child_key = (first | bit) << key_shift | second
+                    value = cache.get(child_key)
+                    if value is None:
+                        value = cache[child_key] = evaluate(first | bit, second)
+                    reason = DEPTH_LEAF
                 else:
+                    child = rec_open(node, move, ply + 1, False, alpha, beta, nodes - 1) if node >= 0 else -1
                     value = minimize(first | bit, second, depth - 1, ply + 1, alpha, beta, child)
-                    tail = pv[ply + 1] if depth > 1 else ()
+                    tail = pv[ply + 1]
+                    reason = 0
+                if reason and node >= 0:
+                    rec_leaf(node, move, ply + 1, False, alpha, beta, value, reason)
                 if not ply:
                     root_values[move] = ColumnValue(value, UPPER if value <= alpha_before else EXACT)
                 if value > best:
@@ -192,53 +220,62 @@ class _Pass:
                         alpha = value
                         if pruning and alpha >= beta:
                             cutoffs += 1
+                            killers[ply] = move
                             break
-            best_moves[key] = best_move
+            if best > alpha_in:  # below alpha every child is only a bound: no real best
+                best_moves[key] = best_move
             pv[ply] = line
             if node >= 0:
                 rec_close(node, best, alpha, beta, LeafReason.NONE, playable(mask), nodes)
             return best
 
         def minimize(first: int, second: int, depth: int, ply: int, alpha: int, beta: int, node: int) -> int:
-            """MIN to move: return the least value of a child (alpha < beta on entry)."""
+            """MIN to move: return the least value of a child (mirror of ``maximize``)."""
             nonlocal nodes, leaves, cutoffs
-            if depth == 0:
-                leaves += 1
-                value = leaf_value(first, second)
-                if node >= 0:
-                    rec_close(node, value, alpha, beta, LeafReason.DEPTH, 0, nodes)
-                return value
             mask = first | second
             key = first << key_shift | second
             wins = threats(second, board_mask ^ mask) if classic else 0
-            hint = best_moves.get(key)
+            order_key = best_moves.get(key, -1) << 8 | (killers[ply] + 1)
+            order = orders.get(order_key)
+            if order is None:
+                order = ordered(order_key)
+            if depth >= 3 and order_key >> 8 < 0:
+                order = by_static_value(order, first, second, mask, False)
             best = INF
             best_move = -1
+            beta_in = beta
             line: tuple[int, ...] = ()
-            for move, add, keep in (static_order if hint is None else orders[hint]):
+            for move, add, keep in order:
                 bit = (mask + add) & keep
                 if not bit:
                     continue
                 nodes += 1
                 if not nodes % CHECK_EVERY:
                     check(nodes)
-                child = rec_open(node, move, ply + 1, True, alpha, beta, nodes - 1) if node >= 0 else -1
                 beta_before = beta
+                tail: tuple[int, ...] = ()
                 if bit & wins:
                     leaves += 1
                     value = ply + 1 - WIN
-                    tail: tuple[int, ...] = ()
-                    if child >= 0:
-                        rec_close(child, value, alpha, beta, LeafReason.WIN, 0, nodes)
+                    reason = WIN_LEAF
                 elif mask | bit == board_mask:
                     leaves += 1
                     value = final_value(first, second | bit)
-                    tail = ()
-                    if child >= 0:
-                        rec_close(child, value, alpha, beta, LeafReason.FULL, 0, nodes)
+                    reason = FULL_LEAF
+                elif depth == 1:
+                    leaves += 1
+                    child_key = first << key_shift | second | bit
+                    value = cache.get(child_key)
+                    if value is None:
+                        value = cache[child_key] = evaluate(first, second | bit)
+                    reason = DEPTH_LEAF
                 else:
+                    child = rec_open(node, move, ply + 1, True, alpha, beta, nodes - 1) if node >= 0 else -1
                     value = maximize(first, second | bit, depth - 1, ply + 1, alpha, beta, child)
-                    tail = pv[ply + 1] if depth > 1 else ()
+                    tail = pv[ply + 1]
+                    reason = 0
+                if reason and node >= 0:
+                    rec_leaf(node, move, ply + 1, True, alpha, beta, value, reason)
                 if not ply:
                     root_values[move] = ColumnValue(value, LOWER if value >= beta_before else EXACT)
                 if value < best:
@@ -249,8 +286,10 @@ class _Pass:
                         beta = value
                         if pruning and alpha >= beta:
                             cutoffs += 1
+                            killers[ply] = move
                             break
-            best_moves[key] = best_move
+            if best < beta_in:
+                best_moves[key] = best_move
             pv[ply] = line
             if node >= 0:
                 rec_close(node, best, alpha, beta, LeafReason.NONE, playable(mask), nodes)
@@ -279,8 +318,10 @@ class _Context:
         self.final_value = make_final_value(geo)
         self.eval_cache: dict[int, int] = {}
         self.best_moves: dict[int, int] = {}
+        self.killers = [-1] * (rules.cells + 2)  # per ply: the last move that caused a cutoff
         self.key_shift = geo.height * rules.cols
-        self.orders = _move_orders(geo)
+        self.orders, self.ordered = _move_order_maker(geo)
+        self._static_order = self.ordered(-1 << 8)
         if rules.gravity:
             bottom, board = geo.bottom_mask, geo.board_mask
             self.playable = lambda mask: ((mask + bottom) & board).bit_count()
@@ -288,19 +329,46 @@ class _Context:
             board = geo.board_mask
             self.playable = lambda mask: (board ^ mask).bit_count()
 
+        if rules.gravity:
+            bottom, board = geo.bottom_mask, geo.board_mask
+            self.playable = lambda mask: ((mask + bottom) & board).bit_count()
+        else:
+            board = geo.board_mask
+            self.playable = lambda mask: (board ^ mask).bit_count()
 
-_ORDERS_CACHE: dict[Rules, tuple] = {}
+    def root_order(self, to_move: int, previous: dict[int, "ColumnValue"]) -> tuple:
+        """Root moves best-first by the previous pass's values (centre-first before one)."""
+        if not previous:
+            return self._static_order
+        sign = -1 if to_move == MAX else 1
+        rank = {step[0]: index for index, step in enumerate(self._static_order)}
+        return tuple(sorted(
+            self._static_order,
+            key=lambda step: (sign * previous[step[0]].value if step[0] in previous else INF, rank[step[0]]),
+        ))
 
 
-def _move_orders(geo) -> tuple[tuple, dict[int, tuple]]:
-    """The centre-first move order and, for each move, the same order with it first."""
-    rules = geo.rules
-    if rules not in _ORDERS_CACHE:
-        steps = {move: (move, add, keep) for move, add, keep in geo.move_steps}
-        static = tuple(steps[m] for m in geo.centre_order)
-        orders = {m: (steps[m],) + tuple(s for s in static if s[0] != m) for m in geo.centre_order}
-        _ORDERS_CACHE[rules] = (static, orders)
-    return _ORDERS_CACHE[rules]
+def _move_order_maker(geo) -> tuple[dict[int, tuple], Callable[[int], tuple]]:
+    """Move orders by (best move of the previous pass, killer move) and their maker.
+
+    An order key is ``best << 8 | (killer + 1)`` with -1 for "none"; an order tries the
+    best move, then the killer, then the rest centre-first.  Orders are built on first
+    use and kept, so the search only pays a dict look-up.
+    """
+    steps = {move: (move, add, keep) for move, add, keep in geo.move_steps}
+    static = tuple(steps[m] for m in geo.centre_order)
+    orders: dict[int, tuple] = {}
+
+    def ordered(order_key: int) -> tuple:
+        best, killer = order_key >> 8, (order_key & 0xFF) - 1
+        front = [m for m in (best, killer) if m >= 0]
+        if len(front) == 2 and front[0] == front[1]:
+            front.pop()
+        order = tuple(steps[m] for m in front) + tuple(s for s in static if s[0] not in front)
+        orders[order_key] = order
+        return order
+
+    return orders, ordered
 
 
 def search(

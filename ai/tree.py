@@ -60,6 +60,16 @@ class TreeRecorder:
         )
         return index
 
+    def leaf(self, parent: int, move: int, ply: int, is_max: bool, alpha: int, beta: int, value: int, reason: int) -> None:
+        """Store a finished leaf in one step (most nodes are leaves)."""
+        if self.stored >= self.budget:
+            return
+        self.stored += 1
+        self.data.extend((
+            parent, move, ply | (_IS_MAX if is_max else 0) | (reason << _REASON_SHIFT),
+            value, alpha, beta, alpha, beta, self.stored, 0, 1,
+        ))
+
     def close(self, index: int, value: int, alpha: int, beta: int, reason: int, legal: int, nodes: int) -> None:
         """Finish a node as the search leaves it (``nodes``: the search's count now)."""
         base = index * FIELDS

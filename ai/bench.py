@@ -1,0 +1,169 @@
+"""Speed of the search, the tree recorder and the solver: ``python -m ai.bench``.
+
+Prints tables; asserts nothing.  Positions: the empty 6x7 board and three mid-game
+positions (the first 12 moves of the first three lines of ``Test_L2_R1``).  Each time is
+the median of several runs.  ``--quick`` skips the full ``Test_L2_R1`` solver run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from ai.search import search
+from ai.solver import Solver
+from game.board import Board
+from game.notation import parse_moves
+from game.rules import STANDARD
+
+DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "positions"
+MID_GAME_PREFIX = 12
+
+
+def machine() -> str:
+    """One line naming the CPU and Python, for quoting next to the figures."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import os
+
+    return f"{cpu}, {os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}"
+
+
+def minimal_tree(depth: int, branching: int = 7) -> tuple[int, int]:
+    """Knuth-Moore minimal alpha-beta tree: (nodes below the root, leaves)."""
+    per_ply = [
+        branching ** ((k + 1) // 2) + branching ** (k // 2) - 1 for k in range(1, depth + 1)
+    ]
+    return sum(per_ply), per_ply[-1]
+
+
+def positions(data: Path = DATA) -> list[tuple[str, Board]]:
+    """The benchmark positions: the empty board and three mid-game ones."""
+    result = [("empty", Board())]
+    source = data / "Test_L2_R1"
+    lines = source.read_text().split("\n")[:3] if source.exists() else []
+    fallback = ["444444535353", "343434252526", "445566332211"]
+    for index in range(3):
+        moves = lines[index].split()[0][:MID_GAME_PREFIX] if lines else fallback[index]
+        result.append((moves, Board.from_moves(moves)))
+    return result
+
+
+def timed(function, repeat: int):
+    """Run ``function`` ``repeat`` times; return (median seconds, last result)."""
+    times = []
+    result = None
+    for _ in range(repeat):
+        started = time.perf_counter()
+        result = function()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times), result
+
+
+def table(headers: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    lines = ["  ".join(h.rjust(w) for h, w in zip(headers, widths))]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(c.rjust(w) for c, w in zip(row, widths)) for row in rows]
+    return "\n".join(lines)
+
+
+def bench_search(repeat: int) -> None:
+    print("\n## Search (6x7, classic): time is the whole call, iterative deepening included")
+    rows = []
+    for name, board in positions():
+        for depth, pruning in ((6, False), (6, True), (8, True), (10, True)):
+            seconds, result = timed(
+                lambda: search(board.grid, board.rules, depth, pruning=pruning, to_move=board.to_move),
+                repeat,
+            )
+            stats = result.stats
+            minimal_nodes, minimal_leaves = minimal_tree(depth)
+            rows.append([
+                name, str(depth), "on" if pruning else "off", f"{seconds * 1000:.1f}",
+                f"{stats.nodes:,}", f"{stats.total_nodes:,}", f"{stats.total_nodes / seconds:,.0f}",
+                f"{stats.nodes / minimal_nodes:.2f}" if pruning else "-",
+                f"{stats.leaves / minimal_leaves:.2f}" if pruning else "-",
+                str(result.move + 1 if result.move is not None else "-"),
+            ])
+    print(table(
+        ["position", "depth", "a-b", "ms", "nodes", "all passes", "nodes/s", "nodes/KM", "leaves/KM", "move"],
+        rows,
+    ))
+    print("KM = Knuth-Moore minimal tree for b = 7: nodes below the root "
+          + ", ".join(f"d{d}: {minimal_tree(d)[0]:,}" for d in (6, 8, 10))
+          + "; leaves " + ", ".join(f"d{d}: {minimal_tree(d)[1]:,}" for d in (6, 8, 10)))
+
+
+def bench_tree(repeat: int) -> None:
+    print("\n## Tree recording (depth 8 with pruning, and depth 6 without)")
+    rows = []
+    for name, board in positions():
+        for depth, pruning in ((8, True), (6, False)):
+            plain, _ = timed(lambda: search(board.grid, board.rules, depth, pruning=pruning, to_move=board.to_move), repeat)
+            recorded, result = timed(
+                lambda: search(board.grid, board.rules, depth, pruning=pruning, to_move=board.to_move, record_tree=True),
+                repeat,
+            )
+            tree = result.tree
+            rows.append([
+                name, str(depth), "on" if pruning else "off", f"{plain * 1000:.1f}", f"{recorded * 1000:.1f}",
+                f"{recorded / plain:.2f}", f"{len(tree):,}", f"{tree.nbytes() / len(tree):.0f}",
+            ])
+    print(table(["position", "depth", "a-b", "plain ms", "recorded ms", "ratio", "nodes", "bytes/node"], rows))
+    from ai.tree import DEFAULT_BUDGET
+
+    print(f"Default recording budget: {DEFAULT_BUDGET:,} nodes")
+
+
+def bench_solver(full: bool) -> None:
+    print("\n## Exact solver")
+    rows = []
+    solver = Solver(STANDARD)
+    for name, limit in (("Test_L3_R1", None), ("Test_L2_R1", None if full else 200)):
+        path = DATA / name
+        if not path.exists():
+            print(f"{path} not found: skipped")
+            continue
+        lines = [line.split() for line in path.read_text().split("\n") if line.strip()]
+        lines = lines[:limit] if limit else lines
+        correct = 0
+        nodes = 0
+        times = []
+        for moves, expected in lines:
+            started = time.perf_counter()
+            solution = solver.solve_moves(parse_moves(moves, STANDARD))
+            times.append(time.perf_counter() - started)
+            nodes += solution.nodes
+            correct += solution.score == int(expected)
+        rows.append([
+            name, f"{len(lines)}", f"{correct}", f"{statistics.mean(times) * 1000:.2f}",
+            f"{max(times) * 1000:.1f}", f"{nodes / len(lines):,.0f}",
+        ])
+    print(table(["file", "positions", "correct", "mean ms", "max ms", "mean nodes"], rows))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer repeats, 200 Test_L2_R1 positions")
+    args = parser.parse_args(argv)
+    repeat = 1 if args.quick else 3
+    print(f"# ai.bench on {machine()}")
+    bench_search(repeat)
+    bench_tree(repeat)
+    bench_solver(full=not args.quick)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
