@@ -20,7 +20,7 @@ from game.board import Board
 from game.notation import parse_moves
 from game.rules import STANDARD
 
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "positions"
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "positions"
 MID_GAME_PREFIX = 12
 
 

@@ -151,7 +151,7 @@ class SearchTree:
             line.append(best)
             node = best
 
-    def to_text(self, max_depth: int | None = None, *, max_children: int | None = None) -> str:
+    def to_text(self, max_depth: int | None = None) -> str:
         """Draw the tree as indented text (see ``format_tree``)."""
         return format_tree(self, max_depth=max_depth)
 
@@ -345,10 +345,9 @@ def format_tree(tree: SearchTree, max_depth: int | None = None) -> str:
     while stack:
         node, level = stack.pop()
         move = "root" if node.move is None else format_move(node.move, rules)
-        text = (
-            f"{'  ' * level}{move} {node.side_name} value={fmt_value(node.value)} "
-            f"[a={fmt_value(node.alpha_in)}, b={fmt_value(node.beta_in)}]"
-        )
+        text = f"{'  ' * level}{move} {node.side_name} value={fmt_value(node.value)}"
+        if tree.pruning:  # plain minimax carries no window worth showing
+            text += f" [a={fmt_value(node.alpha_in)}, b={fmt_value(node.beta_in)}]"
         if node.is_leaf:
             text += f" leaf:{node.leaf_reason.name.lower()}"
         if node.pruned_count:

@@ -1,0 +1,24 @@
+"""Test setup: headless SDL (no window, no sound card) before anything imports pygame."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture
+def data_dir() -> Path:
+    return DATA
+
+
+@pytest.fixture
+def rng() -> random.Random:
+    return random.Random(20261121)
