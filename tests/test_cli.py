@@ -1,0 +1,141 @@
+"""The command line, run end to end in a subprocess as a student would run it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from game.board_file import parse_board_text
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), *args],
+        input=stdin, capture_output=True, text=True, timeout=120, cwd=cwd or ROOT,
+    )
+
+
+def assert_clean_error(proc: subprocess.CompletedProcess, fragment: str) -> None:
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert fragment in lines[0]
+
+
+def test_one_move_plays_one_disc_and_writes_the_file(data_dir, tmp_path):
+    source = data_dir / "maxconnect4" / "midgame_lf.txt"
+    out = tmp_path / "out.txt"
+    proc = run("one-move", str(source), str(out), "4")
+    assert proc.returncode == 0, proc.stderr
+    assert "Score: player 1 =" in proc.stdout and "Computer (player 1) plays" in proc.stdout
+    before, to_move_before = parse_board_text(source.read_text())
+    after, to_move_after = parse_board_text(out.read_text())
+    assert (after != 0).sum() == (before != 0).sum() + 1
+    assert (after == 1).sum() == (before == 1).sum() + 1
+    assert to_move_before == 1 and to_move_after == -1
+
+
+@pytest.mark.parametrize("name", ["empty_crlf.txt", "midgame_cr.txt"])
+def test_one_move_reads_every_line_ending(data_dir, tmp_path, name):
+    proc = run("one-move", str(data_dir / "maxconnect4" / name), str(tmp_path / "o.txt"), "2")
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_interactive_plays_a_whole_game(tmp_path):
+    # Human-next from a missing file: an empty full-board game on a 4x4 board.
+    moves = "x\n9\n" + "\n".join(str(c) for c in [1, 2, 3, 4] * 8) + "\n"
+    proc = run("interactive", str(tmp_path / "none.txt"), "human-next", "2",
+               "--rows", "4", "--cols", "4", "--dir", str(tmp_path), stdin=moves)
+    assert proc.returncode == 0, proc.stderr
+    assert "starting from an empty board" in proc.stdout
+    assert "Not a legal move" in proc.stdout  # 'x' and '9' were refused, then play went on
+    assert "Game over:" in proc.stdout
+    computer, _ = parse_board_text((tmp_path / "computer.txt").read_text())
+    human, _ = parse_board_text((tmp_path / "human.txt").read_text())
+    assert (computer != 0).sum() == 16  # the computer made the last move: a full board
+    assert (human != 0).sum() == 15
+
+
+def test_interactive_stops_cleanly_when_input_ends(data_dir, tmp_path):
+    proc = run("interactive", str(data_dir / "maxconnect4" / "empty_lf.txt"), "computer-next", "2",
+               "--dir", str(tmp_path), stdin="")
+    assert_clean_error(proc, "input ended")
+    assert (tmp_path / "computer.txt").exists()  # the computer's move was saved first
+
+
+def test_analyze_prints_move_values_stats_and_tree():
+    proc = run("analyze", "4453", "--depth", "4", "--tree", "--tree-depth", "1")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    for expected in ("Best move:", "Expected line:", "Move values:", "nodes", "cutoffs", "root MAX value="):
+        assert expected in out
+    tree_lines = out.split("Search tree")[1].splitlines()[1:]
+    assert sum(1 for line in tree_lines if line.startswith("  ") and not line.startswith("    ")) == 7
+
+
+def test_analyze_without_pruning_reports_the_full_tree():
+    proc = run("analyze", "", "--depth", "3", "--no-pruning")
+    assert proc.returncode == 0, proc.stderr
+    assert "alpha-beta off: 399 nodes" in proc.stdout  # 7 + 49 + 343
+
+
+def test_analyze_reads_a_board_file_and_other_rules(data_dir):
+    proc = run("analyze", str(data_dir / "maxconnect4" / "midgame_cr.txt"), "--mode", "full-board", "--depth", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert "full board" in proc.stdout
+    proc = run("analyze", "d1c1", "--no-gravity", "--rows", "5", "--cols", "5", "--depth", "2")
+    assert proc.returncode == 0, proc.stderr
+    assert "no gravity" in proc.stdout
+
+
+def test_solve_prints_benchmark_lines(data_dir, tmp_path):
+    lines = (data_dir / "positions" / "Test_L3_R1").read_text().splitlines()[:20]
+    proc = run("solve", stdin="\n".join(lines) + "\n")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == lines
+    sample = tmp_path / "in.txt"
+    sample.write_text("\n".join(lines[:5]) + "\n")
+    weak = run("solve", str(sample), "--weak")
+    signs = [str((int(l.split()[1]) > 0) - (int(l.split()[1]) < 0)) for l in lines[:5]]
+    assert [l.split()[1] for l in weak.stdout.splitlines()] == signs
+
+
+@pytest.mark.parametrize(
+    "args, stdin, fragment",
+    [
+        (["one-move", "missing.txt", "out.txt", "3"], "", "cannot read missing.txt"),
+        (["one-move", "{bad}", "out.txt", "3"], "", "line 6, column 4: '3' is not 0, 1 or 2"),
+        (["one-move", "{good}", "out.txt", "0"], "", "depth must be at least 1"),
+        (["analyze", "4444444"], "", "column 4 is full"),
+        (["analyze", "48"], "", "column 8 is off the board"),
+        (["analyze", "1212121"], "", None),
+        (["analyze", "44", "--depth", "x"], "", "invalid int value"),
+        (["analyze", "44", "--connect", "9"], "", "connect must be 3..6"),
+        (["analyze", "44", "--mode", "bogus"], "", "invalid choice"),
+        (["solve"], "4444444\n", "line 1: 4444444"),
+        (["solve", "--no-gravity"], "", "CLASSIC rules with gravity"),
+        (["nonsense"], "", "invalid choice"),
+    ],
+)
+def test_bad_input_gets_one_line_and_exit_code_2(tmp_path, data_dir, args, stdin, fragment):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("0000000\n" * 5 + "0003000\n1\n")
+    args = [a.replace("{bad}", str(bad)).replace("{good}", str(data_dir / "maxconnect4" / "empty_lf.txt")) for a in args]
+    proc = run(*args, stdin=stdin, cwd=tmp_path)
+    if fragment is None:  # a finished game is reported, not an error
+        assert proc.returncode == 0 and "The game is over: Player 1 wins" in proc.stdout
+        return
+    assert_clean_error(proc, fragment)
+
+
+def test_help_lists_the_commands():
+    proc = run("--help")
+    assert proc.returncode == 0
+    for command in ("one-move", "interactive", "analyze", "solve"):
+        assert command in proc.stdout
