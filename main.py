@@ -64,6 +64,7 @@ def _set_up_and_rerun(missing: list[str], argv: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     sys.path.insert(0, str(HERE))
     missing = _missing_modules()
     wants_window = not argv or argv[0] in WINDOW_COMMANDS
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         from game.cli import main as cli_main
 
         return cli_main(argv)
-    from game.app.launcher import launch
+    from game.app import launch
 
     return launch(argv)
 

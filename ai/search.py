@@ -15,7 +15,7 @@ heuristic of ``ai.heuristic``.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
@@ -76,6 +76,7 @@ class SearchResult:
     pruning: bool
     completed: bool = True  # False when a time budget stopped a deeper pass
     tree: SearchTree | None = field(default=None, repr=False, compare=False)
+    proven: bool = False  # a forced win or loss inside the horizon ended the deepening early
 
     @property
     def depth(self) -> int:
@@ -478,11 +479,12 @@ def search(
                 SearchProgress(current_depth, current_depth, done_nodes, best_result.move, value, stats.seconds)
             )
         if is_win_value(value) and plies_to_end(value) <= current_depth:
+            best_result = replace(best_result, proven=True)
             break  # a forced result inside the horizon: deeper passes cannot change it
         if deadline is not None and time.perf_counter() > deadline:
             break
     assert best_result is not None
-    if best_result.depth < depth:
+    if best_result.depth < depth and not best_result.proven:
         final = best_result.stats
         best_result = SearchResult(
             best_result.move, best_result.value, best_result.principal_variation,

@@ -16,6 +16,7 @@ The method is Pascal Pons' (blog.gamesolver.org): negamax over bitboards with
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -27,6 +28,10 @@ class SolverError(ValueError):
     """A position the solver cannot take (wrong rules, or the game is already over)."""
 
 
+class SolverStopped(Exception):
+    """``should_stop`` asked the solver to give up (a time budget ran out)."""
+
+
 @dataclass(frozen=True)
 class Solution:
     """A solved position: ``score`` from the side to move, and the work it took."""
@@ -35,15 +40,30 @@ class Solution:
     nodes: int
 
     def verdict(self) -> str:
-        """Say the result for a person: "wins with its 5th disc from now", "draw"."""
+        """Say the result for a person (see ``verdict_text``)."""
         return verdict_text(self.score)
 
 
-def verdict_text(score: int, cells: int = 42) -> str:
-    """Describe a score of the benchmark convention for the side to move."""
+def moves_to_end(score: int, own_discs: int, opponent_discs: int, cells: int = 42) -> int:
+    """For a non-zero score, how many more discs the winner plays, the winning one included."""
+    winner_discs_at_end = cells // 2 + 1 - abs(score)
+    return winner_discs_at_end - (own_discs if score > 0 else opponent_discs)
+
+
+def verdict_text(score: int, own_discs: int | None = None, opponent_discs: int | None = None,
+                 cells: int = 42) -> str:
+    """Describe a score of the benchmark convention from the side to move.
+
+    With the disc counts it says "wins in N" (N of the winner's own moves).
+    """
     if score == 0:
         return "draw with perfect play"
-    return f"{'wins' if score > 0 else 'loses'} (score {score:+d})"
+    word = "wins" if score > 0 else "loses"
+    if own_discs is None or opponent_discs is None:
+        return f"{word} with perfect play (score {score:+d})"
+    moves = moves_to_end(score, own_discs, opponent_discs, cells)
+    who = "wins" if score > 0 else "loses: the opponent wins"
+    return f"{who} in {moves} move{'s' if moves != 1 else ''} with perfect play"
 
 
 def _trunc_half(value: int) -> int:
@@ -65,13 +85,23 @@ class Solver:
         order = geo.centre_order
         self._columns = [((1 << rules.rows) - 1) << (col * geo.height) for col in order]
         self._table: dict[int, tuple[int, bool]] = {}
+        self._should_stop: Callable[[], bool] | None = None
 
     # -- entry points ---------------------------------------------------------------
-    def solve_grid(self, grid: np.ndarray, to_move: int, *, weak: bool = False) -> Solution:
-        """Solve a grid position with ``to_move`` (1 or -1) to play."""
+    def solve_grid(self, grid: np.ndarray, to_move: int, *, weak: bool = False,
+                   should_stop: Callable[[], bool] | None = None) -> Solution:
+        """Solve a grid position with ``to_move`` (1 or -1) to play.
+
+        Raises:
+            SolverStopped: ``should_stop`` (polled every 2048 nodes) returned True.
+        """
         first, second = self.geo.from_grid(np.asarray(grid, dtype=np.int8))
         current = first if to_move == MAX else second
-        return self.solve_bits(current, first | second, weak=weak)
+        self._should_stop = should_stop
+        try:
+            return self.solve_bits(current, first | second, weak=weak)
+        finally:
+            self._should_stop = None
 
     def solve_moves(self, moves: list[int], *, weak: bool = False) -> Solution:
         """Solve the position after 0-based column ``moves`` from the empty board."""
@@ -133,6 +163,8 @@ class Solver:
         Invariants: alpha < beta, and the side to move cannot win with its next move.
         """
         self.nodes += 1
+        if self._should_stop is not None and not self.nodes & 2047 and self._should_stop():
+            raise SolverStopped()
         geo = self.geo
         cells = self.cells
         board_mask = geo.board_mask

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from game.board import Board, Outcome
-from game.rules import MAX, Rules, STANDARD
+from game.rules import MAX, Cell, Rules, STANDARD
 
 
 class Match:
@@ -26,10 +26,11 @@ class Match:
     def moves(self) -> list[int]:
         return self.board.moves
 
-    def play(self, move: int) -> None:
-        """Play ``move``; a new move forgets what could be redone."""
-        self.board.push(move)
+    def play(self, move: int) -> Cell:
+        """Play ``move`` and return the cell it filled; a new move forgets the redo list."""
+        cell = self.board.push(move)
         self._redo.clear()
+        return cell
 
     def can_undo(self) -> bool:
         return bool(self.board.moves)
@@ -43,13 +44,11 @@ class Match:
         self._redo.append(move)
         return move
 
-    def redo(self) -> int:
-        """Play again the last move taken back."""
+    def redo(self) -> Cell:
+        """Play again the last move taken back; return the cell it filled."""
         if not self._redo:
             raise IndexError("nothing to redo")
-        move = self._redo.pop()
-        self.board.push(move)
-        return move
+        return self.board.push(self._redo.pop())
 
     def restart(self) -> None:
         """Go back to the starting position, forgetting the moves."""

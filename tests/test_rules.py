@@ -167,7 +167,7 @@ def test_match_undo_redo_and_new_move_clears_redo():
         match.play(move)
     assert match.undo() == 2 and match.undo() == 3
     assert match.can_redo()
-    assert match.redo() == 3
+    assert match.redo() == (4, 3)  # the cell it filled again
     assert match.moves == [3, 3]
     match.play(4)
     assert not match.can_redo()

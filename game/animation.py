@@ -1,0 +1,58 @@
+"""Motion of a dropped disc: gravity, a small bounce, then rest.  No pygame here.
+
+Positions are in cell units (row numbers, 0 at the top) so the motion is the same at
+any window size, and it is integrated with ``dt`` so it is the same at any frame rate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+GRAVITY = 55.0  # cells per second squared
+RESTITUTION = 0.3  # share of the speed kept by a bounce
+REST_SPEED = 3.0  # below this impact speed the disc stops
+MAX_STEP = 1 / 120  # seconds: long frames are integrated in small steps
+
+
+@dataclass
+class DiscDrop:
+    """A disc falling from ``start`` (a row, may be above the board) to ``row``."""
+
+    row: int
+    col: int
+    side: int
+    start: float = -1.0
+    y: float = field(init=False)
+    speed: float = field(init=False, default=0.0)
+    bounces: int = field(init=False, default=0)
+    landed: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        self.y = self.start
+
+    def update(self, dt: float) -> list[str]:
+        """Advance by ``dt`` seconds; return the events that happened ("impact", "rest")."""
+        events: list[str] = []
+        while dt > 0 and not self.landed:
+            step = min(dt, MAX_STEP)
+            dt -= step
+            self.speed += GRAVITY * step
+            self.y += self.speed * step
+            if self.y >= self.row and self.speed > 0:
+                self.y = float(self.row)
+                impact = self.speed
+                events.append("impact")
+                if impact < REST_SPEED or self.bounces >= 2:
+                    self.landed = True
+                    self.speed = 0.0
+                    events.append("rest")
+                else:
+                    self.bounces += 1
+                    self.speed = -impact * RESTITUTION
+        return events
+
+    def finish(self) -> None:
+        """Put the disc in its cell at once (undo, restart)."""
+        self.y = float(self.row)
+        self.speed = 0.0
+        self.landed = True

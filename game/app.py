@@ -1,0 +1,182 @@
+"""The pygame application: one window, one loop, one scene stack.
+
+``App.step(events, dt)`` is the whole loop body (events, update, scene changes, draw),
+so a test or the headless demo can run single frames.  Global keys: F11 full screen,
+F12 screenshot.  Closing the window cancels any search and saves the settings.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from pathlib import Path
+
+import pygame
+
+from game.ai_worker import AIWorker
+from game.scene import SceneStack
+from game.settings import FILE_NAME, Settings, load_settings, save_settings
+from game.sound import Sounds
+from game.theme import Theme
+
+log = logging.getLogger(__name__)
+
+TITLE = "Connect Four: a minimax explorer"
+DEFAULT_SIZE = (1024, 720)
+MIN_SIZE = (480, 400)
+FPS = 60
+
+
+def preference_folder() -> Path:
+    """Where settings and screenshots live (``CONNECT4_HOME`` overrides it, for tests)."""
+    override = os.environ.get("CONNECT4_HOME")
+    if override:
+        return Path(override)
+    try:
+        return Path(pygame.system.get_pref_path("connect4", "connect4"))
+    except (pygame.error, AttributeError):
+        return Path.home() / ".connect4"
+
+
+class App:
+    """Owns the window, the settings, the sounds, the AI worker and the scene stack."""
+
+    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, *, home: Path | None = None,
+                 use_process: bool = True):
+        pygame.init()
+        pygame.display.set_caption(TITLE)
+        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        self.home = home or preference_folder()
+        self.settings_path = self.home / FILE_NAME
+        self.settings: Settings = load_settings(self.settings_path)
+        self.theme = Theme(self.settings.theme)
+        self.sounds = Sounds(self.settings.sound)
+        self.worker = AIWorker(use_process=use_process)
+        self.stack = SceneStack(self)
+        self.clock = pygame.time.Clock()
+        self.running = True
+        self.time = 0.0  # seconds of animation since start
+        self.toast: tuple[str, float] | None = None  # a short message and when it ends
+        self.fullscreen = False
+        self._windowed_size = size
+
+    # -- the loop -------------------------------------------------------------------
+    def run(self) -> None:
+        """Run until the last scene is popped or the window closes."""
+        while self.running:
+            dt = min(self.clock.tick(FPS) / 1000.0, 0.1)
+            self.step(pygame.event.get(), dt)
+            pygame.display.flip()
+        self.close()
+
+    def step(self, events: list[pygame.event.Event], dt: float) -> bool:
+        """One frame: events, update, scene changes, draw.  Returns False once quitting."""
+        self.time += dt
+        for event in events:
+            if event.type == pygame.QUIT:
+                self.quit()
+                return False
+            if event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
+                self.toggle_fullscreen()
+                continue
+            if event.type == pygame.KEYDOWN and event.key == pygame.K_F12:
+                self.save_screenshot()
+                continue
+            if event.type == pygame.VIDEORESIZE and not self.fullscreen:
+                self._windowed_size = (max(event.w, MIN_SIZE[0]), max(event.h, MIN_SIZE[1]))
+            top = self.stack.top
+            if top is not None:
+                top.handle_event(event)
+            if self.stack.has_pending():
+                break  # the rest of the events belong to the next scene
+        top = self.stack.top
+        if top is not None:
+            top.update(dt)
+        self.stack.apply_pending()
+        if not self.stack.scenes:
+            self.quit()
+            return False
+        self.draw()
+        return self.running
+
+    def draw(self) -> None:
+        surface = pygame.display.get_surface()
+        surface.fill(self.theme.palette.background)
+        for scene in self.stack.visible():
+            scene.draw(surface)
+        if self.toast is not None:
+            text, until = self.toast
+            if self.time < until:
+                w, h = surface.get_size()
+                self.theme.text(surface, text, 22, (w / 2, h - 16), anchor="midbottom")
+            else:
+                self.toast = None
+
+    # -- services for scenes ----------------------------------------------------------
+    def show_toast(self, text: str, seconds: float = 2.5) -> None:
+        self.toast = (text, self.time + seconds)
+
+    def save_settings(self) -> None:
+        save_settings(self.settings, self.settings_path)
+
+    def save_screenshot(self, path: Path | str | None = None) -> Path | None:
+        """Save what the window shows as PNG (F12); return the path, or None on failure."""
+        if path is None:
+            folder = self.home / "screenshots"
+            path = folder / time.strftime("connect4-%Y%m%d-%H%M%S.png")
+            counter = 1
+            while Path(path).exists():
+                path = folder / time.strftime(f"connect4-%Y%m%d-%H%M%S-{counter}.png")
+                counter += 1
+        path = Path(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            pygame.image.save(pygame.display.get_surface(), str(path))
+        except (pygame.error, OSError) as error:
+            self.show_toast(f"Could not save the screenshot: {error}")
+            return None
+        self.show_toast(f"Screenshot saved: {path}")
+        return path
+
+    def toggle_fullscreen(self) -> None:
+        try:
+            if self.fullscreen:
+                pygame.display.set_mode(self._windowed_size, pygame.RESIZABLE)
+            else:
+                self._windowed_size = pygame.display.get_surface().get_size()
+                pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+            self.fullscreen = not self.fullscreen
+        except pygame.error as error:
+            self.show_toast(f"Full screen is not available: {error}")
+
+    def quit(self) -> None:
+        """Stop at the end of this frame (the window was closed or Quit chosen)."""
+        self.running = False
+        self.worker.cancel()
+
+    def close(self) -> None:
+        """Release everything: stop the AI, save settings, close the window."""
+        self.worker.shutdown()
+        self.save_settings()
+        pygame.quit()
+
+
+def launch(argv: list[str] | None = None) -> int:
+    """Start the game window, or the headless demo (``demo --out DIR``)."""
+    argv = argv or []
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if argv and argv[0] == "demo":
+        from game.demo import main as demo_main
+
+        return demo_main(argv[1:])
+    from game.scenes.title import TitleScene
+
+    app = App()
+    app.stack.push(TitleScene())
+    try:
+        app.run()
+    except KeyboardInterrupt:
+        app.close()
+    return 0
+

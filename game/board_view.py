@@ -1,0 +1,155 @@
+"""Draws a board in any rectangle and maps pointer positions to columns and cells.
+
+The board frame is drawn over the discs (its holes are transparent), so a falling disc
+passes behind the frame as in the real game.  Everything scales with the window.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pygame
+
+from game.animation import DiscDrop
+from game.rules import EMPTY, Cell, Rules, Run
+from game.theme import Theme, pulse
+
+
+@dataclass
+class BoardLayout:
+    """Where the board sits: the cell size and the rect of the grid of holes."""
+
+    rules: Rules
+    area: pygame.Rect
+
+    def __post_init__(self) -> None:
+        rows, cols = self.rules.rows, self.rules.cols
+        # One extra row above the board for the ghost disc (gravity) and the drop start.
+        self.cell = max(8, int(min(self.area.width / (cols + 0.4), self.area.height / (rows + 1.4))))
+        width, height = self.cell * cols, self.cell * rows
+        self.grid_rect = pygame.Rect(0, 0, width, height)
+        self.grid_rect.midbottom = (self.area.centerx, self.area.bottom - int(self.cell * 0.2))
+        self.radius = int(self.cell * 0.41)
+
+    def center(self, row: float, col: float) -> tuple[float, float]:
+        """Pixel centre of a (possibly fractional) row and column."""
+        return (self.grid_rect.left + (col + 0.5) * self.cell, self.grid_rect.top + (row + 0.5) * self.cell)
+
+    def column_at(self, pos: tuple[int, int]) -> int | None:
+        """The column under ``pos`` (anywhere above or on the board), or None."""
+        x, y = pos
+        if not (self.grid_rect.left <= x < self.grid_rect.right):
+            return None
+        if y > self.grid_rect.bottom or y < self.grid_rect.top - self.cell * 1.5:
+            return None
+        return int((x - self.grid_rect.left) // self.cell)
+
+    def cell_at(self, pos: tuple[int, int]) -> Cell | None:
+        """The cell under ``pos``, or None."""
+        if not self.grid_rect.collidepoint(pos):
+            return None
+        col = int((pos[0] - self.grid_rect.left) // self.cell)
+        row = int((pos[1] - self.grid_rect.top) // self.cell)
+        return row, col
+
+
+class BoardView:
+    """Draws discs, the frame, the ghost disc, highlights and glowing runs."""
+
+    def __init__(self, theme: Theme):
+        self.theme = theme
+        self._frame_cache: dict[tuple, pygame.Surface] = {}
+
+    def _frame(self, layout: BoardLayout) -> pygame.Surface:
+        """The board face with see-through holes (cached per size and palette)."""
+        p = self.theme.palette
+        key = (layout.rules.rows, layout.rules.cols, layout.cell, p.name)
+        frame = self._frame_cache.get(key)
+        if frame is None:
+            pad = max(4, layout.cell // 8)
+            rect = layout.grid_rect.inflate(pad * 2, pad * 2)
+            frame = pygame.Surface(rect.size, pygame.SRCALPHA)
+            pygame.draw.rect(frame, p.board, frame.get_rect(), border_radius=pad * 2)
+            pygame.draw.rect(frame, p.board_edge, frame.get_rect(), max(2, pad // 2), border_radius=pad * 2)
+            for row in range(layout.rules.rows):
+                for col in range(layout.rules.cols):
+                    center = (pad + (col + 0.5) * layout.cell, pad + (row + 0.5) * layout.cell)
+                    pygame.draw.circle(frame, (0, 0, 0, 0), center, layout.radius + 1)
+                    pygame.draw.aacircle(frame, p.board_edge, center, layout.radius + 1, 2)
+            if len(self._frame_cache) > 8:
+                self._frame_cache.clear()
+            self._frame_cache[key] = frame
+        return frame
+
+    def draw(
+        self,
+        surface: pygame.Surface,
+        layout: BoardLayout,
+        grid: np.ndarray,
+        *,
+        hidden: set[Cell] = frozenset(),  # type: ignore[assignment]
+        drop: DiscDrop | None = None,
+        highlight_col: int | None = None,
+        highlight_cell: Cell | None = None,
+        ghost: tuple[Cell, int, bool] | None = None,  # (cell, side, above the board?)
+        hint: int | Cell | None = None,
+        glow: tuple[Run, ...] = (),
+        last: Cell | None = None,
+        t: float = 0.0,
+    ) -> None:
+        p = self.theme.palette
+        rules = layout.rules
+        pad = max(4, layout.cell // 8)
+        # Back of the holes, and the highlighted column.
+        pygame.draw.rect(surface, p.hole, layout.grid_rect)
+        if highlight_col is not None:
+            column = pygame.Rect(layout.grid_rect.left + highlight_col * layout.cell, layout.grid_rect.top,
+                                 layout.cell, layout.grid_rect.height)
+            pygame.draw.rect(surface, _mix(p.hole, p.accent, 0.22), column)
+        if highlight_cell is not None:
+            r, c = highlight_cell
+            cell = pygame.Rect(layout.grid_rect.left + c * layout.cell, layout.grid_rect.top + r * layout.cell,
+                               layout.cell, layout.cell)
+            pygame.draw.rect(surface, _mix(p.hole, p.accent, 0.3), cell)
+        # Discs behind the frame.
+        for row in range(rules.rows):
+            for col in range(rules.cols):
+                side = int(grid[row, col])
+                if side != EMPTY and (row, col) not in hidden:
+                    self.theme.draw_disc(surface, layout.center(row, col), layout.radius, side)
+        if drop is not None:
+            self.theme.draw_disc(surface, layout.center(drop.y, drop.col), layout.radius, drop.side)
+        if ghost is not None:
+            (row, col), side, above = ghost
+            if above:
+                self.theme.draw_disc(surface, layout.center(-1.05, col), layout.radius, side, alpha=200)
+            self.theme.draw_disc(surface, layout.center(row, col), layout.radius, side, alpha=90)
+        surface.blit(self._frame(layout), (layout.grid_rect.left - pad, layout.grid_rect.top - pad))
+        # Marks over the frame: last move, hint, glowing runs.
+        if last is not None:
+            x, y = layout.center(*last)
+            pygame.draw.circle(surface, p.accent, (x, y), max(3, layout.radius // 6))
+        if hint is not None:
+            if isinstance(hint, tuple):
+                x, y = layout.center(*hint)
+                pygame.draw.circle(surface, p.glow, (x, y), layout.radius + 3, max(3, layout.cell // 14))
+            else:
+                x, _ = layout.center(0, hint)
+                arrow_y = layout.grid_rect.top - layout.cell * 0.15
+                size = layout.cell * 0.3
+                pygame.draw.polygon(surface, p.glow, [(x - size, arrow_y - size), (x + size, arrow_y - size),
+                                                      (x, arrow_y)])
+        if glow:
+            strength = pulse(t)
+            width = max(3, int(layout.cell * (0.06 + 0.05 * strength)))
+            color = _mix(p.glow, (255, 255, 255), 0.4 * strength)
+            for run in glow:
+                for row, col in run:
+                    pygame.draw.circle(surface, color, layout.center(row, col), layout.radius + 2, width)
+                first, last_cell = layout.center(*run[0]), layout.center(*run[-1])
+                pygame.draw.line(surface, color, first, last_cell, max(2, width // 2))
+
+
+def _mix(a, b, share: float):
+    return tuple(int(x + (y - x) * share) for x, y in zip(a, b))

@@ -1,0 +1,144 @@
+"""Headless demo: computer against computer through the real scenes, with screenshots.
+
+``python main.py demo --out DIR`` needs no window (SDL's dummy driver).  It visits the
+title menu, the options, the level select, plays a whole game computer against computer,
+and opens the tree overlay, saving a PNG of each into DIR.  Exit code 0 on success.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+FRAME = 1 / 60
+
+
+class Demo:
+    """Drives an App frame by frame and saves screenshots."""
+
+    def __init__(self, out: Path, depth: int, size: tuple[int, int]):
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ["SDL_AUDIODRIVER"] = "dummy"
+        from game.app import App
+
+        self.out = out
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.home = Path(tempfile.mkdtemp(prefix="connect4-demo-"))
+        self.app = App(size, home=self.home)
+        self.app.settings.depth = depth
+        self.app.settings.pruning = True
+        self.app.settings.time_budget = 0.0
+        self.saved: list[Path] = []
+
+    def frames(self, count: int = 1, events=None) -> None:
+        for index in range(count):
+            self.app.step(list(events or []) if index == 0 else [], FRAME)
+
+    def until(self, condition, timeout: float = 120.0) -> bool:
+        deadline = time.perf_counter() + timeout
+        while not condition():
+            if time.perf_counter() > deadline or not self.app.running:
+                return False
+            self.app.step([], FRAME)
+            time.sleep(0.001)
+        return True
+
+    def key(self, key: int, mod: int = 0) -> None:
+        import pygame
+
+        self.frames(2, [pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="", scancode=0)])
+
+    def shot(self, name: str) -> None:
+        path = self.app.save_screenshot(self.out / name)
+        if path is None:
+            raise RuntimeError(f"could not save {name}")
+        self.app.toast = None
+        self.saved.append(path)
+        print(f"saved {path}")
+
+    def run(self) -> int:
+        import pygame
+
+        from game.scenes.level_select import LevelSelectScene
+        from game.scenes.options import OptionsScene
+        from game.scenes.play import PlayScene
+        from game.scenes.title import TitleScene
+
+        app = self.app
+        app.stack.push(TitleScene())
+        self.frames(3)
+        self.shot("01-title.png")
+        app.stack.push(OptionsScene())
+        self.frames(2)
+        self.shot("02-options.png")
+        self.key(pygame.K_ESCAPE)
+        app.settings.opponent = "demo"
+        app.stack.push(LevelSelectScene())
+        self.frames(2)
+        self.shot("03-level-select.png")
+        self.key(pygame.K_RETURN)  # Start: computer against computer
+        play = app.stack.top
+        assert isinstance(play, PlayScene), "the level select did not start a game"
+
+        # A disc in mid-fall, a few moves in.
+        if not self.until(lambda: len(play.match.moves) >= 5 and play.drop is not None and 1.5 < play.drop.y < 3.5):
+            raise RuntimeError("the game did not get going")
+        self.shot("04-game-falling.png")
+        if self.until(lambda: (play.thinking and play.progress is not None) or play.outcome is not None):
+            if play.outcome is None:
+                self.shot("05-thinking.png")
+        if not self.until(lambda: app.stack.top is not play and play.outcome is not None, timeout=600):
+            raise RuntimeError("the game did not finish")
+        self.frames(20)
+        self.shot("06-game-over.png")
+        self.key(pygame.K_ESCAPE)  # look at the board
+        self.frames(10)
+        self.shot("07-final-board.png")
+        self.tree_shots(play)
+        return 0
+
+    def tree_shots(self, play) -> None:
+        """Open the tree overlay on the game's last search (once the overlay exists)."""
+        try:
+            from game.scenes.tree_view import TreeScene  # noqa: F401
+        except ImportError:
+            return
+        import pygame
+
+        self.key(pygame.K_t)
+        tree_scene = self.app.stack.top
+        if tree_scene is play:
+            return
+        select = getattr(tree_scene, "demo_select", None)
+        if select is not None:
+            select()
+        self.frames(5)
+        self.shot("08-tree.png")
+
+    def close(self) -> None:
+        self.app.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="main.py demo", description=__doc__)
+    parser.add_argument("--out", required=True, help="folder for the PNG screenshots")
+    parser.add_argument("--depth", type=int, default=7, help="search depth of both computers (default 7)")
+    parser.add_argument("--size", default="1024x720", help="window size WxH (default 1024x720)")
+    args = parser.parse_args(argv)
+    try:
+        width, height = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        print(f"main.py demo: error: --size must look like 1024x720, not {args.size!r}", file=sys.stderr)
+        return 2
+    demo = Demo(Path(args.out), args.depth, (width, height))
+    try:
+        return demo.run()
+    except (RuntimeError, AssertionError) as error:
+        print(f"main.py demo: error: {error}", file=sys.stderr)
+        return 1
+    finally:
+        demo.close()

@@ -1,0 +1,115 @@
+"""Scenes and the scene stack.
+
+A scene is one screen (menu, play, overlay).  Scenes never change the stack while events
+are being dispatched: they *request* push, pop or replace, and the stack carries the
+requests out between frames.  Popping the last scene quits the app.  An overlay scene
+(``is_overlay``) is drawn over the scene beneath it, which stays visible.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+import pygame
+
+if TYPE_CHECKING:
+    from game.app import App
+
+
+class Scene:
+    """Base class: override what the screen needs."""
+
+    is_overlay = False
+    name = "scene"
+
+    def __init__(self) -> None:
+        self.app: "App" = None  # type: ignore[assignment]  # set by the stack on push
+
+    # lifecycle
+    def on_enter(self) -> None:
+        """Pushed onto the stack (the app is set)."""
+
+    def on_exit(self) -> None:
+        """Popped or replaced."""
+
+    def on_pause(self) -> None:
+        """Another scene was pushed over this one."""
+
+    def on_resume(self) -> None:
+        """The scene over this one was popped."""
+
+    # frame
+    def handle_event(self, event: pygame.event.Event) -> None:
+        """React to one input event."""
+
+    def update(self, dt: float) -> None:
+        """Advance by ``dt`` seconds (only the top scene is updated)."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the scene; it must not change any state."""
+
+
+class SceneStack:
+    """The scenes, bottom first, and the changes requested during this frame."""
+
+    def __init__(self, app: "App"):
+        self.app = app
+        self.scenes: list[Scene] = []
+        self._pending: list[Callable[[], None]] = []
+
+    @property
+    def top(self) -> Scene | None:
+        return self.scenes[-1] if self.scenes else None
+
+    def __len__(self) -> int:
+        return len(self.scenes)
+
+    # requests (carried out by apply_pending)
+    def push(self, scene: Scene) -> None:
+        self._pending.append(lambda: self._push(scene))
+
+    def pop(self) -> None:
+        self._pending.append(self._pop)
+
+    def replace(self, scene: Scene) -> None:
+        self._pending.append(lambda: (self._pop(resume=False), self._push(scene)))
+
+    def reset(self, scene: Scene) -> None:
+        """Pop every scene and push ``scene`` (back to the title menu)."""
+
+        def run() -> None:
+            while self.scenes:
+                self._pop(resume=False)
+            self._push(scene)
+
+        self._pending.append(run)
+
+    def has_pending(self) -> bool:
+        return bool(self._pending)
+
+    def apply_pending(self) -> None:
+        """Carry out the requested changes, in order (called between frames)."""
+        while self._pending:
+            self._pending.pop(0)()
+
+    # the changes themselves
+    def _push(self, scene: Scene) -> None:
+        if self.scenes:
+            self.scenes[-1].on_pause()
+        scene.app = self.app
+        self.scenes.append(scene)
+        scene.on_enter()
+
+    def _pop(self, resume: bool = True) -> None:
+        if not self.scenes:
+            return
+        self.scenes.pop().on_exit()
+        if resume and self.scenes:
+            self.scenes[-1].on_resume()
+
+    def visible(self) -> list[Scene]:
+        """The scenes to draw, bottom first: the top one and every one under overlays."""
+        start = len(self.scenes) - 1
+        while start > 0 and self.scenes[start].is_overlay:
+            start -= 1
+        return self.scenes[max(start, 0):]

@@ -1,0 +1,92 @@
+"""How to play: the rules of the chosen variant and every control.
+
+Controls: Esc, Enter or a click goes back; Up/Down scroll.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from game.rules import Mode
+from game.scene import Scene
+
+CONTROLS = [
+    ("Mouse", "click a column (or a cell without gravity) to drop a disc"),
+    ("Left / Right", "move the column cursor (Up / Down too without gravity)"),
+    ("Down, Enter, Space", "drop in the cursor column"),
+    ("1 .. 9", "drop in that column"),
+    ("U or Ctrl+Z", "undo (your move and the computer's reply)"),
+    ("Ctrl+Y", "redo"),
+    ("H", "hint: the move the current level would play, and the exact verdict"),
+    ("T", "open the tree the computer just searched"),
+    ("R", "restart the game"),
+    ("Esc", "menu / back"),
+    ("F11", "full screen"),
+    ("F12", "save a screenshot"),
+]
+
+
+class HowToPlayScene(Scene):
+    name = "how to play"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scroll = 0
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_BACKSPACE):
+                self.app.stack.pop()
+            elif event.key == pygame.K_DOWN:
+                self.scroll += 30
+            elif event.key == pygame.K_UP:
+                self.scroll = max(0, self.scroll - 30)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.app.stack.pop()
+        elif event.type == pygame.MOUSEWHEEL:
+            self.scroll = max(0, self.scroll - event.y * 30)
+
+    def rules_text(self) -> list[str]:
+        rules = self.app.settings.rules()
+        k = rules.connect
+        lines = [
+            f"Two players take turns dropping discs into a {rules.rows} x {rules.cols} board."
+            if rules.gravity else
+            f"Two players take turns placing discs on any empty cell of a {rules.rows} x {rules.cols} board (gravity is off).",
+            "Player 1's discs carry a ring, player 2's a cross, so the colours are never the only clue.",
+        ]
+        if rules.mode is Mode.CLASSIC:
+            lines.append(f"The first to line up {k} discs in a row, column or diagonal wins. A full board is a draw.")
+        else:
+            lines.append(
+                f"Full-board mode: play goes on until the board is full. Every run of {k} own discs in a line "
+                f"scores a point, overlapping runs each count ({k + 1} in a row = 2 points). Most points wins."
+            )
+        lines.append(
+            "The computer searches the game tree with minimax: it assumes you answer with your best move. "
+            "Alpha-beta pruning skips branches that cannot change its choice. Press T after its move to walk that tree."
+        )
+        return lines
+
+    def draw(self, surface: pygame.Surface) -> None:
+        theme = self.app.theme
+        w, h = surface.get_size()
+        size = max(16, min(26, h // 30))
+        width = min(w - 60, 820)
+        left = (w - width) // 2
+        y = size * 2 - self.scroll
+        theme.text(surface, "How to play", size * 2, (w / 2, y), bold=True, anchor="center")
+        y += size * 2
+        for paragraph in self.rules_text():
+            for line in theme.wrap(paragraph, size, width):
+                theme.text(surface, line, size, (left, y))
+                y += size * 1.1
+            y += size * 0.5
+        y += size * 0.5
+        theme.text(surface, "Controls", int(size * 1.3), (left, y), bold=True)
+        y += size * 1.6
+        for key, action in CONTROLS:
+            theme.text(surface, key, size, (left, y), bold=True)
+            theme.text(surface, action, size, (left + width * 0.3, y))
+            y += size * 1.15
+        theme.text(surface, "Esc or click: back", size, (w / 2, h - size), anchor="center", color=theme.palette.muted)

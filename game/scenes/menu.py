@@ -1,0 +1,132 @@
+"""A vertical menu of buttons with a title: the base of title, pause and game-over screens.
+
+Controls: Up/Down (or Tab) choose, Enter/Space activate, mouse click activates, Esc runs
+the scene's ``on_back``.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from game.scene import Scene
+from game.widgets import Button, FocusList, stack_rects
+
+
+class MenuScene(Scene):
+    """Title, optional lines of text, and buttons."""
+
+    title = ""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.buttons: list[Button] = []
+        self.focus = FocusList([])
+
+    def build_buttons(self) -> list[Button]:
+        raise NotImplementedError
+
+    def subtitle_lines(self) -> list[str]:
+        return []
+
+    def on_back(self) -> None:
+        self.app.stack.pop()
+
+    def on_enter(self) -> None:
+        self.buttons = self.build_buttons()
+        self.focus = FocusList(self.buttons)
+
+    def on_resume(self) -> None:
+        self.on_enter()
+
+    def panel_rect(self, surface: pygame.Surface) -> pygame.Rect:
+        return surface.get_rect()
+
+    def layout(self, surface: pygame.Surface) -> pygame.Rect:
+        """Place the buttons; return the rect of the whole panel."""
+        panel = self.panel_rect(surface)
+        height = max(34, min(54, surface.get_height() // 13))
+        width = min(panel.width - 40, 360)
+        lines = len(self.subtitle_lines())
+        top_space = int(height * 2.2) + lines * int(height * 0.6)
+        area = pygame.Rect(panel.left, panel.top + top_space, panel.width, panel.height - top_space)
+        gap = height // 3
+        rects = stack_rects(area, len(self.buttons), height, gap, width)
+        if self.is_overlay and rects:  # packed under the text, not centred in the panel
+            shift = rects[0].top - area.top
+            rects = [rect.move(0, -shift) for rect in rects]
+        for button, rect in zip(self.buttons, rects):
+            button.rect = rect
+        return panel
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_ESCAPE:
+                self.on_back()
+            elif self.focus.handle_key(event.key):
+                self.app.sounds.play("click")
+        elif event.type == pygame.MOUSEBUTTONDOWN:
+            self.layout(pygame.display.get_surface())
+            for button in self.buttons:
+                if button.handle_event(event):
+                    self.app.sounds.play("click")
+                    break
+        elif event.type == pygame.MOUSEMOTION:
+            for index, button in enumerate(self.buttons):
+                if button.rect.collidepoint(event.pos):
+                    self.focus.index = index
+                    self.focus._sync()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        panel = self.layout(surface)
+        theme = self.app.theme
+        height = self.buttons[0].rect.height if self.buttons else 40
+        size = int(height * 1.25)
+        while size > 16 and theme.font(size, True).size(self.title)[0] > panel.width - 40:
+            size -= 2
+        theme.text(surface, self.title, size, (panel.centerx, panel.top + height * 1.1), bold=True, anchor="center")
+        y = panel.top + height * 2.0
+        for line in self.subtitle_lines():
+            theme.text(surface, line, int(height * 0.5), (panel.centerx, y), anchor="center",
+                       color=theme.palette.muted)
+            y += height * 0.6
+        for button in self.buttons:
+            button.draw(surface, theme)
+
+
+_SHADES: dict[tuple[int, int, int], pygame.Surface] = {}
+
+
+def dim(surface: pygame.Surface, alpha: int = 120) -> None:
+    """Darken what is already drawn (the scene beneath an overlay)."""
+    key = (surface.get_width(), surface.get_height(), alpha)
+    shade = _SHADES.get(key)
+    if shade is None:
+        _SHADES.clear()
+        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, alpha))
+        _SHADES[key] = shade
+    surface.blit(shade, (0, 0))
+
+
+class OverlayMenu(MenuScene):
+    """A menu drawn in a panel over the dimmed scene beneath it."""
+
+    is_overlay = True
+
+    def panel_rect(self, surface: pygame.Surface) -> pygame.Rect:
+        """A panel just big enough for the title, the lines of text and the buttons."""
+        w, h = surface.get_size()
+        height = max(34, min(54, h // 13))
+        lines = len(self.subtitle_lines())
+        content = int(height * 2.2) + lines * int(height * 0.6) + len(self.buttons) * (height + height // 3)
+        rect = pygame.Rect(0, 0, min(w - 40, 460), min(h - 20, content + height // 2))
+        rect.center = (w // 2, h // 2)
+        return rect
+
+    def draw(self, surface: pygame.Surface) -> None:
+        dim(surface)
+        panel = self.panel_rect(surface)
+        p = self.app.theme.palette
+        pygame.draw.rect(surface, p.panel, panel, border_radius=14)
+        pygame.draw.rect(surface, p.accent, panel, 2, border_radius=14)
+        super().draw(surface)

@@ -1,0 +1,49 @@
+"""The pause menu over a game (the search, if any, was cancelled; it restarts on resume).
+
+Controls: Up/Down choose, Enter activate, Esc resume; or click.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from game.scenes.menu import OverlayMenu
+from game.widgets import Button
+
+if TYPE_CHECKING:
+    from game.scenes.play import PlayScene
+
+
+class PauseScene(OverlayMenu):
+    title = "Paused"
+    name = "pause"
+
+    def __init__(self, play: "PlayScene"):
+        super().__init__()
+        self.play = play
+
+    def subtitle_lines(self) -> list[str]:
+        return [self.play.rules.describe()]
+
+    def build_buttons(self) -> list[Button]:
+        return [
+            Button("Resume", self.app.stack.pop, "Esc"),
+            Button("Restart", self.restart),
+            Button("How to play", self.help),
+            Button("Main menu", self.main_menu),
+            Button("Quit", self.app.quit),
+        ]
+
+    def restart(self) -> None:
+        self.play.restart()
+        self.app.stack.pop()
+
+    def help(self) -> None:
+        from game.scenes.help import HowToPlayScene
+
+        self.app.stack.push(HowToPlayScene())
+
+    def main_menu(self) -> None:
+        from game.scenes.title import TitleScene
+
+        self.app.stack.reset(TitleScene())

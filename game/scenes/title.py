@@ -1,0 +1,71 @@
+"""The title menu.
+
+Controls: Up/Down choose, Enter play, Esc quit; or click.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from game.rules import MAX, MIN
+from game.scenes.menu import MenuScene
+from game.widgets import Button
+
+
+class TitleScene(MenuScene):
+    title = "Connect Four"
+    name = "title"
+
+    def subtitle_lines(self) -> list[str]:
+        s = self.app.settings
+        tally = s.tally
+        return [
+            "a minimax explorer you can play",
+            f"{s.rules().describe()}  ·  you {tally['wins']} / draws {tally['draws']} / computer {tally['losses']}",
+        ]
+
+    def build_buttons(self) -> list[Button]:
+        return [
+            Button("Play vs computer", lambda: self.start("computer")),
+            Button("Two players", lambda: self.start("human")),
+            Button("Computer vs computer", lambda: self.start("demo")),
+            Button("Options", self.open_options),
+            Button("How to play", self.open_help),
+            Button("Quit", self.app.quit),
+        ]
+
+    def start(self, opponent: str) -> None:
+        self.app.settings.opponent = opponent
+        if opponent == "human":
+            from game.scenes.play import PlayScene
+
+            self.app.stack.push(PlayScene.from_settings(self.app.settings))
+        else:
+            from game.scenes.level_select import LevelSelectScene
+
+            self.app.stack.push(LevelSelectScene())
+
+    def open_options(self) -> None:
+        from game.scenes.options import OptionsScene
+
+        self.app.stack.push(OptionsScene())
+
+    def open_help(self) -> None:
+        from game.scenes.help import HowToPlayScene
+
+        self.app.stack.push(HowToPlayScene())
+
+    def on_back(self) -> None:
+        self.app.quit()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        # A row of discs under the title: the two sides and their marks.
+        w = surface.get_width()
+        height = self.buttons[0].rect.height if self.buttons else 40
+        radius = max(8, height // 3)
+        y = self.buttons[0].rect.top - radius * 1.6 if self.buttons else 100
+        for i in range(7):
+            side = MAX if i % 2 == 0 else MIN
+            x = w / 2 + (i - 3) * radius * 2.6
+            self.app.theme.draw_disc(surface, (x, y), radius, side)

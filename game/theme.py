@@ -1,0 +1,151 @@
+"""Colours, fonts and the look of discs: one place for how things are drawn.
+
+The two sides differ by a mark as well as by colour (a ring for player 1, a cross for
+player 2), and the colours differ in brightness, so colour-blind players can tell them
+apart.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pygame
+
+from game.rules import MAX
+
+Color = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Palette:
+    name: str
+    background: Color
+    panel: Color
+    board: Color
+    board_edge: Color
+    hole: Color
+    text: Color
+    muted: Color
+    accent: Color
+    player1: Color
+    player1_mark: Color
+    player2: Color
+    player2_mark: Color
+    button: Color
+    button_hover: Color
+    button_text: Color
+    disabled: Color
+    glow: Color
+    max_node: Color
+    min_node: Color
+    pruned: Color
+
+
+PALETTES = {
+    "classic": Palette(
+        "classic", background=(228, 236, 246), panel=(250, 252, 255), board=(32, 84, 190),
+        board_edge=(20, 56, 140), hole=(214, 226, 244), text=(24, 32, 48), muted=(96, 108, 130),
+        accent=(32, 84, 190), player1=(250, 200, 30), player1_mark=(150, 105, 0),
+        player2=(200, 36, 52), player2_mark=(255, 214, 214), button=(44, 98, 210),
+        button_hover=(66, 124, 236), button_text=(255, 255, 255), disabled=(170, 178, 194),
+        glow=(60, 255, 150), max_node=(232, 150, 20), min_node=(40, 120, 220), pruned=(175, 180, 190),
+    ),
+    "night": Palette(
+        "night", background=(18, 22, 32), panel=(30, 36, 50), board=(40, 60, 110),
+        board_edge=(26, 40, 80), hole=(14, 18, 28), text=(232, 236, 244), muted=(150, 160, 180),
+        accent=(120, 170, 255), player1=(255, 206, 60), player1_mark=(130, 90, 0),
+        player2=(236, 70, 90), player2_mark=(255, 225, 230), button=(60, 90, 160),
+        button_hover=(84, 118, 196), button_text=(245, 248, 255), disabled=(80, 88, 104),
+        glow=(90, 255, 170), max_node=(240, 170, 50), min_node=(90, 150, 250), pruned=(90, 96, 110),
+    ),
+    "contrast": Palette(
+        "contrast", background=(255, 255, 255), panel=(255, 255, 255), board=(0, 0, 0),
+        board_edge=(0, 0, 0), hole=(255, 255, 255), text=(0, 0, 0), muted=(60, 60, 60),
+        accent=(0, 0, 0), player1=(255, 220, 0), player1_mark=(0, 0, 0),
+        player2=(0, 90, 200), player2_mark=(255, 255, 255), button=(0, 0, 0),
+        button_hover=(60, 60, 60), button_text=(255, 255, 255), disabled=(150, 150, 150),
+        glow=(0, 200, 90), max_node=(255, 190, 0), min_node=(0, 90, 200), pruned=(170, 170, 170),
+    ),
+}
+
+
+class Theme:
+    """The palette in use and a cache of fonts by size."""
+
+    def __init__(self, name: str = "classic"):
+        self.palette = PALETTES.get(name, PALETTES["classic"])
+        self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+
+    def set(self, name: str) -> None:
+        self.palette = PALETTES.get(name, PALETTES["classic"])
+
+    def font(self, size: int, bold: bool = False) -> pygame.font.Font:
+        size = max(8, int(size))
+        key = (size, bold)
+        if key not in self._fonts:
+            font = pygame.font.Font(None, size)
+            font.set_bold(bold)
+            self._fonts[key] = font
+        return self._fonts[key]
+
+    def text(self, surface: pygame.Surface, text: str, size: int, pos: tuple[float, float], *,
+             color: Color | None = None, bold: bool = False, anchor: str = "topleft") -> pygame.Rect:
+        """Draw one line of text; ``anchor`` is a Rect attribute name such as "center"."""
+        image = self.font(size, bold).render(text, True, color or self.palette.text)
+        rect = image.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
+        surface.blit(image, rect)
+        return rect
+
+    def wrap(self, text: str, size: int, width: int) -> list[str]:
+        """Split ``text`` into lines that fit ``width`` pixels."""
+        font = self.font(size)
+        lines: list[str] = []
+        for paragraph in text.split("\n"):
+            words = paragraph.split(" ")
+            line = ""
+            for word in words:
+                candidate = f"{line} {word}".strip()
+                if font.size(candidate)[0] <= width or not line:
+                    line = candidate
+                else:
+                    lines.append(line)
+                    line = word
+            lines.append(line)
+        return lines
+
+    def side_colors(self, side: int) -> tuple[Color, Color]:
+        p = self.palette
+        return (p.player1, p.player1_mark) if side == MAX else (p.player2, p.player2_mark)
+
+    def draw_disc(self, surface: pygame.Surface, center: tuple[float, float], radius: float, side: int,
+                  alpha: int = 255) -> None:
+        """Draw a disc with its side's mark: a ring for player 1, a cross for player 2."""
+        radius = max(2, int(radius))
+        fill, mark = self.side_colors(side)
+        if alpha < 255:
+            size = radius * 2 + 4
+            layer = pygame.Surface((size, size), pygame.SRCALPHA)
+            self.draw_disc(layer, (size / 2, size / 2), radius, side)
+            layer.set_alpha(alpha)
+            surface.blit(layer, (center[0] - size / 2, center[1] - size / 2))
+            return
+        cx, cy = round(center[0]), round(center[1])
+        pygame.draw.circle(surface, fill, (cx, cy), radius)
+        pygame.draw.aacircle(surface, _darker(fill), (cx, cy), radius, max(1, radius // 14))
+        width = max(2, radius // 7)
+        if side == MAX:
+            pygame.draw.circle(surface, mark, (cx, cy), int(radius * 0.55), width)
+        else:
+            arm = radius * 0.42
+            for dx in (-1, 1):
+                pygame.draw.line(surface, mark, (cx - arm, cy - dx * arm), (cx + arm, cy + dx * arm), width + 1)
+
+
+def _darker(color: Color, factor: float = 0.7) -> Color:
+    return tuple(int(c * factor) for c in color)  # type: ignore[return-value]
+
+
+def pulse(t: float, period: float = 1.2) -> float:
+    """A 0..1 wave for glowing things."""
+    return 0.5 + 0.5 * math.sin(2 * math.pi * t / period)
