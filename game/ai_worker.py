@@ -29,7 +29,8 @@ from game.rules import Mode, Rules
 
 log = logging.getLogger(__name__)
 
-CHUNK_BYTES = 1 << 20
+CHUNK_BYTES = 1 << 18
+POLL_BUDGET = 0.003  # seconds of tree intake per frame
 PROGRESS_EVERY = 0.05  # seconds between two progress messages
 
 
@@ -64,6 +65,14 @@ class JobResult:
     job: SearchJob
     result: SearchResult
     verdict: str | None = None
+
+
+@dataclass(frozen=True)
+class TreeReady:
+    """The recorded tree of an earlier result has arrived in full."""
+
+    job_id: int
+    tree: SearchTree
 
 
 @dataclass(frozen=True)
@@ -121,14 +130,12 @@ def serve(requests, replies, cancelled_upto) -> None:
             )
             verdict = _perfect_play_verdict(job, should_stop) if job.verdict_seconds else None
             tree = result.tree
-            if tree is not None:
-                raw = tree.data.tobytes()
-                for start in range(0, len(raw), CHUNK_BYTES):
-                    if should_stop():
-                        raise SearchCancelled()
-                    replies.put(("chunk", job_id, raw[start:start + CHUNK_BYTES]))
-                result = replace(result, tree=None)
-            replies.put(("result", job_id, result, verdict, tree is not None))
+            raw = tree.data.tobytes() if tree is not None else b""
+            chunks = (len(raw) + CHUNK_BYTES - 1) // CHUNK_BYTES if tree is not None else -1
+            # The answer first, so the move can be played at once; the tree follows.
+            replies.put(("result", job_id, replace(result, tree=None), verdict, chunks))
+            for start in range(0, len(raw), CHUNK_BYTES):
+                replies.put(("chunk", job_id, raw[start:start + CHUNK_BYTES]))
         except SearchCancelled:
             replies.put(("cancelled", job_id))
         except Exception as error:  # report, never kill the worker
@@ -151,7 +158,7 @@ class AIWorker:
         self._started = False
         self._next_id = 0
         self.current: int | None = None  # the job whose messages are wanted
-        self._chunks: dict[int, array] = {}
+        self._incoming: dict[int, list] = {}  # job id -> [data, chunks still to come, result]
         self._jobs: dict[int, SearchJob] = {}
 
     # -- life cycle -----------------------------------------------------------------
@@ -213,8 +220,8 @@ class AIWorker:
         self.cancel()
         self._next_id += 1
         self.current = self._next_id
-        self._jobs = {self.current: job}
-        self._chunks = {}
+        self._jobs = {key: value for key, value in self._jobs.items() if key in self._incoming}
+        self._jobs[self.current] = job
         self._requests.put((self.current, job))
         return self.current
 
@@ -223,61 +230,83 @@ class AIWorker:
         if self._started and self.current is not None:
             self._cancelled.value = self.current
         self.current = None
-        self._chunks = {}
 
     @property
     def busy(self) -> bool:
         return self.current is not None
 
-    def poll(self, max_chunks: int = 6) -> list[JobProgress | JobResult | JobFailed]:
-        """Messages of the current job that have arrived; never blocks.
+    def poll(self, budget: float = POLL_BUDGET) -> list[JobProgress | JobResult | TreeReady | JobFailed]:
+        """Messages that have arrived for the current job and for trees on their way.
 
-        At most ``max_chunks`` tree chunks are taken in per call, so a big tree costs
-        several frames a few milliseconds each rather than one long frame.
+        Never blocks for long: tree chunks are taken in for about ``budget`` seconds per
+        call, so a big tree costs a few milliseconds in each of several frames.
         """
         if not self._started:
             return []
-        events: list[JobProgress | JobResult | JobFailed] = []
-        chunks = 0
-        while chunks < max_chunks:
+        if self.use_process and self.current is not None and not self._process.is_alive():
+            return [self._worker_died()]
+        events: list[JobProgress | JobResult | TreeReady | JobFailed] = []
+        deadline = time.perf_counter() + budget
+        while time.perf_counter() < deadline:
             try:
                 message = self._replies.get_nowait()
             except (queue.Empty, OSError, EOFError, ValueError):
                 break
             kind, payload = message[0], message[1]
             job_id = payload.job_id if kind == "progress" else payload
+            if kind == "chunk":
+                incoming = self._incoming.get(job_id)
+                if incoming is not None:
+                    incoming[0].frombytes(message[2])
+                    incoming[1] -= 1
+                    if incoming[1] == 0:
+                        del self._incoming[job_id]
+                        events.append(TreeReady(job_id, self._make_tree(job_id, incoming[0], incoming[2])))
+                continue
             if job_id != self.current:
                 continue  # a cancelled or replaced job
             if kind == "progress":
                 events.append(payload)
-            elif kind == "chunk":
-                self._chunks.setdefault(job_id, array("i")).frombytes(message[2])
-                chunks += 1
             elif kind == "result":
-                _, _, result, verdict, has_tree = message
+                _, _, result, verdict, chunks = message
                 job = self._jobs[job_id]
-                if has_tree:
-                    tree = SearchTree(self._chunks.pop(job_id, array("i")), job.rules, np.array(job.grid),
-                                      job.to_move, result.depth, job.pruning)
-                    result = replace(result, tree=tree)
+                if chunks == 0:
+                    result = replace(result, tree=self._make_tree(job_id, array("i"), result))
+                elif chunks > 0:
+                    self._incoming[job_id] = [array("i"), chunks, result]
                 events.append(JobResult(job_id, job, result, verdict))
                 self.current = None
-                break
             elif kind == "error":
                 events.append(JobFailed(job_id, message[2]))
                 self.current = None
-                break
             elif kind == "cancelled":
                 self.current = None
-                break
         return events
+
+    def _make_tree(self, job_id: int, data: array, result: SearchResult) -> SearchTree:
+        job = self._jobs[job_id]
+        return SearchTree(data, job.rules, np.array(job.grid), job.to_move, result.depth, job.pruning)
+
+    @property
+    def receiving(self) -> bool:
+        """Tell whether a tree is still on its way."""
+        return bool(self._incoming)
+
+    def _worker_died(self) -> JobFailed:
+        """The process ended under a job: report it and carry on with a thread."""
+        job_id = self.current or 0
+        log.warning("the AI process stopped (exit code %s): using a thread", self._process.exitcode)
+        self.shutdown(timeout=0.1)
+        self.use_process = False
+        self.current = None
+        return JobFailed(job_id, "the AI process stopped; the computer now thinks in a thread")
 
     def wait(self, timeout: float = 30.0) -> list:
         """Poll until the current job ends (for scripts and tests, not the frame loop)."""
         deadline = time.perf_counter() + timeout
         events: list = []
-        while self.current is not None and time.perf_counter() < deadline:
-            events += self.poll(max_chunks=64)
+        while (self.current is not None or self._incoming) and time.perf_counter() < deadline:
+            events += self.poll(budget=0.05)
             time.sleep(0.002)
         return events
 

@@ -10,13 +10,13 @@ Input for a move is ignored while a disc falls and while the computer thinks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pygame
 
 from ai.search import SearchResult, is_win_value, plies_to_end
 from ai.tree import fmt_value
-from game.ai_worker import JobFailed, JobProgress, JobResult, SearchJob
+from game.ai_worker import JobFailed, JobProgress, JobResult, SearchJob, TreeReady
 from game.animation import DiscDrop
 from game.board import Outcome
 from game.board_view import BoardLayout, BoardView
@@ -39,10 +39,11 @@ UI_TREE_BUDGET = 1_000_000
 class SearchRecord:
     """A search of this match, kept for the tree overlay."""
 
-    ply: int  # discs on the board when it was searched
+    ply: int  # moves played when it was searched
     side: int
     tag: str  # "move" or "hint"
-    result: SearchResult
+    result: SearchResult  # its tree may still be on its way (see ``PlayScene.on_tree``)
+    job_id: int = 0
 
 
 class PlayScene(Scene):
@@ -192,10 +193,15 @@ class PlayScene(Scene):
         self.app.show_toast("Looking for a hint...", 1.5)
 
     def poll_worker(self) -> None:
-        if self.job_tag is None:
+        worker = self.app.worker
+        if self.job_tag is None and not worker.receiving:
             return
-        for event in self.app.worker.poll():
-            if isinstance(event, JobProgress):
+        for event in worker.poll():
+            if isinstance(event, TreeReady):
+                self.on_tree(event)
+            elif self.job_tag is None:
+                continue
+            elif isinstance(event, JobProgress):
                 self.progress = event
             elif isinstance(event, JobFailed):
                 self.job_tag = None
@@ -210,7 +216,7 @@ class PlayScene(Scene):
         if len(self.match.moves) != self.job_ply or result.move is None:
             return  # the position changed: this answer is stale
         side = event.job.to_move
-        self.searches.append(SearchRecord(self.job_ply, side, tag or "move", result))
+        self.searches.append(SearchRecord(self.job_ply, side, tag or "move", result, event.job_id))
         stats = result.stats
         reached = " (time ran out)" if not result.completed else (" (forced)" if result.proven else "")
         summary = (f"depth {stats.depth}{reached}, {stats.nodes:,} nodes, "
@@ -231,6 +237,12 @@ class PlayScene(Scene):
             good = (value > 0) == (side == MAX)
             return f"{'forced win' if good else 'forced loss'} in {plies} pl{'y' if plies == 1 else 'ies'}"
         return f"value {fmt_value(value)} for player 1"
+
+    def on_tree(self, event: TreeReady) -> None:
+        """A search's tree arrived after its move: attach it to its record."""
+        for index, record in enumerate(self.searches):
+            if record.job_id == event.job_id:
+                self.searches[index] = replace(record, result=replace(record.result, tree=event.tree))
 
     def move_text(self, move: int) -> str:
         return ("column " if self.rules.gravity else "cell ") + format_move(move, self.rules)
