@@ -72,7 +72,7 @@ class SceneStack:
         self._pending.append(self._pop)
 
     def replace(self, scene: Scene) -> None:
-        self._pending.append(lambda: (self._pop(resume=False), self._push(scene)))
+        self._pending.append(lambda: (self._pop(resume=False), self._push(scene, pause_below=False)))
 
     def reset(self, scene: Scene) -> None:
         """Pop every scene and push ``scene`` (back to the title menu)."""
@@ -93,8 +93,8 @@ class SceneStack:
             self._pending.pop(0)()
 
     # the changes themselves
-    def _push(self, scene: Scene) -> None:
-        if self.scenes:
+    def _push(self, scene: Scene, pause_below: bool = True) -> None:
+        if self.scenes and pause_below:  # (a replaced scene's lower neighbour is paused already)
             self.scenes[-1].on_pause()
         scene.app = self.app
         self.scenes.append(scene)

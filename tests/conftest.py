@@ -22,3 +22,13 @@ def data_dir() -> Path:
 @pytest.fixture
 def rng() -> random.Random:
     return random.Random(20261121)
+
+
+@pytest.fixture
+def app(tmp_path):
+    """The real App, headless, with its settings in a temporary folder."""
+    from game.app import App
+
+    application = App((900, 700), home=tmp_path / "home")
+    yield application
+    application.close()

@@ -1,0 +1,523 @@
+"""The game window, driven headless through real scenes, events and frames."""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.levels import Level
+from game.rules import MAX, MIN, Mode, Rules
+from game.scene import Scene
+from game.scenes.game_over import GameOverScene
+from game.scenes.help import HowToPlayScene
+from game.scenes.level_select import LevelSelectScene
+from game.scenes.options import OptionsScene
+from game.scenes.pause import PauseScene
+from game.scenes.play import PlayScene
+from game.scenes.title import TitleScene
+from tests.ui import FRAME, click, column_point, press, settle, step, wait_until
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# -- the scene stack -----------------------------------------------------------------
+class Recorder(Scene):
+    def __init__(self, name: str, log: list, overlay: bool = False, color=(0, 0, 0)):
+        super().__init__()
+        self.name, self.log, self.is_overlay, self.color = name, log, overlay, color
+
+    def on_enter(self):
+        self.log.append(f"enter {self.name}")
+
+    def on_exit(self):
+        self.log.append(f"exit {self.name}")
+
+    def on_pause(self):
+        self.log.append(f"pause {self.name}")
+
+    def on_resume(self):
+        self.log.append(f"resume {self.name}")
+
+    def update(self, dt):
+        self.log.append(f"update {self.name}")
+
+    def draw(self, surface):
+        if self.is_overlay:
+            pygame.draw.rect(surface, self.color, (0, 0, 10, 10))
+        else:
+            surface.fill(self.color)
+
+
+def test_stack_changes_happen_between_frames(app):
+    log: list = []
+    a, b, c = Recorder("a", log), Recorder("b", log), Recorder("c", log)
+    app.stack.push(a)
+    assert len(app.stack) == 0  # only requested
+    step(app)
+    assert app.stack.top is a and "enter a" in log
+    log.clear()
+    app.stack.push(b)
+    app.stack.replace(c)
+    assert app.stack.top is a
+    step(app)
+    assert [s.name for s in app.stack.scenes] == ["a", "c"]
+    assert log == ["update a", "pause a", "enter b", "exit b", "enter c"]
+    log.clear()
+    app.stack.pop()
+    step(app)
+    assert app.stack.top is a and log == ["update c", "exit c", "resume a"]  # a updates next frame
+
+
+def test_overlay_draws_over_the_scene_beneath(app):
+    log: list = []
+    base = Recorder("base", log, color=(200, 10, 10))
+    over = Recorder("over", log, overlay=True, color=(10, 200, 10))
+    app.stack.push(base)
+    app.stack.push(over)
+    step(app)
+    surface = pygame.display.get_surface()
+    assert app.stack.visible() == [base, over]
+    assert surface.get_at((5, 5))[:3] == (10, 200, 10)
+    assert surface.get_at((100, 100))[:3] == (200, 10, 10)
+    step(app)
+    assert log.count("update over") == 1 and "update base" not in log  # only the top updates
+
+
+def test_popping_the_last_scene_quits(app):
+    app.stack.push(Recorder("only", []))
+    step(app)
+    app.stack.pop()
+    assert app.step([], FRAME) is False
+    assert not app.running
+
+
+def test_closing_the_window_quits(app):
+    app.stack.push(TitleScene())
+    step(app)
+    assert app.step([pygame.event.Event(pygame.QUIT)], FRAME) is False
+
+
+# -- every scene builds, draws and answers its controls -------------------------------------
+def test_title_menu_keys_and_clicks(app):
+    app.stack.push(TitleScene())
+    step(app, 2)
+    press(app, pygame.K_DOWN)  # Two players
+    press(app, pygame.K_RETURN, frames=2)
+    play = app.stack.top
+    assert isinstance(play, PlayScene) and play.opponent == "human"
+    press(app, pygame.K_ESCAPE, frames=2)
+    assert isinstance(app.stack.top, PauseScene)
+    pause = app.stack.top
+    click(app, pause.buttons[3].rect.center)  # Main menu
+    step(app)
+    title = app.stack.top
+    assert isinstance(title, TitleScene) and len(app.stack) == 1
+    click(app, title.buttons[3].rect.center)  # Options
+    step(app)
+    assert isinstance(app.stack.top, OptionsScene)
+    press(app, pygame.K_ESCAPE, frames=2)
+    click(app, title.buttons[4].rect.center)  # How to play
+    step(app)
+    assert isinstance(app.stack.top, HowToPlayScene)
+    press(app, pygame.K_ESCAPE, frames=2)
+    assert app.stack.top is title
+    click(app, title.buttons[0].rect.center)  # Play vs computer -> level select
+    step(app)
+    assert isinstance(app.stack.top, LevelSelectScene)
+    press(app, pygame.K_ESCAPE, frames=2)
+    press(app, pygame.K_ESCAPE, frames=2)  # Esc on the title quits
+    assert not app.running
+
+
+def test_options_change_and_save_the_rules(app):
+    app.stack.push(OptionsScene())
+    step(app, 2)
+    options = app.stack.top
+    press(app, pygame.K_DOWN)  # rows
+    press(app, pygame.K_RIGHT)
+    assert app.settings.rows == 7
+    press(app, pygame.K_DOWN)  # columns
+    press(app, pygame.K_LEFT)
+    assert app.settings.cols == 6
+    left, right = options.connect.arrow_rects()
+    click(app, right.center)
+    assert app.settings.connect == 5
+    click(app, options.mode.arrow_rects()[1].center)
+    assert app.settings.mode == "full-board"
+    click(app, options.gravity.arrow_rects()[1].center)
+    assert app.settings.gravity is False
+    click(app, options.sound.arrow_rects()[1].center)
+    assert app.settings.sound is False and app.sounds.enabled is False
+    click(app, options.theme.arrow_rects()[1].center)
+    assert app.theme.palette.name == "night"
+    saved = json.loads(app.settings_path.read_text())
+    assert saved["rows"] == 7 and saved["cols"] == 6 and saved["connect"] == 5 and saved["gravity"] is False
+    press(app, pygame.K_ESCAPE, frames=2)
+    assert len(app.stack) == 0 or app.stack.top is not options
+
+
+def test_level_select_presets_and_start(app):
+    app.settings.opponent = "computer"
+    app.stack.push(LevelSelectScene())
+    step(app, 2)
+    level = app.stack.top
+    hard = next(b for b in level.presets if b.label == "Hard")
+    click(app, hard.rect.center)
+    assert app.settings.level() == Level(6)
+    click(app, level.pruning.arrow_rects()[1].center)
+    assert app.settings.pruning is False
+    click(app, level.budget.arrow_rects()[1].center)
+    assert app.settings.time_budget == 0.5
+    press(app, pygame.K_RETURN, frames=2)
+    play = app.stack.top
+    assert isinstance(play, PlayScene)
+    assert play.level == Level(6, pruning=False, time_budget=0.5)
+
+
+def test_how_to_play_lists_every_control(app):
+    app.stack.push(HowToPlayScene())
+    step(app, 2)
+    text = " ".join(app.stack.top.rules_text())
+    assert "4" in text
+    from game.scenes.help import CONTROLS
+
+    keys = " ".join(k for k, _ in CONTROLS)
+    for needed in ("Left", "Enter", "1 .. 9", "Ctrl+Z", "Ctrl+Y", "H", "T", "R", "Esc", "F11", "F12"):
+        assert needed in keys
+
+
+# -- play ---------------------------------------------------------------------------
+def two_player(app, rules: Rules = Rules()) -> PlayScene:
+    play = PlayScene(rules, Level(2), "human")
+    app.stack.push(play)
+    step(app, 2)
+    return play
+
+
+def test_click_drops_a_disc_that_falls_and_lands(app):
+    play = two_player(app)
+    click(app, column_point(app, play, 3))
+    assert play.match.moves == [3]
+    assert play.drop is not None and play.drop.y < 0  # it starts above the board
+    settle(app, play)
+    assert play.match.board.grid[5, 3] == MAX
+
+
+def test_input_is_ignored_while_a_disc_falls(app):
+    play = two_player(app)
+    click(app, column_point(app, play, 3))
+    click(app, column_point(app, play, 4))
+    assert play.match.moves == [3]
+
+
+def test_keyboard_moves_the_cursor_and_drops(app):
+    play = two_player(app)
+    press(app, pygame.K_RIGHT)
+    press(app, pygame.K_RIGHT)
+    press(app, pygame.K_RETURN)
+    settle(app, play)
+    press(app, pygame.K_2)
+    settle(app, play)
+    press(app, pygame.K_LEFT)
+    press(app, pygame.K_DOWN)
+    settle(app, play)
+    assert play.match.moves == [5, 1, 0]
+
+
+def test_undo_redo_restart_keys(app):
+    play = two_player(app)
+    for col in (3, 3, 4):
+        press(app, pygame.K_1 + col)
+        settle(app, play)
+    press(app, pygame.K_u)
+    assert play.match.moves == [3, 3]
+    press(app, pygame.K_z, mod=pygame.KMOD_CTRL)
+    assert play.match.moves == [3]
+    press(app, pygame.K_y, mod=pygame.KMOD_CTRL)
+    assert play.match.moves == [3, 3]
+    press(app, pygame.K_r)
+    assert play.match.moves == [] and not play.match.can_redo()
+
+
+def test_toolbar_buttons_work_by_mouse(app):
+    play = two_player(app)
+    press(app, pygame.K_4)
+    settle(app, play)
+    click(app, play.buttons["undo"].rect.center)
+    assert play.match.moves == []
+    click(app, play.buttons["redo"].rect.center)
+    settle(app, play)
+    assert play.match.moves == [3]
+    click(app, play.buttons["restart"].rect.center)
+    assert play.match.moves == []
+    click(app, play.buttons["menu"].rect.center)
+    step(app)
+    assert isinstance(app.stack.top, PauseScene)
+    press(app, pygame.K_ESCAPE, frames=2)
+    assert app.stack.top is play
+
+
+def test_gravity_off_board_takes_a_click_on_any_cell(app):
+    play = two_player(app, Rules(rows=5, cols=5, connect=4, gravity=False))
+    layout = play.layout_board(pygame.display.get_surface())
+    x, y = layout.center(0, 0)  # the top-left corner cell, nothing under it
+    click(app, (int(x), int(y)))
+    settle(app, play)
+    assert play.match.board.grid[0, 0] == MAX
+    press(app, pygame.K_UP)
+    press(app, pygame.K_RETURN)
+    settle(app, play)
+    assert play.match.board.grid[4, 0] == MIN  # the cursor wrapped from row 0 to row 4
+
+
+def test_full_column_click_says_so(app):
+    play = two_player(app)
+    for _ in range(6):
+        press(app, pygame.K_1)
+        settle(app, play)
+    press(app, pygame.K_1)
+    assert len(play.match.moves) == 6
+    assert app.toast is not None and "full" in app.toast[0]
+
+
+def vs_computer(app, rules: Rules = Rules(), level: Level = Level(2), first: str = "human") -> PlayScene:
+    play = PlayScene(rules, level, "computer", first)
+    app.stack.push(play)
+    step(app, 2)
+    return play
+
+
+def human_moves_until_the_end(app, play, timeout: float = 120.0) -> None:
+    deadline = time.perf_counter() + timeout
+    while play.outcome is None:
+        assert time.perf_counter() < deadline, "the game did not end"
+        if play.drop is None and not play.thinking and play.match.to_move == MAX and play.outcome is None:
+            legal = play.match.board.legal_moves()
+            click(app, column_point(app, play, legal[len(legal) // 2]))
+        else:
+            step(app)
+            time.sleep(0.001)
+
+
+def test_whole_game_against_the_computer_updates_the_tally(app):
+    play = vs_computer(app)
+    human_moves_until_the_end(app, play)
+    assert wait_until(app, lambda: isinstance(app.stack.top, GameOverScene), 10)
+    tally = app.settings.tally
+    assert sum(tally.values()) == 1
+    assert json.loads(app.settings_path.read_text())["tally"] == tally
+    outcome = play.outcome
+    if outcome.winner is not None:
+        assert outcome.runs and all(len(run) == 4 for run in outcome.runs)
+    assert any(record.side == MIN for record in play.searches)  # the computer's searches were kept
+    press(app, pygame.K_RETURN, frames=2)  # Play again
+    assert app.stack.top is play and play.match.moves in ([], [3]) or play.thinking or play.match.moves == []
+
+
+def test_full_board_game_on_a_small_board(app):
+    rules = Rules(rows=4, cols=5, connect=3, mode=Mode.FULL_BOARD)
+    play = vs_computer(app, rules, Level(2), first="computer")
+    human_moves_until_the_end(app, play)
+    outcome = play.outcome
+    assert play.match.board.is_full()
+    assert outcome.score == play.match.board.score()
+    assert len(outcome.runs) == sum(outcome.score)
+    assert sum(app.settings.tally.values()) == 1
+    assert wait_until(app, lambda: isinstance(app.stack.top, GameOverScene), 10)
+    assert "Points" in " ".join(app.stack.top.subtitle_lines())
+
+
+def test_undo_while_the_computer_thinks_cancels_the_search(app):
+    play = vs_computer(app, level=Level(12))
+    press(app, pygame.K_4)
+    assert wait_until(app, lambda: play.thinking, 10)
+    press(app, pygame.K_u)
+    assert not play.thinking and play.match.moves == []
+    deadline = time.perf_counter() + 0.5
+    while time.perf_counter() < deadline:
+        step(app)
+        assert play.match.moves == []  # no computer move lands after the undo
+
+
+def test_restart_while_the_computer_thinks(app):
+    play = vs_computer(app, level=Level(12), first="computer")
+    assert wait_until(app, lambda: play.thinking, 10)
+    press(app, pygame.K_r)
+    assert play.match.moves == []
+    step(app, 3)
+    assert play.thinking  # the computer starts again, from scratch
+    press(app, pygame.K_ESCAPE, frames=2)  # Menu cancels the search
+    assert not play.thinking and app.worker.current is None
+
+
+def test_click_while_the_computer_thinks_is_refused_politely(app):
+    play = vs_computer(app, level=Level(12), first="computer")
+    assert wait_until(app, lambda: play.thinking, 10)
+    click(app, column_point(app, play, 2))
+    assert play.match.moves == []
+    assert "thinking" in app.toast[0]
+
+
+def test_closing_the_window_mid_search_exits_cleanly(tmp_path):
+    from game.app import App
+
+    app = App((800, 600), home=tmp_path)
+    play = vs_computer(app, level=Level(12), first="computer")
+    assert wait_until(app, lambda: play.thinking, 10)
+    assert app.worker.is_alive()
+    assert app.step([pygame.event.Event(pygame.QUIT)], FRAME) is False
+    started = time.perf_counter()
+    app.close()
+    assert time.perf_counter() - started < 3
+    assert not app.worker.is_alive()
+    assert (tmp_path / "settings.json").exists()
+
+
+def test_hint_highlights_a_column_with_a_verdict(app):
+    play = vs_computer(app, level=Level(4))
+    press(app, pygame.K_h)
+    assert wait_until(app, lambda: play.hint is not None, 30)
+    move, verdict = play.hint
+    assert move in play.match.board.legal_moves()
+    assert play.searches[-1].tag == "hint"
+    assert "Hint" in play.last_info
+    assert verdict is None or "perfect play" in verdict
+
+
+def test_hint_on_a_won_position_gives_the_exact_verdict(app):
+    from game.board import Board
+
+    play = vs_computer(app, level=Level(4))
+    board = Board.from_moves("4455")  # X to move, wins on its 3rd move from now at best
+    for move in board.moves:
+        play.match.play(move)
+    press(app, pygame.K_h)
+    assert wait_until(app, lambda: play.hint is not None, 30)
+    assert play.hint[1] is not None and "perfect play" in play.hint[1]
+
+
+def test_demo_mode_plays_by_itself(app):
+    play = PlayScene(Rules(rows=4, cols=4, connect=3), Level(2), "demo")
+    app.stack.push(play)
+    assert wait_until(app, lambda: play.outcome is not None, 60)
+    assert sum(app.settings.tally.values()) == 0  # demos are not counted
+
+
+# -- persistence, sound, screenshots, window -----------------------------------------
+def test_corrupt_settings_file_means_defaults_and_a_warning(tmp_path, caplog):
+    from game.app import App
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text("{ this is not json")
+    with caplog.at_level(logging.WARNING):
+        app = App((640, 480), home=home)
+    try:
+        assert app.settings.rows == 6 and app.settings.tally == {"wins": 0, "draws": 0, "losses": 0}
+        assert "corrupt" in caplog.text
+        app.stack.push(TitleScene())
+        step(app, 2)
+    finally:
+        app.close()
+    assert json.loads((home / "settings.json").read_text())["rows"] == 6  # rewritten whole
+
+
+def test_settings_with_bad_values_keep_the_good_ones(tmp_path, caplog):
+    from game.settings import load_settings
+
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"rows": 99, "cols": 9, "theme": "neon", "tally": {"wins": 3, "draws": 1, "losses": 2},
+                                "depth": "deep"}))
+    with caplog.at_level(logging.WARNING):
+        settings = load_settings(path)
+    assert settings.rows == 6 and settings.cols == 9 and settings.theme == "classic" and settings.depth == 4
+    assert settings.tally == {"wins": 3, "draws": 1, "losses": 2}
+    assert "rows=99" in caplog.text and "depth" in caplog.text
+
+
+def test_tally_survives_a_restart_of_the_app(tmp_path):
+    from game.app import App
+
+    app = App((640, 480), home=tmp_path)
+    app.settings.tally["wins"] = 4
+    app.close()
+    again = App((640, 480), home=tmp_path)
+    try:
+        assert again.settings.tally["wins"] == 4
+    finally:
+        again.close()
+
+
+def test_no_audio_device_means_silence(monkeypatch):
+    from game.sound import Sounds
+
+    pygame.mixer.quit()
+    monkeypatch.setenv("SDL_AUDIODRIVER", "no-such-audio-driver")
+    sounds = Sounds(True)
+    assert not sounds.available
+    sounds.play("drop")  # nothing happens, nothing breaks
+    pygame.mixer.quit()
+
+
+def test_sounds_play_on_the_dummy_device(app):
+    assert app.sounds.available
+    app.sounds.play("win")
+
+
+def test_f12_saves_a_screenshot(app):
+    app.stack.push(TitleScene())
+    step(app, 2)
+    press(app, pygame.K_F12)
+    shots = list((app.home / "screenshots").glob("*.png"))
+    assert len(shots) == 1
+    image = pygame.image.load(str(shots[0]))
+    assert image.get_size() == pygame.display.get_surface().get_size()
+
+
+def test_board_scales_with_the_window(app):
+    play = two_player(app)
+    small = play.layout_board(pygame.Surface((500, 420)))
+    large = play.layout_board(pygame.Surface((1600, 1000)))
+    assert large.cell > small.cell * 2
+    for layout, size in ((small, (500, 420)), (large, (1600, 1000))):
+        assert pygame.Rect((0, 0), size).contains(layout.grid_rect)
+    pygame.display.set_mode((520, 440), pygame.RESIZABLE)
+    step(app, 2)
+    click(app, column_point(app, play, 6))
+    assert play.match.moves == [6]
+
+
+def test_discs_differ_by_mark_not_only_colour(app):
+    surface = pygame.Surface((100, 50))
+    surface.fill((255, 255, 255))
+    app.theme.draw_disc(surface, (25, 25), 20, MAX)
+    app.theme.draw_disc(surface, (75, 25), 20, MIN)
+    # Player 1's centre shows the disc colour inside its ring; player 2's centre is the cross.
+    assert surface.get_at((25, 25))[:3] == app.theme.palette.player1
+    assert surface.get_at((75, 25))[:3] == app.theme.palette.player2_mark
+
+
+def test_demo_command_writes_screenshots(tmp_path):
+    out = tmp_path / "shots"
+    proc = subprocess.run([sys.executable, str(ROOT / "main.py"), "demo", "--out", str(out), "--depth", "3"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    names = sorted(p.name for p in out.glob("*.png"))
+    for needed in ("01-title.png", "02-options.png", "03-level-select.png", "04-game-falling.png",
+                   "06-game-over.png"):
+        assert needed in names
+    for path in out.glob("*.png"):
+        assert pygame.image.load(str(path)).get_width() == 1024
+
+
+def test_demo_command_bad_size_is_one_line():
+    proc = subprocess.run([sys.executable, str(ROOT / "main.py"), "demo", "--out", "x", "--size", "big"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr

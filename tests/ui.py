@@ -1,0 +1,52 @@
+"""Helpers to drive the real app headless: events, frames, waiting for the AI."""
+
+from __future__ import annotations
+
+import time
+
+import pygame
+
+FRAME = 1 / 60
+
+
+def key_event(key: int, mod: int = 0) -> pygame.event.Event:
+    return pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="", scancode=0)
+
+
+def press(app, key: int, mod: int = 0, frames: int = 1) -> None:
+    app.step([key_event(key, mod)], FRAME)
+    step(app, frames - 1)
+
+
+def click(app, pos, button: int = 1) -> None:
+    app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)),
+              pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button)], FRAME)
+    app.step([pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button)], FRAME)
+
+
+def step(app, frames: int = 1) -> None:
+    for _ in range(max(0, frames)):
+        app.step([], FRAME)
+
+
+def wait_until(app, condition, timeout: float = 60.0) -> bool:
+    """Step frames (at most ``timeout`` real seconds) until ``condition()`` holds."""
+    deadline = time.perf_counter() + timeout
+    while not condition():
+        if time.perf_counter() > deadline:
+            return False
+        app.step([], FRAME)
+        time.sleep(0.001)
+    return True
+
+
+def settle(app, play, timeout: float = 10.0) -> None:
+    """Let a falling disc land."""
+    assert wait_until(app, lambda: play.drop is None, timeout)
+
+
+def column_point(app, play, col: int) -> tuple[int, int]:
+    """A point above ``col`` of the play scene's board."""
+    layout = play.layout_board(pygame.display.get_surface())
+    x, y = layout.center(0, col)
+    return int(x), int(y)
