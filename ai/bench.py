@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ai.search import search
 from ai.solver import Solver
+from ai.tree import minimal_tree
 from game.board import Board
 from game.notation import parse_moves
 from game.rules import STANDARD
@@ -37,14 +38,6 @@ def machine() -> str:
     import os
 
     return f"{cpu}, {os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}"
-
-
-def minimal_tree(depth: int, branching: int = 7) -> tuple[int, int]:
-    """Knuth-Moore minimal alpha-beta tree: (nodes below the root, leaves)."""
-    per_ply = [
-        branching ** ((k + 1) // 2) + branching ** (k // 2) - 1 for k in range(1, depth + 1)
-    ]
-    return sum(per_ply), per_ply[-1]
 
 
 def positions(data: Path = DATA) -> list[tuple[str, Board]]:

@@ -321,6 +321,16 @@ class Node:
 INF = 1_000_000_000
 
 
+def minimal_tree(depth: int, branching: int = 7) -> tuple[int, int]:
+    """Knuth-Moore minimal alpha-beta tree: (nodes below the root, leaves).
+
+    With perfect move order alpha-beta visits b^ceil(k/2) + b^floor(k/2) - 1 nodes at
+    ply k; no search with pruning can do better on a uniform tree.
+    """
+    per_ply = [branching ** ((k + 1) // 2) + branching ** (k // 2) - 1 for k in range(1, depth + 1)]
+    return (sum(per_ply), per_ply[-1]) if per_ply else (0, 0)
+
+
 def fmt_value(value: int) -> str:
     """Show a value for a person: infinities as +inf/-inf, wins as "win in N"."""
     from ai.heuristic import WIN

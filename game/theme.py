@@ -76,6 +76,7 @@ class Theme:
     def __init__(self, name: str = "classic"):
         self.palette = PALETTES.get(name, PALETTES["classic"])
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+        self._texts: dict[tuple, pygame.Surface] = {}  # rendered lines, reused across frames
 
     def set(self, name: str) -> None:
         self.palette = PALETTES.get(name, PALETTES["classic"])
@@ -92,7 +93,13 @@ class Theme:
     def text(self, surface: pygame.Surface, text: str, size: int, pos: tuple[float, float], *,
              color: Color | None = None, bold: bool = False, anchor: str = "topleft") -> pygame.Rect:
         """Draw one line of text; ``anchor`` is a Rect attribute name such as "center"."""
-        image = self.font(size, bold).render(text, True, color or self.palette.text)
+        color = color or self.palette.text
+        key = (text, size, bold, color)
+        image = self._texts.get(key)
+        if image is None:
+            if len(self._texts) > 3000:
+                self._texts.clear()
+            image = self._texts[key] = self.font(size, bold).render(text, True, color)
         rect = image.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
         surface.blit(image, rect)
         return rect
