@@ -511,7 +511,7 @@ def test_demo_command_writes_screenshots(tmp_path):
     assert proc.returncode == 0, proc.stderr
     names = sorted(p.name for p in out.glob("*.png"))
     for needed in ("01-title.png", "02-options.png", "03-level-select.png", "04-game-falling.png",
-                   "06-game-over.png"):
+                   "06-game-over.png", "07-final-board.png", "08-tree.png"):
         assert needed in names
     for path in out.glob("*.png"):
         assert pygame.image.load(str(path)).get_width() == 1024

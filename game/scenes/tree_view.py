@@ -575,6 +575,17 @@ class TreeScene(Scene):
                 if last == (r, c) and path:
                     pygame.draw.circle(surface, p.glow, center, cell * 0.46, 2)
         y = grid_rect.bottom + 12
+        lines = self.detail_lines(node)
+        for text in lines:
+            for line in theme.wrap(text, 17, rect.width - 24):
+                if y > rect.bottom - 20:
+                    return
+                theme.text(surface, line, 17, (x, y))
+                y += 20
+
+    def detail_lines(self, node) -> list[str]:
+        """What the detail panel says about ``node``."""
+        tree = self.tree
         lines = [f"Value: {fmt_value(node.value)}"]
         if tree.pruning:
             lines.append(f"Window in:  alpha {fmt_value(node.alpha_in)}, beta {fmt_value(node.beta_in)}")
@@ -583,22 +594,17 @@ class TreeScene(Scene):
             lines.append(f"Leaf: {REASONS.get(node.leaf_reason, '')}")
             if node.leaf_reason is LeafReason.DEPTH:
                 lines.append(f"Heuristic value: {node.value}")
-        else:
-            pruned = node.pruned_count
-            lines.append(f"Subtree: {node.subtree_size:,} nodes")
-            lines.append(f"Children: {node.searched_count} searched, {pruned} pruned"
-                         + (f" ({' '.join(self.move_label(m) for m in self.pruned_moves(node.index))})" if pruned else ""))
-            reason = node.cutoff_reason()
-            if reason:
-                lines.append(f"Cutoff: {reason}")
-            if node.unstored:
-                lines.append(f"{node.unstored:,} nodes below were counted, not stored")
-        for text in lines:
-            for line in theme.wrap(text, 17, rect.width - 24):
-                if y > rect.bottom - 20:
-                    return
-                theme.text(surface, line, 17, (x, y))
-                y += 20
+            return lines
+        pruned = node.pruned_count
+        lines.append(f"Subtree: {node.subtree_size:,} nodes")
+        moves = f" ({' '.join(self.move_label(m) for m in self.pruned_moves(node.index))})" if pruned else ""
+        lines.append(f"Children: {node.searched_count} searched, {pruned} pruned{moves}")
+        reason = node.cutoff_reason()
+        if reason:
+            lines.append(f"Cutoff: {reason}")
+        if node.unstored:
+            lines.append(f"{node.unstored:,} nodes below were counted, not stored")
+        return lines
 
     def draw_bottom(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         theme = self.app.theme

@@ -1,0 +1,262 @@
+"""The tree overlay: what it draws matches the search; navigation, replay, compare."""
+
+from __future__ import annotations
+
+import numpy as np
+import pygame
+import pytest
+
+from ai.search import search
+from ai.tree import fmt_value
+from game.levels import Level
+from game.replay import Replay
+from game.rules import MIN, Rules
+from game.scenes.play import PlayScene, SearchRecord
+from game.scenes.tree_view import TreeScene
+from game.tree_layout import NODE, PRUNED, SUMMARY, View, layout
+from tests.test_search import HAND_GRID, HAND_RULES
+from tests.ui import FRAME, click, press, settle, step, wait_until
+
+
+def open_tree(app, rules: Rules, result, side: int = MIN) -> TreeScene:
+    """A play scene holding ``result`` as its last search, with the overlay open over it."""
+    play = PlayScene(rules, Level(result.depth, result.pruning), "computer")
+    play.searches.append(SearchRecord(0, side, "move", result))
+    app.stack.push(play)
+    step(app)
+    press(app, pygame.K_t, frames=2)
+    scene = app.stack.top
+    assert isinstance(scene, TreeScene)
+    return scene
+
+
+@pytest.fixture
+def hand(app):
+    grid = np.array(HAND_GRID, dtype=np.int8)
+    result = search(grid, HAND_RULES, 3, pruning=True, record_tree=True, to_move=MIN, iterative=False)
+    return open_tree(app, HAND_RULES, result), result
+
+
+def test_known_tree_is_drawn_with_its_values_pruned_children_and_line(app, hand):
+    scene, result = hand
+    tree = result.tree
+    nodes = [item for item in scene.drawn if item.kind == NODE]
+    stubs = [item for item in scene.drawn if item.kind == PRUNED]
+    assert sorted(item.index for item in nodes) == list(range(len(tree)))  # every node is on screen
+    assert not [item for item in scene.drawn if item.kind == SUMMARY]
+    by_index = {item.index: item for item in nodes}
+    root = tree.root
+    assert by_index[0].level == 0
+    assert [tree.node(i).move for i in sorted(by_index) if by_index[i].level == 1] == [1, 0, 2]
+    assert [tree.node(i).value for i in sorted(by_index) if by_index[i].level == 1] == [-3000, -2000, -2000]
+    # The two cutoffs: one stub each, for the moves the search left out.
+    assert sorted((tree.node(s.index).move, scene.pruned_moves(s.index)[s.slot]) for s in stubs) == [(0, 2), (2, 0)]
+    # The expected line, from the root down.
+    pv_moves = [tree.node(i).move for i in sorted(scene.pv()) if i != 0]
+    assert pv_moves == list(result.principal_variation)
+    assert root.value == result.value
+    # Children are left to right in search order, under their parent.
+    level1 = sorted((by_index[i].x, i) for i in by_index if by_index[i].level == 1)
+    assert [i for _, i in level1] == [c.index for c in root.children()]
+
+
+def test_detail_panel_explains_the_selected_node(app, hand):
+    scene, result = hand
+    middle = result.tree.root.children()[1]
+    scene.select(middle.index)
+    lines = scene.detail_lines(middle)
+    assert "Value: -2000" in lines
+    assert any(line.startswith("Cutoff: value -2000 >= beta -3000: 1 move not searched") for line in lines)
+    assert any("1 searched, 1 pruned (3)" in line for line in lines)
+    leaf = middle.children()[0].children()[0]
+    leaf_lines = scene.detail_lines(leaf)
+    assert any("board is full" in line for line in leaf_lines)
+
+
+def test_keys_move_the_selection_and_the_view(app, hand):
+    scene, result = hand
+    tree = result.tree
+    press(app, pygame.K_DOWN)  # to the best child: the first one on the line
+    first = tree.root.children()[0]
+    assert scene.selected == first.index
+    press(app, pygame.K_RIGHT)
+    assert scene.selected == tree.root.children()[1].index
+    press(app, pygame.K_LEFT)
+    press(app, pygame.K_RETURN)  # focus
+    assert scene.view.root == first.index
+    assert all(item.index >= first.index for item in scene.drawn if item.kind == NODE)
+    press(app, pygame.K_BACKSPACE)
+    assert scene.view.root == 0
+    press(app, pygame.K_UP)
+    assert scene.selected == 0
+    zoom = scene.view.zoom
+    press(app, pygame.K_EQUALS)
+    assert scene.view.zoom > zoom
+    press(app, pygame.K_f)
+    assert scene.view == View(root=0)
+
+
+def test_mouse_selects_focuses_zooms_and_pans(app, hand):
+    scene, result = hand
+    target = next(item for item in scene.drawn if item.kind == NODE and item.level == 1)
+    click(app, (int(target.x), int(target.y)))
+    assert scene.selected == target.index
+    click(app, (int(target.x), int(target.y)))  # the second click in time: focus
+    assert scene.view.root == target.index
+    crumb_rect, crumb_index = scene.crumbs[0]
+    click(app, crumb_rect.center)
+    assert scene.view.root == crumb_index == 0
+    before = scene.view.zoom
+    app.step([pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=2, flipped=False, precise_x=0.0, precise_y=2.0)], FRAME)
+    assert scene.view.zoom > before
+    canvas = scene.canvas_rect(pygame.display.get_surface())
+    start = (canvas.left + 40, canvas.bottom - 40)
+    pan = (scene.view.pan_x, scene.view.pan_y)
+    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=1),
+              pygame.event.Event(pygame.MOUSEMOTION, pos=(start[0] + 60, start[1] + 30), rel=(60, 30),
+                                 buttons=(1, 0, 0)),
+              pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(start[0] + 60, start[1] + 30), button=1)], FRAME)
+    assert (scene.view.pan_x - pan[0], scene.view.pan_y - pan[1]) == (60, 30)
+
+
+def test_replay_steps_through_the_visit_order(app, hand):
+    scene, result = hand
+    tree = result.tree
+    press(app, pygame.K_PERIOD)  # enter the root
+    assert scene.replay.current == 0 and scene.replay.window(0) == (tree.root.alpha_in, tree.root.beta_in)
+    press(app, pygame.K_PERIOD)
+    assert scene.replay.current == 1
+    press(app, pygame.K_COMMA)
+    assert scene.replay.current == 0
+    press(app, pygame.K_END)
+    assert scene.replay.done and scene.replay.steps == 2 * len(tree)
+    press(app, pygame.K_HOME)
+    assert scene.replay.steps == 0
+    press(app, pygame.K_SPACE)
+    assert scene.playing
+    step(app, 120)
+    assert scene.replay.steps > 0
+    press(app, pygame.K_x)
+    assert scene.replay is None
+
+
+def test_replay_reports_each_cutoff_as_it_happens():
+    grid = np.array(HAND_GRID, dtype=np.int8)
+    result = search(grid, HAND_RULES, 3, pruning=True, record_tree=True, to_move=MIN, iterative=False)
+    replay = Replay(result.tree)
+    cutoffs = []
+    while replay.forward():
+        if replay.cutoff is not None:
+            cutoffs.append(replay.cutoff)
+            assert replay.message.startswith("Cutoff! value -2000 >= beta -3000")
+    pruned = [n.index for n in result.tree.iter_nodes() if n.pruned_count]
+    assert cutoffs == pruned
+    while replay.back():
+        pass
+    assert replay.steps == 0 and not replay.stack
+
+
+def test_replay_windows_follow_the_recorded_ones():
+    board_result = search(np.zeros((6, 7), dtype=np.int8), Rules(), 4, record_tree=True)
+    tree = board_result.tree
+    replay = Replay(tree)
+    replay.run_to_end()
+    exits = [event for event in replay.history if event[0] == "exit"]
+    assert len(exits) == len(tree)
+    for _, frame, _ in exits:
+        node = tree.node(frame.index)
+        if not node.is_leaf:
+            assert (frame.alpha, frame.beta) == (node.alpha_out, node.beta_out)
+            assert frame.best == node.value
+
+
+def test_compare_runs_the_search_again_with_pruning_switched(app, hand):
+    scene, result = hand
+    press(app, pygame.K_c)
+    assert scene.compare_job is not None
+    assert wait_until(app, lambda: scene.compare_result is not None, 30)
+    assert scene.compare_result.pruning is False
+    assert scene.compare_result.value == result.value
+    assert scene.compare_result.stats.nodes > result.stats.nodes
+    press(app, pygame.K_c)  # again: a new run, then cancelled
+    press(app, pygame.K_c)
+    assert scene.compare_job is None
+
+
+def test_earlier_searches_of_the_match_stay_reachable(app):
+    play = PlayScene(Rules(), Level(3), "computer")
+    app.stack.push(play)
+    step(app)
+    for col in (3, 2):
+        press(app, pygame.K_1 + col)
+        settle(app, play)
+        assert wait_until(app, lambda: play.match.to_move == 1 and play.drop is None and not play.thinking, 30)
+    assert wait_until(app, lambda: all(r.result.tree is not None for r in play.searches), 30)
+    assert len(play.searches) == 2
+    click(app, play.buttons["tree"].rect.center)
+    step(app)
+    scene = app.stack.top
+    assert isinstance(scene, TreeScene) and scene.record_index == 1
+    assert app.stack.visible() == [play, scene]  # the game stays visible beneath
+    press(app, pygame.K_LEFTBRACKET)
+    assert scene.record_index == 0 and scene.tree is play.searches[0].result.tree
+    press(app, pygame.K_t, frames=2)
+    assert app.stack.top is play
+    moves = list(play.match.moves)
+    press(app, pygame.K_1)  # play goes on where it was
+    assert play.match.moves == moves + [0]
+
+
+def test_tree_key_before_any_search_says_so(app):
+    play = PlayScene(Rules(), Level(3), "human")
+    app.stack.push(play)
+    step(app)
+    press(app, pygame.K_t)
+    assert app.stack.top is play and "No search yet" in app.toast[0]
+
+
+def test_a_big_tree_opens_and_steps_frames(app):
+    result = search(np.zeros((6, 7), dtype=np.int8), Rules(), 6, pruning=False, record_tree=True, to_move=MIN)
+    assert len(result.tree) >= 100_000
+    scene = open_tree(app, Rules(), result)
+    assert any(item.kind == SUMMARY for item in scene.drawn)  # deep levels are summarised
+    for _ in range(20):
+        scene.zoom(1.3, (300, 300))
+        step(app)
+    assert any(item.kind == NODE and item.level >= 3 for item in scene.drawn)  # zooming reveals them
+    scene.speed_index = 7
+    press(app, pygame.K_SPACE)
+    step(app, 30)
+    assert scene.replay.steps > 1000
+    assert len(scene.drawn) < 5000
+
+
+def test_past_the_budget_the_overlay_says_what_was_not_stored(app):
+    # A budget that runs out right after an inner node was stored: none of its children are.
+    probe = search(np.zeros((6, 7), dtype=np.int8), Rules(), 5, pruning=False, record_tree=True, to_move=MIN)
+    inner = next(n.index for n in probe.tree.iter_nodes() if n.index > 250 and not n.is_leaf)
+    result = search(np.zeros((6, 7), dtype=np.int8), Rules(), 5, pruning=False, record_tree=True,
+                    tree_budget=inner + 1, to_move=MIN)
+    scene = open_tree(app, Rules(), result)
+    tree = result.tree
+    assert not tree.is_complete
+    root_lines = scene.detail_lines(tree.root)
+    assert any("counted, not stored" in line for line in root_lines)
+    unstored = [n for n in tree.iter_nodes() if n.unstored and not n.children()]
+    assert unstored
+    scene.focus(unstored[0].parent.index)
+    step(app)
+    summaries = [item for item in scene.drawn if item.kind == SUMMARY]
+    assert any(item.count == unstored[0].unstored for item in summaries)
+
+
+def test_layout_culls_what_is_off_screen():
+    result = search(np.zeros((6, 7), dtype=np.int8), Rules(), 6, pruning=False, record_tree=True, to_move=MIN)
+    wide = layout(result.tree, View(zoom=50.0, pan_x=-20000.0), (0, 0, 800, 500))
+    assert wide and all(-30 <= item.x <= 830 for item in wide if item.kind == NODE and item.level >= 2)
+    assert len(wide) < 400
+
+
+def test_values_are_shown_readably():
+    assert fmt_value(10**9) == "+inf" and fmt_value(-(10**9)) == "-inf"
+    assert fmt_value(999_997) == "+W3" and fmt_value(-999_999) == "-W1"
