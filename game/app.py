@@ -108,10 +108,20 @@ class App:
         if self.toast is not None:
             text, until = self.toast
             if self.time < until:
-                w, h = surface.get_size()
-                self.theme.text(surface, text, 22, (w / 2, h - 16), anchor="midbottom")
+                self.draw_toast(surface, text)
             else:
                 self.toast = None
+
+    def draw_toast(self, surface: pygame.Surface, text: str) -> None:
+        """A short message in a box, above the toolbar area."""
+        w, h = surface.get_size()
+        text = self.theme.fit(text, 20, w - 60)
+        width, height = self.theme.font(20).size(text)
+        box = pygame.Rect(0, 0, width + 24, height + 14)
+        box.midbottom = (w // 2, h - max(44, int(h * 0.085)) - 16)
+        p = self.theme.palette
+        pygame.draw.rect(surface, p.text, box, border_radius=8)
+        self.theme.text(surface, text, 20, box.center, color=p.panel, anchor="center")
 
     # -- services for scenes ----------------------------------------------------------
     def show_toast(self, text: str, seconds: float = 2.5) -> None:

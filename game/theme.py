@@ -104,6 +104,15 @@ class Theme:
         surface.blit(image, rect)
         return rect
 
+    def fit(self, text: str, size: int, width: float, bold: bool = False) -> str:
+        """Shorten ``text`` with an ellipsis until it fits ``width`` pixels."""
+        font = self.font(size, bold)
+        if font.size(text)[0] <= width:
+            return text
+        while text and font.size(text + "...")[0] > width:
+            text = text[:-1]
+        return text.rstrip() + "..." if text else ""
+
     def wrap(self, text: str, size: int, width: int) -> list[str]:
         """Split ``text`` into lines that fit ``width`` pixels."""
         font = self.font(size)

@@ -84,7 +84,8 @@ class OptionsScene(Scene):
         w, h = surface.get_size()
         row = max(24, min(40, (h - 160) // (len(self.selectors) + 2)))
         width = min(w - 60, 620)
-        area = pygame.Rect(0, int(row * 2.4), w, h - int(row * 2.4) - row * 2)
+        top = int(row * 2.4)
+        area = pygame.Rect(0, top, w, h - top - int(row * 3.4))  # room below for the note and Back
         for selector, rect in zip(self.selectors, stack_rects(area, len(self.selectors), row, row // 3, width)):
             selector.rect = rect
         self.back.rect = pygame.Rect(0, 0, 200, int(row * 1.2))

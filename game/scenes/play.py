@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 import pygame
 
 from ai.search import SearchResult, is_win_value, plies_to_end
+from ai.heuristic import POINT
 from ai.tree import fmt_value
 from game.ai_worker import JobFailed, JobProgress, JobResult, SearchJob, TreeReady
 from game.animation import DiscDrop
@@ -236,6 +237,8 @@ class PlayScene(Scene):
             plies = plies_to_end(value)
             good = (value > 0) == (side == MAX)
             return f"{'forced win' if good else 'forced loss'} in {plies} pl{'y' if plies == 1 else 'ies'}"
+        if self.rules.mode is Mode.FULL_BOARD:
+            return f"{value / POINT:+.1f} points for player 1 (expected)"
         return f"value {fmt_value(value)} for player 1"
 
     def on_tree(self, event: TreeReady) -> None:
@@ -476,11 +479,15 @@ class PlayScene(Scene):
             return self.result_text()
         side = self.match.to_move
         if self.thinking:
-            return f"{self.side_name(side)} is thinking"
-        if self.opponent == "computer":
-            return "Your turn" if side == MAX else "The computer's turn"
-        mark = "ring" if side == MAX else "cross"
-        return f"{self.side_name(side)} ({mark}) to move"
+            text = f"{self.side_name(side)} is thinking"
+        elif self.opponent == "computer":
+            text = "Your turn" if side == MAX else "The computer's turn"
+        else:
+            text = f"{self.side_name(side)} ({'ring' if side == MAX else 'cross'}) to move"
+        if self.rules.mode is Mode.FULL_BOARD:
+            first, second = self.match.board.score()
+            text += f"  ·  score {first} : {second}"
+        return text
 
     def ghost(self) -> tuple[Cell, int, bool] | None:
         side = self.match.to_move
@@ -524,29 +531,35 @@ class PlayScene(Scene):
         if self.outcome is None:
             theme.draw_disc(surface, (status.left + big, status.top + big * 0.9), big * 0.55, side)
         x = status.left + big * 2
-        theme.text(surface, self.status_text(), big, (x, status.top + big * 0.3), bold=True)
-        if self.thinking:
-            dots = "." * (1 + int(self.app.time * 3) % 3)
-            progress = self.progress
-            live = (f"depth {progress.depth}, {progress.nodes:,} nodes, {progress.seconds:.1f} s"
-                    if progress else "starting")
-            theme.text(surface, f"{dots} {live}", small, (x, status.top + big * 1.45), color=p.accent)
-        elif self.last_info:
-            theme.text(surface, self.last_info, small, (x, status.top + big * 1.45), color=p.muted)
         right = status.right - 14
         level = preset_name(self.level) or "Custom"
         level_text = f"{level}: depth {self.level.depth}, alpha-beta {'on' if self.level.pruning else 'off'}"
         if self.level.time_budget:
             level_text += f", {self.level.time_budget:g} s"
-        if self.opponent != "human":
-            theme.text(surface, level_text, small, (right, status.top + big * 0.35), anchor="topright", color=p.muted)
+        if self.opponent == "human":
+            level_text = ""
         tally_line = self.tally_line()
+        side_width = max(theme.font(small).size(level_text)[0], theme.font(small).size(tally_line)[0])
+        room = right - side_width - 24 - x  # what the left texts may use
+        if room < 200:  # a narrow window: the level and tally give way
+            level_text = tally_line = ""
+            room = right - x
+        theme.text(surface, theme.fit(self.status_text(), big, room, bold=True), big,
+                   (x, status.top + big * 0.3), bold=True)
+        if self.thinking:
+            dots = "." * (1 + int(self.app.time * 3) % 3)
+            progress = self.progress
+            live = (f"depth {progress.depth}, {progress.nodes:,} nodes, {progress.seconds:.1f} s"
+                    if progress else "starting")
+            theme.text(surface, theme.fit(f"{dots} {live}", small, room), small, (x, status.top + big * 1.45),
+                       color=p.accent)
+        elif self.last_info:
+            theme.text(surface, theme.fit(self.last_info, small, room), small, (x, status.top + big * 1.45),
+                       color=p.muted)
+        if level_text:
+            theme.text(surface, level_text, small, (right, status.top + big * 0.35), anchor="topright", color=p.muted)
         if tally_line:
             theme.text(surface, tally_line, small, (right, status.top + big * 1.45), anchor="topright", color=p.muted)
-        if self.rules.mode is Mode.FULL_BOARD and self.outcome is None:
-            first, second = board.score()
-            theme.text(surface, f"Score {first} : {second}", big, (status.centerx + big * 3, status.top + big * 0.3),
-                       bold=True)
         # Toolbar.
         self.layout_toolbar(surface)
         self.refresh_buttons()
