@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -182,7 +183,12 @@ def launch(argv: list[str] | None = None) -> int:
         return demo_main(argv[1:])
     from game.scenes.title import TitleScene
 
-    app = App()
+    try:
+        app = App()
+    except pygame.error as error:
+        print(f"main.py: cannot open a window ({error}). Without a display, try: "
+              "python main.py demo --out screenshots", file=sys.stderr)
+        return 1
     app.stack.push(TitleScene())
     try:
         app.run()

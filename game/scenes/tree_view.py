@@ -421,7 +421,8 @@ class TreeScene(Scene):
         title = (f"Search {self.record_index + 1}/{count}: {kind} {who} at move {record.ply + 1} "
                  f"- depth {tree.depth}, alpha-beta {'on' if tree.pruning else 'off'}, "
                  f"{stats.nodes:,} nodes, {stats.seconds:.3f} s")
-        theme.text(surface, title, 22, (rect.left + 10, rect.top + 6), bold=True)
+        theme.text(surface, theme.fit(title, 22, rect.width - 20, bold=True), 22, (rect.left + 10, rect.top + 6),
+                   bold=True)
         x = rect.left + 10
         y = rect.top + 34
         self.crumbs = []
@@ -435,7 +436,8 @@ class TreeScene(Scene):
             if index != self.view.root:
                 x = theme.text(surface, ">", 18, (x, y), color=p.muted).right + 6
         hint = "[ ] other searches · Backspace up · Enter focus · F fit · Esc close"
-        theme.text(surface, hint, 16, (rect.right - 10, y + 2), color=p.muted, anchor="topright")
+        if theme.font(16).size(hint)[0] < rect.right - x - 30:
+            theme.text(surface, hint, 16, (rect.right - 10, y + 2), color=p.muted, anchor="topright")
         if not tree.is_complete:
             note = f"Budget reached: {len(tree):,} of {tree.counted:,} nodes stored; '+N counted' marks the rest"
             theme.text(surface, note, 16, (rect.right - 10, rect.top + 8), color=p.player2, anchor="topright")
@@ -658,12 +660,15 @@ class TreeScene(Scene):
             lines.append(f"Replay step {self.replay.steps:,}/{self.replay.total_steps:,}: {self.replay.message}")
         else:
             lines.append("Space: replay the search step by step (, . to step, S speed)")
+        self.layout_buttons(surface)
+        room = self.buttons[0].rect.top - 4
         for text in lines:
             for line in theme.wrap(text, 16, rect.right - tx - 12)[:2]:
+                if y + 17 > room:
+                    break
                 theme.text(surface, line, 16, (tx, y),
                            color=p.player2 if self.replay is not None and "Cutoff" in line else p.text)
                 y += 19
-        self.layout_buttons(surface)
         for button in self.buttons:
             button.draw(surface, theme, size=16)
 
