@@ -15,7 +15,7 @@ least m own discs in the window" is built plane by plane (t_m |= t_(m-1) & plane
 from __future__ import annotations
 
 import functools
-from typing import Callable
+from typing import Callable, cast
 
 from ai.bitboard import Geometry
 from game.rules import Mode
@@ -90,7 +90,7 @@ def make_evaluator(geo: Geometry) -> Callable[[int, int], int]:
     source = "\n".join(lines)
     namespace = {"board": geo.board_mask, "points": lambda b: geo.line_starts(b).bit_count()}
     exec(compile(source, "<generated evaluate>", "exec"), namespace)  # noqa: S102
-    evaluate = namespace["evaluate"]
+    evaluate = cast(Callable[[int, int], int], namespace["evaluate"])
     evaluate.source = source  # type: ignore[attr-defined]  # for the curious reader
     return evaluate
 

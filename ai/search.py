@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -108,6 +108,10 @@ def plies_to_end(value: int) -> int:
     return WIN - abs(value)
 
 
+def _never(*args: object) -> Any:
+    raise AssertionError("the tree recorder was called without a recorder")
+
+
 class _Pass:
     """One depth-limited pass: the maximize/minimize pair and its counters.
 
@@ -133,10 +137,11 @@ class _Pass:
         killers = ctx.killers
         root_values: dict[int, ColumnValue] = {}
         recording = recorder is not None
-        rec_open = recorder.open if recorder else None
-        rec_close = recorder.close if recorder else None
-        rec_leaf = recorder.leaf if recorder else None
-        WIN_LEAF, FULL_LEAF, DEPTH_LEAF = LeafReason.WIN, LeafReason.FULL, LeafReason.DEPTH
+        # Without a recorder these are never called (every call is behind ``node >= 0``).
+        rec_open: Callable[..., int] = recorder.open if recorder else _never
+        rec_close: Callable[..., None] = recorder.close if recorder else _never
+        rec_leaf: Callable[..., None] = recorder.leaf if recorder else _never
+        WIN_LEAF, FULL_LEAF, DEPTH_LEAF = int(LeafReason.WIN), int(LeafReason.FULL), int(LeafReason.DEPTH)
         nodes = leaves = cutoffs = 0
 
         def by_static_value(order: tuple, first: int, second: int, mask: int, max_to_move: bool) -> tuple:
@@ -152,9 +157,10 @@ class _Pass:
                     continue
                 child_first, child_second = (first | bit, second) if max_to_move else (first, second | bit)
                 child_key = child_first << key_shift | child_second
-                value = cache.get(child_key)
-                if value is None:
-                    value = cache[child_key] = evaluate(child_first, child_second)
+                cached = cache.get(child_key)
+                value = cached if cached is not None else evaluate(child_first, child_second)
+                if cached is None:
+                    cache[child_key] = value
                 scored.append((-value if max_to_move else value, rank, step))
             scored.sort()
             return tuple(step for _, _, step in scored)
@@ -200,9 +206,10 @@ class _Pass:
                 elif depth == 1:
                     leaves += 1
                     child_key = (first | bit) << key_shift | second
-                    value = cache.get(child_key)
-                    if value is None:
-                        value = cache[child_key] = evaluate(first | bit, second)
+                    cached = cache.get(child_key)
+                    value = cached if cached is not None else evaluate(first | bit, second)
+                    if cached is None:
+                        cache[child_key] = value
                     reason = DEPTH_LEAF
                 else:
                     child = rec_open(node, move, ply + 1, False, alpha, beta, nodes - 1) if node >= 0 else -1
@@ -266,9 +273,10 @@ class _Pass:
                 elif depth == 1:
                     leaves += 1
                     child_key = first << key_shift | second | bit
-                    value = cache.get(child_key)
-                    if value is None:
-                        value = cache[child_key] = evaluate(first, second | bit)
+                    cached = cache.get(child_key)
+                    value = cached if cached is not None else evaluate(first, second | bit)
+                    if cached is None:
+                        cache[child_key] = value
                     reason = DEPTH_LEAF
                 else:
                     child = rec_open(node, move, ply + 1, True, alpha, beta, nodes - 1) if node >= 0 else -1

@@ -142,7 +142,7 @@ class SearchTree:
 
     def principal_variation(self) -> list["Node"]:
         """Follow from the root the child whose value is the node's value (first such)."""
-        line = []
+        line: list[Node] = []
         node = self.root
         while True:
             best = node.best_child()

@@ -59,7 +59,7 @@ class Board:
     """A position under some rules, with the moves that led to it from ``start``."""
 
     rules: Rules = STANDARD
-    grid: np.ndarray = field(default=None)  # type: ignore[assignment]
+    grid: np.ndarray = field(default=None)  # type: ignore[arg-type]  # None: an empty board
     to_move: int = MAX
     moves: list[int] = field(default_factory=list)
 
