@@ -25,11 +25,12 @@ class BoardLayout:
 
     def __post_init__(self) -> None:
         rows, cols = self.rules.rows, self.rules.cols
-        # One extra row above the board for the ghost disc (gravity) and the drop start.
-        self.cell = max(8, int(min(self.area.width / (cols + 0.4), self.area.height / (rows + 1.4))))
+        # One extra row above the board for the ghost disc (gravity) and the drop start,
+        # and room below (and left, without gravity) for the column and row labels.
+        self.cell = max(8, int(min(self.area.width / (cols + 1.0), self.area.height / (rows + 1.75))))
         width, height = self.cell * cols, self.cell * rows
         self.grid_rect = pygame.Rect(0, 0, width, height)
-        self.grid_rect.midbottom = (self.area.centerx, self.area.bottom - int(self.cell * 0.2))
+        self.grid_rect.midbottom = (self.area.centerx, self.area.bottom - int(self.cell * 0.5))
         self.radius = int(self.cell * 0.41)
 
     def center(self, row: float, col: float) -> tuple[float, float]:
@@ -126,6 +127,7 @@ class BoardView:
                 self.theme.draw_disc(surface, layout.center(-1.05, col), layout.radius, side, alpha=200)
             self.theme.draw_disc(surface, layout.center(row, col), layout.radius, side, alpha=90)
         surface.blit(self._frame(layout), (layout.grid_rect.left - pad, layout.grid_rect.top - pad))
+        self.draw_labels(surface, layout)
         # Marks over the frame: last move, hint, glowing runs.
         if last is not None:
             x, y = layout.center(*last)
@@ -149,6 +151,24 @@ class BoardView:
                     pygame.draw.circle(surface, color, layout.center(row, col), layout.radius + 2, width)
                 first, last_cell = layout.center(*run[0]), layout.center(*run[-1])
                 pygame.draw.line(surface, color, first, last_cell, max(2, width // 2))
+
+
+    def draw_labels(self, surface: pygame.Surface, layout: BoardLayout) -> None:
+        """Column names under the board (as moves are written), row numbers without gravity."""
+        from game.notation import column_letter
+
+        rules = layout.rules
+        size = max(15, int(layout.cell * 0.45))
+        color = self.theme.palette.muted
+        y = layout.grid_rect.bottom + layout.cell * 0.12
+        for col in range(rules.cols):
+            name = str(col + 1) if rules.gravity and rules.cols <= 9 else column_letter(col)
+            self.theme.text(surface, name, size, (layout.center(0, col)[0], y), color=color, anchor="midtop")
+        if not rules.gravity:
+            x = layout.grid_rect.left - layout.cell * 0.18
+            for row in range(rules.rows):
+                self.theme.text(surface, str(rules.rows - row), size, (x, layout.center(row, 0)[1]),
+                                color=color, anchor="midright")
 
 
 def _mix(a, b, share: float):
