@@ -47,6 +47,7 @@ class App:
                  use_process: bool = True):
         pygame.init()
         pygame.display.set_caption(TITLE)
+        pygame.display.set_icon(make_icon())
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         self.home = home or preference_folder()
         self.settings_path = self.home / FILE_NAME
@@ -171,6 +172,18 @@ class App:
         self.worker.shutdown()
         self.save_settings()
         pygame.quit()
+
+
+def make_icon(size: int = 64) -> pygame.Surface:
+    """The window icon: a player-1 disc and a player-2 disc on the board's blue."""
+    from game.rules import MAX, MIN
+
+    theme = Theme("classic")
+    icon = pygame.Surface((size, size), pygame.SRCALPHA)
+    pygame.draw.rect(icon, theme.palette.board, icon.get_rect(), border_radius=size // 6)
+    theme.draw_disc(icon, (size * 0.32, size * 0.68), size * 0.24, MAX)
+    theme.draw_disc(icon, (size * 0.68, size * 0.32), size * 0.24, MIN)
+    return icon
 
 
 def launch(argv: list[str] | None = None) -> int:

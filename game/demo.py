@@ -2,7 +2,8 @@
 
 ``python main.py demo --out DIR`` needs no window (SDL's dummy driver).  It visits the
 title menu, the options, the level select, plays a whole game computer against computer,
-and opens the tree overlay, saving a PNG of each into DIR.  Exit code 0 on success.
+opens the tree overlay, and plays a short full-board game without gravity, saving a PNG
+of each into DIR.  Exit code 0 on success.
 """
 
 from __future__ import annotations
@@ -99,7 +100,27 @@ class Demo:
         self.frames(10)
         self.shot("07-final-board.png")
         self.tree_shots(play)
+        self.variant_shot()
         return 0
+
+    def variant_shot(self) -> None:
+        """A second, short game: full-board scoring on a 5x5 board without gravity."""
+        import pygame
+
+        from game.levels import Level
+        from game.rules import Mode, Rules
+        from game.scenes.play import PlayScene
+        from game.scenes.title import TitleScene
+
+        self.app.stack.reset(TitleScene())
+        rules = Rules(rows=5, cols=5, connect=3, gravity=False, mode=Mode.FULL_BOARD)
+        play = PlayScene(rules, Level(3), "demo")
+        self.app.stack.push(play)
+        if not self.until(lambda: self.app.stack.top is not play and play.outcome is not None, timeout=300):
+            raise RuntimeError("the full-board game did not finish")
+        self.key(pygame.K_ESCAPE)  # look at the board
+        self.frames(10)
+        self.shot("09-full-board-no-gravity.png")
 
     def tree_shots(self, play) -> None:
         """Open the tree overlay on the game's last search (once the overlay exists)."""
