@@ -45,17 +45,6 @@ class Geometry:
         """Return the bit of the cell at ``(row, col)``, row 0 at the top."""
         return 1 << (col * self.height + (self.rules.rows - 1 - row))
 
-    def cell_of_bit(self, bit: int) -> tuple[int, int]:
-        """Return the ``(row, col)`` of a single-bit board."""
-        index = bit.bit_length() - 1
-        col, up = divmod(index, self.height)
-        return self.rules.rows - 1 - up, col
-
-    def move_of_bit(self, bit: int) -> int:
-        """Return the move id that fills the cell ``bit``."""
-        row, col = self.cell_of_bit(bit)
-        return col if self.rules.gravity else row * self.rules.cols + col
-
     def from_grid(self, grid: np.ndarray) -> tuple[int, int]:
         """Return ``(MAX's board, MIN's board)`` of a numpy grid."""
         first = second = 0
@@ -198,7 +187,3 @@ def geometry(rules: Rules) -> Geometry:
         cell_bits=cell_bits,
     )
 
-
-def popcount(bits: int) -> int:
-    """Count the set bits."""
-    return bits.bit_count()

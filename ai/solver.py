@@ -39,10 +39,6 @@ class Solution:
     score: int
     nodes: int
 
-    def verdict(self) -> str:
-        """Say the result for a person (see ``verdict_text``)."""
-        return verdict_text(self.score)
-
 
 def moves_to_end(score: int, own_discs: int, opponent_discs: int, cells: int = 42) -> int:
     """For a non-zero score, how many more discs the winner plays, the winning one included."""

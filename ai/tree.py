@@ -151,10 +151,6 @@ class SearchTree:
             line.append(best)
             node = best
 
-    def to_text(self, max_depth: int | None = None) -> str:
-        """Draw the tree as indented text (see ``format_tree``)."""
-        return format_tree(self, max_depth=max_depth)
-
 
 class Node:
     """A light view of one node of a ``SearchTree``; holds only the tree and an index."""

@@ -53,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="main.py",
         description="Connect Four: a minimax explorer you can play. "
         "Without a command, the game window opens.",
+        epilog="Also: 'main.py demo --out DIR' plays computer against computer headless "
+        "and saves screenshots of every screen into DIR.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 

@@ -162,8 +162,3 @@ def score(grid: np.ndarray, connect: int) -> tuple[int, int]:
     """Return the FULL_BOARD points ``(first player, second player)`` of a grid."""
     return len(runs_of(grid, MAX, connect)), len(runs_of(grid, MIN, connect))
 
-
-def landing_row(grid: np.ndarray, col: int) -> int | None:
-    """Return the row a disc dropped in ``col`` lands in, or None if the column is full."""
-    empty_rows = np.flatnonzero(grid[:, col] == EMPTY)
-    return int(empty_rows[-1]) if empty_rows.size else None

@@ -362,3 +362,14 @@ def test_every_variant_plays_a_whole_game_against_itself(rng):
         assert outcome is not None
         if rules.mode is Mode.FULL_BOARD:
             assert board.is_full()
+
+
+@pytest.mark.parametrize("rules", ALL_VARIANTS, ids=variant_id)
+def test_bitboards_round_trip_the_grid(rules, rng):
+    from ai.bitboard import geometry
+
+    board = random_board(rules, rng, rules.cells // 2)
+    geo = geometry(rules)
+    first, second = geo.from_grid(board.grid)
+    assert np.array_equal(geo.to_grid(first, second), board.grid)
+    assert (first | second) & ~geo.board_mask == 0
