@@ -136,7 +136,6 @@ class _Pass:
         pv: list[tuple[int, ...]] = [()] * (depth_limit + 2)
         killers = ctx.killers
         root_values: dict[int, ColumnValue] = {}
-        recording = recorder is not None
         # Without a recorder these are never called (every call is behind ``node >= 0``).
         rec_open: Callable[..., int] = recorder.open if recorder else _never
         rec_close: Callable[..., None] = recorder.close if recorder else _never
@@ -312,7 +311,6 @@ class _Pass:
         self.counts = counts
         self.pv = pv
         self.root_values = root_values
-        self.recording = recording
 
 
 class _Context:
@@ -492,15 +490,9 @@ def search(
         if deadline is not None and time.perf_counter() > deadline:
             break
     assert best_result is not None
-    if best_result.depth < depth and not best_result.proven:
-        final = best_result.stats
-        best_result = SearchResult(
-            best_result.move, best_result.value, best_result.principal_variation,
-            best_result.move_values,
-            SearchStats(final.depth, final.nodes, final.leaves, final.cutoffs,
-                        time.perf_counter() - started, done_nodes),
-            pruning, completed=False, tree=best_result.tree,
-        )
+    if best_result.depth < depth and not best_result.proven:  # the time budget stopped a pass
+        stats = replace(best_result.stats, seconds=time.perf_counter() - started, total_nodes=done_nodes)
+        best_result = replace(best_result, stats=stats, completed=False)
     return best_result
 
 

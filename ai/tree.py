@@ -132,9 +132,16 @@ class SearchTree:
             counts[ply] += 1
         return counts
 
-    def cutoffs(self) -> int:
-        """Count the stored nodes that stopped their loop early because alpha >= beta."""
-        return sum(1 for node in self.iter_nodes() if node.pruned_count)
+    def child_indices(self, index: int) -> list[int]:
+        """Indices of the searched children of ``index``, in search order (pre-order walk)."""
+        data = self.data
+        end = data[index * FIELDS + END]
+        child = index + 1
+        result = []
+        while child < end:
+            result.append(child)
+            child = data[child * FIELDS + END]
+        return result
 
     def iter_nodes(self) -> Iterator["Node"]:
         for index in range(len(self)):
@@ -251,14 +258,7 @@ class Node:
 
     def children(self) -> list["Node"]:
         """The children that were searched, in the order they were searched."""
-        data = self.tree.data
-        end = data[self.index * FIELDS + END]
-        child = self.index + 1
-        result = []
-        while child < end:
-            result.append(Node(self.tree, child))
-            child = data[child * FIELDS + END]
-        return result
+        return [Node(self.tree, child) for child in self.tree.child_indices(self.index)]
 
     @property
     def searched_count(self) -> int:

@@ -231,10 +231,6 @@ class AIWorker:
             self._cancelled.value = self.current
         self.current = None
 
-    @property
-    def busy(self) -> bool:
-        return self.current is not None
-
     def poll(self, budget: float = POLL_BUDGET) -> list[JobProgress | JobResult | TreeReady | JobFailed]:
         """Messages that have arrived for the current job and for trees on their way.
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Sequence, TextIO
 
-from ai.search import EXACT, LOWER, SearchResult, search
+from ai.search import EXACT, LOWER, UPPER, SearchResult, search
 from ai.tree import fmt_value, format_tree
 from game.board import Board, IllegalMoveError
 from game.board_file import BoardFileError, load_board, save_board
@@ -135,10 +134,7 @@ def _check_depth(depth: int) -> int:
 def _load(path: str, args: argparse.Namespace) -> Board:
     """Load a board file; --rows/--cols, when given, must match it."""
     rules = rules_from_args(args)
-    strict = args.rows is not None or args.cols is not None
-    if strict and (args.rows is None or args.cols is None):
-        rules_size = (args.rows or rules.rows, args.cols or rules.cols)
-        rules = replace(rules, rows=rules_size[0], cols=rules_size[1])
+    strict = args.rows is not None or args.cols is not None  # then the file must have that size
     board = load_board(path, rules, strict_size=strict)
     outcome = board.outcome()
     if outcome is not None and rules.mode is Mode.CLASSIC and not board.is_full():
@@ -261,7 +257,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     print(f"Expected line: {' '.join(format_move(m, rules) for m in result.principal_variation)}", file=out)
     parts = []
     for move, column_value in result.move_values.items():
-        mark = {EXACT: "", LOWER: ">=", 'upper': "<="}[column_value.kind]
+        mark = {EXACT: "", LOWER: ">=", UPPER: "<="}[column_value.kind]
         parts.append(f"{format_move(move, rules)}:{mark}{fmt_value(column_value.value)}")
     print("Move values: " + "  ".join(parts), file=out)
     pruning = "on" if result.pruning else "off"

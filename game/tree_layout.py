@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ai.tree import END, FIELDS, SearchTree
+from ai.tree import SearchTree
 
 PRUNED_WEIGHT = 0.35
 NODE, PRUNED, SUMMARY = "node", "pruned", "summary"
@@ -41,18 +41,6 @@ class Placed:
     count: int = 0  # for summaries: nodes below the parent
 
 
-def children_of(tree: SearchTree, index: int) -> list[int]:
-    """Indices of the searched children of ``index``, in search order."""
-    data = tree.data
-    end = data[index * FIELDS + END]
-    child = index + 1
-    result = []
-    while child < end:
-        result.append(child)
-        child = data[child * FIELDS + END]
-    return result
-
-
 def layout(
     tree: SearchTree,
     view: View,
@@ -79,7 +67,7 @@ def layout(
         placed.append(Placed(NODE, index, x, y, level, parent_xy))
         if y + row_height > bottom + row_height:
             continue
-        kids = children_of(tree, index)
+        kids = tree.child_indices(index)
         node = tree.node(index)
         pruned = node.pruned_count
         weight = len(kids) + PRUNED_WEIGHT * pruned

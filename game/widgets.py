@@ -112,6 +112,11 @@ class FocusList:
         self.index = 0
         self._sync()
 
+    def focus(self, index: int) -> None:
+        """Move the keyboard focus to item ``index`` (the mouse pointed at it)."""
+        self.index = index
+        self._sync()
+
     def _sync(self) -> None:
         for i, item in enumerate(self.items):
             item.focused = i == self.index

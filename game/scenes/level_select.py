@@ -36,8 +36,7 @@ class LevelSelectScene(Scene):
         self.start_button = Button("Start", self.start, key_hint="Enter")
         self.back = Button("Back", self.app.stack.pop, key_hint="Esc")
         self.focus = FocusList([self.depth, self.pruning, self.budget, self.start_button])
-        self.focus.index = 3
-        self.focus._sync()
+        self.focus.focus(3)  # Start
         self._sync()
 
     def _sync(self) -> None:

@@ -73,8 +73,7 @@ class MenuScene(Scene):
         elif event.type == pygame.MOUSEMOTION:
             for index, button in enumerate(self.buttons):
                 if button.rect.collidepoint(event.pos):
-                    self.focus.index = index
-                    self.focus._sync()
+                    self.focus.focus(index)
 
     def draw(self, surface: pygame.Surface) -> None:
         panel = self.layout(surface)

@@ -101,8 +101,7 @@ class OptionsScene(Scene):
             self.layout(pygame.display.get_surface())
             for index, widget in enumerate(self.focus.items):
                 if widget.handle_event(event):
-                    self.focus.index = index
-                    self.focus._sync()
+                    self.focus.focus(index)
                     self.app.sounds.play("click")
                     break
 

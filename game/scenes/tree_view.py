@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from ai.tree import LeafReason, SearchTree, fmt_value, minimal_tree
+from ai.tree import END, LeafReason, SearchTree, fmt_value, minimal_tree
 from game.ai_worker import JobProgress, JobResult, SearchJob, TreeReady
 from game.notation import format_move
 from game.replay import Replay
@@ -181,7 +181,7 @@ class TreeScene(Scene):
             if 0 <= position < len(siblings):
                 target = siblings[position]
         if target is not None:
-            if target < self.view.root or target >= tree.field(self.view.root, 8):
+            if target < self.view.root or target >= tree.field(self.view.root, END):
                 self.focus(tree.node(target).parent.index if tree.node(target).parent else target)
             self.select(target)
 
