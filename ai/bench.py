@@ -21,7 +21,7 @@ from game.board import Board
 from game.notation import parse_moves
 from game.rules import STANDARD
 
-DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "positions"
+DATA = Path(__file__).resolve().parent / "data" / "positions"
 MID_GAME_PREFIX = 12
 
 
@@ -82,20 +82,32 @@ def bench_search(repeat: int) -> None:
             )
             stats = result.stats
             minimal_nodes, minimal_leaves = minimal_tree(depth)
-            rows.append([
-                name, str(depth), "on" if pruning else "off", f"{seconds * 1000:.1f}",
-                f"{stats.nodes:,}", f"{stats.total_nodes:,}", f"{stats.total_nodes / seconds:,.0f}",
-                f"{stats.nodes / minimal_nodes:.2f}" if pruning else "-",
-                f"{stats.leaves / minimal_leaves:.2f}" if pruning else "-",
-                str(result.move + 1 if result.move is not None else "-"),
-            ])
-    print(table(
-        ["position", "depth", "a-b", "ms", "nodes", "all passes", "nodes/s", "nodes/KM", "leaves/KM", "move"],
-        rows,
-    ))
-    print("KM = Knuth-Moore minimal tree for b = 7: nodes below the root "
-          + ", ".join(f"d{d}: {minimal_tree(d)[0]:,}" for d in (6, 8, 10))
-          + "; leaves " + ", ".join(f"d{d}: {minimal_tree(d)[1]:,}" for d in (6, 8, 10)))
+            rows.append(
+                [
+                    name,
+                    str(depth),
+                    "on" if pruning else "off",
+                    f"{seconds * 1000:.1f}",
+                    f"{stats.nodes:,}",
+                    f"{stats.total_nodes:,}",
+                    f"{stats.total_nodes / seconds:,.0f}",
+                    f"{stats.nodes / minimal_nodes:.2f}" if pruning else "-",
+                    f"{stats.leaves / minimal_leaves:.2f}" if pruning else "-",
+                    str(result.move + 1 if result.move is not None else "-"),
+                ]
+            )
+    print(
+        table(
+            ["position", "depth", "a-b", "ms", "nodes", "all passes", "nodes/s", "nodes/KM", "leaves/KM", "move"],
+            rows,
+        )
+    )
+    print(
+        "KM = Knuth-Moore minimal tree for b = 7: nodes below the root "
+        + ", ".join(f"d{d}: {minimal_tree(d)[0]:,}" for d in (6, 8, 10))
+        + "; leaves "
+        + ", ".join(f"d{d}: {minimal_tree(d)[1]:,}" for d in (6, 8, 10))
+    )
 
 
 def bench_tree(repeat: int) -> None:
@@ -103,16 +115,28 @@ def bench_tree(repeat: int) -> None:
     rows = []
     for name, board in positions():
         for depth, pruning in ((8, True), (6, False)):
-            plain, _ = timed(lambda: search(board.grid, board.rules, depth, pruning=pruning, to_move=board.to_move), repeat)
+            plain, _ = timed(
+                lambda: search(board.grid, board.rules, depth, pruning=pruning, to_move=board.to_move), repeat
+            )
             recorded, result = timed(
-                lambda: search(board.grid, board.rules, depth, pruning=pruning, to_move=board.to_move, record_tree=True),
+                lambda: search(
+                    board.grid, board.rules, depth, pruning=pruning, to_move=board.to_move, record_tree=True
+                ),
                 repeat,
             )
             tree = result.tree
-            rows.append([
-                name, str(depth), "on" if pruning else "off", f"{plain * 1000:.1f}", f"{recorded * 1000:.1f}",
-                f"{recorded / plain:.2f}", f"{len(tree):,}", f"{tree.nbytes() / len(tree):.0f}",
-            ])
+            rows.append(
+                [
+                    name,
+                    str(depth),
+                    "on" if pruning else "off",
+                    f"{plain * 1000:.1f}",
+                    f"{recorded * 1000:.1f}",
+                    f"{recorded / plain:.2f}",
+                    f"{len(tree):,}",
+                    f"{tree.nbytes() / len(tree):.0f}",
+                ]
+            )
     print(table(["position", "depth", "a-b", "plain ms", "recorded ms", "ratio", "nodes", "bytes/node"], rows))
     from ai.tree import DEFAULT_BUDGET
 
@@ -139,10 +163,16 @@ def bench_solver(full: bool) -> None:
             times.append(time.perf_counter() - started)
             nodes += solution.nodes
             correct += solution.score == int(expected)
-        rows.append([
-            name, f"{len(lines)}", f"{correct}", f"{statistics.mean(times) * 1000:.2f}",
-            f"{max(times) * 1000:.1f}", f"{nodes / len(lines):,.0f}",
-        ])
+        rows.append(
+            [
+                name,
+                f"{len(lines)}",
+                f"{correct}",
+                f"{statistics.mean(times) * 1000:.2f}",
+                f"{max(times) * 1000:.1f}",
+                f"{nodes / len(lines):,.0f}",
+            ]
+        )
     print(table(["file", "positions", "correct", "mean ms", "max ms", "mean nodes"], rows))
 
 

@@ -13,8 +13,8 @@ handful of shifts and ANDs it wraps, and these run at every node of the search.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -146,16 +146,12 @@ def geometry(rules: Rules) -> Geometry:
         board_mask |= column
         bottom_mask |= 1 << (col * height)
     directions = (1, height, height - 1, height + 1)
-    cell_bits = tuple(
-        1 << (col * height + rows - 1 - row) for row in range(rows) for col in range(cols)
-    )
+    cell_bits = tuple(1 << (col * height + rows - 1 - row) for row in range(rows) for col in range(cols))
 
     centre = (cols - 1) / 2
     col_order = sorted(range(cols), key=lambda c: (abs(c - centre), c))
     if rules.gravity:
-        move_steps = tuple(
-            (col, 1 << (col * height), ((1 << rows) - 1) << (col * height)) for col in range(cols)
-        )
+        move_steps = tuple((col, 1 << (col * height), ((1 << rows) - 1) << (col * height)) for col in range(cols))
         centre_order = tuple(col_order)
     else:
         centre_row = (rows - 1) / 2
@@ -186,4 +182,3 @@ def geometry(rules: Rules) -> Geometry:
         threats=threats,
         cell_bits=cell_bits,
     )
-

@@ -15,13 +15,12 @@ least m own discs in the window" is built plane by plane (t_m |= t_(m-1) & plane
 from __future__ import annotations
 
 import functools
-from typing import Callable, cast
+from collections.abc import Callable
+from typing import cast
 
 from ai.bitboard import Geometry
 from game.rules import Mode
 
-WIN = 1_000_000
-"""The value of a win on the move; a win ``p`` plies away scores ``WIN - p``."""
 POINT = 1_000
 """FULL_BOARD: the value of one completed run (a point)."""
 CENTRE_WEIGHT = 3
@@ -62,9 +61,7 @@ def _side_source(own: str, other: str, k: int, directions: tuple[int, ...]) -> l
                     lines.append(f"    t{m} |= t{m - 1} & o")
             if i < k - 1:
                 lines.append("    t1 |= o")
-        lines.append(
-            "    s += " + " + ".join(f"{w} * (f & t{m}).bit_count()" for m, w in sorted(tiers.items()))
-        )
+        lines.append("    s += " + " + ".join(f"{w} * (f & t{m}).bit_count()" for m, w in sorted(tiers.items())))
     return lines
 
 
@@ -76,16 +73,14 @@ def make_evaluator(geo: Geometry) -> Callable[[int, int], int]:
     centre = 0
     cols = rules.cols
     for col in {(cols - 1) // 2, cols // 2}:
-        centre |= (((1 << rules.rows) - 1) << (col * geo.height))
+        centre |= ((1 << rules.rows) - 1) << (col * geo.height)
     lines = ["def evaluate(first, second):", "    s = 0"]
     lines += _side_source("first", "second", k, geo.directions)
     lines.append("    s = -s")
     lines += _side_source("second", "first", k, geo.directions)
     lines.append(f"    s = -s + {CENTRE_WEIGHT} * ((first & {centre}).bit_count() - (second & {centre}).bit_count())")
     if rules.mode is Mode.FULL_BOARD:
-        lines.append(
-            f"    s += {POINT} * (points(first) - points(second))"
-        )
+        lines.append(f"    s += {POINT} * (points(first) - points(second))")
     lines.append("    return s")
     source = "\n".join(lines)
     namespace = {"board": geo.board_mask, "points": lambda b: geo.line_starts(b).bit_count()}
@@ -101,7 +96,4 @@ def make_final_value(geo: Geometry) -> Callable[[int, int], int]:
     if geo.rules.mode is Mode.CLASSIC:
         return lambda first, second: 0
     line_starts = geo.line_starts
-    return lambda first, second: POINT * (
-        line_starts(first).bit_count() - line_starts(second).bit_count()
-    )
-
+    return lambda first, second: POINT * (line_starts(first).bit_count() - line_starts(second).bit_count())

@@ -15,14 +15,16 @@ heuristic of ``ai.heuristic``.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from ai.bitboard import geometry
-from ai.heuristic import WIN, make_evaluator, make_final_value
-from ai.tree import DEFAULT_BUDGET, INF, LeafReason, SearchTree, TreeRecorder
+from ai.heuristic import make_evaluator, make_final_value
+from ai.tree import DEFAULT_BUDGET, LeafReason, SearchTree, TreeRecorder
+from ai.values import INF, WIN, is_win_value, plies_to_end
 from game.rules import MAX, MIN, Mode, Rules
 
 CHECK_EVERY = 4096
@@ -98,16 +100,6 @@ class SearchProgress:
 ProgressCallback = Callable[[SearchProgress], None]
 
 
-def is_win_value(value: int) -> bool:
-    """Tell whether a value is a forced win or loss rather than a heuristic value."""
-    return abs(value) > WIN - 1000
-
-
-def plies_to_end(value: int) -> int:
-    """For a win/loss value, the plies from the root to the end of the game."""
-    return WIN - abs(value)
-
-
 def _never(*args: object) -> Any:
     raise AssertionError("the tree recorder was called without a recorder")
 
@@ -119,7 +111,7 @@ class _Pass:
     ``__init__``; attribute look-ups there would cost more than the bit arithmetic.
     """
 
-    def __init__(self, ctx: "_Context", depth_limit: int, recorder: TreeRecorder | None):
+    def __init__(self, ctx: _Context, depth_limit: int, recorder: TreeRecorder | None):
         geo = ctx.geo
         board_mask = geo.board_mask
         threats = geo.threats
@@ -343,16 +335,18 @@ class _Context:
             board = geo.board_mask
             self.playable = lambda mask: (board ^ mask).bit_count()
 
-    def root_order(self, to_move: int, previous: dict[int, "ColumnValue"]) -> tuple:
+    def root_order(self, to_move: int, previous: dict[int, ColumnValue]) -> tuple:
         """Root moves best-first by the previous pass's values (centre-first before one)."""
         if not previous:
             return self._static_order
         sign = -1 if to_move == MAX else 1
         rank = {step[0]: index for index, step in enumerate(self._static_order)}
-        return tuple(sorted(
-            self._static_order,
-            key=lambda step: (sign * previous[step[0]].value if step[0] in previous else INF, rank[step[0]]),
-        ))
+        return tuple(
+            sorted(
+                self._static_order,
+                key=lambda step: (sign * previous[step[0]].value if step[0] in previous else INF, rank[step[0]]),
+            )
+        )
 
 
 def _move_order_maker(geo) -> tuple[dict[int, tuple], Callable[[int], tuple]]:
@@ -473,11 +467,14 @@ def search(
         if recorder is not None:
             tree = SearchTree(recorder.data, rules, grid.copy(), to_move, current_depth, pruning)
         pv = one.pv[0]
-        stats = SearchStats(
-            current_depth, nodes, leaves, cutoffs, time.perf_counter() - started, done_nodes
-        )
+        stats = SearchStats(current_depth, nodes, leaves, cutoffs, time.perf_counter() - started, done_nodes)
         best_result = SearchResult(
-            pv[0] if pv else None, value, pv, dict(sorted(one.root_values.items())), stats, pruning,
+            pv[0] if pv else None,
+            value,
+            pv,
+            dict(sorted(one.root_values.items())),
+            stats,
+            pruning,
             tree=tree,
         )
         if on_progress is not None:

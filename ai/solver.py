@@ -15,8 +15,8 @@ The method is Pascal Pons' (blog.gamesolver.org): negamax over bitboards with
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -46,8 +46,7 @@ def moves_to_end(score: int, own_discs: int, opponent_discs: int, cells: int = 4
     return winner_discs_at_end - (own_discs if score > 0 else opponent_discs)
 
 
-def verdict_text(score: int, own_discs: int | None = None, opponent_discs: int | None = None,
-                 cells: int = 42) -> str:
+def verdict_text(score: int, own_discs: int | None = None, opponent_discs: int | None = None, cells: int = 42) -> str:
     """Describe a score of the benchmark convention from the side to move.
 
     With the disc counts it says "wins in N" (N of the winner's own moves).
@@ -84,8 +83,9 @@ class Solver:
         self._should_stop: Callable[[], bool] | None = None
 
     # -- entry points ---------------------------------------------------------------
-    def solve_grid(self, grid: np.ndarray, to_move: int, *, weak: bool = False,
-                   should_stop: Callable[[], bool] | None = None) -> Solution:
+    def solve_grid(
+        self, grid: np.ndarray, to_move: int, *, weak: bool = False, should_stop: Callable[[], bool] | None = None
+    ) -> Solution:
         """Solve a grid position with ``to_move`` (1 or -1) to play.
 
         Raises:

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import enum
 from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 import numpy as np
 
+from ai.values import fmt_value
 from game.rules import MAX, MIN, Rules
 
 DEFAULT_BUDGET = 2_000_000
@@ -55,20 +56,31 @@ class TreeRecorder:
             return -1
         index = self.stored
         self.stored += 1
-        self.data.extend(
-            (parent, move, ply | (_IS_MAX if is_max else 0), 0, alpha, beta, alpha, beta, 0, 0, nodes)
-        )
+        self.data.extend((parent, move, ply | (_IS_MAX if is_max else 0), 0, alpha, beta, alpha, beta, 0, 0, nodes))
         return index
 
-    def leaf(self, parent: int, move: int, ply: int, is_max: bool, alpha: int, beta: int, value: int, reason: int) -> None:
+    def leaf(
+        self, parent: int, move: int, ply: int, is_max: bool, alpha: int, beta: int, value: int, reason: int
+    ) -> None:
         """Store a finished leaf in one step (most nodes are leaves)."""
         if self.stored >= self.budget:
             return
         self.stored += 1
-        self.data.extend((
-            parent, move, ply | (_IS_MAX if is_max else 0) | (reason << _REASON_SHIFT),
-            value, alpha, beta, alpha, beta, self.stored, 0, 1,
-        ))
+        self.data.extend(
+            (
+                parent,
+                move,
+                ply | (_IS_MAX if is_max else 0) | (reason << _REASON_SHIFT),
+                value,
+                alpha,
+                beta,
+                alpha,
+                beta,
+                self.stored,
+                0,
+                1,
+            )
+        )
 
     def close(self, index: int, value: int, alpha: int, beta: int, reason: int, legal: int, nodes: int) -> None:
         """Finish a node as the search leaves it (``nodes``: the search's count now)."""
@@ -98,10 +110,10 @@ class SearchTree:
         return len(self.data) // FIELDS
 
     @property
-    def root(self) -> "Node":
+    def root(self) -> Node:
         return Node(self, 0)
 
-    def node(self, index: int) -> "Node":
+    def node(self, index: int) -> Node:
         return Node(self, index)
 
     def field(self, index: int, offset: int) -> int:
@@ -143,11 +155,11 @@ class SearchTree:
             child = data[child * FIELDS + END]
         return result
 
-    def iter_nodes(self) -> Iterator["Node"]:
+    def iter_nodes(self) -> Iterator[Node]:
         for index in range(len(self)):
             yield Node(self, index)
 
-    def principal_variation(self) -> list["Node"]:
+    def principal_variation(self) -> list[Node]:
         """Follow from the root the child whose value is the node's value (first such)."""
         line: list[Node] = []
         node = self.root
@@ -181,7 +193,7 @@ class Node:
         return self.tree.data[self.index * FIELDS + offset]
 
     @property
-    def parent(self) -> "Node | None":
+    def parent(self) -> Node | None:
         parent = self._get(PARENT)
         return None if parent < 0 else Node(self.tree, parent)
 
@@ -256,7 +268,7 @@ class Node:
         """Nodes of this subtree that were counted but not stored (past the budget)."""
         return self.subtree_size - self.stored_subtree_size
 
-    def children(self) -> list["Node"]:
+    def children(self) -> list[Node]:
         """The children that were searched, in the order they were searched."""
         return [Node(self.tree, child) for child in self.tree.child_indices(self.index)]
 
@@ -296,7 +308,7 @@ class Node:
         searched = {child.move for child in self.children()}
         return [m for m in self.board().legal_moves() if m not in searched]
 
-    def best_child(self) -> "Node | None":
+    def best_child(self) -> Node | None:
         """The first searched child whose value equals this node's value."""
         for child in self.children():
             if child.value == self.value:
@@ -310,11 +322,10 @@ class Node:
             return None
         plural = "s" if pruned != 1 else ""
         if self.is_max:
-            return f"value {fmt_value(self.value)} >= beta {fmt_value(self.beta_out)}: {pruned} move{plural} not searched"
+            return (
+                f"value {fmt_value(self.value)} >= beta {fmt_value(self.beta_out)}: {pruned} move{plural} not searched"
+            )
         return f"value {fmt_value(self.value)} <= alpha {fmt_value(self.alpha_out)}: {pruned} move{plural} not searched"
-
-
-INF = 1_000_000_000
 
 
 def minimal_tree(depth: int, branching: int = 7) -> tuple[int, int]:
@@ -325,20 +336,6 @@ def minimal_tree(depth: int, branching: int = 7) -> tuple[int, int]:
     """
     per_ply = [branching ** ((k + 1) // 2) + branching ** (k // 2) - 1 for k in range(1, depth + 1)]
     return (sum(per_ply), per_ply[-1]) if per_ply else (0, 0)
-
-
-def fmt_value(value: int) -> str:
-    """Show a value for a person: infinities as +inf/-inf, wins as "win in N"."""
-    from ai.heuristic import WIN
-
-    if value >= INF:
-        return "+inf"
-    if value <= -INF:
-        return "-inf"
-    if abs(value) > WIN - 1000:
-        plies = WIN - abs(value)
-        return f"{'+' if value > 0 else '-'}W{plies}"
-    return str(value)
 
 
 def format_tree(tree: SearchTree, max_depth: int | None = None) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from game.rules import EMPTY, MAX, MIN, Cell, Mode, Rules, Run, STANDARD, runs_of, runs_through
+from game.rules import EMPTY, MAX, MIN, STANDARD, Cell, Mode, Rules, Run, runs_of, runs_through
 
 
 class IllegalMoveError(ValueError):
@@ -79,7 +79,7 @@ class Board:
 
     # -- construction ---------------------------------------------------------------
     @classmethod
-    def from_moves(cls, moves: str, rules: Rules = STANDARD) -> "Board":
+    def from_moves(cls, moves: str, rules: Rules = STANDARD) -> Board:
         """Play a move string such as ``"4453"`` from the empty board."""
         from game.notation import parse_moves
 
@@ -94,7 +94,7 @@ class Board:
 
         return format_moves(self.moves, self.rules)
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         """Return an independent copy with the same history."""
         twin = Board(self.rules, self.start_grid(), self.start_to_move())
         for move in self.moves:

@@ -43,8 +43,7 @@ def parse_board_text(
     lines = [line.strip() for line in lines]
     if len(lines) < MIN_ROWS + 1:
         raise BoardFileError(
-            f"the file has {len(lines)} line(s); expected {rows or 6} board lines "
-            "and a line with the player to move"
+            f"the file has {len(lines)} line(s); expected {rows or 6} board lines and a line with the player to move"
         )
     board_lines, player_line = lines[:-1], lines[-1]
     n_rows = len(board_lines)
@@ -54,9 +53,7 @@ def parse_board_text(
         raise BoardFileError(f"the file has {n_rows} board lines; boards have {MIN_ROWS}..{MAX_ROWS}")
     width = cols if cols is not None else len(board_lines[0])
     if not MIN_COLS <= width <= MAX_COLS:
-        raise BoardFileError(
-            f"line 1: {len(board_lines[0])} cells; boards have {MIN_COLS}..{MAX_COLS} columns"
-        )
+        raise BoardFileError(f"line 1: {len(board_lines[0])} cells; boards have {MIN_COLS}..{MAX_COLS} columns")
     grid = np.zeros((n_rows, width), dtype=np.int8)
     for row, line in enumerate(board_lines):
         number = row + 1
@@ -64,30 +61,23 @@ def parse_board_text(
             raise BoardFileError(f"line {number}: {len(line)} cells, expected {width} ({line!r})")
         for col, char in enumerate(line):
             if char not in _DIGIT_TO_SIDE:
-                raise BoardFileError(
-                    f"line {number}, column {col + 1}: {char!r} is not 0, 1 or 2"
-                )
+                raise BoardFileError(f"line {number}, column {col + 1}: {char!r} is not 0, 1 or 2")
             grid[row, col] = _DIGIT_TO_SIDE[char]
 
     if gravity:
         for col in range(width):
             for row in range(n_rows - 1):
                 if grid[row, col] != 0 and grid[row + 1, col] == 0:
-                    raise BoardFileError(
-                        f"line {row + 1}, column {col + 1}: a disc floats over an empty cell"
-                    )
+                    raise BoardFileError(f"line {row + 1}, column {col + 1}: a disc floats over an empty cell")
 
     player_number = n_rows + 1
     if player_line not in ("1", "2"):
-        raise BoardFileError(
-            f"line {player_number}: the player to move must be 1 or 2, not {player_line!r}"
-        )
+        raise BoardFileError(f"line {player_number}: the player to move must be 1 or 2, not {player_line!r}")
     to_move = MAX if player_line == "1" else MIN
     ones, twos = int((grid == MAX).sum()), int((grid == MIN).sum())
     if abs(ones - twos) > 1:
         raise BoardFileError(
-            f"impossible piece counts: {ones} discs of player 1 and {twos} of player 2 "
-            "(they can differ by one at most)"
+            f"impossible piece counts: {ones} discs of player 1 and {twos} of player 2 (they can differ by one at most)"
         )
     if ones != twos:
         expected = MIN if ones > twos else MAX

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence, TextIO
+from typing import TextIO
 
 from ai.search import EXACT, LOWER, UPPER, SearchResult, search
-from ai.tree import fmt_value, format_tree
+from ai.tree import format_tree
+from ai.values import fmt_value
 from game.board import Board, IllegalMoveError
 from game.board_file import BoardFileError, load_board, save_board
-from game.notation import NotationError, format_move, format_moves, parse_move, parse_moves
+from game.notation import NotationError, format_move, parse_move, parse_moves
 from game.rules import MAX, Mode, Rules, RulesError
 
 EXIT_BAD_INPUT = 2
@@ -42,16 +44,14 @@ def _add_rule_options(parser: argparse.ArgumentParser, default_mode: Mode) -> No
         "--mode",
         choices=[m.value for m in Mode],
         default=default_mode.value,
-        help=f"classic: first line wins; full-board: play to the end, every line scores "
-        f"(default {default_mode.value})",
+        help=f"classic: first line wins; full-board: play to the end, every line scores (default {default_mode.value})",
     )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="main.py",
-        description="Connect Four: a minimax explorer you can play. "
-        "Without a command, the game window opens.",
+        description="Connect Four: a minimax explorer you can play. Without a command, the game window opens.",
         epilog="Also: 'main.py demo --out DIR' plays computer against computer headless "
         "and saves screenshots of every screen into DIR.",
     )
@@ -198,7 +198,7 @@ def cmd_interactive(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int
             print_board(board, out)
             save_board(folder / "computer.txt", board)
             continue
-        prompt = "column 1..%d" % rules.cols if rules.gravity else "cell such as d1"
+        prompt = f"column 1..{rules.cols}" if rules.gravity else "cell such as d1"
         print(f"Your move ({prompt}), or q to quit: ", end="", file=out, flush=True)
         line = stdin.readline()
         if not line:
@@ -248,8 +248,13 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     side = "player 1 (X, MAX)" if board.to_move == MAX else "player 2 (O, MIN)"
     print(f"To move: {side}", file=out)
     result = search(
-        board.grid, rules, depth, pruning=not args.no_pruning, to_move=board.to_move,
-        record_tree=args.tree, time_limit=args.time_limit,
+        board.grid,
+        rules,
+        depth,
+        pruning=not args.no_pruning,
+        to_move=board.to_move,
+        record_tree=args.tree,
+        time_limit=args.time_limit,
     )
     assert result.move is not None
     stats = result.stats

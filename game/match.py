@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from game.board import Board, Outcome
-from game.rules import MAX, Cell, Rules, STANDARD
+from game.rules import MAX, STANDARD, Cell, Rules
 
 
 class Match:

@@ -65,8 +65,7 @@ def parse_moves(text: str, rules: Rules) -> list[int]:
                 raise NotationError(f"character {position} {char!r} is not a column")
             if not 0 <= col < rules.cols:
                 raise NotationError(
-                    f"character {position} {char!r}: column {col + 1} is off the board "
-                    f"(1..{rules.cols})"
+                    f"character {position} {char!r}: column {col + 1} is off the board (1..{rules.cols})"
                 )
             moves.append(col)
         return moves
@@ -75,9 +74,7 @@ def parse_moves(text: str, rules: Rules) -> list[int]:
     while position < len(text):
         match = _CELL_TOKEN.match(text, position)
         if not match:
-            raise NotationError(
-                f"character {position + 1} {text[position]!r}: expected a cell such as d1"
-            )
+            raise NotationError(f"character {position + 1} {text[position]!r}: expected a cell such as d1")
         col = ord(match.group(1)) - ord("a")
         row_from_bottom = int(match.group(2))
         if not (0 <= col < rules.cols and 1 <= row_from_bottom <= rules.rows):

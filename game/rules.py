@@ -67,9 +67,7 @@ class Rules:
         if not MIN_CONNECT <= self.connect <= MAX_CONNECT:
             raise RulesError(f"connect must be {MIN_CONNECT}..{MAX_CONNECT}, not {self.connect}")
         if self.connect > max(self.rows, self.cols):
-            raise RulesError(
-                f"connect {self.connect} does not fit a {self.rows}x{self.cols} board"
-            )
+            raise RulesError(f"connect {self.connect} does not fit a {self.rows}x{self.cols} board")
         if not isinstance(self.mode, Mode):
             raise RulesError(f"unknown mode {self.mode!r}")
 
@@ -115,9 +113,7 @@ def all_runs(rows: int, cols: int, connect: int) -> tuple[Run, ...]:
                 end_row = row + d_row * (connect - 1)
                 end_col = col + d_col * (connect - 1)
                 if 0 <= end_row < rows and 0 <= end_col < cols:
-                    runs.append(
-                        tuple((row + d_row * i, col + d_col * i) for i in range(connect))
-                    )
+                    runs.append(tuple((row + d_row * i, col + d_col * i) for i in range(connect)))
     return tuple(runs)
 
 
@@ -161,4 +157,3 @@ def runs_through(grid: np.ndarray, cell: Cell, connect: int) -> list[Run]:
 def score(grid: np.ndarray, connect: int) -> tuple[int, int]:
     """Return the FULL_BOARD points ``(first player, second player)`` of a grid."""
     return len(runs_of(grid, MAX, connect)), len(runs_of(grid, MIN, connect))
-

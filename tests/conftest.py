@@ -12,11 +12,18 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 DATA = Path(__file__).resolve().parent / "data"
+POSITIONS = Path(__file__).resolve().parent.parent / "ai" / "data" / "positions"
 
 
 @pytest.fixture
 def data_dir() -> Path:
     return DATA
+
+
+@pytest.fixture
+def positions_dir() -> Path:
+    """The benchmark positions with exact scores (shared with ``ai.bench``)."""
+    return POSITIONS
 
 
 @pytest.fixture
@@ -27,7 +34,7 @@ def rng() -> random.Random:
 @pytest.fixture
 def app(tmp_path):
     """The real App, headless, with its settings in a temporary folder."""
-    from game.app import App
+    from game.app.loop import App
 
     application = App((900, 700), home=tmp_path / "home")
     yield application

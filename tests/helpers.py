@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from ai.bitboard import geometry
-from ai.heuristic import WIN, make_evaluator, make_final_value
+from ai.heuristic import make_evaluator, make_final_value
+from ai.values import WIN
 from game.board import Board
 from game.rules import MAX, Mode, Rules
 

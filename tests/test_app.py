@@ -10,18 +10,17 @@ import time
 from pathlib import Path
 
 import pygame
-import pytest
 
-from game.levels import Level
+from ai.levels import Level
+from game.app.scene import Scene
+from game.app.scenes.game_over import GameOverScene
+from game.app.scenes.help import HowToPlayScene
+from game.app.scenes.level_select import LevelSelectScene
+from game.app.scenes.options import OptionsScene
+from game.app.scenes.pause import PauseScene
+from game.app.scenes.play import PlayScene
+from game.app.scenes.title import TitleScene
 from game.rules import MAX, MIN, Mode, Rules
-from game.scene import Scene
-from game.scenes.game_over import GameOverScene
-from game.scenes.help import HowToPlayScene
-from game.scenes.level_select import LevelSelectScene
-from game.scenes.options import OptionsScene
-from game.scenes.pause import PauseScene
-from game.scenes.play import PlayScene
-from game.scenes.title import TitleScene
 from tests.ui import FRAME, click, column_point, press, settle, step, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -186,7 +185,7 @@ def test_how_to_play_lists_every_control(app):
     step(app, 2)
     text = " ".join(app.stack.top.rules_text())
     assert "4" in text
-    from game.scenes.help import CONTROLS
+    from game.app.scenes.help import CONTROLS
 
     keys = " ".join(k for k, _ in CONTROLS)
     for needed in ("Left", "Enter", "1 .. 9", "Ctrl+Z", "Ctrl+Y", "H", "T", "R", "Esc", "F11", "F12"):
@@ -366,7 +365,7 @@ def test_click_while_the_computer_thinks_is_refused_politely(app):
 
 
 def test_closing_the_window_mid_search_exits_cleanly(tmp_path):
-    from game.app import App
+    from game.app.loop import App
 
     app = App((800, 600), home=tmp_path)
     play = vs_computer(app, level=Level(12), first="computer")
@@ -412,7 +411,7 @@ def test_demo_mode_plays_by_itself(app):
 
 # -- persistence, sound, screenshots, window -----------------------------------------
 def test_corrupt_settings_file_means_defaults_and_a_warning(tmp_path, caplog):
-    from game.app import App
+    from game.app.loop import App
 
     home = tmp_path / "home"
     home.mkdir()
@@ -430,11 +429,14 @@ def test_corrupt_settings_file_means_defaults_and_a_warning(tmp_path, caplog):
 
 
 def test_settings_with_bad_values_keep_the_good_ones(tmp_path, caplog):
-    from game.settings import load_settings
+    from game.app.settings import load_settings
 
     path = tmp_path / "settings.json"
-    path.write_text(json.dumps({"rows": 99, "cols": 9, "theme": "neon", "tally": {"wins": 3, "draws": 1, "losses": 2},
-                                "depth": "deep"}))
+    path.write_text(
+        json.dumps(
+            {"rows": 99, "cols": 9, "theme": "neon", "tally": {"wins": 3, "draws": 1, "losses": 2}, "depth": "deep"}
+        )
+    )
     with caplog.at_level(logging.WARNING):
         settings = load_settings(path)
     assert settings.rows == 6 and settings.cols == 9 and settings.theme == "classic" and settings.depth == 4
@@ -443,7 +445,7 @@ def test_settings_with_bad_values_keep_the_good_ones(tmp_path, caplog):
 
 
 def test_tally_survives_a_restart_of_the_app(tmp_path):
-    from game.app import App
+    from game.app.loop import App
 
     app = App((640, 480), home=tmp_path)
     app.settings.tally["wins"] = 4
@@ -456,7 +458,7 @@ def test_tally_survives_a_restart_of_the_app(tmp_path):
 
 
 def test_no_audio_device_means_silence(monkeypatch):
-    from game.sound import Sounds
+    from game.app.sound import Sounds
 
     pygame.mixer.quit()
     monkeypatch.setenv("SDL_AUDIODRIVER", "no-such-audio-driver")
@@ -506,18 +508,33 @@ def test_discs_differ_by_mark_not_only_colour(app):
 
 def test_demo_command_writes_screenshots(tmp_path):
     out = tmp_path / "shots"
-    proc = subprocess.run([sys.executable, str(ROOT / "main.py"), "demo", "--out", str(out), "--depth", "3"],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "demo", "--out", str(out), "--depth", "3"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     names = sorted(p.name for p in out.glob("*.png"))
-    for needed in ("01-title.png", "02-options.png", "03-level-select.png", "04-game-falling.png",
-                   "06-game-over.png", "07-final-board.png", "08-tree.png"):
+    for needed in (
+        "01-title.png",
+        "02-options.png",
+        "03-level-select.png",
+        "04-game-falling.png",
+        "06-game-over.png",
+        "07-final-board.png",
+        "08-tree.png",
+    ):
         assert needed in names
     for path in out.glob("*.png"):
         assert pygame.image.load(str(path)).get_width() == 1024
 
 
 def test_demo_command_bad_size_is_one_line():
-    proc = subprocess.run([sys.executable, str(ROOT / "main.py"), "demo", "--out", "x", "--size", "big"],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "demo", "--out", "x", "--size", "big"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr

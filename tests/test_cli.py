@@ -16,7 +16,11 @@ ROOT = Path(__file__).resolve().parent.parent
 def run(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, str(ROOT / "main.py"), *args],
-        input=stdin, capture_output=True, text=True, timeout=120, cwd=cwd or ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd or ROOT,
     )
 
 
@@ -50,8 +54,19 @@ def test_one_move_reads_every_line_ending(data_dir, tmp_path, name):
 def test_interactive_plays_a_whole_game(tmp_path):
     # Human-next from a missing file: an empty full-board game on a 4x4 board.
     moves = "x\n9\n" + "\n".join(str(c) for c in [1, 2, 3, 4] * 8) + "\n"
-    proc = run("interactive", str(tmp_path / "none.txt"), "human-next", "2",
-               "--rows", "4", "--cols", "4", "--dir", str(tmp_path), stdin=moves)
+    proc = run(
+        "interactive",
+        str(tmp_path / "none.txt"),
+        "human-next",
+        "2",
+        "--rows",
+        "4",
+        "--cols",
+        "4",
+        "--dir",
+        str(tmp_path),
+        stdin=moves,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "starting from an empty board" in proc.stdout
     assert "Not a legal move" in proc.stdout  # 'x' and '9' were refused, then play went on
@@ -63,8 +78,15 @@ def test_interactive_plays_a_whole_game(tmp_path):
 
 
 def test_interactive_stops_cleanly_when_input_ends(data_dir, tmp_path):
-    proc = run("interactive", str(data_dir / "maxconnect4" / "empty_lf.txt"), "computer-next", "2",
-               "--dir", str(tmp_path), stdin="")
+    proc = run(
+        "interactive",
+        str(data_dir / "maxconnect4" / "empty_lf.txt"),
+        "computer-next",
+        "2",
+        "--dir",
+        str(tmp_path),
+        stdin="",
+    )
     assert_clean_error(proc, "input ended")
     assert (tmp_path / "computer.txt").exists()  # the computer's move was saved first
 
@@ -94,16 +116,16 @@ def test_analyze_reads_a_board_file_and_other_rules(data_dir):
     assert "no gravity" in proc.stdout
 
 
-def test_solve_prints_benchmark_lines(data_dir, tmp_path):
-    lines = (data_dir / "positions" / "Test_L3_R1").read_text().splitlines()[:20]
+def test_solve_prints_benchmark_lines(positions_dir, tmp_path):
+    lines = (positions_dir / "Test_L3_R1").read_text().splitlines()[:20]
     proc = run("solve", stdin="\n".join(lines) + "\n")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == lines
     sample = tmp_path / "in.txt"
     sample.write_text("\n".join(lines[:5]) + "\n")
     weak = run("solve", str(sample), "--weak")
-    signs = [str((int(l.split()[1]) > 0) - (int(l.split()[1]) < 0)) for l in lines[:5]]
-    assert [l.split()[1] for l in weak.stdout.splitlines()] == signs
+    signs = [str((int(line.split()[1]) > 0) - (int(line.split()[1]) < 0)) for line in lines[:5]]
+    assert [line.split()[1] for line in weak.stdout.splitlines()] == signs
 
 
 @pytest.mark.parametrize(
@@ -126,7 +148,9 @@ def test_solve_prints_benchmark_lines(data_dir, tmp_path):
 def test_bad_input_gets_one_line_and_exit_code_2(tmp_path, data_dir, args, stdin, fragment):
     bad = tmp_path / "bad.txt"
     bad.write_text("0000000\n" * 5 + "0003000\n1\n")
-    args = [a.replace("{bad}", str(bad)).replace("{good}", str(data_dir / "maxconnect4" / "empty_lf.txt")) for a in args]
+    args = [
+        a.replace("{bad}", str(bad)).replace("{good}", str(data_dir / "maxconnect4" / "empty_lf.txt")) for a in args
+    ]
     proc = run(*args, stdin=stdin, cwd=tmp_path)
     if fragment is None:  # a finished game is reported, not an error
         assert proc.returncode == 0 and "The game is over: Player 1 wins" in proc.stdout

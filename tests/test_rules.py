@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.board import Board, IllegalMoveError, Termination
 from game.match import Match
@@ -15,8 +16,15 @@ from tests.helpers import ALL_VARIANTS, random_board, variant_id
 
 @pytest.mark.parametrize(
     "kwargs",
-    [dict(rows=3), dict(rows=11), dict(cols=3), dict(cols=13), dict(connect=2), dict(connect=7),
-     dict(rows=4, cols=4, connect=5)],
+    [
+        dict(rows=3),
+        dict(rows=11),
+        dict(cols=3),
+        dict(cols=13),
+        dict(connect=2),
+        dict(connect=7),
+        dict(rows=4, cols=4, connect=5),
+    ],
 )
 def test_rules_out_of_range_are_refused(kwargs):
     with pytest.raises(RulesError):
@@ -72,12 +80,16 @@ def test_second_player_can_win():
 
 def test_full_board_without_line_is_a_draw():
     grid = np.array(
-        [[1, -1, 1, -1, 1, -1, 1],
-         [1, -1, 1, -1, 1, -1, 1],
-         [-1, 1, -1, 1, -1, 1, -1],
-         [-1, 1, -1, 1, -1, 1, -1],
-         [1, -1, 1, -1, 1, -1, 1],
-         [1, -1, 1, -1, 1, -1, 1]], dtype=np.int8)
+        [
+            [1, -1, 1, -1, 1, -1, 1],
+            [1, -1, 1, -1, 1, -1, 1],
+            [-1, 1, -1, 1, -1, 1, -1],
+            [-1, 1, -1, 1, -1, 1, -1],
+            [1, -1, 1, -1, 1, -1, 1],
+            [1, -1, 1, -1, 1, -1, 1],
+        ],
+        dtype=np.int8,
+    )
     assert not runs_of(grid, MAX, 4) and not runs_of(grid, MIN, 4)
     full = Board(Rules(), grid, MAX)
     outcome = full.outcome()

@@ -8,9 +8,9 @@ import threading
 import numpy as np
 import pytest
 
-from ai.heuristic import WIN
-from ai.search import EXACT, LOWER, UPPER, SearchCancelled, search
+from ai.search import EXACT, LOWER, SearchCancelled, search
 from ai.tree import LeafReason, format_tree
+from ai.values import WIN
 from game.board import Board
 from game.rules import DIRECTIONS, MAX, MIN, Mode, Rules, runs_through
 from tests.helpers import ALL_VARIANTS, CLASSIC_VARIANTS, random_board, reference_minimax, variant_id
@@ -250,8 +250,7 @@ def test_cancel_from_another_thread():
 
     def run():
         try:
-            search(board.grid, board.rules, 14, should_stop=stop.is_set,
-                   on_progress=lambda p: started.set())
+            search(board.grid, board.rules, 14, should_stop=stop.is_set, on_progress=lambda p: started.set())
             outcome["result"] = "finished"
         except SearchCancelled:
             outcome["result"] = "cancelled"

@@ -19,9 +19,9 @@ def _lines(path, step=1):
     return rows[::step]
 
 
-def test_solver_reproduces_every_end_game_score(data_dir):
+def test_solver_reproduces_every_end_game_score(positions_dir):
     solver = Solver(Rules())
-    rows = _lines(data_dir / "positions" / "Test_L3_R1")
+    rows = _lines(positions_dir / "Test_L3_R1")
     assert len(rows) == 1000
     wrong = [
         (moves, expected)
@@ -31,17 +31,17 @@ def test_solver_reproduces_every_end_game_score(data_dir):
     assert wrong == []
 
 
-def test_solver_reproduces_a_sample_of_middle_game_scores(data_dir):
+def test_solver_reproduces_a_sample_of_middle_game_scores(positions_dir):
     solver = Solver(Rules())
-    rows = _lines(data_dir / "positions" / "Test_L2_R1", step=10)
+    rows = _lines(positions_dir / "Test_L2_R1", step=10)
     assert len(rows) == 100
     for moves, expected in rows:
         assert solver.solve_moves(parse_moves(moves, Rules())).score == int(expected), moves
 
 
-def test_weak_solve_gives_only_the_sign(data_dir):
+def test_weak_solve_gives_only_the_sign(positions_dir):
     solver = Solver(Rules())
-    for moves, expected in _lines(data_dir / "positions" / "Test_L3_R1", step=50):
+    for moves, expected in _lines(positions_dir / "Test_L3_R1", step=50):
         sign = (int(expected) > 0) - (int(expected) < 0)
         assert solver.solve_moves(parse_moves(moves, Rules()), weak=True).score == sign
 
@@ -50,7 +50,7 @@ def _exact_score(board: Board) -> int:
     """Brute-force negamax over game.board, in the benchmark score convention."""
     rules = board.rules
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def score(key: bytes, to_move: int) -> int:
         best = -rules.cells
         for move in board.legal_moves():
@@ -70,8 +70,9 @@ def _exact_score(board: Board) -> int:
     return score(board.grid.tobytes(), board.to_move)
 
 
-@pytest.mark.parametrize("rules", [Rules(rows=4, cols=4, connect=3), Rules(rows=4, cols=5, connect=4)],
-                         ids=["4x4-k3", "4x5-k4"])
+@pytest.mark.parametrize(
+    "rules", [Rules(rows=4, cols=4, connect=3), Rules(rows=4, cols=5, connect=4)], ids=["4x4-k3", "4x5-k4"]
+)
 def test_solver_agrees_with_brute_force_on_small_boards(rules):
     rng = random.Random(7)
     solver = Solver(rules)

@@ -6,14 +6,14 @@ import numpy as np
 import pygame
 import pytest
 
+from ai.levels import Level
 from ai.search import search
-from ai.tree import fmt_value
-from game.levels import Level
-from game.replay import Replay
+from ai.values import fmt_value
+from game.app.scenes.play import PlayScene, SearchRecord
+from game.app.tree.layout import NODE, PRUNED, SUMMARY, View, layout
+from game.app.tree.replay import Replay
+from game.app.tree.scene import TreeScene
 from game.rules import MIN, Rules
-from game.scenes.play import PlayScene, SearchRecord
-from game.scenes.tree_view import TreeScene
-from game.tree_layout import NODE, PRUNED, SUMMARY, View, layout
 from tests.test_search import HAND_GRID, HAND_RULES
 from tests.ui import FRAME, click, press, settle, step, wait_until
 
@@ -112,10 +112,14 @@ def test_mouse_selects_focuses_zooms_and_pans(app, hand):
     canvas = scene.canvas_rect(pygame.display.get_surface())
     start = (canvas.left + 40, canvas.bottom - 40)
     pan = (scene.view.pan_x, scene.view.pan_y)
-    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=1),
-              pygame.event.Event(pygame.MOUSEMOTION, pos=(start[0] + 60, start[1] + 30), rel=(60, 30),
-                                 buttons=(1, 0, 0)),
-              pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(start[0] + 60, start[1] + 30), button=1)], FRAME)
+    app.step(
+        [
+            pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=1),
+            pygame.event.Event(pygame.MOUSEMOTION, pos=(start[0] + 60, start[1] + 30), rel=(60, 30), buttons=(1, 0, 0)),
+            pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(start[0] + 60, start[1] + 30), button=1),
+        ],
+        FRAME,
+    )
     assert (scene.view.pan_x - pan[0], scene.view.pan_y - pan[1]) == (60, 30)
 
 
@@ -235,8 +239,9 @@ def test_past_the_budget_the_overlay_says_what_was_not_stored(app):
     # A budget that runs out right after an inner node was stored: none of its children are.
     probe = search(np.zeros((6, 7), dtype=np.int8), Rules(), 5, pruning=False, record_tree=True, to_move=MIN)
     inner = next(n.index for n in probe.tree.iter_nodes() if n.index > 250 and not n.is_leaf)
-    result = search(np.zeros((6, 7), dtype=np.int8), Rules(), 5, pruning=False, record_tree=True,
-                    tree_budget=inner + 1, to_move=MIN)
+    result = search(
+        np.zeros((6, 7), dtype=np.int8), Rules(), 5, pruning=False, record_tree=True, tree_budget=inner + 1, to_move=MIN
+    )
     scene = open_tree(app, Rules(), result)
     tree = result.tree
     assert not tree.is_complete

@@ -19,8 +19,13 @@ def press(app, key: int, mod: int = 0, frames: int = 1) -> None:
 
 
 def click(app, pos, button: int = 1) -> None:
-    app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)),
-              pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button)], FRAME)
+    app.step(
+        [
+            pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)),
+            pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button),
+        ],
+        FRAME,
+    )
     app.step([pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button)], FRAME)
 
 

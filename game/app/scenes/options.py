@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pygame
 
+from game.app.scene import Scene
+from game.app.settings import OPPONENTS, STARTERS, THEMES
+from game.app.widgets import Button, FocusList, Selector, stack_rects
 from game.rules import MAX_COLS, MAX_CONNECT, MAX_ROWS, MIN_COLS, MIN_CONNECT, MIN_ROWS, Mode
-from game.scene import Scene
-from game.settings import OPPONENTS, STARTERS, THEMES
-from game.widgets import Button, FocusList, Selector, stack_rects
 
 SIZE_PRESETS = [(6, 7), (7, 8), (8, 9)]
 OPPONENT_NAMES = {"computer": "the computer", "human": "a second player", "demo": "computer vs computer"}
@@ -36,23 +36,43 @@ class OptionsScene(Scene):
 
             return apply
 
-        self.size = Selector("Board size", SIZE_PRESETS + ["custom"], 0, self._set_size,
-                             format=lambda v: f"{v[0]} x {v[1]}" if isinstance(v, tuple) else "custom")
+        self.size = Selector(
+            "Board size",
+            SIZE_PRESETS + ["custom"],
+            0,
+            self._set_size,
+            format=lambda v: f"{v[0]} x {v[1]}" if isinstance(v, tuple) else "custom",
+        )
         self.rows = Selector("Rows", list(range(MIN_ROWS, MAX_ROWS + 1)), 0, setter("rows"))
         self.cols = Selector("Columns", list(range(MIN_COLS, MAX_COLS + 1)), 0, setter("cols"))
         self.connect = Selector("Connect", list(range(MIN_CONNECT, MAX_CONNECT + 1)), 0, setter("connect"))
         self.gravity = Selector("Gravity", [True, False], 0, setter("gravity"), format=lambda v: "on" if v else "off")
-        self.mode = Selector("Mode", [m.value for m in Mode], 0, setter("mode"),
-                             format=lambda v: "first line wins" if v == "classic" else "full board: most lines")
-        self.first = Selector("Who starts", list(STARTERS), 0, setter("first"),
-                              format=lambda v: "you" if v == "human" else "the computer")
-        self.opponent = Selector("Opponent", list(OPPONENTS), 0, setter("opponent"),
-                                 format=lambda v: OPPONENT_NAMES[v])
+        self.mode = Selector(
+            "Mode",
+            [m.value for m in Mode],
+            0,
+            setter("mode"),
+            format=lambda v: "first line wins" if v == "classic" else "full board: most lines",
+        )
+        self.first = Selector(
+            "Who starts", list(STARTERS), 0, setter("first"), format=lambda v: "you" if v == "human" else "the computer"
+        )
+        self.opponent = Selector("Opponent", list(OPPONENTS), 0, setter("opponent"), format=lambda v: OPPONENT_NAMES[v])
         self.sound = Selector("Sound", [True, False], 0, setter("sound"), format=lambda v: "on" if v else "muted")
         self.theme = Selector("Theme", list(THEMES), 0, setter("theme"))
         self.back = Button("Back", self.close, key_hint="Esc")
-        self.selectors = [self.size, self.rows, self.cols, self.connect, self.gravity, self.mode,
-                          self.first, self.opponent, self.sound, self.theme]
+        self.selectors = [
+            self.size,
+            self.rows,
+            self.cols,
+            self.connect,
+            self.gravity,
+            self.mode,
+            self.first,
+            self.opponent,
+            self.sound,
+            self.theme,
+        ]
         self.focus = FocusList(self.selectors + [self.back])
         self._sync()
 
@@ -71,9 +91,17 @@ class OptionsScene(Scene):
         """Show the settings' current values in every selector."""
         s = self.app.settings
         self.size.set_value((s.rows, s.cols) if (s.rows, s.cols) in SIZE_PRESETS else "custom")
-        for selector, value in ((self.rows, s.rows), (self.cols, s.cols), (self.connect, s.connect),
-                                (self.gravity, s.gravity), (self.mode, s.mode), (self.first, s.first),
-                                (self.opponent, s.opponent), (self.sound, s.sound), (self.theme, s.theme)):
+        for selector, value in (
+            (self.rows, s.rows),
+            (self.cols, s.cols),
+            (self.connect, s.connect),
+            (self.gravity, s.gravity),
+            (self.mode, s.mode),
+            (self.first, s.first),
+            (self.opponent, s.opponent),
+            (self.sound, s.sound),
+            (self.theme, s.theme),
+        ):
             selector.set_value(value)
 
     def close(self) -> None:
@@ -115,5 +143,11 @@ class OptionsScene(Scene):
         self.back.draw(surface, theme)
         s = self.app.settings
         note = f"Next game: {s.rules().describe()}. Changes are saved at once."
-        theme.text(surface, note, max(14, row // 2), (surface.get_width() / 2, self.back.rect.top - row * 0.4),
-                   color=theme.palette.muted, anchor="midbottom")
+        theme.text(
+            surface,
+            note,
+            max(14, row // 2),
+            (surface.get_width() / 2, self.back.rect.top - row * 0.4),
+            color=theme.palette.muted,
+            anchor="midbottom",
+        )

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pygame
 
-from game.ai_worker import AIWorker
-from game.scene import SceneStack
-from game.settings import FILE_NAME, Settings, load_settings, save_settings
-from game.sound import Sounds
-from game.theme import Theme
+from game.app.scene import SceneStack
+from game.app.settings import FILE_NAME, Settings, load_settings, save_settings
+from game.app.sound import Sounds
+from game.app.theme import Theme
+from game.app.worker import AIWorker
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +43,7 @@ def preference_folder() -> Path:
 class App:
     """Owns the window, the settings, the sounds, the AI worker and the scene stack."""
 
-    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, *, home: Path | None = None,
-                 use_process: bool = True):
+    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, *, home: Path | None = None, use_process: bool = True):
         pygame.init()
         pygame.display.set_caption(TITLE)
         pygame.display.set_icon(make_icon())
@@ -186,21 +185,18 @@ def make_icon(size: int = 64) -> pygame.Surface:
     return icon
 
 
-def launch(argv: list[str] | None = None) -> int:
-    """Start the game window, or the headless demo (``demo --out DIR``)."""
-    argv = argv or []
+def launch() -> int:
+    """Open the game window on the title menu and run it until it is closed."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    if argv and argv[0] == "demo":
-        from game.demo import main as demo_main
-
-        return demo_main(argv[1:])
-    from game.scenes.title import TitleScene
+    from game.app.scenes.title import TitleScene
 
     try:
         app = App()
     except pygame.error as error:
-        print(f"main.py: cannot open a window ({error}). Without a display, try: "
-              "python main.py demo --out screenshots", file=sys.stderr)
+        print(
+            f"main.py: cannot open a window ({error}). Without a display, try: python main.py demo --out screenshots",
+            file=sys.stderr,
+        )
         return 1
     app.stack.push(TitleScene())
     try:
@@ -208,4 +204,3 @@ def launch(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         app.close()
     return 0
-

@@ -14,20 +14,20 @@ from dataclasses import dataclass, replace
 
 import pygame
 
-from ai.search import SearchResult, is_win_value, plies_to_end
 from ai.heuristic import POINT
-from ai.tree import fmt_value
-from game.ai_worker import JobFailed, JobProgress, JobResult, SearchJob, TreeReady
-from game.animation import DiscDrop
+from ai.levels import Level, preset_name
+from ai.search import SearchResult
+from ai.values import fmt_value, is_win_value, plies_to_end
+from game.app.animation import DiscDrop
+from game.app.board_view import BoardLayout, BoardView
+from game.app.scene import Scene
+from game.app.settings import Settings
+from game.app.widgets import Button, row_rects
+from game.app.worker import JobFailed, JobProgress, JobResult, SearchJob, TreeReady
 from game.board import Outcome
-from game.board_view import BoardLayout, BoardView
-from game.levels import Level, preset_name
 from game.match import Match
 from game.notation import format_move
 from game.rules import MAX, MIN, Cell, Mode, Rules
-from game.scene import Scene
-from game.settings import Settings
-from game.widgets import Button, row_rects
 
 HUMAN, COMPUTER = "human", "computer"
 DEMO_PAUSE = 0.35  # seconds between two moves of computer against computer
@@ -81,7 +81,7 @@ class PlayScene(Scene):
         self.buttons: dict[str, Button] = {}
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> "PlayScene":
+    def from_settings(cls, settings: Settings) -> PlayScene:
         return cls(settings.rules(), settings.level(), settings.opponent, settings.first)
 
     # -- life cycle -------------------------------------------------------------------
@@ -167,8 +167,14 @@ class PlayScene(Scene):
     def submit(self, tag: str, side: int) -> None:
         board = self.match.board
         job = SearchJob(
-            board.grid.copy(), self.rules, side, self.level.depth, pruning=self.level.pruning,
-            time_limit=self.level.time_limit, record_tree=True, tree_budget=UI_TREE_BUDGET,
+            board.grid.copy(),
+            self.rules,
+            side,
+            self.level.depth,
+            pruning=self.level.pruning,
+            time_limit=self.level.time_limit,
+            record_tree=True,
+            tree_budget=UI_TREE_BUDGET,
             verdict_seconds=(self.level.time_budget or HINT_VERDICT_SECONDS) if tag == "hint" else 0.0,
             tag=tag,
         )
@@ -220,15 +226,19 @@ class PlayScene(Scene):
         self.searches.append(SearchRecord(self.job_ply, side, tag or "move", result, event.job_id))
         stats = result.stats
         reached = " (time ran out)" if not result.completed else (" (forced)" if result.proven else "")
-        summary = (f"depth {stats.depth}{reached}, {stats.nodes:,} nodes, "
-                   f"{stats.cutoffs:,} cutoffs, {stats.seconds:.2f} s, {stats.nodes_per_second / 1000:,.0f}k nodes/s")
+        summary = (
+            f"depth {stats.depth}{reached}, {stats.nodes:,} nodes, "
+            f"{stats.cutoffs:,} cutoffs, {stats.seconds:.2f} s, {stats.nodes_per_second / 1000:,.0f}k nodes/s"
+        )
         if tag == "hint":
             self.hint = (result.move, event.verdict)
             verdict = f"; {event.verdict}" if event.verdict else ""
             self.last_info = f"Hint: {self.move_text(result.move)} ({summary}){verdict}"
         else:
-            self.last_info = (f"{self.side_name(side)} played {self.move_text(result.move)}: "
-                              f"{self.value_text(result.value, side)}, {summary}")
+            self.last_info = (
+                f"{self.side_name(side)} played {self.move_text(result.move)}: "
+                f"{self.value_text(result.value, side)}, {summary}"
+            )
             self.play_move(result.move)
 
     def value_text(self, value: int, side: int) -> str:
@@ -299,7 +309,7 @@ class PlayScene(Scene):
         self.last_info = ""
 
     def open_menu(self) -> None:
-        from game.scenes.pause import PauseScene
+        from game.app.scenes.pause import PauseScene
 
         self.app.stack.push(PauseScene(self))
 
@@ -307,7 +317,7 @@ class PlayScene(Scene):
         if not self.searches:
             self.app.show_toast("No search yet: the tree appears after a computer move or a hint")
             return
-        from game.scenes.tree_view import TreeScene
+        from game.app.tree.scene import TreeScene
 
         self.app.stack.push(TreeScene(self))
 
@@ -383,7 +393,7 @@ class PlayScene(Scene):
             self.end_timer -= dt
             if self.end_timer <= 0:
                 self.end_timer = None
-                from game.scenes.game_over import GameOverScene
+                from game.app.scenes.game_over import GameOverScene
 
                 self.app.stack.push(GameOverScene(self))
         if self.outcome is None and self.drop is None and self.job_tag is None:
@@ -452,8 +462,11 @@ class PlayScene(Scene):
         w, h = surface.get_size()
         top = max(64, int(h * 0.14))
         bottom = max(44, int(h * 0.085))
-        return (pygame.Rect(0, 0, w, top), pygame.Rect(10, top, w - 20, h - top - bottom - 10),
-                pygame.Rect(0, h - bottom, w, bottom))
+        return (
+            pygame.Rect(0, 0, w, top),
+            pygame.Rect(10, top, w - 20, h - top - bottom - 10),
+            pygame.Rect(0, h - bottom, w, bottom),
+        )
 
     def layout_board(self, surface: pygame.Surface) -> BoardLayout:
         return BoardLayout(self.rules, self.bars(surface)[1])
@@ -516,12 +529,18 @@ class PlayScene(Scene):
             move = self.hint[0]
             hint = move if self.rules.gravity else divmod(move, self.rules.cols)
         self.view.draw(
-            surface, layout, board.grid, hidden=hidden, drop=self.drop,
+            surface,
+            layout,
+            board.grid,
+            hidden=hidden,
+            drop=self.drop,
             highlight_col=cursor_col if human_turn and self.rules.gravity else None,
             highlight_cell=(self.hover or self.cursor) if human_turn and not self.rules.gravity else None,
-            ghost=self.ghost(), hint=hint,
+            ghost=self.ghost(),
+            hint=hint,
             glow=self.outcome.runs if self.outcome is not None else (),
-            last=board.last_cell() if self.drop is None else None, t=self.app.time,
+            last=board.last_cell() if self.drop is None else None,
+            t=self.app.time,
         )
         # Status bar.
         pygame.draw.rect(surface, p.panel, status)
@@ -544,18 +563,24 @@ class PlayScene(Scene):
         if room < 200:  # a narrow window: the level and tally give way
             level_text = tally_line = ""
             room = right - x
-        theme.text(surface, theme.fit(self.status_text(), big, room, bold=True), big,
-                   (x, status.top + big * 0.3), bold=True)
+        theme.text(
+            surface, theme.fit(self.status_text(), big, room, bold=True), big, (x, status.top + big * 0.3), bold=True
+        )
         if self.thinking:
             dots = "." * (1 + int(self.app.time * 3) % 3)
             progress = self.progress
-            live = (f"depth {progress.depth}, {progress.nodes:,} nodes, {progress.seconds:.1f} s"
-                    if progress else "starting")
-            theme.text(surface, theme.fit(f"{dots} {live}", small, room), small, (x, status.top + big * 1.45),
-                       color=p.accent)
+            live = (
+                f"depth {progress.depth}, {progress.nodes:,} nodes, {progress.seconds:.1f} s"
+                if progress
+                else "starting"
+            )
+            theme.text(
+                surface, theme.fit(f"{dots} {live}", small, room), small, (x, status.top + big * 1.45), color=p.accent
+            )
         elif self.last_info:
-            theme.text(surface, theme.fit(self.last_info, small, room), small, (x, status.top + big * 1.45),
-                       color=p.muted)
+            theme.text(
+                surface, theme.fit(self.last_info, small, room), small, (x, status.top + big * 1.45), color=p.muted
+            )
         if level_text:
             theme.text(surface, level_text, small, (right, status.top + big * 0.35), anchor="topright", color=p.muted)
         if tally_line:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 import pygame
 
-from game.theme import Theme
+from game.app.theme import Theme
 
 
 @dataclass
@@ -23,11 +23,7 @@ class Button:
 
     def handle_event(self, event: pygame.event.Event) -> bool:
         """Run the action on a left click inside; return True if the event was used."""
-        if (
-            event.type == pygame.MOUSEBUTTONDOWN
-            and event.button == 1
-            and self.rect.collidepoint(event.pos)
-        ):
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.rect.collidepoint(event.pos):
             if self.enabled:
                 self.action()
             return True
@@ -44,8 +40,14 @@ class Button:
         label = self.label if not self.key_hint else f"{self.label}"
         text_rect = theme.text(surface, label, size, self.rect.center, color=p.button_text, anchor="center")
         if self.key_hint and self.rect.width > text_rect.width + 40:
-            theme.text(surface, self.key_hint, max(11, size * 2 // 3), (self.rect.right - 8, self.rect.bottom - 4),
-                       color=p.button_text, anchor="bottomright")
+            theme.text(
+                surface,
+                self.key_hint,
+                max(11, size * 2 // 3),
+                (self.rect.right - 8, self.rect.bottom - 4),
+                color=p.button_text,
+                anchor="bottomright",
+            )
 
 
 @dataclass
@@ -154,4 +156,6 @@ def stack_rects(area: pygame.Rect, count: int, height: int, gap: int, width: int
 def row_rects(area: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
     """``count`` equal rects side by side filling ``area``."""
     width = (area.width - gap * (count - 1)) / count
-    return [pygame.Rect(round(area.left + i * (width + gap)), area.top, round(width), area.height) for i in range(count)]
+    return [
+        pygame.Rect(round(area.left + i * (width + gap)), area.top, round(width), area.height) for i in range(count)
+    ]

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 import pygame
 
-from game.animation import DiscDrop
+from game.app.animation import DiscDrop
+from game.app.theme import Theme, pulse
 from game.rules import EMPTY, Cell, Rules, Run
-from game.theme import Theme, pulse
 
 
 @dataclass
@@ -105,13 +105,21 @@ class BoardView:
         # Back of the holes, and the highlighted column.
         pygame.draw.rect(surface, p.hole, layout.grid_rect)
         if highlight_col is not None:
-            column = pygame.Rect(layout.grid_rect.left + highlight_col * layout.cell, layout.grid_rect.top,
-                                 layout.cell, layout.grid_rect.height)
+            column = pygame.Rect(
+                layout.grid_rect.left + highlight_col * layout.cell,
+                layout.grid_rect.top,
+                layout.cell,
+                layout.grid_rect.height,
+            )
             pygame.draw.rect(surface, _mix(p.hole, p.accent, 0.22), column)
         if highlight_cell is not None:
             r, c = highlight_cell
-            cell = pygame.Rect(layout.grid_rect.left + c * layout.cell, layout.grid_rect.top + r * layout.cell,
-                               layout.cell, layout.cell)
+            cell = pygame.Rect(
+                layout.grid_rect.left + c * layout.cell,
+                layout.grid_rect.top + r * layout.cell,
+                layout.cell,
+                layout.cell,
+            )
             pygame.draw.rect(surface, _mix(p.hole, p.accent, 0.3), cell)
         # Discs behind the frame.
         for row in range(rules.rows):
@@ -140,8 +148,9 @@ class BoardView:
                 x, _ = layout.center(0, hint)
                 arrow_y = layout.grid_rect.top - layout.cell * 0.15
                 size = layout.cell * 0.3
-                pygame.draw.polygon(surface, p.glow, [(x - size, arrow_y - size), (x + size, arrow_y - size),
-                                                      (x, arrow_y)])
+                pygame.draw.polygon(
+                    surface, p.glow, [(x - size, arrow_y - size), (x + size, arrow_y - size), (x, arrow_y)]
+                )
         if glow:
             strength = pulse(t)
             width = max(3, int(layout.cell * (0.06 + 0.05 * strength)))
@@ -151,7 +160,6 @@ class BoardView:
                     pygame.draw.circle(surface, color, layout.center(row, col), layout.radius + 2, width)
                 first, last_cell = layout.center(*run[0]), layout.center(*run[-1])
                 pygame.draw.line(surface, color, first, last_cell, max(2, width // 2))
-
 
     def draw_labels(self, surface: pygame.Surface, layout: BoardLayout) -> None:
         """Column names under the board (as moves are written), row numbers without gravity."""
@@ -167,8 +175,9 @@ class BoardView:
         if not rules.gravity:
             x = layout.grid_rect.left - layout.cell * 0.18
             for row in range(rules.rows):
-                self.theme.text(surface, str(rules.rows - row), size, (x, layout.center(row, 0)[1]),
-                                color=color, anchor="midright")
+                self.theme.text(
+                    surface, str(rules.rows - row), size, (x, layout.center(row, 0)[1]), color=color, anchor="midright"
+                )
 
 
 def _mix(a, b, share: float):

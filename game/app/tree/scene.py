@@ -20,17 +20,18 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from ai.tree import END, LeafReason, SearchTree, fmt_value, minimal_tree
-from game.ai_worker import JobProgress, JobResult, SearchJob, TreeReady
+from ai.tree import END, LeafReason, SearchTree, minimal_tree
+from ai.values import fmt_value
+from game.app.scene import Scene
+from game.app.scenes.menu import dim
+from game.app.tree.layout import NODE, PRUNED, Placed, View, layout, path_to
+from game.app.tree.replay import Replay
+from game.app.widgets import Button, row_rects
+from game.app.worker import JobProgress, JobResult, SearchJob, TreeReady
 from game.notation import format_move
-from game.replay import Replay
-from game.scene import Scene
-from game.scenes.menu import dim
-from game.tree_layout import NODE, PRUNED, SUMMARY, Placed, View, layout, path_to
-from game.widgets import Button, row_rects
 
 if TYPE_CHECKING:
-    from game.scenes.play import PlayScene, SearchRecord
+    from game.app.scenes.play import PlayScene, SearchRecord
 
 SPEEDS = (1, 3, 10, 30, 100, 300, 1000, 3000)
 DOUBLE_CLICK = 0.4  # seconds
@@ -45,7 +46,7 @@ class TreeScene(Scene):
     is_overlay = True
     name = "tree"
 
-    def __init__(self, play: "PlayScene", record_index: int | None = None):
+    def __init__(self, play: PlayScene, record_index: int | None = None):
         super().__init__()
         self.play = play
         self.record_index = len(play.searches) - 1 if record_index is None else record_index
@@ -68,7 +69,7 @@ class TreeScene(Scene):
 
     # -- data -------------------------------------------------------------------------
     @property
-    def record(self) -> "SearchRecord":
+    def record(self) -> SearchRecord:
         return self.play.searches[self.record_index]
 
     @property
@@ -186,7 +187,7 @@ class TreeScene(Scene):
             self.select(target)
 
     def node_at(self, pos: tuple[int, int]) -> int | None:
-        best, best_distance = None, 16.0 ** 2
+        best, best_distance = None, 16.0**2
         for item in self.drawn:
             if item.kind == NODE:
                 distance = (item.x - pos[0]) ** 2 + (item.y - pos[1]) ** 2
@@ -243,8 +244,9 @@ class TreeScene(Scene):
             self.app.show_toast("Comparison cancelled")
             return
         tree = self.tree
-        job = SearchJob(tree.grid, tree.rules, tree.to_move, tree.depth, pruning=not tree.pruning,
-                        record_tree=False, tag="compare")
+        job = SearchJob(
+            tree.grid, tree.rules, tree.to_move, tree.depth, pruning=not tree.pruning, record_tree=False, tag="compare"
+        )
         self.compare_job = self.app.worker.submit(job)
         self.compare_progress = None
         self.compare_result = None
@@ -309,7 +311,7 @@ class TreeScene(Scene):
                 self.click(event.pos)
             self.drag_from = None
         elif event.type == pygame.MOUSEWHEEL:
-            self.zoom(1.25 ** event.y, pygame.mouse.get_pos())
+            self.zoom(1.25**event.y, pygame.mouse.get_pos())
 
     def click(self, pos: tuple[int, int]) -> None:
         index = self.node_at(pos)
@@ -376,8 +378,12 @@ class TreeScene(Scene):
 
     def layout(self, surface: pygame.Surface) -> list[Placed]:
         canvas = self.canvas_rect(surface)
-        return layout(self.tree, self.view, (canvas.left + 10, canvas.top + 6, canvas.width - 20, canvas.height - 12),
-                      row_height=max(56, min(84, canvas.height / 5)))
+        return layout(
+            self.tree,
+            self.view,
+            (canvas.left + 10, canvas.top + 6, canvas.width - 20, canvas.height - 12),
+            row_height=max(56, min(84, canvas.height / 5)),
+        )
 
     def layout_buttons(self, surface: pygame.Surface) -> None:
         bottom = self.areas(surface)[3]
@@ -418,11 +424,14 @@ class TreeScene(Scene):
         who = who[0].lower() + who[1:] if who.startswith("The ") else who
         kind = "hint for" if record.tag == "hint" else "move of"
         count = len(self.play.searches)
-        title = (f"Search {self.record_index + 1}/{count}: {kind} {who} at move {record.ply + 1} "
-                 f"- depth {tree.depth}, alpha-beta {'on' if tree.pruning else 'off'}, "
-                 f"{stats.nodes:,} nodes, {stats.seconds:.3f} s")
-        theme.text(surface, theme.fit(title, 22, rect.width - 20, bold=True), 22, (rect.left + 10, rect.top + 6),
-                   bold=True)
+        title = (
+            f"Search {self.record_index + 1}/{count}: {kind} {who} at move {record.ply + 1} "
+            f"- depth {tree.depth}, alpha-beta {'on' if tree.pruning else 'off'}, "
+            f"{stats.nodes:,} nodes, {stats.seconds:.3f} s"
+        )
+        theme.text(
+            surface, theme.fit(title, 22, rect.width - 20, bold=True), 22, (rect.left + 10, rect.top + 6), bold=True
+        )
         x = rect.left + 10
         y = rect.top + 34
         self.crumbs = []
@@ -477,13 +486,17 @@ class TreeScene(Scene):
                 pygame.draw.circle(surface, p.pruned, (x, y), 6)
                 if item.slot == 0:  # one cut mark on the first pruned edge of the group
                     arm = 6
-                    mx, my = item.parent_xy[0] + (x - item.parent_xy[0]) * 0.6, item.parent_xy[1] + (y - item.parent_xy[1]) * 0.6
+                    mx, my = (
+                        item.parent_xy[0] + (x - item.parent_xy[0]) * 0.6,
+                        item.parent_xy[1] + (y - item.parent_xy[1]) * 0.6,
+                    )
                     pygame.draw.line(surface, p.player2, (mx - arm, my - arm), (mx + arm, my + arm), 3)
                     pygame.draw.line(surface, p.player2, (mx - arm, my + arm), (mx + arm, my - arm), 3)
                 moves = self.pruned_moves(item.index)
                 if item.slot < len(moves):
-                    theme.text(surface, self.move_label(moves[item.slot]), 14, (x, y + 8), color=p.pruned,
-                               anchor="midtop")
+                    theme.text(
+                        surface, self.move_label(moves[item.slot]), 14, (x, y + 8), color=p.pruned, anchor="midtop"
+                    )
             else:
                 node = tree.node(item.index)
                 stored_children = bool(node.children())
@@ -530,8 +543,9 @@ class TreeScene(Scene):
         pygame.draw.polygon(surface, p.glow if on_pv and not faint else p.text, points, 2 if on_pv else 1)
         if node.leaf_reason is LeafReason.WIN:
             pygame.draw.circle(surface, p.glow, (x, y), 3)
-        theme.text(surface, self.move_label(node.move), 15, (x + size + 2, y - size - 4), color=p.text,
-                   anchor="bottomleft")
+        theme.text(
+            surface, self.move_label(node.move), 15, (x + size + 2, y - size - 4), color=p.text, anchor="bottomleft"
+        )
         if self.replay is not None and self.replay.is_open(item.index):
             window = self.replay.window(item.index)
             text = f"[{fmt_value(window[0])}, {fmt_value(window[1])}]"
@@ -539,8 +553,9 @@ class TreeScene(Scene):
             text = "?"
         else:
             text = fmt_value(node.value)
-        theme.text(surface, text, 15, (x, y + size + 2), color=p.muted if faint else p.text, anchor="midtop",
-                   bold=on_pv)
+        theme.text(
+            surface, text, 15, (x, y + size + 2), color=p.muted if faint else p.text, anchor="midtop", bold=on_pv
+        )
         if node.unstored and node.children():
             theme.text(surface, f"+{node.unstored:,} counted", 13, (x + size + 2, y + 2), color=p.player2)
 
@@ -553,8 +568,13 @@ class TreeScene(Scene):
         path = node.path()
         moves = " ".join(self.move_label(m) for m in path) or "(the position searched)"
         side = "MAX (player 1)" if node.is_max else "MIN (player 2)"
-        theme.text(surface, f"{'Root' if node.move is None else 'Move ' + self.move_label(node.move)}: {side} to move",
-                   19, (x, y), bold=True)
+        theme.text(
+            surface,
+            f"{'Root' if node.move is None else 'Move ' + self.move_label(node.move)}: {side} to move",
+            19,
+            (x, y),
+            bold=True,
+        )
         y += 24
         for line in theme.wrap(f"Line: {moves}", 16, rect.width - 24)[:2]:
             theme.text(surface, line, 16, (x, y), color=p.muted)
@@ -626,8 +646,9 @@ class TreeScene(Scene):
             if top + bar_h > chart.bottom:
                 break
             width = int((chart.width - 90) * count / biggest)
-            pygame.draw.rect(surface, p.max_node if ply % 2 == 0 else p.min_node,
-                             (chart.left + 24, top, max(1, width), bar_h))
+            pygame.draw.rect(
+                surface, p.max_node if ply % 2 == 0 else p.min_node, (chart.left + 24, top, max(1, width), bar_h)
+            )
             theme.text(surface, str(ply), 13, (chart.left, top), color=p.muted)
             theme.text(surface, f"{count:,}", 13, (chart.left + 28 + width, top), color=p.muted)
         # Totals and the comparison.
@@ -651,9 +672,11 @@ class TreeScene(Scene):
             on = next(s for flag, s in pair if flag)
             off = next(s for flag, s in pair if not flag)
             saving = off.nodes / on.nodes if on.nodes else 0
-            lines.append(f"With alpha-beta: {on.nodes:,} nodes, {on.seconds:.3f} s  |  without: {off.nodes:,} nodes, "
-                         f"{off.seconds:.3f} s  ({saving:,.1f} x fewer nodes, same move "
-                         f"{'yes' if self.compare_result.value == result.value else 'no'})")
+            lines.append(
+                f"With alpha-beta: {on.nodes:,} nodes, {on.seconds:.3f} s  |  without: {off.nodes:,} nodes, "
+                f"{off.seconds:.3f} s  ({saving:,.1f} x fewer nodes, same move "
+                f"{'yes' if self.compare_result.value == result.value else 'no'})"
+            )
         else:
             lines.append("C: run the same search with pruning switched, to compare nodes and time")
         if self.replay is not None:
@@ -666,8 +689,13 @@ class TreeScene(Scene):
             for line in theme.wrap(text, 16, rect.right - tx - 12)[:2]:
                 if y + 17 > room:
                     break
-                theme.text(surface, line, 16, (tx, y),
-                           color=p.player2 if self.replay is not None and "Cutoff" in line else p.text)
+                theme.text(
+                    surface,
+                    line,
+                    16,
+                    (tx, y),
+                    color=p.player2 if self.replay is not None and "Cutoff" in line else p.text,
+                )
                 y += 19
         for button in self.buttons:
             button.draw(surface, theme, size=16)
@@ -700,6 +728,6 @@ def _dashed(surface: pygame.Surface, color, start, end, dash: float = 5.0) -> No
     steps = int(length / dash)
     for i in range(0, steps, 2):
         a, b = i / steps, min(1.0, (i + 1) / steps)
-        pygame.draw.line(surface, color, (x0 + (x1 - x0) * a, y0 + (y1 - y0) * a),
-                         (x0 + (x1 - x0) * b, y0 + (y1 - y0) * b), 1)
-
+        pygame.draw.line(
+            surface, color, (x0 + (x1 - x0) * a, y0 + (y1 - y0) * a), (x0 + (x1 - x0) * b, y0 + (y1 - y0) * b), 1
+        )

@@ -24,7 +24,7 @@ class Demo:
     def __init__(self, out: Path, depth: int, size: tuple[int, int]):
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ["SDL_AUDIODRIVER"] = "dummy"
-        from game.app import App
+        from game.app.loop import App
 
         self.out = out
         self.out.mkdir(parents=True, exist_ok=True)
@@ -64,10 +64,10 @@ class Demo:
     def run(self) -> int:
         import pygame
 
-        from game.scenes.level_select import LevelSelectScene
-        from game.scenes.options import OptionsScene
-        from game.scenes.play import PlayScene
-        from game.scenes.title import TitleScene
+        from game.app.scenes.level_select import LevelSelectScene
+        from game.app.scenes.options import OptionsScene
+        from game.app.scenes.play import PlayScene
+        from game.app.scenes.title import TitleScene
 
         app = self.app
         app.stack.push(TitleScene())
@@ -107,10 +107,10 @@ class Demo:
         """A second, short game: full-board scoring on a 5x5 board without gravity."""
         import pygame
 
-        from game.levels import Level
+        from ai.levels import Level
+        from game.app.scenes.play import PlayScene
+        from game.app.scenes.title import TitleScene
         from game.rules import Mode, Rules
-        from game.scenes.play import PlayScene
-        from game.scenes.title import TitleScene
 
         self.app.stack.reset(TitleScene())
         rules = Rules(rows=5, cols=5, connect=3, gravity=False, mode=Mode.FULL_BOARD)
@@ -125,7 +125,7 @@ class Demo:
     def tree_shots(self, play) -> None:
         """Open the tree overlay on the game's last search (once the overlay exists)."""
         try:
-            from game.scenes.tree_view import TreeScene  # noqa: F401
+            from game.app.tree.scene import TreeScene  # noqa: F401
         except ImportError:
             return
         import pygame

@@ -7,18 +7,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from game.scenes.menu import OverlayMenu
-from game.widgets import Button
+from game.app.scenes.menu import OverlayMenu
+from game.app.widgets import Button
 
 if TYPE_CHECKING:
-    from game.scenes.play import PlayScene
+    from game.app.scenes.play import PlayScene
 
 
 class PauseScene(OverlayMenu):
     title = "Paused"
     name = "pause"
 
-    def __init__(self, play: "PlayScene"):
+    def __init__(self, play: PlayScene):
         super().__init__()
         self.play = play
 
@@ -39,11 +39,11 @@ class PauseScene(OverlayMenu):
         self.app.stack.pop()
 
     def help(self) -> None:
-        from game.scenes.help import HowToPlayScene
+        from game.app.scenes.help import HowToPlayScene
 
         self.app.stack.push(HowToPlayScene())
 
     def main_menu(self) -> None:
-        from game.scenes.title import TitleScene
+        from game.app.scenes.title import TitleScene
 
         self.app.stack.reset(TitleScene())

@@ -9,18 +9,18 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from game.app.scenes.menu import OverlayMenu
+from game.app.widgets import Button
 from game.rules import Mode
-from game.scenes.menu import OverlayMenu
-from game.widgets import Button
 
 if TYPE_CHECKING:
-    from game.scenes.play import PlayScene
+    from game.app.scenes.play import PlayScene
 
 
 class GameOverScene(OverlayMenu):
     name = "game over"
 
-    def __init__(self, play: "PlayScene"):
+    def __init__(self, play: PlayScene):
         super().__init__()
         self.play = play
         self.title = play.result_text()
@@ -56,7 +56,7 @@ class GameOverScene(OverlayMenu):
         self.play.open_tree()
 
     def main_menu(self) -> None:
-        from game.scenes.title import TitleScene
+        from game.app.scenes.title import TitleScene
 
         self.app.stack.reset(TitleScene())
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pygame
 
+from game.app.scenes.menu import MenuScene
+from game.app.widgets import Button
 from game.rules import MAX, MIN
-from game.scenes.menu import MenuScene
-from game.widgets import Button
 
 
 class TitleScene(MenuScene):
@@ -37,21 +37,21 @@ class TitleScene(MenuScene):
     def start(self, opponent: str) -> None:
         self.app.settings.opponent = opponent
         if opponent == "human":
-            from game.scenes.play import PlayScene
+            from game.app.scenes.play import PlayScene
 
             self.app.stack.push(PlayScene.from_settings(self.app.settings))
         else:
-            from game.scenes.level_select import LevelSelectScene
+            from game.app.scenes.level_select import LevelSelectScene
 
             self.app.stack.push(LevelSelectScene())
 
     def open_options(self) -> None:
-        from game.scenes.options import OptionsScene
+        from game.app.scenes.options import OptionsScene
 
         self.app.stack.push(OptionsScene())
 
     def open_help(self) -> None:
-        from game.scenes.help import HowToPlayScene
+        from game.app.scenes.help import HowToPlayScene
 
         self.app.stack.push(HowToPlayScene())
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pygame
 
+from game.app.scene import Scene
 from game.rules import Mode
-from game.scene import Scene
 
 CONTROLS = [
     ("Mouse", "click a column (or a cell without gravity) to drop a disc"),
@@ -51,8 +51,8 @@ class HowToPlayScene(Scene):
         k = rules.connect
         lines = [
             f"Two players take turns dropping discs into a {rules.rows} x {rules.cols} board."
-            if rules.gravity else
-            f"Two players take turns placing discs on any empty cell of a {rules.rows} x {rules.cols} board (gravity is off).",
+            if rules.gravity
+            else f"Two players take turns placing discs on any empty cell of a {rules.rows} x {rules.cols} board (gravity is off).",
             "Player 1's discs carry a ring, player 2's a cross, so the colours are never the only clue.",
         ]
         if rules.mode is Mode.CLASSIC:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pygame
 
-from game.levels import MAX_DEPTH, MIN_DEPTH, PRESETS, TIME_BUDGETS, Level, describe, preset_name
-from game.scene import Scene
-from game.widgets import Button, FocusList, Selector, row_rects, stack_rects
+from ai.levels import MAX_DEPTH, MIN_DEPTH, PRESETS, TIME_BUDGETS, Level, describe, preset_name
+from game.app.scene import Scene
+from game.app.widgets import Button, FocusList, Selector, row_rects, stack_rects
 
 
 class LevelSelectScene(Scene):
@@ -27,12 +27,19 @@ class LevelSelectScene(Scene):
             return apply
 
         self.presets = [Button(name, lambda level=level: self.use_preset(level)) for name, level in PRESETS.items()]
-        self.depth = Selector("Search depth", list(range(MIN_DEPTH, MAX_DEPTH + 1)), 0, setter("depth"),
-                              format=lambda v: f"{v} plies")
-        self.pruning = Selector("Alpha-beta pruning", [True, False], 0, setter("pruning"),
-                                format=lambda v: "on" if v else "off")
-        self.budget = Selector("Time per move", list(TIME_BUDGETS), 0, setter("time_budget"),
-                               format=lambda v: f"{v:g} s" if v else "no limit")
+        self.depth = Selector(
+            "Search depth", list(range(MIN_DEPTH, MAX_DEPTH + 1)), 0, setter("depth"), format=lambda v: f"{v} plies"
+        )
+        self.pruning = Selector(
+            "Alpha-beta pruning", [True, False], 0, setter("pruning"), format=lambda v: "on" if v else "off"
+        )
+        self.budget = Selector(
+            "Time per move",
+            list(TIME_BUDGETS),
+            0,
+            setter("time_budget"),
+            format=lambda v: f"{v:g} s" if v else "no limit",
+        )
         self.start_button = Button("Start", self.start, key_hint="Enter")
         self.back = Button("Back", self.app.stack.pop, key_hint="Esc")
         self.focus = FocusList([self.depth, self.pruning, self.budget, self.start_button])
@@ -51,7 +58,7 @@ class LevelSelectScene(Scene):
         self._sync()
 
     def start(self) -> None:
-        from game.scenes.play import PlayScene
+        from game.app.scenes.play import PlayScene
 
         self.app.save_settings()
         self.app.stack.replace(PlayScene.from_settings(self.app.settings))
@@ -94,8 +101,14 @@ class LevelSelectScene(Scene):
         s = self.app.settings
         opponent = "Computer vs computer" if s.opponent == "demo" else "You vs the computer"
         theme.text(surface, "Level", int(row * 1.4), (w / 2, row * 1.0), bold=True, anchor="center")
-        theme.text(surface, f"{opponent} · {s.rules().describe()}", int(row * 0.55), (w / 2, row * 1.9),
-                   color=p.muted, anchor="center")
+        theme.text(
+            surface,
+            f"{opponent} · {s.rules().describe()}",
+            int(row * 0.55),
+            (w / 2, row * 1.9),
+            color=p.muted,
+            anchor="center",
+        )
         current = preset_name(s.level())
         for button in self.presets:
             button.focused = button.label == current

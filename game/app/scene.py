@@ -8,12 +8,13 @@ requests out between frames.  Popping the last scene quits the app.  An overlay 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pygame
 
 if TYPE_CHECKING:
-    from game.app import App
+    from game.app.loop import App
 
 
 class Scene:
@@ -23,7 +24,7 @@ class Scene:
     name = "scene"
 
     def __init__(self) -> None:
-        self.app: "App" = None  # type: ignore[assignment]  # set by the stack on push
+        self.app: App = None  # type: ignore[assignment]  # set by the stack on push
 
     # lifecycle
     def on_enter(self) -> None:
@@ -52,7 +53,7 @@ class Scene:
 class SceneStack:
     """The scenes, bottom first, and the changes requested during this frame."""
 
-    def __init__(self, app: "App"):
+    def __init__(self, app: App):
         self.app = app
         self.scenes: list[Scene] = []
         self._pending: list[Callable[[], None]] = []
@@ -112,4 +113,4 @@ class SceneStack:
         start = len(self.scenes) - 1
         while start > 0 and self.scenes[start].is_overlay:
             start -= 1
-        return self.scenes[max(start, 0):]
+        return self.scenes[max(start, 0) :]

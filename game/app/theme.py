@@ -44,28 +44,73 @@ class Palette:
 
 PALETTES = {
     "classic": Palette(
-        "classic", background=(228, 236, 246), panel=(250, 252, 255), board=(32, 84, 190),
-        board_edge=(20, 56, 140), hole=(214, 226, 244), text=(24, 32, 48), muted=(96, 108, 130),
-        accent=(32, 84, 190), player1=(250, 200, 30), player1_mark=(150, 105, 0),
-        player2=(200, 36, 52), player2_mark=(255, 214, 214), button=(44, 98, 210),
-        button_hover=(66, 124, 236), button_text=(255, 255, 255), disabled=(170, 178, 194),
-        glow=(60, 255, 150), max_node=(232, 150, 20), min_node=(40, 120, 220), pruned=(175, 180, 190),
+        "classic",
+        background=(228, 236, 246),
+        panel=(250, 252, 255),
+        board=(32, 84, 190),
+        board_edge=(20, 56, 140),
+        hole=(214, 226, 244),
+        text=(24, 32, 48),
+        muted=(96, 108, 130),
+        accent=(32, 84, 190),
+        player1=(250, 200, 30),
+        player1_mark=(150, 105, 0),
+        player2=(200, 36, 52),
+        player2_mark=(255, 214, 214),
+        button=(44, 98, 210),
+        button_hover=(66, 124, 236),
+        button_text=(255, 255, 255),
+        disabled=(170, 178, 194),
+        glow=(60, 255, 150),
+        max_node=(232, 150, 20),
+        min_node=(40, 120, 220),
+        pruned=(175, 180, 190),
     ),
     "night": Palette(
-        "night", background=(18, 22, 32), panel=(30, 36, 50), board=(40, 60, 110),
-        board_edge=(26, 40, 80), hole=(14, 18, 28), text=(232, 236, 244), muted=(150, 160, 180),
-        accent=(120, 170, 255), player1=(255, 206, 60), player1_mark=(130, 90, 0),
-        player2=(236, 70, 90), player2_mark=(255, 225, 230), button=(60, 90, 160),
-        button_hover=(84, 118, 196), button_text=(245, 248, 255), disabled=(80, 88, 104),
-        glow=(90, 255, 170), max_node=(240, 170, 50), min_node=(90, 150, 250), pruned=(90, 96, 110),
+        "night",
+        background=(18, 22, 32),
+        panel=(30, 36, 50),
+        board=(40, 60, 110),
+        board_edge=(26, 40, 80),
+        hole=(14, 18, 28),
+        text=(232, 236, 244),
+        muted=(150, 160, 180),
+        accent=(120, 170, 255),
+        player1=(255, 206, 60),
+        player1_mark=(130, 90, 0),
+        player2=(236, 70, 90),
+        player2_mark=(255, 225, 230),
+        button=(60, 90, 160),
+        button_hover=(84, 118, 196),
+        button_text=(245, 248, 255),
+        disabled=(80, 88, 104),
+        glow=(90, 255, 170),
+        max_node=(240, 170, 50),
+        min_node=(90, 150, 250),
+        pruned=(90, 96, 110),
     ),
     "contrast": Palette(
-        "contrast", background=(255, 255, 255), panel=(255, 255, 255), board=(0, 0, 0),
-        board_edge=(0, 0, 0), hole=(255, 255, 255), text=(0, 0, 0), muted=(60, 60, 60),
-        accent=(0, 0, 0), player1=(255, 220, 0), player1_mark=(0, 0, 0),
-        player2=(0, 90, 200), player2_mark=(255, 255, 255), button=(0, 0, 0),
-        button_hover=(60, 60, 60), button_text=(255, 255, 255), disabled=(150, 150, 150),
-        glow=(0, 200, 90), max_node=(255, 190, 0), min_node=(0, 90, 200), pruned=(170, 170, 170),
+        "contrast",
+        background=(255, 255, 255),
+        panel=(255, 255, 255),
+        board=(0, 0, 0),
+        board_edge=(0, 0, 0),
+        hole=(255, 255, 255),
+        text=(0, 0, 0),
+        muted=(60, 60, 60),
+        accent=(0, 0, 0),
+        player1=(255, 220, 0),
+        player1_mark=(0, 0, 0),
+        player2=(0, 90, 200),
+        player2_mark=(255, 255, 255),
+        button=(0, 0, 0),
+        button_hover=(60, 60, 60),
+        button_text=(255, 255, 255),
+        disabled=(150, 150, 150),
+        glow=(0, 200, 90),
+        max_node=(255, 190, 0),
+        min_node=(0, 90, 200),
+        pruned=(170, 170, 170),
     ),
 }
 
@@ -90,8 +135,17 @@ class Theme:
             self._fonts[key] = font
         return self._fonts[key]
 
-    def text(self, surface: pygame.Surface, text: str, size: int, pos: tuple[float, float], *,
-             color: Color | None = None, bold: bool = False, anchor: str = "topleft") -> pygame.Rect:
+    def text(
+        self,
+        surface: pygame.Surface,
+        text: str,
+        size: int,
+        pos: tuple[float, float],
+        *,
+        color: Color | None = None,
+        bold: bool = False,
+        anchor: str = "topleft",
+    ) -> pygame.Rect:
         """Draw one line of text; ``anchor`` is a Rect attribute name such as "center"."""
         color = color or self.palette.text
         key = (text, size, bold, color)
@@ -134,8 +188,9 @@ class Theme:
         p = self.palette
         return (p.player1, p.player1_mark) if side == MAX else (p.player2, p.player2_mark)
 
-    def draw_disc(self, surface: pygame.Surface, center: tuple[float, float], radius: float, side: int,
-                  alpha: int = 255) -> None:
+    def draw_disc(
+        self, surface: pygame.Surface, center: tuple[float, float], radius: float, side: int, alpha: int = 255
+    ) -> None:
         """Draw a disc with its side's mark: a ring for player 1, a cross for player 2."""
         radius = max(2, int(radius))
         fill, mark = self.side_colors(side)

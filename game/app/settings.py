@@ -12,7 +12,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from game.levels import MAX_DEPTH, MIN_DEPTH, TIME_BUDGETS, Level
+from ai.levels import MAX_DEPTH, MIN_DEPTH, TIME_BUDGETS, Level
 from game.rules import MAX_COLS, MAX_CONNECT, MAX_ROWS, MIN_COLS, MIN_CONNECT, MIN_ROWS, Mode, Rules, RulesError
 
 log = logging.getLogger(__name__)
@@ -139,4 +139,3 @@ def save_settings(settings: Settings, path: Path) -> bool:
     except OSError as error:
         log.warning("cannot save settings to %s: %s", path, error)
         return False
-

@@ -77,8 +77,7 @@ def layout(
             continue
         unit = (x1 - x0) / weight
         if unit < min_span:
-            placed.append(Placed(SUMMARY, index, x, y + row_height, level + 1, (x, y),
-                                 count=node.subtree_size - 1))
+            placed.append(Placed(SUMMARY, index, x, y + row_height, level + 1, (x, y), count=node.subtree_size - 1))
             continue
         # Children are pushed in reverse so the walk (and the drawing) goes left to right.
         position = x0 + unit * len(kids)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ai.tree import END, SearchTree, fmt_value
+from ai.tree import END, SearchTree
+from ai.values import fmt_value
 
 
 @dataclass
@@ -75,8 +76,9 @@ class Replay:
             self.next_index += 1
             self.cutoff = None
             move = "root" if node.move is None else f"move {node.move + 1}"
-            self.message = (f"Enter {move} ({node.side_name}) with alpha {fmt_value(node.alpha_in)}, "
-                            f"beta {fmt_value(node.beta_in)}")
+            self.message = (
+                f"Enter {move} ({node.side_name}) with alpha {fmt_value(node.alpha_in)}, beta {fmt_value(node.beta_in)}"
+            )
             return True
         frame = self.stack.pop()
         node = self.tree.node(frame.index)
@@ -93,8 +95,10 @@ class Replay:
             else:
                 parent.best = value if parent.best is None else min(parent.best, value)
                 parent.beta = min(parent.beta, value)
-            self.message = f"Return {fmt_value(value)}: {parent_node.side_name} window now " \
-                           f"[{fmt_value(parent.alpha)}, {fmt_value(parent.beta)}]"
+            self.message = (
+                f"Return {fmt_value(value)}: {parent_node.side_name} window now "
+                f"[{fmt_value(parent.alpha)}, {fmt_value(parent.beta)}]"
+            )
             if self.tree.pruning and parent.alpha >= parent.beta and parent_node.pruned_count:
                 self.cutoff = parent.index
                 self.message = f"Cutoff! {parent_node.cutoff_reason()}"

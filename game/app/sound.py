@@ -15,8 +15,9 @@ log = logging.getLogger(__name__)
 RATE = 22050
 
 
-def _tone(freqs: list[float], seconds: float, volume: float = 0.35, decay: float = 6.0,
-          noise: float = 0.0) -> np.ndarray:
+def _tone(
+    freqs: list[float], seconds: float, volume: float = 0.35, decay: float = 6.0, noise: float = 0.0
+) -> np.ndarray:
     """A mono float wave: the frequencies glide from first to last, fading out."""
     count = int(RATE * seconds)
     t = np.arange(count) / RATE
@@ -58,8 +59,9 @@ class Sounds:
             for name, make in WAVES.items():
                 wave = make()
                 if frequency != RATE:
-                    wave = np.interp(np.arange(int(len(wave) * frequency / RATE)) * RATE / frequency,
-                                     np.arange(len(wave)), wave)
+                    wave = np.interp(
+                        np.arange(int(len(wave) * frequency / RATE)) * RATE / frequency, np.arange(len(wave)), wave
+                    )
                 samples = (np.clip(wave, -1, 1) * 32000).astype(np.int16)
                 if channels > 1:
                     samples = np.repeat(samples[:, None], channels, axis=1)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pygame
 
-from game.scene import Scene
-from game.widgets import Button, FocusList, stack_rects
+from game.app.scene import Scene
+from game.app.widgets import Button, FocusList, stack_rects
 
 
 class MenuScene(Scene):
@@ -85,8 +85,7 @@ class MenuScene(Scene):
         theme.text(surface, self.title, size, (panel.centerx, panel.top + height * 1.1), bold=True, anchor="center")
         y = panel.top + height * 2.0
         for line in self.subtitle_lines():
-            theme.text(surface, line, int(height * 0.5), (panel.centerx, y), anchor="center",
-                       color=theme.palette.muted)
+            theme.text(surface, line, int(height * 0.5), (panel.centerx, y), anchor="center", color=theme.palette.muted)
             y += height * 0.6
         for button in self.buttons:
             button.draw(surface, theme)

@@ -119,14 +119,25 @@ def serve(requests, replies, cancelled_upto) -> None:
             now = time.perf_counter()
             if now - last[0] >= PROGRESS_EVERY:
                 last[0] = now
-                replies.put(("progress", JobProgress(job_id, report.depth, report.completed_depth,
-                                                     report.nodes, report.seconds)))
+                replies.put(
+                    (
+                        "progress",
+                        JobProgress(job_id, report.depth, report.completed_depth, report.nodes, report.seconds),
+                    )
+                )
 
         try:
             result = search(
-                job.grid, job.rules, job.depth, pruning=job.pruning, record_tree=job.record_tree,
-                time_limit=job.time_limit, to_move=job.to_move, should_stop=should_stop,
-                on_progress=progress, tree_budget=job.tree_budget,
+                job.grid,
+                job.rules,
+                job.depth,
+                pruning=job.pruning,
+                record_tree=job.record_tree,
+                time_limit=job.time_limit,
+                to_move=job.to_move,
+                should_stop=should_stop,
+                on_progress=progress,
+                tree_budget=job.tree_budget,
             )
             verdict = _perfect_play_verdict(job, should_stop) if job.verdict_seconds else None
             tree = result.tree
@@ -135,7 +146,7 @@ def serve(requests, replies, cancelled_upto) -> None:
             # The answer first, so the move can be played at once; the tree follows.
             replies.put(("result", job_id, replace(result, tree=None), verdict, chunks))
             for start in range(0, len(raw), CHUNK_BYTES):
-                replies.put(("chunk", job_id, raw[start:start + CHUNK_BYTES]))
+                replies.put(("chunk", job_id, raw[start : start + CHUNK_BYTES]))
         except SearchCancelled:
             replies.put(("cancelled", job_id))
         except Exception as error:  # report, never kill the worker
@@ -172,8 +183,10 @@ class AIWorker:
                 self._replies: Any = context.Queue()
                 self._cancelled: Any = context.Value("q", 0, lock=False)
                 self._process = context.Process(
-                    target=serve, args=(self._requests, self._replies, self._cancelled),
-                    name="connect4-ai", daemon=True,
+                    target=serve,
+                    args=(self._requests, self._replies, self._cancelled),
+                    name="connect4-ai",
+                    daemon=True,
                 )
                 self._process.start()
                 self._started = True
@@ -305,6 +318,3 @@ class AIWorker:
             events += self.poll(budget=0.05)
             time.sleep(0.002)
         return events
-
-
-

@@ -1,0 +1,160 @@
+"""Frame times while the AI searches: ``python -m game.bench`` (headless, prints a table).
+
+The play scene runs at 60 frames per second (SDL dummy driver) while the computer
+searches depth 8 without pruning on the empty 6x7 board (about 6.7 million nodes) in the
+worker process, recording its tree as the game does, and the tree is taken in at the end.
+It reports the work per frame (events, update, draw) and the interval between frames.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--depth", type=int, default=8)
+    parser.add_argument("--pruning", action="store_true", help="search with alpha-beta (default: without)")
+    parser.add_argument("--limit", type=float, default=60.0, help="stop after this many seconds")
+    parser.add_argument("--skip-search", action="store_true", help="only the tree overlay benchmark")
+    args = parser.parse_args(argv)
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    from ai.bench import machine
+
+    print(f"# game.bench on {machine()}")
+    if not args.skip_search:
+        search_bench(args)
+    tree_bench()
+    return 0
+
+
+def report(rows: list[tuple[str, list[float]]]) -> None:
+    print(f"{'':16} {'median ms':>10} {'p95 ms':>8} {'worst ms':>9} {'frames >50 ms':>14}")
+    for name, values in rows:
+        print(
+            f"{name:16} {statistics.median(values) * 1000:10.2f} {percentile(values, 0.95) * 1000:8.2f} "
+            f"{max(values) * 1000:9.2f} {sum(v > 0.05 for v in values):14d}"
+        )
+
+
+def search_bench(args) -> None:
+    """Frames of the play scene while the worker searches."""
+    import pygame
+
+    from ai.levels import Level
+    from game.app.loop import FPS, App
+    from game.app.scenes.play import PlayScene
+
+    app = App(home=Path(tempfile.mkdtemp(prefix="connect4-bench-")))
+    play = PlayScene(app.settings.rules(), Level(args.depth, pruning=args.pruning), "computer", first="computer")
+    app.stack.push(play)
+    work: list[float] = []
+    intervals: list[float] = []
+    clock = pygame.time.Clock()
+    started = time.perf_counter()
+    last = started
+    searching_frames = 0  # frames drawn while the search ran
+    while time.perf_counter() - started < args.limit:
+        dt = clock.tick(FPS) / 1000.0
+        now = time.perf_counter()
+        intervals.append(now - last)
+        last = now
+        app.step([], dt)
+        pygame.display.flip()
+        work.append(time.perf_counter() - now)
+        searching_frames += play.thinking
+        arrived = play.searches and play.searches[-1].result.tree is not None
+        if arrived and play.drop is None:  # the move was played and its whole tree taken in
+            break
+    total = time.perf_counter() - started
+    record = play.searches[-1] if play.searches else None
+    app.close()
+
+    print("\n## Play scene while the computer searches")
+    what = f"depth {args.depth} {'with' if args.pruning else 'without'} pruning, 6x7, tree recorded"
+    if record is None:
+        print(f"The search ({what}) did not finish within {args.limit:.0f} s; figures cover that time.")
+    else:
+        stats = record.result.stats
+        tree = record.result.tree
+        print(
+            f"Search: {what}: {stats.nodes:,} nodes in {stats.seconds:.1f} s in the worker; "
+            f"{len(tree) if tree else 0:,} nodes of tree taken in; {len(work)} frames in {total:.1f} s, "
+            f"{searching_frames} of them during the search"
+        )
+    report([("work per frame", work), ("frame interval", intervals[1:])])
+
+
+def tree_bench() -> None:
+    """Frames of the tree overlay on a 137,257-node tree while zooming, panning, replaying."""
+    import pygame
+
+    from ai.levels import Level
+    from ai.search import search
+    from game.app.loop import App
+    from game.app.scenes.play import PlayScene, SearchRecord
+    from game.app.tree.scene import TreeScene
+    from game.rules import MIN
+
+    app = App(home=Path(tempfile.mkdtemp(prefix="connect4-bench-")))
+    play = PlayScene(app.settings.rules(), Level(6, pruning=False), "computer")
+    result = search(play.match.board.grid, play.rules, 6, pruning=False, record_tree=True, to_move=MIN)
+    play.searches.append(SearchRecord(0, MIN, "move", result))
+    app.stack.push(play)
+    app.step([], 1 / 60)
+    opened = time.perf_counter()
+    app.stack.push(TreeScene(play))
+    app.step([], 1 / 60)
+    open_seconds = time.perf_counter() - opened
+    scene = app.stack.top
+    actions = []
+    for _ in range(30):  # to about 10 x
+        actions.append(lambda: scene.zoom(1.08, (400, 300)))
+    for _ in range(60):
+        actions.append(
+            lambda: scene.handle_event(
+                pygame.event.Event(pygame.MOUSEMOTION, pos=(400, 300), rel=(9, 2), buttons=(1, 0, 0))
+            )
+        )
+    actions.append(scene.fit)
+    for _ in range(15):  # to about 3 x, where the most nodes are on screen
+        actions.append(lambda: scene.zoom(1.08, (300, 300)))
+    actions.append(scene.toggle_play)
+    scene.speed_index = 7  # 3000 steps a second
+    actions += [lambda: None] * 120
+    for key in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN, pygame.K_DOWN, pygame.K_RIGHT) * 8:
+        actions.append(lambda key=key: scene.handle_key(key))
+    scene.drag_from = (400, 300)
+    work = []
+    drawn = []
+    for action in actions:
+        started = time.perf_counter()
+        action()
+        app.step([], 1 / 60)
+        work.append(time.perf_counter() - started)
+        drawn.append(len(scene.drawn))
+    app.close()
+    tree = result.tree
+    print(f"\n## Tree overlay on a {len(tree):,}-node tree (depth 6 without pruning)")
+    print(
+        f"opened in {open_seconds * 1000:.0f} ms; {len(work)} frames of zoom, drag, replay at 3000 steps/s and "
+        f"arrow-key walks; items drawn per frame: median {statistics.median(drawn):.0f}, most {max(drawn)}"
+    )
+    report([("work per frame", work)])
+    print(f"= {1 / percentile(work, 0.95):.0f} frames per second at the 95th percentile")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

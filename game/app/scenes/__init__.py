@@ -1,0 +1,1 @@
+"""The screens of the game; each is a ``game.app.scene.Scene``."""

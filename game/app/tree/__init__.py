@@ -1,0 +1,1 @@
+"""The tree overlay: walk the search the computer just made (scene, layout, replay)."""

@@ -1,1 +1,0 @@
-"""The screens of the game; each is a ``game.scene.Scene``."""

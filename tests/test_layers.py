@@ -1,0 +1,51 @@
+"""The layers: everything outside ``game/app/`` (rules, AI, command line) runs without pygame."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WINDOW = ROOT / "game" / "app"
+
+
+def headless_modules() -> list[str]:
+    """Every module of ``game`` and ``ai`` that lives outside the window package."""
+    names = []
+    for package in ("game", "ai"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if WINDOW in path.parents:
+                continue
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names
+
+
+def test_the_rule_covers_the_rules_the_ai_and_the_cli():
+    names = headless_modules()
+    for expected in ("game.rules", "game.board", "game.cli", "ai.search", "ai.solver", "ai.levels"):
+        assert expected in names
+    assert not any(name.startswith("game.app") for name in names)
+
+
+def test_everything_outside_the_window_package_imports_without_pygame():
+    names = headless_modules()
+    code = (
+        "import importlib, sys\n"
+        f"for name in {names!r}:\n"
+        "    importlib.import_module(name)\n"
+        "print('pygame' in sys.modules)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "False", "a module outside game/app/ pulled in pygame"
+
+
+def test_the_package_faces_name_the_main_types():
+    from ai import Solver, search
+    from game import Board, Rules
+
+    board = Board.from_moves("4453", Rules())
+    assert search(board.grid, board.rules, 2).move is not None
+    assert Solver is not None
