@@ -14,6 +14,10 @@ import numpy as np
 
 from game.rules import EMPTY, MAX, MIN, STANDARD, Cell, Mode, Rules, Run, runs_of, runs_through
 
+TEXT_MARKS = {EMPTY: ".", MAX: "O", MIN: "X"}
+"""Marks in text: ``O`` for player 1 (the ring on the window's discs), ``X`` for player 2 (the cross)."""
+TEXT_LEGEND = "O = player 1 (moves first, MAX), X = player 2 (MIN)"
+
 
 class IllegalMoveError(ValueError):
     """A move that is not legal in the position it was tried in."""
@@ -244,8 +248,8 @@ class Board:
 
     # -- text -----------------------------------------------------------------------
     def __str__(self) -> str:
-        marks = {EMPTY: ".", MAX: "X", MIN: "O"}
-        lines = [" ".join(marks[int(v)] for v in row) for row in self.grid]
+        """The board in text, top row first, with the column names under it (see ``TEXT_MARKS``)."""
+        lines = [" ".join(TEXT_MARKS[int(v)] for v in row) for row in self.grid]
         if self.rules.cols <= 9:
             lines.append(" ".join(str(c + 1) for c in range(self.rules.cols)))
         else:

@@ -15,7 +15,7 @@ from typing import TextIO
 from ai.search import EXACT, LOWER, UPPER, SearchResult, search
 from ai.tree import format_tree
 from ai.values import fmt_value
-from game.board import Board, IllegalMoveError
+from game.board import TEXT_LEGEND, Board, IllegalMoveError
 from game.board_file import BoardFileError, load_board, save_board
 from game.notation import NotationError, format_move, parse_move, parse_moves
 from game.rules import MAX, Mode, Rules, RulesError
@@ -146,7 +146,7 @@ def print_board(board: Board, out: TextIO) -> None:
     """Print the board with a legend and, in FULL_BOARD mode, the score."""
     print(board, file=out)
     first, second = board.score()
-    legend = "X = player 1, O = player 2"
+    legend = TEXT_LEGEND
     if board.rules.mode is Mode.FULL_BOARD:
         print(f"{legend}.  Score: player 1 = {first}, player 2 = {second}", file=out)
     else:
@@ -245,7 +245,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     if outcome is not None:
         print(f"The game is over: {outcome.result_text()}", file=out)
         return 0
-    side = "player 1 (X, MAX)" if board.to_move == MAX else "player 2 (O, MIN)"
+    side = "player 1 (O, MAX)" if board.to_move == MAX else "player 2 (X, MIN)"
     print(f"To move: {side}", file=out)
     result = search(
         board.grid,
