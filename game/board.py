@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from game.rules import EMPTY, MAX, MIN, STANDARD, Cell, Mode, Rules, Run, runs_of, runs_through
+from game.rules import EMPTY, MAX, MIN, STANDARD, Cell, Mode, Rules, Run, runs_of, runs_through, score
 
 TEXT_MARKS = {EMPTY: ".", MAX: "O", MIN: "X"}
 """Marks in text: ``O`` for player 1 (the ring on the window's discs), ``X`` for player 2 (the cross)."""
@@ -243,8 +243,7 @@ class Board:
 
     def score(self) -> tuple[int, int]:
         """Return the points ``(first, second)`` scored so far under FULL_BOARD counting."""
-        k = self.rules.connect
-        return len(runs_of(self.grid, MAX, k)), len(runs_of(self.grid, MIN, k))
+        return score(self.grid, self.rules.connect)
 
     # -- text -----------------------------------------------------------------------
     def __str__(self) -> str:
