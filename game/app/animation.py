@@ -6,12 +6,20 @@ any window size, and it is integrated with ``dt`` so it is the same at any frame
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 GRAVITY = 55.0  # cells per second squared
 RESTITUTION = 0.3  # share of the speed kept by a bounce
 REST_SPEED = 3.0  # below this impact speed the disc stops
 MAX_STEP = 1 / 120  # seconds: long frames are integrated in small steps
+
+
+class DropEvent(enum.Enum):
+    """What happened to a falling disc during one update."""
+
+    IMPACT = "impact"  # it hit the disc below (or the floor): a landing sound
+    REST = "rest"  # it stopped for good
 
 
 @dataclass
@@ -30,9 +38,9 @@ class DiscDrop:
     def __post_init__(self) -> None:
         self.y = self.start
 
-    def update(self, dt: float) -> list[str]:
-        """Advance by ``dt`` seconds; return the events that happened ("impact", "rest")."""
-        events: list[str] = []
+    def update(self, dt: float) -> list[DropEvent]:
+        """Advance by ``dt`` seconds; return the events that happened, in order."""
+        events: list[DropEvent] = []
         while dt > 0 and not self.landed:
             step = min(dt, MAX_STEP)
             dt -= step
@@ -41,11 +49,11 @@ class DiscDrop:
             if self.y >= self.row and self.speed > 0:
                 self.y = float(self.row)
                 impact = self.speed
-                events.append("impact")
+                events.append(DropEvent.IMPACT)
                 if impact < REST_SPEED or self.bounces >= 2:
                     self.landed = True
                     self.speed = 0.0
-                    events.append("rest")
+                    events.append(DropEvent.REST)
                 else:
                     self.bounces += 1
                     self.speed = -impact * RESTITUTION

@@ -18,7 +18,7 @@ from ai.heuristic import POINT
 from ai.levels import Level, preset_name
 from ai.search import SearchResult
 from ai.values import fmt_value, is_win_value, plies_to_end
-from game.app.animation import DiscDrop
+from game.app.animation import DiscDrop, DropEvent
 from game.app.board_view import BoardLayout, BoardView
 from game.app.scene import Scene
 from game.app.settings import Settings
@@ -382,7 +382,7 @@ class PlayScene(Scene):
     def update(self, dt: float) -> None:
         if self.drop is not None:
             events = self.drop.update(dt)
-            if "impact" in events and not self.landing_heard:
+            if DropEvent.IMPACT in events and not self.landing_heard:
                 self.landing_heard = True
                 self.app.sounds.play("land")
             if self.drop.landed:
