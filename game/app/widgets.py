@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import pygame
 
@@ -29,22 +30,37 @@ class Button:
             return True
         return False
 
-    def draw(self, surface: pygame.Surface, theme: Theme, size: int | None = None) -> None:
+    def draw(
+        self,
+        surface: pygame.Surface,
+        theme: Theme,
+        size: int | None = None,
+        *,
+        rect: pygame.Rect | None = None,
+        enabled: bool | None = None,
+    ) -> None:
+        """Draw at ``rect`` (default: its own) as ``enabled`` says (default: its own flag).
+
+        The overrides let a scene draw from a layout it computes on the spot, so that
+        drawing changes no state.
+        """
         p = theme.palette
-        hovered = self.enabled and self.rect.collidepoint(pygame.mouse.get_pos())
-        color = p.disabled if not self.enabled else (p.button_hover if hovered or self.focused else p.button)
-        pygame.draw.rect(surface, color, self.rect, border_radius=max(4, self.rect.height // 5))
+        rect = rect or self.rect
+        enabled = self.enabled if enabled is None else enabled
+        hovered = enabled and rect.collidepoint(pygame.mouse.get_pos())
+        color = p.disabled if not enabled else (p.button_hover if hovered or self.focused else p.button)
+        pygame.draw.rect(surface, color, rect, border_radius=max(4, rect.height // 5))
         if self.focused:
-            pygame.draw.rect(surface, p.accent, self.rect.inflate(6, 6), 2, border_radius=max(4, self.rect.height // 4))
-        size = size or max(14, int(self.rect.height * 0.5))
-        label = self.label if not self.key_hint else f"{self.label}"
-        text_rect = theme.text(surface, label, size, self.rect.center, color=p.button_text, anchor="center")
-        if self.key_hint and self.rect.width > text_rect.width + 40:
+            pygame.draw.rect(surface, p.accent, rect.inflate(6, 6), 2, border_radius=max(4, rect.height // 4))
+        size = size or max(14, int(rect.height * 0.5))
+        label = theme.fit(self.label, size, rect.width - 8)
+        text_rect = theme.text(surface, label, size, rect.center, color=p.button_text, anchor="center")
+        if self.key_hint and rect.width > text_rect.width + 40:
             theme.text(
                 surface,
                 self.key_hint,
                 max(11, size * 2 // 3),
-                (self.rect.right - 8, self.rect.bottom - 4),
+                (rect.right - 8, rect.bottom - 4),
                 color=p.button_text,
                 anchor="bottomright",
             )
@@ -52,21 +68,26 @@ class Button:
 
 @dataclass
 class Selector:
-    """A row "Label   < value >" that cycles through ``options`` (clicks or Left/Right)."""
+    """A row "Label   < value >" that cycles through ``options`` (clicks or Left/Right).
+
+    The value box between the arrows is as wide as the longest option (``measure``), so
+    no value runs onto an arrow; the label gives way (it is shortened) if the row is narrow.
+    """
 
     label: str
-    options: Sequence
+    options: Sequence[Any]
     index: int
-    on_change: Callable[[object], None]
-    format: Callable[[object], str] = str
+    on_change: Callable[[Any], None]
+    format: Callable[[Any], str] = str
     rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
     focused: bool = False
+    value_width: int = 0  # pixels for the value text, set by ``measure``
 
     @property
-    def value(self):
+    def value(self) -> Any:
         return self.options[self.index]
 
-    def set_value(self, value) -> None:
+    def set_value(self, value: Any) -> None:
         if value in self.options:
             self.index = list(self.options).index(value)
 
@@ -74,10 +95,21 @@ class Selector:
         self.index = (self.index + delta) % len(self.options)
         self.on_change(self.value)
 
+    def font_size(self) -> int:
+        return max(14, int(self.rect.height * 0.62))
+
+    def measure(self, theme: Theme) -> None:
+        """Size the value box for the longest option (call after setting ``rect``)."""
+        font = theme.font(self.font_size(), True)
+        widest = max(font.size(self.format(option))[0] for option in self.options)
+        # The value box may take at most 60% of the row; the label keeps the rest.
+        self.value_width = min(widest + self.rect.height // 2, int(self.rect.width * 0.6) - 2 * self.rect.height)
+
     def arrow_rects(self) -> tuple[pygame.Rect, pygame.Rect]:
         size = self.rect.height
+        value_width = self.value_width or int(size * 3.5)
         right = pygame.Rect(self.rect.right - size, self.rect.top, size, size)
-        left = pygame.Rect(self.rect.right - int(size * 5.5), self.rect.top, size, size)
+        left = pygame.Rect(right.left - value_width - size, self.rect.top, size, size)
         return left, right
 
     def handle_event(self, event: pygame.event.Event) -> bool:
@@ -96,21 +128,23 @@ class Selector:
         if self.focused:
             pygame.draw.rect(surface, p.panel, self.rect.inflate(12, 6), border_radius=6)
             pygame.draw.rect(surface, p.accent, self.rect.inflate(12, 6), 2, border_radius=6)
-        size = max(14, int(self.rect.height * 0.62))
-        theme.text(surface, self.label, size, (self.rect.left, self.rect.centery), anchor="midleft")
+        size = self.font_size()
         left, right = self.arrow_rects()
+        label = theme.fit(self.label, size, left.left - self.rect.left - 8)
+        theme.text(surface, label, size, (self.rect.left, self.rect.centery), anchor="midleft")
         for rect, glyph in ((left, "<"), (right, ">")):
             pygame.draw.rect(surface, p.button, rect, border_radius=6)
             theme.text(surface, glyph, size, rect.center, color=p.button_text, anchor="center", bold=True)
         middle = (left.right + right.left) / 2
-        theme.text(surface, self.format(self.value), size, (middle, self.rect.centery), anchor="center", bold=True)
+        value = theme.fit(self.format(self.value), size, right.left - left.right - 6, bold=True)
+        theme.text(surface, value, size, (middle, self.rect.centery), anchor="center", bold=True)
 
 
 class FocusList:
     """Keyboard focus over a list of widgets: Up/Down move, Enter/Left/Right act."""
 
-    def __init__(self, items: list):
-        self.items = items
+    def __init__(self, items: Sequence[Button | Selector]):
+        self.items = list(items)
         self.index = 0
         self._sync()
 
@@ -137,12 +171,18 @@ class FocusList:
                     item.action()
             else:
                 item.step(1)
-        elif key in (pygame.K_LEFT, pygame.K_RIGHT) and isinstance(self.items[self.index], Selector):
-            self.items[self.index].step(-1 if key == pygame.K_LEFT else 1)
+        elif key in (pygame.K_LEFT, pygame.K_RIGHT) and isinstance(selector := self.items[self.index], Selector):
+            selector.step(-1 if key == pygame.K_LEFT else 1)
         else:
             return False
         self._sync()
         return True
+
+
+def display_size() -> tuple[int, int]:
+    """The size of the window's surface (what the next frame is drawn on)."""
+    surface = pygame.display.get_surface()
+    return surface.get_size() if surface is not None else (0, 0)
 
 
 def stack_rects(area: pygame.Rect, count: int, height: int, gap: int, width: int | None = None) -> list[pygame.Rect]:

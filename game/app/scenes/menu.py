@@ -9,7 +9,7 @@ from __future__ import annotations
 import pygame
 
 from game.app.scene import Scene
-from game.app.widgets import Button, FocusList, stack_rects
+from game.app.widgets import Button, FocusList, display_size, stack_rects
 
 
 class MenuScene(Scene):
@@ -34,17 +34,21 @@ class MenuScene(Scene):
     def on_enter(self) -> None:
         self.buttons = self.build_buttons()
         self.focus = FocusList(self.buttons)
+        self.layout(display_size())
 
     def on_resume(self) -> None:
         self.on_enter()
 
-    def panel_rect(self, surface: pygame.Surface) -> pygame.Rect:
-        return surface.get_rect()
+    def panel_rect(self, size: tuple[int, int]) -> pygame.Rect:
+        return pygame.Rect((0, 0), size)
 
-    def layout(self, surface: pygame.Surface) -> pygame.Rect:
-        """Place the buttons; return the rect of the whole panel."""
-        panel = self.panel_rect(surface)
-        height = max(34, min(54, surface.get_height() // 13))
+    def button_height(self, size: tuple[int, int]) -> int:
+        return max(34, min(54, size[1] // 13))
+
+    def button_rects(self, size: tuple[int, int]) -> list[pygame.Rect]:
+        """Where the buttons go in a window of ``size`` (a pure function of the size)."""
+        panel = self.panel_rect(size)
+        height = self.button_height(size)
         width = min(panel.width - 40, 360)
         lines = len(self.subtitle_lines())
         top_space = int(height * 2.2) + lines * int(height * 0.6)
@@ -54,9 +58,15 @@ class MenuScene(Scene):
         if self.is_overlay and rects:  # packed under the text, not centred in the panel
             shift = rects[0].top - area.top
             rects = [rect.move(0, -shift) for rect in rects]
-        for button, rect in zip(self.buttons, rects):
+        return rects
+
+    def layout(self, size: tuple[int, int]) -> None:
+        """Give the buttons their rects for hit tests (on enter, each update, each click)."""
+        for button, rect in zip(self.buttons, self.button_rects(size)):
             button.rect = rect
-        return panel
+
+    def update(self, dt: float) -> None:
+        self.layout(display_size())
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
@@ -65,30 +75,36 @@ class MenuScene(Scene):
             elif self.focus.handle_key(event.key):
                 self.app.sounds.play("click")
         elif event.type == pygame.MOUSEBUTTONDOWN:
-            self.layout(pygame.display.get_surface())
+            self.layout(display_size())
             for button in self.buttons:
                 if button.handle_event(event):
                     self.app.sounds.play("click")
                     break
         elif event.type == pygame.MOUSEMOTION:
+            self.layout(display_size())
             for index, button in enumerate(self.buttons):
                 if button.rect.collidepoint(event.pos):
                     self.focus.focus(index)
 
     def draw(self, surface: pygame.Surface) -> None:
-        panel = self.layout(surface)
+        size = surface.get_size()
+        panel = self.panel_rect(size)
+        rects = self.button_rects(size)
         theme = self.app.theme
-        height = self.buttons[0].rect.height if self.buttons else 40
-        size = int(height * 1.25)
-        while size > 16 and theme.font(size, True).size(self.title)[0] > panel.width - 40:
-            size -= 2
-        theme.text(surface, self.title, size, (panel.centerx, panel.top + height * 1.1), bold=True, anchor="center")
+        height = self.button_height(size)
+        text_size = int(height * 1.25)
+        while text_size > 16 and theme.font(text_size, True).size(self.title)[0] > panel.width - 40:
+            text_size -= 2
+        theme.text(
+            surface, self.title, text_size, (panel.centerx, panel.top + height * 1.1), bold=True, anchor="center"
+        )
         y = panel.top + height * 2.0
         for line in self.subtitle_lines():
+            line = theme.fit(line, int(height * 0.5), panel.width - 24)
             theme.text(surface, line, int(height * 0.5), (panel.centerx, y), anchor="center", color=theme.palette.muted)
             y += height * 0.6
-        for button in self.buttons:
-            button.draw(surface, theme)
+        for button, rect in zip(self.buttons, rects):
+            button.draw(surface, theme, rect=rect)
 
 
 _SHADES: dict[tuple[int, int, int], pygame.Surface] = {}
@@ -111,10 +127,10 @@ class OverlayMenu(MenuScene):
 
     is_overlay = True
 
-    def panel_rect(self, surface: pygame.Surface) -> pygame.Rect:
+    def panel_rect(self, size: tuple[int, int]) -> pygame.Rect:
         """A panel just big enough for the title, the lines of text and the buttons."""
-        w, h = surface.get_size()
-        height = max(34, min(54, h // 13))
+        w, h = size
+        height = self.button_height(size)
         lines = len(self.subtitle_lines())
         content = int(height * 2.2) + lines * int(height * 0.6) + len(self.buttons) * (height + height // 3)
         rect = pygame.Rect(0, 0, min(w - 40, 460), min(h - 20, content + height // 2))
@@ -123,7 +139,7 @@ class OverlayMenu(MenuScene):
 
     def draw(self, surface: pygame.Surface) -> None:
         dim(surface)
-        panel = self.panel_rect(surface)
+        panel = self.panel_rect(surface.get_size())
         p = self.app.theme.palette
         pygame.draw.rect(surface, p.panel, panel, border_radius=14)
         pygame.draw.rect(surface, p.accent, panel, 2, border_radius=14)

@@ -1,20 +1,22 @@
-"""Options: the rules (size, line length, gravity, mode), who starts, the opponent,
-sound and theme.  Changes apply to the next game and are saved at once.
+"""Options: the rules (size, line length, gravity, mode), who starts against the
+computer, sound and theme.  Changes apply to the next game and are saved at once.  The
+opponent is chosen on the title menu (one place), not here.
 
 Controls: Up/Down choose a row, Left/Right change it, Esc back; or click the arrows.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pygame
 
 from game.app.scene import Scene
-from game.app.settings import OPPONENTS, STARTERS, THEMES
-from game.app.widgets import Button, FocusList, Selector, stack_rects
+from game.app.settings import STARTERS, THEMES
+from game.app.widgets import Button, FocusList, Selector, display_size, stack_rects
 from game.rules import MAX_COLS, MAX_CONNECT, MAX_ROWS, MIN_COLS, MIN_CONNECT, MIN_ROWS, Mode
 
 SIZE_PRESETS = [(6, 7), (7, 8), (8, 9)]
-OPPONENT_NAMES = {"computer": "the computer", "human": "a second player", "demo": "computer vs computer"}
 
 
 class OptionsScene(Scene):
@@ -23,14 +25,12 @@ class OptionsScene(Scene):
     def on_enter(self) -> None:
         s = self.app.settings
 
-        def setter(name):
-            def apply(value) -> None:
+        def setter(name: str) -> Callable[[object], None]:
+            def apply(value: object) -> None:
                 setattr(s, name, value)
                 self._fix_connect()
-                if name == "theme":
-                    self.app.theme.set(value)
-                if name == "sound":
-                    self.app.sounds.enabled = value
+                self.app.theme.set(s.theme)
+                self.app.sounds.enabled = s.sound
                 self.app.save_settings()
                 self._sync()
 
@@ -55,9 +55,12 @@ class OptionsScene(Scene):
             format=lambda v: "first line wins" if v == "classic" else "full board: most lines",
         )
         self.first = Selector(
-            "Who starts", list(STARTERS), 0, setter("first"), format=lambda v: "you" if v == "human" else "the computer"
+            "Who starts vs computer",
+            list(STARTERS),
+            0,
+            setter("first"),
+            format=lambda v: "you" if v == "human" else "the computer",
         )
-        self.opponent = Selector("Opponent", list(OPPONENTS), 0, setter("opponent"), format=lambda v: OPPONENT_NAMES[v])
         self.sound = Selector("Sound", [True, False], 0, setter("sound"), format=lambda v: "on" if v else "muted")
         self.theme = Selector("Theme", list(THEMES), 0, setter("theme"))
         self.back = Button("Back", self.close, key_hint="Esc")
@@ -69,14 +72,14 @@ class OptionsScene(Scene):
             self.gravity,
             self.mode,
             self.first,
-            self.opponent,
             self.sound,
             self.theme,
         ]
-        self.focus = FocusList(self.selectors + [self.back])
+        self.focus = FocusList([*self.selectors, self.back])
         self._sync()
+        self.layout(display_size())
 
-    def _set_size(self, value) -> None:
+    def _set_size(self, value: object) -> None:
         if isinstance(value, tuple):
             self.app.settings.rows, self.app.settings.cols = value
             self._fix_connect()
@@ -98,7 +101,6 @@ class OptionsScene(Scene):
             (self.gravity, s.gravity),
             (self.mode, s.mode),
             (self.first, s.first),
-            (self.opponent, s.opponent),
             (self.sound, s.sound),
             (self.theme, s.theme),
         ):
@@ -108,14 +110,24 @@ class OptionsScene(Scene):
         self.app.save_settings()
         self.app.stack.pop()
 
-    def layout(self, surface: pygame.Surface) -> None:
-        w, h = surface.get_size()
-        row = max(24, min(40, (h - 160) // (len(self.selectors) + 2)))
-        width = min(w - 60, 620)
-        top = int(row * 2.4)
-        area = pygame.Rect(0, top, w, h - top - int(row * 3.4))  # room below for the note and Back
-        for selector, rect in zip(self.selectors, stack_rects(area, len(self.selectors), row, row // 3, width)):
+    def layout(self, size: tuple[int, int]) -> None:
+        """Place the rows for a window of ``size`` (on enter, each update and each click).
+
+        Rows, title, note and Back share the height: n rows with their gaps take
+        n * 4/3 row heights, the title 2 and the note with Back 3.2.
+        """
+        w, h = size
+        count = len(self.selectors)
+        row = max(20, min(40, int(h / (count * 4 / 3 + 5.2))))
+        width = min(w - 40, 620)
+        top = row * 2
+        area = pygame.Rect(0, top, w, int(count * row * 4 / 3))
+        for selector, rect in zip(self.selectors, stack_rects(area, count, row, row // 3, width)):
             selector.rect = rect
+            selector.measure(self.app.theme)
+        widest = max(selector.value_width for selector in self.selectors)
+        for selector in self.selectors:  # one column of arrows
+            selector.value_width = widest
         self.back.rect = pygame.Rect(0, 0, 200, int(row * 1.2))
         self.back.rect.midbottom = (w // 2, h - row // 2)
 
@@ -126,18 +138,20 @@ class OptionsScene(Scene):
             elif self.focus.handle_key(event.key):
                 self.app.sounds.play("click")
         elif event.type == pygame.MOUSEBUTTONDOWN:
-            self.layout(pygame.display.get_surface())
+            self.layout(display_size())
             for index, widget in enumerate(self.focus.items):
                 if widget.handle_event(event):
                     self.focus.focus(index)
                     self.app.sounds.play("click")
                     break
 
+    def update(self, dt: float) -> None:
+        self.layout(display_size())
+
     def draw(self, surface: pygame.Surface) -> None:
-        self.layout(surface)
         theme = self.app.theme
         row = self.selectors[0].rect.height
-        theme.text(surface, "Options", int(row * 1.5), (surface.get_width() / 2, row * 1.2), bold=True, anchor="center")
+        theme.text(surface, "Options", int(row * 1.5), (surface.get_width() / 2, row * 1.0), bold=True, anchor="center")
         for selector in self.selectors:
             selector.draw(surface, theme)
         self.back.draw(surface, theme)
@@ -147,7 +161,7 @@ class OptionsScene(Scene):
             surface,
             note,
             max(14, row // 2),
-            (surface.get_width() / 2, self.back.rect.top - row * 0.4),
+            (surface.get_width() / 2, self.back.rect.top - row * 0.3),
             color=theme.palette.muted,
             anchor="midbottom",
         )

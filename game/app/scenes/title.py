@@ -62,9 +62,10 @@ class TitleScene(MenuScene):
         super().draw(surface)
         # A row of discs under the title: the two sides and their marks.
         w = surface.get_width()
-        height = self.buttons[0].rect.height if self.buttons else 40
+        rects = self.button_rects(surface.get_size())
+        height = rects[0].height if rects else 40
         radius = max(8, height // 3)
-        y = self.buttons[0].rect.top - radius * 1.6 if self.buttons else 100
+        y = rects[0].top - radius * 1.6 if rects else 100
         for i in range(7):
             side = MAX if i % 2 == 0 else MIN
             x = w / 2 + (i - 3) * radius * 2.6
