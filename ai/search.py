@@ -23,14 +23,14 @@ import numpy as np
 
 from ai.bitboard import geometry
 from ai.heuristic import make_evaluator, make_final_value
-from ai.tree import DEFAULT_BUDGET, LeafReason, SearchTree, TreeRecorder
+from ai.tree import DEFAULT_BUDGET, BoundKind, LeafReason, SearchTree, TreeRecorder
 from ai.values import INF, WIN, is_win_value, plies_to_end
 from game.rules import MAX, MIN, Mode, Rules
 
 CHECK_EVERY = 4096
 """Nodes between two looks at the clock and at the stop request."""
 
-EXACT, LOWER, UPPER = "exact", "lower", "upper"
+EXACT, LOWER, UPPER = BoundKind.EXACT, BoundKind.LOWER, BoundKind.UPPER
 """Kinds of a root child's value: exact, or only a bound because of a cutoff."""
 
 
@@ -63,7 +63,7 @@ class ColumnValue:
     """A root move's value; with pruning some are only bounds (``kind`` LOWER/UPPER)."""
 
     value: int
-    kind: str = EXACT
+    kind: BoundKind = EXACT
 
 
 @dataclass(frozen=True)
@@ -210,7 +210,9 @@ class _Pass:
                 if reason and node >= 0:
                     rec_leaf(node, move, ply + 1, False, alpha, beta, value, reason)
                 if not ply:
-                    root_values[move] = ColumnValue(value, UPPER if value <= alpha_before else EXACT)
+                    root_values[move] = ColumnValue(
+                        value, BoundKind.of(value, alpha_before, beta, pruning=pruning, exact_leaf=bool(reason))
+                    )
                 if value > best:
                     best = value
                     best_move = move
@@ -277,7 +279,9 @@ class _Pass:
                 if reason and node >= 0:
                     rec_leaf(node, move, ply + 1, True, alpha, beta, value, reason)
                 if not ply:
-                    root_values[move] = ColumnValue(value, LOWER if value >= beta_before else EXACT)
+                    root_values[move] = ColumnValue(
+                        value, BoundKind.of(value, alpha, beta_before, pruning=pruning, exact_leaf=bool(reason))
+                    )
                 if value < best:
                     best = value
                     best_move = move

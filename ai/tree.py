@@ -31,6 +31,58 @@ _IS_MAX = 1 << 8  # INFO: bits 0-7 the ply, bit 8 MAX to move, bits 9-11 the lea
 _REASON_SHIFT = 9
 
 
+class BoundKind(str, enum.Enum):
+    """What a stored value says: the exact minimax value, or only a bound on it.
+
+    With alpha-beta a node searched with the window ``[alpha, beta]`` that returns
+    ``v >= beta`` failed high: some child already refuted the line, the rest were not
+    searched, so the true value is at least ``v`` (LOWER).  ``v <= alpha`` failed low:
+    the true value is at most ``v`` (UPPER).  Without pruning every value is exact.
+    """
+
+    EXACT = "exact"
+    LOWER = "lower"  # the true value is >= the stored one
+    UPPER = "upper"  # the true value is <= the stored one
+
+    @property
+    def sign(self) -> str:
+        """The mark written before a value: ``>=`` / ``<=``, nothing when exact."""
+        return _SIGNS[self]
+
+    @staticmethod
+    def of(value: int, alpha_in: int, beta_in: int, *, pruning: bool, exact_leaf: bool = False) -> BoundKind:
+        """The kind of ``value`` returned by a node searched with ``[alpha_in, beta_in]``.
+
+        ``exact_leaf``: the node was valued directly (a leaf), never by a search.
+        """
+        if not pruning or exact_leaf:
+            return BoundKind.EXACT
+        if value >= beta_in:
+            return BoundKind.LOWER
+        if value <= alpha_in:
+            return BoundKind.UPPER
+        return BoundKind.EXACT
+
+
+_SIGNS = {BoundKind.EXACT: "", BoundKind.LOWER: ">=", BoundKind.UPPER: "<="}
+
+
+def fmt_bounded(value: int, kind: BoundKind) -> str:
+    """A value as a person reads it, with its bound mark: ``20``, ``>=20``, ``<=+W3``."""
+    return kind.sign + fmt_value(value)
+
+
+BOUND_MEANING = {
+    BoundKind.EXACT: "exact: every move that could change it was searched",
+    BoundKind.LOWER: "a lower bound: a cutoff stopped the search here, the true value may be higher",
+    BoundKind.UPPER: "an upper bound: a cutoff stopped the search here, the true value may be lower",
+}
+"""One sentence per kind, for the detail panel and the legend."""
+
+BOUND_NOTE = "Key: >=v / <=v is only a bound; a cutoff stopped that search early, the true value may be higher / lower"
+"""The one-line key to the bound marks, for the CLI and the overlay's legend."""
+
+
 class LeafReason(enum.IntEnum):
     """Why a node has no children."""
 
@@ -226,6 +278,16 @@ class Node:
         return self._get(VALUE)
 
     @property
+    def bound(self) -> BoundKind:
+        """Whether ``value`` is exact or only a bound (see ``BoundKind``)."""
+        return BoundKind.of(self.value, self.alpha_in, self.beta_in, pruning=self.tree.pruning, exact_leaf=self.is_leaf)
+
+    @property
+    def value_text(self) -> str:
+        """The value with its bound mark (``>=20``): what the overlay and the CLI print."""
+        return fmt_bounded(self.value, self.bound)
+
+    @property
     def alpha_in(self) -> int:
         return self._get(ALPHA_IN)
 
@@ -339,7 +401,10 @@ def minimal_tree(depth: int, branching: int = 7) -> tuple[int, int]:
 
 
 def format_tree(tree: SearchTree, max_depth: int | None = None) -> str:
-    """Draw the tree as indented text: move, MAX/MIN, value, window, leaf reason, cutoffs."""
+    """Draw the tree as indented text: move, MAX/MIN, value, window, leaf reason, cutoffs.
+
+    A value only known as a bound after a cutoff is written ``value>=20`` / ``value<=30``.
+    """
     from game.notation import format_move
 
     rules = tree.rules
@@ -348,7 +413,9 @@ def format_tree(tree: SearchTree, max_depth: int | None = None) -> str:
     while stack:
         node, level = stack.pop()
         move = "root" if node.move is None else format_move(node.move, rules)
-        text = f"{'  ' * level}{move} {node.side_name} value={fmt_value(node.value)}"
+        bound = node.bound
+        relation = "=" if bound is BoundKind.EXACT else bound.sign
+        text = f"{'  ' * level}{move} {node.side_name} value{relation}{fmt_value(node.value)}"
         if tree.pruning:  # plain minimax carries no window worth showing
             text += f" [a={fmt_value(node.alpha_in)}, b={fmt_value(node.beta_in)}]"
         if node.is_leaf:

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from ai.search import EXACT, LOWER, UPPER, SearchResult, search
-from ai.tree import format_tree
+from ai.search import SearchResult, search
+from ai.tree import BOUND_NOTE, BoundKind, fmt_bounded, format_tree
 from ai.values import fmt_value
 from game.board import TEXT_LEGEND, Board, IllegalMoveError
 from game.board_file import BoardFileError, load_board, save_board
@@ -262,9 +262,10 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     print(f"Expected line: {' '.join(format_move(m, rules) for m in result.principal_variation)}", file=out)
     parts = []
     for move, column_value in result.move_values.items():
-        mark = {EXACT: "", LOWER: ">=", UPPER: "<="}[column_value.kind]
-        parts.append(f"{format_move(move, rules)}:{mark}{fmt_value(column_value.value)}")
+        parts.append(f"{format_move(move, rules)}:{fmt_bounded(column_value.value, column_value.kind)}")
     print("Move values: " + "  ".join(parts), file=out)
+    if any(column_value.kind is not BoundKind.EXACT for column_value in result.move_values.values()):
+        print(BOUND_NOTE, file=out)
     pruning = "on" if result.pruning else "off"
     print(
         f"Depth {stats.depth}{'' if result.completed else ' (time ran out)'}, alpha-beta {pruning}: "
@@ -276,6 +277,8 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     if result.tree is not None:
         tree = result.tree
         print(f"\nSearch tree ({len(tree):,} nodes stored; W<n> = win in n plies):", file=out)
+        if tree.pruning:
+            print(BOUND_NOTE, file=out)
         print(format_tree(tree, max_depth=max(0, args.tree_depth)), file=out)
         if not tree.is_complete:
             print(f"(past the budget: {tree.counted - len(tree):,} nodes counted, not stored)", file=out)
