@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pygame
 
-from game.app.scene import SceneStack
+from game.app.scene import Scene, SceneStack
 from game.app.settings import FILE_NAME, Settings, load_settings, save_settings
 from game.app.sound import Sounds
 from game.app.theme import Theme
-from game.app.worker import AIWorker
+from game.app.worker import AIWorker, SearchJob, WorkerLost
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +91,7 @@ class App:
                 top.handle_event(event)
             if self.stack.has_pending():
                 break  # the rest of the events belong to the next scene
+        self.poll_worker()
         top = self.stack.top
         if top is not None:
             top.update(dt)
@@ -102,7 +103,7 @@ class App:
         return self.running
 
     def draw(self) -> None:
-        surface = pygame.display.get_surface()
+        surface = display_surface()
         surface.fill(self.theme.palette.background)
         for scene in self.stack.visible():
             scene.draw(surface)
@@ -124,7 +125,21 @@ class App:
         pygame.draw.rect(surface, p.text, box, border_radius=8)
         self.theme.text(surface, text, 20, box.center, color=p.panel, anchor="center")
 
+    def poll_worker(self) -> None:
+        """Hand what the AI worker sent to the scene that asked (once per frame).
+
+        A scene that has left the stack no longer hears about its jobs."""
+        for owner, event in self.worker.poll():
+            if isinstance(event, WorkerLost):
+                self.show_toast(event.message, 5.0)
+            elif owner is not None and any(owner is scene for scene in self.stack.scenes):
+                owner.on_worker_event(event)
+
     # -- services for scenes ----------------------------------------------------------
+    def submit(self, job: SearchJob, scene: Scene) -> int:
+        """Start ``job`` for ``scene`` (cancelling the one under way); return its id."""
+        return self.worker.submit(job, owner=scene)
+
     def show_toast(self, text: str, seconds: float = 2.5) -> None:
         self.toast = (text, self.time + seconds)
 
@@ -143,7 +158,7 @@ class App:
         path = Path(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            pygame.image.save(pygame.display.get_surface(), str(path))
+            pygame.image.save(display_surface(), str(path))
         except (pygame.error, OSError) as error:
             self.show_toast(f"Could not save the screenshot: {error}")
             return None
@@ -155,7 +170,7 @@ class App:
             if self.fullscreen:
                 pygame.display.set_mode(self._windowed_size, pygame.RESIZABLE)
             else:
-                self._windowed_size = pygame.display.get_surface().get_size()
+                self._windowed_size = display_surface().get_size()
                 pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
             self.fullscreen = not self.fullscreen
         except pygame.error as error:
@@ -171,6 +186,14 @@ class App:
         self.worker.shutdown()
         self.save_settings()
         pygame.quit()
+
+
+def display_surface() -> pygame.Surface:
+    """The window's surface (there is one from ``App.__init__`` on)."""
+    surface = pygame.display.get_surface()
+    if surface is None:
+        raise pygame.error("no window is open")
+    return surface
 
 
 def make_icon(size: int = 64) -> pygame.Surface:

@@ -15,6 +15,7 @@ import pygame
 
 if TYPE_CHECKING:
     from game.app.loop import App
+    from game.app.worker import WorkerEvent
 
 
 class Scene:
@@ -49,6 +50,10 @@ class Scene:
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the scene; it must not change any state."""
 
+    def on_worker_event(self, event: WorkerEvent) -> None:
+        """A message about a job this scene submitted (``App.submit``); dropped once the
+        scene has left the stack."""
+
 
 class SceneStack:
     """The scenes, bottom first, and the changes requested during this frame."""
@@ -73,7 +78,11 @@ class SceneStack:
         self._pending.append(self._pop)
 
     def replace(self, scene: Scene) -> None:
-        self._pending.append(lambda: (self._pop(resume=False), self._push(scene, pause_below=False)))
+        def run() -> None:
+            self._pop(resume=False)
+            self._push(scene, pause_below=False)
+
+        self._pending.append(run)
 
     def reset(self, scene: Scene) -> None:
         """Pop every scene and push ``scene`` (back to the title menu)."""

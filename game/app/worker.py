@@ -1,30 +1,46 @@
 """Runs the AI away from the frame loop, in a worker process, and can stop it at once.
 
-The frame loop submits a job and polls for messages each frame; it never waits.  A
-shared counter says "every job up to N is cancelled": the search polls it every few
-thousand nodes, so Undo, Restart, Menu and closing the window stop it within
-milliseconds, and a result of a cancelled job is never delivered.
+The frame loop submits a job and takes in what has arrived once per frame; it never
+waits.  The messages both ways are frozen dataclasses (``JobProgress``, ``JobResult``,
+``TreeHeader``, ``TreeChunk``, ``JobCancelled``, ``JobFailed``).
 
-A recorded tree can hold millions of nodes; it travels in chunks of about a megabyte so
-that taking it in never costs a frame more than a few milliseconds.  If a process cannot
-be started (some sandboxes), a thread does the same work.  No pygame here.
+Transport: two one-way pipes.  ``Connection.send`` writes length-prefixed messages; on
+the window's side a reader thread receives them (only after ``poll()``) and hands whole
+messages to the frame loop through a ``queue.Queue``, so a worker that dies half-way
+through a message can never block a frame: the reader sees the pipe close, and the
+frame loop hears "the worker is gone" within a second.
+
+Cancelling: a shared counter says "every job up to N is cancelled"; the search polls it
+every few thousand nodes, so Undo, Restart, Menu and closing the window stop it within
+milliseconds, and the result of a cancelled job is never delivered.  At the same checks
+(and while idle) the worker asks whether its parent is still alive and exits if not.
+
+A recorded tree can hold a million nodes (44 MB): it is sent after the answer, with its
+own ``TreeHeader``, in chunks of a quarter megabyte, and rebuilt in one place
+(``TreeHeader.build``).  If the process cannot be started or dies, a thread does the
+same work (said once).  No pygame here.
 """
 
 from __future__ import annotations
 
+import enum
 import logging
 import multiprocessing
+import os
 import queue
+import signal
 import threading
 import time
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from multiprocessing.connection import Connection
+from typing import Any, Protocol
 
 import numpy as np
 
-from ai.search import SearchCancelled, SearchResult, search
-from ai.tree import SearchTree
+from ai.search import SearchCancelled, SearchProgress, SearchResult, search
+from ai.tree import FIELDS, SearchTree
 from game.rules import Mode, Rules
 
 log = logging.getLogger(__name__)
@@ -32,6 +48,17 @@ log = logging.getLogger(__name__)
 CHUNK_BYTES = 1 << 18
 POLL_BUDGET = 0.003  # seconds of tree intake per frame
 PROGRESS_EVERY = 0.05  # seconds between two progress messages
+PARENT_CHECK_EVERY = 0.25  # seconds between two "is my parent alive?" checks in the worker
+READER_POLL = 0.2  # seconds the reader thread waits on the pipe before checking for shutdown
+
+
+class JobPurpose(enum.Enum):
+    """What a job is for; the scene that submitted it reads its own answers."""
+
+    MOVE = "move"  # the computer's move
+    HINT = "hint"  # a suggestion for the person to move
+    COMPARE = "compare"  # the tree overlay's search with pruning switched
+    PONDER = "ponder"  # thinking on the person's time (dropped when a real job comes)
 
 
 @dataclass(frozen=True)
@@ -47,11 +74,14 @@ class SearchJob:
     record_tree: bool = True
     tree_budget: int = 1_000_000
     verdict_seconds: float = 0.0  # > 0: also try the exact solver for that long
-    tag: str = "move"  # what the job is for: "move", "hint", "compare"
+    purpose: JobPurpose = JobPurpose.MOVE
 
 
+# -- messages from the worker (each names its job) ---------------------------------------
 @dataclass(frozen=True)
 class JobProgress:
+    """The search is under way: the pass, the deepest finished pass, nodes so far."""
+
     job_id: int
     depth: int
     completed_depth: int
@@ -61,12 +91,55 @@ class JobProgress:
 
 @dataclass(frozen=True)
 class JobResult:
+    """The answer; its tree (if recorded) follows as ``TreeHeader`` + ``TreeChunk``s."""
+
     job_id: int
     job: SearchJob
-    result: SearchResult
-    verdict: str | None = None
+    result: SearchResult  # ``result.tree`` is None here: it arrives as ``TreeReady``
+    verdict: str | None = None  # the exact solver's verdict in words (hints)
+    exact_scores: dict[int, int] | None = None  # move -> exact score, where known
+    tree_follows: bool = False  # a ``TreeHeader`` and its chunks come next
 
 
+@dataclass(frozen=True)
+class TreeHeader:
+    """Everything about a recorded tree except its node data, which follows in chunks."""
+
+    job_id: int
+    grid: np.ndarray
+    rules: Rules
+    to_move: int
+    depth: int
+    pruning: bool
+    nbytes: int
+    chunks: int
+
+    def build(self, data: array) -> SearchTree:
+        """The one place a tree is rebuilt from its header and its node data."""
+        if len(data) * data.itemsize != self.nbytes or len(data) % FIELDS:
+            raise ValueError(f"tree of job {self.job_id}: {len(data) * data.itemsize} bytes, expected {self.nbytes}")
+        return SearchTree(data, self.rules, np.array(self.grid), self.to_move, self.depth, self.pruning)
+
+
+@dataclass(frozen=True)
+class TreeChunk:
+    job_id: int
+    index: int
+    data: bytes
+
+
+@dataclass(frozen=True)
+class JobCancelled:
+    job_id: int
+
+
+@dataclass(frozen=True)
+class JobFailed:
+    job_id: int
+    message: str
+
+
+# -- events for the scenes ---------------------------------------------------------------
 @dataclass(frozen=True)
 class TreeReady:
     """The recorded tree of an earlier result has arrived in full."""
@@ -76,12 +149,35 @@ class TreeReady:
 
 
 @dataclass(frozen=True)
-class JobFailed:
-    job_id: int
+class WorkerLost:
+    """The worker process died; a thread took over (``job_id`` 0: for the App)."""
+
     message: str
+    job_id: int = 0
 
 
-def _perfect_play_verdict(job: SearchJob, should_stop) -> str | None:
+WorkerMessage = JobProgress | JobResult | TreeHeader | TreeChunk | JobCancelled | JobFailed
+WorkerEvent = JobProgress | JobResult | TreeReady | JobCancelled | JobFailed | WorkerLost
+
+
+class JobOwner(Protocol):
+    """Who submitted a job: the App hands it the job's events (a ``Scene``)."""
+
+    def on_worker_event(self, event: WorkerEvent) -> None: ...
+
+
+@dataclass(frozen=True)
+class _JobRequest:
+    job_id: int
+    job: SearchJob
+
+
+class _WorkerGone:
+    """Put by the reader thread when the worker's pipe closed."""
+
+
+# -- the worker side --------------------------------------------------------------------
+def _perfect_play_verdict(job: SearchJob, should_stop: Callable[[], bool]) -> str | None:
     """The exact solver's verdict for the side to move, or None if out of time or rules."""
     from ai.solver import Solver, SolverError, SolverStopped, verdict_text
 
@@ -100,58 +196,116 @@ def _perfect_play_verdict(job: SearchJob, should_stop) -> str | None:
     return verdict_text(solution.score, own, other, rules.cells)
 
 
-def serve(requests, replies, cancelled_upto) -> None:
-    """The worker loop: take jobs until None, send progress, tree chunks and results."""
+def run_job(
+    job_id: int,
+    job: SearchJob,
+    send: Callable[[WorkerMessage], None],
+    should_stop: Callable[[], bool],
+) -> None:
+    """Search one job and send its messages: progress, the result, then the tree."""
+    last = [0.0]
+
+    def progress(report: SearchProgress) -> None:
+        now = time.perf_counter()
+        if now - last[0] >= PROGRESS_EVERY:
+            last[0] = now
+            send(JobProgress(job_id, report.depth, report.completed_depth, report.nodes, report.seconds))
+
+    try:
+        result = search(
+            job.grid,
+            job.rules,
+            job.depth,
+            pruning=job.pruning,
+            record_tree=job.record_tree,
+            time_limit=job.time_limit,
+            to_move=job.to_move,
+            should_stop=should_stop,
+            on_progress=progress,
+            tree_budget=job.tree_budget,
+        )
+        verdict = _perfect_play_verdict(job, should_stop) if job.verdict_seconds else None
+    except SearchCancelled:
+        send(JobCancelled(job_id))
+        return
+    except Exception as error:  # report, never kill the worker
+        log.exception("search failed")
+        send(JobFailed(job_id, f"{type(error).__name__}: {error}"))
+        return
+    tree = result.tree
+    # The answer first, so the move can be played at once; the tree follows.
+    send(JobResult(job_id, job, replace(result, tree=None), verdict, tree_follows=tree is not None))
+    if tree is not None:
+        send_tree(job_id, tree, send)
+
+
+def send_tree(job_id: int, tree: SearchTree, send: Callable[[WorkerMessage], None]) -> None:
+    """The tree's header, then its node data in chunks (a memoryview: no whole copy)."""
+    raw = memoryview(tree.data).cast("B")
+    chunks = (len(raw) + CHUNK_BYTES - 1) // CHUNK_BYTES
+    send(TreeHeader(job_id, tree.grid, tree.rules, tree.to_move, tree.depth, tree.pruning, len(raw), chunks))
+    for index in range(chunks):
+        send(TreeChunk(job_id, index, bytes(raw[index * CHUNK_BYTES : (index + 1) * CHUNK_BYTES])))
+
+
+def serve(
+    receive: Callable[[], _JobRequest | None],
+    send: Callable[[WorkerMessage], None],
+    cancelled_upto: Any,
+    parent_alive: Callable[[], bool] | None = None,
+) -> None:
+    """The worker loop: take jobs until None and answer each (process or thread)."""
+    checked = [time.perf_counter()]
+
     while True:
-        message = requests.get()
-        if message is None:
+        request = receive()
+        if request is None:
             return
-        job_id, job = message
+        job_id = request.job_id
 
         def should_stop(job_id: int = job_id) -> bool:
-            return cancelled_upto.value >= job_id
+            if parent_alive is not None:
+                now = time.perf_counter()
+                if now - checked[0] > PARENT_CHECK_EVERY:
+                    checked[0] = now
+                    if not parent_alive():
+                        os._exit(0)  # nobody is left to answer: a worker has nothing to save
+            return bool(cancelled_upto.value >= job_id)
 
         if should_stop():
             continue
-        last = [0.0]
+        run_job(job_id, request.job, send, should_stop)
 
-        def progress(report, job_id: int = job_id) -> None:
-            now = time.perf_counter()
-            if now - last[0] >= PROGRESS_EVERY:
-                last[0] = now
-                replies.put(
-                    (
-                        "progress",
-                        JobProgress(job_id, report.depth, report.completed_depth, report.nodes, report.seconds),
-                    )
-                )
 
-        try:
-            result = search(
-                job.grid,
-                job.rules,
-                job.depth,
-                pruning=job.pruning,
-                record_tree=job.record_tree,
-                time_limit=job.time_limit,
-                to_move=job.to_move,
-                should_stop=should_stop,
-                on_progress=progress,
-                tree_budget=job.tree_budget,
-            )
-            verdict = _perfect_play_verdict(job, should_stop) if job.verdict_seconds else None
-            tree = result.tree
-            raw = tree.data.tobytes() if tree is not None else b""
-            chunks = (len(raw) + CHUNK_BYTES - 1) // CHUNK_BYTES if tree is not None else -1
-            # The answer first, so the move can be played at once; the tree follows.
-            replies.put(("result", job_id, replace(result, tree=None), verdict, chunks))
-            for start in range(0, len(raw), CHUNK_BYTES):
-                replies.put(("chunk", job_id, raw[start : start + CHUNK_BYTES]))
-        except SearchCancelled:
-            replies.put(("cancelled", job_id))
-        except Exception as error:  # report, never kill the worker
-            log.exception("search failed")
-            replies.put(("error", job_id, f"{type(error).__name__}: {error}"))
+def _process_main(requests: Connection, replies: Connection, cancelled_upto: Any, parent_pid: int) -> None:
+    """The worker process: serve until told to stop, the pipe closes or the parent dies."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is for the window, which stops us
+
+    def parent_alive() -> bool:
+        return os.getppid() == parent_pid
+
+    def receive() -> _JobRequest | None:
+        while not requests.poll(PARENT_CHECK_EVERY):
+            if not parent_alive():
+                return None
+        message = requests.recv()
+        return message if isinstance(message, _JobRequest) else None
+
+    try:
+        serve(receive, replies.send, cancelled_upto, parent_alive)
+    except (EOFError, OSError):  # the window closed its end: nobody to answer
+        pass
+
+
+def _read_replies(replies: Connection, inbox: queue.Queue, stop: threading.Event) -> None:
+    """The window's reader thread: whole messages into ``inbox``, then ``_WorkerGone``."""
+    try:
+        while not stop.is_set():
+            if replies.poll(READER_POLL):
+                inbox.put(replies.recv())
+    except Exception as error:  # EOF, a torn message, a closed pipe: the worker is gone
+        log.debug("AI reply pipe closed: %s", error)
+    inbox.put(_WorkerGone())
 
 
 class _Counter:
@@ -161,16 +315,39 @@ class _Counter:
         self.value = 0
 
 
+@dataclass
+class _TreeIntake:
+    header: TreeHeader
+    data: array
+    received: int = 0
+
+
+# -- the window side --------------------------------------------------------------------
 class AIWorker:
-    """Owns the worker; started on the first job, stopped by ``shutdown``."""
+    """Owns the worker; started on the first job, stopped by ``shutdown``.
+
+    ``submit(job, owner)`` starts a job (cancelling the one under way); ``poll()`` takes
+    in what has arrived and returns ``(owner, event)`` pairs; the App hands each event
+    to its owner if that scene is still on the stack.
+    """
 
     def __init__(self, use_process: bool = True):
         self.use_process = use_process
         self._started = False
         self._next_id = 0
         self.current: int | None = None  # the job whose messages are wanted
-        self._incoming: dict[int, list] = {}  # job id -> [data, chunks still to come, result]
+        self._owners: dict[int, JobOwner | None] = {}  # jobs with messages still wanted
         self._jobs: dict[int, SearchJob] = {}
+        self._awaiting_tree: set[int] = set()  # answered jobs whose tree is still to come
+        self._intake: dict[int, _TreeIntake] = {}
+        self._inbox: queue.Queue = queue.Queue()
+        self._cancelled: Any = _Counter()
+        self._process: Any = None
+        self._thread: threading.Thread | None = None
+        self._requests: Connection | None = None
+        self._thread_requests: queue.Queue = queue.Queue()
+        self._reader_stop = threading.Event()
+        self.lost_message: str | None = None  # said once when the process died
 
     # -- life cycle -----------------------------------------------------------------
     def _start(self) -> None:
@@ -178,143 +355,227 @@ class AIWorker:
             return
         if self.use_process:
             try:
-                context = multiprocessing.get_context("spawn")
-                self._requests: Any = context.Queue()
-                self._replies: Any = context.Queue()
-                self._cancelled: Any = context.Value("q", 0, lock=False)
-                self._process = context.Process(
-                    target=serve,
-                    args=(self._requests, self._replies, self._cancelled),
-                    name="connect4-ai",
-                    daemon=True,
-                )
-                self._process.start()
-                self._started = True
+                self._start_process()
                 return
             except (OSError, RuntimeError, ValueError) as error:
                 log.warning("cannot start the AI process (%s): using a thread", error)
+        self._start_thread()
+
+    def _start_process(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        worker_requests, self._requests = context.Pipe(duplex=False)
+        replies, worker_replies = context.Pipe(duplex=False)
+        self._cancelled = context.Value("q", self._cancelled.value, lock=False)
+        self._process = context.Process(
+            target=_process_main,
+            args=(worker_requests, worker_replies, self._cancelled, os.getpid()),
+            name="connect4-ai",
+            daemon=True,
+        )
+        try:
+            self._process.start()
+        finally:
+            worker_requests.close()  # the worker holds these ends now: a dead worker
+            worker_replies.close()  # closes the pipe, which the reader sees at once
+        self._inbox = queue.Queue()
+        self._reader_stop = threading.Event()
+        reader = threading.Thread(
+            target=_read_replies, args=(replies, self._inbox, self._reader_stop), name="connect4-ai-reader", daemon=True
+        )
+        reader.start()
+        self._replies = replies
+        self._reader = reader
+        self.use_process = True
+        self._started = True
+
+    def _start_thread(self) -> None:
         self.use_process = False
-        self._requests = queue.Queue()
-        self._replies = queue.Queue()
-        self._cancelled = _Counter()
+        self._inbox = queue.Queue()
+        self._thread_requests = queue.Queue()
+        self._cancelled = _copy_counter(self._cancelled)
         self._thread = threading.Thread(
-            target=serve, args=(self._requests, self._replies, self._cancelled), name="connect4-ai", daemon=True
+            target=serve,
+            args=(self._thread_requests.get, self._inbox.put, self._cancelled),
+            name="connect4-ai",
+            daemon=True,
         )
         self._thread.start()
         self._started = True
+
+    def _send(self, request: _JobRequest | None) -> None:
+        if self.use_process:
+            assert self._requests is not None
+            try:
+                self._requests.send(request)
+            except OSError as error:  # the worker is gone; the reader will say so
+                log.debug("cannot send to the AI process: %s", error)
+        else:
+            self._thread_requests.put(request)
 
     def shutdown(self, timeout: float = 2.0) -> None:
         """Cancel everything and stop the worker (closing the window)."""
         if not self._started:
             return
         self._cancelled.value = self._next_id + 1_000_000
-        self._requests.put(None)
+        self._send(None)
         if self.use_process:
-            self._process.join(timeout)
-            if self._process.is_alive():
-                self._process.terminate()
-                self._process.join(1.0)
-            for channel in (self._requests, self._replies):
-                channel.cancel_join_thread()
-                channel.close()
-        else:
+            self._stop_process(timeout)
+        elif self._thread is not None:
             self._thread.join(timeout)
         self._started = False
+        self.current = None
+
+    def _stop_process(self, timeout: float) -> None:
+        self._process.join(timeout)
+        if self._process.is_alive():
+            self._process.terminate()
+            self._process.join(1.0)
+        self._reader_stop.set()
+        assert self._requests is not None
+        self._requests.close()
+        self._reader.join(1.0)
+        self._replies.close()
 
     def is_alive(self) -> bool:
         if not self._started:
             return False
-        return self._process.is_alive() if self.use_process else self._thread.is_alive()
+        if self.use_process:
+            return bool(self._process.is_alive())
+        return self._thread is not None and self._thread.is_alive()
+
+    @property
+    def pid(self) -> int | None:
+        """The worker process's id (None for the thread backend)."""
+        return self._process.pid if self._started and self.use_process else None
 
     # -- jobs -----------------------------------------------------------------------
-    def submit(self, job: SearchJob) -> int:
-        """Start ``job`` (cancelling the one under way); return its id."""
+    def submit(self, job: SearchJob, owner: JobOwner | None = None) -> int:
+        """Start ``job`` for ``owner`` (cancelling the one under way); return its id."""
         self._start()
         self.cancel()
         self._next_id += 1
         self.current = self._next_id
-        self._jobs = {key: value for key, value in self._jobs.items() if key in self._incoming}
+        self._owners[self.current] = owner
         self._jobs[self.current] = job
-        self._requests.put((self.current, job))
+        self._send(_JobRequest(self.current, job))
         return self.current
 
     def cancel(self) -> None:
         """Stop the current job; its messages will be ignored."""
-        if self._started and self.current is not None:
+        if self.current is not None:
             self._cancelled.value = self.current
+            self._forget(self.current)
         self.current = None
 
-    def poll(self, budget: float = POLL_BUDGET) -> list[JobProgress | JobResult | TreeReady | JobFailed]:
-        """Messages that have arrived for the current job and for trees on their way.
+    def _forget(self, job_id: int) -> None:
+        if job_id not in self._awaiting_tree and job_id not in self._intake:
+            self._owners.pop(job_id, None)
+            self._jobs.pop(job_id, None)
 
-        Never blocks for long: tree chunks are taken in for about ``budget`` seconds per
-        call, so a big tree costs a few milliseconds in each of several frames.
+    def owner_of(self, job_id: int) -> JobOwner | None:
+        return self._owners.get(job_id)
+
+    def poll(self, budget: float = POLL_BUDGET) -> list[tuple[JobOwner | None, WorkerEvent]]:
+        """What has arrived, as ``(owner, event)``; never blocks.
+
+        Tree chunks are taken in for about ``budget`` seconds per call, so a big tree
+        costs a few milliseconds in each of several frames.
         """
         if not self._started:
             return []
-        if self.use_process and self.current is not None and not self._process.is_alive():
-            return [self._worker_died()]
-        events: list[JobProgress | JobResult | TreeReady | JobFailed] = []
+        events: list[tuple[JobOwner | None, WorkerEvent]] = []
         deadline = time.perf_counter() + budget
         while time.perf_counter() < deadline:
             try:
-                message = self._replies.get_nowait()
-            except (queue.Empty, OSError, EOFError, ValueError):
+                message = self._inbox.get_nowait()
+            except queue.Empty:
                 break
-            kind, payload = message[0], message[1]
-            job_id = payload.job_id if kind == "progress" else payload
-            if kind == "chunk":
-                incoming = self._incoming.get(job_id)
-                if incoming is not None:
-                    incoming[0].frombytes(message[2])
-                    incoming[1] -= 1
-                    if incoming[1] == 0:
-                        del self._incoming[job_id]
-                        events.append(TreeReady(job_id, self._make_tree(job_id, incoming[0], incoming[2])))
-                continue
-            if job_id != self.current:
-                continue  # a cancelled or replaced job
-            if kind == "progress":
-                events.append(payload)
-            elif kind == "result":
-                _, _, result, verdict, chunks = message
-                job = self._jobs[job_id]
-                if chunks == 0:
-                    result = replace(result, tree=self._make_tree(job_id, array("i"), result))
-                elif chunks > 0:
-                    self._incoming[job_id] = [array("i"), chunks, result]
-                events.append(JobResult(job_id, job, result, verdict))
-                self.current = None
-            elif kind == "error":
-                events.append(JobFailed(job_id, message[2]))
-                self.current = None
-            elif kind == "cancelled":
-                self.current = None
+            if isinstance(message, _WorkerGone):
+                events.append((None, self._worker_lost()))
+                break
+            event = self._take(message)
+            if event is not None:
+                events.append((self._owners.get(event.job_id), event))
+                self._after(event)
         return events
 
-    def _make_tree(self, job_id: int, data: array, result: SearchResult) -> SearchTree:
-        job = self._jobs[job_id]
-        return SearchTree(data, job.rules, np.array(job.grid), job.to_move, result.depth, job.pruning)
+    def _take(self, message: WorkerMessage) -> WorkerEvent | None:
+        """Turn one message into an event for its owner, or None if nobody wants it."""
+        job_id = message.job_id
+        if isinstance(message, TreeHeader):
+            if job_id in self._awaiting_tree:
+                self._awaiting_tree.discard(job_id)
+                self._intake[job_id] = _TreeIntake(message, array("i"))
+                return self._tree_progress(job_id)
+            return None
+        if isinstance(message, TreeChunk):
+            intake = self._intake.get(job_id)
+            if intake is None:
+                return None
+            intake.data.frombytes(message.data)
+            intake.received += 1
+            return self._tree_progress(job_id)
+        if job_id != self.current:
+            return None  # a cancelled or replaced job
+        if isinstance(message, JobResult) and message.tree_follows:
+            self._awaiting_tree.add(job_id)
+        return message
+
+    def _tree_progress(self, job_id: int) -> WorkerEvent | None:
+        intake = self._intake[job_id]
+        if intake.received < intake.header.chunks:
+            return None
+        del self._intake[job_id]
+        try:
+            return TreeReady(job_id, intake.header.build(intake.data))
+        except ValueError as error:
+            log.warning("dropping a tree: %s", error)
+            return None
+
+    def _after(self, event: WorkerEvent) -> None:
+        """Book-keeping once an event is handed out."""
+        if isinstance(event, JobProgress):
+            return
+        if event.job_id == self.current:
+            self.current = None
+        self._forget(event.job_id)
 
     @property
     def receiving(self) -> bool:
         """Tell whether a tree is still on its way."""
-        return bool(self._incoming)
+        return bool(self._intake or self._awaiting_tree)
 
-    def _worker_died(self) -> JobFailed:
-        """The process ended under a job: report it and carry on with a thread."""
-        job_id = self.current or 0
-        log.warning("the AI process stopped (exit code %s): using a thread", self._process.exitcode)
-        self.shutdown(timeout=0.1)
-        self.use_process = False
-        self.current = None
-        return JobFailed(job_id, "the AI process stopped; the computer now thinks in a thread")
+    def _worker_lost(self) -> WorkerLost:
+        """The process ended: say so once, carry on in a thread, rerun the current job."""
+        exit_code = self._process.exitcode if self._process is not None else None
+        self._stop_process(timeout=0.2)
+        message = "The AI process stopped"
+        message += f" (exit code {exit_code})" if exit_code is not None else ""
+        message += "; the computer now thinks in a thread"
+        log.warning("%s", message)
+        self.lost_message = message
+        self._awaiting_tree.clear()
+        self._intake.clear()
+        self._started = False
+        self._start_thread()
+        if self.current is not None:
+            self._send(_JobRequest(self.current, self._jobs[self.current]))
+        for job_id in list(self._owners):
+            if job_id != self.current:
+                self._forget(job_id)
+        return WorkerLost(message)
 
-    def wait(self, timeout: float = 30.0) -> list:
+    def wait(self, timeout: float = 30.0) -> list[WorkerEvent]:
         """Poll until the current job ends (for scripts and tests, not the frame loop)."""
         deadline = time.perf_counter() + timeout
-        events: list = []
-        while (self.current is not None or self._incoming) and time.perf_counter() < deadline:
-            events += self.poll(budget=0.05)
+        events: list[WorkerEvent] = []
+        while (self.current is not None or self.receiving) and time.perf_counter() < deadline:
+            events += [event for _, event in self.poll(budget=0.05)]
             time.sleep(0.002)
         return events
+
+
+def _copy_counter(shared: Any) -> _Counter:
+    counter = _Counter()
+    counter.value = int(shared.value)
+    return counter

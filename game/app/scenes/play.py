@@ -23,7 +23,7 @@ from game.app.board_view import BoardLayout, BoardView
 from game.app.scene import Scene
 from game.app.settings import Settings
 from game.app.widgets import Button, row_rects
-from game.app.worker import JobFailed, JobProgress, JobResult, SearchJob, TreeReady
+from game.app.worker import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, TreeReady, WorkerEvent
 from game.board import Outcome
 from game.match import Match
 from game.notation import format_move
@@ -67,7 +67,7 @@ class PlayScene(Scene):
         self.landing_heard = False
         self.cursor: Cell = (0, rules.cols // 2)
         self.hover: Cell | None = None
-        self.job_tag: str | None = None  # "move" / "hint" while the worker works for us
+        self.job_purpose: JobPurpose | None = None  # MOVE / HINT while the worker works for us
         self.job_ply = 0
         self.progress: JobProgress | None = None
         self.last_info = ""
@@ -115,7 +115,7 @@ class PlayScene(Scene):
 
     @property
     def thinking(self) -> bool:
-        return self.job_tag == "move"
+        return self.job_purpose is JobPurpose.MOVE
 
     # -- moves -----------------------------------------------------------------------
     def play_move(self, move: int) -> None:
@@ -164,7 +164,7 @@ class PlayScene(Scene):
         return None if cell is None else cell[0] * self.rules.cols + cell[1]
 
     # -- the computer -----------------------------------------------------------------
-    def submit(self, tag: str, side: int) -> None:
+    def submit(self, purpose: JobPurpose, side: int) -> None:
         board = self.match.board
         job = SearchJob(
             board.grid.copy(),
@@ -175,18 +175,18 @@ class PlayScene(Scene):
             time_limit=self.level.time_limit,
             record_tree=True,
             tree_budget=UI_TREE_BUDGET,
-            verdict_seconds=(self.level.time_budget or HINT_VERDICT_SECONDS) if tag == "hint" else 0.0,
-            tag=tag,
+            verdict_seconds=(self.level.time_budget or HINT_VERDICT_SECONDS) if purpose is JobPurpose.HINT else 0.0,
+            purpose=purpose,
         )
-        self.app.worker.submit(job)
-        self.job_tag = tag
+        self.app.submit(job, self)
+        self.job_purpose = purpose
         self.job_ply = len(self.match.moves)
         self.progress = None
 
     def cancel_search(self) -> None:
-        if self.job_tag is not None:
+        if self.job_purpose is not None:
             self.app.worker.cancel()
-        self.job_tag = None
+        self.job_purpose = None
         self.progress = None
 
     def request_hint(self) -> None:
@@ -196,41 +196,38 @@ class PlayScene(Scene):
         if self.is_computer(side):
             self.app.show_toast("Hints are for your own turn")
             return
-        self.submit("hint", side)
+        self.submit(JobPurpose.HINT, side)
         self.app.show_toast("Looking for a hint...", 1.5)
 
-    def poll_worker(self) -> None:
-        worker = self.app.worker
-        if self.job_tag is None and not worker.receiving:
+    def on_worker_event(self, event: WorkerEvent) -> None:
+        """The App hands over what the worker sent about this scene's jobs."""
+        if isinstance(event, TreeReady):
+            self.on_tree(event)
+        elif self.job_purpose is None:
             return
-        for event in worker.poll():
-            if isinstance(event, TreeReady):
-                self.on_tree(event)
-            elif self.job_tag is None:
-                continue
-            elif isinstance(event, JobProgress):
-                self.progress = event
-            elif isinstance(event, JobFailed):
-                self.job_tag = None
-                self.app.show_toast(f"The search failed: {event.message}")
-            elif isinstance(event, JobResult):
-                self.receive(event)
+        elif isinstance(event, JobProgress):
+            self.progress = event
+        elif isinstance(event, JobFailed):
+            self.job_purpose = None
+            self.app.show_toast(f"The search failed: {event.message}")
+        elif isinstance(event, JobResult):
+            self.receive(event)
 
     def receive(self, event: JobResult) -> None:
-        tag, self.job_tag = self.job_tag, None
+        purpose, self.job_purpose = self.job_purpose, None
         self.progress = None
         result = event.result
         if len(self.match.moves) != self.job_ply or result.move is None:
             return  # the position changed: this answer is stale
         side = event.job.to_move
-        self.searches.append(SearchRecord(self.job_ply, side, tag or "move", result, event.job_id))
+        self.searches.append(SearchRecord(self.job_ply, side, (purpose or JobPurpose.MOVE).value, result, event.job_id))
         stats = result.stats
         reached = " (time ran out)" if not result.completed else (" (forced)" if result.proven else "")
         summary = (
             f"depth {stats.depth}{reached}, {stats.nodes:,} nodes, "
             f"{stats.cutoffs:,} cutoffs, {stats.seconds:.2f} s, {stats.nodes_per_second / 1000:,.0f}k nodes/s"
         )
-        if tag == "hint":
+        if purpose is JobPurpose.HINT:
             self.hint = (result.move, event.verdict)
             verdict = f"; {event.verdict}" if event.verdict else ""
             self.last_info = f"Hint: {self.move_text(result.move)} ({summary}){verdict}"
@@ -388,7 +385,6 @@ class PlayScene(Scene):
             if self.drop.landed:
                 self.drop = None
                 self.on_landed()
-        self.poll_worker()
         if self.end_timer is not None:
             self.end_timer -= dt
             if self.end_timer <= 0:
@@ -396,14 +392,14 @@ class PlayScene(Scene):
                 from game.app.scenes.game_over import GameOverScene
 
                 self.app.stack.push(GameOverScene(self))
-        if self.outcome is None and self.drop is None and self.job_tag is None:
+        if self.outcome is None and self.drop is None and self.job_purpose is None:
             side = self.match.to_move
             if self.is_computer(side) and not self.match.is_over():
                 if self.opponent == "demo" and self.wait < DEMO_PAUSE:
                     self.wait += dt
                     return
                 self.wait = 0.0
-                self.submit("move", side)
+                self.submit(JobPurpose.MOVE, side)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEMOTION:

@@ -27,7 +27,7 @@ from game.app.scenes.menu import dim
 from game.app.tree.layout import NODE, PRUNED, Placed, View, layout, path_to
 from game.app.tree.replay import Replay
 from game.app.widgets import Button, row_rects
-from game.app.worker import JobProgress, JobResult, SearchJob, TreeReady
+from game.app.worker import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, WorkerEvent
 from game.notation import format_move
 
 if TYPE_CHECKING:
@@ -245,9 +245,15 @@ class TreeScene(Scene):
             return
         tree = self.tree
         job = SearchJob(
-            tree.grid, tree.rules, tree.to_move, tree.depth, pruning=not tree.pruning, record_tree=False, tag="compare"
+            tree.grid,
+            tree.rules,
+            tree.to_move,
+            tree.depth,
+            pruning=not tree.pruning,
+            record_tree=False,
+            purpose=JobPurpose.COMPARE,
         )
-        self.compare_job = self.app.worker.submit(job)
+        self.compare_job = self.app.submit(job, self)
         self.compare_progress = None
         self.compare_result = None
 
@@ -258,17 +264,19 @@ class TreeScene(Scene):
         self.compare_progress = None
 
     # -- frame ------------------------------------------------------------------------
+    def on_worker_event(self, event: WorkerEvent) -> None:
+        """The compare job's progress and answer (the App hands them over)."""
+        if isinstance(event, JobProgress) and event.job_id == self.compare_job:
+            self.compare_progress = event
+        elif isinstance(event, JobResult) and event.job_id == self.compare_job:
+            self.compare_result = event.result
+            self.compare_job = None
+        elif isinstance(event, JobFailed) and event.job_id == self.compare_job:
+            self.compare_job = None
+            self.compare_progress = None
+            self.app.show_toast(f"The comparison failed: {event.message}")
+
     def update(self, dt: float) -> None:
-        worker = self.app.worker
-        if self.compare_job is not None or worker.receiving:
-            for event in worker.poll():
-                if isinstance(event, TreeReady):
-                    self.play.on_tree(event)
-                elif isinstance(event, JobProgress) and event.job_id == self.compare_job:
-                    self.compare_progress = event
-                elif isinstance(event, JobResult) and event.job_id == self.compare_job:
-                    self.compare_result = event.result
-                    self.compare_job = None
         if self.playing and self.replay is not None and self.tree is not None:
             self.step_clock += dt * SPEEDS[self.speed_index]
             steps = int(self.step_clock)
