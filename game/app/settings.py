@@ -48,6 +48,10 @@ class Settings:
     depth: int = 4
     pruning: bool = True
     time_budget: float = 0.0
+    # Player 2's level in computer vs computer (player 1 plays the level above).
+    second_depth: int = 2
+    second_pruning: bool = True
+    second_time_budget: float = 0.0
     tally: dict[str, int] = field(default_factory=_empty_tally)
     two_player_tally: dict[str, int] = field(default_factory=_empty_two_player_tally)
 
@@ -59,6 +63,14 @@ class Settings:
 
     def set_level(self, level: Level) -> None:
         self.depth, self.pruning, self.time_budget = level.depth, level.pruning, level.time_budget
+
+    def second_level(self) -> Level:
+        """Player 2's level in computer vs computer."""
+        return Level(self.second_depth, self.second_pruning, self.second_time_budget)
+
+    def set_second_level(self, level: Level) -> None:
+        self.second_depth, self.second_pruning = level.depth, level.pruning
+        self.second_time_budget = level.time_budget
 
 
 _CHECKS = {
@@ -74,6 +86,9 @@ _CHECKS = {
     "depth": lambda v: isinstance(v, int) and MIN_DEPTH <= v <= MAX_DEPTH,
     "pruning": lambda v: isinstance(v, bool),
     "time_budget": lambda v: isinstance(v, (int, float)) and float(v) in TIME_BUDGETS,
+    "second_depth": lambda v: isinstance(v, int) and MIN_DEPTH <= v <= MAX_DEPTH,
+    "second_pruning": lambda v: isinstance(v, bool),
+    "second_time_budget": lambda v: isinstance(v, (int, float)) and float(v) in TIME_BUDGETS,
 }
 
 
@@ -110,7 +125,7 @@ def load_settings(path: Path) -> Settings:
         if name not in data:
             continue
         if check(data[name]):
-            setattr(settings, name, float(data[name]) if name == "time_budget" else data[name])
+            setattr(settings, name, float(data[name]) if name.endswith("time_budget") else data[name])
         else:
             log.warning("settings %s: %s=%r is not valid: using %r", path, name, data[name], getattr(settings, name))
     for name, template in (("tally", _empty_tally()), ("two_player_tally", _empty_two_player_tally())):
