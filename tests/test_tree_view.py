@@ -160,18 +160,62 @@ def test_replay_reports_each_cutoff_as_it_happens():
     assert replay.steps == 0 and not replay.stack
 
 
-def test_replay_windows_follow_the_recorded_ones():
-    board_result = search(np.zeros((6, 7), dtype=np.int8), Rules(), 4, record_tree=True)
-    tree = board_result.tree
+def reference_replay(tree) -> list[tuple[int, tuple[tuple[int, int, int, int | None], ...]]]:
+    """The replay done the slow, obvious way: (next node, open frames) after each step."""
+    states = [(0, ())]
+    stack: list[list] = []  # [index, alpha, beta, best]
+    next_index = 0
+
+    def walk(index: int) -> None:
+        nonlocal next_index
+        node = tree.node(index)
+        stack.append([index, node.alpha_in, node.beta_in, None])
+        next_index = index + 1
+        states.append((next_index, tuple(tuple(frame) for frame in stack)))
+        for child in tree.child_indices(index):
+            walk(child)
+        stack.pop()
+        if stack:
+            parent = stack[-1]
+            value = node.value
+            if tree.node(parent[0]).is_max:
+                parent[1] = max(parent[1], value)
+                parent[3] = value if parent[3] is None else max(parent[3], value)
+            else:
+                parent[2] = min(parent[2], value)
+                parent[3] = value if parent[3] is None else min(parent[3], value)
+        states.append((next_index, tuple(tuple(frame) for frame in stack)))
+
+    walk(0)
+    return states
+
+
+def test_replay_state_at_every_step_matches_a_step_by_step_walk(rng):
+    result = search(np.zeros((6, 7), dtype=np.int8), Rules(), 4, record_tree=True)
+    tree = result.tree
+    expected = reference_replay(tree)
     replay = Replay(tree)
-    replay.run_to_end()
-    exits = [event for event in replay.history if event[0] == "exit"]
-    assert len(exits) == len(tree)
-    for _, frame, _ in exits:
-        node = tree.node(frame.index)
+    assert replay.total_steps == len(expected) - 1 == 2 * len(tree)
+
+    def state() -> tuple:
+        return replay.next_index, tuple((f.index, f.alpha, f.beta, f.best) for f in replay.stack)
+
+    for number, want in enumerate(expected):  # forward, one step at a time
+        assert replay.steps == number and state() == want, number
+        replay.forward()
+    for number in rng.sample(range(len(expected)), 300):  # and jumps anywhere
+        replay.seek(number)
+        assert state() == expected[number], number
+    # Before a node is left its window reaches the recorded one; its best is its value.
+    for node in tree.iter_nodes():
         if not node.is_leaf:
-            assert (frame.alpha, frame.beta) == (node.alpha_out, node.beta_out)
-            assert frame.best == node.value
+            replay.seek(replay.exit_step(node.index) - 1)
+            frame = replay.frame(node.index)
+            assert frame is not None and (frame.alpha, frame.beta, frame.best) == (
+                node.alpha_out,
+                node.beta_out,
+                node.value,
+            )
 
 
 def test_compare_runs_the_search_again_with_pruning_switched(app, hand):

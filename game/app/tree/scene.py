@@ -215,11 +215,7 @@ class TreeScene(Scene):
 
     def replay_jump(self, start: bool) -> None:
         replay = self.ensure_replay()
-        if start:
-            while replay.back():
-                pass
-        else:
-            replay.run_to_end()
+        replay.seek(0 if start else replay.total_steps)
         self.playing = False
         self.follow_replay()
 
