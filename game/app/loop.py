@@ -16,7 +16,7 @@ from pathlib import Path
 import pygame
 
 from game.app.scene import Scene, SceneStack
-from game.app.settings import FILE_NAME, Settings, load_settings, save_settings
+from game.app.settings import FILE_NAME, Settings, read_settings, save_settings
 from game.app.sound import Sounds
 from game.app.theme import Theme
 from game.app.worker import AIWorker, SearchJob, WorkerLost
@@ -50,7 +50,8 @@ class App:
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         self.home = home or preference_folder()
         self.settings_path = self.home / FILE_NAME
-        self.settings: Settings = load_settings(self.settings_path)
+        report = read_settings(self.settings_path)
+        self.settings: Settings = report.settings
         self.theme = Theme(self.settings.theme)
         self.sounds = Sounds(self.settings.sound)
         self.worker = AIWorker(use_process=use_process)
@@ -61,6 +62,9 @@ class App:
         self.toast: tuple[str, float] | None = None  # a short message and when it ends
         self.fullscreen = False
         self._windowed_size = size
+        if report.warning:  # said once, in the log and on screen
+            log.warning("%s: %s", self.settings_path, report.warning)
+            self.show_toast(report.warning, 8.0)
 
     # -- the loop -------------------------------------------------------------------
     def run(self) -> None:

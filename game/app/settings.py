@@ -1,14 +1,29 @@
 """Settings and the win/draw/loss tally, saved as JSON in the user's preference folder.
 
-A missing file means defaults; a corrupt file, or a value out of range, means the
-default for what could not be read and a warning in the log, never a crash.
+The file is the user's record, so reading it never crashes and never loses more than
+it must: whatever the bytes (junk, another encoding, a byte-order mark, a cut-off or
+over-long file, nesting 100,000 deep, wrong types, absurd numbers), the game starts
+with what could be read and the defaults for the rest, and says so in one warning.
+Each value, and each count of the tally, is checked on its own.  A file that could not
+be read whole is first copied aside (``settings.json.corrupt-<time>``) so the next save
+does not destroy it.  Saving is atomic: a temporary file in the same folder, flushed
+and synced, then renamed over the old one.
 """
 
 from __future__ import annotations
 
+import codecs
+import enum
+import errno
 import json
 import logging
+import math
 import os
+import shutil
+import stat
+import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -18,8 +33,25 @@ from game.rules import MAX_COLS, MAX_CONNECT, MAX_ROWS, MIN_COLS, MIN_CONNECT, M
 log = logging.getLogger(__name__)
 
 FILE_NAME = "settings.json"
-OPPONENTS = ("computer", "human", "demo")
-"""The computer, a second person at the same screen, computer against computer."""
+MAX_FILE_BYTES = 1 << 20  # a settings file is under 1 KB; anything past 1 MB is not one
+MAX_NESTING = 32  # the file nests two levels deep; deeper is junk (and json would recurse)
+SALVAGE_CUTS = 400  # how many shorter prefixes of a broken file to try to close and parse
+SALVAGE_MAX_CHARS = 64 * 1024  # longer broken files are not settings files: no salvage
+MIN_WINDOW, MAX_WINDOW = (480, 400), (16384, 16384)
+
+
+class Opponent(str, enum.Enum):
+    """Who plays the other side (a ``str``, so the file and old comparisons still read it)."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    COMPUTER = "computer"  # the person against the computer
+    HUMAN = "human"  # two people at the same screen
+    DEMO = "demo"  # computer against computer
+
+
+OPPONENTS = tuple(Opponent)
 STARTERS = ("human", "computer")
 THEMES = ("classic", "night", "contrast")
 
@@ -42,16 +74,13 @@ class Settings:
     gravity: bool = True
     mode: str = Mode.CLASSIC.value
     first: str = "human"
-    opponent: str = "computer"
+    opponent: Opponent = Opponent.COMPUTER
     sound: bool = True
     theme: str = "classic"
     depth: int = 4
     pruning: bool = True
     time_budget: float = 0.0
-    # Player 2's level in computer vs computer (player 1 plays the level above).
-    second_depth: int = 2
-    second_pruning: bool = True
-    second_time_budget: float = 0.0
+    window_size: tuple[int, int] = (1024, 720)  # the window's last size (windowed, not full screen)
     tally: dict[str, int] = field(default_factory=_empty_tally)
     two_player_tally: dict[str, int] = field(default_factory=_empty_two_player_tally)
 
@@ -64,93 +93,324 @@ class Settings:
     def set_level(self, level: Level) -> None:
         self.depth, self.pruning, self.time_budget = level.depth, level.pruning, level.time_budget
 
-    def second_level(self) -> Level:
-        """Player 2's level in computer vs computer."""
-        return Level(self.second_depth, self.second_pruning, self.second_time_budget)
 
-    def set_second_level(self, level: Level) -> None:
-        self.second_depth, self.second_pruning = level.depth, level.pruning
-        self.second_time_budget = level.time_budget
-
-
-_CHECKS = {
-    "rows": lambda v: isinstance(v, int) and MIN_ROWS <= v <= MAX_ROWS,
-    "cols": lambda v: isinstance(v, int) and MIN_COLS <= v <= MAX_COLS,
-    "connect": lambda v: isinstance(v, int) and MIN_CONNECT <= v <= MAX_CONNECT,
-    "gravity": lambda v: isinstance(v, bool),
-    "mode": lambda v: v in {m.value for m in Mode},
-    "first": lambda v: v in STARTERS,
-    "opponent": lambda v: v in OPPONENTS,
-    "sound": lambda v: isinstance(v, bool),
-    "theme": lambda v: v in THEMES,
-    "depth": lambda v: isinstance(v, int) and MIN_DEPTH <= v <= MAX_DEPTH,
-    "pruning": lambda v: isinstance(v, bool),
-    "time_budget": lambda v: isinstance(v, (int, float)) and float(v) in TIME_BUDGETS,
-    "second_depth": lambda v: isinstance(v, int) and MIN_DEPTH <= v <= MAX_DEPTH,
-    "second_pruning": lambda v: isinstance(v, bool),
-    "second_time_budget": lambda v: isinstance(v, (int, float)) and float(v) in TIME_BUDGETS,
-}
-
-
-def _read_tally(value: object, template: dict[str, int]) -> dict[str, int] | None:
-    if not isinstance(value, dict):
+# -- checking values one by one -------------------------------------------------------------
+def _int_in(low: int, high: int) -> Callable[[object], int | None]:
+    def read(value: object) -> int | None:
+        if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
+            return value
         return None
+
+    return read
+
+
+def _bool(value: object) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _choice(options: tuple[str, ...]) -> Callable[[object], str | None]:
+    def read(value: object) -> str | None:
+        return value if isinstance(value, str) and value in options else None
+
+    return read
+
+
+def _opponent(value: object) -> Opponent | None:
+    return Opponent(value) if isinstance(value, str) and value in OPPONENTS else None
+
+
+def _time_budget(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, int) and abs(value) > 10**6:  # float() of 10**400 overflows
+        return None
+    number = float(value)
+    return number if math.isfinite(number) and number in TIME_BUDGETS else None
+
+
+def _window_size(value: object) -> tuple[int, int] | None:
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        return None
+    width = _int_in(MIN_WINDOW[0], MAX_WINDOW[0])(value[0])
+    height = _int_in(MIN_WINDOW[1], MAX_WINDOW[1])(value[1])
+    return None if width is None or height is None else (width, height)
+
+
+_READERS: dict[str, Callable[[object], object]] = {
+    "rows": _int_in(MIN_ROWS, MAX_ROWS),
+    "cols": _int_in(MIN_COLS, MAX_COLS),
+    "connect": _int_in(MIN_CONNECT, MAX_CONNECT),
+    "gravity": _bool,
+    "mode": _choice(tuple(m.value for m in Mode)),
+    "first": _choice(STARTERS),
+    "opponent": _opponent,
+    "sound": _bool,
+    "theme": _choice(THEMES),
+    "depth": _int_in(MIN_DEPTH, MAX_DEPTH),
+    "pruning": _bool,
+    "time_budget": _time_budget,
+    "window_size": _window_size,
+}
+MAX_COUNT = 10**9  # games in a tally; more is a damaged file, not a record
+
+
+def _short(value: object, limit: int = 40) -> str:
+    """``repr`` cut to a readable length (a value can be a megabyte of junk)."""
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _read_tally(value: object, template: dict[str, int], name: str, problems: list[str]) -> dict[str, int]:
+    """Each count on its own: a bad one is zero, the others are kept."""
     tally = dict(template)
+    if not isinstance(value, dict):
+        problems.append(f"{name} is not a table of counts: starting it from zero")
+        return tally
     for key in tally:
         count = value.get(key, 0)
-        if not isinstance(count, int) or count < 0:
-            return None
-        tally[key] = count
+        if isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= MAX_COUNT:
+            tally[key] = count
+        else:
+            problems.append(f"{name}.{key}={_short(count)} is not a count: using 0")
     return tally
 
 
-def load_settings(path: Path) -> Settings:
-    """Read settings from ``path``; defaults for whatever is missing or wrong."""
+# -- reading the file --------------------------------------------------------------------
+@dataclass(frozen=True)
+class SettingsReport:
+    """What ``read_settings`` found: the settings, what was wrong, where the file went."""
+
+    settings: Settings
+    problems: tuple[str, ...] = ()
+    moved_to: Path | None = None
+
+    @property
+    def warning(self) -> str | None:
+        """One sentence for the user, or None if the file was fine (or absent)."""
+        if not self.problems:
+            return None
+        text = "Settings file: " + "; ".join(self.problems[:4])
+        if len(self.problems) > 4:
+            text += f"; and {len(self.problems) - 4} more"
+        if self.moved_to is not None:
+            text += f". The damaged file was kept as {self.moved_to.name}"
+        return text + "."
+
+
+class _Unreadable(ValueError):
+    """The file's bytes do not hold a JSON object."""
+
+
+def _decode(raw: bytes, problems: list[str]) -> str:
+    """Bytes to text: a byte-order mark picks the encoding; bad UTF-8 becomes U+FFFD."""
+    for bom, encoding in (
+        (codecs.BOM_UTF8, "utf-8-sig"),
+        (codecs.BOM_UTF16_LE, "utf-16"),
+        (codecs.BOM_UTF16_BE, "utf-16"),
+    ):
+        if raw.startswith(bom):
+            try:
+                return raw.decode(encoding)
+            except UnicodeDecodeError as error:
+                raise _Unreadable(f"not valid {encoding.upper()} ({error.reason})") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        problems.append("bytes that are not UTF-8 were replaced")
+        return raw.decode("utf-8", errors="replace")
+
+
+def _nesting(text: str) -> tuple[int, list[str]]:
+    """The deepest nesting of brackets outside strings, and the brackets still open."""
+    stack: list[str] = []
+    deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            stack.append("}" if char == "{" else "]")
+            deepest = max(deepest, len(stack))
+        elif char in "}]" and stack:
+            stack.pop()
+    if in_string:
+        stack.append('"')
+    return deepest, stack
+
+
+class _HugeNumber:
+    """An integer too long to be a setting (Python refuses over 4,300 digits)."""
+
+    def __repr__(self) -> str:
+        return "<a huge number>"
+
+
+def _parse_int(digits: str) -> int | _HugeNumber:
+    return int(digits) if len(digits) <= 40 else _HugeNumber()
+
+
+_DECODER = json.JSONDecoder(parse_int=_parse_int)
+
+
+def _salvage(text: str) -> dict | None:
+    """The longest prefix of a cut-off or damaged file that closes into a JSON object."""
+    if len(text) > SALVAGE_MAX_CHARS:
+        return None
+    for cut in range(len(text), max(0, len(text) - SALVAGE_CUTS), -1):
+        prefix = text[:cut].rstrip()
+        _, still_open = _nesting(prefix)
+        if still_open and still_open[-1] == '"':
+            prefix += '"'
+            still_open.pop()
+        prefix = prefix.rstrip().rstrip(",")
+        try:
+            data = _DECODER.decode(prefix + "".join(reversed(still_open)))
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(data, dict):
+            return data
+    return None
+
+
+def _parse(text: str, problems: list[str]) -> dict:
+    """The JSON object in ``text``; what follows it is ignored, a cut-off end is closed."""
+    deepest, _ = _nesting(text)
+    if deepest > MAX_NESTING:
+        raise _Unreadable(f"nested {deepest} levels deep")
+    text = text.strip()
+    try:
+        data, end = _DECODER.raw_decode(text)
+    except ValueError as error:  # JSONDecodeError, or an integer of over 4,300 digits
+        where = f" at line {error.lineno} column {error.colno}" if isinstance(error, json.JSONDecodeError) else ""
+        reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
+        salvaged = _salvage(text)
+        if salvaged is None:
+            raise _Unreadable(f"not JSON ({reason}{where})") from None
+        problems.append(f"the file is damaged ({reason}{where}); what could be read is kept")
+        return salvaged
+    if not isinstance(data, dict):
+        raise _Unreadable(f"a JSON {type(data).__name__}, not an object")
+    if text[end:].strip():
+        problems.append("text after the settings was ignored")
+    return data
+
+
+def _move_aside(path: Path) -> Path | None:
+    """Copy a damaged file next to itself, so the next save does not overwrite it."""
+    target = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+    counter = 1
+    while target.exists():
+        target = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}-{counter}")
+        counter += 1
+    try:
+        os.replace(path, target)
+    except OSError:
+        try:
+            shutil.copyfile(path, target)
+        except OSError as error:
+            log.warning("cannot keep the damaged settings file %s aside: %s", path, error)
+            return None
+    return target
+
+
+def read_settings(path: Path) -> SettingsReport:
+    """Read settings from ``path``: defaults for what is missing or wrong, never an error."""
     settings = Settings()
+    problems: list[str] = []
     try:
-        text = path.read_text(encoding="utf-8")
+        if not stat.S_ISREG(path.stat().st_mode):  # a folder, a pipe, a device: never opened
+            raise IsADirectoryError(errno.EISDIR, "not a regular file")
+        with open(path, "rb") as file:
+            raw = file.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        return settings
+        return SettingsReport(settings)
     except OSError as error:
-        log.warning("cannot read settings %s (%s): using defaults", path, error)
-        return settings
+        reason = error.strerror or type(error).__name__
+        return SettingsReport(settings, (f"cannot be read ({reason}): using the defaults",), _move_aside(path))
     try:
-        data = json.loads(text)
-        if not isinstance(data, dict):
-            raise ValueError("not a JSON object")
-    except ValueError as error:
-        log.warning("settings file %s is corrupt (%s): using defaults", path, error)
-        return settings
-    for name, check in _CHECKS.items():
+        if len(raw) > MAX_FILE_BYTES:
+            raise _Unreadable("over 1 MB")
+        data = _parse(_decode(raw, problems), problems)
+    except _Unreadable as error:
+        return SettingsReport(settings, (f"{error}: using the defaults",), _move_aside(path))
+    damaged = bool(problems)  # the file itself (not just a value) was damaged
+    for name, reader in _READERS.items():
         if name not in data:
             continue
-        if check(data[name]):
-            setattr(settings, name, float(data[name]) if name.endswith("time_budget") else data[name])
+        value = reader(data[name])
+        if value is None:
+            problems.append(f"{name}={_short(data[name])} is not valid: using {getattr(settings, name)!r}")
         else:
-            log.warning("settings %s: %s=%r is not valid: using %r", path, name, data[name], getattr(settings, name))
+            setattr(settings, name, value)
     for name, template in (("tally", _empty_tally()), ("two_player_tally", _empty_two_player_tally())):
         if name in data:
-            tally = _read_tally(data[name], template)
-            if tally is None:
-                log.warning("settings %s: %s is not valid: starting from zero", path, name)
-            else:
-                setattr(settings, name, tally)
+            setattr(settings, name, _read_tally(data[name], template, name, problems))
     try:
         settings.rules()
     except RulesError as error:
-        log.warning("settings %s: %s: using the standard board", path, error)
+        problems.append(f"{error}: using the standard board")
         settings.rows, settings.cols, settings.connect = 6, 7, 4
-    return settings
+    moved_to = _move_aside(path) if damaged else None
+    return SettingsReport(settings, tuple(problems), moved_to)
+
+
+def load_settings(path: Path) -> Settings:
+    """Read settings from ``path``; log one warning if anything was wrong."""
+    report = read_settings(path)
+    if report.warning:
+        log.warning("%s: %s", path, report.warning)
+    return report.settings
 
 
 def save_settings(settings: Settings, path: Path) -> bool:
-    """Write settings to ``path`` (atomically); log and return False if it cannot."""
+    """Write settings to ``path`` atomically; log and return False if it cannot.
+
+    A temporary file in the same folder is written, flushed and synced, then renamed
+    over ``path``: a crash or a full disk mid-save leaves the old file whole.
+    """
+    temporary: str | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(".tmp")
-        temporary.write_text(json.dumps(asdict(settings), indent=2), encoding="utf-8")
+        text = json.dumps(asdict(settings), indent=2)
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
         os.replace(temporary, path)
+        temporary = None
+        _sync_folder(path.parent)
         return True
     except OSError as error:
         log.warning("cannot save settings to %s: %s", path, error)
         return False
+    finally:
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (where the system allows it)."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)

@@ -1,0 +1,177 @@
+"""The settings file is the user's record: every damaged file starts the game with what
+could be read, one warning, the damaged file kept aside, and saving is atomic."""
+
+from __future__ import annotations
+
+import codecs
+import json
+import logging
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from game.app.settings import Opponent, Settings, load_settings, read_settings, save_settings
+
+TALLY = {"wins": 5, "draws": 2, "losses": 7}
+
+
+def good_text(**changes: object) -> str:
+    data: dict[str, object] = {"rows": 6, "cols": 8, "theme": "night", "opponent": "demo", "tally": dict(TALLY)}
+    data.update(changes)
+    return json.dumps(data, indent=2)
+
+
+def write(tmp_path: Path, content: bytes | str) -> Path:
+    path = tmp_path / "settings.json"
+    path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+    return path
+
+
+def kept_aside(tmp_path: Path) -> list[Path]:
+    return sorted(tmp_path.glob("settings.json.corrupt-*"))
+
+
+def test_a_good_file_reads_whole_and_says_nothing(tmp_path):
+    report = read_settings(write(tmp_path, good_text(window_size=[800, 600])))
+    assert report.problems == () and report.warning is None and report.moved_to is None
+    settings = report.settings
+    assert (settings.cols, settings.theme, settings.tally) == (8, "night", TALLY)
+    assert settings.opponent is Opponent.DEMO and settings.window_size == (800, 600)
+    assert kept_aside(tmp_path) == []
+
+
+# The files the user lost games to: (id, bytes, whether the tally can still be read)
+DAMAGED: list[tuple[str, bytes, bool]] = [
+    ("binary junk", bytes(range(256)) * 3, False),
+    ("invalid utf-8 in a string", good_text(theme="PLACEHOLDER").encode().replace(b"PLACEHOLDER", b"n\xffght"), True),
+    ("utf-16 with bom", codecs.BOM_UTF16_LE + good_text().encode("utf-16-le"), True),
+    ("utf-8 bom", codecs.BOM_UTF8 + good_text().encode(), True),
+    ("nesting 100,000 deep", b"[" * 100_000 + b"]" * 100_000, False),
+    ("nesting 100,000 deep inside a value", good_text(theme="X").encode().replace(b'"X"', b"[" * 100_000), False),
+    ("mode is a list", good_text(mode=[]).encode(), True),
+    ("wrong types everywhere", good_text(rows="6", gravity=1, depth=4.5, sound="yes", first=None).encode(), True),
+    ("time budget 1 and 400 zeros", good_text().replace('"rows": 6', '"time_budget": 1' + "0" * 400).encode(), True),
+    ("time budget 1e400", good_text().replace('"rows": 6', '"time_budget": 1e400').encode(), True),
+    ("an integer of 5,000 digits", good_text().replace('"rows": 6', '"depth": 1' + "0" * 5000).encode(), True),
+    ("one byte missing at the end", good_text().encode()[:-1], True),
+    ("cut in the middle of the tally", good_text().encode()[: good_text().index('"losses"') + 4], True),
+    ("trailing garbage", good_text().encode() + b"\x00garbage}}", True),
+    ("a list, not an object", b"[1, 2, 3]", False),
+    ("empty", b"", False),
+    ("over a megabyte", b" " * (2 << 20), False),
+]
+
+
+@pytest.mark.parametrize(("content", "tally_readable"), [case[1:] for case in DAMAGED], ids=[c[0] for c in DAMAGED])
+def test_a_damaged_file_starts_with_what_could_be_read_and_one_warning(tmp_path, caplog, content, tally_readable):
+    path = write(tmp_path, content)
+    with caplog.at_level(logging.WARNING):
+        settings = load_settings(path)
+    warnings = [record for record in caplog.records if record.levelno >= logging.WARNING]
+    if content.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE)):  # another encoding, read whole
+        assert warnings == [] and settings.cols == 8 and settings.tally == TALLY
+    else:
+        assert len(warnings) == 1, "exactly one warning"
+        assert "Settings file" in warnings[0].getMessage()
+    assert isinstance(settings, Settings)
+    settings.rules()  # usable rules whatever the file said
+    if tally_readable:
+        wins_draws = {key: settings.tally[key] for key in ("wins", "draws")}
+        assert wins_draws == {"wins": 5, "draws": 2}
+    else:
+        assert settings.tally == {"wins": 0, "draws": 0, "losses": 0}
+    assert isinstance(settings.time_budget, float) and settings.time_budget in (0.0, 0.5, 1.0, 2.0, 5.0, 10.0)
+
+
+@pytest.mark.parametrize(("content", "tally_readable"), [case[1:] for case in DAMAGED], ids=[c[0] for c in DAMAGED])
+def test_a_damaged_file_survives_the_next_save(tmp_path, content, tally_readable):
+    """Either the file was read whole (values aside), or its bytes are kept next to it."""
+    path = write(tmp_path, content)
+    report = read_settings(path)
+    assert save_settings(report.settings, path)
+    aside = kept_aside(tmp_path)
+    file_level_damage = not tally_readable or any(
+        "damaged" in p or "UTF-8" in p or "after" in p for p in report.problems
+    )
+    if file_level_damage:
+        assert report.moved_to is not None and aside == [report.moved_to]
+        assert aside[0].read_bytes() == content
+        assert report.moved_to.name in (report.warning or "")
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["tally"]["wins"] == (5 if tally_readable else 0)
+
+
+def test_a_bad_count_costs_only_that_count(tmp_path):
+    report = read_settings(write(tmp_path, good_text(tally={"wins": 5, "draws": 2, "losses": -1})))
+    assert report.settings.tally == {"wins": 5, "draws": 2, "losses": 0}
+    assert report.problems == ("tally.losses=-1 is not a count: using 0",)
+    assert report.moved_to is None  # the file itself was fine: nothing to keep aside
+
+
+def test_every_cut_of_a_good_file_reads_without_error(tmp_path):
+    text = good_text(two_player_tally={"player1": 3, "player2": 1, "draws": 0}).encode()
+    for cut in range(len(text)):
+        report = read_settings(write(tmp_path, text[:cut]))
+        assert isinstance(report.settings, Settings)
+        if cut > text.index(b'"losses": 7') + len('"losses": 7'):
+            assert report.settings.tally == TALLY, cut
+    assert len(kept_aside(tmp_path)) >= 1
+
+
+def test_a_folder_or_a_pipe_in_place_of_the_file_is_set_aside_not_opened(tmp_path):
+    folder = tmp_path / "settings.json"
+    folder.mkdir()
+    report = read_settings(folder)
+    assert report.settings == Settings() and "cannot be read" in (report.warning or "")
+    assert report.moved_to is not None and report.moved_to.is_dir() and not folder.exists()
+    os.mkfifo(folder)  # reading a pipe would wait for ever
+    report = read_settings(folder)
+    assert report.settings == Settings() and report.moved_to is not None
+
+
+def test_the_opponent_is_an_enum_and_saves_as_its_name(tmp_path):
+    settings = Settings(opponent=Opponent.HUMAN, window_size=(1280, 800))
+    path = tmp_path / "settings.json"
+    assert save_settings(settings, path)
+    data = json.loads(path.read_text())
+    assert data["opponent"] == "human" and data["window_size"] == [1280, 800]
+    assert read_settings(path).settings == settings
+
+
+@pytest.mark.parametrize("size", [[100, 100], [1280], "big", [1280.5, 800], [True, 800], [10**9, 800]])
+def test_a_window_size_out_of_range_is_the_default(tmp_path, size):
+    report = read_settings(write(tmp_path, good_text(window_size=size)))
+    assert report.settings.window_size == Settings().window_size and len(report.problems) == 1
+
+
+def test_save_leaves_no_temporary_file_and_replaces_whole(tmp_path):
+    path = tmp_path / "home" / "settings.json"
+    for wins in range(5):
+        assert save_settings(Settings(tally={"wins": wins, "draws": 0, "losses": 0}), path)
+        assert json.loads(path.read_text())["tally"]["wins"] == wins
+    assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]
+
+
+def test_a_full_disk_mid_save_leaves_the_old_file_whole(tmp_path):
+    """A real failed write: the file size limit (RLIMIT_FSIZE) stops the save half-way."""
+    path = write(tmp_path, good_text())
+    before = path.read_bytes()
+    script = textwrap.dedent(
+        f"""
+        import resource, signal, sys
+        from pathlib import Path
+        from game.app.settings import Settings, save_settings
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))
+        big = Settings(tally={{"wins": 10**8, "draws": 10**8, "losses": 10**8}})
+        sys.exit(0 if save_settings(big, Path({str(path)!r})) is False else 1)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).resolve().parent.parent, timeout=60)
+    assert done.returncode == 0, "the save reports failure"
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.json"]
