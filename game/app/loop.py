@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pygame
 
@@ -58,6 +61,7 @@ class App:
         self.stack = SceneStack(self)
         self.clock = pygame.time.Clock()
         self.running = True
+        self.closed = False
         self.time = 0.0  # seconds of animation since start
         self.toast: tuple[str, float] | None = None  # a short message and when it ends
         self.fullscreen = False
@@ -68,12 +72,29 @@ class App:
 
     # -- the loop -------------------------------------------------------------------
     def run(self) -> None:
-        """Run until the last scene is popped or the window closes."""
-        while self.running:
-            dt = min(self.clock.tick(FPS) / 1000.0, 0.1)
-            self.step(pygame.event.get(), dt)
-            pygame.display.flip()
-        self.close()
+        """Run until the last scene is popped or the window closes (or SIGTERM/SIGHUP)."""
+        previous = self._end_on_signals()
+        try:
+            while self.running:
+                dt = min(self.clock.tick(FPS) / 1000.0, 0.1)
+                self.step(pygame.event.get(), dt)
+                pygame.display.flip()
+        finally:
+            for number, handler in previous.items():
+                signal.signal(number, handler)
+            self.close()
+
+    def _end_on_signals(self) -> dict[int, Any]:
+        """SIGTERM and SIGHUP (a closed terminal) end the game as closing the window does:
+        the search stops, the tally is saved.  Returns the handlers they replaced."""
+        if threading.current_thread() is not threading.main_thread():
+            return {}
+        previous: dict[int, Any] = {}
+        for name in ("SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)
+            if number is not None:
+                previous[number] = signal.signal(number, lambda *_: self.quit())
+        return previous
 
     def step(self, events: list[pygame.event.Event], dt: float) -> bool:
         """One frame: events, update, scene changes, draw.  Returns False once quitting."""
@@ -186,7 +207,10 @@ class App:
         self.worker.cancel()
 
     def close(self) -> None:
-        """Release everything: stop the AI, save settings, close the window."""
+        """Release everything: stop the AI, save settings, close the window (once)."""
+        if self.closed:
+            return
+        self.closed = True
         self.worker.shutdown()
         self.save_settings()
         pygame.quit()

@@ -50,6 +50,7 @@ POLL_BUDGET = 0.003  # seconds of tree intake per frame
 PROGRESS_EVERY = 0.05  # seconds between two progress messages
 PARENT_CHECK_EVERY = 0.25  # seconds between two "is my parent alive?" checks in the worker
 READER_POLL = 0.2  # seconds the reader thread waits on the pipe before checking for shutdown
+INBOX_MESSAGES = 8  # messages read ahead of the frame loop (at most 2 MB of tree chunks)
 
 
 class JobPurpose(enum.Enum):
@@ -298,14 +299,26 @@ def _process_main(requests: Connection, replies: Connection, cancelled_upto: Any
 
 
 def _read_replies(replies: Connection, inbox: queue.Queue, stop: threading.Event) -> None:
-    """The window's reader thread: whole messages into ``inbox``, then ``_WorkerGone``."""
+    """The window's reader thread: whole messages into ``inbox``, then ``_WorkerGone``.
+
+    ``inbox`` is bounded, so a tree waits in the worker, not in the window's memory,
+    until the frame loop takes it in."""
+
+    def hand_over(message: object) -> None:
+        while not stop.is_set():
+            try:
+                inbox.put(message, timeout=READER_POLL)
+                return
+            except queue.Full:
+                continue
+
     try:
         while not stop.is_set():
             if replies.poll(READER_POLL):
-                inbox.put(replies.recv())
+                hand_over(replies.recv())
     except Exception as error:  # EOF, a torn message, a closed pipe: the worker is gone
         log.debug("AI reply pipe closed: %s", error)
-    inbox.put(_WorkerGone())
+    hand_over(_WorkerGone())
 
 
 class _Counter:
@@ -377,7 +390,7 @@ class AIWorker:
         finally:
             worker_requests.close()  # the worker holds these ends now: a dead worker
             worker_replies.close()  # closes the pipe, which the reader sees at once
-        self._inbox = queue.Queue()
+        self._inbox = queue.Queue(maxsize=INBOX_MESSAGES)
         self._reader_stop = threading.Event()
         reader = threading.Thread(
             target=_read_replies, args=(replies, self._inbox, self._reader_stop), name="connect4-ai-reader", daemon=True

@@ -1,0 +1,152 @@
+"""The AI worker without a window: typed messages, owners, cancelling, the tree's
+journey, and carrying on in a thread when the process dies."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import numpy as np
+import pytest
+
+from ai.search import search
+from game.app.worker import (
+    AIWorker,
+    JobFailed,
+    JobProgress,
+    JobPurpose,
+    JobResult,
+    SearchJob,
+    TreeReady,
+    WorkerEvent,
+    WorkerLost,
+)
+from game.board import Board
+from game.rules import MIN, Rules
+
+
+class Owner:
+    """Stands where a scene stands: it is handed its own jobs' events."""
+
+    def __init__(self) -> None:
+        self.events: list[WorkerEvent] = []
+
+    def on_worker_event(self, event: WorkerEvent) -> None:
+        self.events.append(event)
+
+
+def pump(worker: AIWorker, until, timeout: float = 60.0) -> list[tuple[object, WorkerEvent]]:
+    """Poll as the frame loop does, handing events to their owners, until ``until()``."""
+    seen: list[tuple[object, WorkerEvent]] = []
+    deadline = time.perf_counter() + timeout
+    while not until():
+        assert time.perf_counter() < deadline, f"timed out; seen {seen}"
+        for owner, event in worker.poll():
+            seen.append((owner, event))
+            if owner is not None:
+                owner.on_worker_event(event)
+        time.sleep(0.002)
+    return seen
+
+
+def job_for(moves: str, depth: int, **options) -> SearchJob:
+    board = Board.from_moves(moves)
+    return SearchJob(board.grid.copy(), Rules(), board.to_move, depth, **options)
+
+
+@pytest.fixture(params=[True, False], ids=["process", "thread"])
+def worker(request):
+    ai = AIWorker(use_process=request.param)
+    yield ai
+    ai.shutdown()
+
+
+def test_a_move_arrives_first_then_its_tree_equal_to_the_searched_one(worker):
+    owner = Owner()
+    job = job_for("4453", 5, pruning=False)
+    job_id = worker.submit(job, owner)
+    pump(worker, lambda: any(isinstance(e, TreeReady) for e in owner.events))
+    kinds = [type(e) for e in owner.events if not isinstance(e, JobProgress)]
+    assert kinds == [JobResult, TreeReady]
+    answer, arrived = (e for e in owner.events if not isinstance(e, JobProgress))
+    assert isinstance(answer, JobResult) and isinstance(arrived, TreeReady)
+    assert answer.job_id == arrived.job_id == job_id and answer.job.purpose is JobPurpose.MOVE
+    assert answer.result.tree is None  # the answer does not wait for the tree
+    expected = search(job.grid, job.rules, 5, pruning=False, record_tree=True, to_move=job.to_move)
+    assert answer.result.move == expected.move and answer.result.value == expected.value
+    assert expected.tree is not None
+    assert arrived.tree.data == expected.tree.data and len(arrived.tree) == len(expected.tree)
+    assert np.array_equal(arrived.tree.grid, job.grid) and arrived.tree.pruning is False
+    assert not worker.receiving and worker.current is None
+
+
+def test_a_tree_of_many_chunks_arrives_whole(worker):
+    owner = Owner()
+    worker.submit(job_for("", 6, pruning=False), owner)
+    pump(worker, lambda: any(isinstance(e, TreeReady) for e in owner.events))
+    tree = next(e.tree for e in owner.events if isinstance(e, TreeReady))
+    assert len(tree) == tree.counted > 100_000  # about 25 chunks of 256 KB
+    assert tree.root.value == next(e.result.value for e in owner.events if isinstance(e, JobResult))
+
+
+def test_a_cancelled_job_says_nothing_more_and_the_next_one_answers(worker):
+    deep, quick = Owner(), Owner()
+    worker.submit(job_for("", 12, pruning=False, record_tree=False), deep)
+    pump(worker, lambda: any(isinstance(e, JobProgress) for e in deep.events))
+    worker.cancel()
+    assert worker.current is None
+    heard = len(deep.events)
+    worker.submit(job_for("44", 3, purpose=JobPurpose.HINT), quick)
+    pump(worker, lambda: worker.current is None and not worker.receiving)
+    assert len(deep.events) == heard
+    assert [type(e) for e in quick.events if not isinstance(e, JobProgress)] == [JobResult, TreeReady]
+
+
+def test_submitting_replaces_the_job_under_way(worker):
+    first, second = Owner(), Owner()
+    worker.submit(job_for("", 12, pruning=False, record_tree=False), first)
+    worker.submit(job_for("4", 2, record_tree=False, purpose=JobPurpose.COMPARE), second)
+    pump(worker, lambda: worker.current is None)
+    assert not any(isinstance(e, JobResult) for e in first.events)
+    (answer,) = [e for e in second.events if isinstance(e, JobResult)]
+    assert answer.job.purpose is JobPurpose.COMPARE and not worker.receiving
+
+
+def test_a_failing_search_is_reported_to_its_owner(worker):
+    owner = Owner()
+    bad = SearchJob(np.zeros((6, 7), dtype=np.int8), Rules(), MIN, 0)  # depth 0 is refused
+    worker.submit(bad, owner)
+    pump(worker, lambda: worker.current is None)
+    (failure,) = owner.events
+    assert isinstance(failure, JobFailed) and failure.message
+    worker.submit(job_for("", 2), owner)  # the worker lives on
+    pump(worker, lambda: any(isinstance(e, JobResult) for e in owner.events))
+
+
+def test_a_killed_process_is_said_once_and_a_thread_finishes_the_job():
+    worker = AIWorker()
+    try:
+        owner = Owner()
+        worker.submit(job_for("", 12, pruning=False, record_tree=False), owner)
+        pump(worker, lambda: any(isinstance(e, JobProgress) for e in owner.events))
+        pid = worker.pid
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        started = time.perf_counter()
+        seen = pump(worker, lambda: not worker.use_process, timeout=5)
+        assert time.perf_counter() - started < 1.0, "a dead worker is noticed within a second"
+        lost = [e for _, e in seen if isinstance(e, WorkerLost)]
+        assert len(lost) == 1 and "thread" in lost[0].message and "-9" in lost[0].message
+        # the deep job was handed to the thread; cancelling it still works
+        assert worker.current is not None and worker.is_alive()
+        worker.cancel()
+        quick = Owner()
+        worker.submit(job_for("4", 3), quick)
+        pump(worker, lambda: worker.current is None and not worker.receiving, timeout=30)
+        assert [type(e) for e in quick.events if not isinstance(e, JobProgress)] == [JobResult, TreeReady]
+        assert not any(isinstance(e, WorkerLost) for _, e in worker.poll())  # said once
+    finally:
+        started = time.perf_counter()
+        worker.shutdown()
+        assert time.perf_counter() - started < 2.5
