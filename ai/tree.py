@@ -187,14 +187,10 @@ class SearchTree:
 
     def nodes_per_ply(self) -> list[int]:
         """Count the stored nodes at each ply: index 0 is the root."""
-        counts: list[int] = []
-        data = self.data
-        for base in range(INFO, len(data), FIELDS):
-            ply = data[base] & 0xFF
-            while len(counts) <= ply:
-                counts.append(0)
-            counts[ply] += 1
-        return counts
+        if not len(self):
+            return []
+        plies = np.frombuffer(self.data, dtype=np.int32)[INFO::FIELDS] & 0xFF  # a view: no copy of the tree
+        return [int(count) for count in np.bincount(plies)]
 
     def child_indices(self, index: int) -> list[int]:
         """Indices of the searched children of ``index``, in search order (pre-order walk)."""

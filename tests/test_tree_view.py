@@ -49,10 +49,12 @@ def test_known_tree_is_drawn_with_its_values_pruned_children_and_line(app, hand)
     assert by_index[0].level == 0
     assert [tree.node(i).move for i in sorted(by_index) if by_index[i].level == 1] == [1, 0, 2]
     assert [tree.node(i).value for i in sorted(by_index) if by_index[i].level == 1] == [-3000, -2000, -2000]
+    # Every bound is drawn with its sign; the exact value without one.
+    assert [scene.node_text(i) for i in sorted(by_index) if by_index[i].level == 1] == ["-3000", ">=-2000", ">=-2000"]
     # The two cutoffs: one stub each, for the moves the search left out.
     assert sorted((tree.node(s.index).move, scene.pruned_moves(s.index)[s.slot]) for s in stubs) == [(0, 2), (2, 0)]
     # The expected line, from the root down.
-    pv_moves = [tree.node(i).move for i in sorted(scene.pv()) if i != 0]
+    pv_moves = [tree.node(i).move for i in sorted(scene.line()) if i != 0]
     assert pv_moves == list(result.principal_variation)
     assert root.value == result.value
     # Children are left to right in search order, under their parent.
@@ -65,7 +67,8 @@ def test_detail_panel_explains_the_selected_node(app, hand):
     middle = result.tree.root.children()[1]
     scene.select(middle.index)
     lines = scene.detail_lines(middle)
-    assert "Value: -2000" in lines
+    assert "Value: >=-2000" in lines  # a cutoff: only a lower bound, and it says so
+    assert any(line.startswith("This value is a lower bound") for line in lines)
     assert any(line.startswith("Cutoff: value -2000 >= beta -3000: 1 move not searched") for line in lines)
     assert any("1 searched, 1 pruned (3)" in line for line in lines)
     leaf = middle.children()[0].children()[0]
@@ -109,7 +112,7 @@ def test_mouse_selects_focuses_zooms_and_pans(app, hand):
     before = scene.view.zoom
     app.step([pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=2, flipped=False, precise_x=0.0, precise_y=2.0)], FRAME)
     assert scene.view.zoom > before
-    canvas = scene.canvas_rect(pygame.display.get_surface())
+    canvas = scene.areas.canvas
     start = (canvas.left + 40, canvas.bottom - 40)
     pan = (scene.view.pan_x, scene.view.pan_y)
     app.step(
@@ -216,6 +219,66 @@ def test_replay_state_at_every_step_matches_a_step_by_step_walk(rng):
                 node.beta_out,
                 node.value,
             )
+
+
+def test_replay_shows_and_reports_only_what_is_known_at_each_step(app, hand):
+    """Nothing after the step is drawn or said: unsearched children, cutoffs and their
+    stubs, final values, the expected line, the final value in the side panel."""
+    scene, result = hand
+    tree = result.tree
+    p = app.theme.palette
+    cutoff_nodes = [n.index for n in tree.iter_nodes() if n.pruned_count]
+    assert len(cutoff_nodes) == 2
+    press(app, pygame.K_HOME)
+    replay = scene.replay
+    pixel_checks = set()
+    for number in range(replay.total_steps + 1):
+        if number:
+            press(app, pygame.K_PERIOD)  # one step, then the frame is drawn
+        assert replay.steps == number
+        surface = pygame.display.get_surface()
+        for node in tree.iter_nodes():
+            entered = replay.enter_step(node.index) <= number
+            left = replay.exit_step(node.index) <= number
+            text = scene.node_text(node.index)
+            assert (text is not None) == entered, (number, node)
+            if left:
+                assert text == node.value_text
+            elif entered:
+                assert text.startswith("[")  # the live window, never the final value
+                lines = scene.detail_lines(node)
+                assert not any(line.startswith(("Value:", "Cutoff", "Subtree", "Children")) for line in lines)
+                assert any(line.startswith("Window now:") for line in lines)
+            else:
+                assert scene.detail_lines(node) == ["Not searched yet at this step of the replay."]
+        for index in cutoff_nodes:
+            happened = replay.exit_step(index) - 1 <= number  # the return that closed the window
+            assert scene.shows_cutoff(index) == happened, (number, index)
+            stubs = [item for item in scene.drawn if item.kind == PRUNED and item.index == index]
+            for stub in stubs:  # and on screen: the grey stub is painted only from then on
+                painted = tuple(surface.get_at((round(stub.x), round(stub.y))))[:3] == tuple(p.pruned)[:3]
+                assert painted == happened, (number, index)
+                pixel_checks.add(happened)
+            if scene.selected == index:
+                assert (scene.banner() is not None) == happened
+        assert scene.shows_line() == (number == replay.total_steps)
+        assert ("Done" in replay.message) == (number == replay.total_steps)
+    assert replay.done and scene.node_text(0) == tree.root.value_text
+    assert pixel_checks == {False, True}  # stubs were looked at both before and after their cutoff
+
+
+def test_replay_end_and_jumps_on_a_big_tree_keep_no_history(app):
+    result = search(np.zeros((6, 7), dtype=np.int8), Rules(), 6, pruning=False, record_tree=True, to_move=MIN)
+    scene = open_tree(app, Rules(), result)
+    press(app, pygame.K_END)
+    replay = scene.replay
+    assert replay.done and replay.steps == replay.total_steps == 2 * len(result.tree)
+    assert scene.node_text(0) == result.tree.root.value_text and scene.shows_line()
+    replay.seek(replay.total_steps // 2)
+    step(app)
+    assert len(replay.stack) <= result.tree.depth + 1  # the state is the open path, nothing more
+    press(app, pygame.K_HOME)
+    assert replay.steps == 0 and not replay.stack and scene.node_text(0) is None
 
 
 def test_compare_runs_the_search_again_with_pruning_switched(app, hand):

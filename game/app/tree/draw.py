@@ -1,0 +1,376 @@
+"""Painting the tree overlay from its scene's state; nothing here changes that state.
+
+What may be shown at a replay step is decided by the scene (``node_text``,
+``shows_cutoff``, ``shows_line``, ``banner``, ``detail_lines``); this module only paints.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from ai.tree import BoundKind, LeafReason, SearchTree, minimal_tree
+from game.app.scenes.menu import dim
+from game.app.theme import Theme
+from game.app.tree.layout import NODE, PRUNED, Placed
+from game.app.tree.legend import FONT_SIZE, TITLE
+
+if TYPE_CHECKING:
+    from game.app.tree.scene import TreeScene
+
+NODE_SIZE = 11
+Color = tuple[int, int, int]
+
+
+def draw_overlay(scene: TreeScene, surface: pygame.Surface) -> None:
+    dim(surface, 90)
+    theme = scene.app.theme
+    p = theme.palette
+    areas = scene.areas
+    for rect in (areas.header, areas.canvas, areas.detail, areas.bottom):  # opaque: the game shows around them
+        pygame.draw.rect(surface, p.panel, rect, border_radius=6)
+        pygame.draw.rect(surface, p.muted, rect, 1, border_radius=6)
+    tree = scene.tree
+    if tree is None:
+        theme.text(surface, "The tree of this search is still arriving...", 26, areas.canvas.center, anchor="center")
+        return
+    draw_header(scene, surface, tree)
+    clip = surface.get_clip()
+    surface.set_clip(areas.canvas)
+    draw_tree(scene, surface, tree)
+    draw_legend(scene, surface)
+    surface.set_clip(clip)
+    draw_detail(scene, surface, tree)
+    draw_bottom(scene, surface, tree)
+
+
+def draw_header(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> None:
+    theme = scene.app.theme
+    p = theme.palette
+    rect = scene.areas.header
+    record = scene.record
+    stats = record.result.stats
+    who = scene.play.side_name(record.side)
+    who = who[0].lower() + who[1:] if who.startswith("The ") else who
+    kind = "hint for" if record.tag == "hint" else "move of"
+    count = len(scene.play.searches)
+    title = (
+        f"Search {scene.record_index + 1}/{count}: {kind} {who} at move {record.ply + 1} "
+        f"- depth {tree.depth}, alpha-beta {'on' if tree.pruning else 'off'}, "
+        f"{stats.nodes:,} node{'s' if stats.nodes != 1 else ''}, {stats.seconds:.3f} s"
+    )
+    theme.text(surface, theme.fit(title, 22, rect.width - 20, bold=True), 22, (rect.left + 10, rect.top + 6), bold=True)
+    y = rect.top + 34
+    label = theme.text(surface, "Path:", 18, (rect.left + 10, y), color=p.muted)
+    x = label.right + 8
+    for crumb, index in scene.crumbs:
+        text = scene.move_label(tree.node(index).move)
+        theme.text(surface, text, 18, crumb.topleft, color=p.accent, bold=index == scene.view.root)
+        x = crumb.right + 6
+        if index != scene.view.root:
+            theme.text(surface, ">", 18, (x, y), color=p.muted)
+            x += theme.font(18).size(">")[0] + 6
+    if not tree.is_complete:
+        note = f"Budget reached: {len(tree):,} of {tree.counted:,} nodes stored; '+N counted' marks the rest"
+        theme.text(
+            surface,
+            theme.fit(note, 16, rect.right - x - 20),
+            16,
+            (rect.right - 10, y + 2),
+            color=p.player2,
+            anchor="topright",
+        )
+        return
+    hint = "[ ] other searches · Backspace up · Enter focus · F fit · L legend · Esc close"
+    if theme.font(16).size(hint)[0] < rect.right - x - 30:
+        theme.text(surface, hint, 16, (rect.right - 10, y + 2), color=p.muted, anchor="topright")
+
+
+def draw_tree(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> None:
+    theme = scene.app.theme
+    p = theme.palette
+    line = scene.line() if scene.shows_line() else set()
+    # Edges first, then nodes over them.
+    for item in scene.drawn:
+        if item.parent_xy is None:
+            continue
+        if item.kind == NODE:
+            if not scene.is_drawn(item.index):
+                continue
+            on_line = item.index in line and tree.field(item.index, 0) in line
+            color = p.glow if on_line else p.muted
+            pygame.draw.line(surface, color, item.parent_xy, (item.x, item.y), 5 if on_line else 1)
+        elif item.kind == PRUNED:
+            if scene.shows_cutoff(item.index):
+                _dashed(surface, p.pruned, item.parent_xy, (item.x, item.y))
+        elif scene.value_known(item.index):
+            pygame.draw.line(surface, p.pruned, item.parent_xy, (item.x, item.y - 10), 1)
+    for item in scene.drawn:
+        if item.kind == NODE:
+            if scene.is_drawn(item.index):
+                draw_node(scene, surface, tree, item, item.index in line)
+        elif item.kind == PRUNED:
+            if scene.shows_cutoff(item.index):
+                draw_stub(scene, surface, item)
+        elif scene.value_known(item.index):
+            node = tree.node(item.index)
+            stored_children = bool(tree.child_indices(item.index))
+            text = f"+{item.count:,}" if stored_children or not node.unstored else f"+{item.count:,} counted"
+            label = theme.font(14).size(text)
+            box = pygame.Rect(0, 0, label[0] + 10, label[1] + 6)
+            box.midtop = (round(item.x), round(item.y - 10))
+            pygame.draw.rect(surface, p.panel, box, border_radius=4)
+            pygame.draw.rect(surface, p.pruned, box, 1, border_radius=4)
+            theme.text(surface, text, 14, box.center, color=p.muted, anchor="center")
+    # The cutoff reason of the selected node, by its stubs, once it has happened.
+    reason = scene.banner()
+    if reason:
+        for item in scene.drawn:
+            if item.kind == NODE and item.index == scene.selected:
+                text = theme.fit(reason, 16, scene.areas.canvas.width - 30)
+                width, height = theme.font(16).size(text)
+                box = pygame.Rect(0, 0, width + 12, height + 6)
+                box.midbottom = (round(item.x), round(item.y - 26))
+                box.clamp_ip(scene.areas.canvas)
+                pygame.draw.rect(surface, p.panel, box, border_radius=4)
+                pygame.draw.rect(surface, p.player2, box, 1, border_radius=4)
+                theme.text(surface, text, 16, box.center, color=p.player2, anchor="center")
+                break
+
+
+def draw_stub(scene: TreeScene, surface: pygame.Surface, item: Placed) -> None:
+    theme = scene.app.theme
+    p = theme.palette
+    x, y = item.x, item.y
+    pygame.draw.circle(surface, p.pruned, (x, y), 6)
+    if item.slot == 0 and item.parent_xy is not None:  # one cut mark on the first pruned edge of the group
+        px, py = item.parent_xy
+        _cross(surface, p.player2, (px + (x - px) * 0.6, py + (y - py) * 0.6))
+    moves = scene.pruned_moves(item.index)
+    if item.slot < len(moves):
+        theme.text(surface, scene.move_label(moves[item.slot]), 14, (x, y + 8), color=p.pruned, anchor="midtop")
+
+
+def node_shape(x: float, y: float, size: float, is_max: bool) -> list[tuple[float, float]]:
+    """MAX: a triangle pointing up; MIN: pointing down."""
+    if is_max:
+        return [(x, y - size), (x - size, y + size * 0.8), (x + size, y + size * 0.8)]
+    return [(x, y + size), (x - size, y - size * 0.8), (x + size, y - size * 0.8)]
+
+
+def draw_node(scene: TreeScene, surface: pygame.Surface, tree: SearchTree, item: Placed, on_line: bool) -> None:
+    theme = scene.app.theme
+    p = theme.palette
+    node = tree.node(item.index)
+    size = NODE_SIZE
+    x, y = item.x, item.y
+    replay = scene.replay
+    if item.index == scene.selected:
+        pygame.draw.circle(surface, p.accent, (x, y), size + 9, 3)
+    if replay is not None and replay.is_open(item.index):
+        pygame.draw.circle(surface, p.glow, (x, y), size + 5, 2)
+    if replay is not None and replay.cutoff == item.index:
+        pygame.draw.circle(surface, p.player2, (x, y), size + 13, 3)
+    points = node_shape(x, y, size, node.is_max)
+    pygame.draw.polygon(surface, p.max_node if node.is_max else p.min_node, points)
+    pygame.draw.polygon(surface, p.glow if on_line else p.text, points, 2 if on_line else 1)
+    known = scene.value_known(item.index)
+    if node.leaf_reason is LeafReason.WIN and known:
+        pygame.draw.circle(surface, p.glow, (x, y), 3)
+    theme.text(surface, scene.move_label(node.move), 15, (x + size + 2, y - size - 4), anchor="bottomleft")
+    text = scene.node_text(item.index)
+    if text is not None:
+        bounded = known and node.bound is not BoundKind.EXACT
+        color = p.player2 if bounded else (p.text if known else p.accent)
+        theme.text(surface, text, 15, (x, y + size + 2), color=color, anchor="midtop", bold=on_line)
+    if known and node.unstored and tree.child_indices(item.index):
+        theme.text(surface, f"+{node.unstored:,} counted", 13, (x + size + 2, y + 2), color=p.player2)
+
+
+def draw_legend(scene: TreeScene, surface: pygame.Surface) -> None:
+    """The key to the drawing, along the bottom of the canvas (L hides it)."""
+    legend = scene.legend
+    if legend is None:
+        return
+    theme = scene.app.theme
+    p = theme.palette
+    pygame.draw.rect(surface, p.panel, legend.box, border_radius=6)
+    pygame.draw.rect(surface, p.muted, legend.box, 1, border_radius=6)
+    theme.text(surface, TITLE, 15, (legend.box.left + 10, legend.box.top + 5), bold=True)
+    line_h = theme.font(FONT_SIZE).get_linesize()
+    for entry in legend.entries:
+        if entry.icon:
+            _legend_icon(scene, surface, entry.icon, entry.icon_rect)
+        x, y = entry.text_pos
+        for text in entry.lines:
+            theme.text(surface, text, FONT_SIZE, (x, y), color=p.text if entry.icon else p.muted)
+            y += line_h
+
+
+def _legend_icon(scene: TreeScene, surface: pygame.Surface, icon: str, rect: pygame.Rect) -> None:
+    theme = scene.app.theme
+    p = theme.palette
+    cx, cy = rect.left + 14, rect.centery
+    if icon == "shapes":
+        pygame.draw.polygon(surface, p.max_node, node_shape(cx, cy, 7, True))
+        pygame.draw.polygon(surface, p.text, node_shape(cx, cy, 7, True), 1)
+        pygame.draw.polygon(surface, p.min_node, node_shape(cx + 22, cy, 7, False))
+        pygame.draw.polygon(surface, p.text, node_shape(cx + 22, cy, 7, False), 1)
+    elif icon == "stub":
+        pygame.draw.line(surface, p.pruned, (cx - 10, cy - 6), (cx + 16, cy + 4), 1)
+        _cross(surface, p.player2, (cx + 2, cy - 1), 4)
+        pygame.draw.circle(surface, p.pruned, (cx + 22, cy + 4), 5)
+    elif icon == "line":
+        pygame.draw.line(surface, p.glow, (rect.left + 2, cy), (rect.right - 8, cy), 5)
+    elif icon == "summary":
+        box = pygame.Rect(rect.left + 2, rect.top, rect.width - 12, rect.height)
+        pygame.draw.rect(surface, p.pruned, box, 1, border_radius=4)
+        theme.text(surface, "+N", 13, box.center, color=p.muted, anchor="center")
+    else:
+        color = p.player2 if icon.startswith((">", "<")) else p.text
+        theme.text(surface, icon, 14, (rect.left + 2, rect.top), color=color, bold=True)
+
+
+def draw_detail(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> None:
+    theme = scene.app.theme
+    p = theme.palette
+    rect = scene.areas.detail
+    node = tree.node(scene.selected)
+    x, y = rect.left + 12, rect.top + 10
+    path = node.path()
+    moves = " ".join(scene.move_label(m) for m in path) or "(the position searched)"
+    side = "MAX (player 1)" if node.is_max else "MIN (player 2)"
+    heading = f"{'Root' if node.move is None else 'Move ' + scene.move_label(node.move)}: {side} to move"
+    theme.text(surface, theme.fit(heading, 19, rect.width - 24, bold=True), 19, (x, y), bold=True)
+    y += 24
+    for line in theme.wrap(f"Line: {moves}", 16, rect.width - 24)[:2]:
+        theme.text(surface, line, 16, (x, y), color=p.muted)
+        y += 18
+    # The board at this node, small.
+    board = scene.cached(("board", id(tree), scene.selected), node.board)
+    rows, cols = board.rules.rows, board.rules.cols
+    cell = max(6, min((rect.width - 24) // cols, int(rect.height * 0.3) // rows))
+    grid_rect = pygame.Rect(x, y + 4, cell * cols, cell * rows)
+    pygame.draw.rect(surface, p.board, grid_rect.inflate(6, 6), border_radius=4)
+    last = board.last_cell()
+    for r in range(rows):
+        for c in range(cols):
+            center = (grid_rect.left + (c + 0.5) * cell, grid_rect.top + (r + 0.5) * cell)
+            value = int(board.grid[r, c])
+            if value:
+                theme.draw_disc(surface, center, cell * 0.42, value)
+            else:
+                pygame.draw.circle(surface, p.hole, center, cell * 0.42)
+            if last == (r, c) and path:
+                pygame.draw.circle(surface, p.glow, center, cell * 0.46, 2)
+    y = grid_rect.bottom + 10
+    for text in scene.detail_lines(node):
+        color = p.player2 if text.startswith(("This value is", "Cutoff")) else p.text
+        for line in theme.wrap(text, 16, rect.width - 24):
+            if y > rect.bottom - 20:
+                return
+            theme.text(surface, line, 16, (x, y), color=color)
+            y += 19
+
+
+def draw_bottom(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> None:
+    theme = scene.app.theme
+    p = theme.palette
+    rect = scene.areas.bottom
+    x, y = rect.left + 12, rect.top + 8
+    # Nodes per ply: a small bar chart.
+    per_ply = scene.cached(("ply", id(tree)), tree.nodes_per_ply)
+    chart = pygame.Rect(x, y, min(300, rect.width // 3), rect.height - 60)
+    theme.text(surface, "Nodes per ply (stored)", 15, (chart.left, chart.top), color=p.muted)
+    levels = per_ply[1:] or [0]
+    bar_h = max(3, min(14, (chart.height - 20) // max(1, len(levels))))
+    biggest = max(levels) or 1
+    for ply, count in enumerate(levels, start=1):
+        top = chart.top + 20 + (ply - 1) * (bar_h + 2)
+        if top + bar_h > chart.bottom:
+            break
+        width = int((chart.width - 90) * count / biggest)
+        color = p.max_node if (ply % 2 == 0) == (tree.to_move == 1) else p.min_node
+        pygame.draw.rect(surface, color, (chart.left + 24, top, max(1, width), bar_h))
+        theme.text(surface, str(ply), 13, (chart.left, top), color=p.muted)
+        theme.text(surface, f"{count:,}", 13, (chart.left + 28 + width, top), color=p.muted)
+    tx = chart.right + 24
+    room = scene.buttons[0].rect.top - 4 if scene.buttons else rect.bottom
+    for text, color in bottom_lines(scene, tree, theme):
+        for line in theme.wrap(text, 16, rect.right - tx - 12)[:2]:
+            if y + 17 > room:
+                break
+            theme.text(surface, line, 16, (tx, y), color=color)
+            y += 19
+    for button in scene.buttons:
+        button.draw(surface, theme, size=16)
+
+
+def bottom_lines(scene: TreeScene, tree: SearchTree, theme: Theme) -> list[tuple[str, Color]]:
+    """The totals, the comparison with the minimal tree and another run, the replay."""
+    p = theme.palette
+    result = scene.record.result
+    stats = result.stats
+    legal = scene.cached(("legal", id(tree)), lambda: len(tree.node(0).board().legal_moves()))
+    minimal_nodes, minimal_leaves = minimal_tree(tree.depth, max(1, legal))
+    passes = f" ({stats.total_nodes:,} in all passes)" if stats.total_nodes != stats.nodes else ""
+    lines: list[tuple[str, Color]] = [
+        (
+            f"Depth {stats.depth}, alpha-beta {'on' if tree.pruning else 'off'}: {stats.nodes:,} nodes{passes}, "
+            f"{stats.leaves:,} leaves, {stats.cutoffs:,} cutoffs, {stats.seconds:.3f} s",
+            p.text,
+        ),
+        (
+            f"Knuth-Moore minimal tree (b={legal}, depth {tree.depth}): {minimal_nodes:,} nodes, "
+            f"{minimal_leaves:,} leaves: no move order can do with fewer",
+            p.text,
+        ),
+    ]
+    if scene.compare_job is not None:
+        progress = scene.compare_progress
+        done = f"{progress.nodes:,} nodes, {progress.seconds:.1f} s" if progress else "starting"
+        lines.append((f"Searching again with pruning {'off' if tree.pruning else 'on'}: {done} (C cancels)", p.text))
+    elif scene.compare_result is not None:
+        other = scene.compare_result.stats
+        pair = [(tree.pruning, stats), (not tree.pruning, other)]
+        on = next(s for flag, s in pair if flag)
+        off = next(s for flag, s in pair if not flag)
+        saving = off.nodes / on.nodes if on.nodes else 0
+        same = "yes" if scene.compare_result.value == result.value else "no"
+        lines.append(
+            (
+                f"With alpha-beta: {on.nodes:,} nodes, {on.seconds:.3f} s  |  without: {off.nodes:,} nodes, "
+                f"{off.seconds:.3f} s  ({saving:,.1f} x fewer nodes, same value {same})",
+                p.text,
+            )
+        )
+    else:
+        lines.append(("C: run the same search with pruning switched, to compare nodes and time", p.text))
+    replay = scene.replay
+    if replay is not None:  # first: at small sizes the last lines do not fit
+        color = p.player2 if replay.cutoff is not None else p.accent
+        lines.insert(0, (f"Replay step {replay.steps:,}/{replay.total_steps:,}: {replay.message}", color))
+    else:
+        lines.append(("Space: replay the search step by step (, . to step, S speed)", p.text))
+    return lines
+
+
+def _cross(surface: pygame.Surface, color: Color, center: tuple[float, float], arm: float = 6) -> None:
+    mx, my = center
+    pygame.draw.line(surface, color, (mx - arm, my - arm), (mx + arm, my + arm), 3)
+    pygame.draw.line(surface, color, (mx - arm, my + arm), (mx + arm, my - arm), 3)
+
+
+def _dashed(
+    surface: pygame.Surface, color: Color, start: tuple[float, float], end: tuple[float, float], dash: float = 5.0
+) -> None:
+    x0, y0 = start
+    x1, y1 = end
+    length = max(1.0, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
+    steps = max(1, int(length / dash))
+    for i in range(0, steps, 2):
+        a, b = i / steps, min(1.0, (i + 1) / steps)
+        pygame.draw.line(
+            surface, color, (x0 + (x1 - x0) * a, y0 + (y1 - y0) * a), (x0 + (x1 - x0) * b, y0 + (y1 - y0) * b), 1
+        )

@@ -1,0 +1,84 @@
+"""The key to the tree drawing: what each shape, number and mark means.
+
+Entries are (icon, text); the icon is a word ``draw.py`` paints as a shape ("shapes",
+"stub", "line", "summary") or else a sample value written in bold.  The layout is
+computed by the scene (on resize and in ``update``) so that drawing changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from ai.tree import SearchTree
+from game.app.theme import Theme
+
+LEGEND: tuple[tuple[str, str], ...] = (
+    ("shapes", "MAX (player 1) takes the largest child value, MIN the smallest"),
+    ("+13", "the heuristic's value at the depth limit; + is good for MAX"),
+    ("+W3", "a forced win for MAX 3 plies from the root (-W3: for MIN)"),
+    (">=20", ">=20, <=20: only a bound after a cutoff, not the exact value"),
+    ("stub", "moves a cutoff left unsearched: they cannot change the choice"),
+    ("[a, b]", "the alpha-beta window of a node while it is being searched"),
+    ("line", "the expected line, down to the leaf its value comes from"),
+    ("summary", "nodes too small to draw here: zoom in or focus"),
+)
+FONT_SIZE = 14
+ICON_WIDTH = 58
+TITLE = "Legend (L hides)"
+
+
+def search_order_text(tree: SearchTree) -> str:
+    """Why the children stand in the order they do (and what "all passes" means)."""
+    if tree.pruning:
+        return (
+            "Children stand in search order, not column order: the previous pass's best move first, "
+            "then centre first. All passes: depth 1, 2, ... counted together."
+        )
+    return "Children stand in search order, not column order: centre first (without pruning order does not matter)."
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    icon: str
+    icon_rect: pygame.Rect
+    lines: tuple[str, ...]
+    text_pos: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class LegendLayout:
+    box: pygame.Rect
+    entries: tuple[LegendEntry, ...]
+
+
+def legend_layout(theme: Theme, canvas: pygame.Rect, tree: SearchTree) -> LegendLayout:
+    """Place the legend along the bottom of ``canvas``: two columns when there is room."""
+    columns = 2 if canvas.width >= 820 else 1
+    width = canvas.width - 16
+    column_w = (width - 8) // columns
+    text_w = column_w - ICON_WIDTH - 12
+    line_h = theme.font(FONT_SIZE).get_linesize()
+    items = [(icon, tuple(theme.wrap(text, FONT_SIZE, text_w))) for icon, text in LEGEND]
+    order_lines = tuple(theme.wrap(search_order_text(tree), FONT_SIZE, width - 20))
+    per_column = -(-len(items) // columns)
+    heights = [
+        sum(max(1, len(lines)) * line_h + 2 for _, lines in items[c * per_column : (c + 1) * per_column])
+        for c in range(columns)
+    ]
+    height = 26 + max(heights) + len(order_lines) * line_h + 8
+    box = pygame.Rect(canvas.left + 8, canvas.bottom - 8 - height, width, height)
+    entries = []
+    for column in range(columns):
+        x = box.left + 8 + column * column_w
+        y = box.top + 24
+        for icon, lines in items[column * per_column : (column + 1) * per_column]:
+            entries.append(LegendEntry(icon, pygame.Rect(x, y, ICON_WIDTH, line_h), lines, (x + ICON_WIDTH + 6, y)))
+            y += max(1, len(lines)) * line_h + 2
+    entries.append(
+        LegendEntry(
+            "", pygame.Rect(box.left + 8, box.top, 0, 0), order_lines, (box.left + 10, box.top + 24 + max(heights))
+        )
+    )
+    return LegendLayout(box, tuple(entries))
