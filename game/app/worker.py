@@ -229,6 +229,8 @@ def run_job(
     except SearchCancelled:
         send(JobCancelled(job_id))
         return
+    except (EOFError, OSError):  # the pipe to the window broke: the caller ends the worker
+        raise
     except Exception as error:  # report, never kill the worker
         log.exception("search failed")
         send(JobFailed(job_id, f"{type(error).__name__}: {error}"))
@@ -294,8 +296,8 @@ def _process_main(requests: Connection, replies: Connection, cancelled_upto: Any
 
     try:
         serve(receive, replies.send, cancelled_upto, parent_alive)
-    except (EOFError, OSError):  # the window closed its end: nobody to answer
-        pass
+    except (EOFError, OSError):  # the window is gone: nobody to answer, nothing to save
+        os._exit(0)  # at once, without the interpreter's slow tidy-up
 
 
 def _read_replies(replies: Connection, inbox: queue.Queue, stop: threading.Event) -> None:

@@ -1,0 +1,145 @@
+"""Killed processes lose nothing and leave nothing running: the worker follows a killed
+window out, a killed worker never freezes the window, SIGTERM saves the tally."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+from ai.levels import Level
+from game.app.scenes.play import PlayScene
+from tests.ui import FRAME
+
+pytestmark = pytest.mark.window
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A window (SDL dummy drivers) whose computer starts a search that would run for hours;
+# it prints the worker's pid once the search is under way.
+UI_SCRIPT = """
+import os, sys, time
+from pathlib import Path
+from ai.levels import Level
+from game.app.loop import App
+from game.app.scenes.play import PlayScene
+app = App((640, 480), home=Path(sys.argv[1]))
+app.settings.tally.update(wins=5, draws=2, losses=7)
+play = PlayScene(app.settings.rules(), Level(12, pruning=False), "computer", first="computer")
+app.stack.push(play)
+while not play.thinking or app.worker.pid is None:
+    app.step([], 1 / 60)
+print(app.worker.pid, flush=True)
+if sys.argv[2] == "run":
+    app.run()
+else:
+    while True:
+        app.step([], 1 / 60)
+        time.sleep(1 / 60)
+"""
+
+
+def start_window(home: Path, mode: str) -> tuple[subprocess.Popen, int]:
+    """The window in its own process, and its worker's pid (the caller ends both)."""
+    env = dict(
+        os.environ,
+        SDL_VIDEODRIVER="dummy",
+        SDL_AUDIODRIVER="dummy",
+        PYTHONPATH=str(ROOT),
+        PYGAME_HIDE_SUPPORT_PROMPT="1",
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", UI_SCRIPT, str(home), mode], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None
+    ready, _, _ = select.select([process.stdout], [], [], 60)
+    line = process.stdout.readline() if ready else ""
+    if not line.strip().isdigit():
+        process.kill()
+        process.wait(10)
+        raise AssertionError(f"the window never started its search: {line!r}")
+    return process, int(line)
+
+
+def is_gone(pid: int) -> bool:
+    """Exited (a zombie waiting for its new parent to reap it counts as exited)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return state in ("Z", "X")
+
+
+def wait_gone(pid: int, timeout: float) -> float | None:
+    started = time.perf_counter()
+    while time.perf_counter() - started < timeout:
+        if is_gone(pid):
+            return time.perf_counter() - started
+        time.sleep(0.02)
+    return None
+
+
+def test_the_worker_exits_when_the_window_is_killed(tmp_path):
+    window, worker_pid = start_window(tmp_path, "step")
+    try:
+        assert not is_gone(worker_pid)
+    finally:
+        window.kill()  # SIGKILL: no chance to stop the worker
+        window.wait(10)
+    seconds = wait_gone(worker_pid, 5)
+    if seconds is None:
+        os.kill(worker_pid, signal.SIGKILL)
+    assert seconds is not None and seconds < 2, f"the orphaned worker ran on for {seconds} s"
+
+
+def test_sigterm_ends_the_game_within_two_seconds_with_the_tally_saved(tmp_path):
+    window, worker_pid = start_window(tmp_path, "run")
+    try:
+        time.sleep(0.3)  # frames of the real loop with the search running
+        window.send_signal(signal.SIGTERM)
+        started = time.perf_counter()
+        code = window.wait(2.5)
+    finally:
+        if window.poll() is None:
+            window.kill()
+    assert time.perf_counter() - started < 2.0 and code == 0
+    saved = json.loads((tmp_path / "settings.json").read_text())
+    assert saved["tally"] == {"wins": 5, "draws": 2, "losses": 7}
+    assert wait_gone(worker_pid, 1) is not None
+
+
+def test_killing_the_worker_mid_tree_keeps_the_frames_coming_and_says_so(app):
+    """A tree of 960,793 nodes (42 MB, 160 chunks) is on its way when the worker dies."""
+    play = PlayScene(app.settings.rules(), Level(7, pruning=False), "computer", first="computer")
+    app.stack.push(play)
+    deadline = time.perf_counter() + 120
+    while not play.searches:  # the answer has come; the tree follows it
+        assert time.perf_counter() < deadline
+        app.step([], FRAME)
+        time.sleep(0.005)
+    assert app.worker.receiving and play.searches[0].result.tree is None
+    pid = app.worker.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    frames: list[float] = []
+    started = time.perf_counter()
+    while time.perf_counter() - started < 1.5:
+        begin = time.perf_counter()
+        app.step([], FRAME)
+        pygame.display.flip()
+        frames.append(time.perf_counter() - begin)
+        time.sleep(0.005)
+    worst = sorted(frames)[-3:]
+    assert max(frames) < 0.05, f"worst frames {[round(f * 1000) for f in worst]} ms of {len(frames)}"
+    assert len(frames) > 40
+    assert app.toast is not None and "AI process stopped" in app.toast[0] and "thread" in app.toast[0]
+    assert play.searches[0].result.tree is None  # the torn tree was dropped, not half-built
+    assert not app.worker.receiving and app.worker.is_alive() and not app.worker.use_process
