@@ -80,6 +80,10 @@ class Settings:
     depth: int = 4
     pruning: bool = True
     time_budget: float = 0.0
+    # Player 2's level in computer vs computer (player 1 plays the level above).
+    second_depth: int = 2
+    second_pruning: bool = True
+    second_time_budget: float = 0.0
     window_size: tuple[int, int] = (1024, 720)  # the window's last size (windowed, not full screen)
     tally: dict[str, int] = field(default_factory=_empty_tally)
     two_player_tally: dict[str, int] = field(default_factory=_empty_two_player_tally)
@@ -92,6 +96,14 @@ class Settings:
 
     def set_level(self, level: Level) -> None:
         self.depth, self.pruning, self.time_budget = level.depth, level.pruning, level.time_budget
+
+    def second_level(self) -> Level:
+        """Player 2's level in computer vs computer."""
+        return Level(self.second_depth, self.second_pruning, self.second_time_budget)
+
+    def set_second_level(self, level: Level) -> None:
+        self.second_depth, self.second_pruning = level.depth, level.pruning
+        self.second_time_budget = level.time_budget
 
 
 # -- checking values one by one -------------------------------------------------------------
@@ -149,6 +161,9 @@ _READERS: dict[str, Callable[[object], object]] = {
     "depth": _int_in(MIN_DEPTH, MAX_DEPTH),
     "pruning": _bool,
     "time_budget": _time_budget,
+    "second_depth": _int_in(MIN_DEPTH, MAX_DEPTH),
+    "second_pruning": _bool,
+    "second_time_budget": _time_budget,
     "window_size": _window_size,
 }
 MAX_COUNT = 10**9  # games in a tally; more is a damaged file, not a record
