@@ -108,7 +108,46 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("file", metavar="FILE", nargs="?", help="default: standard input")
     solve.add_argument("--weak", action="store_true", help="only win/draw/loss as 1/0/-1")
     _add_rule_options(solve, Mode.CLASSIC)
+    _add_bot_commands(commands)
     return parser
+
+
+def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
+    """The bot subcommands: engine, match, connectx (game.engine, game.tournament, ai.connectx)."""
+    from game.engine import level_names, strongest_level
+
+    levels = ", ".join(level_names())
+    engine = commands.add_parser(
+        "engine",
+        help="be a bot on stdin/stdout (arena Four-in-a-Row or native position/go/bestmove dialect)",
+        description="Speak a line protocol on stdin/stdout; the first command picks the dialect. "
+        "Columns are 0-based on the wire. See the README, 'Engine protocol'.",
+    )
+    engine.add_argument("--level", default=strongest_level(), help=f"{levels} (default {strongest_level()})")
+
+    match = commands.add_parser(
+        "match",
+        help="play a match between levels or external engines, with W/D/L, score and Elo",
+        description="A and B: a level (" + levels + ") or engine:COMMAND, a program speaking "
+        "the native dialect (e.g. engine:'python3 bot.py'). Each balanced opening is played "
+        "twice, each side moving first once.",
+    )
+    match.add_argument("player_a", metavar="A")
+    match.add_argument("player_b", metavar="B")
+    match.add_argument("--games", type=int, default=20, help="games to play (default 20)")
+    match.add_argument("--movetime", type=int, default=1000, help="milliseconds per move (default 1000)")
+    match.add_argument("--pgn", metavar="FILE", help="write every game to FILE in a PGN-like format")
+    match.add_argument("--seed", type=int, help="shuffle the openings (and seed any level's randomness) with S")
+    _add_rule_options(match, Mode.CLASSIC)
+
+    connectx = commands.add_parser(
+        "connectx",
+        help="write a Kaggle ConnectX submission (one self-contained main.py)",
+        description="Write DIR/main.py: the game and AI sources bundled into one file whose last "
+        "function is agent(observation, configuration); it needs only numpy.",
+    )
+    connectx.add_argument("--out", required=True, metavar="DIR", help="folder to write main.py into")
+    connectx.add_argument("--level", help="the agent's level (default: ai.connectx.LEVEL)")
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
@@ -315,6 +354,72 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     return 0
 
 
+def cmd_engine(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    from game.engine import LevelNotFound, serve
+
+    try:
+        return serve(args.level, stdin=stdin, stdout=out)
+    except LevelNotFound as error:
+        raise CliError(str(error)) from None
+
+
+def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
+    from game.engine import LevelNotFound
+    from game.tournament import ProgressBar, format_report, make_player, run_match, write_pgn
+
+    rules = rules_from_args(args)
+    if args.games < 1:
+        raise CliError(f"--games must be at least 1, not {args.games}")
+    if args.movetime < 1:
+        raise CliError(f"--movetime must be at least 1 ms, not {args.movetime}")
+    try:
+        players = [make_player(args.player_a), make_player(args.player_b)]
+    except (LevelNotFound, ValueError) as error:
+        raise CliError(str(error)) from None
+    pgn = None
+    if args.pgn:
+        try:
+            pgn = open(args.pgn, "w", encoding="utf-8")
+        except OSError as error:
+            raise CliError(f"cannot write {args.pgn}: {error.strerror or error}") from None
+    try:
+        result = run_match(
+            players[0],
+            players[1],
+            rules,
+            games=args.games,
+            movetime=args.movetime / 1000,
+            seed=args.seed,
+            on_game=ProgressBar(args.games),
+        )
+    finally:
+        for player in players:
+            player.close()
+    print(format_report(result), file=out)
+    if pgn is not None:
+        with pgn:
+            write_pgn(result, pgn)
+        print(f"Games written to {args.pgn}", file=out)
+    return 0
+
+
+def cmd_connectx(args: argparse.Namespace, out: TextIO) -> int:
+    from ai.connectx import write_submission
+    from game.engine import LevelNotFound, find_level
+
+    if args.level:
+        try:
+            find_level(args.level)
+        except LevelNotFound as error:
+            raise CliError(str(error)) from None
+    try:
+        path = write_submission(Path(args.out), level=args.level)
+    except OSError as error:
+        raise CliError(f"cannot write into {args.out}: {error.strerror or error}") from None
+    print(f"Wrote {path} ({path.stat().st_size:,} bytes): submit it as the ConnectX agent.", file=out)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stdin: TextIO | None = None) -> int:
     """Run a subcommand; return the exit code."""
     out = stdout or sys.stdout
@@ -330,6 +435,12 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
             return cmd_analyze(args, out)
         if args.command == "solve":
             return cmd_solve(args, out, inp)
+        if args.command == "engine":
+            return cmd_engine(args, out, inp)
+        if args.command == "match":
+            return cmd_match(args, out)
+        if args.command == "connectx":
+            return cmd_connectx(args, out)
         parser.print_help(out)
         return 0
     except (CliError, BoardFileError, NotationError, IllegalMoveError, RulesError) as error:

@@ -215,7 +215,15 @@ def play_in_time(level: Level, board: Board, seconds: float | None) -> TimedMove
     if seconds is None:
         return thinking.run()
     answers: list[TimedMove] = []
-    worker = threading.Thread(target=lambda: answers.append(thinking.run()), daemon=True)
+
+    def think() -> None:
+        try:
+            answers.append(thinking.run())
+        except Exception as problem:  # a failing level still owes a move
+            print(f"engine: {problem!r}; playing the best move so far", file=sys.stderr)
+            answers.append(thinking.best_so_far())
+
+    worker = threading.Thread(target=think, daemon=True)
     worker.start()
     worker.join(max(0.0, seconds - SAFETY_SECONDS))
     if answers:

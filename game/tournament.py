@@ -18,6 +18,7 @@ import enum
 import functools
 import math
 import queue
+import random
 import shlex
 import subprocess
 import sys
@@ -99,10 +100,18 @@ class EnginePlayer:
     to ours.
     """
 
-    def __init__(self, command: str, *, name: str | None = None, grace: float = ENGINE_GRACE_SECONDS):
+    def __init__(
+        self,
+        command: str,
+        *,
+        name: str | None = None,
+        grace: float = ENGINE_GRACE_SECONDS,
+        startup: float = ENGINE_START_SECONDS,
+    ):
         self.command = command
         self.name = name or f"engine:{command}"
         self.grace = grace
+        self.startup = startup
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._rules_sent: Rules | None = None
@@ -145,7 +154,7 @@ class EnginePlayer:
         self._rules_sent = board.rules
         self._send(process, "position " + " ".join(str(m) for m in board.moves))
         self._send(process, f"go movetime {max(1, round(seconds * 1000))}")
-        allowed = seconds + self.grace + (ENGINE_START_SECONDS if self._fresh else 0.0)
+        allowed = seconds + self.grace + (self.startup if self._fresh else 0.0)
         self._fresh = False
         deadline = time.perf_counter() + allowed
         while True:
@@ -234,21 +243,27 @@ def make_player(spec: str) -> Player:
 # -- openings -------------------------------------------------------------------------
 
 STANDARD_OPENINGS = (
-    "3", "5", "43", "45", "33", "55", "34", "56", "35", "53",
-    "435", "453", "334", "556", "343", "565", "353", "535", "4334", "4554",
+    "3", "5", "33", "34", "35", "53", "54", "55", "36", "52", "22", "24", "64", "66", "12",
+    "344", "353", "355", "433", "434", "454", "455", "535", "544", "545", "554", "334", "343",
+    "425", "463", "464",
 )  # fmt: skip
-"""Short openings of the standard board whose exact value is a draw or a late win
-(checked with the 8-ply book of ``bitbully-databases``; see ``opening_values``)."""
+"""Short openings of the standard board whose exact value is a draw: every one was
+checked by minimax over win/draw/loss down to 8 plies, where the 8-ply book of
+``bitbully-databases`` (``ai.book``) gives the exact value.  Each is played with both
+colours, so even a slight edge cancels out."""
 
 
-def openings(rules: Rules, count: int) -> list[str]:
+def openings(rules: Rules, count: int, *, seed: int | None = None) -> list[str]:
     """``count`` roughly balanced openings as move strings (deterministic).
 
     The standard board has its checked list; other rules take the one- and two-ply
     openings whose shallow heuristic value is nearest to even (ties broken by the move
-    string).  With more games than openings the list goes round again.
+    string).  With more games than openings the list goes round again.  ``seed``
+    shuffles the list first (the same seed, the same openings).
     """
-    pool = STANDARD_OPENINGS if rules == STANDARD else _balanced_openings(rules)
+    pool = list(STANDARD_OPENINGS if rules == STANDARD else _balanced_openings(rules))
+    if seed is not None:
+        random.Random(seed).shuffle(pool)
     return [pool[i % len(pool)] for i in range(max(0, count))]
 
 
@@ -453,13 +468,17 @@ def run_match(
     *,
     games: int = 20,
     movetime: float = DEFAULT_MOVETIME_MS / 1000,
+    seed: int | None = None,
     on_game: Callable[[GameRecord], None] | None = None,
 ) -> MatchResult:
     """Play ``games`` games: each opening twice, A first in one and B first in the other.
 
-    ``movetime`` is seconds per move; ``on_game`` hears of every finished game.
+    ``movetime`` is seconds per move; ``seed`` shuffles the openings and seeds Python's
+    ``random`` (for levels that play with variety); ``on_game`` hears of every game.
     """
-    chosen = openings(rules, (games + 1) // 2)
+    if seed is not None:
+        random.seed(seed)
+    chosen = openings(rules, (games + 1) // 2, seed=seed)
     records: list[GameRecord] = []
     for number in range(games):
         opening = chosen[number // 2]

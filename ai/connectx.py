@@ -1,0 +1,198 @@
+"""A Kaggle ConnectX agent: ``agent(observation, configuration) -> column``.
+
+Kaggle calls it with
+- ``observation.board``: ``rows * columns`` cells, top row first, 0 empty, 1 and 2 the marks;
+- ``observation.mark``: the mark to play (1 moves first, so 1 is MAX here);
+- ``configuration.rows``, ``.columns``, ``.inarow``, ``.actTimeout`` (seconds per move).
+Attribute access (Kaggle's structs) and dict access both work.
+
+The level is the environment variable ``CONNECT4_CONNECTX_LEVEL`` if set, else the
+module constant ``LEVEL``; any name ``game.engine.find_level`` reads (``expert``,
+``depth:6``, ...).  The move comes within ``TIME_SHARE`` of ``actTimeout``: the level's
+search stops itself, and a clock answers with the best move so far should it not.
+Boards the rules do not cover (sizes outside 4..10 x 4..12, inarow outside 3..6) still
+get a legal move: a win, a block or the column nearest the centre.
+
+``write_submission(folder)`` (``python main.py connectx --out DIR``) writes ``main.py``:
+the sources of ``game`` and ``ai`` bundled into one file, importable with only numpy,
+whose last function is the agent.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+LEVEL = "expert"
+"""The level played when ``CONNECT4_CONNECTX_LEVEL`` is not set."""
+LEVEL_ENV = "CONNECT4_CONNECTX_LEVEL"
+TIME_SHARE = 0.75
+"""Share of ``actTimeout`` the agent may think (the rest: Kaggle's own overhead)."""
+DEFAULT_ACT_TIMEOUT = 2.0
+"""ConnectX's default seconds per move, used when the configuration has none."""
+MIN_THINK_SECONDS = 0.05
+
+
+def _field(source: Any, name: str, default: Any = None) -> Any:
+    """``source.name`` or ``source[name]``: Kaggle passes structs, tests may pass dicts."""
+    if isinstance(source, Mapping):
+        return source.get(name, default)
+    return getattr(source, name, default)
+
+
+def observation_grid(observation: Any, configuration: Any) -> np.ndarray:
+    """The board as this project's grid: ``int8`` (rows, cols), 1 = mark 1, -1 = mark 2."""
+    rows, cols = int(_field(configuration, "rows", 6)), int(_field(configuration, "columns", 7))
+    cells = np.asarray(list(_field(observation, "board")), dtype=np.int8)
+    if cells.size != rows * cols:
+        raise ValueError(f"observation.board has {cells.size} cells, configuration says {rows}x{cols}")
+    marks = cells.reshape(rows, cols)
+    grid = np.zeros((rows, cols), dtype=np.int8)
+    grid[marks == 1] = 1
+    grid[marks == 2] = -1
+    return grid
+
+
+def current_level_name() -> str:
+    """The level the agent plays now: the environment variable, else ``LEVEL``."""
+    return os.environ.get(LEVEL_ENV, "").strip() or LEVEL
+
+
+def agent(observation: Any, configuration: Any) -> int:
+    """Return a legal 0-based column for ``observation.mark`` within the time limit."""
+    from game.board import Board
+    from game.engine import find_level, play_in_time
+    from game.rules import MAX, MIN, Rules, RulesError
+
+    grid = observation_grid(observation, configuration)
+    to_move = MAX if int(_field(observation, "mark", 1)) == 1 else MIN
+    open_columns = [int(c) for c in np.flatnonzero(grid[0] == 0)]
+    if not open_columns:
+        return 0  # a full board: nothing is legal, and Kaggle never asks
+    try:
+        rules = Rules(rows=grid.shape[0], cols=grid.shape[1], connect=int(_field(configuration, "inarow", 4)))
+    except RulesError:
+        return _fallback_column(grid, to_move, int(_field(configuration, "inarow", 4)), open_columns)
+    board = Board(rules, grid, to_move=to_move)
+    if board.is_game_over():
+        return open_columns[len(open_columns) // 2]
+    act_timeout = float(_field(configuration, "actTimeout", DEFAULT_ACT_TIMEOUT) or DEFAULT_ACT_TIMEOUT)
+    seconds = max(MIN_THINK_SECONDS, act_timeout * TIME_SHARE)
+    try:
+        level = find_level(current_level_name())
+    except ValueError as problem:
+        print(f"connectx: {problem}; playing {LEVEL}", file=sys.stderr)
+        level = find_level(LEVEL)
+    move = play_in_time(level, board, seconds).move
+    return move if move in open_columns else open_columns[len(open_columns) // 2]
+
+
+def _fallback_column(grid: np.ndarray, to_move: int, inarow: int, open_columns: list[int]) -> int:
+    """A legal column for boards outside the rules: win, else block, else nearest the centre."""
+    rows, cols = grid.shape
+
+    def wins(side: int, col: int) -> bool:
+        row = int(np.flatnonzero(grid[:, col] == 0)[-1])
+        for d_row, d_col in ((0, 1), (1, 0), (1, 1), (-1, 1)):
+            run = 1
+            for sign in (1, -1):
+                r, c = row + sign * d_row, col + sign * d_col
+                while 0 <= r < rows and 0 <= c < cols and grid[r, c] == side:
+                    run += 1
+                    r, c = r + sign * d_row, c + sign * d_col
+            if run >= inarow:
+                return True
+        return False
+
+    for side in (to_move, -to_move):
+        for col in open_columns:
+            if wins(side, col):
+                return col
+    return min(open_columns, key=lambda col: abs(col - (cols - 1) / 2))
+
+
+# -- the submission file --------------------------------------------------------------
+
+BUNDLED_PACKAGES = ("game", "ai")
+"""The packages copied into the submission: their top-level modules (never ``game.app``,
+the window, which needs pygame)."""
+
+_LOADER = '''
+import importlib.abc
+import importlib.util
+import sys
+
+
+class _BundledSources(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports the modules of SOURCES from this file instead of the disk."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name not in SOURCES:
+            return None
+        is_package = SOURCES[name][0].endswith("__init__.py")
+        return importlib.util.spec_from_loader(name, self, is_package=is_package)
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        filename, source = SOURCES[module.__name__]
+        module.__file__ = "<connectx-bundle>/" + filename
+        if filename.endswith("__init__.py"):
+            module.__path__ = []
+        exec(compile(source, module.__file__, "exec"), module.__dict__)
+
+
+if not any(type(finder).__name__ == "_BundledSources" for finder in sys.meta_path):
+    sys.meta_path.insert(0, _BundledSources())
+'''
+
+
+def bundle_sources(root: Path | None = None) -> dict[str, tuple[str, str]]:
+    """``{module name: (relative file name, source)}`` of the bundled packages."""
+    root = root or Path(__file__).resolve().parent.parent
+    sources: dict[str, tuple[str, str]] = {}
+    for package in BUNDLED_PACKAGES:
+        for path in sorted((root / package).glob("*.py")):
+            relative = path.relative_to(root).as_posix()
+            name = package if path.name == "__init__.py" else f"{package}.{path.stem}"
+            sources[name] = (relative, path.read_text(encoding="utf-8"))
+    return sources
+
+
+def submission_text(level: str | None = None) -> str:
+    """The whole submission ``main.py``: sources, their importer, the level, the agent."""
+    chosen = level or LEVEL
+    parts = [
+        '"""Connect Four minimax explorer: a Kaggle ConnectX agent (written by `python main.py connectx`).',
+        "",
+        "Self-contained: the game and ai packages are bundled below and imported from this file;",
+        f"only numpy is needed. Level: {chosen!r} (the environment variable {LEVEL_ENV} overrides it).",
+        '"""',
+        "",
+        f"SOURCES = {bundle_sources()!r}",
+        _LOADER,
+        "from ai import connectx as _connectx  # noqa: E402",
+        "",
+        f"_connectx.LEVEL = {chosen!r}",
+        "",
+        "",
+        "def agent(observation, configuration):",
+        '    """Kaggle ConnectX: return the 0-based column to play."""',
+        "    return _connectx.agent(observation, configuration)",
+        "",
+    ]
+    return "\n".join(parts)
+
+
+def write_submission(folder: Path, *, level: str | None = None) -> Path:
+    """Write ``folder/main.py`` (the folder is made if missing); return its path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "main.py"
+    path.write_text(submission_text(level), encoding="utf-8")
+    return path
