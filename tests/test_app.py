@@ -297,7 +297,7 @@ def human_moves_until_the_end(app, play, timeout: float = 120.0) -> None:
     deadline = time.perf_counter() + timeout
     while play.outcome is None:
         assert time.perf_counter() < deadline, "the game did not end"
-        if play.drop is None and not play.thinking and play.match.to_move == MAX and play.outcome is None:
+        if play.drop is None and not play.thinking and play.match.to_move == play.human_side and play.outcome is None:
             legal = play.match.board.legal_moves()
             click(app, column_point(app, play, legal[len(legal) // 2]))
         else:
@@ -352,8 +352,13 @@ def test_restart_while_the_computer_thinks(app):
     assert play.match.moves == []
     step(app, 3)
     assert play.thinking  # the computer starts again, from scratch
-    press(app, pygame.K_ESCAPE, frames=2)  # Menu cancels the search
-    assert not play.thinking and app.worker.current is None
+    press(app, pygame.K_ESCAPE, frames=2)  # the menu: the search goes on underneath
+    assert isinstance(app.stack.top, PauseScene)
+    assert play.thinking and app.worker.current == play.job_id
+    pause = app.stack.top
+    click(app, pause.buttons[3].rect.center)  # Main menu: leaving the game cancels it
+    step(app)
+    assert isinstance(app.stack.top, TitleScene) and app.worker.current is None
 
 
 def test_click_while_the_computer_thinks_is_refused_politely(app):
@@ -386,7 +391,7 @@ def test_hint_highlights_a_column_with_a_verdict(app):
     move, verdict = play.hint
     assert move in play.match.board.legal_moves()
     assert play.searches[-1].tag == "hint"
-    assert "Hint" in play.last_info
+    assert play.headline().startswith("Hint: column ")
     assert verdict is None or "perfect play" in verdict
 
 

@@ -6,14 +6,23 @@ passes behind the frame as in the real game.  Everything scales with the window.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pygame
 
 from game.app.animation import DiscDrop
-from game.app.theme import Theme, pulse
+from game.app.theme import Color, Theme, pulse
 from game.rules import EMPTY, Cell, Rules, Run
+
+
+@dataclass(frozen=True)
+class ColumnNote:
+    """A short label over a column (its exact score, "W18", "draw", "L12"), on ``color``."""
+
+    text: str
+    color: Color
 
 
 @dataclass
@@ -25,13 +34,20 @@ class BoardLayout:
 
     def __post_init__(self) -> None:
         rows, cols = self.rules.rows, self.rules.cols
-        # One extra row above the board for the ghost disc (gravity) and the drop start,
-        # and room below (and left, without gravity) for the column and row labels.
-        self.cell = max(8, int(min(self.area.width / (cols + 1.0), self.area.height / (rows + 1.75))))
+        # 1.5 rows above the board for the column notes (exact scores), the ghost disc
+        # (gravity) and the drop start, and room below (and left, without gravity) for
+        # the column and row labels.
+        self.cell = max(8, int(min(self.area.width / (cols + 1.0), self.area.height / (rows + 2.0))))
         width, height = self.cell * cols, self.cell * rows
         self.grid_rect = pygame.Rect(0, 0, width, height)
         self.grid_rect.midbottom = (self.area.centerx, self.area.bottom - int(self.cell * 0.5))
         self.radius = int(self.cell * 0.41)
+
+    def note_rect(self, col: int) -> pygame.Rect:
+        """Where a column's note (its exact score) is drawn: a badge high above the column."""
+        rect = pygame.Rect(0, 0, int(self.cell * 0.92), max(12, int(self.cell * 0.38)))
+        rect.midtop = (round(self.center(0, col)[0]), self.grid_rect.top - int(self.cell * 1.5))
+        return rect
 
     def center(self, row: float, col: float) -> tuple[float, float]:
         """Pixel centre of a (possibly fractional) row and column."""
@@ -60,7 +76,7 @@ class BoardView:
 
     def __init__(self, theme: Theme):
         self.theme = theme
-        self._frame_cache: dict[tuple, pygame.Surface] = {}
+        self._frame_cache: dict[tuple[int, int, int, str], pygame.Surface] = {}
 
     def _frame(self, layout: BoardLayout) -> pygame.Surface:
         """The board face with see-through holes (cached per size and palette)."""
@@ -95,10 +111,14 @@ class BoardView:
         highlight_cell: Cell | None = None,
         ghost: tuple[Cell, int, bool] | None = None,  # (cell, side, above the board?)
         hint: int | Cell | None = None,
-        glow: tuple[Run, ...] = (),
+        glow: Sequence[Run] = (),
+        glow_sides: Sequence[int] | None = None,
+        notes: Sequence[ColumnNote | None] = (),
         last: Cell | None = None,
         t: float = 0.0,
     ) -> None:
+        """Draw the board; ``glow`` runs light up (in each run's side colour when
+        ``glow_sides`` gives the sides, as in full-board mode), ``notes`` label columns."""
         p = self.theme.palette
         rules = layout.rules
         pad = max(4, layout.cell // 8)
@@ -154,12 +174,27 @@ class BoardView:
         if glow:
             strength = pulse(t)
             width = max(3, int(layout.cell * (0.06 + 0.05 * strength)))
-            color = _mix(p.glow, (255, 255, 255), 0.4 * strength)
-            for run in glow:
+            for index, run in enumerate(glow):
+                if glow_sides is None:
+                    color, line_color = _mix(p.glow, (255, 255, 255), 0.4 * strength), None
+                else:  # each player's runs in that player's colour, joined in its mark colour
+                    fill, mark = self.theme.side_colors(glow_sides[index])
+                    color, line_color = _mix(fill, (255, 255, 255), 0.25 * strength), mark
                 for row, col in run:
                     pygame.draw.circle(surface, color, layout.center(row, col), layout.radius + 2, width)
                 first, last_cell = layout.center(*run[0]), layout.center(*run[-1])
-                pygame.draw.line(surface, color, first, last_cell, max(2, width // 2))
+                pygame.draw.line(surface, line_color or color, first, last_cell, max(2, width // 2))
+        for col, note in enumerate(notes):
+            if note is not None:
+                self.draw_note(surface, layout, col, note)
+
+    def draw_note(self, surface: pygame.Surface, layout: BoardLayout, col: int, note: ColumnNote) -> None:
+        """A column's badge: its text on the note's colour."""
+        rect = layout.note_rect(col)
+        pygame.draw.rect(surface, note.color, rect, border_radius=rect.height // 2)
+        size = max(11, int(rect.height * 0.85))
+        text = self.theme.fit(note.text, size, rect.width - 4, bold=True)
+        self.theme.text(surface, text, size, rect.center, color=(255, 255, 255), bold=True, anchor="center")
 
     def draw_labels(self, surface: pygame.Surface, layout: BoardLayout) -> None:
         """Column names under the board (as moves are written), row numbers without gravity."""
@@ -180,5 +215,6 @@ class BoardView:
                 )
 
 
-def _mix(a, b, share: float):
-    return tuple(int(x + (y - x) * share) for x, y in zip(a, b))
+def _mix(a: Color, b: Color, share: float) -> Color:
+    """The colour ``share`` of the way from ``a`` to ``b``."""
+    return (int(a[0] + (b[0] - a[0]) * share), int(a[1] + (b[1] - a[1]) * share), int(a[2] + (b[2] - a[2]) * share))

@@ -40,6 +40,8 @@ class Palette:
     max_node: Color
     min_node: Color
     pruned: Color
+    warning: Color
+    good: Color
 
 
 PALETTES = {
@@ -65,6 +67,8 @@ PALETTES = {
         max_node=(232, 150, 20),
         min_node=(40, 120, 220),
         pruned=(175, 180, 190),
+        warning=(184, 30, 40),
+        good=(20, 140, 70),
     ),
     "night": Palette(
         "night",
@@ -88,6 +92,8 @@ PALETTES = {
         max_node=(240, 170, 50),
         min_node=(90, 150, 250),
         pruned=(90, 96, 110),
+        warning=(255, 120, 120),
+        good=(60, 190, 110),
     ),
     "contrast": Palette(
         "contrast",
@@ -111,6 +117,8 @@ PALETTES = {
         max_node=(255, 190, 0),
         min_node=(0, 90, 200),
         pruned=(170, 170, 170),
+        warning=(200, 0, 0),
+        good=(0, 130, 0),
     ),
 }
 

@@ -38,8 +38,10 @@ class Button:
         *,
         rect: pygame.Rect | None = None,
         enabled: bool | None = None,
+        label: str | None = None,
     ) -> None:
-        """Draw at ``rect`` (default: its own) as ``enabled`` says (default: its own flag).
+        """Draw at ``rect`` (default: its own) as ``enabled`` says (default: its own flag),
+        showing ``label`` (default: its own).
 
         The overrides let a scene draw from a layout it computes on the spot, so that
         drawing changes no state.
@@ -53,7 +55,7 @@ class Button:
         if self.focused:
             pygame.draw.rect(surface, p.accent, rect.inflate(6, 6), 2, border_radius=max(4, rect.height // 4))
         size = size or max(14, int(rect.height * 0.5))
-        label = theme.fit(self.label, size, rect.width - 8)
+        label = theme.fit(label or self.label, size, rect.width - 8)
         text_rect = theme.text(surface, label, size, rect.center, color=p.button_text, anchor="center")
         if self.key_hint and rect.width > text_rect.width + 40:
             theme.text(

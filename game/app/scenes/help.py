@@ -17,7 +17,8 @@ CONTROLS = [
     ("1 .. 9", "drop in that column"),
     ("U or Ctrl+Z", "undo (your move and the computer's reply)"),
     ("Ctrl+Y", "redo"),
-    ("H", "hint: the move the current level would play, and the exact verdict"),
+    ("H", "hint: the best move, with the exact verdict on the standard board"),
+    ("S", "show or hide the exact score of every column (standard board)"),
     ("T", "open the tree the computer just searched"),
     ("R", "restart the game"),
     ("Esc", "menu / back"),
@@ -53,7 +54,8 @@ class HowToPlayScene(Scene):
             f"Two players take turns dropping discs into a {rules.rows} x {rules.cols} board."
             if rules.gravity
             else f"Two players take turns placing discs on any empty cell of a {rules.rows} x {rules.cols} board (gravity is off).",
-            "Player 1's discs carry a ring, player 2's a cross, so the colours are never the only clue.",
+            "Player 1 moves first and is MAX in the search tree, whoever plays it. Player 1's discs carry a ring, "
+            "player 2's a cross, so the colours are never the only clue (the command line writes them O and X).",
         ]
         if rules.mode is Mode.CLASSIC:
             lines.append(f"The first to line up {k} discs in a row, column or diagonal wins. A full board is a draw.")
@@ -74,7 +76,7 @@ class HowToPlayScene(Scene):
         size = max(16, min(26, h // 30))
         width = min(w - 60, 820)
         left = (w - width) // 2
-        y = size * 2 - self.scroll
+        y: float = size * 2 - self.scroll
         theme.text(surface, "How to play", size * 2, (w / 2, y), bold=True, anchor="center")
         y += size * 2
         for paragraph in self.rules_text():

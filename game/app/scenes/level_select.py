@@ -1,32 +1,97 @@
 """Level select: named presets, search depth, alpha-beta on/off, time budget, and what
-each setting means and costs.
+each setting means and costs; a warning with an estimate before a level that cannot
+finish in reasonable time.  In computer vs computer each side gets its own level.
 
 Controls: Up/Down choose a row, Left/Right change it, Enter start, Esc back; or click.
 """
 
 from __future__ import annotations
 
+import enum
+from collections.abc import Callable
+
 import pygame
 
-from ai.levels import MAX_DEPTH, MIN_DEPTH, PRESETS, TIME_BUDGETS, Level, describe, preset_name
+from ai.levels import MAX_DEPTH, MIN_DEPTH, PRESETS, TIME_BUDGETS, Level, describe, preset_name, worst_case_positions
 from game.app.scene import Scene
-from game.app.widgets import Button, FocusList, Selector, row_rects, stack_rects
+from game.app.settings import Opponent
+from game.app.widgets import Button, FocusList, Selector, display_size, row_rects, stack_rects
+from game.rules import Rules
+
+NODES_PER_SECOND = 1_000_000
+"""About how many positions a second the search visits without pruning on this kind of
+machine (depth 7 on the empty 6x7 board: 960,792 nodes in 1.0 s; half that while the
+window records the tree).  Only used to turn a node count into an estimate of time."""
+SLOW_SECONDS = 60.0
+"""A level whose worst case takes longer than this (with no time budget) is warned about."""
+
+
+class Side(enum.Enum):
+    """Whose level the rows edit: player 1's (also the computer's level against a person)
+    or player 2's (computer vs computer only)."""
+
+    PLAYER1 = "player 1"
+    PLAYER2 = "player 2"
+
+
+def duration_text(seconds: float) -> str:
+    """Say a duration the way a person would: "40 s", "5 min", "4.5 hours", "3 days"."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} hours"
+    return f"{seconds / 86400:.0f} days"
+
+
+def slow_level_warning(level: Level, rules: Rules) -> str | None:
+    """A warning with an estimate when ``level`` may search far too long, else None.
+
+    Only a full-width search is predictable: without pruning every position to the depth
+    is visited, so the worst case is the size of the tree (from the empty board).
+    """
+    if level.pruning or level.time_budget:
+        return None
+    worst = worst_case_positions(rules, level.depth)
+    seconds = worst / NODES_PER_SECOND
+    if seconds < SLOW_SECONDS:
+        return None
+    return (
+        f"Warning: depth {level.depth} without pruning and no time limit may visit up to {worst:,} positions "
+        f"per move: about {duration_text(seconds)} at a million a second. Turn pruning on or set a time per move."
+    )
 
 
 class LevelSelectScene(Scene):
     name = "level select"
 
     def on_enter(self) -> None:
-        s = self.app.settings
+        self.side = Side.PLAYER1
 
-        def setter(name):
-            def apply(value) -> None:
-                setattr(s, name, value)
-                self.app.save_settings()
+        def setter(field: str) -> Callable[[object], None]:
+            def apply(value: object) -> None:
+                level = self.level()
+                values: dict[str, object] = {
+                    "depth": level.depth,
+                    "pruning": level.pruning,
+                    "time_budget": level.time_budget,
+                }
+                values[field] = value
+                depth, budget = values["depth"], values["time_budget"]
+                assert isinstance(depth, int) and isinstance(budget, (int, float))
+                self.set_level(Level(depth, bool(values["pruning"]), float(budget)))
 
             return apply
 
-        self.presets = [Button(name, lambda level=level: self.use_preset(level)) for name, level in PRESETS.items()]
+        self.presets = [Button(name, self.preset_action(level)) for name, level in PRESETS.items()]
+        self.side_selector = Selector(
+            "Level of",
+            list(Side),
+            0,
+            self.choose_side,
+            format=lambda v: f"{v.value} ({'ring' if v is Side.PLAYER1 else 'cross'})",
+        )
         self.depth = Selector(
             "Search depth", list(range(MIN_DEPTH, MAX_DEPTH + 1)), 0, setter("depth"), format=lambda v: f"{v} plies"
         )
@@ -42,20 +107,54 @@ class LevelSelectScene(Scene):
         )
         self.start_button = Button("Start", self.start, key_hint="Enter")
         self.back = Button("Back", self.app.stack.pop, key_hint="Esc")
-        self.focus = FocusList([self.depth, self.pruning, self.budget, self.start_button])
-        self.focus.focus(3)  # Start
+        rows: list[Button | Selector] = [self.depth, self.pruning, self.budget, self.start_button]
+        if self.both_sides:
+            rows.insert(0, self.side_selector)
+        self.focus = FocusList(rows)
+        self.focus.focus(len(rows) - 1)  # Start
+        self._sync()
+        self.layout(display_size())
+
+    @property
+    def both_sides(self) -> bool:
+        """Computer vs computer: a level for each side."""
+        return self.app.settings.opponent is Opponent.DEMO
+
+    @property
+    def selectors(self) -> list[Selector]:
+        rows = [self.depth, self.pruning, self.budget]
+        return [self.side_selector, *rows] if self.both_sides else rows
+
+    def level(self) -> Level:
+        """The level the rows show (player 2's when that side is chosen)."""
+        s = self.app.settings
+        return s.second_level() if self.side is Side.PLAYER2 else s.level()
+
+    def set_level(self, level: Level) -> None:
+        s = self.app.settings
+        if self.side is Side.PLAYER2:
+            s.set_second_level(level)
+        else:
+            s.set_level(level)
+        self.app.save_settings()
+        self._sync()
+
+    def choose_side(self, side: object) -> None:
+        self.side = Side(side)
         self._sync()
 
     def _sync(self) -> None:
-        s = self.app.settings
-        self.depth.set_value(s.depth)
-        self.pruning.set_value(s.pruning)
-        self.budget.set_value(s.time_budget)
+        level = self.level()
+        self.side_selector.set_value(self.side)
+        self.depth.set_value(level.depth)
+        self.pruning.set_value(level.pruning)
+        self.budget.set_value(level.time_budget)
 
     def use_preset(self, level: Level) -> None:
-        self.app.settings.set_level(level)
-        self.app.save_settings()
-        self._sync()
+        self.set_level(level)
+
+    def preset_action(self, level: Level) -> Callable[[], None]:
+        return lambda: self.use_preset(level)
 
     def start(self) -> None:
         from game.app.scenes.play import PlayScene
@@ -63,64 +162,98 @@ class LevelSelectScene(Scene):
         self.app.save_settings()
         self.app.stack.replace(PlayScene.from_settings(self.app.settings))
 
-    def layout(self, surface: pygame.Surface) -> None:
-        w, h = surface.get_size()
-        row = max(26, min(44, h // 16))
-        width = min(w - 60, 640)
+    # -- layout (on enter, each update, each click) and drawing -----------------------
+    def row_height(self, size: tuple[int, int]) -> int:
+        return max(24, min(44, size[1] // 17))
+
+    def layout(self, size: tuple[int, int]) -> None:
+        w, h = size
+        row = self.row_height(size)
+        width = min(w - 40, 680)
         left = (w - width) // 2
-        presets = pygame.Rect(left, int(row * 2.6), width, row)
-        for button, rect in zip(self.presets, row_rects(presets, len(self.presets), row // 3)):
+        presets = pygame.Rect(left, int(row * 2.5), width, row)
+        for button, rect in zip(self.presets, row_rects(presets, len(self.presets), row // 4)):
             button.rect = rect
-        area = pygame.Rect(0, presets.bottom + row, w, row * 4)
-        for selector, rect in zip((self.depth, self.pruning, self.budget), stack_rects(area, 3, row, row // 2, width)):
+        selectors = self.selectors
+        gap = row // 3
+        area = pygame.Rect(0, presets.bottom + row // 2, w, len(selectors) * (row + gap))
+        for selector, rect in zip(selectors, stack_rects(area, len(selectors), row, gap, width)):
             selector.rect = rect
-        buttons = pygame.Rect(left, h - int(row * 1.8), width, int(row * 1.2))
+            selector.measure(self.app.theme)
+        widest = max(selector.value_width for selector in selectors)
+        for selector in selectors:
+            selector.value_width = widest
+        buttons = pygame.Rect(left, h - int(row * 1.7), width, int(row * 1.2))
         self.back.rect, self.start_button.rect = row_rects(buttons, 2, row)
+
+    def update(self, dt: float) -> None:
+        self.layout(display_size())
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
             if event.key == pygame.K_ESCAPE:
                 self.app.stack.pop()
-            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.focus.index != 3:
+            elif (
+                event.key in (pygame.K_RETURN, pygame.K_KP_ENTER)
+                and self.focus.items[self.focus.index] is not self.start_button
+            ):
                 self.start()
             elif self.focus.handle_key(event.key):
                 self.app.sounds.play("click")
         elif event.type == pygame.MOUSEBUTTONDOWN:
-            self.layout(pygame.display.get_surface())
-            for widget in self.presets + [self.depth, self.pruning, self.budget, self.start_button, self.back]:
+            self.layout(display_size())
+            widgets: list[Button | Selector] = [*self.presets, *self.selectors, self.start_button, self.back]
+            for widget in widgets:
                 if widget.handle_event(event):
                     self.app.sounds.play("click")
                     break
 
+    def headline(self) -> str:
+        s = self.app.settings
+        if not self.both_sides:
+            return f"You vs the computer · {s.rules().describe()}"
+        one = preset_name(s.level()) or f"depth {s.depth}"
+        two = preset_name(s.second_level()) or f"depth {s.second_depth}"
+        return f"Computer vs computer: player 1 {one}, player 2 {two} · {s.rules().describe()}"
+
     def draw(self, surface: pygame.Surface) -> None:
-        self.layout(surface)
         theme = self.app.theme
         p = theme.palette
         w = surface.get_width()
         row = self.depth.rect.height
         s = self.app.settings
-        opponent = "Computer vs computer" if s.opponent == "demo" else "You vs the computer"
-        theme.text(surface, "Level", int(row * 1.4), (w / 2, row * 1.0), bold=True, anchor="center")
+        width = self.depth.rect.width
+        theme.text(surface, "Level", int(row * 1.3), (w / 2, row * 0.9), bold=True, anchor="center")
+        small = int(row * 0.55)
         theme.text(
             surface,
-            f"{opponent} · {s.rules().describe()}",
-            int(row * 0.55),
-            (w / 2, row * 1.9),
+            theme.fit(self.headline(), small, width),
+            small,
+            (w / 2, row * 1.85),
             color=p.muted,
             anchor="center",
         )
-        current = preset_name(s.level())
+        level = self.level()
+        current = preset_name(level)
         for button in self.presets:
-            button.focused = button.label == current
-            button.draw(surface, theme)
-        for selector in (self.depth, self.pruning, self.budget):
+            button.draw(surface, theme, enabled=True)
+            if button.label == current:  # the preset in use: outlined
+                pygame.draw.rect(surface, p.accent, button.rect.inflate(6, 6), 2, border_radius=8)
+        for selector in self.selectors:
             selector.draw(surface, theme)
-        width = self.depth.rect.width
-        y = self.budget.rect.bottom + row
-        for sentence in describe(s.level(), s.rules()):
-            for line in theme.wrap(sentence, int(row * 0.6), width):
-                theme.text(surface, line, int(row * 0.6), (self.depth.rect.left, y))
-                y += row * 0.62
-            y += row * 0.25
+        y = self.budget.rect.bottom + row * 0.6
+        size = max(13, int(row * 0.52))
+        bottom = self.back.rect.top - size
+        lines: list[tuple[str, tuple[int, int, int]]] = []
+        warning = slow_level_warning(level, s.rules())
+        if warning:
+            lines += [(line, p.warning) for line in theme.wrap(warning, size, width)]
+        for sentence in describe(level, s.rules()):
+            lines += [(line, p.text) for line in theme.wrap(sentence, size, width)]
+        for line, color in lines:
+            if y + size > bottom:
+                break  # a small window: the explanation gives way to the buttons
+            theme.text(surface, line, size, (self.depth.rect.left, y), color=color)
+            y += size * 1.15
         self.back.draw(surface, theme)
-        self.start_button.draw(surface, theme)
+        self.start_button.draw(surface, theme, label="Start anyway" if warning else None)

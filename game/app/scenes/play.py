@@ -1,39 +1,53 @@
-"""The play scene: the board, the turn, the computer's thinking and its statistics.
+"""The play scene: the board, the turn, the computer's thinking and what its search said.
+
+The status bar leads with what matters (whose turn, the move just played and how the
+game stands, the hint's verdict, the result); the search statistics sit on a second,
+smaller line.  Values are told from the viewer's side: yours against the computer,
+player 1's otherwise.  Player 1 always moves first and is MAX, whoever plays it.
 
 Controls:
 - mouse: click a column (a cell without gravity) to drop a disc; the toolbar below
 - Left/Right (and Up/Down without gravity) move the cursor; Down/Enter/Space drop
 - 1..9 drop in that column
-- U or Ctrl+Z undo, Ctrl+Y redo, H hint, T tree, R restart, Esc menu
+- U or Ctrl+Z undo, Ctrl+Y redo, H hint, S exact scores on the board, T tree, R restart,
+  Esc menu
 Input for a move is ignored while a disc falls and while the computer thinks.
 """
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, replace
 
 import pygame
 
 from ai.heuristic import POINT
-from ai.levels import Level, preset_name
+from ai.levels import Level, preset_name, worst_case_positions
 from ai.search import SearchResult
-from ai.values import fmt_value, is_win_value, plies_to_end
+from ai.values import is_win_value, plies_to_end
 from game.app.animation import DiscDrop, DropEvent
-from game.app.board_view import BoardLayout, BoardView
+from game.app.board_view import BoardLayout, BoardView, ColumnNote
 from game.app.scene import Scene
-from game.app.settings import Settings
-from game.app.widgets import Button, row_rects
+from game.app.settings import Opponent, Settings
+from game.app.widgets import Button, display_size, row_rects
 from game.app.worker import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, TreeReady, WorkerEvent
 from game.board import Outcome
 from game.match import Match
 from game.notation import format_move
 from game.rules import MAX, MIN, Cell, Mode, Rules
 
-HUMAN, COMPUTER = "human", "computer"
 DEMO_PAUSE = 0.35  # seconds between two moves of computer against computer
 END_DELAY = 0.9  # seconds of glow before the result panel
 HINT_VERDICT_SECONDS = 1.0  # solver time for a hint when the level has no time budget
 UI_TREE_BUDGET = 1_000_000
+GLOW_SECONDS = 6.0  # the winning line pulses this long, then stays lit (no redraws while idle)
+
+
+class Seat(enum.Enum):
+    """Who plays a side."""
+
+    HUMAN = "human"
+    COMPUTER = "computer"
 
 
 @dataclass(frozen=True)
@@ -47,42 +61,126 @@ class SearchRecord:
     job_id: int = 0
 
 
+@dataclass(frozen=True)
+class SearchReport:
+    """What the last search said, for the status lines (built into text when drawn)."""
+
+    purpose: JobPurpose
+    side: int  # the side that moved (MOVE) or asked (HINT)
+    move: int
+    result: SearchResult
+    verdict: str | None = None  # the exact solver's words for the side to move
+    exact_scores: dict[int, int] | None = None  # move -> exact score for the side to move
+
+
+@dataclass(frozen=True)
+class PlayLayout:
+    """Where everything goes in a window of one size (computed, never stored by draw)."""
+
+    status: pygame.Rect
+    board: BoardLayout
+    toolbar: pygame.Rect
+    buttons: tuple[pygame.Rect, ...]
+    headline_size: int
+    detail_size: int
+    text_left: int
+    text_right: int
+
+
+def plural(count: int, word: str) -> str:
+    """ "1 node", "2 nodes", "1,000 nodes"."""
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def winner_moves(plies: int) -> int:
+    """The winner's own moves among ``plies`` plies that end with its winning disc."""
+    return (plies + 1) // 2
+
+
+def exact_note(score: int, own_discs: int, other_discs: int, cells: int) -> tuple[str, str]:
+    """(short, long) words for an exact score from the mover's side: ("W3", "win in 3 moves")."""
+    from ai.solver import moves_to_end
+
+    if score == 0:
+        return "draw", "a draw"
+    moves = moves_to_end(score, own_discs, other_discs, cells)
+    if score > 0:
+        return f"W{moves}", f"win in {plural(moves, 'move')}"
+    return f"L{moves}", f"lose in {plural(moves, 'move')} of the opponent's"
+
+
+def standing_text(own_value: int, plies_from_now: int | None, name: str, other: str, rules: Rules) -> str:
+    """How the game stands for ``name`` (whose value is ``own_value``), in words.
+
+    ``plies_from_now`` is the plies from the current position to the end of a forced
+    result (None when the value is a heuristic judgement).
+    """
+    you = name == "You"
+    be = "are" if you else "is"
+    if plies_from_now is not None:
+        winner = name if own_value > 0 else other
+        return f"{winner} can force a win in {plural(winner_moves(plies_from_now), 'move')}"
+    if rules.mode is Mode.FULL_BOARD:
+        return f"{name} {'expect' if you else 'expects'} {own_value / POINT:+.1f} points (estimate)"
+    size = abs(own_value)
+    if size < 8:
+        return "The position is even (estimate)"
+    word = "slightly " if size < 50 else ("much " if size >= 200 else "")
+    return f"{name} {be} {word}{'better' if own_value > 0 else 'worse'} (estimate)"
+
+
 class PlayScene(Scene):
     name = "play"
 
-    def __init__(self, rules: Rules, level: Level, opponent: str = "computer", first: str = "human"):
+    def __init__(
+        self,
+        rules: Rules,
+        level: Level,
+        opponent: Opponent | str = Opponent.COMPUTER,
+        first: str = "human",
+        *,
+        level2: Level | None = None,
+    ):
+        """``level`` plays the computer's side (player 1's in computer vs computer, where
+        ``level2``, default the same, plays player 2).  Player 1 always moves first."""
         super().__init__()
         self.rules = rules
         self.level = level
-        self.opponent = opponent
-        if opponent == "computer":
-            self.controllers = {MAX: HUMAN, MIN: COMPUTER}
-            starter = MAX if first == "human" else MIN
+        self.levels = {MAX: level, MIN: level2 or level}
+        self.opponent = opponent = Opponent(opponent)
+        if opponent is Opponent.COMPUTER:
+            self.human_side = MAX if first == "human" else MIN
+            self.seats = {self.human_side: Seat.HUMAN, -self.human_side: Seat.COMPUTER}
         else:
-            kind = HUMAN if opponent == "human" else COMPUTER
-            self.controllers = {MAX: kind, MIN: kind}
-            starter = MAX
-        self.match = Match(rules, first=starter)
+            seat = Seat.HUMAN if opponent is Opponent.HUMAN else Seat.COMPUTER
+            self.human_side = MAX  # the viewer: values are told from player 1's side
+            self.seats = {MAX: seat, MIN: seat}
+        self.match = Match(rules)
         self.drop: DiscDrop | None = None
         self.landing_heard = False
         self.cursor: Cell = (0, rules.cols // 2)
         self.hover: Cell | None = None
         self.job_purpose: JobPurpose | None = None  # MOVE / HINT while the worker works for us
+        self.job_id: int | None = None
         self.job_ply = 0
         self.progress: JobProgress | None = None
-        self.last_info = ""
+        self.report: SearchReport | None = None
         self.hint: tuple[int, str | None] | None = None
+        self.show_scores = True  # the exact score of every column, when a hint brought them
         self.searches: list[SearchRecord] = []
+        self.undone_searches: list[SearchRecord] = []  # kept for Redo
         self.outcome: Outcome | None = None
-        self.tallied: str | None = None  # the tally key counted for the finished game
+        self.counted = False  # this game's result is in the tally (once per game)
         self.end_timer: float | None = None
+        self.glow_started: float | None = None  # app time the winning line lit up
         self.wait = 0.0  # demo pause before the next computer move
         self.view: BoardView | None = None
         self.buttons: dict[str, Button] = {}
 
     @classmethod
     def from_settings(cls, settings: Settings) -> PlayScene:
-        return cls(settings.rules(), settings.level(), settings.opponent, settings.first)
+        level2 = settings.second_level() if settings.opponent is Opponent.DEMO else None
+        return cls(settings.rules(), settings.level(), settings.opponent, settings.first, level2=level2)
 
     # -- life cycle -------------------------------------------------------------------
     def on_enter(self) -> None:
@@ -91,27 +189,36 @@ class PlayScene(Scene):
             "undo": Button("Undo", self.undo, "U"),
             "redo": Button("Redo", self.redo, "Ctrl+Y"),
             "hint": Button("Hint", self.request_hint, "H"),
+            "scores": Button("Scores", self.toggle_scores, "S"),
             "restart": Button("Restart", self.restart, "R"),
             "tree": Button("Tree", self.open_tree, "T"),
             "menu": Button("Menu", self.open_menu, "Esc"),
         }
+        self.place_buttons(display_size())
 
     def on_pause(self) -> None:
-        self.cancel_search()  # Menu cancels at once; the computer thinks again on resume
+        """The search goes on under the menu or the tree; its answer waits for us."""
+
+    def on_resume(self) -> None:
+        # Another scene may have used the worker meanwhile (the tree's compare search
+        # replaces ours): then ask again.
+        if self.job_purpose is not None and self.app.worker.current != self.job_id:
+            self.job_purpose = None
+            self.progress = None
 
     def on_exit(self) -> None:
         self.cancel_search()
 
     # -- who is who ------------------------------------------------------------------
     def side_name(self, side: int) -> str:
-        if self.opponent == "computer":
-            return "You" if side == MAX else "The computer"
-        if self.opponent == "demo":
+        if self.opponent is Opponent.COMPUTER:
+            return "You" if side == self.human_side else "The computer"
+        if self.opponent is Opponent.DEMO:
             return f"Computer {1 if side == MAX else 2}"
         return f"Player {1 if side == MAX else 2}"
 
     def is_computer(self, side: int) -> bool:
-        return self.controllers[side] == COMPUTER
+        return self.seats[side] is Seat.COMPUTER
 
     @property
     def thinking(self) -> bool:
@@ -119,12 +226,20 @@ class PlayScene(Scene):
 
     # -- moves -----------------------------------------------------------------------
     def play_move(self, move: int) -> None:
-        """Play ``move`` for the side to move and start its drop animation."""
+        """Play ``move`` for the side to move and start its drop animation.
+
+        A move that ends the game ends it now: the result is counted at once, so leaving
+        or quitting while the last disc falls still counts it.
+        """
         side = self.match.to_move
         row, col = self.match.play(move)
         self.start_drop(row, col, side)
         self.hint = None
+        self.undone_searches.clear()  # a new line: what was undone cannot come back
         self.app.sounds.play("drop")
+        outcome = self.match.outcome()
+        if outcome is not None:
+            self.on_game_over(outcome)
 
     def start_drop(self, row: int, col: int, side: int) -> None:
         start = -1.0 if self.rules.gravity else row - 0.7
@@ -154,10 +269,11 @@ class PlayScene(Scene):
             self.app.show_toast(what)
             return
         self.cancel_search()  # a hint under way is no longer wanted
+        self.report = None
         self.play_move(move)
 
     def move_at(self, pos: tuple[int, int]) -> int | None:
-        layout = self.layout_board(pygame.display.get_surface())
+        layout = self.board_layout(display_size())
         if self.rules.gravity:
             return layout.column_at(pos)
         cell = layout.cell_at(pos)
@@ -166,25 +282,26 @@ class PlayScene(Scene):
     # -- the computer -----------------------------------------------------------------
     def submit(self, purpose: JobPurpose, side: int) -> None:
         board = self.match.board
+        level = self.levels[side] if purpose is JobPurpose.MOVE else self.levels[-side]
         job = SearchJob(
             board.grid.copy(),
             self.rules,
             side,
-            self.level.depth,
-            pruning=self.level.pruning,
-            time_limit=self.level.time_limit,
+            level.depth,
+            pruning=level.pruning,
+            time_limit=level.time_limit,
             record_tree=True,
             tree_budget=UI_TREE_BUDGET,
-            verdict_seconds=(self.level.time_budget or HINT_VERDICT_SECONDS) if purpose is JobPurpose.HINT else 0.0,
+            verdict_seconds=(level.time_budget or HINT_VERDICT_SECONDS) if purpose is JobPurpose.HINT else 0.0,
             purpose=purpose,
         )
-        self.app.submit(job, self)
+        self.job_id = self.app.submit(job, self)
         self.job_purpose = purpose
         self.job_ply = len(self.match.moves)
         self.progress = None
 
     def cancel_search(self) -> None:
-        if self.job_purpose is not None:
+        if self.job_purpose is not None and self.app.worker.current == self.job_id:
             self.app.worker.cancel()
         self.job_purpose = None
         self.progress = None
@@ -198,6 +315,11 @@ class PlayScene(Scene):
             return
         self.submit(JobPurpose.HINT, side)
         self.app.show_toast("Looking for a hint...", 1.5)
+
+    def toggle_scores(self) -> None:
+        self.show_scores = not self.show_scores
+        if self.show_scores and not self.exact_scores():
+            self.app.show_toast("Exact scores come with a hint (H), on the standard board")
 
     def on_worker_event(self, event: WorkerEvent) -> None:
         """The App hands over what the worker sent about this scene's jobs."""
@@ -214,61 +336,62 @@ class PlayScene(Scene):
             self.receive(event)
 
     def receive(self, event: JobResult) -> None:
-        purpose, self.job_purpose = self.job_purpose, None
+        purpose, self.job_purpose = self.job_purpose or JobPurpose.MOVE, None
         self.progress = None
         result = event.result
         if len(self.match.moves) != self.job_ply or result.move is None:
             return  # the position changed: this answer is stale
         side = event.job.to_move
-        self.searches.append(SearchRecord(self.job_ply, side, (purpose or JobPurpose.MOVE).value, result, event.job_id))
-        stats = result.stats
-        reached = " (time ran out)" if not result.completed else (" (forced)" if result.proven else "")
-        summary = (
-            f"depth {stats.depth}{reached}, {stats.nodes:,} nodes, "
-            f"{stats.cutoffs:,} cutoffs, {stats.seconds:.2f} s, {stats.nodes_per_second / 1000:,.0f}k nodes/s"
-        )
+        self.searches.append(SearchRecord(self.job_ply, side, purpose.value, result, event.job_id))
+        exact = event.exact_scores or None
+        move = result.move
+        if purpose is JobPurpose.HINT and exact:  # the best exact move; the search's if it is one
+            best = max(exact.values())
+            if exact.get(move) != best:
+                move = min(
+                    (m for m, score in exact.items() if score == best), key=lambda m: abs(m - self.rules.cols // 2)
+                )
+        self.report = SearchReport(purpose, side, move, result, event.verdict, exact)
         if purpose is JobPurpose.HINT:
-            self.hint = (result.move, event.verdict)
-            verdict = f"; {event.verdict}" if event.verdict else ""
-            self.last_info = f"Hint: {self.move_text(result.move)} ({summary}){verdict}"
+            self.hint = (move, event.verdict)
         else:
-            self.last_info = (
-                f"{self.side_name(side)} played {self.move_text(result.move)}: "
-                f"{self.value_text(result.value, side)}, {summary}"
-            )
-            self.play_move(result.move)
+            self.play_move(move)
 
-    def value_text(self, value: int, side: int) -> str:
-        """A search value said for players: a forced result in words, else the number."""
-        if is_win_value(value):
-            plies = plies_to_end(value)
-            good = (value > 0) == (side == MAX)
-            return f"{'forced win' if good else 'forced loss'} in {plies} pl{'y' if plies == 1 else 'ies'}"
-        if self.rules.mode is Mode.FULL_BOARD:
-            return f"{value / POINT:+.1f} points for player 1 (expected)"
-        return f"value {fmt_value(value)} for player 1"
+    def exact_scores(self) -> dict[int, int] | None:
+        """The exact score of each move in the current position, if a search brought them."""
+        report = self.report
+        if report is None or not report.exact_scores or report.purpose is not JobPurpose.HINT:
+            return None
+        return report.exact_scores
 
     def on_tree(self, event: TreeReady) -> None:
         """A search's tree arrived after its move: attach it to its record."""
-        for index, record in enumerate(self.searches):
-            if record.job_id == event.job_id:
-                self.searches[index] = replace(record, result=replace(record.result, tree=event.tree))
+        for records in (self.searches, self.undone_searches):
+            for index, record in enumerate(records):
+                if record.job_id == event.job_id:
+                    records[index] = replace(record, result=replace(record.result, tree=event.tree))
 
     def move_text(self, move: int) -> str:
         return ("column " if self.rules.gravity else "cell ") + format_move(move, self.rules)
 
     # -- toolbar actions ---------------------------------------------------------------
     def undo(self) -> None:
+        """Take back the last move (against the computer: back to your turn).
+
+        The tally keeps a finished game's result; the hint goes; the searches of the
+        moves taken back are kept for Redo."""
         if not self.match.can_undo():
             self.app.show_toast("Nothing to undo")
             return
         self.cancel_search()
         self.finish_drop()
-        self.untally()
         self.match.undo()
-        if self.opponent == "computer":
+        if self.opponent is Opponent.COMPUTER:
             while self.match.can_undo() and self.is_computer(self.match.to_move):
                 self.match.undo()
+        plies = len(self.match.moves)
+        self.undone_searches = [s for s in self.searches if s.ply >= plies] + self.undone_searches
+        self.searches = [s for s in self.searches if s.ply < plies]
         self.after_history_change()
 
     def redo(self) -> None:
@@ -279,31 +402,38 @@ class PlayScene(Scene):
         self.finish_drop()
         side = self.match.to_move
         cell = self.match.redo()
-        if self.opponent == "computer":
+        if self.opponent is Opponent.COMPUTER:
             while self.match.can_redo() and self.is_computer(self.match.to_move):
                 side = self.match.to_move
                 cell = self.match.redo()
+        plies = len(self.match.moves)
+        self.searches += [s for s in self.undone_searches if s.ply < plies]
+        self.undone_searches = [s for s in self.undone_searches if s.ply >= plies]
         self.after_history_change()
         self.start_drop(cell[0], cell[1], side)
 
     def after_history_change(self) -> None:
         self.hint = None
+        self.report = None
         self.outcome = None
         self.end_timer = None
-        self.searches = [s for s in self.searches if s.ply < len(self.match.moves)]
-        if self.match.is_over():
-            self.on_game_over(self.match.outcome())
+        self.glow_started = None
+        outcome = self.match.outcome()
+        if outcome is not None:
+            self.on_game_over(outcome)
 
     def restart(self) -> None:
         self.cancel_search()
         self.finish_drop()
         self.match.restart()
         self.searches.clear()
+        self.undone_searches.clear()
         self.hint = None
+        self.report = None
         self.outcome = None
-        self.tallied = None
+        self.counted = False
         self.end_timer = None
-        self.last_info = ""
+        self.glow_started = None
 
     def open_menu(self) -> None:
         from game.app.scenes.pause import PauseScene
@@ -319,61 +449,58 @@ class PlayScene(Scene):
         self.app.stack.push(TreeScene(self))
 
     # -- the end -----------------------------------------------------------------------
-    def on_landed(self) -> None:
-        outcome = self.match.outcome()
-        if outcome is not None:
-            self.on_game_over(outcome)
-
     def on_game_over(self, outcome: Outcome) -> None:
+        """The game just ended: count it (once per game), then wait for the disc to land."""
         self.outcome = outcome
         self.cancel_search()
-        if self.tallied is None:
+        if not self.counted:
             self.tally(outcome)
+        self.end_timer = None
+        if self.drop is None:
+            self.on_result_shown()
+
+    def on_result_shown(self) -> None:
+        """The last disc is in place: the sound, then the result panel after a moment."""
+        outcome = self.outcome
+        if outcome is None:
+            return
         if outcome.winner is None:
             self.app.sounds.play("draw")
-        elif self.opponent == "computer" and outcome.winner == MIN:
+        elif self.opponent is Opponent.COMPUTER and outcome.winner != self.human_side:
             self.app.sounds.play("lose")
         else:
             self.app.sounds.play("win")
         self.end_timer = END_DELAY
+        self.glow_started = self.app.time
 
     def tally_key(self, outcome: Outcome) -> tuple[str, str] | None:
-        if self.opponent == "computer":
-            key = "draws" if outcome.winner is None else ("wins" if outcome.winner == MAX else "losses")
-            return "tally", key
-        if self.opponent == "human":
+        if self.opponent is Opponent.COMPUTER:
+            if outcome.winner is None:
+                return "tally", "draws"
+            return "tally", "wins" if outcome.winner == self.human_side else "losses"
+        if self.opponent is Opponent.HUMAN:
             key = "draws" if outcome.winner is None else ("player1" if outcome.winner == MAX else "player2")
             return "two_player_tally", key
         return None
 
     def tally(self, outcome: Outcome) -> None:
+        """Count the result and save it; Undo never takes it back."""
+        self.counted = True
         where = self.tally_key(outcome)
         if where is None:
             return
         getattr(self.app.settings, where[0])[where[1]] += 1
-        self.tallied = ".".join(where)
         self.app.save_settings()
-
-    def untally(self) -> None:
-        """Taking back a finished game's last move takes back its count too."""
-        if self.tallied is not None and self.outcome is not None:
-            table, key = self.tallied.split(".")
-            counts = getattr(self.app.settings, table)
-            counts[key] = max(0, counts[key] - 1)
-            self.app.save_settings()
-        self.tallied = None
 
     def result_text(self) -> str:
         outcome = self.outcome
         if outcome is None:
             return ""
-        score = ""
-        if self.rules.mode is Mode.FULL_BOARD:
-            score = f" {outcome.score[0]} : {outcome.score[1]}"
-        if outcome.winner is None:
-            return f"Draw{score}"
-        name = self.side_name(outcome.winner)
-        return f"{name} win{'' if name == 'You' else 's'}{score}" + ("!" if name == "You" else "")
+        if self.opponent is Opponent.COMPUTER and outcome.winner == self.human_side:
+            points = f" {outcome.score[0]}-{outcome.score[1]}" if self.rules.mode is Mode.FULL_BOARD else ""
+            return f"You win{points}!"
+        names = {MAX: self.side_name(MAX), MIN: self.side_name(MIN)}
+        return outcome.result_text(names)
 
     # -- frame -----------------------------------------------------------------------
     def update(self, dt: float) -> None:
@@ -384,7 +511,8 @@ class PlayScene(Scene):
                 self.app.sounds.play("land")
             if self.drop.landed:
                 self.drop = None
-                self.on_landed()
+                if self.outcome is not None:
+                    self.on_result_shown()
         if self.end_timer is not None:
             self.end_timer -= dt
             if self.end_timer <= 0:
@@ -395,15 +523,26 @@ class PlayScene(Scene):
         if self.outcome is None and self.drop is None and self.job_purpose is None:
             side = self.match.to_move
             if self.is_computer(side) and not self.match.is_over():
-                if self.opponent == "demo" and self.wait < DEMO_PAUSE:
+                if self.opponent is Opponent.DEMO and self.wait < DEMO_PAUSE:
                     self.wait += dt
                     return
                 self.wait = 0.0
                 self.submit(JobPurpose.MOVE, side)
+        self.place_buttons(display_size())
+
+    def is_animating(self) -> bool:
+        """Something moves on its own: a falling disc, the thinking dots, the pulsing line."""
+        return (
+            self.drop is not None
+            or self.job_purpose is not None
+            or self.end_timer is not None
+            or (self.glow_started is not None and self.app.time < self.glow_started + GLOW_SECONDS)
+            or (self.opponent is Opponent.DEMO and self.outcome is None)
+        )
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEMOTION:
-            layout = self.layout_board(pygame.display.get_surface())
+            layout = self.board_layout(display_size())
             if self.rules.gravity:
                 col = layout.column_at(event.pos)
                 self.hover = None if col is None else (0, col)
@@ -412,8 +551,7 @@ class PlayScene(Scene):
             if self.hover is not None:
                 self.cursor = self.hover
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self.layout_toolbar(pygame.display.get_surface())
-            self.refresh_buttons()
+            self.place_buttons(display_size())
             for button in self.buttons.values():
                 if button.handle_event(event):
                     return
@@ -434,6 +572,8 @@ class PlayScene(Scene):
             self.redo()
         elif key == pygame.K_h:
             self.request_hint()
+        elif key == pygame.K_s:
+            self.toggle_scores()
         elif key == pygame.K_t:
             self.open_tree()
         elif key == pygame.K_r:
@@ -452,51 +592,168 @@ class PlayScene(Scene):
                 self.cursor = (row, number)
                 self.try_human_move(number)
 
-    # -- drawing ----------------------------------------------------------------------
-    def bars(self, surface: pygame.Surface) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
-        """(status bar, board area, toolbar) for this window size."""
-        w, h = surface.get_size()
+    # -- layout: a pure function of the window size ------------------------------------
+    def frame_layout(self, size: tuple[int, int]) -> PlayLayout:
+        """Status bar, board and toolbar for a window of ``size``."""
+        w, h = size
         top = max(64, int(h * 0.14))
         bottom = max(44, int(h * 0.085))
-        return (
-            pygame.Rect(0, 0, w, top),
-            pygame.Rect(10, top, w - 20, h - top - bottom - 10),
-            pygame.Rect(0, h - bottom, w, bottom),
-        )
+        status = pygame.Rect(0, 0, w, top)
+        board = BoardLayout(self.rules, pygame.Rect(10, top, w - 20, h - top - bottom - 10))
+        toolbar = pygame.Rect(0, h - bottom, w, bottom)
+        area = toolbar.inflate(-20, -12)
+        area.width = min(area.width, 980)
+        area.centerx = toolbar.centerx
+        buttons = tuple(row_rects(area, len(self.buttons) or 7, 8))
+        headline = max(20, min(34, int(top * 0.31)))
+        detail = max(15, min(22, int(top * 0.21)))
+        return PlayLayout(status, board, toolbar, buttons, headline, detail, int(headline * 2.2), w - 14)
+
+    def board_layout(self, size: tuple[int, int]) -> BoardLayout:
+        return self.frame_layout(size).board
 
     def layout_board(self, surface: pygame.Surface) -> BoardLayout:
-        return BoardLayout(self.rules, self.bars(surface)[1])
+        """The board's layout on ``surface`` (kept for callers that hold a surface)."""
+        return self.board_layout(surface.get_size())
 
-    def layout_toolbar(self, surface: pygame.Surface) -> None:
-        toolbar = self.bars(surface)[2]
-        area = toolbar.inflate(-20, -12)
-        area.width = min(area.width, 900)
-        area.centerx = toolbar.centerx
-        for button, rect in zip(self.buttons.values(), row_rects(area, len(self.buttons), 10)):
+    def place_buttons(self, size: tuple[int, int]) -> None:
+        """Give the toolbar buttons their rects and states (for clicks; each update)."""
+        for button, rect in zip(self.buttons.values(), self.frame_layout(size).buttons):
             button.rect = rect
+        for name, enabled in self.button_states().items():
+            self.buttons[name].enabled = enabled
 
-    def refresh_buttons(self) -> None:
+    def button_states(self) -> dict[str, bool]:
         human_turn = not self.is_computer(self.match.to_move)
-        b = self.buttons
-        b["undo"].enabled = self.match.can_undo()
-        b["redo"].enabled = self.match.can_redo()
-        b["hint"].enabled = self.outcome is None and human_turn and self.drop is None
-        b["tree"].enabled = bool(self.searches)
+        return {
+            "undo": self.match.can_undo(),
+            "redo": self.match.can_redo(),
+            "hint": self.outcome is None and human_turn and self.drop is None,
+            "scores": self.rules.mode is Mode.CLASSIC and self.rules.gravity,
+            "tree": bool(self.searches),
+        }
 
-    def status_text(self) -> str:
+    # -- what the status bar says -----------------------------------------------------
+    def headline(self) -> str:
+        """The first status line: what matters now."""
         if self.outcome is not None:
             return self.result_text()
         side = self.match.to_move
+        report = self.report
+        if report is not None and report.purpose is JobPurpose.HINT:
+            return self.hint_text(report)
         if self.thinking:
-            text = f"{self.side_name(side)} is thinking"
-        elif self.opponent == "computer":
-            text = "Your turn" if side == MAX else "The computer's turn"
-        else:
-            text = f"{self.side_name(side)} ({'ring' if side == MAX else 'cross'}) to move"
-        if self.rules.mode is Mode.FULL_BOARD:
-            first, second = self.match.board.score()
-            text += f"  ·  score {first} : {second}"
-        return text
+            return f"{self.side_name(side)} is thinking..."
+        if report is not None and report.purpose is JobPurpose.MOVE:
+            return (
+                f"{self.side_name(report.side)} played {format_move(report.move, self.rules)}. {self.standing(report)}"
+            )
+        if self.opponent is Opponent.COMPUTER:
+            return "Your turn" if not self.is_computer(side) else "The computer's turn"
+        mark = "ring" if side == MAX else "cross"
+        return f"{self.side_name(side)} ({mark}) to move"
+
+    def standing(self, report: SearchReport) -> str:
+        """How the game stands after a computer move, from the viewer's side."""
+        value = report.result.value
+        viewer = self.human_side
+        own = value if viewer == MAX else -value
+        plies = plies_to_end(value) - 1 if is_win_value(value) else None  # one ply was just played
+        return standing_text(own, plies, self.side_name(viewer), self.side_name(-viewer), self.rules)
+
+    def hint_text(self, report: SearchReport) -> str:
+        """ "Hint: column 4: you win in 18 moves with perfect play", or the search's view."""
+        where = self.move_text(report.move)
+        exact = report.exact_scores
+        you = self.opponent is Opponent.COMPUTER
+        subject = "you" if you else self.side_name(report.side).lower()
+        if exact and report.move in exact:
+            score = exact[report.move]
+            if score == 0:
+                return f"Hint: {where}: a draw with perfect play"
+            board = self.match.board
+            own = int((board.grid == report.side).sum())
+            other = int((board.grid == -report.side).sum())
+            from ai.solver import moves_to_end
+
+            moves = plural(moves_to_end(score, own, other, self.rules.cells), "move")
+            verb = ("win" if score > 0 else "lose") + ("" if you else "s")
+            return f"Hint: {where}: {subject} {verb} in {moves} with perfect play"
+        if report.verdict:
+            return f"Hint: {where} ({report.verdict})"
+        value = report.result.value
+        own_value = value if report.side == MAX else -value
+        plies = plies_to_end(value) if is_win_value(value) else None
+        name = "You" if you else self.side_name(report.side)
+        return f"Hint: {where}. {standing_text(own_value, plies, name, self.side_name(-report.side), self.rules)}"
+
+    def detail(self) -> str:
+        """The second status line: the search's statistics, or its progress."""
+        if self.job_purpose is not None:
+            progress = self.progress
+            if progress is None:
+                return "starting the search"
+            level = self.levels[self.match.to_move] if self.thinking else self.levels[-self.match.to_move]
+            text = f"depth {progress.depth}: {plural(progress.nodes, 'position')} so far, {progress.seconds:.1f} s"
+            if not level.pruning and not level.time_budget:
+                worst = worst_case_positions(self.rules, level.depth)
+                share = progress.nodes / worst if worst else 0.0
+                text += f" ({share:.1%} of up to {worst:,})"
+            return text
+        report = self.report
+        if report is None:
+            return ""
+        result = report.result
+        stats = result.stats
+        reached = " (time ran out)" if not result.completed else (" (forced result)" if result.proven else "")
+        what = "hint search" if report.purpose is JobPurpose.HINT else "search"
+        return (
+            f"{what}: depth {stats.depth}{reached} · {plural(stats.nodes, 'node')} · "
+            f"{plural(stats.cutoffs, 'cutoff')} · {stats.seconds:.2f} s · {stats.nodes_per_second / 1000:,.0f}k nodes/s"
+        )
+
+    def level_line(self) -> str:
+        if self.opponent is Opponent.HUMAN:
+            return ""
+
+        def one(level: Level) -> str:
+            name = preset_name(level) or f"depth {level.depth}"
+            return name if preset_name(level) else f"{name}{'' if level.pruning else ', no pruning'}"
+
+        if self.opponent is Opponent.DEMO and self.levels[MAX] != self.levels[MIN]:
+            return f"{one(self.levels[MAX])} vs {one(self.levels[MIN])}"
+        level = self.level
+        text = f"{preset_name(level) or 'Custom'}: depth {level.depth}, alpha-beta {'on' if level.pruning else 'off'}"
+        return text + (f", {level.time_budget:g} s" if level.time_budget else "")
+
+    def tally_line(self) -> str:
+        s = self.app.settings
+        if self.opponent is Opponent.COMPUTER:
+            t = s.tally
+            return f"You {t['wins']} · draws {t['draws']} · computer {t['losses']}"
+        if self.opponent is Opponent.HUMAN:
+            t = s.two_player_tally
+            return f"Player 1: {t['player1']} · draws {t['draws']} · player 2: {t['player2']}"
+        return ""
+
+    def column_notes(self) -> list[ColumnNote | None]:
+        """Each column's exact score, when the scores are shown and known."""
+        exact = self.exact_scores()
+        if not self.show_scores or not exact or not self.rules.gravity:
+            return []
+        p = self.app.theme.palette
+        board = self.match.board
+        side = self.match.to_move
+        own, other = int((board.grid == side).sum()), int((board.grid == -side).sum())
+        notes: list[ColumnNote | None] = []
+        for col in range(self.rules.cols):
+            if col not in exact:
+                notes.append(None)
+                continue
+            short, _ = exact_note(exact[col], own, other, self.rules.cells)
+            color = p.good if exact[col] > 0 else (p.muted if exact[col] == 0 else p.warning)
+            notes.append(ColumnNote(short, color))
+        return notes
 
     def ghost(self) -> tuple[Cell, int, bool] | None:
         side = self.match.to_move
@@ -511,22 +768,25 @@ class PlayScene(Scene):
         move = row * self.rules.cols + col
         return ((row, col), side, False) if board.cell_of(move) is not None else None
 
+    # -- drawing (changes no state) ----------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
+        assert self.view is not None, "drawn before on_enter"
         theme = self.app.theme
-        p = theme.palette
-        status, board_area, toolbar = self.bars(surface)
-        layout = BoardLayout(self.rules, board_area)
+        layout = self.frame_layout(surface.get_size())
         board = self.match.board
         hidden = {(self.drop.row, self.drop.col)} if self.drop else set()
         cursor_col = (self.hover or self.cursor)[1]
         human_turn = not self.is_computer(self.match.to_move) and self.outcome is None
-        hint = None
+        hint: int | Cell | None = None
         if self.hint is not None:
             move = self.hint[0]
             hint = move if self.rules.gravity else divmod(move, self.rules.cols)
+        outcome = self.outcome if self.drop is None else None  # the line lights up once the disc lands
+        runs = outcome.runs if outcome is not None else ()
+        sides = [int(board.grid[run[0]]) for run in runs] if self.rules.mode is Mode.FULL_BOARD else None
         self.view.draw(
             surface,
-            layout,
+            layout.board,
             board.grid,
             hidden=hidden,
             drop=self.drop,
@@ -534,65 +794,45 @@ class PlayScene(Scene):
             highlight_cell=(self.hover or self.cursor) if human_turn and not self.rules.gravity else None,
             ghost=self.ghost(),
             hint=hint,
-            glow=self.outcome.runs if self.outcome is not None else (),
+            glow=runs,
+            glow_sides=sides,
+            notes=self.column_notes(),
             last=board.last_cell() if self.drop is None else None,
-            t=self.app.time,
+            t=self.app.time if self.glow_started is None else min(self.app.time, self.glow_started + GLOW_SECONDS),
         )
-        # Status bar.
-        pygame.draw.rect(surface, p.panel, status)
-        big = max(20, status.height * 36 // 100)
-        small = max(14, status.height * 24 // 100)
-        side = self.match.to_move
-        if self.outcome is None:
-            theme.draw_disc(surface, (status.left + big, status.top + big * 0.9), big * 0.55, side)
-        x = status.left + big * 2
-        right = status.right - 14
-        level = preset_name(self.level) or "Custom"
-        level_text = f"{level}: depth {self.level.depth}, alpha-beta {'on' if self.level.pruning else 'off'}"
-        if self.level.time_budget:
-            level_text += f", {self.level.time_budget:g} s"
-        if self.opponent == "human":
-            level_text = ""
-        tally_line = self.tally_line()
-        side_width = max(theme.font(small).size(level_text)[0], theme.font(small).size(tally_line)[0])
-        room = right - side_width - 24 - x  # what the left texts may use
-        if room < 200:  # a narrow window: the level and tally give way
-            level_text = tally_line = ""
-            room = right - x
-        theme.text(
-            surface, theme.fit(self.status_text(), big, room, bold=True), big, (x, status.top + big * 0.3), bold=True
-        )
-        if self.thinking:
-            dots = "." * (1 + int(self.app.time * 3) % 3)
-            progress = self.progress
-            live = (
-                f"depth {progress.depth}, {progress.nodes:,} nodes, {progress.seconds:.1f} s"
-                if progress
-                else "starting"
-            )
-            theme.text(
-                surface, theme.fit(f"{dots} {live}", small, room), small, (x, status.top + big * 1.45), color=p.accent
-            )
-        elif self.last_info:
-            theme.text(
-                surface, theme.fit(self.last_info, small, room), small, (x, status.top + big * 1.45), color=p.muted
-            )
-        if level_text:
-            theme.text(surface, level_text, small, (right, status.top + big * 0.35), anchor="topright", color=p.muted)
-        if tally_line:
-            theme.text(surface, tally_line, small, (right, status.top + big * 1.45), anchor="topright", color=p.muted)
-        # Toolbar.
-        self.layout_toolbar(surface)
-        self.refresh_buttons()
-        for button in self.buttons.values():
-            button.draw(surface, theme)
+        self.draw_status(surface, layout)
+        states = self.button_states()
+        for (name, button), rect in zip(self.buttons.items(), layout.buttons):
+            button.draw(surface, theme, rect=rect, enabled=states.get(name, True))
 
-    def tally_line(self) -> str:
-        s = self.app.settings
-        if self.opponent == "computer":
-            t = s.tally
-            return f"You {t['wins']} · draws {t['draws']} · computer {t['losses']}"
-        if self.opponent == "human":
-            t = s.two_player_tally
-            return f"Player 1: {t['player1']} · draws {t['draws']} · player 2: {t['player2']}"
-        return ""
+    def draw_status(self, surface: pygame.Surface, layout: PlayLayout) -> None:
+        """Headline (big) and detail (small) on the left; level and tally on the right
+        when there is room for them beside the texts."""
+        theme = self.app.theme
+        p = theme.palette
+        status = layout.status
+        big, small = layout.headline_size, layout.detail_size
+        pygame.draw.rect(surface, p.panel, status)
+        if self.outcome is None:
+            theme.draw_disc(surface, (status.left + big * 1.1, status.top + big), big * 0.6, self.match.to_move)
+        headline, detail = self.headline(), self.detail()
+        x, right = layout.text_left, layout.text_right
+        level_line, tally_line = self.level_line(), self.tally_line()
+        side_width = max(theme.font(small).size(level_line)[0], theme.font(small).size(tally_line)[0])
+        needs = max(theme.font(big, True).size(headline)[0], theme.font(small).size(detail)[0])
+        if x + needs + 24 + side_width > right:  # the level and tally give way (the pause menu has them)
+            level_line = tally_line = ""
+        else:
+            right -= side_width + 24
+        size = big
+        while size > 14 and theme.font(size, True).size(headline)[0] > right - x:
+            size -= 1  # shrink rather than cut the headline
+        y = status.top + status.height * 0.16
+        theme.text(surface, theme.fit(headline, size, right - x, bold=True), size, (x, y), bold=True)
+        color = p.accent if self.job_purpose is not None else p.muted
+        theme.text(surface, theme.fit(detail, small, right - x), small, (x, y + big * 1.25), color=color)
+        edge = layout.text_right
+        if level_line:
+            theme.text(surface, level_line, small, (edge, y + 4), anchor="topright", color=p.muted)
+        if tally_line:
+            theme.text(surface, tally_line, small, (edge, y + big * 1.25), anchor="topright", color=p.muted)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pygame
 
 from game.app.scenes.menu import MenuScene
+from game.app.settings import Opponent
 from game.app.widgets import Button
 from game.rules import MAX, MIN
 
@@ -26,17 +27,17 @@ class TitleScene(MenuScene):
 
     def build_buttons(self) -> list[Button]:
         return [
-            Button("Play vs computer", lambda: self.start("computer")),
-            Button("Two players", lambda: self.start("human")),
-            Button("Computer vs computer", lambda: self.start("demo")),
+            Button("Play vs computer", lambda: self.start(Opponent.COMPUTER)),
+            Button("Two players", lambda: self.start(Opponent.HUMAN)),
+            Button("Computer vs computer", lambda: self.start(Opponent.DEMO)),
             Button("Options", self.open_options),
             Button("How to play", self.open_help),
             Button("Quit", self.app.quit),
         ]
 
-    def start(self, opponent: str) -> None:
+    def start(self, opponent: Opponent) -> None:
         self.app.settings.opponent = opponent
-        if opponent == "human":
+        if opponent is Opponent.HUMAN:
             from game.app.scenes.play import PlayScene
 
             self.app.stack.push(PlayScene.from_settings(self.app.settings))
