@@ -7,8 +7,13 @@ ends with one line on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import math
+import os
+import re
+import stat
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
@@ -16,11 +21,16 @@ from ai.search import SearchResult, search
 from ai.tree import BOUND_NOTE, BoundKind, fmt_bounded, format_tree
 from ai.values import fmt_value
 from game.board import TEXT_LEGEND, Board, IllegalMoveError
-from game.board_file import BoardFileError, load_board, save_board
+from game.board_file import BoardFileError, parse_board_text, save_board
 from game.notation import NotationError, format_move, parse_move, parse_moves
 from game.rules import MAX, Mode, Rules, RulesError
 
 EXIT_BAD_INPUT = 2
+MAX_INPUT_BYTES = 1 << 20
+"""A board file is under 1 KB; files and stdin lines past 1 MB are refused unread."""
+_MOVES_TEXT = re.compile(r"[\s,]*(?:[0-9a-lA-L][\s,]*)*")
+"""What a move string can be made of (columns 1-9 or a-l, cells such as d1), and the
+spaces or commas between moves: ``analyze`` reads such text as moves, anything else as a file."""
 
 
 class CliError(Exception):
@@ -151,11 +161,11 @@ def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
-    """Build the rules the options ask for (size defaults 6x7)."""
+    """Build the rules the options ask for (size defaults 6x7; ``--rows 0`` is refused)."""
     try:
         return Rules(
-            rows=args.rows or 6,
-            cols=args.cols or 7,
+            rows=6 if args.rows is None else args.rows,
+            cols=7 if args.cols is None else args.cols,
             connect=args.connect,
             gravity=not args.no_gravity,
             mode=Mode(args.mode),
@@ -164,17 +174,87 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         raise CliError(str(error)) from None
 
 
-def _check_depth(depth: int) -> int:
+def _check_depth(depth: int, board: Board | None = None, err: TextIO | None = None) -> int:
+    """Refuse a depth under 1; cap it at the board's empty cells (said once on ``err``)."""
     if depth < 1:
         raise CliError(f"depth must be at least 1, not {depth}")
+    if board is not None:
+        empty = max(1, int((board.grid == 0).sum()))
+        if depth > empty:
+            shown = f"{depth:,}" if depth < 10**12 else f"{str(depth)[:6]}... ({len(str(depth))} digits)"
+            print(f"note: depth {shown} capped at {empty}, the empty cells left", file=err or sys.stderr)
+            return empty
     return depth
 
 
+def _check_seconds(seconds: float | None, option: str) -> float | None:
+    if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
+        raise CliError(f"{option} must be a positive number of seconds, not {seconds}")
+    return seconds
+
+
+def _check_input_file(path: str | Path, what: str = "") -> Path:
+    """A regular file under ``MAX_INPUT_BYTES``: checked before anything reads it, so a
+    folder, a device such as /dev/zero, a pipe or a huge file is refused unread."""
+    label = what or str(path)
+    try:
+        info = os.stat(path)
+    except OSError as error:
+        raise CliError(f"cannot read {label}: {error.strerror or error}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise CliError(f"{label} is a folder, not a board file")
+    if not stat.S_ISREG(info.st_mode):
+        raise CliError(f"{label} is not a regular file (a device or a pipe)")
+    if info.st_size > MAX_INPUT_BYTES:
+        raise CliError(f"{label} is {info.st_size:,} bytes; input files are at most {MAX_INPUT_BYTES:,}")
+    return Path(path)
+
+
+def _check_output(output: str | Path, *inputs: str | Path) -> None:
+    """Refuse to write over an input (or into a folder's name)."""
+    target = Path(output)
+    if target.is_dir():
+        raise CliError(f"{output} is a folder; give a file name to write")
+    for source in inputs:
+        same = False
+        try:
+            same = os.path.samefile(source, target)
+        except OSError:  # one of them does not exist yet
+            same = os.path.abspath(source) == os.path.abspath(target)
+        if same:
+            raise CliError(f"{output} is also the input {source}: it would be overwritten; write to another name")
+
+
+_UNDECODABLE = re.compile("[\udc80-\udcff]")
+
+
+def _read_line(stream: TextIO, what: str) -> str:
+    """One line of at most ``MAX_INPUT_BYTES`` characters (an endless line is refused)."""
+    line = stream.readline(MAX_INPUT_BYTES + 1)
+    if len(line) > MAX_INPUT_BYTES and not line.endswith("\n"):
+        raise CliError(f"{what} is over {MAX_INPUT_BYTES:,} characters long")
+    if _UNDECODABLE.search(line):  # what a POSIX locale's stdin makes of bytes that are not UTF-8
+        raise CliError(f"{what} is not UTF-8 text")
+    return line
+
+
 def _load(path: str, args: argparse.Namespace) -> Board:
-    """Load a board file; --rows/--cols, when given, must match it."""
+    """Load a board file; its size unless --rows/--cols say otherwise (each on its own)."""
     rules = rules_from_args(args)
-    strict = args.rows is not None or args.cols is not None  # then the file must have that size
-    board = load_board(path, rules, strict_size=strict)
+    _check_input_file(path)
+    try:
+        text = Path(path).read_bytes().decode("ascii")
+    except OSError as error:
+        raise CliError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{path} is not a text board file (bytes that are not ASCII)") from None
+    size = {name: getattr(args, name) for name in ("rows", "cols") if getattr(args, name) is not None}
+    try:
+        grid, to_move = parse_board_text(text, gravity=rules.gravity, **size)
+        rules = replace(rules, rows=grid.shape[0], cols=grid.shape[1])
+    except ValueError as error:  # BoardFileError, or a size that cannot hold the line length
+        raise CliError(f"{path}: {error}") from None
+    board = Board(rules, grid, to_move)
     outcome = board.outcome()
     if outcome is not None and rules.mode is Mode.CLASSIC and not board.is_full():
         raise CliError(f"{path}: the game is already over ({outcome.result_text()})")
@@ -208,8 +288,10 @@ def _computer_move(board: Board, depth: int, pruning: bool, out: TextIO) -> Sear
 
 
 def cmd_one_move(args: argparse.Namespace, out: TextIO) -> int:
-    depth = _check_depth(args.depth)
+    _check_depth(args.depth)
+    _check_output(args.output, args.input)
     board = _load(args.input, args)
+    depth = _check_depth(args.depth, board)
     print_board(board, out)
     if board.is_game_over():
         print("The board is full: no move to make.", file=out)
@@ -221,13 +303,18 @@ def cmd_one_move(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_interactive(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    depth = _check_depth(args.depth)
+    _check_depth(args.depth)
     folder = Path(args.dir)
-    if Path(args.input).exists():
+    if folder.exists() and not folder.is_dir():
+        raise CliError(f"--dir {args.dir} is a file, not a folder")
+    _check_output(folder / "computer.txt", args.input)
+    _check_output(folder / "human.txt", args.input)
+    if os.path.lexists(args.input):
         board = _load(args.input, args)
     else:
         board = Board(rules_from_args(args))
         print(f"{args.input} does not exist: starting from an empty board.", file=out)
+    depth = _check_depth(args.depth, board)
     computer_side = board.to_move if args.first == "computer-next" else -board.to_move
     rules = board.rules
     print_board(board, out)
@@ -239,7 +326,7 @@ def cmd_interactive(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int
             continue
         prompt = f"column 1..{rules.cols}" if rules.gravity else "cell such as d1"
         print(f"Your move ({prompt}), or q to quit: ", end="", file=out, flush=True)
-        line = stdin.readline()
+        line = _read_line(stdin, "a line of input")
         if not line:
             raise CliError("input ended before the game did (the position is saved in human.txt / computer.txt)")
         text = line.strip()
@@ -260,22 +347,23 @@ def cmd_interactive(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int
 
 
 def _read_position(text: str, args: argparse.Namespace) -> Board:
-    path = Path(text)
-    if path.is_file():
+    """Moves if the text is made of moves (digits, a-l, spaces, commas), else a file."""
+    if not _MOVES_TEXT.fullmatch(text):
         return _load(text, args)
     rules = rules_from_args(args)
+    shown = text if len(text) <= 60 else text[:57] + "..."
     try:
         return Board.from_moves(text, rules)
     except NotationError as error:
-        if any(sep in text for sep in "/\\.") and not path.exists():
-            raise CliError(f"{text}: no such file, and not a move string ({error})") from None
-        raise CliError(f"bad move string {text!r}: {error}") from None
+        hint = f" (a file of that name: write ./{shown})" if os.path.exists(text) else ""
+        raise CliError(f"bad move string {shown!r}: {error}{hint}") from None
     except IllegalMoveError as error:
-        raise CliError(f"move string {text!r}: {error}") from None
+        raise CliError(f"move string {shown!r}: {error}") from None
 
 
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
-    depth = _check_depth(args.depth)
+    _check_depth(args.depth)
+    _check_seconds(args.time_limit, "--time-limit")
     board = _read_position(args.position, args)
     rules = board.rules
     print(f"Rules: {rules.describe()}", file=out)
@@ -284,6 +372,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     if outcome is not None:
         print(f"The game is over: {outcome.result_text()}", file=out)
         return 0
+    depth = _check_depth(args.depth, board)
     side = "player 1 (O, MAX)" if board.to_move == MAX else "player 2 (X, MIN)"
     print(f"To move: {side}", file=out)
     result = search(
@@ -333,6 +422,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     except SolverError as error:
         raise CliError(str(error)) from None
     if args.file:
+        _check_input_file(args.file)
         try:
             source: TextIO = open(args.file, encoding="utf-8", errors="replace")
         except OSError as error:
@@ -340,7 +430,9 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     else:
         source = stdin
     with source:
-        for number, line in enumerate(source, start=1):
+        number = 0
+        while line := _read_line(source, f"line {number + 1}"):
+            number += 1
             words = line.split()
             if not words:
                 continue
@@ -444,7 +536,11 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         parser.print_help(out)
         return 0
     except (CliError, BoardFileError, NotationError, IllegalMoveError, RulesError) as error:
-        print(f"main.py {args.command}: error: {error}", file=sys.stderr)
+        message = " ".join(str(error).split())  # one line, whatever the input held
+        print(f"main.py {args.command}: error: {message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except UnicodeDecodeError as error:  # standard input (files are read as bytes)
+        print(f"main.py {args.command}: error: the input is not UTF-8 text ({error.reason})", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
