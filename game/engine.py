@@ -202,7 +202,8 @@ class Thinking:
             return self.best_so_far()
         elapsed = time.perf_counter() - self.started
         move = choice.move if choice.move is not None else quick_move(board.copy())
-        return TimedMove(move, choice.value, choice.depth, choice.nodes, elapsed, self.should_stop())
+        stopped_early = choice.result is not None and not choice.result.completed
+        return TimedMove(move, choice.value, choice.depth, choice.nodes, elapsed, stopped_early or self.should_stop())
 
 
 def play_in_time(level: Level, board: Board, seconds: float | None) -> TimedMove:

@@ -496,7 +496,7 @@ def run_match(
 
 def fmt_elo(diff: float, error: float) -> str:
     """``+123 +/- 45``; infinite values as ``+inf`` and ``n/a``."""
-    shown = f"{diff:+.0f}" if math.isfinite(diff) else ("+inf" if diff > 0 else "-inf")
+    shown = f"{round(diff):+d}" if math.isfinite(diff) else ("+inf" if diff > 0 else "-inf")
     bar = f"{error:.0f}" if math.isfinite(error) else "n/a"
     return f"{shown} +/- {bar}"
 

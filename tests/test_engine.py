@@ -1,0 +1,279 @@
+"""The engine on stdin/stdout, run as a bot host runs it: a subprocess fed line by line."""
+
+from __future__ import annotations
+
+import queue
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from ai.levels import PRESETS, Level
+from game.board import Board
+from game.engine import LevelNotFound, ProtocolError, find_level, parse_arena_field, play_in_time, quick_move
+from game.rules import MAX, MIN, Rules
+from tests.helpers import random_board
+
+ROOT = Path(__file__).resolve().parent.parent
+ANSWER_WAIT = 20.0
+"""How long a test waits for a line before calling the engine hung (not a speed limit)."""
+
+
+class EngineProcess:
+    """``python main.py engine`` in a subprocess, with line reads that cannot hang the test."""
+
+    def __init__(self, *args: str):
+        self.process = subprocess.Popen(
+            [sys.executable, str(ROOT / "main.py"), "engine", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, *lines: str) -> None:
+        assert self.process.stdin is not None
+        for line in lines:
+            self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def read(self) -> str:
+        line = self.lines.get(timeout=ANSWER_WAIT)
+        assert line is not None, "the engine closed its output"
+        return line
+
+    def read_until(self, prefix: str) -> list[str]:
+        """Every line up to and including the first that starts with ``prefix``."""
+        seen = []
+        while True:
+            line = self.read()
+            seen.append(line)
+            if line.startswith(prefix):
+                return seen
+
+    def end_input(self) -> tuple[int, list[str], str]:
+        """Close stdin; return the exit code, the remaining stdout lines and stderr."""
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        code = self.process.wait(timeout=ANSWER_WAIT)
+        rest = []
+        while (line := self.lines.get(timeout=ANSWER_WAIT)) is not None:
+            rest.append(line)
+        assert self.process.stderr is not None
+        return code, rest, self.process.stderr.read()
+
+
+@pytest.fixture
+def engine_process():
+    started: list[EngineProcess] = []
+
+    def start(*args: str) -> EngineProcess:
+        started.append(EngineProcess(*args))
+        return started[-1]
+
+    yield start
+    for engine in started:
+        if engine.process.poll() is None:
+            engine.process.kill()
+        engine.process.wait()
+
+
+def test_native_session_answers_legal_moves_errors_and_ends_with_the_input(engine_process):
+    engine = engine_process("--level", "depth:4")
+    engine.send("isready")
+    assert engine.read() == "readyok"
+    engine.send("position 3 3 2 4", "go movetime 2000")
+    answer = engine.read_until("bestmove")
+    infos, best = answer[:-1], answer[-1]
+    assert infos and all(line.startswith("info depth ") for line in infos)
+    assert [int(line.split()[2]) for line in infos] == list(range(1, len(infos) + 1))
+    move = int(best.split()[1])
+    assert Board.from_moves("4435").is_legal(move)
+
+    engine.send("jump 3")
+    assert engine.read().startswith("error unknown command 'jump'")
+    engine.send("position 0 0 0 0 0 0 0")  # the seventh disc does not fit in column 1
+    assert engine.read().startswith("error position: move 7 (0): column 1 is full")
+    engine.send("level grandmaster")
+    assert engine.read().startswith("error unknown level 'grandmaster'")
+    engine.send("go movetime soon")
+    assert engine.read().startswith("error bad go")
+
+    # the session went on after the errors: the last good position still stands
+    engine.send("go movetime 500")
+    assert Board.from_moves("4435").is_legal(int(engine.read_until("bestmove")[-1].split()[1]))
+
+    # a win in one (player 1 has three in the bottom row) is taken
+    engine.send("position 0 0 1 1 2 2", "go movetime 500")
+    assert engine.read_until("bestmove")[-1] == "bestmove 3"
+
+    engine.send("position 0 1 0 1 0 1 0", "go")  # the game is over
+    assert engine.read() == "bestmove none"
+
+    code, rest, log = engine.end_input()
+    assert code == 0 and rest == []
+    assert "native dialect" in log  # logs go to stderr, never stdout
+
+
+def test_native_engine_answers_in_time_even_at_a_depth_it_cannot_finish(engine_process):
+    engine = engine_process("--level", "depth:40")
+    engine.send("position 3", "go movetime 300")
+    best = engine.read_until("bestmove")[-1]
+    assert Board.from_moves("4").is_legal(int(best.split()[1]))
+    # without a clock it thinks until told to stop, then gives its best move so far
+    engine.send("position 3 3", "go")
+    engine.send("stop")
+    best = engine.read_until("bestmove")[-1]
+    assert Board.from_moves("44").is_legal(int(best.split()[1]))
+    engine.send("quit")
+    assert engine.process.wait(timeout=ANSWER_WAIT) == 0
+
+
+def test_native_rules_command_plays_other_boards(engine_process):
+    engine = engine_process("--level", "depth:3")
+    engine.send("rules rows 5 cols 10 connect 4", "position 9 9 8", "go movetime 500")
+    move = int(engine.read_until("bestmove")[-1].split()[1])
+    assert Board.from_moves("jji", Rules(rows=5, cols=10)).is_legal(move)
+    engine.send("rules rows 3 cols 7 connect 4")
+    assert engine.read().startswith("error rules: rows must be 4..10")
+    engine.send("rules rows 4 cols 4 connect 3 gravity off", "position 5 6", "go movetime 500")
+    cell = int(engine.read_until("bestmove")[-1].split()[1])
+    board = Board(Rules(rows=4, cols=4, connect=3, gravity=False))
+    board.push(5)
+    board.push(6)
+    assert board.is_legal(cell)
+    assert engine.end_input()[0] == 0
+
+
+ARENA_SETTINGS = [
+    "settings timebank 10000",
+    "settings time_per_move 500",
+    "settings player_names player1,player2",
+    "settings your_bot player1",
+    "settings your_botid 1",
+    "settings field_columns 7",
+    "settings field_rows 6",
+]
+
+
+def arena_field(rows: list[str]) -> str:
+    """An arena field from rows of digits written top first: ``"0001000"``."""
+    return ";".join(",".join(row) for row in rows)
+
+
+def test_arena_session_places_legal_discs_takes_wins_and_reports_bad_lines(engine_process):
+    engine = engine_process("--level", "depth:4")
+    engine.send(*ARENA_SETTINGS)
+    engine.send("update game round 1", "update game field " + arena_field(["0000000"] * 6), "action move 10000")
+    answer = engine.read()
+    assert answer.startswith("place_disc ")
+    assert 0 <= int(answer.split()[1]) < 7
+
+    # our discs (1) have three in a row in column 5 (0-based 4): the fourth wins
+    field = arena_field(["0000000", "0000000", "0000000", "0000100", "0000120", "0220120"])
+    engine.send("update game round 4", "update game field " + field, "action move 9000")
+    assert engine.read() == "place_disc 4"
+
+    engine.send("settings field_rows many")
+    assert engine.read().startswith("error settings field_rows: expected a whole number")
+    engine.send("update game field " + arena_field(["0000000"] * 5))
+    engine.send("action move 8000")
+    assert engine.read().startswith("error field has 5 rows, settings say 6")
+    engine.send("dance")
+    assert engine.read().startswith("error unknown command 'dance'")
+
+    # the newer arena field ('.' empty, bots 0 and 1) with us as bot 0, second to move
+    engine.send("settings your_botid 0", "update game field " + arena_field(["......."] * 5 + ["...1..."]))
+    engine.send("action move 500")
+    assert engine.read() in {f"place_disc {c}" for c in range(7)}
+
+    code, rest, log = engine.end_input()
+    assert code == 0 and rest == []
+    assert "arena dialect" in log
+
+
+def test_first_line_of_neither_dialect_is_an_error_and_the_session_waits(engine_process):
+    engine = engine_process("--level", "depth:2")
+    engine.send("hello")
+    assert engine.read().startswith("error unknown command 'hello'")
+    engine.send("position", "go movetime 200")
+    assert engine.read_until("bestmove")[-1].startswith("bestmove ")
+    assert engine.end_input()[0] == 0
+
+
+def test_arena_field_reads_both_cell_styles_and_finds_whose_turn():
+    rules = Rules()
+    old_style = arena_field(["0000000"] * 5 + ["0001200"])
+    board = parse_arena_field(old_style, rules, botid=1)
+    assert board.to_move == MAX and board.grid[5, 3] == MAX and board.grid[5, 4] == MIN
+    new_style = arena_field(["......."] * 5 + ["...0..."])
+    board = parse_arena_field(new_style, rules, botid=1)
+    assert board.to_move == MIN and board.grid[5, 3] == MAX
+    with pytest.raises(ProtocolError, match="floating"):
+        parse_arena_field(arena_field(["0000000"] * 4 + ["0001000", "0000000"]), rules, botid=2)
+
+
+def test_levels_are_found_by_name_in_any_case_and_by_depth():
+    for name, level in PRESETS.items():
+        assert find_level(name.upper()) == level
+    assert find_level("depth:6") == Level(6)
+    for bad in ("depth:0", "depth:x", "godlike"):
+        with pytest.raises(LevelNotFound):
+            find_level(bad)
+
+
+def wins_at_once(board: Board, move: int) -> bool:
+    """Tell whether ``move`` ends the game with a win for the side playing it."""
+    board.push(move)
+    try:
+        outcome = board.outcome()
+        return outcome is not None and outcome.winner == -board.to_move
+    finally:
+        board.pop()
+
+
+def test_quick_move_wins_then_blocks_then_avoids_giving_a_win(rng):
+    assert quick_move(Board.from_moves("112233")) == 3  # player 1 completes the bottom row
+    assert quick_move(Board.from_moves("12131")) == 0  # player 2 blocks column 1
+    for _ in range(60):
+        board = random_board(Rules(), rng, rng.randrange(4, 30))
+        move = quick_move(board)
+        assert move is not None and board.is_legal(move)
+        if any(wins_at_once(board, m) for m in board.legal_moves()):
+            assert wins_at_once(board, move)
+            continue
+        board.push(move)
+        gives_win = any(wins_at_once(board, reply) for reply in board.legal_moves())
+        board.pop()
+        if gives_win:  # then every move gives one (or a block was forced)
+            blocked = board.copy()
+            blocked.to_move = -blocked.to_move
+            assert any(wins_at_once(blocked, m) for m in blocked.legal_moves()) or all(
+                _gives_a_win(board, m) for m in board.legal_moves()
+            )
+
+
+def _gives_a_win(board: Board, move: int) -> bool:
+    board.push(move)
+    try:
+        return any(wins_at_once(board, reply) for reply in board.legal_moves())
+    finally:
+        board.pop()
+
+
+def test_play_in_time_gives_a_legal_move_even_when_the_level_cannot_finish():
+    board = Board.from_moves("4453")
+    timed = play_in_time(Level(40), board, 0.3)
+    assert board.is_legal(timed.move)
+    assert timed.cut_short
