@@ -133,7 +133,9 @@ def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
         description="Speak a line protocol on stdin/stdout; the first command picks the dialect. "
         "Columns are 0-based on the wire. See the README, 'Engine protocol'.",
     )
-    engine.add_argument("--level", default=strongest_level(), help=f"{levels} (default {strongest_level()})")
+    engine.add_argument(
+        "--level", default=strongest_level(), metavar="NAME", help=f"{levels} (default {strongest_level()})"
+    )
 
     match = commands.add_parser(
         "match",
@@ -142,12 +144,14 @@ def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
         "the native dialect (e.g. engine:'python3 bot.py'). Each balanced opening is played "
         "twice, each side moving first once.",
     )
-    match.add_argument("player_a", metavar="A")
-    match.add_argument("player_b", metavar="B")
-    match.add_argument("--games", type=int, default=20, help="games to play (default 20)")
-    match.add_argument("--movetime", type=int, default=1000, help="milliseconds per move (default 1000)")
+    match.add_argument("player_a", metavar="A", help="a level name, depth:N, or engine:COMMAND")
+    match.add_argument("player_b", metavar="B", help="the opponent, in the same forms")
+    match.add_argument("--games", type=int, default=20, metavar="N", help="games to play (default 20)")
+    match.add_argument("--movetime", type=int, default=1000, metavar="MS", help="milliseconds per move (default 1000)")
     match.add_argument("--pgn", metavar="FILE", help="write every game to FILE in a PGN-like format")
-    match.add_argument("--seed", type=int, help="shuffle the openings (and seed any level's randomness) with S")
+    match.add_argument(
+        "--seed", type=int, metavar="S", help="shuffle the openings (and seed any level's randomness) with S"
+    )
     _add_rule_options(match, Mode.CLASSIC)
 
     connectx = commands.add_parser(

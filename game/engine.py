@@ -35,7 +35,7 @@ from ai.solver import SolverStopped
 from game.board import Board, IllegalMoveError
 from game.rules import MAX, MIN, Mode, Rules, RulesError
 
-SOFT_SHARE = 0.6
+SOFT_SHARE = 0.8
 """Share of a move's time given to the search as its budget (iterative deepening stops
 starting new passes after it); the rest is margin for the pass in flight and the pipe."""
 SAFETY_SECONDS = 0.05
