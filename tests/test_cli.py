@@ -1,19 +1,51 @@
-"""The command line, run end to end in a subprocess as a student would run it."""
+"""The command line, run in-process through ``game.cli.main`` (two subprocess smoke
+tests run ``main.py`` as a student would)."""
 
 from __future__ import annotations
 
+import io
+import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from game.board_file import parse_board_text
+from game.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess:
+@dataclass(frozen=True)
+class Ran:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run(*args: str, stdin: str | bytes = "", cwd: Path | None = None) -> Ran:
+    """``main.py ARGS`` in this process: exit code, standard output, standard error."""
+    out, err = io.StringIO(), io.StringIO()
+    source = io.TextIOWrapper(io.BytesIO(stdin if isinstance(stdin, bytes) else stdin.encode()), encoding="utf-8")
+    here = os.getcwd()
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err  # argparse and the error line write to the sys streams
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        try:
+            code = main(list(args), stdout=out, stdin=source)
+        except SystemExit as exit_:  # argparse: --help, or a bad option
+            code = exit_.code if isinstance(exit_.code, int) else 2
+    finally:
+        sys.stdout, sys.stderr = saved
+        os.chdir(here)
+    return Ran(code, out.getvalue(), err.getvalue())
+
+
+def run_process(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, str(ROOT / "main.py"), *args],
         input=stdin,
@@ -24,12 +56,26 @@ def run(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.Comp
     )
 
 
-def assert_clean_error(proc: subprocess.CompletedProcess, fragment: str) -> None:
+def assert_clean_error(proc: Ran | subprocess.CompletedProcess, fragment: str) -> None:
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, proc.stderr
     assert fragment in lines[0]
+
+
+def test_main_py_plays_one_move_in_a_process(data_dir, tmp_path):
+    """Smoke test: the real entry point, a real process, a real file written."""
+    out = tmp_path / "out.txt"
+    proc = run_process("one-move", str(data_dir / "maxconnect4" / "midgame_lf.txt"), str(out), "2")
+    assert proc.returncode == 0, proc.stderr
+    assert "Computer (player 1) plays" in proc.stdout and out.exists()
+
+
+def test_main_py_refuses_dev_zero_in_a_process(tmp_path):
+    """Smoke test: an endless input is refused unread, in one line."""
+    proc = run_process("one-move", "/dev/zero", str(tmp_path / "out.txt"), "2")
+    assert_clean_error(proc, "not a regular file")
 
 
 def test_one_move_plays_one_disc_and_writes_the_file(data_dir, tmp_path):
@@ -163,3 +209,78 @@ def test_help_lists_the_commands():
     assert proc.returncode == 0
     for command in ("one-move", "interactive", "analyze", "solve"):
         assert command in proc.stdout
+
+
+# -- hostile input (issue 11): one line, exit code 2, the input file unchanged ----------------
+def test_an_input_over_a_megabyte_or_a_device_or_a_folder_is_refused_unread(tmp_path):
+    huge = tmp_path / "huge.txt"
+    huge.write_bytes(b"0000000\n" * 200_000)
+    assert_clean_error(run("one-move", str(huge), str(tmp_path / "o.txt"), "2"), "input files are at most")
+    assert_clean_error(run("one-move", "/dev/zero", str(tmp_path / "o.txt"), "2"), "not a regular file")
+    assert_clean_error(run("analyze", str(tmp_path)), "is a folder")
+    assert_clean_error(run("solve", str(huge)), "input files are at most")
+    assert_clean_error(run("solve", "/dev/zero"), "not a regular file")
+    assert not (tmp_path / "o.txt").exists()
+
+
+def test_an_endless_line_on_stdin_is_refused():
+    assert_clean_error(run("solve", stdin="4" * (1 << 20) + "5"), "over 1,048,576 characters")
+
+
+@pytest.mark.parametrize("command", [["solve"], ["interactive", "{none}", "human-next", "2"]])
+def test_invalid_utf8_on_stdin_is_refused(tmp_path, command):
+    args = [a.replace("{none}", str(tmp_path / "none.txt")) for a in command] + ["--dir", str(tmp_path)] * (
+        command[0] == "interactive"
+    )
+    assert_clean_error(run(*args, stdin=b"44\xff\xfe\n"), "not UTF-8")
+
+
+def test_analyze_decides_moves_or_file_by_content(data_dir):
+    long_moves = "5273212553524744215772343433766165766611"  # 40 legal moves, no line yet
+    assert run("analyze", long_moves, "--depth", "2").returncode == 0
+    assert_clean_error(run("analyze", "4" * 150), "column 4 is full")
+    spaced = run("analyze", "4, 4 5,3", "--depth", "2")
+    plain = run("analyze", "4453", "--depth", "2")
+    assert spaced.returncode == 0 and spaced.stdout.split("Depth")[0] == plain.stdout.split("Depth")[0]
+    assert_clean_error(run("analyze", "x" * 5000), "cannot read")  # a name too long: no OSError
+    assert run("analyze", str(data_dir / "maxconnect4" / "midgame_lf.txt"), "--depth", "2").returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("depth", "fragment"),
+    [("abc", "invalid int value"), ("-3", "at least 1"), ("0", "at least 1"), ("1.5", "invalid int value")],
+)
+def test_a_depth_that_is_not_a_positive_number_is_refused(depth, fragment):
+    assert_clean_error(run("analyze", "4453", "--depth", depth), fragment)
+
+
+@pytest.mark.parametrize("depth", ["1000000000", "99999999999999999999999"])
+def test_a_huge_depth_is_capped_at_the_empty_cells_and_said_once(depth):
+    nearly_full = "5273212553524744215772343433766165"  # 34 discs, 8 empty cells, no line yet
+    done = run("analyze", nearly_full, "--depth", depth)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("capped at 8") == 1 and "Best move:" in done.stdout
+
+
+def test_rows_zero_is_refused_and_one_size_alone_keeps_the_files_other(tmp_path, data_dir):
+    source = data_dir / "maxconnect4" / "midgame_lf.txt"
+    assert_clean_error(run("analyze", str(source), "--rows", "0"), "rows must be")
+    wide = tmp_path / "wide.txt"
+    wide.write_text("00000000\n" * 6 + "1\n")  # 6 rows, 8 columns
+    done = run("analyze", str(wide), "--rows", "6", "--depth", "1")
+    assert done.returncode == 0 and "6x8" in done.stdout
+    assert_clean_error(run("analyze", str(wide), "--cols", "7"), "expected 7")
+
+
+def test_an_output_that_is_the_input_is_refused_and_the_input_unchanged(tmp_path, data_dir):
+    source = tmp_path / "in.txt"
+    source.write_bytes((data_dir / "maxconnect4" / "midgame_lf.txt").read_bytes())
+    before = source.read_bytes()
+    assert_clean_error(run("one-move", str(source), str(source), "2"), "also the input")
+    assert_clean_error(run("one-move", "in.txt", "./in.txt", "2", cwd=tmp_path), "also the input")
+    assert_clean_error(run("one-move", str(source), str(tmp_path), "2"), "is a folder")
+    computer = tmp_path / "computer.txt"
+    computer.write_bytes(before)
+    interactive = run("interactive", str(computer), "computer-next", "2", "--dir", str(tmp_path))
+    assert_clean_error(interactive, "also the input")
+    assert source.read_bytes() == before and computer.read_bytes() == before
