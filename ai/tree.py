@@ -189,8 +189,8 @@ class SearchTree:
         """Count the stored nodes at each ply: index 0 is the root."""
         if not len(self):
             return []
-        plies = np.frombuffer(self.data, dtype=np.int32)[INFO::FIELDS] & 0xFF  # a view: no copy of the tree
-        return [int(count) for count in np.bincount(plies)]
+        info = np.frombuffer(self.data, dtype=np.int32)[INFO::FIELDS]  # a view: no copy of the tree
+        return [int(count) for count in np.bincount(info.astype(np.uint8))]  # the ply is INFO's low byte
 
     def child_indices(self, index: int) -> list[int]:
         """Indices of the searched children of ``index``, in search order (pre-order walk)."""

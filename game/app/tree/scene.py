@@ -107,6 +107,7 @@ class TreeScene(Scene):
         self._cache: dict[tuple, Any] = {}  # per record: line, nodes per ply; per node: boards, pruned moves
         self._horizon: dict[tuple[int, int], str | None] = {}  # per (tree, node): the exact verdict
         self._solver: Solver | None = None
+        self._settled: tuple[int, int] | None = None  # the (tree, node) selected last frame
         self.buttons: list[Button] = []
 
     # -- data -------------------------------------------------------------------------
@@ -236,7 +237,9 @@ class TreeScene(Scene):
         if rules.mode is not Mode.CLASSIC or not rules.gravity or node.leaf_reason in (LeafReason.WIN, LeafReason.FULL):
             return None
         if self._solver is None:
-            self._solver = Solver(rules)
+            # Without the opening book: a book look-up does not poll the clock, and the
+            # solver must stop within the frame's budget.
+            self._solver = Solver(rules, use_book=False)
         board = node.board()
         deadline = time.perf_counter() + HORIZON_SECONDS
         try:
@@ -463,10 +466,13 @@ class TreeScene(Scene):
                     self.playing = False
                 self.replay.seek(self.replay.steps + steps)
                 self.follow_replay()
-        if self.tree is not None and not self.playing:  # one solver try per selected node
+        if self.tree is not None and not self.playing:
+            # One solver try per selected node, on the frame after the selection settles,
+            # so a jump's frame and the solver's never add up.
             key = (id(self.tree), self.selected)
-            if key not in self._horizon:
+            if key not in self._horizon and key == self._settled:
                 self._horizon[key] = self.horizon_text(self.tree.node(self.selected))
+            self._settled = key
         self.relayout()
 
     def relayout(self) -> None:
