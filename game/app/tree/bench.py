@@ -77,7 +77,11 @@ def main(size: tuple[int, int] = (1280, 800)) -> None:
             cpu.append((time.process_time() - begun_cpu) * 1000)
         rows.append((name, times, cpu))
 
-    frames("open the overlay", [lambda: (app.stack.push(TreeScene(play)), [])[1]])
+    def open_overlay() -> list[pygame.event.Event]:
+        app.stack.push(TreeScene(play))
+        return []
+
+    frames("open the overlay", [open_overlay])
     scene = app.stack.top
     assert isinstance(scene, TreeScene)
     frames("replay: End", [lambda: [key(pygame.K_END)]])
@@ -98,7 +102,12 @@ def main(size: tuple[int, int] = (1280, 800)) -> None:
     frames("replay: Home, then play", [lambda: [key(pygame.K_HOME), key(pygame.K_SPACE)]])
     scene.speed_index = 7  # 3000 steps a second
     frames("replay: playing at 3000 steps/s", [lambda: []] * 120)
-    frames("zoom in x1.08, 40 times", [lambda: (scene.zoom(1.08, (400, 300)), [])[1]] * 40)
+
+    def zoom_in() -> list[pygame.event.Event]:
+        scene.zoom(1.08, (400, 300))
+        return []
+
+    frames("zoom in x1.08, 40 times", [zoom_in] * 40)
     frames("leave replay, Fit", [lambda: [key(pygame.K_x), key(pygame.K_f)]])
     memory_after = rss_mb()
     app.close()
