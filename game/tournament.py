@@ -243,23 +243,28 @@ def make_player(spec: str) -> Player:
 # -- openings -------------------------------------------------------------------------
 
 STANDARD_OPENINGS = (
-    "3", "5", "33", "34", "35", "53", "54", "55", "36", "52", "22", "24", "64", "66", "12",
-    "344", "353", "355", "433", "434", "454", "455", "535", "544", "545", "554", "334", "343",
-    "425", "463", "464",
+    "344", "434", "244", "334", "343", "424", "433", "353", "355", "364", "425", "242",
+    "325", "332", "363", "365", "225", "263", "313", "315", "322", "362", "366", "375",
+    "213", "266", "273", "275", "312", "316", "372", "411", "113", "311", "112", "211",
 )  # fmt: skip
-"""Short openings of the standard board whose exact value is a draw: every one was
-checked by minimax over win/draw/loss down to 8 plies, where the 8-ply book of
-``bitbully-databases`` (``ai.book``) gives the exact value.  Each is played with both
-colours, so even a slight edge cancels out."""
+"""Three-ply openings of the standard board whose exact value is a draw, one of each
+mirror pair, nearest the centre first.  Each was checked by minimax over win/draw/loss
+down to 8 plies, where the 8-ply book of ``bitbully-databases`` (``ai.book``) gives the
+exact value.  All have the same length, so no game can repeat another's from a shorter
+opening; each is played with both colours, so a slight edge cancels out."""
+
+
+BALANCE_STEP = 20
+"""Heuristic values this close count as equally even when openings are ranked."""
 
 
 def openings(rules: Rules, count: int, *, seed: int | None = None) -> list[str]:
     """``count`` roughly balanced openings as move strings (deterministic).
 
-    The standard board has its checked list; other rules take the one- and two-ply
-    openings whose shallow heuristic value is nearest to even (ties broken by the move
-    string).  With more games than openings the list goes round again.  ``seed``
-    shuffles the list first (the same seed, the same openings).
+    The standard board has its checked list; other rules take the two-ply openings
+    (one of each mirror pair) whose shallow heuristic value is nearest to even, ties
+    broken by the move string.  With more games than openings the list goes round again.
+    ``seed`` shuffles the list first (the same seed, the same openings).
     """
     pool = list(STANDARD_OPENINGS if rules == STANDARD else _balanced_openings(rules))
     if seed is not None:
@@ -283,13 +288,36 @@ def _balanced_openings(rules: Rules) -> tuple[str, ...]:
                 result.append(child)
         return result
 
-    one_ply = sorted(children(Board(rules)), key=lambda b: (balance(b), b.moves_string()))
-    parents = one_ply if rules.gravity else one_ply[:4]
-    two_ply = [child for parent in parents for child in children(parent)]
+    def mirrored(board: Board) -> str:
+        flipped = Board(rules)
+        for move in board.moves:
+            row, col = divmod(move, rules.cols) if not rules.gravity else (0, move)
+            col = rules.cols - 1 - col
+            flipped.push(col if rules.gravity else row * rules.cols + col)
+        return flipped.moves_string()
+
+    parents = children(Board(rules))
+    if not rules.gravity:  # every cell is a move: grow only from the most even first moves
+        parents = sorted(parents, key=lambda b: (balance(b), b.moves_string()))[:4]
+
+    def off_centre(board: Board) -> float:
+        total = 0.0
+        for move in board.moves:
+            row, col = divmod(move, rules.cols) if not rules.gravity else ((rules.rows - 1) / 2, move)
+            total += abs(col - (rules.cols - 1) / 2) + abs(row - (rules.rows - 1) / 2)
+        return total
+
+    # even first (in steps of BALANCE_STEP heuristic points), then nearest the centre
     ranked = sorted(
-        [(balance(b), 1, b.moves_string()) for b in one_ply] + [(balance(b), 2, b.moves_string()) for b in two_ply]
+        (balance(b) // BALANCE_STEP, off_centre(b), b.moves_string(), mirrored(b)) for p in parents for b in children(p)
     )
-    return tuple(moves for _, _, moves in ranked) or ("",)
+    chosen: list[str] = []
+    taken: set[str] = set()
+    for _, _, moves, mirror in ranked:
+        if moves not in taken:
+            chosen.append(moves)
+            taken.update((moves, mirror))
+    return tuple(chosen) or ("",)
 
 
 # -- games and matches ----------------------------------------------------------------

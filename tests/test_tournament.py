@@ -198,5 +198,5 @@ def test_pgn_has_tags_and_numbered_moves(tmp_path):
     with path.open("w") as out:
         write_pgn(result, out, date="2026.11.22")
     text = path.read_text()
-    assert '[Date "2026.11.22"]' in text and '[Opening "3"]' in text
-    assert "1. 3 " in text and text.rstrip().endswith(("1-0", "0-1", "1/2-1/2"))
+    assert '[Date "2026.11.22"]' in text and '[Opening "344"]' in text
+    assert "1. 3 4 2. 4 " in text and text.rstrip().endswith(("1-0", "0-1", "1/2-1/2"))
