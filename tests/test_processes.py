@@ -143,3 +143,17 @@ def test_killing_the_worker_mid_tree_keeps_the_frames_coming_and_says_so(app):
     assert app.toast is not None and "AI process stopped" in app.toast[0] and "thread" in app.toast[0]
     assert play.searches[0].result.tree is None  # the torn tree was dropped, not half-built
     assert not app.worker.receiving and app.worker.is_alive() and not app.worker.use_process
+
+
+def test_no_sound_card_gives_one_line_not_the_alsa_flood(tmp_path):
+    """SDL's ALSA back end writes its complaints to fd 2; the game says one line itself."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="alsa", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    script = (
+        "from game.app.loop import App; import sys, pathlib; App((640, 480), home=pathlib.Path(sys.argv[1])).close()"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert "ALSA lib" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) <= 1  # "no sound (...)" where there is no card

@@ -20,7 +20,7 @@ import pygame
 
 from game.app.scene import Scene, SceneStack
 from game.app.settings import FILE_NAME, Settings, read_settings, save_settings
-from game.app.sound import Sounds
+from game.app.sound import Sounds, quiet_stderr
 from game.app.theme import Theme
 from game.app.worker import AIWorker, SearchJob, WorkerLost
 
@@ -47,7 +47,8 @@ class App:
     """Owns the window, the settings, the sounds, the AI worker and the scene stack."""
 
     def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, *, home: Path | None = None, use_process: bool = True):
-        pygame.init()
+        with quiet_stderr():  # SDL's audio back ends complain on fd 2 without a sound card
+            pygame.init()
         pygame.display.set_caption(TITLE)
         pygame.display.set_icon(make_icon())
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)

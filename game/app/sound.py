@@ -1,11 +1,18 @@
 """Short synthesised sounds (no files needed) with a mute switch.
 
-If there is no audio device the game is silent; nothing else changes.
+If there is no audio device the game is silent and says so in one line; nothing else
+changes.  SDL's audio back ends (ALSA above all) write a dozen lines of complaints
+straight to file descriptor 2 when there is no sound card; ``quiet_stderr`` silences
+that descriptor while the audio is opened.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import sys
+from collections.abc import Iterator
 
 import numpy as np
 import pygame
@@ -45,6 +52,42 @@ WAVES = {
 }
 
 
+@contextlib.contextmanager
+def quiet_stderr() -> Iterator[None]:
+    """Send what C libraries write to file descriptor 2 to /dev/null for a moment.
+
+    Python's own ``sys.stderr`` is flushed first and works again afterwards; if the
+    descriptors cannot be juggled (no fd 2, a sandbox), nothing is silenced."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError, AttributeError):
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as sink:
+            os.dup2(sink.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def init_mixer() -> tuple[int, int, int] | None:
+    """Open the audio device quietly; its (frequency, format, channels), or None."""
+    if not pygame.mixer.get_init():
+        failure: pygame.error | None = None
+        with quiet_stderr():
+            try:
+                pygame.mixer.init(frequency=RATE, size=-16, channels=1, buffer=512)
+            except pygame.error as error:
+                failure = error
+        if failure is not None:  # said after fd 2 is back, in the game's own words
+            log.warning("no sound (%s): the game stays silent", failure)
+            return None
+    return pygame.mixer.get_init()
+
+
 class Sounds:
     """Plays the game's sounds; ``enabled`` is the mute switch."""
 
@@ -52,10 +95,11 @@ class Sounds:
         self.enabled = enabled
         self.available = False
         self._sounds: dict[str, pygame.mixer.Sound] = {}
+        opened = init_mixer()
+        if opened is None:
+            return
+        frequency, _, channels = opened
         try:
-            if not pygame.mixer.get_init():
-                pygame.mixer.init(frequency=RATE, size=-16, channels=1, buffer=512)
-            frequency, _, channels = pygame.mixer.get_init()
             for name, make in WAVES.items():
                 wave = make()
                 if frequency != RATE:
