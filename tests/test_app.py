@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pygame
+import pytest
 
 from ai.levels import Level
 from game.app.scene import Scene
@@ -24,6 +25,8 @@ from game.rules import MAX, MIN, Mode, Rules
 from tests.ui import FRAME, click, column_point, press, settle, step, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.window  # drives the real window (deselect with -m 'not window')
 
 
 # -- the scene stack -----------------------------------------------------------------

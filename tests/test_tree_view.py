@@ -8,14 +8,18 @@ import pytest
 
 from ai.levels import Level
 from ai.search import search
+from ai.solver import Solver
 from ai.values import fmt_value
 from game.app.scenes.play import PlayScene, SearchRecord
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, View, layout
 from game.app.tree.replay import Replay
 from game.app.tree.scene import TreeScene
+from game.board import Board
 from game.rules import MIN, Rules
 from tests.test_search import HAND_GRID, HAND_RULES
 from tests.ui import FRAME, click, press, settle, step, wait_until
+
+pytestmark = pytest.mark.window  # drives the real window (deselect with -m 'not window')
 
 
 def open_tree(app, rules: Rules, result, side: int = MIN) -> TreeScene:
@@ -279,6 +283,32 @@ def test_replay_end_and_jumps_on_a_big_tree_keep_no_history(app):
     assert len(replay.stack) <= result.tree.depth + 1  # the state is the open path, nothing more
     press(app, pygame.K_HOME)
     assert replay.steps == 0 and not replay.stack and scene.node_text(0) is None
+
+
+def test_detail_panel_sets_the_heuristic_value_beside_perfect_play(app):
+    # Late in a game the exact solver answers quickly: the panel shows both values.
+    board = Board.from_moves("51642713771171647635")
+    result = search(board.grid, board.rules, 4, record_tree=True, to_move=board.to_move)
+    scene = open_tree(app, board.rules, result, side=board.to_move)
+    scene.horizon_seconds = 60.0  # a frame's budget is for the window; here the answer matters
+    child = result.tree.root.children()[1]
+    scene.select(child.index)
+    step(app, 2)  # the solver tries on the frame after the selection settles
+    child_board = child.board()
+    score = Solver(board.rules, use_book=False).solve_grid(child_board.grid, child_board.to_move).score
+    assert score != 0
+    winner = child_board.to_move if score > 0 else -child_board.to_move
+    name = "MAX (player 1)" if winner == 1 else "MIN (player 2)"
+    line = next(line for line in scene.detail_lines(child) if "perfect play" in line)
+    assert line.startswith(f"Depth 3 says {child.value_text}; perfect play: {name} wins in ")
+    # Early on it is not known within the budget, and the panel says so.
+    empty = search(np.zeros((6, 7), dtype=np.int8), Rules(), 3, record_tree=True)
+    scene = open_tree(app, Rules(), empty, side=1)
+    scene.horizon_seconds = 0.0  # stop at the solver's first look at the clock
+    first = empty.tree.root.children()[0]
+    scene.select(first.index)
+    step(app, 2)
+    assert any(line.startswith("Perfect play: not known within") for line in scene.detail_lines(first))
 
 
 def test_compare_runs_the_search_again_with_pruning_switched(app, hand):

@@ -183,6 +183,10 @@ def draw_node(scene: TreeScene, surface: pygame.Surface, tree: SearchTree, item:
     if text is not None:
         bounded = known and node.bound is not BoundKind.EXACT
         color = p.player2 if bounded else (p.text if known else p.accent)
+        width, height = theme.font(15, on_line).size(text)
+        backing = pygame.Rect(0, 0, width + 4, height - 2)  # keeps the value readable over lines
+        backing.midtop = (round(x), round(y + size + 3))
+        pygame.draw.rect(surface, p.panel, backing, border_radius=3)
         theme.text(surface, text, 15, (x, y + size + 2), color=color, anchor="midtop", bold=on_line)
     if known and node.unstored and tree.child_indices(item.index):
         theme.text(surface, f"+{node.unstored:,} counted", 13, (x + size + 2, y + 2), color=p.player2)
@@ -250,7 +254,7 @@ def draw_detail(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     # The board at this node, small.
     board = scene.cached(("board", id(tree), scene.selected), node.board)
     rows, cols = board.rules.rows, board.rules.cols
-    cell = max(6, min((rect.width - 24) // cols, int(rect.height * 0.3) // rows))
+    cell = max(6, min((rect.width - 24) // cols, int(rect.height * (0.3 if rect.height > 420 else 0.26)) // rows))
     grid_rect = pygame.Rect(x, y + 4, cell * cols, cell * rows)
     pygame.draw.rect(surface, p.board, grid_rect.inflate(6, 6), border_radius=4)
     last = board.last_cell()
@@ -265,13 +269,15 @@ def draw_detail(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
             if last == (r, c) and path:
                 pygame.draw.circle(surface, p.glow, center, cell * 0.46, 2)
     y = grid_rect.bottom + 10
+    size = 16 if rect.height > 420 else 15
+    step = theme.font(size).get_linesize() + 2
     for text in scene.detail_lines(node):
         color = p.player2 if text.startswith(("This value is", "Cutoff")) else p.text
-        for line in theme.wrap(text, 16, rect.width - 24):
-            if y > rect.bottom - 20:
+        for line in theme.wrap(text, size, rect.width - 24):
+            if y > rect.bottom - step:
                 return
-            theme.text(surface, line, 16, (x, y), color=color)
-            y += 19
+            theme.text(surface, line, size, (x, y), color=color)
+            y += step
 
 
 def draw_bottom(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> None:

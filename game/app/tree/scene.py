@@ -108,6 +108,7 @@ class TreeScene(Scene):
         self._horizon: dict[tuple[int, int], str | None] = {}  # per (tree, node): the exact verdict
         self._solver: Solver | None = None
         self._settled: tuple[int, int] | None = None  # the (tree, node) selected last frame
+        self.horizon_seconds = HORIZON_SECONDS
         self.buttons: list[Button] = []
 
     # -- data -------------------------------------------------------------------------
@@ -241,13 +242,13 @@ class TreeScene(Scene):
             # solver must stop within the frame's budget.
             self._solver = Solver(rules, use_book=False)
         board = node.board()
-        deadline = time.perf_counter() + HORIZON_SECONDS
+        deadline = time.perf_counter() + self.horizon_seconds
         try:
             solution = self._solver.solve_grid(
                 board.grid, board.to_move, should_stop=lambda: time.perf_counter() > deadline
             )
         except SolverStopped:
-            return f"Perfect play: not known within {HORIZON_SECONDS * 1000:.0f} ms"
+            return f"Perfect play: not known within {self.horizon_seconds * 1000:.0f} ms"
         except SolverError:
             return None
         depth = tree.depth - node.ply
