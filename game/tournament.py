@@ -343,8 +343,8 @@ class GameRecord:
     failure: Failure | None = None
     failed_side: Side | None = None
     detail: str = ""
-    seconds: dict[Side, float] = field(default_factory=dict)  # thinking time per side
-    move_counts: dict[Side, int] = field(default_factory=dict)  # moves each side chose
+    seconds: dict[Side, float] = field(default_factory=dict)  # time per side for the moves it made
+    move_counts: dict[Side, int] = field(default_factory=dict)  # moves each side made (opening excluded)
 
     def score_of(self, side: Side) -> float:
         """1 for a win, 0.5 for a draw, 0 for a loss of ``side``."""
@@ -409,8 +409,7 @@ def play_game(
             move = players[side].choose(board.copy(), movetime)
             if not board.is_legal(move):
                 raise PlayerFailed(Failure.ILLEGAL_MOVE, f"move {move} is not legal here")
-        except PlayerFailed as failed:
-            seconds[side] += time.perf_counter() - started
+        except PlayerFailed as failed:  # its thinking time is not counted: no move came of it
             return record(
                 _other(side), failed.failure.value, failure=failed.failure, failed_side=side, detail=failed.detail
             )
@@ -544,13 +543,13 @@ def format_report(result: MatchResult) -> str:
         lines.append(
             f"{side.value} {name}: mean {result.mean_move_seconds(side) * 1000:.0f} ms per move; games lost by failure: {text}"
         )
-    lines.append("Games (first player, result, moves):")
+    lines.append("Games (who moved first, result for the first player, all moves; replay with analyze):")
     for game in result.games:
-        first = a if game.first is Side.A else b
-        note = f"  [{game.failed_side.value if game.failed_side else ''} lost: {game.termination}: {game.detail}]"
+        note = ""
+        if game.failure is not None and game.failed_side is not None:
+            note = f"  [{game.failed_side.value} lost on {game.termination}: {game.detail}]"
         lines.append(
-            f"{game.number:3}. {first:>12} first  {game.result_text():7}  {game.moves_string(result.rules)}"
-            + (note if game.failure else "")
+            f"{game.number:3}. {game.first.value} first  {game.result_text():7}  {game.moves_string(result.rules)}{note}"
         )
     return "\n".join(lines)
 
