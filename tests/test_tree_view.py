@@ -311,6 +311,27 @@ def test_detail_panel_sets_the_heuristic_value_beside_perfect_play(app):
     assert any(line.startswith("Perfect play: not known within") for line in scene.detail_lines(first))
 
 
+def test_legend_explains_the_marks_and_l_toggles_it(app, hand):
+    scene, _ = hand
+    press(app, pygame.K_l)
+    shown = scene.legend
+    assert shown is not None or scene.legend_open is False
+    if shown is None:  # it was shown by default at this size: L hid it; L again shows it
+        press(app, pygame.K_l)
+        shown = scene.legend
+    assert shown is not None
+    text = " ".join(line for entry in shown.entries for line in entry.lines)
+    for words in ("MAX", "MIN", "heuristic", "forced win", "only a bound", "cutoff", "window", "expected line"):
+        assert words in text
+    assert "search order" in text and "All passes" in text
+    canvas = scene.areas.canvas
+    assert canvas.contains(shown.box)
+    # The tree makes room for it: no node is placed under the legend.
+    assert all(item.y < shown.box.top for item in scene.drawn if item.kind == NODE)
+    press(app, pygame.K_l)
+    assert scene.legend is None
+
+
 def test_compare_runs_the_search_again_with_pruning_switched(app, hand):
     scene, result = hand
     press(app, pygame.K_c)

@@ -299,9 +299,7 @@ class TreeScene(Scene):
         self.relayout()
 
     def shows_legend(self) -> bool:
-        if self.legend_open is None:
-            return self.areas.canvas.height >= 400
-        return self.legend_open
+        return bool(self.legend_open) if self.legend_open is not None else self.legend is not None
 
     # -- navigation -------------------------------------------------------------------
     def select(self, index: int, *, follow: bool = True) -> None:
@@ -482,15 +480,21 @@ class TreeScene(Scene):
         if surface is None:
             return
         self.areas = areas_for(surface.get_size())
-        self.layout_buttons()
         tree = self.tree
         if tree is None:
-            self.drawn, self.crumbs = [], []
+            self.drawn, self.crumbs, self.legend = [], [], None
+            self.layout_buttons()
             return
         canvas = self.areas.canvas
-        self.legend = legend_layout(self.app.theme, canvas, tree) if self.shows_legend() else None
-        height = canvas.height - 12 - (self.legend.box.height + 8 if self.legend is not None else 0)
         rows = tree.depth - tree.node(self.view.root).ply + 1
+        theme = self.app.theme
+        legend = self.cached(("legend", canvas.size, tree.pruning), lambda: legend_layout(theme, canvas, tree))
+        if self.legend_open is None:  # by default only where the tree keeps room to breathe
+            roomy = (canvas.height - 20 - legend.box.height) / max(1, rows) >= 56
+            self.legend = legend if roomy else None
+        else:
+            self.legend = legend if self.legend_open else None
+        height = canvas.height - 12 - (self.legend.box.height + 8 if self.legend is not None else 0)
         self.drawn = layout(
             tree,
             self.view,
@@ -499,6 +503,7 @@ class TreeScene(Scene):
             line=self.line(),
         )
         self.crumbs = self.crumb_rects()
+        self.layout_buttons()
 
     def crumb_rects(self) -> list[tuple[pygame.Rect, int]]:
         """Where each node of the path to the view's root is written in the header."""
