@@ -9,6 +9,7 @@ import pytest
 from ai.levels import Level
 from ai.search import search
 from ai.solver import Solver
+from ai.tree import BoundKind
 from ai.values import fmt_value
 from game.app.scenes.play import PlayScene, SearchRecord
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, View, layout
@@ -330,6 +331,29 @@ def test_legend_explains_the_marks_and_l_toggles_it(app, hand):
     assert all(item.y < shown.box.top for item in scene.drawn if item.kind == NODE)
     press(app, pygame.K_l)
     assert scene.legend is None
+
+
+def test_expected_line_is_drawn_to_its_leaf_and_every_bound_with_its_sign(app):
+    board = Board.from_moves("4453")
+    result = search(board.grid, board.rules, 7, record_tree=True, to_move=board.to_move)
+    tree = result.tree
+    scene = open_tree(app, board.rules, result, side=board.to_move)
+    line = tree.principal_variation()
+    assert len(line) == 7 and line[-1].is_leaf
+    drawn_nodes = {item.index for item in scene.drawn if item.kind == NODE}
+    assert any(item.kind == SUMMARY for item in scene.drawn)  # the rest of the deep levels is summarised
+    assert {node.index for node in line} <= drawn_nodes  # but the line goes on down to its leaf
+    assert scene.shows_line()
+    bounds = 0
+    for index in drawn_nodes:
+        node = tree.node(index)
+        text = scene.node_text(index)
+        if node.bound is BoundKind.EXACT:
+            assert text == fmt_value(node.value)
+        else:
+            bounds += 1
+            assert text == ("<=" if node.bound is BoundKind.UPPER else ">=") + fmt_value(node.value)
+    assert bounds >= 6
 
 
 def test_compare_runs_the_search_again_with_pruning_switched(app, hand):
