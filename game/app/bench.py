@@ -1,4 +1,10 @@
-"""Frame times while the AI searches: ``python -m game.bench`` (headless, prints a table).
+"""The window's benchmarks: ``python -m game.bench`` (headless, prints tables).
+
+CPU while idle: the real loop (``App.run``) on the title menu and on the play screen
+(your turn, nothing moving) for 10 s each, as a share of one core; for comparison the
+title drawn every frame as the loop did before it learned to stay idle.
+
+Frame times while the AI searches:
 
 The play scene runs at 60 frames per second (SDL dummy driver) while the computer
 searches depth 8 without pruning on the empty 6x7 board (about 6.7 million nodes) in the
@@ -14,7 +20,12 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from game.app.scene import Scene
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -27,17 +38,69 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=8)
     parser.add_argument("--pruning", action="store_true", help="search with alpha-beta (default: without)")
     parser.add_argument("--limit", type=float, default=60.0, help="stop after this many seconds")
-    parser.add_argument("--skip-search", action="store_true", help="only the tree overlay benchmark")
+    parser.add_argument("--skip-search", action="store_true", help="skip the frames-while-searching benchmark")
+    parser.add_argument("--idle-seconds", type=float, default=10.0, help="seconds of each idle CPU measurement")
+    parser.add_argument("--only-idle", action="store_true", help="only the idle CPU benchmark")
     args = parser.parse_args(argv)
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     from ai.bench import machine
 
     print(f"# game.bench on {machine()}")
+    idle_bench(args.idle_seconds)
+    if args.only_idle:
+        return 0
     if not args.skip_search:
         search_bench(args)
     tree_bench()
     return 0
+
+
+def idle_cpu(make_scene: Callable[[], Scene], seconds: float) -> tuple[float, int]:
+    """Run the real loop on one scene for ``seconds``; return (share of a core, frames drawn).
+
+    Nothing happens meanwhile (no input), as when a person looks at the window and
+    thinks.  CPU time is this process's (the AI worker is not started while idle).
+    """
+    from game.app.loop import App
+
+    app = App((1024, 720), home=Path(tempfile.mkdtemp(prefix="connect4-bench-")))
+    app.stack.push(make_scene())
+    app.step([], 1 / 60)  # the scene is in place and drawn once
+    drawn = [0]
+    draw = app.draw
+
+    def counted_draw() -> None:
+        drawn[0] += 1
+        draw()
+
+    app.draw = counted_draw  # type: ignore[method-assign]
+    cpu, wall = time.process_time(), time.perf_counter()
+    app.run(seconds)  # closes the app at the end
+    return (time.process_time() - cpu) / (time.perf_counter() - wall), drawn[0]
+
+
+def idle_bench(seconds: float) -> None:
+    """CPU while idle on the title and on the play screen."""
+    from ai.levels import Level
+    from game.app.scenes.play import PlayScene
+    from game.app.scenes.title import TitleScene
+    from game.rules import Rules
+
+    class TitleDrawnEveryFrame(TitleScene):
+        def is_animating(self) -> bool:
+            return True
+
+    rows = [
+        ("title menu", TitleScene),
+        ("play screen, your turn", lambda: PlayScene(Rules(), Level(4), "computer")),
+        ("title, every frame drawn", TitleDrawnEveryFrame),
+    ]
+    print(f"\n## CPU while idle ({seconds:.0f} s each, no input, 1024x720)")
+    print(f"{'':26} {'CPU % of a core':>16} {'frames drawn':>13}")
+    for name, make in rows:
+        share, frames = idle_cpu(make, seconds)
+        print(f"{name:26} {share * 100:16.1f} {frames:13d}")
 
 
 def report(rows: list[tuple[str, list[float]]]) -> None:

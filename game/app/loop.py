@@ -1,7 +1,10 @@
 """The pygame application: one window, one loop, one scene stack.
 
 ``App.step(events, dt)`` is the whole loop body (events, update, scene changes, draw),
-so a test or the headless demo can run single frames.  Global keys: F11 full screen,
+so a test or the headless demo can run single frames.  A frame is drawn only when
+something changed (an event, a scene change, a toast) or moves (a scene that
+``is_animating``); while nothing happens the loop sleeps until the next event, so an
+idle window costs next to no CPU.  Global keys: F11 full screen,
 F12 screenshot.  Closing the window cancels any search and saves the settings.
 """
 
@@ -26,36 +29,66 @@ from game.app.worker import AIWorker, SearchJob, WorkerLost
 
 log = logging.getLogger(__name__)
 
-TITLE = "Connect Four: a minimax explorer"
+TITLE = "Connect Four"
+"""The window's title and class: what a task bar shows (not ``main.py``)."""
+APP_FOLDER = "connect4"
 DEFAULT_SIZE = (1024, 720)
 MIN_SIZE = (480, 400)
 FPS = 60
+IDLE_FPS = 30  # while nothing moves: input is looked at 30 times a second, nothing drawn
 
 
 def preference_folder() -> Path:
-    """Where settings and screenshots live (``CONNECT4_HOME`` overrides it, for tests)."""
+    """Where settings and screenshots live (``CONNECT4_HOME`` overrides it, for tests).
+
+    One folder, ``connect4`` (``~/.local/share/connect4`` on Linux); the settings of
+    earlier versions, in the doubled ``connect4/connect4``, are moved up once.
+    """
     override = os.environ.get("CONNECT4_HOME")
     if override:
         return Path(override)
     try:
-        return Path(pygame.system.get_pref_path("connect4", "connect4"))
+        folder = Path(pygame.system.get_pref_path("", APP_FOLDER))
     except (pygame.error, AttributeError):
         return Path.home() / ".connect4"
+    _move_up_doubled_folder(folder)
+    return folder
+
+
+def _move_up_doubled_folder(folder: Path) -> None:
+    """Take the settings from ``folder/connect4`` (the old doubled path) if there are none here."""
+    old = folder / APP_FOLDER / FILE_NAME
+    new = folder / FILE_NAME
+    if old.is_file() and not new.exists():
+        try:
+            os.replace(old, new)
+        except OSError as error:
+            log.warning("cannot move %s to %s: %s", old, new, error)
+
+
+def name_the_window() -> None:
+    """Tell SDL the app's name and window class before it starts, so a task bar and a
+    desktop file see "Connect Four" (X11 WM_CLASS, Wayland app id), not the script."""
+    for hint in ("SDL_VIDEO_X11_WMCLASS", "SDL_VIDEO_WAYLAND_WMCLASS", "SDL_APP_NAME"):
+        os.environ.setdefault(hint, TITLE)
 
 
 class App:
     """Owns the window, the settings, the sounds, the AI worker and the scene stack."""
 
-    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, *, home: Path | None = None, use_process: bool = True):
+    def __init__(self, size: tuple[int, int] | None = None, *, home: Path | None = None, use_process: bool = True):
+        """Open the window at ``size``, or at the size it had when it was last closed."""
+        name_the_window()
         with quiet_stderr():  # SDL's audio back ends complain on fd 2 without a sound card
             pygame.init()
-        pygame.display.set_caption(TITLE)
-        pygame.display.set_icon(make_icon())
-        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         self.home = home or preference_folder()
         self.settings_path = self.home / FILE_NAME
         report = read_settings(self.settings_path)
         self.settings: Settings = report.settings
+        size = size or self.settings.window_size
+        pygame.display.set_caption(TITLE)
+        pygame.display.set_icon(make_icon())
+        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         self.theme = Theme(self.settings.theme)
         self.sounds = Sounds(self.settings.sound)
         self.worker = AIWorker(use_process=use_process)
@@ -67,19 +100,26 @@ class App:
         self.toast: tuple[str, float] | None = None  # a short message and when it ends
         self.fullscreen = False
         self._windowed_size = size
+        self.dirty = True  # something changed since the last frame was drawn
+        self.drew = False  # the last step drew a frame (the loop flips only then)
         if report.warning:  # said once, in the log and on screen
             log.warning("%s: %s", self.settings_path, report.warning)
             self.show_toast(report.warning, 8.0)
 
     # -- the loop -------------------------------------------------------------------
-    def run(self) -> None:
-        """Run until the last scene is popped or the window closes (or SIGTERM/SIGHUP)."""
+    def run(self, seconds: float | None = None) -> None:
+        """Run until the last scene is popped or the window closes (or SIGTERM/SIGHUP),
+        or for ``seconds`` (benchmarks)."""
         previous = self._end_on_signals()
+        deadline = None if seconds is None else time.perf_counter() + seconds
         try:
-            while self.running:
-                dt = min(self.clock.tick(FPS) / 1000.0, 0.1)
+            while self.running and (deadline is None or time.perf_counter() < deadline):
+                # Idle (nothing drawn last frame): look for input less often, draw nothing.
+                # (Clock.tick sleeps; pygame.event.wait would poll and cost more.)
+                dt = min(self.clock.tick(FPS if self.drew or self.dirty else IDLE_FPS) / 1000.0, 0.1)
                 self.step(pygame.event.get(), dt)
-                pygame.display.flip()
+                if self.drew:
+                    pygame.display.flip()
         finally:
             for number, handler in previous.items():
                 signal.signal(number, handler)
@@ -98,8 +138,10 @@ class App:
         return previous
 
     def step(self, events: list[pygame.event.Event], dt: float) -> bool:
-        """One frame: events, update, scene changes, draw.  Returns False once quitting."""
+        """One frame: events, update, scene changes, draw (if needed).  Returns False once quitting."""
         self.time += dt
+        if events or self.stack.has_pending():
+            self.dirty = True
         for event in events:
             if event.type == pygame.QUIT:
                 self.quit()
@@ -112,6 +154,7 @@ class App:
                 continue
             if event.type == pygame.VIDEORESIZE and not self.fullscreen:
                 self._windowed_size = (max(event.w, MIN_SIZE[0]), max(event.h, MIN_SIZE[1]))
+                self.settings.window_size = self._windowed_size  # saved on close
             top = self.stack.top
             if top is not None:
                 top.handle_event(event)
@@ -121,24 +164,29 @@ class App:
         top = self.stack.top
         if top is not None:
             top.update(dt)
+        if self.stack.has_pending():
+            self.dirty = True
         self.stack.apply_pending()
         if not self.stack.scenes:
             self.quit()
             return False
-        self.draw()
+        if self.toast is not None and self.time >= self.toast[1]:
+            self.toast = None  # the toast's time is up: draw once more without it
+            self.dirty = True
+        self.drew = self.dirty or any(scene.is_animating() for scene in self.stack.visible())
+        if self.drew:
+            self.draw()
+            self.dirty = False
         return self.running
 
     def draw(self) -> None:
+        """Draw every visible scene and the toast (changes no state)."""
         surface = display_surface()
         surface.fill(self.theme.palette.background)
         for scene in self.stack.visible():
             scene.draw(surface)
-        if self.toast is not None:
-            text, until = self.toast
-            if self.time < until:
-                self.draw_toast(surface, text)
-            else:
-                self.toast = None
+        if self.toast is not None and self.time < self.toast[1]:
+            self.draw_toast(surface, self.toast[0])
 
     def draw_toast(self, surface: pygame.Surface, text: str) -> None:
         """A short message in a box, above the toolbar area."""
@@ -160,6 +208,7 @@ class App:
                 self.show_toast(event.message, 5.0)
             elif owner is not None and any(owner is scene for scene in self.stack.scenes):
                 owner.on_worker_event(event)
+                self.dirty = True
 
     # -- services for scenes ----------------------------------------------------------
     def submit(self, job: SearchJob, scene: Scene) -> int:
@@ -168,6 +217,11 @@ class App:
 
     def show_toast(self, text: str, seconds: float = 2.5) -> None:
         self.toast = (text, self.time + seconds)
+        self.dirty = True
+
+    def request_draw(self) -> None:
+        """Draw the next frame: something changed outside events (a worker message)."""
+        self.dirty = True
 
     def save_settings(self) -> None:
         save_settings(self.settings, self.settings_path)
@@ -182,6 +236,7 @@ class App:
                 path = folder / time.strftime(f"connect4-%Y%m%d-%H%M%S-{counter}.png")
                 counter += 1
         path = Path(path)
+        self.draw()  # what the state shows now, even if no frame was due
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             pygame.image.save(display_surface(), str(path))

@@ -50,6 +50,14 @@ class Scene:
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the scene; it must not change any state."""
 
+    def is_animating(self) -> bool:
+        """Whether the scene moves on its own and needs frames while no input comes.
+
+        The App draws only after a change or while a visible scene animates, so an idle
+        window costs no CPU.  The default (True) always draws; still scenes say False.
+        """
+        return True
+
     def on_worker_event(self, event: WorkerEvent) -> None:
         """A message about a job this scene submitted (``App.submit``); dropped once the
         scene has left the stack."""

@@ -17,6 +17,7 @@ Input for a move is ignored while a disc falls and while the computer thinks.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, replace
 
 import pygame
@@ -24,6 +25,7 @@ import pygame
 from ai.heuristic import POINT
 from ai.levels import Level, preset_name, worst_case_positions
 from ai.search import SearchResult
+from ai.solver import moves_to_end
 from ai.values import is_win_value, plies_to_end
 from game.app.animation import DiscDrop, DropEvent
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
@@ -97,16 +99,26 @@ def winner_moves(plies: int) -> int:
     return (plies + 1) // 2
 
 
-def exact_note(score: int, own_discs: int, other_discs: int, cells: int) -> tuple[str, str]:
-    """(short, long) words for an exact score from the mover's side: ("W3", "win in 3 moves")."""
-    from ai.solver import moves_to_end
-
+def score_label(score: int, own_discs: int, other_discs: int, cells: int) -> str:
+    """A column's badge for an exact score from the mover's side: "W3" (you win with your
+    3rd move from now), "draw", "L5" (the opponent wins with its 5th)."""
     if score == 0:
-        return "draw", "a draw"
+        return "draw"
     moves = moves_to_end(score, own_discs, other_discs, cells)
-    if score > 0:
-        return f"W{moves}", f"win in {plural(moves, 'move')}"
-    return f"L{moves}", f"lose in {plural(moves, 'move')} of the opponent's"
+    return f"{'W' if score > 0 else 'L'}{moves}"
+
+
+def verdict_words(verdict: str, subject: str, second_person: bool) -> str:
+    """The solver's verdict for the side to move ("wins in 3 moves with perfect play",
+    "loses: the opponent wins in 5 moves ...", "draw ...") said of ``subject``."""
+    found = re.search(r"wins in (\d+) moves?", verdict)
+    if verdict.startswith("draw") or found is None:
+        return "a draw with perfect play" if verdict.startswith("draw") else verdict
+    moves = plural(int(found.group(1)), "move")
+    ending = "" if second_person else "s"
+    if verdict.startswith("loses"):
+        return f"the opponent wins in {moves} with perfect play"
+    return f"{subject} win{ending} in {moves} with perfect play"
 
 
 def standing_text(own_value: int, plies_from_now: int | None, name: str, other: str, rules: Rules) -> str:
@@ -674,13 +686,12 @@ class PlayScene(Scene):
             board = self.match.board
             own = int((board.grid == report.side).sum())
             other = int((board.grid == -report.side).sum())
-            from ai.solver import moves_to_end
-
             moves = plural(moves_to_end(score, own, other, self.rules.cells), "move")
-            verb = ("win" if score > 0 else "lose") + ("" if you else "s")
-            return f"Hint: {where}: {subject} {verb} in {moves} with perfect play"
+            if score < 0:  # every move loses: the slowest loss
+                return f"Hint: {where}: the opponent wins in {moves} with perfect play"
+            return f"Hint: {where}: {subject} win{'' if you else 's'} in {moves} with perfect play"
         if report.verdict:
-            return f"Hint: {where} ({report.verdict})"
+            return f"Hint: {where}. From here, {verdict_words(report.verdict, subject, you)}"
         value = report.result.value
         own_value = value if report.side == MAX else -value
         plies = plies_to_end(value) if is_win_value(value) else None
@@ -750,7 +761,7 @@ class PlayScene(Scene):
             if col not in exact:
                 notes.append(None)
                 continue
-            short, _ = exact_note(exact[col], own, other, self.rules.cells)
+            short = score_label(exact[col], own, other, self.rules.cells)
             color = p.good if exact[col] > 0 else (p.muted if exact[col] == 0 else p.warning)
             notes.append(ColumnNote(short, color))
         return notes
