@@ -147,7 +147,7 @@ def draw_stub(scene: TreeScene, surface: pygame.Surface, item: Placed) -> None:
     if item.slot == 0 and item.parent_xy is not None:  # one cut mark on the first pruned edge of the group
         px, py = item.parent_xy
         _cross(surface, p.player2, (px + (x - px) * 0.6, py + (y - py) * 0.6))
-    moves = scene.pruned_moves(item.index)
+    moves = scene.stub_moves.get(item.index, [])
     if item.slot < len(moves):
         theme.text(surface, scene.move_label(moves[item.slot]), 14, (x, y + 8), color=p.pruned, anchor="midtop")
 
@@ -252,7 +252,9 @@ def draw_detail(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
         theme.text(surface, line, 16, (x, y), color=p.muted)
         y += 18
     # The board at this node, small.
-    board = scene.cached(("board", id(tree), scene.selected), node.board)
+    board = scene.selected_board
+    if board is None:
+        return
     rows, cols = board.rules.rows, board.rules.cols
     cell = max(6, min((rect.width - 24) // cols, int(rect.height * (0.3 if rect.height > 420 else 0.26)) // rows))
     grid_rect = pygame.Rect(x, y + 4, cell * cols, cell * rows)
@@ -286,7 +288,7 @@ def draw_bottom(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     rect = scene.areas.bottom
     x, y = rect.left + 12, rect.top + 8
     # Nodes per ply: a small bar chart.
-    per_ply = scene.cached(("ply", id(tree)), tree.nodes_per_ply)
+    per_ply = scene.per_ply
     chart = pygame.Rect(x, y, min(300, rect.width // 3), rect.height - 60)
     theme.text(surface, "Nodes per ply (stored)", 15, (chart.left, chart.top), color=p.muted)
     levels = per_ply[1:] or [0]
@@ -318,7 +320,7 @@ def bottom_lines(scene: TreeScene, tree: SearchTree, theme: Theme) -> list[tuple
     p = theme.palette
     result = scene.record.result
     stats = result.stats
-    legal = scene.cached(("legal", id(tree)), lambda: len(tree.node(0).board().legal_moves()))
+    legal = scene.root_moves
     minimal_nodes, minimal_leaves = minimal_tree(tree.depth, max(1, legal))
     passes = f" ({stats.total_nodes:,} in all passes)" if stats.total_nodes != stats.nodes else ""
     lines: list[tuple[str, Color]] = [

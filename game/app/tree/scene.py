@@ -33,11 +33,12 @@ from ai.tree import BOUND_MEANING, END, BoundKind, LeafReason, Node, SearchTree
 from ai.values import fmt_value
 from game.app.scene import Scene
 from game.app.tree.draw import draw_overlay
-from game.app.tree.layout import NODE, Placed, View, layout, path_to
+from game.app.tree.layout import NODE, PRUNED, Placed, View, layout, path_to
 from game.app.tree.legend import LegendLayout, legend_layout
 from game.app.tree.replay import Replay
 from game.app.widgets import Button, row_rects
 from game.app.worker import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.board import Board
 from game.notation import format_move
 from game.rules import MAX, Mode
 
@@ -104,6 +105,10 @@ class TreeScene(Scene):
         self.areas = areas_for((800, 600))
         self.drawn: list[Placed] = []
         self.crumbs: list[tuple[pygame.Rect, int]] = []
+        self.stub_moves: dict[int, list[int]] = {}  # for each node with stubs drawn: its pruned moves
+        self.selected_board: Board | None = None
+        self.per_ply: list[int] = []  # stored nodes at each ply
+        self.root_moves = 0  # legal moves at the root (the minimal tree's branching)
         self._cache: dict[tuple, Any] = {}  # per record: line, nodes per ply; per node: boards, pruned moves
         self._horizon: dict[tuple[int, int], str | None] = {}  # per (tree, node): the exact verdict
         self._solver: Solver | None = None
@@ -503,6 +508,11 @@ class TreeScene(Scene):
             line=self.line(),
         )
         self.crumbs = self.crumb_rects()
+        # What draw needs beyond the tree, worked out here so that drawing changes nothing.
+        self.stub_moves = {item.index: self.pruned_moves(item.index) for item in self.drawn if item.kind == PRUNED}
+        self.selected_board = self.cached(("board", id(tree), self.selected), tree.node(self.selected).board)
+        self.per_ply = self.cached(("ply", id(tree)), tree.nodes_per_ply)
+        self.root_moves = self.cached(("legal", id(tree)), lambda: len(tree.root.board().legal_moves()))
         self.layout_buttons()
 
     def crumb_rects(self) -> list[tuple[pygame.Rect, int]]:
