@@ -495,7 +495,7 @@ class TreeScene(Scene):
         theme = self.app.theme
         legend = self.cached(("legend", canvas.size, tree.pruning), lambda: legend_layout(theme, canvas, tree))
         if self.legend_open is None:  # by default only where the tree keeps room to breathe
-            roomy = (canvas.height - 20 - legend.box.height) / max(1, rows) >= 56
+            roomy = (canvas.height - 20 - legend.box.height) / (tree.depth + 1) >= 56  # the whole tree's rows
             self.legend = legend if roomy else None
         else:
             self.legend = legend if self.legend_open else None
