@@ -24,6 +24,7 @@ import enum
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TextIO
@@ -267,6 +268,7 @@ class Engine:
         self.rules = Rules()
         self.board = Board(self.rules)
         self._write_lock = threading.Lock()
+        self.closed = False  # the output pipe is gone
         self._job: _Job | None = None
         # arena state
         self._arena_settings: dict[str, str] = {}
@@ -277,10 +279,18 @@ class Engine:
 
     # -- output -----------------------------------------------------------------------
     def send(self, line: str) -> None:
-        """Write one protocol line (whole, flushed; threads never interleave)."""
+        """Write one protocol line (whole, flushed; threads never interleave).
+
+        If the other side has closed the pipe, the session just ends (``closed``).
+        """
         with self._write_lock:
-            self.out.write(line + "\n")
-            self.out.flush()
+            if self.closed:
+                return
+            try:
+                self.out.write(line + "\n")
+                self.out.flush()
+            except (BrokenPipeError, ValueError, OSError):
+                self.closed = True
 
     def error(self, message: str) -> None:
         self.send(f"error {message}")
@@ -293,10 +303,13 @@ class Engine:
             if not line:
                 continue
             try:
-                if not self.handle(line):
+                if not self.handle(line) or self.closed:
                     break
             except ProtocolError as problem:
                 self.error(str(problem))
+            except Exception as problem:  # a bug must not end a tournament game
+                traceback.print_exc(file=self.log)
+                self.error(f"internal error on {line[:60]!r}: {problem}")
         else:
             self._finish_on_end_of_input()
             return 0
@@ -584,5 +597,9 @@ def parse_arena_field(field: str, rules: Rules, botid: int) -> Board:
 
 def serve(level: str | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Run a session on stdin/stdout (``python main.py engine [--level NAME]``)."""
+    if stdin is None or stdin is sys.stdin:
+        stdin = sys.stdin
+        if hasattr(stdin, "reconfigure"):  # a stray byte makes a bad line, not a crash
+            stdin.reconfigure(errors="replace")
     engine = Engine(stdout or sys.stdout, level=level)
-    return engine.run(stdin or sys.stdin)
+    return engine.run(stdin)

@@ -277,3 +277,17 @@ def test_play_in_time_gives_a_legal_move_even_when_the_level_cannot_finish():
     timed = play_in_time(Level(40), board, 0.3)
     assert board.is_legal(timed.move)
     assert timed.cut_short
+
+
+def test_stray_bytes_are_a_bad_line_and_the_session_goes_on():
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "engine", "--level", "depth:2"],
+        input=b"position 3\n\xff\xfe go\ngo movetime 200\n",
+        capture_output=True,
+        timeout=ANSWER_WAIT,
+    )
+    lines = proc.stdout.decode().splitlines()
+    assert proc.returncode == 0
+    assert lines[0].startswith("error unknown command")
+    assert lines[-1].startswith("bestmove ") and Board.from_moves("4").is_legal(int(lines[-1].split()[1]))
+    assert all(line.split()[0] in ("error", "info", "bestmove") for line in lines)
