@@ -356,6 +356,18 @@ def test_expected_line_is_drawn_to_its_leaf_and_every_bound_with_its_sign(app):
     assert bounds >= 6
 
 
+def test_the_overlay_draws_nothing_while_nothing_changes(app, hand):
+    scene, _ = hand
+    step(app, 3)  # the perfect-play try of the selected node, then still
+    step(app)
+    assert not app.drew
+    press(app, pygame.K_PERIOD)  # a replay step is drawn
+    assert app.drew
+    press(app, pygame.K_SPACE)  # playing: a frame each time
+    step(app)
+    assert app.drew and scene.playing
+
+
 def test_compare_runs_the_search_again_with_pruning_switched(app, hand):
     scene, result = hand
     press(app, pygame.K_c)

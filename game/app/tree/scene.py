@@ -460,6 +460,13 @@ class TreeScene(Scene):
             self.app.show_toast(f"The comparison failed: {event.message}")
 
     # -- frame ------------------------------------------------------------------------
+    def is_animating(self) -> bool:
+        """Frames are needed while the replay plays, a comparison runs, or the selected
+        node's perfect-play try is still to come; otherwise only input redraws."""
+        tree = self.tree
+        horizon_due = tree is not None and not self.playing and (id(tree), self.selected) not in self._horizon
+        return tree is None or self.playing or self.compare_job is not None or horizon_due
+
     def update(self, dt: float) -> None:
         if self.playing and self.replay is not None and self.tree is not None:
             self.step_clock += dt * SPEEDS[self.speed_index]
