@@ -28,6 +28,10 @@ from typing import Any
 
 import numpy as np
 
+from game.board import Board
+from game.engine import find_level, play_in_time
+from game.rules import MAX, MIN, Rules, RulesError
+
 LEVEL = "expert"
 """The level played when ``CONNECT4_CONNECTX_LEVEL`` is not set."""
 LEVEL_ENV = "CONNECT4_CONNECTX_LEVEL"
@@ -65,10 +69,6 @@ def current_level_name() -> str:
 
 def agent(observation: Any, configuration: Any) -> int:
     """Return a legal 0-based column for ``observation.mark`` within the time limit."""
-    from game.board import Board
-    from game.engine import find_level, play_in_time
-    from game.rules import MAX, MIN, Rules, RulesError
-
     grid = observation_grid(observation, configuration)
     to_move = MAX if int(_field(observation, "mark", 1)) == 1 else MIN
     open_columns = [int(c) for c in np.flatnonzero(grid[0] == 0)]
@@ -177,7 +177,7 @@ def submission_text(level: str | None = None) -> str:
         "",
         f"SOURCES = {bundle_sources()!r}",
         _LOADER,
-        "from ai import connectx as _connectx  # noqa: E402",
+        "from ai import connectx as _connectx  # noqa: E402  (imports the engine now, not on the first move)",
         "",
         f"_connectx.LEVEL = {chosen!r}",
         "",

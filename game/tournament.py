@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import IO, Protocol, TextIO
 
 from ai.search import search
-from game.board import Board
+from game.board import Board, Termination
 from game.engine import find_level, play_in_time
 from game.notation import format_moves, parse_moves
 from game.rules import MAX, MIN, STANDARD, Mode, Rules
@@ -339,12 +339,16 @@ class GameRecord:
     first: Side  # who played the first move of the game (the opening's first disc too)
     moves: tuple[int, ...]  # all moves from the empty board, the opening included
     winner: Side | None  # None: a draw
-    termination: str  # "line", "full board", or the failure ("time", "crash", "illegal move")
-    failure: Failure | None = None
-    failed_side: Side | None = None
-    detail: str = ""
+    termination: Termination | Failure  # how the board ended it, or how a player failed
+    failed_side: Side | None = None  # the side that failed (lost by ``termination``)
+    detail: str = ""  # what the failure was, in words
     seconds: dict[Side, float] = field(default_factory=dict)  # time per side for the moves it made
     move_counts: dict[Side, int] = field(default_factory=dict)  # moves each side made (opening excluded)
+
+    @property
+    def failure(self) -> Failure | None:
+        """The failure that decided the game, or None if the board did."""
+        return self.termination if isinstance(self.termination, Failure) else None
 
     def score_of(self, side: Side) -> float:
         """1 for a win, 0.5 for a draw, 0 for a loss of ``side``."""
@@ -392,17 +396,27 @@ def play_game(
     seconds = {Side.A: 0.0, Side.B: 0.0}
     counts = {Side.A: 0, Side.B: 0}
 
-    def record(winner: Side | None, termination: str, **extra: object) -> GameRecord:
+    def record(
+        winner: Side | None, termination: Termination | Failure, failed_side: Side | None = None, detail: str = ""
+    ) -> GameRecord:
         return GameRecord(
-            number, opening, first, tuple(board.moves), winner, termination,
-            seconds=dict(seconds), move_counts=dict(counts), **extra,  # type: ignore[arg-type]
-        )  # fmt: skip
+            number,
+            opening,
+            first,
+            tuple(board.moves),
+            winner,
+            termination,
+            failed_side,
+            detail,
+            dict(seconds),
+            dict(counts),
+        )
 
     while True:
         outcome = board.outcome()
         if outcome is not None:
             winner = None if outcome.winner is None else side_of[outcome.winner]
-            return record(winner, outcome.termination.value)
+            return record(winner, outcome.termination)
         side = side_of[board.to_move]
         started = time.perf_counter()
         try:
@@ -410,9 +424,7 @@ def play_game(
             if not board.is_legal(move):
                 raise PlayerFailed(Failure.ILLEGAL_MOVE, f"move {move} is not legal here")
         except PlayerFailed as failed:  # its thinking time is not counted: no move came of it
-            return record(
-                _other(side), failed.failure.value, failure=failed.failure, failed_side=side, detail=failed.detail
-            )
+            return record(_other(side), failed.failure, side, failed.detail)
         seconds[side] += time.perf_counter() - started
         counts[side] += 1
         board.push(move)
@@ -454,8 +466,9 @@ class MatchResult:
         """How many games ``side`` lost by each kind of failure."""
         counted = {failure: 0 for failure in Failure}
         for game in self.games:
-            if game.failed_side is side and game.failure is not None:
-                counted[game.failure] += 1
+            failure = game.failure
+            if game.failed_side is side and failure is not None:
+                counted[failure] += 1
         return counted
 
     def mean_move_seconds(self, side: Side) -> float:
@@ -547,7 +560,7 @@ def format_report(result: MatchResult) -> str:
     for game in result.games:
         note = ""
         if game.failure is not None and game.failed_side is not None:
-            note = f"  [{game.failed_side.value} lost on {game.termination}: {game.detail}]"
+            note = f"  [{game.failed_side.value} lost on {game.termination.value}: {game.detail}]"
         lines.append(
             f"{game.number:3}. {game.first.value} first  {game.result_text():7}  {game.moves_string(result.rules)}{note}"
         )
@@ -570,7 +583,7 @@ def write_pgn(result: MatchResult, out: TextIO, *, date: str | None = None) -> N
             "Opening": game.opening,
             "Moves": game.moves_string(rules),
             "Result": game.result_text(),
-            "Termination": game.termination + (f" ({game.detail})" if game.detail else ""),
+            "Termination": game.termination.value + (f" ({game.detail})" if game.detail else ""),
         }
         for name, value in tags.items():
             escaped = value.replace("\\", "\\\\").replace('"', '\\"')
