@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pygame
 import pytest
 
@@ -546,3 +547,285 @@ def test_demo_command_bad_size_is_one_line():
         timeout=60,
     )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+# -- the play screen says the important thing first ------------------------------------
+def fits(app, play, text: str, size: tuple[int, int] = (800, 600)) -> bool:
+    """The headline fits its room in a window of ``size`` at its full font size."""
+    layout = play.frame_layout(size)
+    width = layout.text_right - layout.text_left
+    return app.theme.font(layout.headline_size, True).size(text)[0] <= width
+
+
+def real_result(board, depth: int = 2):
+    from ai.search import search
+
+    return search(board.grid, board.rules, depth, to_move=board.to_move)
+
+
+def test_longest_status_texts_fit_at_800x600(tmp_path):
+    from dataclasses import replace
+
+    from ai.values import WIN
+    from game.app.loop import App
+    from game.app.scenes.play import SearchReport
+    from game.app.worker import JobPurpose
+    from game.board import Board, Outcome, Termination
+
+    app = App((800, 600), home=tmp_path)
+    try:
+        play = vs_computer(app, level=Level(2))
+        board = Board.from_moves("44")
+        result = real_result(board)
+        texts = []
+        for purpose, value, verdict, exact in (
+            (JobPurpose.MOVE, -(WIN - 41), None, None),  # the computer forces a win in 20 moves
+            (JobPurpose.MOVE, 30, None, None),  # a heuristic value
+            (JobPurpose.HINT, WIN - 41, None, None),
+            (JobPurpose.HINT, 0, "loses: the opponent wins in 18 moves with perfect play", None),
+            (JobPurpose.HINT, 0, None, {6: -2}),  # exact: every move loses
+            (JobPurpose.HINT, 0, None, {6: 3}),
+        ):
+            play.report = SearchReport(
+                purpose, MIN if purpose is JobPurpose.MOVE else MAX, 6, replace(result, value=value), verdict, exact
+            )
+            texts.append(play.headline())
+        play.report = None
+        play.outcome = Outcome(MIN, Termination.FULL_BOARD, (), (11, 12))
+        texts.append(play.headline())
+        assert any("force a win in 20 moves" in text for text in texts)
+        assert any("Hint: column 7: the opponent wins in" in text for text in texts)
+        for text in texts:
+            assert fits(app, play, text), text
+        layout = play.frame_layout((800, 600))
+        detail = (
+            "hint search: depth 12 (time ran out) · 123,456,789 nodes · 12,345,678 cutoffs · 123.45 s · 1,234k nodes/s"
+        )
+        assert app.theme.font(layout.detail_size).size(detail)[0] <= layout.text_right - layout.text_left
+    finally:
+        app.close()
+
+
+def test_status_speaks_from_the_viewers_side_in_moves_not_plies(app):
+    from dataclasses import replace
+
+    from ai.values import WIN
+    from game.app.scenes.play import SearchReport, plural
+    from game.app.worker import JobPurpose
+    from game.board import Board
+
+    play = vs_computer(app, level=Level(2), first="computer")
+    assert play.human_side == MIN and play.is_computer(MAX)  # the computer starts: it is player 1
+    assert wait_until(app, lambda: len(play.match.moves) == 1 and not play.thinking, 30)
+    result = real_result(Board.from_moves("4"))
+    # MAX (the computer) found a win 5 plies ahead; after its move 4 plies are left,
+    # 2 of them its own moves: said from your side, in moves.
+    play.report = SearchReport(JobPurpose.MOVE, MAX, 3, replace(result, value=WIN - 5))
+    assert play.headline() == "The computer played column 4. The computer can force a win in 2 moves"
+    play.report = SearchReport(JobPurpose.MOVE, MAX, 3, replace(result, value=-300))
+    assert play.headline().endswith("You are much better (estimate)")  # -300 is good for MIN: you
+    assert plural(1, "node") == "1 node" and plural(2, "node") == "2 nodes"
+
+
+def win_for_player1(app, play) -> None:
+    """Player 1 stacks four in column 1 (player 2 answers in column 2); the last disc still falls."""
+    for col in (0, 1, 0, 1, 0, 1):
+        press(app, pygame.K_1 + col)
+        settle(app, play)
+    press(app, pygame.K_1)  # the winning disc, now falling
+
+
+def test_result_counts_at_once_and_undo_keeps_it(app):
+    play = two_player(app)
+    win_for_player1(app, play)
+    assert play.drop is not None  # still falling ...
+    assert app.settings.two_player_tally["player1"] == 1  # ... and already counted
+    assert json.loads(app.settings_path.read_text())["two_player_tally"]["player1"] == 1
+    settle(app, play)
+    press(app, pygame.K_u)
+    assert play.outcome is None and app.settings.two_player_tally["player1"] == 1  # Undo keeps it
+    press(app, pygame.K_y, mod=pygame.KMOD_CTRL)  # Redo: the same game ends again, not counted twice
+    settle(app, play)
+    assert play.outcome is not None and app.settings.two_player_tally["player1"] == 1
+    press(app, pygame.K_r)
+    win_for_player1(app, play)
+    assert app.settings.two_player_tally["player1"] == 2  # a new game counts
+
+
+def test_quitting_while_the_winning_disc_falls_still_counts(tmp_path):
+    from game.app.loop import App
+
+    app = App((800, 600), home=tmp_path)
+    play = two_player(app)
+    win_for_player1(app, play)
+    assert play.drop is not None
+    app.step([pygame.event.Event(pygame.QUIT)], FRAME)
+    app.close()
+    assert json.loads((tmp_path / "settings.json").read_text())["two_player_tally"]["player1"] == 1
+
+
+def test_result_panel_leaves_the_winning_line_visible(app):
+    play = two_player(app)
+    win_for_player1(app, play)
+    assert wait_until(app, lambda: isinstance(app.stack.top, GameOverScene), 10)
+    size = pygame.display.get_surface().get_size()
+    panel = app.stack.top.panel_rect(size)
+    layout = play.board_layout(size)
+    for row, col in play.outcome.runs[0]:
+        x, y = layout.center(row, col)
+        disc = pygame.Rect(x - layout.radius, y - layout.radius, 2 * layout.radius, 2 * layout.radius)
+        assert not panel.colliderect(disc)
+    assert "after 7 discs: 4 moves by player 1, 3 by player 2" in app.stack.top.subtitle_lines()
+
+
+def test_hint_goes_on_undo_and_redo_brings_back_the_tree(app):
+    play = vs_computer(app, level=Level(2))
+    press(app, pygame.K_4)
+    assert wait_until(app, lambda: play.drop is None and not play.thinking and len(play.match.moves) == 2, 30)
+    computer_search = play.searches[-1]
+    press(app, pygame.K_h)
+    assert wait_until(app, lambda: play.hint is not None, 30)
+    assert play.headline().startswith("Hint: column ")
+    press(app, pygame.K_u)
+    assert play.hint is None and not play.headline().startswith("Hint")
+    assert play.match.moves == [] and play.searches == []
+    press(app, pygame.K_y, mod=pygame.KMOD_CTRL)
+    assert len(play.match.moves) == 2
+    assert computer_search in play.searches  # the computer's search of that move, tree and all
+
+
+def test_pausing_keeps_the_search_running(app):
+    play = vs_computer(app, level=Level(12), first="computer")
+    assert wait_until(app, lambda: play.thinking, 10)
+    job = play.job_id
+    press(app, pygame.K_ESCAPE, frames=2)
+    assert isinstance(app.stack.top, PauseScene) and app.worker.current == job
+    press(app, pygame.K_ESCAPE, frames=2)  # resume
+    assert app.stack.top is play and play.thinking and play.job_id == job
+
+
+def test_full_board_runs_are_drawn_in_their_players_colours(app):
+    from game.app.board_view import BoardLayout, BoardView
+
+    rules = Rules(rows=4, cols=4, connect=3, mode=Mode.FULL_BOARD)
+    surface = pygame.Surface((400, 400))
+    layout = BoardLayout(rules, surface.get_rect())
+    grid = np.zeros((4, 4), dtype=np.int8)
+    grid[3, 0:3] = MAX
+    grid[0, 0:3] = MIN
+    runs = (((3, 0), (3, 1), (3, 2)), ((0, 0), (0, 1), (0, 2)))
+    BoardView(app.theme).draw(surface, layout, grid, glow=runs, glow_sides=(MAX, MIN), t=0.9)  # pulse at 0
+    for run, side in zip(runs, (MAX, MIN)):
+        x, y = layout.center(*run[0])
+        ring = surface.get_at((int(x), int(y - layout.radius - 2)))[:3]  # on the ring, above the disc
+        assert ring == app.theme.side_colors(side)[0]
+
+
+def test_exact_scores_label_every_column_and_make_the_hint(app):
+    """Exact scores from the solver, as the worker's result carries them, show on the board."""
+    from ai.solver import Solver
+    from game.app.worker import JobPurpose, JobResult, SearchJob
+    from game.board import Board
+
+    board = Board.from_moves("6163373712216173362244")  # 22 discs: the solver is quick here
+    play = vs_computer(app, level=Level(2))
+    for move in board.moves:
+        play.match.play(move)
+    side = play.match.to_move
+    exact = {}
+    for move in play.match.board.legal_moves():
+        child = Board.from_moves(board.moves_string() + str(move + 1))
+        exact[move] = -Solver(board.rules).solve_grid(child.grid, -side).score
+    job = SearchJob(play.match.board.grid.copy(), board.rules, side, 2, purpose=JobPurpose.HINT)
+    play.job_purpose, play.job_ply = JobPurpose.HINT, len(play.match.moves)
+    play.receive(JobResult(1, job, real_result(play.match.board), exact_scores=exact))
+    best = max(exact.values())
+    assert exact[play.hint[0]] == best  # the hint is a perfect move
+    assert play.headline().startswith(f"Hint: column {play.hint[0] + 1}: ")
+    assert "with perfect play" in play.headline()
+    notes = play.column_notes()
+    assert [note is not None for note in notes] == [col in exact for col in range(7)]
+    press(app, pygame.K_s)  # the toggle hides them, and shows them again
+    assert play.column_notes() == []
+    press(app, pygame.K_s)
+    assert play.column_notes() == notes
+
+
+def test_one_mark_for_player_1_in_the_window_and_the_text_board(app):
+    from game.board import TEXT_LEGEND, Board
+
+    bottom = str(Board.from_moves("45")).splitlines()[-2].split()
+    assert bottom[3] == "O" and bottom[4] == "X"  # player 1's ring is O, player 2's cross X
+    assert TEXT_LEGEND.startswith("O = player 1")
+
+
+# -- menus and options -----------------------------------------------------------------
+def test_options_values_never_reach_the_arrows(tmp_path):
+    from game.app.loop import App
+
+    app = App((800, 600), home=tmp_path)
+    try:
+        app.stack.push(OptionsScene())
+        step(app, 2)
+        options = app.stack.top
+        assert "Opponent" not in [selector.label for selector in options.selectors]  # the title menu chooses
+        for selector in options.selectors:
+            left, right = selector.arrow_rects()
+            font = app.theme.font(selector.font_size(), True)
+            for option in selector.options:
+                assert font.size(selector.format(option))[0] <= right.left - left.right - 6, selector.label
+            assert not left.colliderect(right) and selector.rect.contains(left)
+    finally:
+        app.close()
+
+
+def test_level_select_warns_before_a_level_that_cannot_finish(app):
+    from game.app.scenes.level_select import slow_level_warning
+
+    warning = slow_level_warning(Level(12, pruning=False), Rules())
+    assert warning is not None and "16,148,168,400 positions" in warning and "hours" in warning
+    assert slow_level_warning(Level(12), Rules()) is None  # pruning: no promise to keep
+    assert slow_level_warning(Level(12, pruning=False, time_budget=2.0), Rules()) is None
+
+
+def test_computer_vs_computer_has_a_level_for_each_side(app):
+    from ai.levels import PRESETS
+    from game.app.settings import Opponent
+
+    app.settings.opponent = Opponent.DEMO
+    app.stack.push(LevelSelectScene())
+    step(app, 2)
+    scene = app.stack.top
+    click(app, next(b for b in scene.presets if b.label == "Hard").rect.center)
+    click(app, scene.side_selector.arrow_rects()[1].center)  # now player 2's level
+    click(app, next(b for b in scene.presets if b.label == "Easy").rect.center)
+    assert app.settings.level() == PRESETS["Hard"] and app.settings.second_level() == PRESETS["Easy"]
+    press(app, pygame.K_RETURN, frames=2)
+    play = app.stack.top
+    assert isinstance(play, PlayScene)
+    assert play.levels[MAX] == PRESETS["Hard"] and play.levels[MIN] == PRESETS["Easy"]
+
+
+# -- idle: no frames while nothing changes ------------------------------------------------
+def test_an_idle_window_draws_nothing_until_something_changes(app):
+    app.stack.push(TitleScene())
+    step(app, 2)
+    drawn = []
+    draw = app.draw
+    app.draw = lambda: (drawn.append(1), draw())
+    step(app, 30)
+    assert drawn == []  # half a second of nothing: no frame drawn
+    app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=(10, 10), rel=(1, 1), buttons=(0, 0, 0))], FRAME)
+    assert len(drawn) == 1
+    play = two_player(app)
+    drawn.clear()
+    press(app, pygame.K_4)
+    settle(app, play)
+    falling = len(drawn)
+    assert falling > 10  # the falling disc is drawn every frame
+    layout = play.board_layout(pygame.display.get_surface().get_size())
+    x, y = layout.center(5, 3)
+    at_rest = pygame.display.get_surface().get_at((int(x + layout.radius * 0.8), int(y)))[:3]
+    assert at_rest == app.theme.palette.player1  # the frame where it landed was drawn
+    step(app, 30)
+    assert len(drawn) == falling  # then nothing more

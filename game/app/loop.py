@@ -161,6 +161,8 @@ class App:
             if self.stack.has_pending():
                 break  # the rest of the events belong to the next scene
         self.poll_worker()
+        # A scene that stops moving in this update still needs this frame: its last one.
+        moving = any(scene.is_animating() for scene in self.stack.visible())
         top = self.stack.top
         if top is not None:
             top.update(dt)
@@ -173,7 +175,7 @@ class App:
         if self.toast is not None and self.time >= self.toast[1]:
             self.toast = None  # the toast's time is up: draw once more without it
             self.dirty = True
-        self.drew = self.dirty or any(scene.is_animating() for scene in self.stack.visible())
+        self.drew = self.dirty or moving or any(scene.is_animating() for scene in self.stack.visible())
         if self.drew:
             self.draw()
             self.dirty = False

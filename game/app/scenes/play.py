@@ -657,9 +657,7 @@ class PlayScene(Scene):
         if self.thinking:
             return f"{self.side_name(side)} is thinking..."
         if report is not None and report.purpose is JobPurpose.MOVE:
-            return (
-                f"{self.side_name(report.side)} played {format_move(report.move, self.rules)}. {self.standing(report)}"
-            )
+            return f"{self.side_name(report.side)} played {self.move_text(report.move)}. {self.standing(report)}"
         if self.opponent is Opponent.COMPUTER:
             return "Your turn" if not self.is_computer(side) else "The computer's turn"
         mark = "ring" if side == MAX else "cross"
