@@ -182,7 +182,8 @@ def tree_bench() -> None:
     app.step([], 1 / 60)
     open_seconds = time.perf_counter() - opened
     scene = app.stack.top
-    actions = []
+    assert isinstance(scene, TreeScene), "the tree overlay did not open"
+    actions: list[Callable[[], object]] = []
     for _ in range(30):  # to about 10 x
         actions.append(lambda: scene.zoom(1.08, (400, 300)))
     for _ in range(60):
@@ -197,11 +198,15 @@ def tree_bench() -> None:
     actions.append(scene.toggle_play)
     scene.speed_index = 7  # 3000 steps a second
     actions += [lambda: None] * 120
+
+    def press(key: int) -> Callable[[], object]:
+        return lambda: scene.handle_key(key)
+
     for key in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN, pygame.K_DOWN, pygame.K_RIGHT) * 8:
-        actions.append(lambda key=key: scene.handle_key(key))
+        actions.append(press(key))
     scene.drag_from = (400, 300)
-    work = []
-    drawn = []
+    work: list[float] = []
+    drawn: list[int] = []
     for action in actions:
         started = time.perf_counter()
         action()
@@ -210,6 +215,7 @@ def tree_bench() -> None:
         drawn.append(len(scene.drawn))
     app.close()
     tree = result.tree
+    assert tree is not None
     print(f"\n## Tree overlay on a {len(tree):,}-node tree (depth 6 without pruning)")
     print(
         f"opened in {open_seconds * 1000:.0f} ms; {len(work)} frames of zoom, drag, replay at 3000 steps/s and "

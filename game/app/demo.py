@@ -68,6 +68,7 @@ class Demo:
         from game.app.scenes.options import OptionsScene
         from game.app.scenes.play import PlayScene
         from game.app.scenes.title import TitleScene
+        from game.app.settings import Opponent
 
         app = self.app
         app.stack.push(TitleScene())
@@ -77,7 +78,7 @@ class Demo:
         self.frames(2)
         self.shot("02-options.png")
         self.key(pygame.K_ESCAPE)
-        app.settings.opponent = "demo"
+        app.settings.opponent = Opponent.DEMO
         app.stack.push(LevelSelectScene())
         self.frames(2)
         self.shot("03-level-select.png")
