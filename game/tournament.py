@@ -20,6 +20,7 @@ import math
 import queue
 import random
 import shlex
+import shutil
 import subprocess
 import sys
 import threading
@@ -231,11 +232,18 @@ def make_player(spec: str) -> Player:
 
     Raises:
         LevelNotFound: neither a level nor an engine.
+        ValueError: an engine command that is empty or names no program to run.
     """
     if spec.lower().startswith(ENGINE_PREFIX):
         command = spec[len(ENGINE_PREFIX) :].strip().strip("\"'")
         if not command:
             raise ValueError("engine: needs a command, e.g. engine:'python3 bot.py'")
+        try:
+            program = shlex.split(command)[0]
+        except ValueError as problem:
+            raise ValueError(f"engine:{command}: {problem}") from None
+        if shutil.which(program) is None:
+            raise ValueError(f"engine:{command}: no program {program!r} to run")
         return EnginePlayer(command)
     return LevelPlayer(spec)
 

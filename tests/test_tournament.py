@@ -147,6 +147,8 @@ def test_make_player_reads_levels_and_engine_commands():
     assert isinstance(make_player("depth:5"), LevelPlayer)
     player = make_player('engine:"python3 bot.py"')
     assert isinstance(player, EnginePlayer) and player.command == "python3 bot.py"
+    with pytest.raises(ValueError, match="no program"):
+        make_player("engine:/no/such/bot --fast")
 
 
 def test_elo_is_zero_for_an_even_score_and_grows_with_it():
