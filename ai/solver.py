@@ -11,10 +11,17 @@ The method is Pascal Pons' (blog.gamesolver.org): negamax over bitboards with
 - moves tried by how many threats they create, centre first on ties,
 - a transposition table of upper and lower bounds,
 - null-window searches that narrow the score range (iterative deepening on the score).
+
+On the standard board the search stops at the opening books of ``ai.book``: at 12 discs
+the exact score comes from the 12-ply book with win distances (and, in weak mode, at 8
+discs the win/draw/loss comes from the 8-ply book).  The transposition table is kept
+between calls (its entries are true bounds of a position's score, whatever the root),
+so a player object that solves one position after another reuses its work.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -29,7 +36,7 @@ class SolverError(ValueError):
 
 
 class SolverStopped(Exception):
-    """``should_stop`` asked the solver to give up (a time budget ran out)."""
+    """``should_stop`` asked the solver to give up, or its time budget ran out."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +45,27 @@ class Solution:
 
     score: int
     nodes: int
+
+
+@dataclass(frozen=True)
+class SolverProgress:
+    """A report during a solve: the score is known to lie in ``[low, high]``."""
+
+    low: int
+    high: int
+    nodes: int
+    seconds: float
+
+
+SolverProgressCallback = Callable[[SolverProgress], None]
+CHECK_EVERY = 2048
+"""Nodes between two looks at the clock and the stop request."""
+TABLE_LIMIT = 3_000_000
+"""Entries kept in a transposition table before it is cleared (about 400 MB at most)."""
+BOOK_PLIES = 12
+"""Discs of the positions of the exact opening book."""
+WEAK_BOOK_PLIES = 8
+"""Discs of the positions of the win/draw/loss book used in weak mode."""
 
 
 def moves_to_end(score: int, own_discs: int, opponent_discs: int, cells: int = 42) -> int:
@@ -67,39 +95,77 @@ def _trunc_half(value: int) -> int:
 
 
 class Solver:
-    """Solves positions of one rule set; keeps nothing between ``solve`` calls."""
+    """Solves positions of one rule set; keeps its transposition tables between calls.
 
-    def __init__(self, rules: Rules):
+    ``use_book`` (default: on the standard board) stops the search at the opening books.
+    """
+
+    def __init__(self, rules: Rules, *, use_book: bool | None = None):
         if rules.mode is not Mode.CLASSIC or not rules.gravity:
             raise SolverError("the exact solver needs CLASSIC rules with gravity")
+        standard = (rules.rows, rules.cols, rules.connect) == (6, 7, 4)
+        if use_book is None:
+            use_book = standard
+        if use_book and not standard:
+            raise SolverError("the opening books are for the standard 6x7 board only")
         self.rules = rules
+        self.use_book = use_book
         self.geo = geometry(rules)
         self.cells = rules.cells
         self.nodes = 0
         geo = self.geo
         order = geo.centre_order
         self._columns = [((1 << rules.rows) - 1) << (col * geo.height) for col in order]
-        self._table: dict[int, tuple[int, bool]] = {}
+        self._tables: dict[bool, dict[int, tuple[int, int, int]]] = {False: {}, True: {}}  # by weak
+        self._table = self._tables[False]
         self._should_stop: Callable[[], bool] | None = None
+        self._deadline: float | None = None
+        self._book_plies = -1  # the disc count at which ``_book_score`` answers (-1: none)
+        self._book_score: Callable[[int, int], int | None] | None = None
+
+    def clear(self) -> None:
+        """Forget the transposition tables (they are otherwise kept between calls)."""
+        for table in self._tables.values():
+            table.clear()
+
+    def _poll(self) -> None:
+        if self._should_stop is not None and self._should_stop():
+            raise SolverStopped("the solve was cancelled")
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise SolverStopped("the solver's time budget ran out")
 
     # -- entry points ---------------------------------------------------------------
     def solve_grid(
-        self, grid: np.ndarray, to_move: int, *, weak: bool = False, should_stop: Callable[[], bool] | None = None
+        self,
+        grid: np.ndarray,
+        to_move: int,
+        *,
+        weak: bool = False,
+        should_stop: Callable[[], bool] | None = None,
+        time_limit: float | None = None,
+        on_progress: SolverProgressCallback | None = None,
     ) -> Solution:
         """Solve a grid position with ``to_move`` (1 or -1) to play.
 
         Raises:
-            SolverStopped: ``should_stop`` (polled every 2048 nodes) returned True.
+            SolverStopped: ``should_stop`` (polled every 2048 nodes) returned True, or
+                ``time_limit`` seconds passed.
         """
         first, second = self.geo.from_grid(np.asarray(grid, dtype=np.int8))
         current = first if to_move == MAX else second
-        self._should_stop = should_stop
-        try:
-            return self.solve_bits(current, first | second, weak=weak)
-        finally:
-            self._should_stop = None
+        return self.solve_bits(
+            current, first | second, weak=weak, should_stop=should_stop, time_limit=time_limit, on_progress=on_progress
+        )
 
-    def solve_moves(self, moves: list[int], *, weak: bool = False) -> Solution:
+    def solve_moves(
+        self,
+        moves: list[int],
+        *,
+        weak: bool = False,
+        should_stop: Callable[[], bool] | None = None,
+        time_limit: float | None = None,
+        on_progress: SolverProgressCallback | None = None,
+    ) -> Solution:
         """Solve the position after 0-based column ``moves`` from the empty board."""
         geo = self.geo
         current = mask = 0
@@ -111,16 +177,50 @@ class Solver:
                 raise SolverError(f"move {count + 1}: the game is already over")
             current ^= mask
             mask |= bit
-        return self.solve_bits(current, mask, weak=weak)
+        return self.solve_bits(
+            current, mask, weak=weak, should_stop=should_stop, time_limit=time_limit, on_progress=on_progress
+        )
 
-    def solve_bits(self, current: int, mask: int, *, weak: bool = False) -> Solution:
-        """Solve the position given as (side to move's discs, all discs)."""
+    def solve_bits(
+        self,
+        current: int,
+        mask: int,
+        *,
+        weak: bool = False,
+        should_stop: Callable[[], bool] | None = None,
+        time_limit: float | None = None,
+        on_progress: SolverProgressCallback | None = None,
+    ) -> Solution:
+        """Solve the position given as (side to move's discs, all discs).
+
+        Args:
+            weak: only win/draw/loss (1/0/-1): enough to choose a perfect move, faster.
+            should_stop: polled every few thousand nodes; True gives up (``SolverStopped``).
+            time_limit: seconds before giving up (``SolverStopped``).
+            on_progress: called after each null-window search with the score's bounds.
+        """
         geo = self.geo
         if geo.line_starts(current) or geo.line_starts(current ^ mask):
             raise SolverError("the game is already over (there is a line on the board)")
+        started = time.perf_counter()
+        self._should_stop = should_stop
+        self._deadline = None if time_limit is None else started + time_limit
+        try:
+            return self._solve(current, mask, weak, started, on_progress)
+        finally:
+            self._should_stop = None
+            self._deadline = None
+
+    def _solve(
+        self, current: int, mask: int, weak: bool, started: float, on_progress: SolverProgressCallback | None
+    ) -> Solution:
+        geo = self.geo
         self.nodes = 0
-        self._table = {}
+        self._table = self._tables[weak]
+        if len(self._table) > TABLE_LIMIT:
+            self._table.clear()
         played = mask.bit_count()
+        self._set_book(weak, played)
         cells = self.cells
         if played >= cells:
             return Solution(0, 0)
@@ -141,12 +241,30 @@ class Solver:
                 high = result
             else:
                 low = result
+            if on_progress is not None:
+                on_progress(SolverProgress(low, high, self.nodes, time.perf_counter() - started))
         score = low
         if weak:
             score = (score > 0) - (score < 0)
         return Solution(score, self.nodes)
 
     # -- the search -----------------------------------------------------------------
+    def _set_book(self, weak: bool, played: int) -> None:
+        """Choose the book the search stops at: the 8-ply one for a weak solve from at most
+        8 discs, else the 12-ply one from at most 12 discs; none off the standard board."""
+        self._book_plies, self._book_score = -1, None
+        if not self.use_book or played > BOOK_PLIES:
+            return
+        from ai.book import BookFile, book
+
+        small = weak and played <= WEAK_BOOK_PLIES
+        which = BookFile.PLY_8 if small else BookFile.PLY_12_DISTANCES
+        plies = WEAK_BOOK_PLIES if small else BOOK_PLIES
+        opening_book = book(which)
+        # At an even disc count the side to move is the first player: current = first.
+        self._book_plies = plies
+        self._book_score = lambda current, mask: opening_book.score(current, current ^ mask)
+
     def _column(self, col: int) -> int:
         return ((1 << self.rules.rows) - 1) << (col * self.geo.height)
 
@@ -159,8 +277,13 @@ class Solver:
         Invariants: alpha < beta, and the side to move cannot win with its next move.
         """
         self.nodes += 1
-        if self._should_stop is not None and not self.nodes & 2047 and self._should_stop():
-            raise SolverStopped()
+        if not self.nodes % CHECK_EVERY:
+            self._poll()
+        if played == self._book_plies:
+            assert self._book_score is not None
+            known = self._book_score(current, mask)
+            if known is not None:
+                return known
         geo = self.geo
         cells = self.cells
         board_mask = geo.board_mask
@@ -183,39 +306,51 @@ class Solver:
                 return alpha
         high = (cells - 1 - played) // 2
         key = current + mask
-        entry = self._table.get(key)
+        entry = self._table.get(key)  # (lower bound, upper bound, best move bit)
+        first_move = 0
         if entry is not None:
-            value, is_lower = entry
-            if is_lower:
-                if alpha < value:
-                    alpha = value
-                    if alpha >= beta:
-                        return alpha
-            elif value < high:
-                high = value
+            lower, upper, first_move = entry
+            if alpha < lower:
+                alpha = lower
+                if alpha >= beta:
+                    return alpha
+            if upper < high:
+                high = upper
+        else:
+            lower, upper = -cells, cells
         if beta > high:
             beta = high
             if alpha >= beta:
                 return beta
+        # alpha < beta here, both inside the position's possible score range.
 
         candidates = []
         threats = geo.threats
         for rank, column in enumerate(self._columns):
             move = moves & column
             if move:
+                if move == first_move:  # the move that refuted this position before
+                    candidates.append((-99, rank, move))
+                    continue
                 empty_after = board_mask ^ (mask | move)
                 candidates.append((-threats(current | move, empty_after).bit_count(), rank, move))
         if len(candidates) > 1:
             candidates.sort()
         next_played = played + 1
+        best_move = candidates[0][2]
+        alpha_in = alpha
         for _, _, move in candidates:
             score = -self._negamax(current ^ mask, mask | move, next_played, -beta, -alpha)
             if score >= beta:
-                self._table[key] = (score, True)
+                self._table[key] = (max(score, lower), upper, move)
                 return score
             if score > alpha:
                 alpha = score
-        self._table[key] = (alpha, False)
+                best_move = move
+        if alpha > alpha_in:  # an exact score inside the window
+            self._table[key] = (alpha, alpha, best_move)
+        else:
+            self._table[key] = (lower, min(alpha, upper), first_move or best_move)
         return alpha
 
 
