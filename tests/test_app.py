@@ -718,7 +718,7 @@ def test_full_board_runs_are_drawn_in_their_players_colours(app):
     for run, side in zip(runs, (MAX, MIN)):
         x, y = layout.center(*run[0])
         ring = surface.get_at((int(x), int(y - layout.radius - 2)))[:3]  # on the ring, above the disc
-        assert ring == app.theme.side_colors(side)[0]
+        assert ring == app.theme.side_colors(side)[1]  # its mark colour, which shows on its discs
 
 
 def test_exact_scores_label_every_column_and_make_the_hint(app):

@@ -177,9 +177,9 @@ class BoardView:
             for index, run in enumerate(glow):
                 if glow_sides is None:
                     color, line_color = _mix(p.glow, (255, 255, 255), 0.4 * strength), None
-                else:  # each player's runs in that player's colour, joined in its mark colour
-                    fill, mark = self.theme.side_colors(glow_sides[index])
-                    color, line_color = _mix(fill, (255, 255, 255), 0.25 * strength), mark
+                else:  # each player's runs in that player's mark colour (seen on its own discs)
+                    mark = self.theme.side_colors(glow_sides[index])[1]
+                    color, line_color = _mix(mark, (255, 255, 255), 0.25 * strength), mark
                 for row, col in run:
                     pygame.draw.circle(surface, color, layout.center(row, col), layout.radius + 2, width)
                 first, last_cell = layout.center(*run[0]), layout.center(*run[-1])

@@ -1,4 +1,5 @@
-"""The pause menu over a game (the search, if any, was cancelled; it restarts on resume).
+"""The pause menu over a game: the rules, the level and the tally, and the way out.
+The computer's search, if any, goes on underneath.
 
 Controls: Up/Down choose, Enter activate, Esc resume; or click.
 """
@@ -23,7 +24,11 @@ class PauseScene(OverlayMenu):
         self.play = play
 
     def subtitle_lines(self) -> list[str]:
-        return [self.play.rules.describe()]
+        lines = [self.play.rules.describe(), self.play.level_line(), self.play.tally_line()]
+        return [line for line in lines if line]
+
+    def is_animating(self) -> bool:
+        return False  # still: drawn after input only
 
     def build_buttons(self) -> list[Button]:
         return [
