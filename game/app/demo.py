@@ -2,8 +2,8 @@
 
 ``python main.py demo --out DIR`` needs no window (SDL's dummy driver).  It visits the
 title menu, the options, the level select, plays a whole game computer against computer,
-opens the tree overlay, and plays a short full-board game without gravity, saving a PNG
-of each into DIR.  Exit code 0 on success.
+opens the tree overlay, plays a short full-board game without gravity, and asks for a
+hint against the computer, saving a PNG of each into DIR.  Exit code 0 on success.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ class Demo:
         self.app.settings.depth = depth
         self.app.settings.pruning = True
         self.app.settings.time_budget = 0.0
+        self.app.settings.set_second_level(self.app.settings.level())
         self.saved: list[Path] = []
 
     def frames(self, count: int = 1, events=None) -> None:
@@ -102,7 +103,32 @@ class Demo:
         self.shot("07-final-board.png")
         self.tree_shots(play)
         self.variant_shot()
+        self.hint_shot()
         return 0
+
+    def hint_shot(self) -> None:
+        """You against the computer: a hint, its verdict in the status and on the board."""
+        from ai.levels import Level
+        from game.app.scenes.play import PlayScene
+        from game.app.scenes.title import TitleScene
+        from game.rules import Rules
+
+        self.app.stack.reset(TitleScene())
+        play = PlayScene(Rules(), Level(4), "computer")
+        self.app.stack.push(play)
+        self.frames(2)
+        for col in (3, 2):
+            play.try_human_move(col)
+            if not self.until(
+                lambda: play.drop is None and not play.thinking and play.match.to_move == play.human_side
+            ):
+                raise RuntimeError("the computer did not answer")
+        play.request_hint()
+        if not self.until(lambda: play.hint is not None):
+            raise RuntimeError("no hint came")
+        self.app.toast = None
+        self.frames(2)
+        self.shot("10-hint.png")
 
     def variant_shot(self) -> None:
         """A second, short game: full-board scoring on a 5x5 board without gravity."""

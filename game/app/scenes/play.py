@@ -641,7 +641,7 @@ class PlayScene(Scene):
             "undo": self.match.can_undo(),
             "redo": self.match.can_redo(),
             "hint": self.outcome is None and human_turn and self.drop is None,
-            "scores": self.rules.mode is Mode.CLASSIC and self.rules.gravity,
+            "scores": self.rules.mode is Mode.CLASSIC and self.rules.gravity and self.opponent is not Opponent.DEMO,
             "tree": bool(self.searches),
         }
 
