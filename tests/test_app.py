@@ -829,3 +829,37 @@ def test_an_idle_window_draws_nothing_until_something_changes(app):
     assert at_rest == app.theme.palette.player1  # the frame where it landed was drawn
     step(app, 30)
     assert len(drawn) == falling  # then nothing more
+
+
+# -- the window: its name, its folder, its size ------------------------------------------
+def test_window_is_called_connect_four_and_remembers_its_size(tmp_path):
+    import os
+
+    from game.app.loop import App
+
+    app = App((700, 500), home=tmp_path)
+    try:
+        assert pygame.display.get_caption()[0] == "Connect Four"
+        assert os.environ["SDL_VIDEO_X11_WMCLASS"] == "Connect Four"  # the task bar's name, not main.py
+        app.stack.push(TitleScene())
+        app.step([pygame.event.Event(pygame.VIDEORESIZE, w=900, h=640, size=(900, 640))], FRAME)
+    finally:
+        app.close()
+    again = App(home=tmp_path)  # no size asked: the last one
+    try:
+        assert pygame.display.get_surface().get_size() == (900, 640)
+    finally:
+        again.close()
+
+
+def test_preference_folder_is_not_doubled(tmp_path, monkeypatch):
+    from game.app.loop import preference_folder
+
+    monkeypatch.delenv("CONNECT4_HOME", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    old = tmp_path / "connect4" / "connect4"
+    old.mkdir(parents=True)
+    (old / "settings.json").write_text('{"rows": 7}')
+    folder = preference_folder()
+    assert folder.name == "connect4" and folder.parent.name != "connect4"
+    assert json.loads((folder / "settings.json").read_text()) == {"rows": 7}  # moved up from the old place
