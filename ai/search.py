@@ -309,6 +309,10 @@ class _Pass:
         self.root_values = root_values
 
 
+TABLE_LIMIT = 1 << 19
+"""Positions kept in each of the evaluation cache and the best-move table (~50 MB each)."""
+
+
 class _Context:
     """What stays the same across the passes of one search."""
 
@@ -431,6 +435,12 @@ def search(
     def check(nodes: int) -> None:
         if should_stop is not None and should_stop():
             raise SearchCancelled()
+        # The position tables grow with every new position; past TABLE_LIMIT they start
+        # again (they only save work and order moves), so memory stays bounded at any depth.
+        if len(ctx.eval_cache) > TABLE_LIMIT:
+            ctx.eval_cache.clear()
+        if len(ctx.best_moves) > TABLE_LIMIT:
+            ctx.best_moves.clear()
         now = time.perf_counter()
         if deadline is not None and best_result is not None and now > deadline:
             raise _OutOfTime()
