@@ -67,7 +67,7 @@ def book_path(which: BookFile) -> Path:
         from bitbully_databases import BitBullyDatabases
     except ImportError as error:  # pragma: no cover - a requirement of the project
         raise BookError("the opening books need the 'bitbully-databases' package (pip install it)") from error
-    return Path(BitBullyDatabases.get_database_path(which.package_name))  # type: ignore[arg-type]
+    return Path(BitBullyDatabases.get_database_path(which.package_name))
 
 
 @functools.lru_cache(maxsize=256)

@@ -7,9 +7,25 @@ the largest weight.  A small centre bonus breaks ties toward the middle, where m
 lines pass.  In FULL_BOARD mode completed runs are points already won and count
 ``POINT`` each.
 
+Two terms make depth count (without them depth 2 and depth 8 chose alike, issue 8):
+
+- **Tactics at the leaf** (CLASSIC): the side to move (the one with fewer discs, the
+  first player on equal counts) wins at once if it has a playable threat; otherwise the
+  other side wins if it has two playable threats, or a playable threat with another one
+  right above it.  Such a leaf scores ``TACTICAL`` (far above any positional value, far
+  below a proven ``WIN``), so a search no longer walks into a loss one ply past its
+  horizon and sees a win one ply early.
+- **Threat parity** (gravity): in the endgame columns fill up in turn, and a threat on an
+  odd row (counting 1 from the bottom) tends to fall to the first player, one on an even
+  row to the second (Allis).  A threat cell on a player's own parity is worth
+  ``PARITY_GOOD``, on the other parity ``PARITY_OTHER``; a threat with the opponent's
+  threat right below it is worth little (it can never be filled first) and is not counted.
+
 The evaluator is generated as straight-line code for the board's K and height: per
 direction, the windows free of the opponent come from a doubling AND chain, and "at
 least m own discs in the window" is built plane by plane (t_m |= t_(m-1) & plane).
+Threat cells come from the geometry's generated ``threats``; everything is bitboard
+shifts, ANDs and popcounts.
 """
 
 from __future__ import annotations
@@ -25,6 +41,12 @@ POINT = 1_000
 """FULL_BOARD: the value of one completed run (a point)."""
 CENTRE_WEIGHT = 3
 """Per own disc in the centre column(s)."""
+TACTICAL = 100_000
+"""A leaf whose next moves are forced to a win: far above positions, below ``WIN``."""
+PARITY_GOOD = 40
+"""Per threat cell on the owner's good row parity (first player: odd rows from the bottom)."""
+PARITY_OTHER = 12
+"""Per threat cell on the other parity."""
 
 
 def tier_weights(k: int) -> dict[int, int]:
@@ -65,6 +87,64 @@ def _side_source(own: str, other: str, k: int, directions: tuple[int, ...]) -> l
     return lines
 
 
+def row_parity_masks(geo: Geometry) -> tuple[int, int]:
+    """(odd rows, even rows) counting 1 from the bottom, as bitboards."""
+    odd = 0
+    for col in range(geo.rules.cols):
+        for row in range(0, geo.rules.rows, 2):
+            odd |= 1 << (col * geo.height + row)
+    return odd, geo.board_mask ^ odd
+
+
+def _threat_source(geo: Geometry) -> list[str]:
+    """Source lines computing threat cells and returning early on a forced leaf (CLASSIC)."""
+    rules = geo.rules
+
+    def stacked(playable_threats: str, all_threats: str) -> str:
+        # Under gravity a playable threat with another right above it cannot be stopped.
+        return f" or (({playable_threats} << 1) & {all_threats})" if rules.gravity else ""
+
+    classic = rules.mode is Mode.CLASSIC
+    lines = [
+        "    mask = first | second",
+        "    empty = board ^ mask",
+        "    tf = threats(first, empty)",
+        "    ts = threats(second, empty)",
+    ]
+    if rules.gravity:
+        lines.append("    playable = (mask + bottom) & board")
+    else:
+        lines.append("    playable = empty")
+    if classic:
+        # The side to move: the one with fewer discs, the first player on equal counts.
+        lines += [
+            "    pf = tf & playable",
+            "    ps = ts & playable",
+            "    if first.bit_count() <= second.bit_count():",
+            f"        if pf: return {TACTICAL}",
+            f"        if (ps & (ps - 1)){stacked('ps', 'ts')}: return {-TACTICAL}",
+            "    else:",
+            f"        if ps: return {-TACTICAL}",
+            f"        if (pf & (pf - 1)){stacked('pf', 'tf')}: return {TACTICAL}",
+        ]
+    return lines
+
+
+def _parity_source(geo: Geometry) -> list[str]:
+    """Source lines adding the threat parity to ``s`` (gravity only)."""
+    lines: list[str] = []
+    if geo.rules.gravity:
+        odd, even = row_parity_masks(geo)
+        # A threat right above an opponent threat is dead: the opponent fills below first.
+        lines += [
+            "    live_f = tf & ~(ts << 1)",
+            "    live_s = ts & ~(tf << 1)",
+            f"    s += {PARITY_GOOD} * ((live_f & {odd}).bit_count() - (live_s & {even}).bit_count())",
+            f"    s += {PARITY_OTHER} * ((live_f & {even}).bit_count() - (live_s & {odd}).bit_count())",
+        ]
+    return lines
+
+
 @functools.lru_cache(maxsize=32)
 def make_evaluator(geo: Geometry) -> Callable[[int, int], int]:
     """Return ``evaluate(first, second)``: the heuristic value for MAX (``first``)."""
@@ -74,16 +154,24 @@ def make_evaluator(geo: Geometry) -> Callable[[int, int], int]:
     cols = rules.cols
     for col in {(cols - 1) // 2, cols // 2}:
         centre |= ((1 << rules.rows) - 1) << (col * geo.height)
-    lines = ["def evaluate(first, second):", "    s = 0"]
+    lines = ["def evaluate(first, second):"]
+    lines += _threat_source(geo)
+    lines.append("    s = 0")
     lines += _side_source("first", "second", k, geo.directions)
     lines.append("    s = -s")
     lines += _side_source("second", "first", k, geo.directions)
     lines.append(f"    s = -s + {CENTRE_WEIGHT} * ((first & {centre}).bit_count() - (second & {centre}).bit_count())")
     if rules.mode is Mode.FULL_BOARD:
         lines.append(f"    s += {POINT} * (points(first) - points(second))")
+    lines += _parity_source(geo)
     lines.append("    return s")
     source = "\n".join(lines)
-    namespace = {"board": geo.board_mask, "points": lambda b: geo.line_starts(b).bit_count()}
+    namespace = {
+        "board": geo.board_mask,
+        "bottom": geo.bottom_mask,
+        "points": lambda b: geo.line_starts(b).bit_count(),
+        "threats": geo.threats,
+    }
     exec(compile(source, "<generated evaluate>", "exec"), namespace)  # noqa: S102
     evaluate = cast(Callable[[int, int], int], namespace["evaluate"])
     evaluate.source = source  # type: ignore[attr-defined]  # for the curious reader

@@ -1,8 +1,15 @@
-"""Minimax with optional alpha-beta pruning, as the textbook writes it, made fast.
+"""Minimax with optional alpha-beta pruning, made fast.
 
-``maximize`` and ``minimize`` are the two mutually recursive functions of the lecture
-notes (AIMA's max_value / min_value).  Pruning is a flag of the same code: with it off
-the loops never break, and the search visits the whole tree to the depth limit.
+``ai.textbook`` is the reference to read first: AIMA's max_value / min_value written
+over ``game.Board`` exactly as the lecture shows them.  This module is the same pair of
+mutually recursive functions, ``maximize`` and ``minimize``, with the speed-ups below;
+they return the same values (tests/test_search.py checks it against a plain minimax).
+Pruning is a flag of the same code: with it off the loops never break, and the search
+visits the whole tree to the depth limit.
+
+Move order (``MoveOrder``): left to right, centre first, or best first (the default:
+the best move of the previous iterative-deepening pass, then the killer move, then the
+rest by their static value), so a learner can see how much the order alone prunes.
 
 Speed (see ``python -m ai.bench``) comes from bitboards in Python ints, generated line
 arithmetic, a cache of leaf evaluations, moves tried centre-first with the best move of
@@ -14,6 +21,8 @@ heuristic of ``ai.heuristic``.
 
 from __future__ import annotations
 
+import enum
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -22,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ai.bitboard import geometry
-from ai.heuristic import make_evaluator, make_final_value
+from ai.heuristic import TACTICAL, make_evaluator, make_final_value
 from ai.tree import DEFAULT_BUDGET, BoundKind, LeafReason, SearchTree, TreeRecorder
 from ai.values import INF, WIN, is_win_value, plies_to_end
 from game.rules import MAX, MIN, Mode, Rules
@@ -32,6 +41,36 @@ CHECK_EVERY = 4096
 
 EXACT, LOWER, UPPER = BoundKind.EXACT, BoundKind.LOWER, BoundKind.UPPER
 """Kinds of a root child's value: exact, or only a bound because of a cutoff."""
+
+NO_MOVE = -1
+"""A move id for "none" (no best move stored, no killer yet)."""
+ORDER_SHIFT = 8
+"""An order key packs two move ids in one int: ``best << ORDER_SHIFT | (killer + 1)``.
+Move ids are < 255 (at most 120 cells), so the killer fits in the low 8 bits."""
+
+
+def order_key(best: int, killer: int) -> int:
+    """The key of the move order "``best`` first, then ``killer``, then the rest".
+
+    The hot loops inline this same expression (a call would cost more than the work).
+    """
+    return best << ORDER_SHIFT | (killer + 1)
+
+
+def order_key_moves(key: int) -> tuple[int, int]:
+    """(best, killer) of an order key; ``NO_MOVE`` where none."""
+    return key >> ORDER_SHIFT, (key & ((1 << ORDER_SHIFT) - 1)) - 1
+
+
+class MoveOrder(enum.Enum):
+    """In what order a node tries its moves (alpha-beta prunes more the better it is)."""
+
+    LEFT_TO_RIGHT = "left to right"
+    """Columns (cells) in reading order: what a naive program does."""
+    CENTRE_FIRST = "centre first"
+    """Centre columns first: more lines pass through them, so they are often best."""
+    BEST_FIRST = "best first"
+    """The previous pass's best move first, then the killer move, then by static value."""
 
 
 class SearchCancelled(Exception):
@@ -124,6 +163,8 @@ class _Pass:
         check = ctx.check
         orders, ordered = ctx.orders, ctx.ordered
         key_shift = ctx.key_shift
+        shift = ORDER_SHIFT
+        remember = ctx.order is MoveOrder.BEST_FIRST  # keep best and killer moves for ordering
         playable = ctx.playable
         pv: list[tuple[int, ...]] = [()] * (depth_limit + 2)
         killers = ctx.killers
@@ -167,11 +208,12 @@ class _Pass:
             mask = first | second
             key = first << key_shift | second
             wins = threats(first, board_mask ^ mask) if classic else 0
-            order_key = best_moves.get(key, -1) << 8 | (killers[ply] + 1)
-            order = orders.get(order_key)
+            # order_key(best, killer), inlined: -1 (NO_MOVE) where none is known.
+            ok = best_moves.get(key, -1) << shift | (killers[ply] + 1)
+            order = orders.get(ok)
             if order is None:
-                order = ordered(order_key)
-            if depth >= 3 and order_key >> 8 < 0:
+                order = ordered(ok)
+            if depth >= 3 and ok < 0 and remember:  # no best move stored: sort by static value
                 order = by_static_value(order, first, second, mask, True)
             best = -INF
             best_move = -1
@@ -221,9 +263,11 @@ class _Pass:
                         alpha = value
                         if pruning and alpha >= beta:
                             cutoffs += 1
-                            killers[ply] = move
-                            break
-            if best > alpha_in:  # below alpha every child is only a bound: no real best
+                            if remember:
+                                killers[ply] = move
+                            break  # beta cutoff: MIN above never lets play reach here
+            # best <= alpha_in: every child was only an upper bound, none is a real best.
+            if best > alpha_in and remember:
                 best_moves[key] = best_move
             pv[ply] = line
             if node >= 0:
@@ -236,11 +280,11 @@ class _Pass:
             mask = first | second
             key = first << key_shift | second
             wins = threats(second, board_mask ^ mask) if classic else 0
-            order_key = best_moves.get(key, -1) << 8 | (killers[ply] + 1)
-            order = orders.get(order_key)
+            ok = best_moves.get(key, -1) << shift | (killers[ply] + 1)
+            order = orders.get(ok)
             if order is None:
-                order = ordered(order_key)
-            if depth >= 3 and order_key >> 8 < 0:
+                order = ordered(ok)
+            if depth >= 3 and ok < 0 and remember:
                 order = by_static_value(order, first, second, mask, False)
             best = INF
             best_move = -1
@@ -290,9 +334,10 @@ class _Pass:
                         beta = value
                         if pruning and alpha >= beta:
                             cutoffs += 1
-                            killers[ply] = move
-                            break
-            if best < beta_in:
+                            if remember:
+                                killers[ply] = move
+                            break  # alpha cutoff: MAX above never lets play reach here
+            if best < beta_in and remember:
                 best_moves[key] = best_move
             pv[ply] = line
             if node >= 0:
@@ -316,26 +361,30 @@ TABLE_LIMIT = 1 << 19
 class _Context:
     """What stays the same across the passes of one search."""
 
-    def __init__(self, rules: Rules, pruning: bool, check: Callable[[int], None]):
+    def __init__(
+        self,
+        rules: Rules,
+        pruning: bool,
+        check: Callable[[int], None],
+        order: MoveOrder = MoveOrder.BEST_FIRST,
+        noise: int = 0,
+        seed: int = 0,
+    ):
         geo = geometry(rules)
         self.geo = geo
         self.pruning = pruning
         self.check = check
+        self.order = order
         self.evaluate = make_evaluator(geo)
+        if noise:
+            self.evaluate = _noisy(self.evaluate, noise, seed)
         self.final_value = make_final_value(geo)
         self.eval_cache: dict[int, int] = {}
         self.best_moves: dict[int, int] = {}
         self.killers = [-1] * (rules.cells + 2)  # per ply: the last move that caused a cutoff
         self.key_shift = geo.height * rules.cols
-        self.orders, self.ordered = _move_order_maker(geo)
-        self._static_order = self.ordered(-1 << 8)
-        if rules.gravity:
-            bottom, board = geo.bottom_mask, geo.board_mask
-            self.playable = lambda mask: ((mask + bottom) & board).bit_count()
-        else:
-            board = geo.board_mask
-            self.playable = lambda mask: (board ^ mask).bit_count()
-
+        self.orders, self.ordered = _move_order_maker(geo, order)
+        self._static_order = self.ordered(order_key(NO_MOVE, NO_MOVE))
         if rules.gravity:
             bottom, board = geo.bottom_mask, geo.board_mask
             self.playable = lambda mask: ((mask + bottom) & board).bit_count()
@@ -357,24 +406,45 @@ class _Context:
         )
 
 
-def _move_order_maker(geo) -> tuple[dict[int, tuple], Callable[[int], tuple]]:
+def _noisy(evaluate: Callable[[int, int], int], noise: int, seed: int) -> Callable[[int, int], int]:
+    """``evaluate`` plus seeded noise in [-noise, noise]: a player who judges roughly.
+
+    Forced leaves (``TACTICAL``) and wins stay exact, so a noisy level still takes an
+    immediate win and blocks an immediate loss; only its positional judgement blurs.
+    """
+    rng = random.Random(seed)
+
+    def noisy(first: int, second: int) -> int:
+        value = evaluate(first, second)
+        if abs(value) >= TACTICAL:
+            return value
+        return value + rng.randint(-noise, noise)
+
+    return noisy
+
+
+def _move_order_maker(geo, move_order: MoveOrder) -> tuple[dict[int, tuple], Callable[[int], tuple]]:
     """Move orders by (best move of the previous pass, killer move) and their maker.
 
-    An order key is ``best << 8 | (killer + 1)`` with -1 for "none"; an order tries the
-    best move, then the killer, then the rest centre-first.  Orders are built on first
-    use and kept, so the search only pays a dict look-up.
+    An order key (``order_key``) names the best move and the killer, ``NO_MOVE`` for
+    none; its order tries the best move, then the killer, then the rest in the static
+    order (centre first, or left to right for ``MoveOrder.LEFT_TO_RIGHT``).  Orders are
+    built on first use and kept, so the search only pays a dict look-up.
     """
     steps = {move: (move, add, keep) for move, add, keep in geo.move_steps}
-    static = tuple(steps[m] for m in geo.centre_order)
+    if move_order is MoveOrder.LEFT_TO_RIGHT:
+        static = tuple(geo.move_steps)
+    else:
+        static = tuple(steps[m] for m in geo.centre_order)
     orders: dict[int, tuple] = {}
 
-    def ordered(order_key: int) -> tuple:
-        best, killer = order_key >> 8, (order_key & 0xFF) - 1
+    def ordered(key: int) -> tuple:
+        best, killer = order_key_moves(key)
         front = [m for m in (best, killer) if m >= 0]
         if len(front) == 2 and front[0] == front[1]:
             front.pop()
         order = tuple(steps[m] for m in front) + tuple(s for s in static if s[0] not in front)
-        orders[order_key] = order
+        orders[key] = order
         return order
 
     return orders, ordered
@@ -393,6 +463,9 @@ def search(
     on_progress: ProgressCallback | None = None,
     tree_budget: int = DEFAULT_BUDGET,
     iterative: bool | None = None,
+    order: MoveOrder = MoveOrder.BEST_FIRST,
+    noise: int = 0,
+    seed: int = 0,
 ) -> SearchResult:
     """Choose a move for the side to move by depth-limited minimax.
 
@@ -410,6 +483,11 @@ def search(
         tree_budget: nodes stored at most when recording; past it they are only counted.
         iterative: search depth 1, 2, ... up to ``depth`` (default: with pruning or a
             time limit, where the previous pass orders the moves of the next).
+        order: how each node orders its moves (``MoveOrder``); the value is the same,
+            only the work differs.
+        noise: leaf values get seeded noise in [-noise, noise] (a beginner's rough
+            judgement); wins, losses and forced leaves stay exact.
+        seed: seeds the noise (the same seed and position give the same move).
 
     Returns:
         A ``SearchResult``; ``move`` is None when the game is already over.
@@ -456,7 +534,7 @@ def search(
                 )
             )
 
-    ctx = _Context(rules, pruning, check)
+    ctx = _Context(rules, pruning, check, order, noise, hash((seed, first, second)))
     over = _game_over(geo, first, second)
     if over is not None:
         stats = SearchStats(0, 0, 0, 0, time.perf_counter() - started, 0)
