@@ -337,7 +337,10 @@ class TreeScene(Scene):
                     return
                 break
         parent = self.known_tree.node(index).parent
-        self.view = View(root=parent.index if parent is not None else index)
+        root = parent.index if parent is not None else index
+        if self.replay is not None and root < self.replay.start:
+            root = self.replay.start  # a replay of a subtree stays inside it
+        self.view = View(root=root)
         self.relayout()
 
     def zoom(self, factor: float, around: tuple[float, float] | None = None) -> None:
