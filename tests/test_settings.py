@@ -175,3 +175,11 @@ def test_a_full_disk_mid_save_leaves_the_old_file_whole(tmp_path):
     assert done.returncode == 0, "the save reports failure"
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.json"]
+
+
+def test_the_screen_gets_one_short_sentence_naming_what_was_reset(tmp_path):
+    values = read_settings(write(tmp_path, good_text(theme="neon", tally={"wins": 5, "draws": 2, "losses": -1})))
+    assert values.notice == "Settings that could not be read are back to their defaults: theme, tally.losses"
+    damaged = read_settings(write(tmp_path, good_text().encode()[:-1]))
+    assert damaged.notice is not None and "damaged" in damaged.notice and len(damaged.notice) < 100
+    assert read_settings(write(tmp_path, good_text())).notice is None

@@ -104,7 +104,7 @@ class App:
         self.drew = False  # the last step drew a frame (the loop flips only then)
         if report.warning:  # said once, in the log and on screen
             log.warning("%s: %s", self.settings_path, report.warning)
-            self.show_toast(report.warning, 8.0)
+            self.show_toast(report.notice or report.warning, 8.0)
 
     # -- the loop -------------------------------------------------------------------
     def run(self, seconds: float | None = None) -> None:

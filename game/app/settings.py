@@ -19,6 +19,7 @@ import json
 import logging
 import math
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -213,6 +214,22 @@ class SettingsReport:
         if self.moved_to is not None:
             text += f". The damaged file was kept as {self.moved_to.name}"
         return text + "."
+
+    @property
+    def notice(self) -> str | None:
+        """The warning in one short sentence for the screen (the log has the details)."""
+        if not self.problems:
+            return None
+        if self.moved_to is not None:
+            return "The settings file was damaged: kept what could be read; the old file is saved beside it"
+        names = [found.group(1) for problem in self.problems if (found := _VALUE_NAME.match(problem))]
+        if names:
+            return f"Settings that could not be read are back to their defaults: {', '.join(names)}"
+        return "Some settings could not be read; the log says which"
+
+
+_VALUE_NAME = re.compile(r"([a-z_]+(?:\.[a-z0-9]+)?)(?:=| is not a table)")
+"""The setting a problem is about ("tally.losses=-1 is not a count" -> tally.losses)."""
 
 
 class _Unreadable(ValueError):
