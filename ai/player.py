@@ -17,6 +17,7 @@ import numpy as np
 
 from ai.levels import Level
 from ai.search import ProgressCallback, SearchResult, search
+from ai.tree import DEFAULT_BUDGET
 from game.rules import Rules
 
 
@@ -41,6 +42,8 @@ def choose_move(
     time_limit: float | None = None,
     should_stop: Callable[[], bool] | None = None,
     on_progress: ProgressCallback | None = None,
+    record_tree: bool = False,
+    tree_budget: int = DEFAULT_BUDGET,
 ) -> Choice:
     """Choose ``level``'s move in this position.
 
@@ -50,6 +53,8 @@ def choose_move(
         time_limit: seconds for this move; overrides the level's own budget when smaller.
         should_stop: polled during the search; True cancels it (``SearchCancelled``).
         on_progress: progress reports of the search.
+        record_tree, tree_budget: keep the heuristic search's tree (``result.tree``), at
+            most ``tree_budget`` nodes (the window's tree overlay shows it).
 
     Returns:
         A ``Choice``; its ``move`` is 0-based (a column under gravity, a cell index without).
@@ -64,6 +69,8 @@ def choose_move(
         to_move=to_move,
         should_stop=should_stop,
         on_progress=on_progress,
+        record_tree=record_tree,
+        tree_budget=tree_budget,
     )
     return Choice(
         move=result.move,
