@@ -1,35 +1,61 @@
-"""Computer levels: search depth, pruning and time budget, and how to explain them."""
+"""Computer levels: search depth, pruning, move order, time budget, and how to explain them.
+
+The presets run from Beginner (a shallow, noisy judge that still never misses an
+immediate win or block) to Perfect (exact play on the standard board).  Each preset's
+one-line note says how strong it is, as measured by ``python -m ai.strength``.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ai.search import MoveOrder
 from game.rules import Rules
 
 MIN_DEPTH, MAX_DEPTH = 1, 12
-TIME_BUDGETS = (0.0, 0.5, 1.0, 2.0, 5.0, 10.0)
+TIME_BUDGETS = (0.0, 0.5, 0.75, 1.0, 2.0, 5.0, 10.0)
 """Seconds per move offered in the level select; 0 means no limit."""
 
 
 @dataclass(frozen=True)
 class Level:
-    """How the computer searches: plies ahead, alpha-beta on/off, seconds per move."""
+    """How the computer plays: plies ahead, alpha-beta on/off, seconds per move, move
+    order, how roughly it judges positions, and whether it plays perfectly."""
 
     depth: int = 4
     pruning: bool = True
     time_budget: float = 0.0  # 0: no limit
+    order: MoveOrder = MoveOrder.BEST_FIRST
+    noise: int = 0  # leaf values blurred by up to this much (seeded): a beginner's judgement
+    perfect: bool = False  # exact play on the standard board (elsewhere: the search above)
 
     @property
     def time_limit(self) -> float | None:
         return self.time_budget or None
 
 
+BEGINNER_NOISE = 60
+"""Beginner's blur: about one open three's worth of value, so it misjudges quiet
+positions like someone who just learned the rules, yet sees every forced win or loss."""
+
 PRESETS: dict[str, Level] = {
-    "Easy": Level(2),
-    "Medium": Level(4),
-    "Hard": Level(6),
-    "Expert": Level(8, time_budget=5.0),
+    "Beginner": Level(2, noise=BEGINNER_NOISE),
+    "Easy": Level(3),
+    "Medium": Level(5),
+    "Hard": Level(7),
+    "Expert": Level(MAX_DEPTH, time_budget=0.75),
+    "Perfect": Level(MAX_DEPTH, time_budget=0.75, perfect=True),
 }
+
+PRESET_NOTES: dict[str, str] = {
+    "Beginner": "Looks 2 moves ahead and judges roughly: beatable, but never misses a win or a block.",
+    "Easy": "Looks 3 moves ahead.",
+    "Medium": "Looks 5 moves ahead.",
+    "Hard": "Looks 7 moves ahead.",
+    "Expert": "Thinks up to 0.75 s a move (about 10-12 moves ahead).",
+    "Perfect": "Plays perfectly on the standard 6x7 board (opening book + exact solver).",
+}
+"""One line per preset saying how strong it is (figures from ``python -m ai.strength``)."""
 
 
 def preset_name(level: Level) -> str | None:
@@ -61,6 +87,18 @@ def describe(level: Level, rules: Rules) -> list[str]:
     """Sentences for the level select: what the setting means and what it costs."""
     depth = level.depth
     worst = worst_case_positions(rules, depth)
+    if level.perfect:
+        from ai.perfect import is_standard
+
+        if is_standard(rules):
+            return [
+                "Perfect play: every move keeps the game's exact value (win, draw or loss).",
+                "Up to 12 discs it reads the answers from an opening book; after that the exact "
+                "solver works them out. It prefers the quickest win and the slowest loss.",
+            ]
+        return [
+            "Perfect play is only for the standard 6x7 board with 4 in a row: here it plays like Expert.",
+        ]
     plies = "move" if depth == 1 else "moves"
     lines = [f"The computer looks {depth} {plies} ahead (its own and yours), then judges the position."]
     if level.pruning:
@@ -77,4 +115,8 @@ def describe(level: Level, rules: Rules) -> list[str]:
         )
     else:
         lines.append("No time budget: it always finishes the full depth.")
+    if level.order is not MoveOrder.BEST_FIRST:
+        lines.append(f"Moves tried {level.order.value}: the same choice, more positions visited.")
+    if level.noise:
+        lines.append(f"It judges quiet positions roughly (up to {level.noise} points off), like a beginner.")
     return lines

@@ -4,21 +4,26 @@ benchmarks share, so a level means the same thing everywhere.
     from ai.player import choose_move
     choice = choose_move(PRESETS["Hard"], board.grid, board.rules, board.to_move)
 
-Today a level is a depth-limited search (``ai.search``); the Perfect level and the
-beginner's noise plug in here, so callers never need to know which engine answered.
+A level is a depth-limited search (``ai.search``), with a beginner's noise where the
+level asks for it, or, for the Perfect level on the standard board, the exact player of
+``ai.perfect`` (opening book + solver).  Callers never need to know which engine answered.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ai.levels import Level
+from ai.perfect import PerfectPlayer, is_standard, moves_left, shared_player
 from ai.search import ProgressCallback, SearchResult, search
 from ai.tree import DEFAULT_BUDGET
+from ai.values import WIN
 from game.rules import Rules
+
+NOT_STANDARD_NOTE = "perfect play is only for the standard board: playing Expert"
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,22 @@ class Choice:
     nodes: int
     seconds: float
     result: SearchResult | None = None  # the heuristic search, where one was run
+    exact_scores: dict[int, int] | None = None  # exact column scores (benchmark convention) found in time
+    outcome: int | None = None  # perfect play: 1/0/-1 win/draw/loss for the side to move
+    note: str | None = None  # something the person should know (e.g. a fallback)
+
+
+def exact_value(score: int, grid: np.ndarray, to_move: int) -> int:
+    """An exact score of the side to move (benchmark convention) on the ``ai.values`` scale
+    from MAX's side: a win ``p`` plies away is ``WIN - p``."""
+    if score == 0:
+        return 0
+    own = int((grid == to_move).sum())
+    other = int((grid == -to_move).sum())
+    discs = moves_left(score, own, other, grid.size)
+    plies = 2 * discs - 1 if score > 0 else 2 * discs
+    value = WIN - plies if score > 0 else plies - WIN
+    return value * to_move
 
 
 def choose_move(
@@ -44,21 +65,34 @@ def choose_move(
     on_progress: ProgressCallback | None = None,
     record_tree: bool = False,
     tree_budget: int = DEFAULT_BUDGET,
+    seed: int = 0,
+    perfect_player: PerfectPlayer | None = None,
 ) -> Choice:
     """Choose ``level``'s move in this position.
 
     Args:
-        level: what to play like (depth, pruning, time budget ...).
+        level: what to play like (depth, pruning, time budget, order, noise, perfect).
         grid, rules, to_move: the position (``to_move`` is 1 for MAX, -1 for MIN).
         time_limit: seconds for this move; overrides the level's own budget when smaller.
-        should_stop: polled during the search; True cancels it (``SearchCancelled``).
+        should_stop: polled during the search; True cancels it (``SearchCancelled`` or
+            ``SolverStopped``).
         on_progress: progress reports of the search.
         record_tree, tree_budget: keep the heuristic search's tree (``result.tree``), at
             most ``tree_budget`` nodes (the window's tree overlay shows it).
+        seed: seeds a noisy level's judgement (same seed, same position: same move).
+        perfect_player: the Perfect level's player (its tables survive between moves, and
+            ``ponder`` fills them); by default one shared per process.
 
     Returns:
         A ``Choice``; its ``move`` is 0-based (a column under gravity, a cell index without).
     """
+    grid = np.asarray(grid, dtype=np.int8)
+    note = None
+    if level.perfect:
+        if is_standard(rules):
+            return _perfect_choice(level, grid, rules, to_move, time_limit, should_stop, perfect_player)
+        note = NOT_STANDARD_NOTE
+        level = replace(level, perfect=False)
     limits = [t for t in (level.time_limit, time_limit) if t]
     result = search(
         grid,
@@ -71,6 +105,9 @@ def choose_move(
         on_progress=on_progress,
         record_tree=record_tree,
         tree_budget=tree_budget,
+        order=level.order,
+        noise=level.noise,
+        seed=seed,
     )
     return Choice(
         move=result.move,
@@ -79,4 +116,42 @@ def choose_move(
         nodes=result.stats.total_nodes,
         seconds=result.stats.seconds,
         result=result,
+        note=note,
+    )
+
+
+def _perfect_choice(
+    level: Level,
+    grid: np.ndarray,
+    rules: Rules,
+    to_move: int,
+    time_limit: float | None,
+    should_stop: Callable[[], bool] | None,
+    player: PerfectPlayer | None,
+) -> Choice:
+    """The Perfect level on the standard board."""
+    from ai.bitboard import geometry
+    from ai.search import _game_over  # the one place that knows a finished position
+
+    geo = geometry(rules)
+    over = _game_over(geo, *geo.from_grid(grid))
+    if over is not None:
+        return Choice(None, over, 0, 0, 0.0)
+    limits = [t for t in (level.time_limit, time_limit) if t]
+    player = player or shared_player()
+    chosen = player.choose(grid, rules, to_move, time_limit=min(limits) if limits else None, should_stop=should_stop)
+    if chosen.score is not None:
+        value = exact_value(chosen.score, grid, to_move)
+    elif chosen.outcome:  # won or lost, distance not found in time: the game's end as a bound
+        value = (WIN - int((grid == 0).sum())) * chosen.outcome * to_move
+    else:
+        value = 0
+    return Choice(
+        move=chosen.move,
+        value=value,
+        depth=0,
+        nodes=chosen.nodes,
+        seconds=chosen.seconds,
+        exact_scores=dict(chosen.scores) or None,
+        outcome=chosen.outcome,
     )

@@ -105,6 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--time-limit", type=float, help="seconds; iterative deepening stops then")
     analyze.add_argument("--tree", action="store_true", help="print the search tree as text")
     analyze.add_argument("--tree-depth", type=int, default=2, help="levels of the tree to print (default 2)")
+    analyze.add_argument(
+        "--level",
+        metavar="NAME",
+        help="also print the move this level would play (a preset such as perfect, or depth:N)",
+    )
     _add_rule_options(analyze, Mode.CLASSIC)
 
     solve = commands.add_parser(
@@ -117,6 +122,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     solve.add_argument("file", metavar="FILE", nargs="?", help="default: standard input")
     solve.add_argument("--weak", action="store_true", help="only win/draw/loss as 1/0/-1")
+    solve.add_argument(
+        "--time-limit",
+        type=float,
+        metavar="S",
+        help="seconds per position; a line not solved in time says 'unknown within S s'",
+    )
     _add_rule_options(solve, Mode.CLASSIC)
     _add_bot_commands(commands)
     return parser
@@ -406,6 +417,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         + (f" ({stats.total_nodes:,} nodes in all passes)" if stats.total_nodes != stats.nodes else ""),
         file=out,
     )
+    _print_exact_and_level(args, board, out)
     if result.tree is not None:
         tree = result.tree
         print(f"\nSearch tree ({len(tree):,} nodes stored; W<n> = win in n plies):", file=out)
@@ -417,9 +429,50 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    from ai.solver import Solver, SolverError
+EXACT_SECONDS = 10.0
+"""analyze: seconds for the exact column scores of the standard board (without --time-limit)."""
+PROGRESS_SECONDS = 2.0
+"""solve: seconds between two progress lines on stderr."""
 
+
+def _print_exact_and_level(args: argparse.Namespace, board: Board, out: TextIO) -> None:
+    """analyze: exact column scores (standard board) and the move of ``--level``."""
+    from ai.perfect import column_verdict, exact_column_scores, is_standard
+
+    rules = board.rules
+    if is_standard(rules):
+        seconds = args.time_limit or EXACT_SECONDS
+        scores = exact_column_scores(board.grid, rules, board.to_move, seconds)
+        if scores is None:
+            print(f"Exact values: not found within {seconds:g} s", file=out)
+        else:
+            parts = [f"{format_move(col, rules)}:{scores[col]:+d}" for col in sorted(scores)]
+            print(
+                "Exact values (perfect play, side to move; 22 - winner's discs, <0 a loss): " + "  ".join(parts),
+                file=out,
+            )
+            best = max(sorted(scores), key=lambda col: scores[col])
+            print("Best: " + column_verdict(best, scores[best], board.grid, board.to_move), file=out)
+    if args.level:
+        from ai.player import choose_move
+        from game.engine import LevelNotFound, find_level
+
+        try:
+            level = find_level(args.level)
+        except LevelNotFound as error:
+            raise CliError(str(error)) from None
+        choice = choose_move(level, board.grid, rules, board.to_move)
+        assert choice.move is not None
+        note = f" ({choice.note})" if choice.note else ""
+        print(f"Level {args.level} plays: {format_move(choice.move, rules)}{note}", file=out)
+
+
+def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    import time
+
+    from ai.solver import Solver, SolverError, SolverStopped
+
+    _check_seconds(args.time_limit, "--time-limit")
     rules = rules_from_args(args)
     try:
         solver = Solver(rules)
@@ -433,6 +486,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             raise CliError(f"cannot read {args.file}: {error.strerror or error}") from None
     else:
         source = stdin
+    started = last_report = time.perf_counter()
+    unknown = 0
     with source:
         number = 0
         while line := _read_line(source, f"line {number + 1}"):
@@ -442,11 +497,23 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
                 continue
             moves_text = words[0]
             try:
-                moves = parse_moves(moves_text, rules)
-                solution = solver.solve_moves(moves, weak=args.weak)
+                moves = parse_moves("" if moves_text in ('""', "''", "-") else moves_text, rules)
+                solution = solver.solve_moves(moves, weak=args.weak, time_limit=args.time_limit)
             except (NotationError, SolverError) as error:
                 raise CliError(f"line {number}: {moves_text}: {error}") from None
-            print(f"{moves_text} {solution.score}", file=out, flush=True)
+            except SolverStopped:
+                unknown += 1
+                print(f"{moves_text} unknown within {args.time_limit:g} s", file=out, flush=True)
+            else:
+                print(f"{moves_text} {solution.score}", file=out, flush=True)
+            now = time.perf_counter()
+            if now - last_report >= PROGRESS_SECONDS:
+                last_report = now
+                print(
+                    f"solve: {number} lines in {now - started:.1f} s" + (f", {unknown} unknown" if unknown else ""),
+                    file=sys.stderr,
+                    flush=True,
+                )
     return 0
 
 

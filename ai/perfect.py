@@ -1,0 +1,290 @@
+"""Perfect play on the standard board: exact verdicts, the Perfect level and pondering.
+
+Every position of standard Connect Four (6x7, connect 4, gravity, classic) has an exact
+value: the opening books answer 8- and 12-disc positions, a search down to them answers
+earlier ones, and the exact solver (``ai.solver``) answers later ones.
+
+    player = PerfectPlayer()
+    choice = player.choose(grid, rules, to_move, time_limit=1.0)     # a value-keeping move
+    player.ponder(grid, rules, to_move, should_stop)                 # while the person thinks
+    exact_column_scores(grid, rules, to_move, time_limit=2.0)        # {col: score} or None
+    column_verdict(col, score, grid)                                 # "column 4: you win in ..."
+
+Scores are in the benchmark convention (``ai.solver``): from the side to move, a win is
+22 minus the winner's discs at the end of the game, a loss the negative, a draw 0.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ai.bitboard import geometry
+from ai.solver import Solver, SolverStopped
+from game.rules import MAX, Mode, Rules
+
+STANDARD_SHAPE = (6, 7, 4)
+
+
+class NotStandardError(ValueError):
+    """Perfect play was asked for off the standard board."""
+
+
+def is_standard(rules: Rules) -> bool:
+    """True for the one rule set with exact answers: 6x7, connect 4, gravity, classic."""
+    return (rules.rows, rules.cols, rules.connect) == STANDARD_SHAPE and rules.gravity and rules.mode is Mode.CLASSIC
+
+
+def _sign(score: int) -> int:
+    return (score > 0) - (score < 0)
+
+
+@dataclass(frozen=True)
+class PerfectChoice:
+    """A value-keeping move and what is known about it.
+
+    ``outcome`` is 1/0/-1 (win/draw/loss for the side to move, with perfect play);
+    ``score`` the exact benchmark score where it was found in time, else None;
+    ``scores`` the exact score of every column found in time.
+    """
+
+    move: int
+    outcome: int
+    score: int | None
+    scores: dict[int, int]
+    seconds: float
+    nodes: int
+
+
+class PerfectPlayer:
+    """Plays the standard board perfectly; keeps the solver's tables between moves.
+
+    One object per game (or per worker) lets each move reuse the previous moves' work, and
+    ``ponder`` fills those tables with the answers to the person's likely replies.
+    """
+
+    def __init__(self) -> None:
+        self.rules = Rules()
+        self.geo = geometry(self.rules)
+        self.solver = Solver(self.rules)
+
+    # -- positions as the solver's bitboards ---------------------------------------
+    def _position(self, grid: np.ndarray, to_move: int) -> tuple[int, int]:
+        first, second = self.geo.from_grid(np.asarray(grid, dtype=np.int8))
+        current = first if to_move == MAX else second
+        return current, first | second
+
+    def _children(self, current: int, mask: int) -> list[tuple[int, int]]:
+        """(column, bit) of every playable column, centre first."""
+        geo = self.geo
+        result = []
+        for col in geo.centre_order:
+            column = ((1 << self.rules.rows) - 1) << (col * geo.height)
+            bit = (mask + (1 << (col * geo.height))) & column
+            if bit:
+                result.append((col, bit))
+        return result
+
+    def _win_now_score(self, mask: int) -> int:
+        """Score of winning with the next disc."""
+        return (self.rules.cells + 1 - mask.bit_count()) // 2
+
+    def _child_score(self, current: int, mask: int, bit: int, weak: bool, deadline: float | None, should_stop) -> int:
+        """Score (or outcome when ``weak``) for the side to move of playing ``bit``."""
+        if self.geo.line_starts(current | bit):
+            return 1 if weak else self._win_now_score(mask)
+        if (mask | bit).bit_count() == self.rules.cells:
+            return 0
+        limit = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
+        child = self.solver.solve_bits(current ^ mask, mask | bit, weak=weak, should_stop=should_stop, time_limit=limit)
+        return -child.score
+
+    # -- entry points ----------------------------------------------------------------
+    def column_scores(
+        self,
+        grid: np.ndarray,
+        to_move: int,
+        *,
+        weak: bool = False,
+        time_limit: float | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> dict[int, int]:
+        """Exact score (or 1/0/-1 outcome when ``weak``) of every playable column.
+
+        Raises:
+            SolverStopped: the time ran out or ``should_stop`` said so.
+        """
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        current, mask = self._position(grid, to_move)
+        return {
+            col: self._child_score(current, mask, bit, weak, deadline, should_stop)
+            for col, bit in self._children(current, mask)
+        }
+
+    def choose(
+        self,
+        grid: np.ndarray,
+        rules: Rules,
+        to_move: int,
+        *,
+        time_limit: float | None = 1.0,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> PerfectChoice:
+        """A move that keeps the position's exact value; the quickest win / slowest loss
+        among those when the exact scores are found within ``time_limit``.
+
+        First the columns' outcomes (win/draw/loss) are solved (weak, fast; always
+        finished, whatever the time limit); then, with the time left, the exact scores of
+        the value-keeping columns.  Ties go to the centre.
+
+        Raises:
+            NotStandardError: ``rules`` are not the standard board.
+            SolverStopped: ``should_stop`` returned True.
+        """
+        if not is_standard(rules):
+            raise NotStandardError("perfect play is only for the standard 6x7 connect-4 board")
+        started = time.perf_counter()
+        deadline = None if time_limit is None else started + time_limit
+        current, mask = self._position(grid, to_move)
+        children = self._children(current, mask)
+        if not children:
+            raise ValueError("the board is full: there is no move to choose")
+        nodes = 0
+        outcomes: dict[int, int] = {}
+        # Outcomes first (weak, fast), without a deadline: perfect play needs them.
+        for col, bit in children:
+            outcomes[col] = self._child_score(current, mask, bit, True, None, should_stop)
+            nodes += self.solver.nodes
+            if outcomes[col] == 1:
+                break  # a win: no column does better
+        best_outcome = max(outcomes.values())
+        keeping = [col for col, _ in children if outcomes.get(col) == best_outcome]
+        scores: dict[int, int] = {}
+        bits = dict(children)
+        try:  # exact scores of the value-keeping columns, in the time left
+            if best_outcome == 1:  # other columns may win too: find them all
+                for col, bit in children:
+                    if col not in outcomes:
+                        outcomes[col] = self._child_score(current, mask, bit, True, deadline, should_stop)
+                        nodes += self.solver.nodes
+                keeping = [col for col, _ in children if outcomes[col] == 1]
+            if len(keeping) > 1 and best_outcome != 0:
+                for col in keeping:
+                    scores[col] = self._child_score(current, mask, bits[col], False, deadline, should_stop)
+                    nodes += self.solver.nodes
+        except SolverStopped:
+            if should_stop is not None and should_stop():
+                raise
+        exact = [col for col in keeping if col in scores]
+        if len(exact) == len(keeping) and exact:
+            move = max(exact, key=lambda col: scores[col])  # max keeps the centre-first order on ties
+        else:
+            move = keeping[0]
+        return PerfectChoice(
+            move=move,
+            outcome=best_outcome,
+            score=scores.get(move),
+            scores=scores,
+            seconds=time.perf_counter() - started,
+            nodes=nodes,
+        )
+
+    def ponder(self, grid: np.ndarray, rules: Rules, to_move: int, should_stop: Callable[[], bool]) -> int:
+        """Think on the opponent's time: solve our answer to each of their likely replies.
+
+        Call it after the computer's move with the position the person now faces
+        (``to_move`` = the person's side).  It walks the replies centre-first, solving
+        the computer's move after each one into the player's tables, until
+        ``should_stop`` returns True or every reply is done.  The next ``choose`` then
+        mostly reads answers from the tables.  Returns the number of replies finished.
+        """
+        if not is_standard(rules):
+            return 0
+        current, mask = self._position(grid, to_move)
+        done = 0
+        for _, bit in self._children(current, mask):
+            if should_stop():
+                break
+            if self.geo.line_starts(current | bit) or (mask | bit).bit_count() >= self.rules.cells - 1:
+                done += 1
+                continue
+            reply_current, reply_mask = current ^ mask, mask | bit  # the computer to move
+            try:
+                for _, answer in self._children(reply_current, reply_mask):
+                    if self.geo.line_starts(reply_current | answer):
+                        break
+                    self.solver.solve_bits(
+                        reply_current ^ reply_mask, reply_mask | answer, weak=True, should_stop=should_stop
+                    )
+            except SolverStopped:
+                break
+            done += 1
+        return done
+
+
+_SHARED: PerfectPlayer | None = None
+
+
+def shared_player() -> PerfectPlayer:
+    """The process-wide player (its tables shared by every caller in this process)."""
+    global _SHARED
+    if _SHARED is None:
+        _SHARED = PerfectPlayer()
+    return _SHARED
+
+
+def exact_column_scores(
+    grid: np.ndarray,
+    rules: Rules,
+    to_move: int,
+    time_limit: float | None = 2.0,
+    *,
+    should_stop: Callable[[], bool] | None = None,
+) -> dict[int, int] | None:
+    """The exact score of every playable column, from the side to move, or None.
+
+    None: the rules are not the standard board, or the scores were not all found within
+    ``time_limit`` seconds.  Scores are in the benchmark convention (see module doc).
+    """
+    if not is_standard(rules):
+        return None
+    try:
+        return shared_player().column_scores(grid, to_move, time_limit=time_limit, should_stop=should_stop)
+    except SolverStopped:
+        return None
+
+
+def moves_left(score: int, own_discs: int, opponent_discs: int, cells: int = 42) -> int:
+    """For a non-zero score, the discs the winner still has to play, the winning one included."""
+    winner_discs_at_end = cells // 2 + 1 - abs(score)
+    return winner_discs_at_end - (own_discs if score > 0 else opponent_discs)
+
+
+def score_text(score: int, own_discs: int, opponent_discs: int, cells: int = 42) -> str:
+    """A score for the side to move in words, counting each side's own moves (discs).
+
+    "you win in 3 moves" means the winning disc is your 3rd disc from now; "you lose in 2
+    moves" that the opponent's winning disc is their 2nd from now.
+    """
+    if score == 0:
+        return "a draw with perfect play"
+    count = moves_left(score, own_discs, opponent_discs, cells)
+    unit = "move" if count == 1 else "moves"
+    if score > 0:
+        return f"you win in {count} {unit} with perfect play"
+    return f"you lose with perfect play: the opponent wins in {count} {unit}"
+
+
+def column_verdict(column: int, score: int, grid: np.ndarray, to_move: int) -> str:
+    """One line for a hint: "column 4: you win in 18 moves with perfect play".
+
+    ``column`` is 0-based (printed 1-based); ``score`` is the exact score of playing it
+    (from ``exact_column_scores``); the count includes the disc played in that column.
+    """
+    grid = np.asarray(grid)
+    own = int((grid == to_move).sum())
+    other = int((grid == -to_move).sum())
+    return f"column {column + 1}: {score_text(score, own, other, grid.size)}"
