@@ -31,7 +31,7 @@ from typing import TextIO
 
 from ai.levels import PRESETS, Level
 from ai.player import choose_move
-from ai.search import SearchCancelled, SearchProgress
+from ai.search import SearchCancelled, SearchProgress, search
 from ai.solver import SolverStopped
 from game.board import Board, IllegalMoveError
 from game.rules import MAX, MIN, Mode, Rules, RulesError
@@ -41,6 +41,10 @@ SOFT_SHARE = 0.8
 starting new passes after it); the rest is margin for the pass in flight and the pipe."""
 SAFETY_SECONDS = 0.05
 """Kept back from every time limit: the answer must be on the wire before the limit."""
+SAFETY_NET_DEPTH = 6
+SAFETY_NET_SHARE = 0.1
+"""Before the level thinks, a search of at most this depth in this share of the move
+time gives a fallback move better than a quick guess."""
 DEPTH_PREFIX = "depth:"
 
 
@@ -156,6 +160,7 @@ class Thinking:
         self._on_pass = on_pass
         self._progress: SearchProgress | None = None
         self._reported_depth = 0
+        self._net: TimedMove | None = None  # the safety net's move, once cast
 
     @property
     def deadline(self) -> float | None:
@@ -176,19 +181,44 @@ class Thinking:
             self._on_pass(progress)
 
     def best_so_far(self) -> TimedMove:
-        """The move of the deepest finished pass, or the quick fallback if none finished."""
+        """The level's deepest finished pass, else the safety net, else the quick move."""
         progress = self._progress
         elapsed = time.perf_counter() - self.started
         if progress is not None and progress.move is not None:
             return TimedMove(progress.move, progress.value, progress.completed_depth, progress.nodes, elapsed, True)
+        net = self._net
+        if net is not None and net.move is not None:
+            return TimedMove(net.move, net.value, net.depth, net.nodes, elapsed, True)
         return TimedMove(quick_move(self.board.copy()), None, 0, 0, elapsed, True)
+
+    def _cast_safety_net(self, seconds: float) -> None:
+        """A shallow search first, so a level that reports no passes (the book and exact
+        solver of Perfect) still leaves a searched move when the clock runs out."""
+        board = self.board
+        try:
+            result = search(
+                board.grid,
+                board.rules,
+                SAFETY_NET_DEPTH,
+                time_limit=max(0.005, seconds * SAFETY_NET_SHARE),
+                to_move=board.to_move,
+                should_stop=self.should_stop,
+            )
+        except SearchCancelled:
+            return
+        elapsed = time.perf_counter() - self.started
+        self._net = TimedMove(result.move, result.value, result.depth, result.stats.total_nodes, elapsed, True)
 
     def run(self) -> TimedMove:
         """Search until the level is done, the soft budget is spent, or a stop comes."""
         board = self.board
         if board.is_game_over():
             return TimedMove(None, None, 0, 0, 0.0, False)
-        budget = None if self.seconds is None else max(0.01, self.seconds * SOFT_SHARE - SAFETY_SECONDS)
+        budget = None
+        if self.seconds is not None:
+            self._cast_safety_net(self.seconds)
+            soft_end = self.started + self.seconds * SOFT_SHARE - SAFETY_SECONDS
+            budget = max(0.01, soft_end - time.perf_counter())
         try:
             choice = choose_move(
                 self.level,
