@@ -161,7 +161,10 @@ def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
     match.add_argument("--movetime", type=int, default=1000, metavar="MS", help="milliseconds per move (default 1000)")
     match.add_argument("--pgn", metavar="FILE", help="write every game to FILE in a PGN-like format")
     match.add_argument(
-        "--seed", type=int, metavar="S", help="shuffle the openings (and seed any level's randomness) with S"
+        "--seed",
+        type=int,
+        metavar="S",
+        help="shuffle the openings with S and seed the noisy levels' judgement (Beginner)",
     )
     _add_rule_options(match, Mode.CLASSIC)
 
@@ -536,7 +539,8 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     if args.movetime < 1:
         raise CliError(f"--movetime must be at least 1 ms, not {args.movetime}")
     try:
-        players = [make_player(args.player_a), make_player(args.player_b)]
+        seed = args.seed if args.seed is not None else 0
+        players = [make_player(args.player_a, seed=seed), make_player(args.player_b, seed=seed)]
     except (LevelNotFound, ValueError) as error:
         raise CliError(str(error)) from None
     pgn = None

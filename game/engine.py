@@ -150,9 +150,11 @@ class Thinking:
         board: Board,
         seconds: float | None,
         *,
+        seed: int = 0,
         on_pass: Callable[[SearchProgress], None] | None = None,
     ):
         self.level = level
+        self.seed = seed  # for levels that play with variety (``choose_move``'s seed)
         self.board = board.copy()
         self.seconds = seconds
         self.started = time.perf_counter()
@@ -228,6 +230,7 @@ class Thinking:
                 time_limit=budget,
                 should_stop=self.should_stop,
                 on_progress=self._progress_seen,
+                seed=self.seed,
             )
         except (SearchCancelled, SolverStopped):
             return self.best_so_far()
@@ -237,13 +240,13 @@ class Thinking:
         return TimedMove(move, choice.value, choice.depth, choice.nodes, elapsed, stopped_early or self.should_stop())
 
 
-def play_in_time(level: Level, board: Board, seconds: float | None) -> TimedMove:
+def play_in_time(level: Level, board: Board, seconds: float | None, *, seed: int = 0) -> TimedMove:
     """Choose ``level``'s move in ``board`` within ``seconds`` (None: no clock).
 
     The level's own search stops itself in time; should it not, the best move found so
     far is returned when the time is up (the late search is told to stop and ignored).
     """
-    thinking = Thinking(level, board, seconds)
+    thinking = Thinking(level, board, seconds, seed=seed)
     if seconds is None:
         return thinking.run()
     answers: list[TimedMove] = []

@@ -79,12 +79,13 @@ class Player(Protocol):
 class LevelPlayer:
     """A built-in level playing through ``ai.player.choose_move`` under the move clock."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, *, seed: int = 0):
         self.level = find_level(name)
         self.name = name.lower()
+        self.seed = seed  # a noisy level's judgement: same seed, same position, same move
 
     def choose(self, board: Board, seconds: float) -> int:
-        timed = play_in_time(self.level, board, seconds)
+        timed = play_in_time(self.level, board, seconds, seed=self.seed)
         if timed.move is None:
             raise PlayerFailed(Failure.CRASH, f"{self.name} found no move")
         return timed.move
@@ -226,7 +227,7 @@ def rules_words(rules: Rules) -> str:
     return words
 
 
-def make_player(spec: str) -> Player:
+def make_player(spec: str, *, seed: int = 0) -> Player:
     """A player from its command-line name: a level (``hard``, ``depth:6``) or
     ``engine:COMMAND``.
 
@@ -245,7 +246,7 @@ def make_player(spec: str) -> Player:
         if shutil.which(program) is None:
             raise ValueError(f"engine:{command}: no program {program!r} to run")
         return EnginePlayer(command)
-    return LevelPlayer(spec)
+    return LevelPlayer(spec, seed=seed)
 
 
 # -- openings -------------------------------------------------------------------------
@@ -521,11 +522,10 @@ def run_match(
 ) -> MatchResult:
     """Play ``games`` games: each opening twice, A first in one and B first in the other.
 
-    ``movetime`` is seconds per move; ``seed`` shuffles the openings and seeds Python's
-    ``random`` (for levels that play with variety); ``on_game`` hears of every game.
+    ``movetime`` is seconds per move; ``seed`` shuffles the openings (give the same
+    seed to ``make_player`` for levels that play with variety); ``on_game`` hears of
+    every finished game.  The players stay open: close them when done.
     """
-    if seed is not None:
-        random.seed(seed)
     chosen = openings(rules, (games + 1) // 2, seed=seed)
     records: list[GameRecord] = []
     for number in range(games):

@@ -202,3 +202,12 @@ def test_pgn_has_tags_and_numbered_moves(tmp_path):
     text = path.read_text()
     assert '[Date "2026.11.22"]' in text and '[Opening "344"]' in text
     assert "1. 3 4 2. 4 " in text and text.rstrip().endswith(("1-0", "0-1", "1/2-1/2"))
+
+
+def test_the_same_seed_replays_the_same_match():
+    def games(seed: int) -> list[tuple[int, ...]]:
+        beginner, medium = make_player("beginner", seed=seed), make_player("medium", seed=seed)
+        result = run_match(beginner, medium, Rules(), games=2, movetime=0.5, seed=seed)
+        return [game.moves for game in result.games]
+
+    assert games(5) == games(5)
