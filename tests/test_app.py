@@ -745,10 +745,23 @@ def test_exact_scores_label_every_column_and_make_the_hint(app):
     assert "with perfect play" in play.headline()
     notes = play.column_notes()
     assert [note is not None for note in notes] == [col in exact for col in range(7)]
-    press(app, pygame.K_s)  # the toggle hides them, and shows them again
-    assert play.column_notes() == []
+    best_col = play.hint[0]
+    assert notes[best_col] is not None and notes[best_col].text.startswith("W")  # a win: "W<moves>"
+
+
+def test_scores_toggle_searches_each_of_your_turns_without_a_hint(app):
+    from game.app.worker import JobPurpose
+
+    play = vs_computer(app, level=Level(2))
     press(app, pygame.K_s)
-    assert play.column_notes() == notes
+    assert play.show_scores
+    step(app)
+    assert play.job_purpose is JobPurpose.HINT and not play.job_asked  # the scores' own search
+    assert wait_until(app, lambda: play.job_purpose is None, 30)
+    assert play.analysis_ply == 0 and play.hint is None and play.headline() == "Your turn"
+    press(app, pygame.K_s)  # off: nothing more is searched
+    step(app, 3)
+    assert not play.show_scores and play.job_purpose is None and play.exact_scores() is None
 
 
 def test_one_mark_for_player_1_in_the_window_and_the_text_board(app):

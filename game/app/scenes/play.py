@@ -42,6 +42,9 @@ DEMO_PAUSE = 0.35  # seconds between two moves of computer against computer
 END_DELAY = 0.9  # seconds of glow before the result panel
 HINT_VERDICT_SECONDS = 1.0  # solver time for a hint when the level has no time budget
 UI_TREE_BUDGET = 1_000_000
+EVEN_BELOW = 8  # heuristic values under this are "even": a few discs' worth of centre
+THREAT_VALUE = 50  # about one open threat (a window with 3 own discs): "slightly" below it
+MUCH_FROM = 200  # several threats: "much better"
 GLOW_SECONDS = 6.0  # the winning line pulses this long, then stays lit (no redraws while idle)
 
 
@@ -135,9 +138,9 @@ def standing_text(own_value: int, plies_from_now: int | None, name: str, other: 
     if rules.mode is Mode.FULL_BOARD:
         return f"{name} {'expect' if you else 'expects'} {own_value / POINT:+.1f} points (estimate)"
     size = abs(own_value)
-    if size < 8:
+    if size < EVEN_BELOW:
         return "The position is even (estimate)"
-    word = "slightly " if size < 50 else ("much " if size >= 200 else "")
+    word = "slightly " if size < THREAT_VALUE else ("much " if size >= MUCH_FROM else "")
     return f"{name} {be} {word}{'better' if own_value > 0 else 'worse'} (estimate)"
 
 
@@ -178,7 +181,10 @@ class PlayScene(Scene):
         self.progress: JobProgress | None = None
         self.report: SearchReport | None = None
         self.hint: tuple[int, str | None] | None = None
-        self.show_scores = True  # the exact score of every column, when a hint brought them
+        self.show_scores = False  # S: every column's exact score kept on the board, each turn
+        self.analysis: SearchReport | None = None  # the scores' own search (not a hint asked for)
+        self.analysis_ply = -1
+        self.job_asked = True  # the job under way was asked for (a hint), not a scores analysis
         self.searches: list[SearchRecord] = []
         self.undone_searches: list[SearchRecord] = []  # kept for Redo
         self.outcome: Outcome | None = None
@@ -292,7 +298,9 @@ class PlayScene(Scene):
         return None if cell is None else cell[0] * self.rules.cols + cell[1]
 
     # -- the computer -----------------------------------------------------------------
-    def submit(self, purpose: JobPurpose, side: int) -> None:
+    def submit(self, purpose: JobPurpose, side: int, *, asked: bool = True) -> None:
+        """Start a search for ``side``: the computer's move, a hint, or (``asked`` False)
+        the exact scores of the columns kept on the board."""
         board = self.match.board
         level = self.levels[side] if purpose is JobPurpose.MOVE else self.levels[-side]
         job = SearchJob(
@@ -306,9 +314,11 @@ class PlayScene(Scene):
             tree_budget=UI_TREE_BUDGET,
             verdict_seconds=(level.time_budget or HINT_VERDICT_SECONDS) if purpose is JobPurpose.HINT else 0.0,
             purpose=purpose,
+            level=level,  # the worker plays it through ai.player.choose_move
         )
         self.job_id = self.app.submit(job, self)
         self.job_purpose = purpose
+        self.job_asked = asked
         self.job_ply = len(self.match.moves)
         self.progress = None
 
@@ -329,9 +339,14 @@ class PlayScene(Scene):
         self.app.show_toast("Looking for a hint...", 1.5)
 
     def toggle_scores(self) -> None:
+        """S: keep every column's exact score on the board, on each of your turns."""
         self.show_scores = not self.show_scores
-        if self.show_scores and not self.exact_scores():
-            self.app.show_toast("Exact scores come with a hint (H), on the standard board")
+        if not self.show_scores:
+            self.app.show_toast("Column scores off (a hint still shows its own)")
+        elif self.rules.mode is Mode.CLASSIC and self.rules.gravity:
+            self.app.show_toast("Column scores on: each column's exact score, on your turn")
+        else:
+            self.app.show_toast("Exact scores are for classic rules with gravity")
 
     def on_worker_event(self, event: WorkerEvent) -> None:
         """The App hands over what the worker sent about this scene's jobs."""
@@ -354,8 +369,12 @@ class PlayScene(Scene):
         if len(self.match.moves) != self.job_ply or result.move is None:
             return  # the position changed: this answer is stale
         side = event.job.to_move
-        self.searches.append(SearchRecord(self.job_ply, side, purpose.value, result, event.job_id))
         exact = event.exact_scores or None
+        if not self.job_asked:  # the scores' own search: only its scores are wanted
+            self.analysis = SearchReport(purpose, side, result.move, result, event.verdict, exact)
+            self.analysis_ply = self.job_ply
+            return
+        self.searches.append(SearchRecord(self.job_ply, side, purpose.value, result, event.job_id))
         move = result.move
         if purpose is JobPurpose.HINT and exact:  # the best exact move; the search's if it is one
             best = max(exact.values())
@@ -370,11 +389,29 @@ class PlayScene(Scene):
             self.play_move(move)
 
     def exact_scores(self) -> dict[int, int] | None:
-        """The exact score of each move in the current position, if a search brought them."""
+        """The exact score of each move in the current position, if a search brought them:
+        the hint's, or (scores kept on the board) the scores' own search's."""
         report = self.report
-        if report is None or not report.exact_scores or report.purpose is not JobPurpose.HINT:
-            return None
-        return report.exact_scores
+        if report is not None and report.purpose is JobPurpose.HINT and report.exact_scores:
+            return report.exact_scores
+        analysis = self.analysis
+        if self.show_scores and analysis is not None and self.analysis_ply == len(self.match.moves):
+            return analysis.exact_scores or None
+        return None
+
+    def wants_scores(self) -> bool:
+        """The column scores are kept on the board and this turn's are still to come."""
+        return (
+            self.show_scores
+            and self.rules.mode is Mode.CLASSIC
+            and self.rules.gravity
+            and self.outcome is None
+            and self.drop is None
+            and self.job_purpose is None
+            and not self.is_computer(self.match.to_move)
+            and self.analysis_ply != len(self.match.moves)
+            and self.exact_scores() is None  # a hint brought them already
+        )
 
     def on_tree(self, event: TreeReady) -> None:
         """A search's tree arrived after its move: attach it to its record."""
@@ -427,6 +464,7 @@ class PlayScene(Scene):
     def after_history_change(self) -> None:
         self.hint = None
         self.report = None
+        self.analysis, self.analysis_ply = None, -1
         self.outcome = None
         self.end_timer = None
         self.glow_started = None
@@ -442,6 +480,7 @@ class PlayScene(Scene):
         self.undone_searches.clear()
         self.hint = None
         self.report = None
+        self.analysis, self.analysis_ply = None, -1
         self.outcome = None
         self.counted = False
         self.end_timer = None
@@ -540,6 +579,8 @@ class PlayScene(Scene):
                     return
                 self.wait = 0.0
                 self.submit(JobPurpose.MOVE, side)
+        if self.wants_scores():
+            self.submit(JobPurpose.HINT, self.match.to_move, asked=False)
         self.place_buttons(display_size())
 
     def is_animating(self) -> bool:
@@ -748,7 +789,7 @@ class PlayScene(Scene):
     def column_notes(self) -> list[ColumnNote | None]:
         """Each column's exact score, when the scores are shown and known."""
         exact = self.exact_scores()
-        if not self.show_scores or not exact or not self.rules.gravity:
+        if not exact or not self.rules.gravity:
             return []
         p = self.app.theme.palette
         board = self.match.board
