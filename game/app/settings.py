@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ai.levels import MAX_DEPTH, MIN_DEPTH, TIME_BUDGETS, Level
+from ai.search import MoveOrder
 from game.rules import MAX_COLS, MAX_CONNECT, MAX_ROWS, MIN_COLS, MIN_CONNECT, MIN_ROWS, Mode, Rules, RulesError
 
 log = logging.getLogger(__name__)
@@ -81,10 +82,16 @@ class Settings:
     depth: int = 4
     pruning: bool = True
     time_budget: float = 0.0
+    order: str = MoveOrder.BEST_FIRST.value
+    noise: int = 0
+    perfect: bool = False
     # Player 2's level in computer vs computer (player 1 plays the level above).
     second_depth: int = 2
     second_pruning: bool = True
     second_time_budget: float = 0.0
+    second_order: str = MoveOrder.BEST_FIRST.value
+    second_noise: int = 0
+    second_perfect: bool = False
     window_size: tuple[int, int] = (1024, 720)  # the window's last size (windowed, not full screen)
     tally: dict[str, int] = field(default_factory=_empty_tally)
     two_player_tally: dict[str, int] = field(default_factory=_empty_two_player_tally)
@@ -93,18 +100,29 @@ class Settings:
         return Rules(self.rows, self.cols, self.connect, self.gravity, Mode(self.mode))
 
     def level(self) -> Level:
-        return Level(self.depth, self.pruning, self.time_budget)
+        order = MoveOrder(self.order)
+        return Level(self.depth, self.pruning, self.time_budget, order, self.noise, self.perfect)
 
     def set_level(self, level: Level) -> None:
         self.depth, self.pruning, self.time_budget = level.depth, level.pruning, level.time_budget
+        self.order, self.noise, self.perfect = level.order.value, level.noise, level.perfect
 
     def second_level(self) -> Level:
         """Player 2's level in computer vs computer."""
-        return Level(self.second_depth, self.second_pruning, self.second_time_budget)
+        order = MoveOrder(self.second_order)
+        return Level(
+            self.second_depth,
+            self.second_pruning,
+            self.second_time_budget,
+            order,
+            self.second_noise,
+            self.second_perfect,
+        )
 
     def set_second_level(self, level: Level) -> None:
         self.second_depth, self.second_pruning = level.depth, level.pruning
-        self.second_time_budget = level.time_budget
+        self.second_time_budget, self.second_order = level.time_budget, level.order.value
+        self.second_noise, self.second_perfect = level.noise, level.perfect
 
 
 # -- checking values one by one -------------------------------------------------------------
@@ -162,9 +180,15 @@ _READERS: dict[str, Callable[[object], object]] = {
     "depth": _int_in(MIN_DEPTH, MAX_DEPTH),
     "pruning": _bool,
     "time_budget": _time_budget,
+    "order": _choice(tuple(order.value for order in MoveOrder)),
+    "noise": _int_in(0, 1000),
+    "perfect": _bool,
     "second_depth": _int_in(MIN_DEPTH, MAX_DEPTH),
     "second_pruning": _bool,
     "second_time_budget": _time_budget,
+    "second_order": _choice(tuple(order.value for order in MoveOrder)),
+    "second_noise": _int_in(0, 1000),
+    "second_perfect": _bool,
     "window_size": _window_size,
 }
 MAX_COUNT = 10**9  # games in a tally; more is a damaged file, not a record
