@@ -167,13 +167,17 @@ def test_options_change_and_save_the_rules(app):
 
 
 def test_level_select_presets_and_start(app):
+    from dataclasses import replace
+
+    from ai.levels import PRESETS
+
     app.settings.opponent = "computer"
     app.stack.push(LevelSelectScene())
     step(app, 2)
     level = app.stack.top
     hard = next(b for b in level.presets if b.label == "Hard")
     click(app, hard.rect.center)
-    assert app.settings.level() == Level(6)
+    assert app.settings.level() == PRESETS["Hard"]
     click(app, level.pruning.arrow_rects()[1].center)
     assert app.settings.pruning is False
     click(app, level.budget.arrow_rects()[1].center)
@@ -181,7 +185,7 @@ def test_level_select_presets_and_start(app):
     press(app, pygame.K_RETURN, frames=2)
     play = app.stack.top
     assert isinstance(play, PlayScene)
-    assert play.level == Level(6, pruning=False, time_budget=0.5)
+    assert play.level == replace(PRESETS["Hard"], pruning=False, time_budget=0.5)
 
 
 def test_how_to_play_lists_every_control(app):
@@ -876,3 +880,21 @@ def test_preference_folder_is_not_doubled(tmp_path, monkeypatch):
     folder = preference_folder()
     assert folder.name == "connect4" and folder.parent.name != "connect4"
     assert json.loads((folder / "settings.json").read_text()) == {"rows": 7}  # moved up from the old place
+
+
+def test_level_select_offers_every_preset_and_the_move_order(app):
+    from ai.levels import PRESET_NOTES, PRESETS
+    from ai.search import MoveOrder
+    from game.app.settings import read_settings
+
+    app.stack.push(LevelSelectScene())
+    step(app, 2)
+    scene = app.stack.top
+    assert [b.label for b in scene.presets] == list(PRESETS)  # Beginner ... Perfect
+    assert set(PRESETS) <= set(PRESET_NOTES)
+    click(app, next(b for b in scene.presets if b.label == "Perfect").rect.center)
+    assert app.settings.level() == PRESETS["Perfect"]
+    assert read_settings(app.settings_path).settings.level() == PRESETS["Perfect"]  # kept as chosen
+    click(app, scene.order.arrow_rects()[0].center)  # the order row, by hand: a plain search
+    level = app.settings.level()
+    assert level.order is not MoveOrder.BEST_FIRST and not level.perfect and level.noise == 0

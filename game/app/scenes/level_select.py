@@ -9,10 +9,23 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
 import pygame
 
-from ai.levels import MAX_DEPTH, MIN_DEPTH, PRESETS, TIME_BUDGETS, Level, describe, preset_name, worst_case_positions
+from ai.levels import (
+    MAX_DEPTH,
+    MIN_DEPTH,
+    PRESET_NOTES,
+    PRESETS,
+    TIME_BUDGETS,
+    Level,
+    describe,
+    preset_name,
+    worst_case_positions,
+)
+from ai.search import MoveOrder
 from game.app.scene import Scene
 from game.app.settings import Opponent
 from game.app.widgets import Button, FocusList, Selector, display_size, row_rects, stack_rects
@@ -71,16 +84,10 @@ class LevelSelectScene(Scene):
 
         def setter(field: str) -> Callable[[object], None]:
             def apply(value: object) -> None:
-                level = self.level()
-                values: dict[str, object] = {
-                    "depth": level.depth,
-                    "pruning": level.pruning,
-                    "time_budget": level.time_budget,
-                }
-                values[field] = value
-                depth, budget = values["depth"], values["time_budget"]
-                assert isinstance(depth, int) and isinstance(budget, (int, float))
-                self.set_level(Level(depth, bool(values["pruning"]), float(budget)))
+                # A row changed by hand makes a plain search of it (no beginner's blur,
+                # no perfect play: those come with their presets).
+                change: dict[str, Any] = {field: value}
+                self.set_level(replace(self.level(), noise=0, perfect=False, **change))
 
             return apply
 
@@ -105,9 +112,10 @@ class LevelSelectScene(Scene):
             setter("time_budget"),
             format=lambda v: f"{v:g} s" if v else "no limit",
         )
+        self.order = Selector("Move order", list(MoveOrder), 0, setter("order"), format=lambda v: f"{v.value}")
         self.start_button = Button("Start", self.start, key_hint="Enter")
         self.back = Button("Back", self.app.stack.pop, key_hint="Esc")
-        rows: list[Button | Selector] = [self.depth, self.pruning, self.budget, self.start_button]
+        rows: list[Button | Selector] = [self.depth, self.pruning, self.order, self.budget, self.start_button]
         if self.both_sides:
             rows.insert(0, self.side_selector)
         self.focus = FocusList(rows)
@@ -122,7 +130,7 @@ class LevelSelectScene(Scene):
 
     @property
     def selectors(self) -> list[Selector]:
-        rows = [self.depth, self.pruning, self.budget]
+        rows = [self.depth, self.pruning, self.order, self.budget]
         return [self.side_selector, *rows] if self.both_sides else rows
 
     def level(self) -> Level:
@@ -148,6 +156,7 @@ class LevelSelectScene(Scene):
         self.side_selector.set_value(self.side)
         self.depth.set_value(level.depth)
         self.pruning.set_value(level.pruning)
+        self.order.set_value(level.order)
         self.budget.set_value(level.time_budget)
 
     def use_preset(self, level: Level) -> None:
@@ -248,6 +257,8 @@ class LevelSelectScene(Scene):
         size = max(13, int(row * 0.52))
         bottom = self.back.rect.top - size
         lines: list[tuple[str, tuple[int, int, int]]] = []
+        if current is not None and current in PRESET_NOTES:
+            lines += [(line, p.accent) for line in theme.wrap(f"{current}: {PRESET_NOTES[current]}", size, width)]
         warning = slow_level_warning(level, s.rules())
         if warning:
             lines += [(line, p.warning) for line in theme.wrap(warning, size, width)]
