@@ -150,3 +150,59 @@ def test_a_killed_process_is_said_once_and_a_thread_finishes_the_job():
         started = time.perf_counter()
         worker.shutdown()
         assert time.perf_counter() - started < 2.5
+
+
+LATE = "5273212553524744215772343433766165"  # 34 moves, 8 empty cells: solved at once
+
+
+def test_a_level_plays_through_choose_move_as_everywhere_else(worker):
+    from ai.levels import PRESETS
+    from ai.player import choose_move
+
+    board = Board.from_moves("4453")
+    owner = Owner()
+    job = SearchJob(board.grid.copy(), Rules(), board.to_move, 1, level=PRESETS["Hard"])
+    worker.submit(job, owner)
+    pump(worker, lambda: worker.current is None and not worker.receiving)
+    (answer,) = [e for e in owner.events if isinstance(e, JobResult)]
+    expected = choose_move(PRESETS["Hard"], board.grid, Rules(), board.to_move)
+    assert answer.result.move == expected.move and answer.result.value == expected.value
+    assert answer.result.depth == PRESETS["Hard"].depth  # the level's depth, not the job's 1
+    assert any(isinstance(e, TreeReady) for e in owner.events)  # the tree of the heuristic search
+
+
+def test_the_perfect_level_answers_and_then_ponders_until_the_next_job(worker):
+    from ai.levels import PRESETS
+
+    board = Board.from_moves(LATE)
+    owner = Owner()
+    worker.submit(SearchJob(board.grid.copy(), Rules(), board.to_move, 1, level=PRESETS["Perfect"]), owner)
+    pump(worker, lambda: worker.current is None and not worker.receiving)
+    (answer,) = [e for e in owner.events if isinstance(e, JobResult)]
+    assert answer.result.move in board.legal_moves() and answer.result.proven
+    quick = Owner()  # the worker may be pondering now: a new job stops it and is answered
+    worker.submit(job_for("4", 2, record_tree=False), quick)
+    pump(worker, lambda: any(isinstance(e, JobResult) for e in quick.events))
+
+
+def test_a_hint_carries_every_columns_exact_score_and_a_verdict(worker):
+    from ai.levels import PRESETS
+    from ai.perfect import exact_column_scores
+
+    board = Board.from_moves(LATE)
+    owner = Owner()
+    job = SearchJob(
+        board.grid.copy(),
+        Rules(),
+        board.to_move,
+        1,
+        verdict_seconds=5.0,
+        purpose=JobPurpose.HINT,
+        level=PRESETS["Medium"],
+    )
+    worker.submit(job, owner)
+    pump(worker, lambda: worker.current is None and not worker.receiving)
+    (answer,) = [e for e in owner.events if isinstance(e, JobResult)]
+    expected = exact_column_scores(board.grid, Rules(), board.to_move, None)
+    assert answer.exact_scores == expected and set(expected) == set(board.legal_moves())
+    assert answer.verdict and ("perfect play" in answer.verdict or "draw" in answer.verdict)

@@ -39,7 +39,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ai.search import SearchCancelled, SearchProgress, SearchResult, search
+from ai.levels import Level
+from ai.player import Choice, choose_move
+from ai.search import SearchCancelled, SearchProgress, SearchResult, SearchStats, search
+from ai.solver import SolverStopped
 from ai.tree import FIELDS, SearchTree
 from game.rules import Mode, Rules
 
@@ -76,6 +79,7 @@ class SearchJob:
     tree_budget: int = 1_000_000
     verdict_seconds: float = 0.0  # > 0: also try the exact solver for that long
     purpose: JobPurpose = JobPurpose.MOVE
+    level: Level | None = None  # MOVE and HINT: play it through ``ai.player.choose_move``
 
 
 # -- messages from the worker (each names its job) ---------------------------------------
@@ -212,21 +216,36 @@ def run_job(
             last[0] = now
             send(JobProgress(job_id, report.depth, report.completed_depth, report.nodes, report.seconds))
 
+    exact_scores: dict[int, int] | None = None
     try:
-        result = search(
-            job.grid,
-            job.rules,
-            job.depth,
-            pruning=job.pruning,
-            record_tree=job.record_tree,
-            time_limit=job.time_limit,
-            to_move=job.to_move,
-            should_stop=should_stop,
-            on_progress=progress,
-            tree_budget=job.tree_budget,
-        )
-        verdict = _perfect_play_verdict(job, should_stop) if job.verdict_seconds else None
-    except SearchCancelled:
+        if job.purpose is JobPurpose.PONDER:
+            _ponder(job.grid, job.rules, job.to_move, should_stop)
+            send(JobCancelled(job_id))  # pondering has no answer: it ends when it is stopped or done
+            return
+        if job.level is not None and job.purpose in (JobPurpose.MOVE, JobPurpose.HINT):
+            choice = _choose(job, should_stop, progress)
+            result = choice.result if choice.result is not None else _as_result(choice, job)
+            exact_scores = choice.exact_scores if hasattr(choice, "exact_scores") else None
+        else:  # a plain search: the tree overlay's comparison, or a job without a level
+            result = search(
+                job.grid,
+                job.rules,
+                job.depth,
+                pruning=job.pruning,
+                record_tree=job.record_tree,
+                time_limit=job.time_limit,
+                to_move=job.to_move,
+                should_stop=should_stop,
+                on_progress=progress,
+                tree_budget=job.tree_budget,
+            )
+        verdict = None
+        if job.verdict_seconds:
+            exact_scores = _exact_scores(job, should_stop) or exact_scores
+            verdict = (
+                _verdict_from_scores(job, exact_scores) if exact_scores else _perfect_play_verdict(job, should_stop)
+            )
+    except (SearchCancelled, SolverStopped):
         send(JobCancelled(job_id))
         return
     except (EOFError, OSError):  # the pipe to the window broke: the caller ends the worker
@@ -237,9 +256,94 @@ def run_job(
         return
     tree = result.tree
     # The answer first, so the move can be played at once; the tree follows.
-    send(JobResult(job_id, job, replace(result, tree=None), verdict, tree_follows=tree is not None))
+    send(JobResult(job_id, job, replace(result, tree=None), verdict, exact_scores, tree_follows=tree is not None))
     if tree is not None:
         send_tree(job_id, tree, send)
+    if job.purpose is JobPurpose.MOVE and result.move is not None and _plays_perfectly(job):
+        # Think on the person's time: the next job (their move's answer) stops it at once.
+        after = _grid_after(job.grid, job.rules, result.move, job.to_move)
+        try:
+            _ponder(after, job.rules, -job.to_move, should_stop)
+        except (SearchCancelled, SolverStopped):
+            pass
+
+
+def _choose(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[[SearchProgress], None]) -> Choice:
+    """The level's move through ``choose_move``, the one way a level plays; if perfect
+    play runs out of time (not cancelled), the same level's heuristic search answers."""
+    assert job.level is not None
+
+    def play(level: Level) -> Choice:
+        return choose_move(
+            level,
+            job.grid,
+            job.rules,
+            job.to_move,
+            should_stop=should_stop,
+            on_progress=progress,
+            record_tree=job.record_tree,
+            tree_budget=job.tree_budget,
+        )
+
+    try:
+        return play(job.level)
+    except SolverStopped:
+        if should_stop() or not _plays_perfectly(job):
+            raise
+        no_perfect: dict[str, Any] = {"perfect": False}
+        return play(replace(job.level, **no_perfect))
+
+
+def _as_result(choice: Choice, job: SearchJob) -> SearchResult:
+    """A ``SearchResult`` for an answer that no heuristic search gave (book, solver)."""
+    stats = SearchStats(choice.depth, choice.nodes, 0, 0, choice.seconds, choice.nodes)
+    pv = () if choice.move is None else (choice.move,)
+    pruning = job.level.pruning if job.level is not None else job.pruning
+    return SearchResult(choice.move, choice.value, pv, {}, stats, pruning, completed=True, proven=True)
+
+
+def _plays_perfectly(job: SearchJob) -> bool:
+    return job.level is not None and bool(getattr(job.level, "perfect", False))
+
+
+def _grid_after(grid: np.ndarray, rules: Rules, move: int, side: int) -> np.ndarray:
+    """The grid once ``side`` has played ``move`` (a column under gravity, else a cell)."""
+    after = np.array(grid, dtype=np.int8)
+    if rules.gravity:
+        empty = np.flatnonzero(after[:, move] == 0)
+        after[empty[-1], move] = side
+    else:
+        after.flat[move] = side
+    return after
+
+
+def _ponder(grid: np.ndarray, rules: Rules, to_move: int, should_stop: Callable[[], bool]) -> None:
+    """Fill the perfect player's tables with answers to the person's likely replies."""
+    try:
+        from ai.perfect import shared_player
+    except ImportError:  # no perfect player in this version
+        return
+    ponder = getattr(shared_player(), "ponder", None)
+    if ponder is not None:
+        ponder(grid, rules, to_move, should_stop)
+
+
+def _exact_scores(job: SearchJob, should_stop: Callable[[], bool]) -> dict[int, int] | None:
+    """Every column's exact score for the side to move, within the hint's seconds."""
+    try:
+        from ai.perfect import exact_column_scores
+    except ImportError:
+        return None
+    return exact_column_scores(job.grid, job.rules, job.to_move, job.verdict_seconds, should_stop=should_stop)
+
+
+def _verdict_from_scores(job: SearchJob, scores: dict[int, int]) -> str:
+    """The position's verdict from its best column's exact score (no second solve)."""
+    from ai.solver import verdict_text
+
+    own = int((job.grid == job.to_move).sum())
+    other = int((job.grid == -job.to_move).sum())
+    return verdict_text(max(scores.values()), own, other, job.rules.cells)
 
 
 def send_tree(job_id: int, tree: SearchTree, send: Callable[[WorkerMessage], None]) -> None:
@@ -562,11 +666,11 @@ class AIWorker:
 
     def _worker_lost(self) -> WorkerLost:
         """The process ended: say so once, carry on in a thread, rerun the current job."""
+        self._stop_process(timeout=0.5)  # reaps it, so its exit code is known
         exit_code = self._process.exitcode if self._process is not None else None
-        self._stop_process(timeout=0.2)
         message = "The AI process stopped"
         message += f" (exit code {exit_code})" if exit_code is not None else ""
-        message += "; the computer now thinks in a thread"
+        message += "; the computer thinks in a thread now"
         log.warning("%s", message)
         self.lost_message = message
         self._awaiting_tree.clear()
