@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import numpy as np
 import pygame
 import pytest
 
 from ai.levels import Level
-from ai.search import search
+from ai.search import MoveOrder, search
 from ai.solver import Solver
-from ai.tree import BoundKind
+from ai.tree import BoundKind, minimal_tree
 from ai.values import fmt_value
 from game.app.scenes.play import PlayScene, SearchRecord
+from game.app.tree.draw import order_line
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, View, layout
 from game.app.tree.replay import Replay
 from game.app.tree.scene import TreeScene
@@ -379,6 +385,72 @@ def test_compare_runs_the_search_again_with_pruning_switched(app, hand):
     press(app, pygame.K_c)  # again: a new run, then cancelled
     press(app, pygame.K_c)
     assert scene.compare_job is None
+
+
+def test_move_orders_rerun_the_search_beside_the_minimal_tree(app):
+    result = search(np.zeros((6, 7), dtype=np.int8), Rules(), 6, record_tree=True)
+    scene = open_tree(app, Rules(), result, side=1)
+    press(app, pygame.K_o)
+    orders = scene.orders
+    assert orders is not None and orders.running
+    assert wait_until(app, lambda: not orders.running, 60)
+    runs = {run.order: run for run in orders.runs}
+    assert list(runs) == [MoveOrder.LEFT_TO_RIGHT, MoveOrder.CENTRE_FIRST, MoveOrder.BEST_FIRST]
+    assert {run.value for run in runs.values()} == {result.value}  # the order changes the work, not the value
+    minimal, _ = minimal_tree(6, 7)
+    assert all(run.nodes >= minimal for run in runs.values())
+    # From the empty board at depth 6 the counts differ by about an order of magnitude.
+    assert runs[MoveOrder.LEFT_TO_RIGHT].nodes > 5 * runs[MoveOrder.BEST_FIRST].nodes
+    text = order_line(scene, minimal, 0, 7)
+    assert f"minimal {minimal:,}" in text and "left to right" in text and "searching" not in text
+    assert not orders._process.is_alive()
+
+
+def test_move_orders_stop_when_cancelled_or_the_overlay_closes(app):
+    result = search(np.zeros((6, 7), dtype=np.int8), Rules(), 9, record_tree=True)  # left to right: slow
+    scene = open_tree(app, Rules(), result, side=1)
+    press(app, pygame.K_o)
+    first = scene.orders
+    assert first is not None and first.running
+    press(app, pygame.K_o)  # again: stop
+    assert not first.running and not first._process.is_alive()
+    press(app, pygame.K_o)
+    second = scene.orders
+    assert second is not first and second.running
+    press(app, pygame.K_ESCAPE, frames=2)
+    assert app.stack.top is not scene
+    assert not second.running and not second._process.is_alive()
+
+
+def test_the_order_helper_process_ends_when_its_parent_dies(tmp_path):
+    script = (
+        "import os, sys, time, numpy as np\n"
+        "from game.rules import Rules\n"
+        "from game.app.tree.compare import OrderComparison\n"
+        "comparison = OrderComparison(np.zeros((6, 7), dtype=np.int8), Rules(), 1, 10)\n"
+        "time.sleep(1.0)\n"
+        "print(comparison._process.pid, flush=True)\n"
+        "os.kill(os.getpid(), 9)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=Path(__file__).parent.parent
+    )
+    helper = int(proc.stdout.split()[0])
+    assert gone_within(helper, 2.0)
+
+
+def gone_within(pid: int, seconds: float) -> bool:
+    """Whether process ``pid`` exits (or is only a zombie) within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                if any(line.startswith("State:") and "Z" in line for line in status):
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def test_earlier_searches_of_the_match_stay_reachable(app):

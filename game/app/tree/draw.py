@@ -289,7 +289,7 @@ def draw_bottom(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     x, y = rect.left + 12, rect.top + 8
     # Nodes per ply: a small bar chart.
     per_ply = scene.per_ply
-    chart = pygame.Rect(x, y, min(300, rect.width // 3), rect.height - 60)
+    chart = pygame.Rect(x, y, min(300, rect.width // (3 if rect.width > 1000 else 4)), rect.height - 60)
     theme.text(surface, "Nodes per ply (stored)", 15, (chart.left, chart.top), color=p.muted)
     levels = per_ply[1:] or [0]
     bar_h = max(3, min(14, (chart.height - 20) // max(1, len(levels))))
@@ -304,13 +304,14 @@ def draw_bottom(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
         theme.text(surface, str(ply), 13, (chart.left, top), color=p.muted)
         theme.text(surface, f"{count:,}", 13, (chart.left + 28 + width, top), color=p.muted)
     tx = chart.right + 24
+    size = 16 if rect.width > 1000 else 15
     room = scene.buttons[0].rect.top - 4 if scene.buttons else rect.bottom
     for text, color in bottom_lines(scene, tree, theme):
-        for line in theme.wrap(text, 16, rect.right - tx - 12)[:2]:
+        for line in theme.wrap(text, size, rect.right - tx - 12)[:2]:
             if y + 17 > room:
                 break
-            theme.text(surface, line, 16, (tx, y), color=color)
-            y += 19
+            theme.text(surface, line, size, (tx, y), color=color)
+            y += size + 3
     for button in scene.buttons:
         button.draw(surface, theme, size=16)
 
@@ -329,11 +330,7 @@ def bottom_lines(scene: TreeScene, tree: SearchTree, theme: Theme) -> list[tuple
             f"{stats.leaves:,} leaves, {stats.cutoffs:,} cutoffs, {stats.seconds:.3f} s",
             p.text,
         ),
-        (
-            f"Knuth-Moore minimal tree (b={legal}, depth {tree.depth}): {minimal_nodes:,} nodes, "
-            f"{minimal_leaves:,} leaves: no move order can do with fewer",
-            p.text,
-        ),
+        (order_line(scene, minimal_nodes, minimal_leaves, legal), p.text),
     ]
     if scene.compare_job is not None:
         progress = scene.compare_progress
@@ -362,6 +359,22 @@ def bottom_lines(scene: TreeScene, tree: SearchTree, theme: Theme) -> list[tuple
     else:
         lines.append(("Space: replay the search step by step (, . to step, S speed)", p.text))
     return lines
+
+
+def order_line(scene: TreeScene, minimal_nodes: int, minimal_leaves: int, branching: int) -> str:
+    """The Knuth-Moore minimal tree and, once asked for, each move order's node count."""
+    orders = scene.orders
+    minimal = f"Knuth-Moore minimal tree (b={branching}): {minimal_nodes:,} nodes, {minimal_leaves:,} leaves"
+    if orders is None:
+        return f"{minimal}: no move order does better. O: rerun with each move order"
+    parts = [f"minimal {minimal_nodes:,}"]
+    for run in orders.runs:
+        ratio = f" ({run.nodes / minimal_nodes:,.1f}x)" if minimal_nodes else ""
+        parts.append(f"{run.order.value} {'over ' if run.capped else ''}{run.nodes:,}{ratio}")
+    searching = orders.next_order
+    if searching is not None:
+        parts.append(f"{searching.value}: searching (O stops)")
+    return f"Nodes at depth {orders.depth} with alpha-beta: " + " · ".join(parts)
 
 
 def _cross(surface: pygame.Surface, color: Color, center: tuple[float, float], arm: float = 6) -> None:

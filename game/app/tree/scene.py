@@ -12,6 +12,8 @@ Controls:
 - mouse wheel or +/-: zoom; drag: pan; F: fit the tree to the window
 - [ and ]: the match's earlier / later searches
 - C: run the same search with pruning switched the other way (C again cancels)
+- O: rerun it with each move order (left to right, centre first, best first) to set
+  the node counts beside the Knuth-Moore minimal tree (O again cancels)
 - Space: replay play/pause; , and .: one step back / forward; Home / End; S: speed;
   X: leave the replay
 - L: show or hide the legend
@@ -32,6 +34,7 @@ from ai.solver import Solver, SolverError, SolverStopped, moves_to_end
 from ai.tree import BOUND_MEANING, END, BoundKind, LeafReason, Node, SearchTree
 from ai.values import fmt_value
 from game.app.scene import Scene
+from game.app.tree.compare import OrderComparison
 from game.app.tree.draw import draw_overlay
 from game.app.tree.layout import NODE, PRUNED, Placed, View, layout, path_to
 from game.app.tree.legend import LegendLayout, legend_layout
@@ -98,6 +101,7 @@ class TreeScene(Scene):
         self.compare_job: int | None = None
         self.compare_progress: JobProgress | None = None
         self.compare_result: SearchResult | None = None
+        self.orders: OrderComparison | None = None  # the move-order runs, once asked for
         self.drag_from: tuple[int, int] | None = None
         self.dragged = False
         self.last_click: tuple[int, float] | None = None
@@ -278,6 +282,7 @@ class TreeScene(Scene):
             Button(">|", lambda: self.replay_jump(start=False)),
             Button("Speed", self.next_speed),
             Button("Compare", self.toggle_compare),
+            Button("Orders", self.toggle_orders),
             Button("Legend", self.toggle_legend),
             Button("Fit", self.fit),
             Button("Close", self.close),
@@ -287,6 +292,7 @@ class TreeScene(Scene):
 
     def on_exit(self) -> None:
         self.cancel_compare()
+        self.cancel_orders()
 
     def close(self) -> None:
         self.app.stack.pop()
@@ -295,6 +301,8 @@ class TreeScene(Scene):
         index = max(0, min(len(self.play.searches) - 1, self.record_index + delta))
         if index != self.record_index:
             self.cancel_compare()
+            self.cancel_orders()
+            self.orders = None
             self.record_index = index
             self.view, self.selected, self.replay, self.playing = View(), 0, None, False
             self.compare_result = None
@@ -450,6 +458,19 @@ class TreeScene(Scene):
         self.compare_job = None
         self.compare_progress = None
 
+    def toggle_orders(self) -> None:
+        """Rerun this search with each move order (pruning on), or stop doing so."""
+        if self.orders is not None and self.orders.running:
+            self.cancel_orders()
+            self.app.show_toast("Move-order comparison cancelled")
+            return
+        tree = self.known_tree
+        self.orders = OrderComparison(tree.grid, tree.rules, tree.to_move, tree.depth)
+
+    def cancel_orders(self) -> None:
+        if self.orders is not None:
+            self.orders.cancel()
+
     def on_worker_event(self, event: WorkerEvent) -> None:
         """The compare job's progress and answer (the App hands them over)."""
         if isinstance(event, JobProgress) and event.job_id == self.compare_job:
@@ -468,9 +489,12 @@ class TreeScene(Scene):
         node's perfect-play try is still to come; otherwise only input redraws."""
         tree = self.tree
         horizon_due = tree is not None and not self.playing and (id(tree), self.selected) not in self._horizon
-        return tree is None or self.playing or self.compare_job is not None or horizon_due
+        comparing = self.compare_job is not None or (self.orders is not None and self.orders.running)
+        return tree is None or self.playing or comparing or horizon_due
 
     def update(self, dt: float) -> None:
+        if self.orders is not None:
+            self.orders.poll()
         if self.playing and self.replay is not None and self.tree is not None:
             self.step_clock += dt * SPEEDS[self.speed_index]
             steps = int(self.step_clock)
@@ -546,11 +570,12 @@ class TreeScene(Scene):
         strip = pygame.Rect(bottom.left + 10, bottom.bottom - 40, bottom.width - 20, 32)
         for button, rect in zip(self.buttons, row_rects(strip, len(self.buttons), 6)):
             button.rect = rect
-        if len(self.buttons) == 10:
+        if len(self.buttons) == 11:
             self.buttons[2].label = "Pause" if self.playing else "Play"
             self.buttons[5].label = f"x{SPEEDS[self.speed_index]}"
             self.buttons[6].label = "Cancel" if self.compare_job is not None else "Compare"
-            self.buttons[7].label = "Legend" if not self.shows_legend() else "No legend"
+            self.buttons[7].label = "Stop" if self.orders is not None and self.orders.running else "Orders"
+            self.buttons[8].label = "Legend" if not self.shows_legend() else "No legend"
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
@@ -610,6 +635,7 @@ class TreeScene(Scene):
             pygame.K_f: self.fit,
             pygame.K_c: self.toggle_compare,
             pygame.K_l: self.toggle_legend,
+            pygame.K_o: self.toggle_orders,
             pygame.K_SPACE: self.toggle_play,
             pygame.K_PERIOD: self.replay_forward,
             pygame.K_COMMA: self.replay_back,
