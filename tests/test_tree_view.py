@@ -330,7 +330,7 @@ def test_legend_explains_the_marks_and_l_toggles_it(app, hand):
     text = " ".join(line for entry in shown.entries for line in entry.lines)
     for words in ("MAX", "MIN", "heuristic", "forced win", "only a bound", "cutoff", "window", "expected line"):
         assert words in text
-    assert "search order" in text and "All passes" in text
+    assert "order the search tried them" in text and "All passes" in text
     canvas = scene.areas.canvas
     assert canvas.contains(shown.box)
     # The tree makes room for it: no node is placed under the legend.

@@ -33,8 +33,8 @@ def search_order_text(tree: SearchTree) -> str:
     """Why the children stand in the order they do (and what "all passes" means)."""
     if tree.pruning:
         return (
-            "Children stand in search order, not column order: the previous pass's best move first, "
-            "then centre first. All passes: depth 1, 2, ... counted together."
+            "Children stand in the order the search tried them, not column order (best first: the previous "
+            "pass's best move, then centre first). All passes: depth 1, 2, ... counted together."
         )
     return "Children stand in search order, not column order: centre first (without pruning order does not matter)."
 
