@@ -572,6 +572,7 @@ class AIWorker:
         """Start ``job`` for ``owner`` (cancelling the one under way); return its id."""
         self._start()
         self.cancel()
+        self._cancelled.value = self._next_id  # every earlier job, and any pondering after it, stops
         self._next_id += 1
         self.current = self._next_id
         self._owners[self.current] = owner
