@@ -603,7 +603,8 @@ def test_longest_status_texts_fit_at_800x600(tmp_path):
             assert fits(app, play, text), text
         layout = play.frame_layout((800, 600))
         detail = (
-            "hint search: depth 12 (time ran out) · 123,456,789 nodes · 12,345,678 cutoffs · 123.45 s · 1,234k nodes/s"
+            "hint search: 12 plies deep (time ran out) · 123,456,789 nodes · 12,345,678 cutoffs · 123.45 s · "
+            "1,234k nodes/s"
         )
         assert app.theme.font(layout.detail_size).size(detail)[0] <= layout.text_right - layout.text_left
     finally:
@@ -628,7 +629,7 @@ def test_status_speaks_from_the_viewers_side_in_moves_not_plies(app):
     assert play.headline() == "The computer played column 4. The computer can force a win in 2 moves"
     play.report = SearchReport(JobPurpose.MOVE, MAX, 3, replace(result, value=-300))
     assert play.headline().endswith("You are much better (estimate)")  # -300 is good for MIN: you
-    assert plural(1, "node") == "1 node" and plural(2, "node") == "2 nodes"
+    assert plural(1, "node") == "1 node" and plural(2, "node") == "2 nodes" and plural(6, "ply") == "6 plies"
 
 
 def win_for_player1(app, play) -> None:

@@ -93,8 +93,10 @@ class PlayLayout:
 
 
 def plural(count: int, word: str) -> str:
-    """ "1 node", "2 nodes", "1,000 nodes"."""
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
+    """ "1 node", "2 nodes", "1,000 nodes", "1 ply", "6 plies"."""
+    if count == 1:
+        return f"1 {word}"
+    return f"{count:,} {word[:-1] + 'ies' if word.endswith('y') else word + 's'}"
 
 
 def winner_moves(plies: int) -> int:
@@ -744,7 +746,8 @@ class PlayScene(Scene):
             if progress is None:
                 return "starting the search"
             level = self.levels[self.match.to_move] if self.thinking else self.levels[-self.match.to_move]
-            text = f"depth {progress.depth}: {plural(progress.nodes, 'position')} so far, {progress.seconds:.1f} s"
+            deep = plural(progress.depth, "ply")
+            text = f"searching {deep} deep: {plural(progress.nodes, 'position')} so far, {progress.seconds:.1f} s"
             if not level.pruning and not level.time_budget:
                 worst = worst_case_positions(self.rules, level.depth)
                 share = progress.nodes / worst if worst else 0.0
@@ -758,7 +761,7 @@ class PlayScene(Scene):
         reached = " (time ran out)" if not result.completed else (" (forced result)" if result.proven else "")
         what = "hint search" if report.purpose is JobPurpose.HINT else "search"
         return (
-            f"{what}: depth {stats.depth}{reached} · {plural(stats.nodes, 'node')} · "
+            f"{what}: {plural(stats.depth, 'ply')} deep{reached} · {plural(stats.nodes, 'node')} · "
             f"{plural(stats.cutoffs, 'cutoff')} · {stats.seconds:.2f} s · {stats.nodes_per_second / 1000:,.0f}k nodes/s"
         )
 
