@@ -579,6 +579,11 @@ def cmd_connectx(args: argparse.Namespace, out: TextIO) -> int:
             find_level(args.level)
         except LevelNotFound as error:
             raise CliError(str(error)) from None
+    if Path(args.out).exists() and not Path(args.out).is_dir():
+        raise CliError(f"--out {args.out} is a file, not a folder")
+    target, own = Path(args.out) / "main.py", Path(__file__).resolve().parent.parent / "main.py"
+    if target.exists() and os.path.samefile(target, own):
+        raise CliError(f"{target} is this game's own main.py: write the submission into another folder")
     try:
         path = write_submission(Path(args.out), level=args.level)
     except OSError as error:

@@ -284,3 +284,10 @@ def test_an_output_that_is_the_input_is_refused_and_the_input_unchanged(tmp_path
     interactive = run("interactive", str(computer), "computer-next", "2", "--dir", str(tmp_path))
     assert_clean_error(interactive, "also the input")
     assert source.read_bytes() == before and computer.read_bytes() == before
+
+
+def test_connectx_never_writes_over_the_games_own_main_py():
+    before = (ROOT / "main.py").read_bytes()
+    assert_clean_error(run("connectx", "--out", str(ROOT)), "this game's own main.py")
+    assert_clean_error(run("connectx", "--out", str(ROOT / "main.py")), "is a file, not a folder")
+    assert (ROOT / "main.py").read_bytes() == before
