@@ -304,7 +304,10 @@ class PlayScene(Scene):
         """Start a search for ``side``: the computer's move, a hint, or (``asked`` False)
         the exact scores of the columns kept on the board."""
         board = self.match.board
-        level = self.levels[side] if purpose is JobPurpose.MOVE else self.levels[-side]
+        if purpose is JobPurpose.MOVE:
+            level = self.levels[side]
+        else:  # a hint searches as the opponent's level would, without a beginner's blur
+            level = replace(self.levels[-side], noise=0)
         job = SearchJob(
             board.grid.copy(),
             self.rules,
