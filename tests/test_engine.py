@@ -291,3 +291,36 @@ def test_stray_bytes_are_a_bad_line_and_the_session_goes_on():
     assert lines[0].startswith("error unknown command")
     assert lines[-1].startswith("bestmove ") and Board.from_moves("4").is_legal(int(lines[-1].split()[1]))
     assert all(line.split()[0] in ("error", "info", "bestmove") for line in lines)
+
+
+MIDGAME_SLOW_FOR_THE_SOLVER = "244446735556"
+"""A position past the opening books where Perfect's exact solver needs seconds."""
+
+
+def test_perfect_answers_in_time_through_the_engine(engine_process):
+    engine = engine_process("--level", "perfect")
+    moves = " ".join(str(int(c) - 1) for c in MIDGAME_SLOW_FOR_THE_SOLVER)
+    engine.send(f"position {moves}", "go movetime 300")
+    best = engine.read_until("bestmove")[-1]
+    assert Board.from_moves(MIDGAME_SLOW_FOR_THE_SOLVER).is_legal(int(best.split()[1]))
+    assert engine.end_input()[0] == 0
+
+
+def test_a_level_that_reports_no_passes_falls_back_to_a_searched_move():
+    board = Board.from_moves(MIDGAME_SLOW_FOR_THE_SOLVER)
+    timed = play_in_time(find_level("perfect"), board, 0.3)
+    assert board.is_legal(timed.move)
+    assert timed.depth >= 1 or not timed.cut_short  # the safety net's search, not a guess
+
+
+def test_our_own_engine_plays_a_match_through_the_native_dialect():
+    from game.tournament import EnginePlayer, LevelPlayer, run_match
+
+    rules = Rules(rows=5, cols=8, connect=4)
+    engine = EnginePlayer(f"{sys.executable} {ROOT / 'main.py'} engine --level depth:3", name="engine")
+    try:
+        result = run_match(LevelPlayer("depth:1"), engine, rules, games=2, movetime=0.3)
+    finally:
+        engine.close()
+    assert all(game.failure is None for game in result.games)
+    assert all(Board.from_moves(game.moves_string(rules), rules).is_game_over() for game in result.games)
