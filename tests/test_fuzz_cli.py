@@ -171,3 +171,51 @@ def test_solve_with_any_stdin_or_file(stdin, from_file, weak):
         source.write_bytes(stdin)
         args = ["solve", *[str(source)] * from_file, *["--weak"] * weak]
         assert_clean(run(*args, stdin=b"" if from_file else stdin), (source, stdin))
+
+
+# The bot commands: protocol lines and stray bytes for ``engine``, options for ``match``
+# and ``connectx`` (a match that runs is one short game between quick levels).
+engine_stdin = st.one_of(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["uci", "isready", "position startpos moves 3 3", "go movetime 20", "quit", "stop"]),
+            st.sampled_from(["settings field_columns 7", "settings your_botid 1", "action move 100"]),
+            st.text(alphabet="abcdegimnoprstuvw0123456789 \t", max_size=30),
+        ),
+        max_size=6,
+    ).map(lambda lines: "\n".join(lines).encode()),
+    st.binary(max_size=120),
+)
+
+
+@FUZZ
+@given(stdin=engine_stdin, level=st.sampled_from(["Easy", "Beginner", "nonsense", ""]))
+def test_engine_with_any_stdin(stdin, level):
+    done = run("engine", "--level", level, stdin=stdin)
+    assert done.returncode in (0, 2), (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr and "Traceback" not in done.stdout
+
+
+@FUZZ
+@given(
+    players=st.tuples(*[st.sampled_from(["Easy", "Beginner", "nonsense", "engine:", "engine:/no/such/bot"])] * 2),
+    games=st.sampled_from(["1", "0", "-1", "x", "99999999999999999999"]),
+    movetime=st.sampled_from(["50", "0", "-5", "x"]),
+    rules=rule_options,
+)
+def test_match_with_any_options(players, games, movetime, rules):
+    runs = games == "1" and movetime == "50" and not any(p.startswith("engine:") for p in players)
+    if runs:
+        rules = (None, None, None, False, False)  # a real game: the standard board keeps it short
+    with tempfile.TemporaryDirectory() as folder:
+        args = ["match", *players, "--games", games if not runs else "1", "--movetime", movetime]
+        assert_clean(run(*args, *options(*rules), "--pgn", str(Path(folder) / "games.pgn"), cwd=Path(folder)))
+
+
+@FUZZ
+@given(out=st.sampled_from(["sub", "a/b/c", "file.txt", ""]), level=st.sampled_from([None, "Easy", "nonsense"]))
+def test_connectx_with_any_options(out, level):
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "file.txt").write_text("keep me")
+        args = ["connectx", "--out", str(Path(folder) / out) if out else ""] + (["--level", level] if level else [])
+        assert_clean(run(*args, cwd=Path(folder)), (Path(folder) / "file.txt", b"keep me"))
