@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
+from modulefinder import ModuleFinder
 from pathlib import Path
 from typing import Any
 
@@ -119,8 +120,9 @@ def _fallback_column(grid: np.ndarray, to_move: int, inarow: int, open_columns: 
 # -- the submission file --------------------------------------------------------------
 
 BUNDLED_PACKAGES = ("game", "ai")
-"""The packages copied into the submission: their top-level modules (never ``game.app``,
-the window, which needs pygame)."""
+"""The packages the submission carries: of them, the modules the agent imports (found by
+reading their import statements), never ``game.app`` (the window, which needs pygame)."""
+
 
 _LOADER = '''
 import importlib.abc
@@ -154,14 +156,20 @@ if not any(type(finder).__name__ == "_BundledSources" for finder in sys.meta_pat
 
 
 def bundle_sources(root: Path | None = None) -> dict[str, tuple[str, str]]:
-    """``{module name: (relative file name, source)}`` of the bundled packages."""
+    """``{module name: (relative file name, source)}`` of every project module the agent
+    imports, directly or not (``modulefinder`` reads the import statements, including
+    those inside functions, so a lazily imported module is carried too)."""
     root = root or Path(__file__).resolve().parent.parent
+    finder = ModuleFinder(path=[str(root)])  # the project only: stdlib and numpy stay out
+    finder.run_script(str(root / "ai" / "connectx.py"))
+    names = {name for name in finder.modules if name.split(".")[0] in BUNDLED_PACKAGES} | {"ai.connectx"}
     sources: dict[str, tuple[str, str]] = {}
-    for package in BUNDLED_PACKAGES:
-        for path in sorted((root / package).glob("*.py")):
-            relative = path.relative_to(root).as_posix()
-            name = package if path.name == "__init__.py" else f"{package}.{path.stem}"
-            sources[name] = (relative, path.read_text(encoding="utf-8"))
+    for name in sorted(names):
+        parts = name.split(".")
+        package = (root / Path(*parts)).is_dir()
+        path = root / Path(*parts) / "__init__.py" if package else root / Path(*parts[:-1]) / f"{parts[-1]}.py"
+        if path.is_file():
+            sources[name] = (path.relative_to(root).as_posix(), path.read_text(encoding="utf-8"))
     return sources
 
 
