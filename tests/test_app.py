@@ -899,3 +899,13 @@ def test_level_select_offers_every_preset_and_the_move_order(app):
     click(app, scene.order.arrow_rects()[0].center)  # the order row, by hand: a plain search
     level = app.settings.level()
     assert level.order is not MoveOrder.BEST_FIRST and not level.perfect and level.noise == 0
+
+
+def test_perfect_level_says_the_game_is_won_from_the_first_move(app):
+    from ai.levels import PRESETS
+
+    play = vs_computer(app, level=PRESETS["Perfect"], first="computer")
+    assert wait_until(app, lambda: len(play.match.moves) == 1 and play.report is not None, 60)
+    assert play.match.moves == [3]  # the centre: the only first move that wins
+    assert play.headline().startswith("The computer played column 4. The computer can force a win")
+    assert play.detail().startswith("perfect play")

@@ -714,8 +714,27 @@ class PlayScene(Scene):
         value = report.result.value
         viewer = self.human_side
         own = value if viewer == MAX else -value
+        name, other = self.side_name(viewer), self.side_name(-viewer)
+        if report.result.stats.depth == 0:  # perfect play (book or solver), not a search
+            exact = report.exact_scores
+            if exact and report.move in exact:  # the distance is known: count from now
+                score = exact[report.move]  # the mover's, before its move
+                if score == 0:
+                    return "A draw with perfect play"
+                board = self.match.board  # the move is on it; the opponent is to move
+                moves = moves_to_end(
+                    -score,
+                    int((board.grid == -report.side).sum()),
+                    int((board.grid == report.side).sum()),
+                    self.rules.cells,
+                )
+                winner = self.side_name(report.side) if score > 0 else self.side_name(-report.side)
+                return f"{winner} can force a win in {plural(moves, 'move')}"
+            if is_win_value(value):  # only the outcome is known
+                return f"{name if own > 0 else other} can force a win (perfect play)"
+            return "A draw with perfect play"
         plies = plies_to_end(value) - 1 if is_win_value(value) else None  # one ply was just played
-        return standing_text(own, plies, self.side_name(viewer), self.side_name(-viewer), self.rules)
+        return standing_text(own, plies, name, other, self.rules)
 
     def hint_text(self, report: SearchReport) -> str:
         """ "Hint: column 4: you win in 18 moves with perfect play", or the search's view."""
@@ -763,6 +782,8 @@ class PlayScene(Scene):
         stats = result.stats
         reached = " (time ran out)" if not result.completed else (" (forced result)" if result.proven else "")
         what = "hint search" if report.purpose is JobPurpose.HINT else "search"
+        if stats.depth == 0:  # an answer from the opening book or the exact solver
+            return f"perfect play (opening book and solver): {plural(stats.nodes, 'position')} · {stats.seconds:.2f} s"
         return (
             f"{what}: {plural(stats.depth, 'ply')} deep{reached} · {plural(stats.nodes, 'node')} · "
             f"{plural(stats.cutoffs, 'cutoff')} · {stats.seconds:.2f} s · {stats.nodes_per_second / 1000:,.0f}k nodes/s"
