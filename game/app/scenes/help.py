@@ -18,7 +18,7 @@ CONTROLS = [
     ("U or Ctrl+Z", "undo (your move and the computer's reply)"),
     ("Ctrl+Y", "redo"),
     ("H", "hint: the best move, with the exact verdict on the standard board"),
-    ("S", "show or hide the exact score of every column (standard board)"),
+    ("S", "keep every column's exact score on the board, or not (standard board)"),
     ("T", "open the tree the computer just searched"),
     ("R", "restart the game"),
     ("Esc", "menu / back"),
@@ -73,10 +73,24 @@ class HowToPlayScene(Scene):
         )
         return lines
 
+    def content_height(self, size: int, width: int) -> float:
+        """The height of the text at font ``size`` in a column ``width`` wide."""
+        lines = sum(len(self.app.theme.wrap(paragraph, size, width)) for paragraph in self.rules_text())
+        paragraphs = len(self.rules_text())
+        return size * (4 + lines * 1.1 + paragraphs * 0.5 + 0.5 + 1.6 + len(CONTROLS) * 1.15)
+
+    def text_size(self, w: int, h: int) -> int:
+        """The largest font size (up to 26) at which everything fits above the footer."""
+        width = min(w - 60, 820)
+        size = max(16, min(26, h // 30))
+        while size > 12 and self.content_height(size, width) > h - size * 2:
+            size -= 1
+        return size
+
     def draw(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
         w, h = surface.get_size()
-        size = max(16, min(26, h // 30))
+        size = self.text_size(w, h)
         width = min(w - 60, 820)
         left = (w - width) // 2
         y: float = size * 2 - self.scroll
@@ -92,6 +106,6 @@ class HowToPlayScene(Scene):
         y += size * 1.6
         for key, action in CONTROLS:
             theme.text(surface, key, size, (left, y), bold=True)
-            theme.text(surface, action, size, (left + width * 0.3, y))
+            theme.text(surface, theme.fit(action, size, width * 0.7), size, (left + width * 0.3, y))
             y += size * 1.15
         theme.text(surface, "Esc or click: back", size, (w / 2, h - size), anchor="center", color=theme.palette.muted)
