@@ -118,6 +118,7 @@ print(json.dumps({"name": agent.__name__, "answers": answers, "origins": origins
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["name"] == "agent"
+    assert "Traceback" not in proc.stderr
     assert report["answers"][0] == 3  # mark 1 (three on the bottom row) completes the line
     assert 0 <= report["answers"][1] < 4
     assert report["origins"] == ["<connectx-bundle>"]  # nothing read from the project folder
@@ -135,3 +136,39 @@ def test_connectx_command_writes_the_submission(tmp_path):
     text = (tmp_path / "out" / "main.py").read_text()
     assert text.rstrip().splitlines()[-2].startswith("    ") and "def agent(observation, configuration):" in text
     assert "_connectx.LEVEL = 'hard'" in text
+
+
+BLOCK_THE_BOOKS = """
+import importlib.abc, json, sys
+
+
+class NotOnKaggle(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("bitbully_databases", "pygame"):
+            raise ImportError(f"{name} is not installed here")
+
+
+sys.meta_path.insert(0, NotOnKaggle())
+env = {}
+exec(compile(open(sys.argv[1]).read(), "main.py", "exec"), env)
+agent = [value for value in env.values() if callable(value)][-1]
+configuration = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2}
+print(json.dumps([agent({"board": json.loads(board), "mark": 1}, configuration) for board in sys.argv[2:]]))
+"""
+
+
+def test_perfect_submission_plays_without_the_opening_books(tmp_path):
+    path = write_submission(tmp_path / "submission", level="perfect")
+    empty = [0] * 42
+    one_wins = [0] * 28 + [0, 0, 0, 0, 0, 2, 0] + [1, 1, 1, 0, 2, 2, 0]
+    proc = subprocess.run(
+        [sys.executable, "-I", "-c", BLOCK_THE_BOOKS, str(path), json.dumps(empty), json.dumps(one_wins)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr and "BookError" not in proc.stderr
+    first, winning = json.loads(proc.stdout)
+    assert 0 <= first < 7 and winning == 3
