@@ -35,9 +35,10 @@ class BoundKind(str, enum.Enum):
     """What a stored value says: the exact minimax value, or only a bound on it.
 
     With alpha-beta a node searched with the window ``[alpha, beta]`` that returns
-    ``v >= beta`` failed high: some child already refuted the line, the rest were not
-    searched, so the true value is at least ``v`` (LOWER).  ``v <= alpha`` failed low:
-    the true value is at most ``v`` (UPPER).  Without pruning every value is exact.
+    ``v >= beta`` failed high: a refutation was found, here or below, and the moves
+    after it were not searched, so the true value is at least ``v`` (LOWER).  ``v <=
+    alpha`` failed low: the true value is at most ``v`` (UPPER).  Strictly inside the
+    window the value is exact (fail-soft alpha-beta), and without pruning every value is.
     """
 
     EXACT = "exact"
@@ -74,12 +75,12 @@ def fmt_bounded(value: int, kind: BoundKind) -> str:
 
 BOUND_MEANING = {
     BoundKind.EXACT: "exact: every move that could change it was searched",
-    BoundKind.LOWER: "a lower bound: a cutoff stopped the search here, the true value may be higher",
-    BoundKind.UPPER: "an upper bound: a cutoff stopped the search here, the true value may be lower",
+    BoundKind.LOWER: "a lower bound: cutoffs here or below left moves unsearched, the true value may be higher",
+    BoundKind.UPPER: "an upper bound: cutoffs here or below left moves unsearched, the true value may be lower",
 }
 """One sentence per kind, for the detail panel and the legend."""
 
-BOUND_NOTE = "Key: >=v / <=v is only a bound; a cutoff stopped that search early, the true value may be higher / lower"
+BOUND_NOTE = "Key: >=v / <=v is only a bound: cutoffs left moves unsearched, the true value may be higher / lower"
 """The one-line key to the bound marks, for the CLI and the overlay's legend."""
 
 
