@@ -387,6 +387,11 @@ class Node:
         return f"value {fmt_value(self.value)} <= alpha {fmt_value(self.alpha_out)}: {pruned} move{plural} not searched"
 
 
+def nodes_text(count: int) -> str:
+    """ "1 node", "2 nodes", "1,000 nodes"."""
+    return f"{count:,} node{'' if count == 1 else 's'}"
+
+
 def minimal_tree(depth: int, branching: int = 7) -> tuple[int, int]:
     """Knuth-Moore minimal alpha-beta tree: (nodes below the root, leaves).
 
@@ -421,10 +426,10 @@ def format_tree(tree: SearchTree, max_depth: int | None = None) -> str:
             pruned = " ".join(format_move(m, rules) for m in node.pruned_moves())
             text += f" cutoff: {node.cutoff_reason()} (pruned {pruned})"
         if node.unstored:
-            text += f" (+{node.unstored} nodes counted, not stored)"
+            text += f" (+{nodes_text(node.unstored)} counted, not stored)"
         lines.append(text)
         if max_depth is None or level < max_depth:
             stack.extend((child, level + 1) for child in reversed(node.children()))
         elif not node.is_leaf and node.children():
-            lines.append(f"{'  ' * (level + 1)}... {node.subtree_size - 1} nodes below")
+            lines.append(f"{'  ' * (level + 1)}... {nodes_text(node.subtree_size - 1)} below")
     return "\n".join(lines)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from ai.tree import BoundKind, LeafReason, SearchTree, minimal_tree
+from ai.tree import BoundKind, LeafReason, SearchTree, minimal_tree, nodes_text
 from game.app.scenes.menu import dim
 from game.app.theme import Theme
 from game.app.tree.layout import NODE, PRUNED, Placed
@@ -56,9 +56,9 @@ def draw_header(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     kind = "hint for" if record.tag == "hint" else "move of"
     count = len(scene.play.searches)
     title = (
-        f"Search {scene.record_index + 1}/{count}: {kind} {who} at move {record.ply + 1} "
-        f"- depth {tree.depth}, alpha-beta {'on' if tree.pruning else 'off'}, "
-        f"{stats.nodes:,} node{'s' if stats.nodes != 1 else ''}, {stats.seconds:.3f} s"
+        f"Search {scene.record_index + 1}/{count}: {kind} {who} with {record.ply} disc{'' if record.ply == 1 else 's'}"
+        f" down - depth {tree.depth}, alpha-beta {'on' if tree.pruning else 'off'}, "
+        f"{nodes_text(stats.nodes)}, {stats.seconds:.3f} s"
     )
     theme.text(surface, theme.fit(title, 22, rect.width - 20, bold=True), 22, (rect.left + 10, rect.top + 6), bold=True)
     y = rect.top + 34

@@ -31,7 +31,7 @@ import pygame
 
 from ai.search import SearchResult
 from ai.solver import Solver, SolverError, SolverStopped, moves_to_end
-from ai.tree import BOUND_MEANING, END, BoundKind, LeafReason, Node, SearchTree
+from ai.tree import BOUND_MEANING, END, BoundKind, LeafReason, Node, SearchTree, nodes_text
 from ai.values import fmt_value
 from game.app.scene import Scene
 from game.app.tree.compare import OrderComparison
@@ -228,14 +228,14 @@ class TreeScene(Scene):
                 lines.append(f"Heuristic value: {node.value}")
             return lines
         pruned = node.pruned_count
-        lines.append(f"Subtree: {node.subtree_size:,} node{'s' if node.subtree_size != 1 else ''}")
+        lines.append(f"Subtree: {nodes_text(node.subtree_size)}")
         moves = f" ({' '.join(self.move_label(m) for m in self.pruned_moves(node.index))})" if pruned else ""
         lines.append(f"Children: {node.searched_count} searched, {pruned} pruned{moves}")
         reason = node.cutoff_reason()
         if reason:
             lines.append(f"Cutoff: {reason}")
         if node.unstored:
-            lines.append(f"{node.unstored:,} nodes below were counted, not stored")
+            lines.append(f"{nodes_text(node.unstored)} below counted, not stored")
         return lines
 
     # -- the horizon: what perfect play says about the selected node -----------------
