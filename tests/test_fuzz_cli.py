@@ -20,7 +20,7 @@ from game.rules import Rules
 from tests.test_cli import Ran, run
 
 FUZZ = settings(
-    max_examples=70,
+    max_examples=50,
     derandomize=True,
     database=None,
     deadline=None,
