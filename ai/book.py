@@ -94,6 +94,26 @@ def huffman_key(first: int, second: int, *, mirror: bool = False) -> tuple[int, 
     return code << 1, length + 1
 
 
+def position_of_key(code: int, length: int) -> tuple[int, int]:
+    """The (first, second) bitboards of a Huffman key of ``length`` bits (inverse of
+    ``huffman_key``; a negative 32-bit key is read as its unsigned bits)."""
+    code &= (1 << length) - 1
+    bits = format(code, f"0{length}b")
+    first = second = 0
+    col = row = index = 0
+    while col < COLS:
+        if bits[index] == "0":  # end of this column
+            col, row, index = col + 1, 0, index + 1
+            continue
+        bit = 1 << (col * HEIGHT + row)
+        if bits[index + 1] == "0":
+            first |= bit
+        else:
+            second |= bit
+        row, index = row + 1, index + 2
+    return first, second
+
+
 class OpeningBook:
     """One book file, loaded on first use.  ``score`` answers positions with ``plies`` discs."""
 
@@ -125,6 +145,23 @@ class OpeningBook:
             self._load()
         assert self._keys is not None
         return len(self._keys)
+
+    def entry(self, index: int) -> tuple[int, int, int]:
+        """The ``index``-th stored position as (first, second, stored value): the raw
+        value (distance code, or 0 draw / -1 loss in the packed books)."""
+        if self._keys is None:
+            self._load()
+        assert self._keys is not None
+        if self.which.has_distances:
+            assert self._values is not None
+            key, value = int(self._keys[index]), int(self._values[index])
+        else:
+            assert self._raw is not None
+            record = int(self._raw[index])
+            key, value = record & ~3, -(record & 3)
+        length = 24 if self.which is BookFile.PLY_8 else 32
+        first, second = position_of_key(key, length)
+        return first, second, value
 
     def _find(self, key: int) -> int | None:
         """The record of ``key`` (a first-player value code), or None when absent."""

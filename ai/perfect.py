@@ -136,9 +136,10 @@ class PerfectPlayer:
         """A move that keeps the position's exact value; the quickest win / slowest loss
         among those when the exact scores are found within ``time_limit``.
 
-        First the columns' outcomes (win/draw/loss) are solved (weak, fast; always
-        finished, whatever the time limit); then, with the time left, the exact scores of
-        the value-keeping columns.  Ties go to the centre.
+        First the position's outcome (win/draw/loss) is solved (weak, fast; always
+        finished, whatever the time limit) and the first column, centre first, that keeps
+        it is found by null-window tests; then, with the time left, exact column scores
+        pick the quickest win or slowest loss.  Ties go to the centre.
 
         Raises:
             NotStandardError: ``rules`` are not the standard board.
@@ -152,40 +153,49 @@ class PerfectPlayer:
         children = self._children(current, mask)
         if not children:
             raise ValueError("the board is full: there is no move to choose")
-        nodes = 0
-        outcomes: dict[int, int] = {}
-        # Outcomes first (weak, fast), without a deadline: perfect play needs them.
-        for col, bit in children:
-            outcomes[col] = self._child_score(current, mask, bit, True, None, should_stop)
-            nodes += self.solver.nodes
-            if outcomes[col] == 1:
-                break  # a win: no column does better
-        best_outcome = max(outcomes.values())
-        keeping = [col for col, _ in children if outcomes.get(col) == best_outcome]
+        solver = self.solver
         scores: dict[int, int] = {}
-        bits = dict(children)
-        try:  # exact scores of the value-keeping columns, in the time left
-            if best_outcome == 1:  # other columns may win too: find them all
+        for col, bit in children:  # a win with this disc
+            if self.geo.line_starts(current | bit):
+                scores[col] = self._win_now_score(mask)
+                return PerfectChoice(col, 1, scores[col], scores, time.perf_counter() - started, 0)
+        # The outcome of the position (weak, fast), always finished: perfect play needs it.
+        outcome = solver.solve_bits(current, mask, weak=True, should_stop=should_stop).score
+        nodes = solver.nodes
+        # The first column (centre first) that keeps it: one null-window test per column.
+        keeping: list[int] = []
+        for col, bit in children:
+            if outcome == -1:
+                keeping.append(col)
+                break
+            if (mask | bit).bit_count() == self.rules.cells:
+                opponent_above = False  # the last disc: a draw
+            else:
+                opponent_above = solver.exceeds(current ^ mask, mask | bit, -outcome, should_stop=should_stop)
+            nodes += solver.nodes
+            if not opponent_above:  # the opponent's score <= -outcome: this column keeps it
+                keeping.append(col)
+                break
+        if not keeping:  # cannot happen with a correct solver; stay safe
+            keeping.append(children[0][0])
+        move = keeping[0]
+        if outcome != 0:  # the quickest win / slowest loss, with the time left
+            try:
                 for col, bit in children:
-                    if col not in outcomes:
-                        outcomes[col] = self._child_score(current, mask, bit, True, deadline, should_stop)
-                        nodes += self.solver.nodes
-                keeping = [col for col, _ in children if outcomes[col] == 1]
-            if len(keeping) > 1 and best_outcome != 0:
-                for col in keeping:
-                    scores[col] = self._child_score(current, mask, bits[col], False, deadline, should_stop)
-                    nodes += self.solver.nodes
-        except SolverStopped:
-            if should_stop is not None and should_stop():
-                raise
-        exact = [col for col in keeping if col in scores]
-        if len(exact) == len(keeping) and exact:
-            move = max(exact, key=lambda col: scores[col])  # max keeps the centre-first order on ties
-        else:
-            move = keeping[0]
+                    if deadline is not None and time.perf_counter() >= deadline:
+                        break
+                    scores[col] = self._child_score(current, mask, bit, False, deadline, should_stop)
+                    nodes += solver.nodes
+            except SolverStopped:
+                if should_stop is not None and should_stop():
+                    raise
+            if scores:
+                best = max(scores, key=lambda col: scores[col])  # first (centre-most) on ties
+                if _sign(scores[best]) == outcome:
+                    move = best
         return PerfectChoice(
             move=move,
-            outcome=best_outcome,
+            outcome=outcome,
             score=scores.get(move),
             scores=scores,
             seconds=time.perf_counter() - started,

@@ -60,8 +60,8 @@ class SolverProgress:
 SolverProgressCallback = Callable[[SolverProgress], None]
 CHECK_EVERY = 2048
 """Nodes between two looks at the clock and the stop request."""
-TABLE_LIMIT = 3_000_000
-"""Entries kept in a transposition table before it is cleared (about 400 MB at most)."""
+TABLE_LIMIT = 1_000_000
+"""Entries kept in a transposition table before it is cleared (about 150 MB at most)."""
 BOOK_PLIES = 12
 """Discs of the positions of the exact opening book."""
 WEAK_BOOK_PLIES = 8
@@ -207,6 +207,44 @@ class Solver:
         self._deadline = None if time_limit is None else started + time_limit
         try:
             return self._solve(current, mask, weak, started, on_progress)
+        finally:
+            self._should_stop = None
+            self._deadline = None
+
+    def exceeds(
+        self,
+        current: int,
+        mask: int,
+        threshold: int,
+        *,
+        weak: bool = True,
+        should_stop: Callable[[], bool] | None = None,
+        time_limit: float | None = None,
+    ) -> bool:
+        """One null-window search: is the position's score above ``threshold``?
+
+        Cheaper than a full solve when only one question matters (does this move keep
+        the win?).  ``weak`` uses (and fills) the weak table: then ``threshold`` must be
+        -1 or 0.  Raises ``SolverStopped`` like ``solve_bits``.
+        """
+        geo = self.geo
+        if geo.line_starts(current) or geo.line_starts(current ^ mask):
+            raise SolverError("the game is already over (there is a line on the board)")
+        played = mask.bit_count()
+        cells = self.cells
+        if played >= cells:
+            return 0 > threshold
+        if geo.threats(current, self._possible(mask)):
+            return (cells + 1 - played) // 2 > threshold
+        self._should_stop = should_stop
+        self._deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self._table = self._tables[weak]
+        if len(self._table) > TABLE_LIMIT:
+            self._table.clear()
+        self._set_book(weak, played)
+        self.nodes = 0
+        try:
+            return self._negamax(current, mask, played, threshold, threshold + 1) > threshold
         finally:
             self._should_stop = None
             self._deadline = None

@@ -1,0 +1,251 @@
+"""How strong each level is: ``python -m ai.strength`` (prints tables, asserts nothing).
+
+1. A round robin of every preset plus plain depth 2 and depth 4 (``Level(2)``,
+   ``Level(4)``), from balanced openings (``game.tournament.openings``), each opening
+   played with both colours, on 6x7, on 7x8 and on 7x8 with connect 5.  Per pair:
+   wins/draws/losses, score % and the Elo difference with its 95% error bar.  Off the
+   standard board Perfect plays exactly as Expert, so it sits out there.
+2. Perfect from the empty board as the first player against every preset, and against
+   the exact solver choosing at random among its value-keeping moves (seeded).
+3. Agreement with perfect play on the benchmark positions (``ai/data/positions``): the
+   share of moves that keep a win a win and a draw a draw, per level.
+4. Seconds per move of Expert and Perfect (median and max).
+
+``--quick`` runs a short version (fewer openings and positions).  Everything is seeded;
+the time-budgeted levels (Expert) depend a little on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ai.levels import PRESETS, Level
+from ai.perfect import PerfectPlayer, is_standard
+from ai.player import choose_move
+from ai.solver import Solver
+from game.board import Board
+from game.notation import parse_moves
+from game.rules import Rules
+from game.tournament import MatchResult, fmt_elo, run_match
+
+DATA = Path(__file__).resolve().parent / "data" / "positions"
+BOARDS = {
+    "6x7": Rules(),
+    "7x8": Rules(rows=7, cols=8),
+    "7x8 connect 5": Rules(rows=7, cols=8, connect=5),
+}
+LADDER = list(PRESETS)  # weakest first
+SEED = 20261122
+
+
+@dataclass
+class Contestant:
+    """A level in a match, playing through ``choose_move`` with no move clock of its own
+    (its level's time budget applies); it keeps its move times."""
+
+    name: str
+    level: Level
+    seed: int = SEED
+    times: list[float] = field(default_factory=list)
+    perfect: PerfectPlayer | None = None
+
+    def __post_init__(self) -> None:
+        if self.level.perfect:
+            self.perfect = PerfectPlayer()
+
+    def choose(self, board: Board, seconds: float) -> int:
+        started = time.perf_counter()
+        choice = choose_move(
+            self.level,
+            board.grid,
+            board.rules,
+            board.to_move,
+            seed=self.seed + board.ply,
+            perfect_player=self.perfect,
+        )
+        self.times.append(time.perf_counter() - started)
+        assert choice.move is not None
+        return choice.move
+
+    def close(self) -> None:
+        pass
+
+
+def contestants(rules: Rules) -> list[Contestant]:
+    """Every preset (Perfect only on the standard board) and plain depths 2 and 4."""
+    players = [Contestant(name, level) for name, level in PRESETS.items() if is_standard(rules) or not level.perfect]
+    players += [Contestant("depth 2", Level(2)), Contestant("depth 4", Level(4))]
+    return players
+
+
+def score_line(result: MatchResult) -> str:
+    return (
+        f"{result.name_a:>8} vs {result.name_b:<8} {result.wins:3d} {result.draws:3d} {result.losses:3d}"
+        f"  {result.score * 100:5.1f}%  {fmt_elo(*result.elo):>14}"
+    )
+
+
+def round_robin(rules: Rules, openings_count: int, log) -> dict[tuple[str, str], MatchResult]:
+    """Every pair once, A the first named (the stronger by name order of the ladder)."""
+    players = contestants(rules)
+    results: dict[tuple[str, str], MatchResult] = {}
+    for a, b in itertools.combinations(players, 2):
+        started = time.perf_counter()
+        result = run_match(a, b, rules, games=2 * openings_count, seed=SEED)
+        results[(a.name, b.name)] = result
+        log(f"  {score_line(result)}   ({time.perf_counter() - started:.0f} s)")
+    log(
+        "Seconds per move: "
+        + ", ".join(f"{p.name} {statistics.median(p.times):.3f}/{max(p.times):.2f}" for p in players)
+    )
+    log("  (median/max)")
+    return results
+
+
+def score_of(results: dict[tuple[str, str], MatchResult], a: str, b: str) -> float | None:
+    """``a``'s score against ``b`` (0..1), from whichever order they played in."""
+    if (a, b) in results:
+        return results[(a, b)].score
+    if (b, a) in results:
+        return 1 - results[(b, a)].score
+    return None
+
+
+def targets(board: str, results: dict[tuple[str, str], MatchResult]) -> list[str]:
+    """The issue's targets for this board, each with its measured score."""
+    lines = []
+    need = 0.75 if board == "6x7" else 0.65
+    names = [n for n in LADDER if any(n in pair for pair in results)]
+    for lower, upper in zip(names, names[1:]):
+        score = score_of(results, upper, lower)
+        if score is not None:
+            mark = "ok" if score >= need else "MISSED"
+            lines.append(f"  {upper} vs {lower}: {score * 100:.1f}% (target {need * 100:.0f}%) {mark}")
+    for upper, lower, need_here in (("Hard", "depth 2", 0.90), ("Expert", "depth 4", 0.85)):
+        score = score_of(results, upper, lower)
+        if score is not None:
+            mark = "ok" if score >= need_here else "MISSED"
+            lines.append(f"  {upper} vs {lower}: {score * 100:.1f}% (target {need_here * 100:.0f}%) {mark}")
+    return lines
+
+
+class RandomPerfect:
+    """The exact solver as an opponent: a random move among those with the best exact
+    score (so in a lost position it loses as slowly as it can)."""
+
+    def __init__(self, seed: int):
+        self.name = "solver (random perfect)"
+        self.rng = random.Random(seed)
+        self.player = PerfectPlayer()
+
+    def choose(self, board: Board, seconds: float) -> int:
+        scores = self.player.column_scores(board.grid, board.to_move)
+        best = max(scores.values())
+        return self.rng.choice(sorted(col for col, value in scores.items() if value == best))
+
+    def close(self) -> None:
+        pass
+
+
+def perfect_first(games_vs_solver: int, log) -> list[str]:
+    """Perfect moving first from the empty board against every preset and the solver."""
+    from game.tournament import Side, play_game
+
+    rules = Rules()
+    lines = []
+    opponents: list = [Contestant(name, level) for name, level in PRESETS.items()]
+    opponents += [RandomPerfect(SEED + i) for i in range(games_vs_solver)]
+    perfect = Contestant("Perfect", PRESETS["Perfect"])
+    for number, opponent in enumerate(opponents):
+        record = play_game(perfect, opponent, "", rules, a_first=True, number=number + 1)
+        result = "won" if record.winner is Side.A else ("drew" if record.winner is None else "LOST")
+        line = (
+            f"  Perfect first vs {opponent.name}: {result} in {len(record.moves)} plies ({record.moves_string(rules)})"
+        )
+        lines.append(line)
+        log(line)
+    times = perfect.times
+    lines.append(
+        f"  Perfect's moves: median {statistics.median(times):.3f} s, max {max(times):.2f} s over {len(times)} moves"
+    )
+    return lines
+
+
+def agreement(levels: dict[str, Level], positions: int, log) -> list[str]:
+    """Share of each level's moves that keep the exact outcome, on benchmark positions."""
+    rules = Rules()
+    solver = Solver(rules)
+    rows: list[tuple[str, int]] = []
+    for name in ("Test_L3_R1", "Test_L2_R1"):
+        lines = [line.split() for line in (DATA / name).read_text().splitlines() if line.strip()]
+        step = max(1, len(lines) // (positions // 2))
+        rows += [(moves, int(score)) for moves, score in lines[::step][: positions // 2]]
+    out = []
+    for level_name, level in levels.items():
+        kept = 0
+        times = []
+        perfect = PerfectPlayer() if level.perfect else None
+        for moves, score in rows:
+            board = Board.from_moves(moves)
+            started = time.perf_counter()
+            choice = choose_move(level, board.grid, rules, board.to_move, seed=SEED, perfect_player=perfect)
+            times.append(time.perf_counter() - started)
+            assert choice.move is not None
+            board.push(choice.move)
+            outcome = board.outcome()
+            if outcome is not None:
+                after = 1 if outcome.winner is not None else 0
+            else:
+                after = -solver.solve_moves(parse_moves(board.moves_string(), rules), weak=True).score
+            kept += after == (score > 0) - (score < 0)
+        line = (
+            f"  {level_name:>8}: {kept}/{len(rows)} = {kept / len(rows) * 100:5.1f}% perfect moves"
+            f"   (median {statistics.median(times):.3f} s, max {max(times):.2f} s per move)"
+        )
+        out.append(line)
+        log(line)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ai.strength", description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a short run: 6x7 only, 2 openings, 40 positions")
+    parser.add_argument("--openings", type=int, help="openings per pair (each played twice; default 4, quick 2)")
+    parser.add_argument("--boards", nargs="*", choices=list(BOARDS), help="boards to play on (default all)")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    openings_count = args.openings or (2 if args.quick else 4)
+    boards = args.boards or (["6x7"] if args.quick else list(BOARDS))
+
+    def log(text: str) -> None:
+        print(text, flush=True)
+
+    log(f"Strength benchmark (seed {SEED}); {openings_count} openings x 2 colours per pair")
+    for board in boards:
+        rules = BOARDS[board]
+        log(f"\n## {board}: {rules.describe()}   (A's wins, draws, losses, score, Elo A-B with 95% bar)")
+        results = round_robin(rules, openings_count, log)
+        log("Targets:")
+        for line in targets(board, results):
+            log(line)
+    log("\n## Perfect as the first player from the empty board (6x7)")
+    perfect_first(2 if args.quick else 6, log)
+    log("\n## Agreement with perfect play on the benchmark positions (Test_L3_R1 + Test_L2_R1)")
+    levels = {name: PRESETS[name] for name in LADDER}
+    levels["depth 12"] = Level(12)
+    if args.quick:
+        levels = {name: PRESETS[name] for name in ("Medium", "Perfect")}
+    agreement(levels, 40 if args.quick else 200, log)
+    log(f"\nTotal time: {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
