@@ -1,0 +1,200 @@
+"""Perfect play on the standard board: exact scores, the Perfect level, pondering, verdicts."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ai.levels import PRESETS
+from ai.perfect import PerfectPlayer, column_verdict, exact_column_scores, is_standard
+from ai.player import NOT_STANDARD_NOTE, choose_move, exact_value
+from ai.solver import Solver
+from ai.values import WIN, plies_to_end
+from game.board import Board
+from game.rules import MAX, Rules
+
+
+def _lines(path, step):
+    rows = [line.split() for line in path.read_text().splitlines() if line.strip()]
+    return [(moves, int(score)) for moves, score in rows[::step]]
+
+
+def _sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+def test_exact_column_scores_match_the_benchmark_scores(positions_dir):
+    """The best column's score is the position's score in the benchmark files."""
+    rules = Rules()
+    for moves, expected in _lines(positions_dir / "Test_L2_R1", 50):
+        board = Board.from_moves(moves)
+        scores = exact_column_scores(board.grid, rules, board.to_move, time_limit=None)
+        assert scores is not None
+        assert max(scores.values()) == expected, moves
+
+
+def test_exact_column_scores_at_11_discs_are_the_book_one_ply_on():
+    """Search down to the book, checked by hand: each column's score is minus the
+    12-disc book score of the position it leads to (or an immediate win there)."""
+    from ai.book import book
+
+    rng = random.Random(11)
+    rules = Rules()
+    player = PerfectPlayer()
+    checked = 0
+    while checked < 20:
+        board = Board()
+        while board.ply < 11 and not board.is_game_over():
+            board.push(rng.choice(board.legal_moves()))
+        if board.is_game_over():
+            continue
+        scores = player.column_scores(board.grid, board.to_move)
+        for col, score in scores.items():
+            child = board.copy()
+            child.push(col)
+            if child.is_game_over():
+                continue
+            first, second = player.geo.from_grid(child.grid)
+            known = book().score(first, second)
+            expected = -known if known is not None else -(22 - 7)  # absent: the first player wins at once
+            assert score == expected, (board.moves_string(), col)
+        checked += 1
+    assert rules == player.rules
+
+
+def test_empty_board_is_a_first_player_win_in_column_four():
+    board = Board()
+    scores = exact_column_scores(board.grid, board.rules, board.to_move, time_limit=None)
+    assert scores == {0: -2, 1: -1, 2: 0, 3: 1, 4: 0, 5: -1, 6: -2}
+    assert column_verdict(3, scores[3], board.grid, board.to_move) == (
+        "column 4: you win in 21 moves with perfect play"
+    )
+    assert "the opponent wins in 20 moves" in column_verdict(0, scores[0], board.grid, board.to_move)
+    assert "a draw" in column_verdict(2, scores[2], board.grid, board.to_move)
+
+
+def test_verdict_counts_the_players_own_moves():
+    """After 444444535353 the first player wins with its next disc: "in 1 move"."""
+    board = Board.from_moves("444444535353")
+    scores = exact_column_scores(board.grid, board.rules, board.to_move, time_limit=None)
+    assert scores is not None
+    assert column_verdict(4, scores[4], board.grid, board.to_move) == "column 5: you win in 1 move with perfect play"
+
+
+def test_perfect_after_4444_keeps_the_win():
+    """The issue's example: only column 4 keeps the first player's win after 4444."""
+    board = Board.from_moves("4444")
+    choice = choose_move(PRESETS["Perfect"], board.grid, board.rules, board.to_move)
+    assert choice.move == 3
+    assert choice.outcome == 1
+    assert choice.value > 0
+
+
+def test_perfect_never_spoils_a_won_or_drawn_position():
+    """Seeded random positions; Perfect (no time for the quickest-win polish, so only
+    its value-keeping part plays) against a randomised Medium, to the end."""
+    rng = random.Random(8)
+    rules = Rules()
+    solver = Solver(rules)
+    checked = 0
+    while checked < 10:
+        board = Board()
+        for _ in range(rng.randrange(16, 28)):
+            moves = board.legal_moves()
+            board.push(rng.choice(moves))
+            if board.is_game_over():
+                break
+        if board.is_game_over():
+            continue
+        perfect_side = board.to_move
+        expected = solver.solve_grid(board.grid, board.to_move, weak=True).score
+        if expected < 0:
+            continue
+        checked += 1
+        player = PerfectPlayer()
+        while not board.is_game_over():
+            if board.to_move == perfect_side:
+                move = choose_move(
+                    PRESETS["Perfect"], board.grid, rules, board.to_move, time_limit=0.01, perfect_player=player
+                ).move
+            elif rng.random() < 0.3:
+                move = rng.choice(board.legal_moves())
+            else:
+                move = choose_move(PRESETS["Medium"], board.grid, rules, board.to_move).move
+            assert move is not None
+            board.push(move)
+        outcome = board.outcome()
+        assert outcome is not None
+        result = 0 if outcome.winner is None else (1 if outcome.winner == perfect_side else -1)
+        assert result >= expected, board.moves_string()
+
+
+def test_perfect_first_wins_from_the_empty_board_against_beginner():
+    board = Board()
+    player = PerfectPlayer()
+    while not board.is_game_over():
+        level = PRESETS["Perfect"] if board.to_move == MAX else PRESETS["Beginner"]
+        move = choose_move(level, board.grid, board.rules, board.to_move, perfect_player=player, seed=board.ply).move
+        assert move is not None
+        board.push(move)
+    outcome = board.outcome()
+    assert outcome is not None and outcome.winner == MAX
+
+
+def test_perfect_prefers_the_quickest_win():
+    """Columns 3 and 6 both make an open three: the quickest win (its 4th disc)."""
+    board = Board.from_moves("4455")  # 3 or 6 both win (open three), 3 and 6 at once
+    choice = choose_move(PRESETS["Perfect"], board.grid, board.rules, board.to_move)
+    assert choice.move in (2, 5)
+    child = board.copy()
+    child.push(choice.move)
+    loser = PerfectPlayer().column_scores(child.grid, child.to_move)
+    assert max(loser.values()) == -(22 - 4)  # the first player's 4th disc wins
+
+
+def test_exact_value_uses_the_search_value_scale():
+    board = Board.from_moves("444444535353")
+    value = exact_value(15, board.grid, board.to_move)  # win with the next disc
+    assert value == WIN - 1 and plies_to_end(value) == 1
+    value = exact_value(-10, Board().grid, MAX)  # the opponent's 12th disc wins
+    assert value == -(WIN - 24)
+
+
+def test_perfect_off_the_standard_board_plays_expert_and_says_so():
+    rules = Rules(rows=7, cols=8, connect=5)
+    assert not is_standard(rules)
+    board = Board(rules)
+    choice = choose_move(PRESETS["Perfect"], board.grid, rules, board.to_move, time_limit=0.2)
+    assert choice.note == NOT_STANDARD_NOTE
+    assert choice.move is not None and board.is_legal(choice.move)
+    assert exact_column_scores(board.grid, rules, board.to_move) is None
+
+
+def test_pondering_fills_the_tables_for_the_next_move():
+    """After ponder, the answer to a reply costs far fewer solver nodes; same move."""
+    board = Board.from_moves("44444435")
+    pondered = PerfectPlayer()
+    done = pondered.ponder(board.grid, board.rules, board.to_move, should_stop=lambda: False)
+    assert done == len(board.legal_moves())
+    reply = board.copy()
+    reply.push(2)
+    cold = PerfectPlayer().choose(reply.grid, reply.rules, reply.to_move, time_limit=None)
+    warm = pondered.choose(reply.grid, reply.rules, reply.to_move, time_limit=None)
+    assert warm.move == cold.move and warm.outcome == cold.outcome
+    assert warm.nodes < cold.nodes
+
+
+def test_ponder_stops_when_asked():
+    board = Board.from_moves("4444")
+    assert PerfectPlayer().ponder(board.grid, board.rules, board.to_move, should_stop=lambda: True) == 0
+
+
+@pytest.mark.parametrize("moves", ["", "4", "4453", "3344"])
+def test_early_lines_are_solved_through_the_book(moves):
+    """What `solve` answers from the empty board on: weak and exact agree in sign."""
+    solver = Solver(Rules())
+    board = Board.from_moves(moves)
+    exact = solver.solve_grid(board.grid, board.to_move).score
+    weak = solver.solve_grid(board.grid, board.to_move, weak=True).score
+    assert weak == _sign(exact)
