@@ -1,0 +1,123 @@
+"""Levels a person can feel: the beginner never misses a win or a block, the presets
+climb in order, and the move order changes the work but not the choice."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import FrozenInstanceError
+
+import pytest
+
+from ai.bitboard import geometry
+from ai.levels import PRESET_NOTES, PRESETS, Level, describe
+from ai.player import choose_move
+from ai.search import MoveOrder, search
+from game.board import Board
+from game.rules import Rules
+from tests.helpers import CLASSIC_VARIANTS, random_board, variant_id
+
+
+def _winning_moves(board: Board, side: int) -> set[int]:
+    """Moves with which ``side`` would complete a line at once."""
+    geo = geometry(board.rules)
+    first, second = geo.from_grid(board.grid)
+    mask = first | second
+    own = first if side == 1 else second
+    wins = set()
+    for move, add, keep in geo.move_steps:
+        bit = (mask + add) & keep
+        if bit and geo.line_starts(own | bit):
+            wins.add(move)
+    return wins
+
+
+@pytest.mark.parametrize("rules", CLASSIC_VARIANTS, ids=variant_id)
+def test_beginner_never_misses_an_immediate_win_or_block(rules, rng):
+    beginner = PRESETS["Beginner"]
+    wins_seen = blocks_seen = 0
+    for attempt in range(400):
+        board = random_board(rules, rng, rng.randrange(4, rules.cells - 2))
+        if board.is_game_over():
+            continue
+        own_wins = _winning_moves(board, board.to_move)
+        threats = _winning_moves(board, -board.to_move)
+        if not own_wins and len(threats) != 1:
+            continue
+        if not own_wins:  # a block that hands over another win at once is no block: skip
+            after = board.copy()
+            after.push(next(iter(threats)))
+            if after.is_game_over() or _winning_moves(after, after.to_move):
+                continue
+        move = choose_move(beginner, board.grid, rules, board.to_move, seed=attempt).move
+        if own_wins:
+            assert move in own_wins, board.moves_string()
+            wins_seen += 1
+        else:
+            assert move in threats, board.moves_string()
+            blocks_seen += 1
+    assert wins_seen >= 5 and blocks_seen >= 5
+
+
+def test_beginner_noise_is_seeded():
+    board = Board.from_moves("4453")
+    moves = {choose_move(PRESETS["Beginner"], board.grid, board.rules, board.to_move, seed=7).move for _ in range(3)}
+    assert len(moves) == 1
+
+
+def test_beginner_plays_human_like_variety():
+    """Different seeds give different (non-blunder) moves in a quiet position."""
+    board = Board.from_moves("44")
+    moves = {choose_move(PRESETS["Beginner"], board.grid, board.rules, board.to_move, seed=s).move for s in range(12)}
+    assert len(moves) >= 2
+
+
+def test_ladder_order_on_a_small_seeded_tournament():
+    """Beginner, Medium and Hard each play the two others from 3 balanced openings,
+    both colours: the points come out in ladder order."""
+    from ai.strength import Contestant
+    from game.tournament import run_match
+
+    names = ["Beginner", "Medium", "Hard"]
+    points = dict.fromkeys(names, 0.0)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            result = run_match(Contestant(a, PRESETS[a]), Contestant(b, PRESETS[b]), Rules(), games=6, seed=3)
+            points[a] += result.wins + result.draws / 2
+            points[b] += result.losses + result.draws / 2
+    assert points["Beginner"] < points["Medium"] < points["Hard"], points
+
+
+def test_move_orders_change_the_work_not_the_choice():
+    board = Board()
+    results = {order: search(board.grid, board.rules, 6, order=order) for order in MoveOrder}
+    assert len({(r.move, r.value) for r in results.values()}) == 1
+    left = results[MoveOrder.LEFT_TO_RIGHT].stats.total_nodes
+    best = results[MoveOrder.BEST_FIRST].stats.total_nodes
+    assert left >= 5 * best  # about an order of magnitude
+
+
+@pytest.mark.parametrize("order", list(MoveOrder))
+def test_every_order_agrees_with_plain_minimax_value(order):
+    rules = Rules(rows=4, cols=5, connect=3)
+    rng = random.Random(5)
+    for _ in range(5):
+        board = random_board(rules, rng, 4)
+        if board.is_game_over():
+            continue
+        plain = search(board.grid, rules, 4, pruning=False, to_move=board.to_move)
+        ordered = search(board.grid, rules, 4, order=order, to_move=board.to_move)
+        assert ordered.value == plain.value
+
+
+def test_levels_are_frozen_values_with_notes():
+    assert list(PRESETS) == ["Beginner", "Easy", "Medium", "Hard", "Expert", "Perfect"]
+    assert set(PRESET_NOTES) == set(PRESETS)
+    with pytest.raises(FrozenInstanceError):
+        PRESETS["Hard"].depth = 3  # type: ignore[misc]
+    assert Level().order is MoveOrder.BEST_FIRST and not Level().perfect and Level().noise == 0
+
+
+def test_describe_says_where_perfect_play_applies():
+    assert "Perfect play" in describe(PRESETS["Perfect"], Rules())[0]
+    assert "only for the standard" in describe(PRESETS["Perfect"], Rules(rows=7, cols=8))[0]
+    assert any("left to right" in line for line in describe(Level(4, order=MoveOrder.LEFT_TO_RIGHT), Rules()))
