@@ -15,7 +15,8 @@ window and the CLI.  Stdout carries protocol lines only, logs go to stderr, a ba
 answered with ``error MESSAGE`` and the session goes on, and end of input ends it.
 
 The search runs in a thread so ``stop`` is heard while it thinks; a timer answers with the
-best move found so far when the time is up, whatever the level is doing.
+best move found so far when the time is up, whatever the level is doing (``Thinking``:
+a shallow safety-net search first, then the level, whose deepest finished pass counts).
 """
 
 from __future__ import annotations

@@ -71,9 +71,13 @@ def replay(moves: tuple[int, ...], rules: Rules) -> Board:
     return board
 
 
+# Where a test needs the same moves every run, the move time is far more than the levels
+# use, so that a busy machine never cuts a search short.
+
+
 def test_match_between_two_levels_plays_each_opening_with_both_colours():
     rules = Rules()
-    result = run_match(LevelPlayer("depth:4"), LevelPlayer("depth:1"), rules, games=6, movetime=0.5)
+    result = run_match(LevelPlayer("depth:4"), LevelPlayer("depth:1"), rules, games=6, movetime=5.0)
     assert len(result.games) == 6
     assert result.wins + result.draws + result.losses == 6
     assert [g.opening for g in result.games] == [o for o in STANDARD_OPENINGS[:3] for _ in range(2)]
@@ -109,7 +113,7 @@ def test_seed_shuffles_the_openings_reproducibly():
 def test_a_level_beats_an_external_engine_and_the_engine_moves_are_legal(tmp_path):
     bot = EnginePlayer(write_bot(tmp_path, "leftmost", LEFTMOST_BOT), name="leftmost")
     try:
-        result = run_match(LevelPlayer("depth:4"), bot, Rules(), games=4, movetime=0.5)
+        result = run_match(LevelPlayer("depth:4"), bot, Rules(), games=4, movetime=5.0)
     finally:
         bot.close()
     assert result.wins == 4
@@ -130,7 +134,9 @@ def test_external_engine_on_another_board_gets_the_rules(tmp_path):
 
 @pytest.mark.parametrize("kind", ["illegal", "crash", "hang"])
 def test_a_broken_engine_loses_its_games_and_the_match_goes_on(tmp_path, kind):
-    bot = EnginePlayer(write_bot(tmp_path, kind, BROKEN_BOTS[kind]), name=kind, grace=0.3, startup=1.0)
+    # only the hanging bot makes the runner wait out its clock: keep that one short
+    clock = {"grace": 0.3, "startup": 1.0} if kind == "hang" else {}
+    bot = EnginePlayer(write_bot(tmp_path, kind, BROKEN_BOTS[kind]), name=kind, **clock)
     try:
         result = run_match(LevelPlayer("depth:2"), bot, Rules(), games=2, movetime=0.2)
     finally:
@@ -207,7 +213,7 @@ def test_pgn_has_tags_and_numbered_moves(tmp_path):
 def test_the_same_seed_replays_the_same_match():
     def games(seed: int) -> list[tuple[int, ...]]:
         beginner, medium = make_player("beginner", seed=seed), make_player("medium", seed=seed)
-        result = run_match(beginner, medium, Rules(), games=2, movetime=0.5, seed=seed)
+        result = run_match(beginner, medium, Rules(), games=2, movetime=5.0, seed=seed)
         return [game.moves for game in result.games]
 
     assert games(5) == games(5)
