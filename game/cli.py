@@ -529,15 +529,19 @@ def cmd_engine(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         raise CliError(str(error)) from None
 
 
+MAX_MATCH_GAMES = 100_000
+MAX_MOVETIME_MS = 3_600_000  # an hour
+
+
 def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     from game.engine import LevelNotFound
     from game.tournament import ProgressBar, format_report, make_player, run_match, write_pgn
 
     rules = rules_from_args(args)
-    if args.games < 1:
-        raise CliError(f"--games must be at least 1, not {args.games}")
-    if args.movetime < 1:
-        raise CliError(f"--movetime must be at least 1 ms, not {args.movetime}")
+    if not 1 <= args.games <= MAX_MATCH_GAMES:
+        raise CliError(f"--games must be 1..{MAX_MATCH_GAMES:,}, not {args.games}")
+    if not 1 <= args.movetime <= MAX_MOVETIME_MS:
+        raise CliError(f"--movetime must be 1..{MAX_MOVETIME_MS:,} ms, not {args.movetime}")
     try:
         seed = args.seed if args.seed is not None else 0
         players = [make_player(args.player_a, seed=seed), make_player(args.player_b, seed=seed)]

@@ -46,6 +46,8 @@ SAFETY_NET_DEPTH = 6
 SAFETY_NET_SHARE = 0.1
 """Before the level thinks, a search of at most this depth in this share of the move
 time gives a fallback move better than a quick guess."""
+MAX_THINK_SECONDS = 86_400.0
+"""A day: longer move times are cut to this (thread timers cannot wait for ever)."""
 DEPTH_PREFIX = "depth:"
 
 
@@ -157,7 +159,7 @@ class Thinking:
         self.level = level
         self.seed = seed  # for levels that play with variety (``choose_move``'s seed)
         self.board = board.copy()
-        self.seconds = seconds
+        self.seconds = None if seconds is None else min(seconds, MAX_THINK_SECONDS)
         self.started = time.perf_counter()
         self.stop_requested = threading.Event()
         self._on_pass = on_pass
@@ -248,6 +250,7 @@ def play_in_time(level: Level, board: Board, seconds: float | None, *, seed: int
     far is returned when the time is up (the late search is told to stop and ignored).
     """
     thinking = Thinking(level, board, seconds, seed=seed)
+    seconds = thinking.seconds
     if seconds is None:
         return thinking.run()
     answers: list[TimedMove] = []

@@ -275,10 +275,15 @@ def openings(rules: Rules, count: int, *, seed: int | None = None) -> list[str]:
     broken by the move string.  With more games than openings the list goes round again.
     ``seed`` shuffles the list first (the same seed, the same openings).
     """
-    pool = list(STANDARD_OPENINGS if rules == STANDARD else _balanced_openings(rules))
+    pool = list(opening_pool(rules))
     if seed is not None:
         random.Random(seed).shuffle(pool)
     return [pool[i % len(pool)] for i in range(max(0, count))]
+
+
+def opening_pool(rules: Rules) -> tuple[str, ...]:
+    """Every opening ``openings`` draws from for ``rules``, in its order."""
+    return STANDARD_OPENINGS if rules == STANDARD else _balanced_openings(rules)
 
 
 @functools.lru_cache(maxsize=16)
@@ -526,10 +531,10 @@ def run_match(
     seed to ``make_player`` for levels that play with variety); ``on_game`` hears of
     every finished game.  The players stay open: close them when done.
     """
-    chosen = openings(rules, (games + 1) // 2, seed=seed)
+    pool = openings(rules, len(opening_pool(rules)), seed=seed)  # each used twice, then round again
     records: list[GameRecord] = []
     for number in range(games):
-        opening = chosen[number // 2]
+        opening = pool[number // 2 % len(pool)]
         record = play_game(
             player_a, player_b, opening, rules, a_first=number % 2 == 0, movetime=movetime, number=number + 1
         )
