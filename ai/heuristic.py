@@ -18,8 +18,8 @@ Two terms make depth count (without them depth 2 and depth 8 chose alike, issue 
 - **Threat parity** (gravity): in the endgame columns fill up in turn, and a threat on an
   odd row (counting 1 from the bottom) tends to fall to the first player, one on an even
   row to the second (Allis).  A threat cell on a player's own parity is worth
-  ``PARITY_GOOD``, on the other parity ``PARITY_OTHER``; a threat with the opponent's
-  threat right below it is worth little (it can never be filled first) and is not counted.
+  ``PARITY_GOOD``, on the other parity ``PARITY_OTHER``; a threat with an opponent's
+  threat below it in its column is worth little (that one comes first) and is not counted.
 
 The evaluator is generated as straight-line code for the board's K and height: per
 direction, the windows free of the opponent come from a doubling AND chain, and "at
@@ -130,15 +130,35 @@ def _threat_source(geo: Geometry) -> list[str]:
     return lines
 
 
+def _fill_up_source(name: str, geo: Geometry) -> list[str]:
+    """Source lines setting ``above_<name>``: every cell above a cell of ``name`` in its
+    column (shift-and-OR doubling, each shift masked so no bit crosses into the next
+    column)."""
+    rows, height = geo.rules.rows, geo.height
+    lines = [f"    x = {name} << 1"]
+    step = 1
+    while step < rows:
+        keep = 0  # cells that stay inside their column when moved up by ``step``
+        for col in range(geo.rules.cols):
+            for row in range(rows - step):
+                keep |= 1 << (col * height + row)
+        lines.append(f"    x |= (x & {keep}) << {step}")
+        step *= 2
+    lines.append(f"    above_{name} = x & {geo.board_mask}")
+    return lines
+
+
 def _parity_source(geo: Geometry) -> list[str]:
     """Source lines adding the threat parity to ``s`` (gravity only)."""
     lines: list[str] = []
     if geo.rules.gravity:
         odd, even = row_parity_masks(geo)
-        # A threat right above an opponent threat is dead: the opponent fills below first.
+        # A threat above an opponent threat in its column is dead: the opponent's threat
+        # below is reached first and decides the column (Allis).
+        lines += _fill_up_source("tf", geo) + _fill_up_source("ts", geo)
         lines += [
-            "    live_f = tf & ~(ts << 1)",
-            "    live_s = ts & ~(tf << 1)",
+            "    live_f = tf & ~above_ts",
+            "    live_s = ts & ~above_tf",
             f"    s += {PARITY_GOOD} * ((live_f & {odd}).bit_count() - (live_s & {even}).bit_count())",
             f"    s += {PARITY_OTHER} * ((live_f & {even}).bit_count() - (live_s & {odd}).bit_count())",
         ]

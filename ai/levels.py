@@ -38,20 +38,23 @@ BEGINNER_NOISE = 60
 """Beginner's blur: about one open three's worth of value, so it misjudges quiet
 positions like someone who just learned the rules, yet sees every forced win or loss."""
 
+EASY_NOISE = 15
+"""Easy's blur: small, so it is not the same player as plain depth 4."""
+
 PRESETS: dict[str, Level] = {
     "Beginner": Level(2, noise=BEGINNER_NOISE),
-    "Easy": Level(3),
-    "Medium": Level(5),
-    "Hard": Level(7),
+    "Easy": Level(4, noise=EASY_NOISE),
+    "Medium": Level(6),
+    "Hard": Level(8),
     "Expert": Level(MAX_DEPTH, time_budget=0.75),
     "Perfect": Level(MAX_DEPTH, time_budget=0.75, perfect=True),
 }
 
 PRESET_NOTES: dict[str, str] = {
     "Beginner": "Looks 2 moves ahead and judges roughly: beatable, but never misses a win or a block.",
-    "Easy": "Looks 3 moves ahead.",
-    "Medium": "Looks 5 moves ahead.",
-    "Hard": "Looks 7 moves ahead.",
+    "Easy": "Looks 4 moves ahead, judges a little roughly.",
+    "Medium": "Looks 6 moves ahead.",
+    "Hard": "Looks 8 moves ahead.",
     "Expert": "Thinks up to 0.75 s a move (about 10-12 moves ahead).",
     "Perfect": "Plays perfectly on the standard 6x7 board (opening book + exact solver).",
 }
