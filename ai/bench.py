@@ -3,6 +3,7 @@
 Prints tables; asserts nothing.  Positions: the empty 6x7 board and three mid-game
 positions (the first 12 moves of the first three lines of ``Test_L2_R1``).  Each time is
 the median of several runs.  ``--quick`` skips the full ``Test_L2_R1`` solver run.
+Last, exact scores of seeded early positions (0..14 discs): what ``solve`` costs there.
 """
 
 from __future__ import annotations
@@ -176,6 +177,64 @@ def bench_solver(full: bool) -> None:
     print(table(["file", "positions", "correct", "mean ms", "max ms", "mean nodes"], rows))
 
 
+def early_positions(per_ply: int, seed: int = 20261122) -> list[Board]:
+    """Seeded random positions of 0..14 discs (no finished game), ``per_ply`` of each."""
+    import random
+
+    rng = random.Random(seed)
+    boards = [Board()]
+    for plies in range(1, 15):
+        found = 0
+        while found < per_ply:
+            board = Board()
+            while board.ply < plies and not board.is_game_over():
+                board.push(rng.choice(board.legal_moves()))
+            if not board.is_game_over():
+                boards.append(board)
+                found += 1
+    return boards
+
+
+def bench_early(per_ply: int) -> None:
+    """`solve` from the empty board on: exact scores of early positions, per disc count.
+
+    Checked: 12-disc positions against the 12-ply book; every position's exact score
+    against its weak (win/draw/loss) solve.  One solver for all, as ``solve`` uses.
+    """
+    from ai.book import book
+
+    print("\n## Exact scores of early positions (book + search down to it up to 12 discs, solver after)")
+    solver = Solver(STANDARD)
+    rows = []
+    all_times = []
+    by_ply: dict[int, list[tuple[float, bool]]] = {}
+    for board in early_positions(per_ply):
+        started = time.perf_counter()
+        score = solver.solve_grid(board.grid, board.to_move).score
+        seconds = time.perf_counter() - started
+        weak = solver.solve_grid(board.grid, board.to_move, weak=True).score
+        correct = weak == (score > 0) - (score < 0)
+        if board.ply == 12:
+            first, second = solver.geo.from_grid(board.grid)
+            known = book().score(first, second)
+            correct = correct and (known is None or known == score)
+        by_ply.setdefault(board.ply, []).append((seconds, correct))
+        all_times.append(seconds)
+    for ply, results in sorted(by_ply.items()):
+        times = [t for t, _ in results]
+        rows.append(
+            [
+                str(ply),
+                str(len(results)),
+                str(sum(ok for _, ok in results)),
+                f"{statistics.mean(times) * 1000:.0f}",
+                f"{max(times) * 1000:.0f}",
+            ]
+        )
+    print(table(["discs", "positions", "correct", "mean ms", "max ms"], rows))
+    print(f"All {len(all_times)} positions: mean {statistics.mean(all_times) * 1000:.0f} ms")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats, 200 Test_L2_R1 positions")
@@ -185,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     bench_search(repeat)
     bench_tree(repeat)
     bench_solver(full=not args.quick)
+    bench_early(per_ply=1 if args.quick else 3)
     return 0
 
 
