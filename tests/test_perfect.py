@@ -198,3 +198,33 @@ def test_early_lines_are_solved_through_the_book(moves):
     exact = solver.solve_grid(board.grid, board.to_move).score
     weak = solver.solve_grid(board.grid, board.to_move, weak=True).score
     assert weak == _sign(exact)
+
+
+def _run_cli(argv: list[str], stdin: str = "") -> str:
+    import io
+
+    from game.cli import main
+
+    out = io.StringIO()
+    assert main(argv, stdout=out, stdin=io.StringIO(stdin)) == 0
+    return out.getvalue()
+
+
+def test_solve_answers_from_the_empty_board_on():
+    text = _run_cli(["solve"], stdin='""\n4\n44\n4453\n')
+    assert text.splitlines() == ['"" 1', "4 -1", "44 1", "4453 -2"]
+
+
+def test_solve_time_limit_says_unknown_on_that_line():
+    text = _run_cli(["solve", "--time-limit", "0.001"], stdin="3\n444444535353\n")
+    lines = text.splitlines()
+    assert lines[0] == "3 unknown within 0.001 s"
+    assert lines[1] == "444444535353 15"
+
+
+def test_analyze_prints_exact_values_and_a_levels_move():
+    text = _run_cli(["analyze", "4444", "--depth", "2", "--level", "perfect"])
+    assert "Exact values" in text and "4:+" in text
+    assert "Level perfect plays: 4" in text
+    text = _run_cli(["analyze", "", "--depth", "2", "--level", "beginner"])
+    assert "Level beginner plays:" in text
