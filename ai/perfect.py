@@ -88,6 +88,13 @@ class PerfectPlayer:
                 result.append((col, bit))
         return result
 
+    def _loses_at_once(self, current: int, mask: int, bit: int) -> bool:
+        """Does playing ``bit`` let the opponent win with their very next disc?"""
+        geo = self.geo
+        after = mask | bit
+        playable = (after + geo.bottom_mask) & geo.board_mask
+        return bool(geo.threats(current ^ mask, geo.board_mask ^ after) & playable)
+
     def _win_now_score(self, mask: int) -> int:
         """Score of winning with the next disc."""
         return (self.rules.cells + 1 - mask.bit_count()) // 2
@@ -163,6 +170,8 @@ class PerfectPlayer:
         outcome = solver.solve_bits(current, mask, weak=True, should_stop=should_stop).score
         nodes = solver.nodes
         # The first column (centre first) that keeps it: one null-window test per column.
+        if outcome == -1:  # every column loses: try first those that do not lose at once
+            children.sort(key=lambda child: self._loses_at_once(current, mask, child[1]))
         keeping: list[int] = []
         for col, bit in children:
             if outcome == -1:
