@@ -289,6 +289,28 @@ ARENA_TIME_PER_MOVE_MS = 500
 ARENA_MIN_THINK_MS = 20
 
 
+@dataclass
+class ArenaState:
+    """What the arena has told us so far (its settings and the latest field)."""
+
+    rows: int = 6
+    cols: int = 7
+    botid: int = 1
+    time_bank_ms: int = 10_000
+    time_per_move_ms: int = ARENA_TIME_PER_MOVE_MS
+    field: str | None = None  # the last 'update game field', rows top first
+
+
+ARENA_NUMBER_SETTINGS = {
+    "field_rows": "rows",
+    "field_columns": "cols",
+    "your_botid": "botid",
+    "timebank": "time_bank_ms",
+    "time_per_move": "time_per_move_ms",
+}
+"""The arena settings that matter here, and the ``ArenaState`` field each one sets."""
+
+
 class ProtocolError(ValueError):
     """A line the engine cannot act on; answered with ``error MESSAGE``."""
 
@@ -307,12 +329,7 @@ class Engine:
         self._write_lock = threading.Lock()
         self.closed = False  # the output pipe is gone
         self._job: _Job | None = None
-        # arena state
-        self._arena_settings: dict[str, str] = {}
-        self._arena_rows = 6
-        self._arena_cols = 7
-        self._arena_botid = 1
-        self._arena_field: str | None = None
+        self.arena = ArenaState()
 
     # -- output -----------------------------------------------------------------------
     def send(self, line: str) -> None:
@@ -453,24 +470,18 @@ class Engine:
             if len(words) != 3:
                 raise ProtocolError(f"bad settings line: expected 'settings NAME VALUE', got {' '.join(words)!r}")
             name, value = words[1], words[2]
-            if name in ("field_columns", "field_rows", "your_botid", "timebank", "time_per_move"):
+            if name in ARENA_NUMBER_SETTINGS:
                 if not value.isdigit():
                     raise ProtocolError(f"settings {name}: expected a whole number, got {value!r}")
-                number = int(value)
-                if name == "field_columns":
-                    self._arena_cols = number
-                elif name == "field_rows":
-                    self._arena_rows = number
-                elif name == "your_botid":
-                    self._arena_botid = number
-            self._arena_settings[name] = value
+                setattr(self.arena, ARENA_NUMBER_SETTINGS[name], int(value))
+            # other settings (player_names, your_bot, ...) need nothing from us
         elif command == "update":
             if len(words) < 4 or words[1] != "game":
                 if len(words) >= 3:
                     return  # updates about a player (e.g. 'update player1 ...') need no answer
                 raise ProtocolError(f"bad update line {' '.join(words)!r}")
             if words[2] == "field":
-                self._arena_field = words[3]
+                self.arena.field = words[3]
         elif command == "action":
             if len(words) != 3 or words[1] != "move" or not words[2].isdigit():
                 raise ProtocolError(f"bad action line {' '.join(words)!r}: expected 'action move MS'")
@@ -479,16 +490,16 @@ class Engine:
             raise ProtocolError(f"unknown command {words[0]!r} (arena dialect: settings, update, action)")
 
     def _arena_move(self, time_bank_ms: int) -> None:
-        if self._arena_field is None:
+        arena = self.arena
+        if arena.field is None:
             raise ProtocolError("action move before any 'update game field'")
         try:
-            rules = Rules(rows=self._arena_rows, cols=self._arena_cols, connect=4)
+            rules = Rules(rows=arena.rows, cols=arena.cols, connect=4)
         except RulesError as problem:
             raise ProtocolError(f"field size: {problem}") from None
-        board = parse_arena_field(self._arena_field, rules, self._arena_botid)
-        per_move = int(self._arena_settings.get("time_per_move", ARENA_TIME_PER_MOVE_MS))
+        board = parse_arena_field(arena.field, rules, arena.botid)
         own_moves_left = max(4, (rules.cells - board.ply + 1) // 2)
-        think_ms = min(time_bank_ms * 0.5, time_bank_ms / own_moves_left + per_move)
+        think_ms = min(time_bank_ms * 0.5, time_bank_ms / own_moves_left + arena.time_per_move_ms)
         seconds = max(ARENA_MIN_THINK_MS, think_ms) / 1000
         if board.is_game_over():
             raise ProtocolError("the field shows a finished game: no move to make")
