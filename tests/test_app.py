@@ -909,3 +909,48 @@ def test_perfect_level_says_the_game_is_won_from_the_first_move(app):
     assert play.match.moves == [3]  # the centre: the only first move that wins
     assert play.headline().startswith("The computer played column 4. The computer can force a win")
     assert play.detail().startswith("perfect play")
+
+
+# -- drawing changes no state ----------------------------------------------------------
+def comparable(value, depth: int = 0):
+    """A copy of ``value`` that compares by content (plain objects by their attributes)."""
+    import copy
+    import dataclasses
+
+    if isinstance(value, np.ndarray):
+        return ("array", value.tobytes())
+    if callable(value):
+        return ("callable", id(value))
+    if isinstance(value, (list, tuple)):
+        return type(value)(comparable(item, depth + 1) for item in value)
+    if isinstance(value, dict):
+        return {key: comparable(item, depth + 1) for key, item in value.items()}
+    plain = type(value).__eq__ is object.__eq__ or dataclasses.is_dataclass(value)
+    if hasattr(value, "__dict__") and plain and depth < 4:
+        return (type(value).__name__, comparable(dict(vars(value)), depth + 1))
+    try:
+        return copy.deepcopy(value)
+    except (TypeError, pygame.error):
+        return ("uncopyable", type(value).__name__)
+
+
+def snapshot(scene) -> dict:
+    """The scene's state by content (the app, the scene beneath and caches left out)."""
+    return {name: comparable(value) for name, value in vars(scene).items() if name not in ("app", "view", "play")}
+
+
+def test_drawing_changes_no_state_in_any_scene(app):
+    play = two_player(app)
+    press(app, pygame.K_4)  # a disc in mid-fall
+    scenes = [play]
+    for make in (TitleScene, OptionsScene, LevelSelectScene, HowToPlayScene, lambda: PauseScene(play)):
+        app.stack.push(make())
+        step(app, 2)
+        scenes.append(app.stack.top)
+    surface = pygame.display.get_surface()
+    for scene in scenes:
+        for size in ((800, 600), (1280, 800)):  # a size the scene was not laid out for, too
+            before = snapshot(scene)
+            scene.draw(pygame.Surface(size))
+            scene.draw(surface)
+            assert snapshot(scene) == before, type(scene).__name__
