@@ -700,9 +700,9 @@ class PlayScene(Scene):
         report = self.report
         if report is not None and report.purpose is JobPurpose.HINT:
             return self.hint_text(report)
-        if self.thinking:
+        if self.thinking and (report is None or report.side == side):
             return f"{self.side_name(side)} is thinking..."
-        if report is not None and report.purpose is JobPurpose.MOVE:
+        if report is not None and report.purpose is JobPurpose.MOVE:  # (computer vs computer: while the other thinks)
             return f"{self.side_name(report.side)} played {self.move_text(report.move)}. {self.standing(report)}"
         if self.opponent is Opponent.COMPUTER:
             return "Your turn" if not self.is_computer(side) else "The computer's turn"
@@ -765,11 +765,13 @@ class PlayScene(Scene):
         """The second status line: the search's statistics, or its progress."""
         if self.job_purpose is not None:
             progress = self.progress
+            # Computer vs computer shows the last move above: say here who thinks.
+            who = f"{self.side_name(self.match.to_move)} is thinking" if self.thinking and self.report else "searching"
             if progress is None:
-                return "starting the search"
+                return f"{who}..."
             level = self.levels[self.match.to_move] if self.thinking else self.levels[-self.match.to_move]
             deep = plural(progress.depth, "ply")
-            text = f"searching {deep} deep: {plural(progress.nodes, 'position')} so far, {progress.seconds:.1f} s"
+            text = f"{who}, {deep} deep: {plural(progress.nodes, 'position')} so far, {progress.seconds:.1f} s"
             if not level.pruning and not level.time_budget:
                 worst = worst_case_positions(self.rules, level.depth)
                 share = progress.nodes / worst if worst else 0.0
