@@ -157,3 +157,28 @@ def test_no_sound_card_gives_one_line_not_the_alsa_flood(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "ALSA lib" not in done.stderr
     assert len(done.stderr.strip().splitlines()) <= 1  # "no sound (...)" where there is no card
+
+
+def test_after_the_worker_dies_restart_and_quit_still_stop_the_threads_search(tmp_path):
+    from game.app.loop import App
+    from tests.ui import press, wait_until
+
+    app = App((800, 600), home=tmp_path)
+    try:
+        play = PlayScene(app.settings.rules(), Level(12, pruning=False), "computer", first="computer")
+        app.stack.push(play)
+        assert wait_until(app, lambda: play.thinking and app.worker.pid is not None, 30)
+        os.kill(app.worker.pid, signal.SIGKILL)
+        assert wait_until(app, lambda: not app.worker.use_process, 5)
+        taken_over = app.worker.current
+        assert play.thinking and taken_over is not None  # the thread took the search over
+        press(app, pygame.K_r)  # Restart: the thread's search stops, a new one starts
+        assert wait_until(app, lambda: play.thinking, 10) and play.match.moves == []
+        assert app.worker.current not in (None, taken_over)
+        # the one thread is free again: the new search runs (its progress arrives)
+        assert wait_until(app, lambda: play.progress is not None and play.progress.job_id == app.worker.current, 10)
+    finally:  # Quit: closing stops the thread's search at once
+        started = time.perf_counter()
+        app.close()
+        assert time.perf_counter() - started < 2.5, "the thread's search stopped on Quit"
+    assert not app.worker.is_alive()
