@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from ai.bitboard import Geometry, geometry
+from ai.solver import EARLY_PLIES
 from game.rules import Rules
 
 STANDARD_RULES = Rules()
@@ -222,6 +223,65 @@ class OpeningBook:
         return -(cells_half + 1 - (played + plies_left) // 2)
 
 
+EARLY_FILE = Path(__file__).resolve().parent / "data" / "early_exact.txt"
+"""Exact scores of every position of at most ``EARLY_PLIES`` discs, one of each mirror
+pair, as ``MOVES SCORE`` lines: computed once by the solver searching down to the
+12-ply book (``python -m ai.book``), because from so few discs that search takes seconds."""
+
+
+def canonical_key(first: int, second: int) -> int:
+    """One key for a position and its mirror image (the smaller Huffman code)."""
+    return min(huffman_key(first, second)[0], huffman_key(first, second, mirror=True)[0])
+
+
+@functools.cache
+def early_scores() -> dict[int, int]:
+    """The table of ``EARLY_FILE`` by ``canonical_key`` (empty if the file is missing)."""
+    from game.board import Board
+
+    table: dict[int, int] = {}
+    if not EARLY_FILE.exists():
+        return table
+    geo = standard_geometry()
+    for line in EARLY_FILE.read_text().splitlines():
+        words = line.split()
+        if len(words) != 2:
+            continue
+        moves, score = words
+        first, second = geo.from_grid(Board.from_moves("" if moves == "-" else moves).grid)
+        table[canonical_key(first, second)] = int(score)
+    return table
+
+
+def build_early_file(path: Path = EARLY_FILE, plies: int = EARLY_PLIES) -> int:
+    """Solve every position of at most ``plies`` discs (one per mirror pair); write them."""
+    from ai.solver import Solver
+    from game.board import Board
+
+    geo = standard_geometry()
+    solver = Solver(STANDARD_RULES)
+    seen: set[int] = set()
+    lines = []
+    frontier = [Board()]
+    for _ in range(plies + 1):
+        following = []
+        for board in frontier:
+            first, second = geo.from_grid(board.grid)
+            key = canonical_key(first, second)
+            if key in seen or board.is_game_over():
+                continue
+            seen.add(key)
+            score = solver.solve_grid(board.grid, board.to_move).score
+            lines.append(f"{board.moves_string() or '-'} {score}")
+            for move in board.legal_moves():
+                child = board.copy()
+                child.push(move)
+                following.append(child)
+        frontier = following
+    path.write_text("\n".join(lines) + "\n")
+    return len(lines)
+
+
 @functools.cache
 def book(which: BookFile = BookFile.PLY_12_DISTANCES) -> OpeningBook:
     """The shared (lazily loaded) book of ``which``."""
@@ -236,3 +296,11 @@ def standard_geometry() -> Geometry:
 def book_score(first: int, second: int) -> int | None:
     """Exact benchmark score of a 12-disc standard position from the book, if it has it."""
     return book(BookFile.PLY_12_DISTANCES).score(first, second)
+
+
+if __name__ == "__main__":
+    import time
+
+    started = time.perf_counter()
+    count = build_early_file()
+    print(f"wrote {count} positions to {EARLY_FILE} in {time.perf_counter() - started:.0f} s")

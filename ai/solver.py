@@ -64,6 +64,8 @@ TABLE_LIMIT = 1_000_000
 """Entries kept in a transposition table before it is cleared (about 150 MB at most)."""
 BOOK_PLIES = 12
 """Discs of the positions of the exact opening book."""
+EARLY_PLIES = 4
+"""Up to this many discs an exact solve reads ``ai.book.early_scores`` (solved once)."""
 WEAK_BOOK_PLIES = 8
 """Discs of the positions of the win/draw/loss book used in weak mode."""
 
@@ -262,6 +264,12 @@ class Solver:
         cells = self.cells
         if played >= cells:
             return Solution(0, 0)
+        if self.use_book and played <= EARLY_PLIES:  # the table of solved early positions
+            from ai.book import canonical_key, early_scores
+
+            known = early_scores().get(canonical_key(*self._sides(current, mask)))
+            if known is not None:
+                return Solution((known > 0) - (known < 0) if weak else known, 0)
         if geo.threats(current, self._possible(mask)):
             score = (cells + 1 - played) // 2
             return Solution(1 if weak else score, 1)
@@ -285,6 +293,12 @@ class Solver:
         if weak:
             score = (score > 0) - (score < 0)
         return Solution(score, self.nodes)
+
+    def _sides(self, current: int, mask: int) -> tuple[int, int]:
+        """(first player's discs, second player's) from (side to move's, all)."""
+        if mask.bit_count() % 2 == 0:  # the first player is to move
+            return current, current ^ mask
+        return current ^ mask, current
 
     # -- the search -----------------------------------------------------------------
     def _set_book(self, weak: bool, played: int) -> None:

@@ -122,3 +122,23 @@ def test_a_book_loads_only_when_first_asked():
     assert fresh._keys is None
     assert len(fresh) == 34515
     assert fresh._keys is not None
+
+
+def test_early_table_matches_a_search_one_disc_deeper():
+    """Each sampled 4-disc entry is the best of its columns, solved at 5 discs (past the
+    table: search down to the 12-ply book)."""
+    from ai.book import EARLY_FILE
+    from game.board import Board
+
+    solver = Solver(Rules())
+    lines = [line.split() for line in EARLY_FILE.read_text().splitlines() if line.strip()]
+    four = [(moves, int(score)) for moves, score in lines if len(moves) == 4]
+    assert len(lines) == 719 and len(four) > 400
+    for moves, score in random.Random(9).sample(four, 12):
+        board = Board.from_moves(moves)
+        best = -99
+        for col in board.legal_moves():
+            child = board.copy()
+            child.push(col)
+            best = max(best, -solver.solve_grid(child.grid, child.to_move).score)
+        assert best == score, moves

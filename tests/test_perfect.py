@@ -216,9 +216,9 @@ def test_solve_answers_from_the_empty_board_on():
 
 
 def test_solve_time_limit_says_unknown_on_that_line():
-    text = _run_cli(["solve", "--time-limit", "0.001"], stdin="3\n444444535353\n")
+    text = _run_cli(["solve", "--time-limit", "0.001"], stdin="4521244244525\n444444535353\n")
     lines = text.splitlines()
-    assert lines[0] == "3 unknown within 0.001 s"
+    assert lines[0] == "4521244244525 unknown within 0.001 s"
     assert lines[1] == "444444535353 15"
 
 
