@@ -60,8 +60,8 @@ class SolverProgress:
 SolverProgressCallback = Callable[[SolverProgress], None]
 CHECK_EVERY = 2048
 """Nodes between two looks at the clock and the stop request."""
-TABLE_LIMIT = 1_000_000
-"""Entries kept in a transposition table before it is cleared (about 150 MB at most)."""
+TABLE_LIMIT = 500_000
+"""Entries kept in a transposition table before it is cleared (about 100 MB each at most)."""
 BOOK_PLIES = 12
 """Discs of the positions of the exact opening book."""
 EARLY_PLIES = 4
