@@ -45,12 +45,16 @@ class GameOverScene(OverlayMenu):
         moves = self.play.match.moves
         first = (len(moves) + 1) // 2
         second = len(moves) // 2
+        if first == second:
+            return f"after {len(moves)} discs, {first} moves each"
         one, two = self.play.side_name(MAX).lower(), self.play.side_name(MIN).lower()
         return f"after {len(moves)} discs: {first} moves by {one}, {second} by {two}"
 
     def panel_rect(self, size: tuple[int, int]) -> pygame.Rect:
         """The panel centred, or moved up or down, whichever hides least of the winning runs."""
         panel = super().panel_rect(size)
+        panel.width = min(panel.width, 400)  # narrow enough to stand beside the board
+        panel.centerx = size[0] // 2
         outcome = self.play.outcome
         if outcome is None or not outcome.runs:
             return panel
