@@ -680,6 +680,7 @@ def test_result_panel_leaves_the_winning_line_visible(app):
         x, y = layout.center(row, col)
         disc = pygame.Rect(x - layout.radius, y - layout.radius, 2 * layout.radius, 2 * layout.radius)
         assert not panel.colliderect(disc)
+    assert not panel.colliderect(layout.grid_rect)  # the whole final board, in fact
     assert "after 7 discs: 4 moves by player 1, 3 by player 2" in app.stack.top.subtitle_lines()
 
 

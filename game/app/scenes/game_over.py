@@ -1,4 +1,5 @@
-"""The result of a finished game, over the board, placed so the winning line stays in view.
+"""The result of a finished game: a banner above the board (below it when there is no
+room), so the final board and its winning line stay in view.
 
 Controls: Enter play again, Esc look at the board, M main menu, T the last tree; or click.
 """
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.app.scenes.menu import OverlayMenu, dim
-from game.app.widgets import Button
+from game.app.widgets import Button, row_rects
 from game.rules import MAX, MIN, Mode
 
 if TYPE_CHECKING:
@@ -50,40 +51,66 @@ class GameOverScene(OverlayMenu):
         one, two = self.play.side_name(MAX).lower(), self.play.side_name(MIN).lower()
         return f"after {len(moves)} discs: {first} moves by {one}, {second} by {two}"
 
+    # -- a banner above the board (or below it), so the final board stays in view ------
+    def banner_height(self, size: tuple[int, int]) -> int:
+        return self.title_size(size) + self.line_size(size) * 2 + self.button_height(size) + 28
+
+    def title_size(self, size: tuple[int, int]) -> int:
+        return max(22, min(40, size[1] // 20))
+
+    def line_size(self, size: tuple[int, int]) -> int:
+        return max(14, min(20, size[1] // 40))
+
+    def button_height(self, size: tuple[int, int]) -> int:
+        return max(30, min(44, size[1] // 18))
+
     def panel_rect(self, size: tuple[int, int]) -> pygame.Rect:
-        """The panel centred, or moved up or down, whichever hides least of the winning runs."""
-        panel = super().panel_rect(size)
-        panel.width = min(panel.width, 400)  # narrow enough to stand beside the board
-        panel.centerx = size[0] // 2
+        """A banner across the window: above the board where there is room, else below
+        it, else wherever it hides least of the winning runs."""
+        w, h = size
+        banner = pygame.Rect(10, 6, w - 20, self.banner_height(size))
+        candidates = [banner, banner.move(0, h - 12 - banner.bottom)]  # top, bottom
         outcome = self.play.outcome
         if outcome is None or not outcome.runs:
-            return panel
+            return banner
         layout = self.play.board_layout(size)
-        cells = [layout.center(row, col) for run in outcome.runs for row, col in run]
         reach = layout.radius + 6
+        cells = [layout.center(row, col) for run in outcome.runs for row, col in run]
         runs = [pygame.Rect(x - reach, y - reach, 2 * reach, 2 * reach) for x, y in cells]
-        w, h = size
-        margin = 10
-        candidates = [
-            panel,
-            panel.move(0, margin - panel.top),  # at the top
-            panel.move(0, h - margin - panel.bottom),  # at the bottom
-            panel.move(margin - panel.left, 0),  # left
-            panel.move(w - margin - panel.right, 0),  # right
-        ]
 
         def hidden(rect: pygame.Rect) -> int:
             return sum(rect.clip(run).width * rect.clip(run).height for run in runs)
 
-        return min(candidates, key=hidden)  # the first of the best: centred when free
+        return min(candidates, key=hidden)  # the first of the best: the top when free
+
+    def button_rects(self, size: tuple[int, int]) -> list[pygame.Rect]:
+        """The buttons side by side along the banner's bottom."""
+        panel = self.panel_rect(size)
+        height = self.button_height(size)
+        row = pygame.Rect(panel.left + 12, panel.bottom - height - 10, panel.width - 24, height)
+        row.width = min(row.width, 220 * len(self.buttons))
+        row.centerx = panel.centerx
+        return row_rects(row, len(self.buttons), 10)
 
     def draw(self, surface: pygame.Surface) -> None:
-        dim(surface, 70)  # lighter than the pause menu: the final board is the point
-        panel = self.panel_rect(surface.get_size())
-        p = self.app.theme.palette
-        pygame.draw.rect(surface, p.panel, panel, border_radius=14)
-        pygame.draw.rect(surface, p.accent, panel, 2, border_radius=14)
-        super(OverlayMenu, self).draw(surface)
+        size = surface.get_size()
+        dim(surface, 50)  # a light shade: the final board is the point
+        panel = self.panel_rect(size)
+        theme = self.app.theme
+        p = theme.palette
+        pygame.draw.rect(surface, p.panel, panel, border_radius=12)
+        pygame.draw.rect(surface, p.accent, panel, 2, border_radius=12)
+        big, small = self.title_size(size), self.line_size(size)
+        y = panel.top + 8
+        title = theme.fit(self.title, big, panel.width - 24, bold=True)
+        theme.text(surface, title, big, (panel.centerx, y), bold=True, anchor="midtop")
+        y += big + 2
+        for line in self.subtitle_lines()[:2]:
+            line = theme.fit(line, small, panel.width - 24)
+            theme.text(surface, line, small, (panel.centerx, y), color=p.muted, anchor="midtop")
+            y += small + 2
+        for button, rect in zip(self.buttons, self.button_rects(size)):
+            button.draw(surface, theme, rect=rect)
 
     def build_buttons(self) -> list[Button]:
         buttons = [
