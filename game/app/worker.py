@@ -434,11 +434,31 @@ class _Counter:
         self.value = 0
 
 
-@dataclass
 class _TreeIntake:
-    header: TreeHeader
-    data: array
-    received: int = 0
+    """A tree on its way: its node data allocated once at the header's size (no growing
+    and copying as chunks arrive), filled chunk by chunk at their offsets."""
+
+    def __init__(self, header: TreeHeader):
+        if header.nbytes % (FIELDS * 4) or header.nbytes < 0:
+            raise ValueError(f"tree of job {header.job_id}: {header.nbytes} bytes is not a whole number of nodes")
+        self.header = header
+        self.data = array("i", [0]) * (header.nbytes // 4)
+        self._bytes = memoryview(self.data).cast("B")
+        self.received = 0
+
+    def take(self, chunk: TreeChunk) -> None:
+        start = chunk.index * CHUNK_BYTES
+        end = start + len(chunk.data)
+        if chunk.index >= self.header.chunks or end > self.header.nbytes:
+            raise ValueError(
+                f"tree of job {chunk.job_id}: chunk {chunk.index} lies outside its {self.header.nbytes} bytes"
+            )
+        self._bytes[start:end] = chunk.data
+        self.received += 1
+
+    def release(self) -> array:
+        self._bytes.release()  # the array may be resized again once no view is held
+        return self.data
 
 
 # -- the window side --------------------------------------------------------------------
@@ -625,15 +645,25 @@ class AIWorker:
         if isinstance(message, TreeHeader):
             if job_id in self._awaiting_tree:
                 self._awaiting_tree.discard(job_id)
-                self._intake[job_id] = _TreeIntake(message, array("i"))
+                try:
+                    self._intake[job_id] = _TreeIntake(message)
+                except ValueError as error:
+                    log.warning("dropping a tree: %s", error)
+                    self._forget(job_id)
+                    return None
                 return self._tree_progress(job_id)
             return None
         if isinstance(message, TreeChunk):
             intake = self._intake.get(job_id)
             if intake is None:
                 return None
-            intake.data.frombytes(message.data)
-            intake.received += 1
+            try:
+                intake.take(message)
+            except ValueError as error:
+                log.warning("dropping a tree: %s", error)
+                del self._intake[job_id]
+                self._forget(job_id)
+                return None
             return self._tree_progress(job_id)
         if job_id != self.current:
             return None  # a cancelled or replaced job
@@ -647,9 +677,10 @@ class AIWorker:
             return None
         del self._intake[job_id]
         try:
-            return TreeReady(job_id, intake.header.build(intake.data))
+            return TreeReady(job_id, intake.header.build(intake.release()))
         except ValueError as error:
             log.warning("dropping a tree: %s", error)
+            self._forget(job_id)
             return None
 
     def _after(self, event: WorkerEvent) -> None:
