@@ -9,14 +9,18 @@ import logging
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.app.settings import Opponent, Settings, load_settings, read_settings, save_settings
 
 TALLY = {"wins": 5, "draws": 2, "losses": 7}
+KEYS = [*Settings.__dataclass_fields__, "tally", "wins", "losses", "draws", "player1"]
 
 
 def good_text(**changes: object) -> str:
@@ -183,3 +187,31 @@ def test_the_screen_gets_one_short_sentence_naming_what_was_reset(tmp_path):
     damaged = read_settings(write(tmp_path, good_text().encode()[:-1]))
     assert damaged.notice is not None and "damaged" in damaged.notice and len(damaged.notice) < 100
     assert read_settings(write(tmp_path, good_text())).notice is None
+
+
+@settings(max_examples=150, derandomize=True, database=None, deadline=None)
+@given(
+    data=st.one_of(
+        st.binary(max_size=400),
+        st.builds(
+            lambda text, cut, junk: text.encode()[:cut] + junk,
+            st.just(good_text(two_player_tally={"player1": 1, "player2": 2, "draws": 3})),
+            st.integers(0, 400),
+            st.binary(max_size=8),
+        ),
+        st.recursive(
+            st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+            lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(KEYS), inner, max_size=6),
+            max_leaves=20,
+        ).map(lambda value: json.dumps(value).encode()),
+    )
+)
+def test_any_bytes_at_all_give_usable_settings(data):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "settings.json"
+        path.write_bytes(data)
+        report = read_settings(path)
+        report.settings.rules()
+        report.settings.level()
+        assert save_settings(report.settings, path)
+        assert read_settings(path).problems == ()  # what was saved reads back clean
