@@ -24,6 +24,7 @@ import pygame
 
 from ai.heuristic import POINT
 from ai.levels import Level, preset_name, worst_case_positions
+from ai.perfect import is_standard
 from ai.search import SearchResult
 from ai.solver import moves_to_end
 from ai.values import is_win_value, plies_to_end
@@ -348,10 +349,10 @@ class PlayScene(Scene):
         self.show_scores = not self.show_scores
         if not self.show_scores:
             self.app.show_toast("Column scores off (a hint still shows its own)")
-        elif self.rules.mode is Mode.CLASSIC and self.rules.gravity:
+        elif is_standard(self.rules):
             self.app.show_toast("Column scores on: each column's exact score, on your turn")
         else:
-            self.app.show_toast("Exact scores are for classic rules with gravity")
+            self.app.show_toast("Exact scores are for the standard 6x7 board only")
 
     def on_worker_event(self, event: WorkerEvent) -> None:
         """The App hands over what the worker sent about this scene's jobs."""
@@ -408,8 +409,7 @@ class PlayScene(Scene):
         """The column scores are kept on the board and this turn's are still to come."""
         return (
             self.show_scores
-            and self.rules.mode is Mode.CLASSIC
-            and self.rules.gravity
+            and is_standard(self.rules)
             and self.outcome is None
             and self.drop is None
             and self.job_purpose is None
@@ -687,7 +687,7 @@ class PlayScene(Scene):
             "undo": self.match.can_undo(),
             "redo": self.match.can_redo(),
             "hint": self.outcome is None and human_turn and self.drop is None,
-            "scores": self.rules.mode is Mode.CLASSIC and self.rules.gravity and self.opponent is not Opponent.DEMO,
+            "scores": is_standard(self.rules) and self.opponent is not Opponent.DEMO,
             "tree": bool(self.searches),
         }
 
