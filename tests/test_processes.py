@@ -182,3 +182,18 @@ def test_after_the_worker_dies_restart_and_quit_still_stop_the_threads_search(tm
         app.close()
         assert time.perf_counter() - started < 2.5, "the thread's search stopped on Quit"
     assert not app.worker.is_alive()
+
+
+def test_closing_while_a_tree_is_on_its_way_ends_at_once(app):
+    """The worker blocked sending a 42 MB tree must not hold the window's exit up."""
+    play = PlayScene(app.settings.rules(), Level(7, pruning=False), "computer", first="computer")
+    app.stack.push(play)
+    deadline = time.perf_counter() + 120
+    while not play.searches:
+        assert time.perf_counter() < deadline
+        app.step([], FRAME)
+        time.sleep(0.005)
+    assert app.worker.receiving
+    started = time.perf_counter()
+    app.close()
+    assert time.perf_counter() - started < 2.0 and not app.worker.is_alive()

@@ -52,7 +52,7 @@ CHUNK_BYTES = 1 << 18
 POLL_BUDGET = 0.003  # seconds of tree intake per frame
 PROGRESS_EVERY = 0.05  # seconds between two progress messages
 PARENT_CHECK_EVERY = 0.25  # seconds between two "is my parent alive?" checks in the worker
-READER_POLL = 0.2  # seconds the reader thread waits on the pipe before checking for shutdown
+READER_POLL = 0.1  # seconds the reader thread waits on the pipe before checking for shutdown
 INBOX_MESSAGES = 8  # messages read ahead of the frame loop (at most 2 MB of tree chunks)
 
 
@@ -565,15 +565,17 @@ class AIWorker:
         self.current = None
 
     def _stop_process(self, timeout: float) -> None:
+        """Stop reading first and close our end of the replies: a worker blocked sending
+        a tree then fails at once (broken pipe) and ends, instead of waiting for a reader."""
+        self._reader_stop.set()
+        self._reader.join(1.0)
+        self._replies.close()
         self._process.join(timeout)
         if self._process.is_alive():
             self._process.terminate()
             self._process.join(1.0)
-        self._reader_stop.set()
         assert self._requests is not None
         self._requests.close()
-        self._reader.join(1.0)
-        self._replies.close()
 
     def is_alive(self) -> bool:
         if not self._started:
