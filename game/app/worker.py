@@ -15,6 +15,12 @@ every few thousand nodes, so Undo, Restart, Menu and closing the window stop it 
 milliseconds, and the result of a cancelled job is never delivered.  At the same checks
 (and while idle) the worker asks whether its parent is still alive and exits if not.
 
+Jobs: a MOVE or HINT job plays its ``Level`` through ``ai.player.choose_move`` (the one
+way a level plays, Beginner to Perfect, as in the CLI), keeping the heuristic search's
+tree; a hint also carries every column's exact score and the verdict where the exact
+solver finds them in time; after a Perfect move the worker ponders on the person's time
+until the next job; a COMPARE job is a plain search with pruning switched.
+
 A recorded tree can hold a million nodes (44 MB): it is sent after the answer, with its
 own ``TreeHeader``, in chunks of a quarter megabyte, and rebuilt in one place
 (``TreeHeader.build``).  If the process cannot be started or dies, a thread does the
@@ -40,6 +46,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ai.levels import Level
+from ai.perfect import exact_column_scores, is_standard, shared_player
 from ai.player import Choice, choose_move
 from ai.search import SearchCancelled, SearchProgress, SearchResult, SearchStats, search
 from ai.solver import SolverStopped
@@ -225,7 +232,7 @@ def run_job(
         if job.level is not None and job.purpose in (JobPurpose.MOVE, JobPurpose.HINT):
             choice = _choose(job, should_stop, progress)
             result = choice.result if choice.result is not None else _as_result(choice, job)
-            exact_scores = choice.exact_scores if hasattr(choice, "exact_scores") else None
+            exact_scores = choice.exact_scores
         else:  # a plain search: the tree overlay's comparison, or a job without a level
             result = search(
                 job.grid,
@@ -290,8 +297,7 @@ def _choose(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[
     except SolverStopped:
         if should_stop() or not _plays_perfectly(job):
             raise
-        no_perfect: dict[str, Any] = {"perfect": False}
-        return play(replace(job.level, **no_perfect))
+        return play(replace(job.level, perfect=False))
 
 
 def _as_result(choice: Choice, job: SearchJob) -> SearchResult:
@@ -303,7 +309,7 @@ def _as_result(choice: Choice, job: SearchJob) -> SearchResult:
 
 
 def _plays_perfectly(job: SearchJob) -> bool:
-    return job.level is not None and bool(getattr(job.level, "perfect", False))
+    return job.level is not None and job.level.perfect and is_standard(job.rules)
 
 
 def _grid_after(grid: np.ndarray, rules: Rules, move: int, side: int) -> np.ndarray:
@@ -319,21 +325,11 @@ def _grid_after(grid: np.ndarray, rules: Rules, move: int, side: int) -> np.ndar
 
 def _ponder(grid: np.ndarray, rules: Rules, to_move: int, should_stop: Callable[[], bool]) -> None:
     """Fill the perfect player's tables with answers to the person's likely replies."""
-    try:
-        from ai.perfect import shared_player
-    except ImportError:  # no perfect player in this version
-        return
-    ponder = getattr(shared_player(), "ponder", None)
-    if ponder is not None:
-        ponder(grid, rules, to_move, should_stop)
+    shared_player().ponder(grid, rules, to_move, should_stop)
 
 
 def _exact_scores(job: SearchJob, should_stop: Callable[[], bool]) -> dict[int, int] | None:
     """Every column's exact score for the side to move, within the hint's seconds."""
-    try:
-        from ai.perfect import exact_column_scores
-    except ImportError:
-        return None
     return exact_column_scores(job.grid, job.rules, job.to_move, job.verdict_seconds, should_stop=should_stop)
 
 
