@@ -97,7 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
         "analyze",
         help="search a position and show the move, values, statistics and the tree",
         description="POSITION is a move string (e.g. 4453, 1-based columns from the "
-        "empty board; letters+rows such as d1d2 without gravity) or a board file.",
+        "empty board; letters+rows such as d1d2 without gravity; spaces or commas between "
+        "moves are fine) or a board file. Text made only of moves is read as moves: write "
+        "./NAME for a file with such a name.",
     )
     analyze.add_argument("position", metavar="MOVES-or-FILE")
     analyze.add_argument("--depth", type=int, default=6, help="plies to search (default 6)")
