@@ -213,14 +213,29 @@ def _check_seconds(seconds: float | None, option: str) -> float | None:
     return seconds
 
 
+def _refuse_nul(args: argparse.Namespace) -> None:
+    """No file name or option can hold a NUL character (a shell cannot pass one; a caller can)."""
+    for name, value in vars(args).items():
+        if isinstance(value, str) and "\x00" in value:
+            raise CliError(f"{name} holds a NUL character: {_shown(value)}")
+
+
+def _shown(path: str | Path) -> str:
+    """A path as the user typed it, quoted if it holds characters a terminal cannot show."""
+    text = str(path)
+    return text if text.isprintable() else repr(text)
+
+
 def _check_input_file(path: str | Path, what: str = "") -> Path:
     """A regular file under ``MAX_INPUT_BYTES``: checked before anything reads it, so a
     folder, a device such as /dev/zero, a pipe or a huge file is refused unread."""
-    label = what or str(path)
+    label = what or _shown(path)
     try:
         info = os.stat(path)
     except OSError as error:
         raise CliError(f"cannot read {label}: {error.strerror or error}") from None
+    except ValueError:  # a NUL character: no file can have that name
+        raise CliError(f"cannot read {label}: not a possible file name") from None
     if stat.S_ISDIR(info.st_mode):
         raise CliError(f"{label} is a folder, not a board file")
     if not stat.S_ISREG(info.st_mode):
@@ -239,7 +254,7 @@ def _check_output(output: str | Path, *inputs: str | Path) -> None:
         same = False
         try:
             same = os.path.samefile(source, target)
-        except OSError:  # one of them does not exist yet
+        except (OSError, ValueError):  # one of them does not exist yet (or cannot)
             same = os.path.abspath(source) == os.path.abspath(target)
         if same:
             raise CliError(f"{output} is also the input {source}: it would be overwritten; write to another name")
@@ -605,6 +620,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        _refuse_nul(args)
         if args.command == "one-move":
             return cmd_one_move(args, out)
         if args.command == "interactive":

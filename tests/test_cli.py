@@ -291,3 +291,18 @@ def test_connectx_never_writes_over_the_games_own_main_py():
     assert_clean_error(run("connectx", "--out", str(ROOT)), "this game's own main.py")
     assert_clean_error(run("connectx", "--out", str(ROOT / "main.py")), "is a file, not a folder")
     assert (ROOT / "main.py").read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["analyze", "\x00"],
+        ["one-move", "in\x00.txt", "out.txt", "2"],
+        ["solve", "lines\x00.txt"],
+        ["interactive", "none.txt", "human-next", "2", "--dir", "a\x00b"],
+        ["match", "Easy", "Easy", "--pgn", "\x00"],
+    ],
+)
+def test_a_nul_character_in_a_name_is_refused_in_one_line(tmp_path, args):
+    """A shell cannot pass NUL, a program calling main() can: one line, exit 2."""
+    assert_clean_error(run(*args, cwd=tmp_path), "NUL character")
