@@ -12,7 +12,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
@@ -538,12 +538,23 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
 
 
 def cmd_engine(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    from game.engine import LevelNotFound, serve
+    """``game.engine.serve``, with each protocol line capped at ``MAX_INPUT_BYTES`` (an
+    endless line, as from /dev/zero, ends the session with one error line)."""
+    from game.engine import Engine, LevelNotFound
 
+    if stdin is sys.stdin and hasattr(stdin, "reconfigure"):
+        stdin.reconfigure(errors="replace")  # a stray byte makes a bad line, not a crash
     try:
-        return serve(args.level, stdin=stdin, stdout=out)
+        engine = Engine(out, level=args.level)
     except LevelNotFound as error:
         raise CliError(str(error)) from None
+    return engine.run(_capped_lines(stdin, "a protocol line"))
+
+
+def _capped_lines(stream: TextIO, what: str) -> Iterator[str]:
+    """The lines of ``stream`` as ``_read_line`` reads them, until the end of input."""
+    while line := _read_line(stream, what):
+        yield line
 
 
 MAX_MATCH_GAMES = 100_000

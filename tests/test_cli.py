@@ -306,3 +306,8 @@ def test_connectx_never_writes_over_the_games_own_main_py():
 def test_a_nul_character_in_a_name_is_refused_in_one_line(tmp_path, args):
     """A shell cannot pass NUL, a program calling main() can: one line, exit 2."""
     assert_clean_error(run(*args, cwd=tmp_path), "NUL character")
+
+
+def test_engine_ends_an_endless_line_with_one_error_instead_of_reading_it_all():
+    done = run("engine", "--level", "Easy", stdin="settings field_columns 7\n" + "x" * (1 << 20) + "y")
+    assert_clean_error(done, "a protocol line is over 1,048,576 characters")
