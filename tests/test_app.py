@@ -955,3 +955,13 @@ def test_drawing_changes_no_state_in_any_scene(app):
             scene.draw(pygame.Surface(size))
             scene.draw(surface)
             assert snapshot(scene) == before, type(scene).__name__
+
+
+def test_hint_gives_the_exact_verdict_from_the_first_move(app):
+    """On the empty standard board: the only winning column, and every column's score."""
+    play = vs_computer(app, level=Level(4))
+    press(app, pygame.K_h)
+    assert wait_until(app, lambda: play.hint is not None, 60)
+    assert play.headline() == "Hint: column 4: you win in 21 moves with perfect play"
+    labels = [note.text if note else None for note in play.column_notes()]
+    assert labels[3] == "W21" and [label for label in labels if label.startswith("W")] == ["W21"]
