@@ -214,12 +214,52 @@ def agreement(levels: dict[str, Level], positions: int, log) -> list[str]:
     return out
 
 
+LADDER_PAIRS = [
+    ("Easy", "Beginner"),
+    ("Medium", "Easy"),
+    ("Hard", "Medium"),
+    ("Expert", "Hard"),
+    ("Perfect", "Expert"),
+    ("Hard", "depth 2"),
+    ("Expert", "depth 4"),
+]
+"""The pairs the issue sets targets for (upper first)."""
+
+
+def ladder(rules: Rules, openings_count: int, log) -> dict[tuple[str, str], MatchResult]:
+    """Only the target pairs, with more games each than the round robin can afford."""
+    players = {p.name: p for p in contestants(rules)}
+    results: dict[tuple[str, str], MatchResult] = {}
+    for upper, lower in LADDER_PAIRS:
+        if upper not in players or lower not in players:
+            continue
+        started = time.perf_counter()
+        result = run_match(players[upper], players[lower], rules, games=2 * openings_count, seed=SEED + 1)
+        results[(upper, lower)] = result
+        log(f"  {score_line(result)}   ({time.perf_counter() - started:.0f} s)")
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ai.strength", description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a short run: 6x7 only, 2 openings, 40 positions")
     parser.add_argument("--openings", type=int, help="openings per pair (each played twice; default 4, quick 2)")
     parser.add_argument("--boards", nargs="*", choices=list(BOARDS), help="boards to play on (default all)")
+    parser.add_argument(
+        "--ladder", action="store_true", help="only the pairs with targets (adjacent presets, Hard-d2, Expert-d4)"
+    )
     args = parser.parse_args(argv)
+    if args.ladder:
+        openings_count = args.openings or 12
+        log_ladder = lambda text: print(text, flush=True)  # noqa: E731
+        log_ladder(f"Ladder pairs (seed {SEED + 1}); {openings_count} openings x 2 colours per pair")
+        for board in args.boards or ["6x7"]:
+            log_ladder(f"\n## {board}: {BOARDS[board].describe()}")
+            results = ladder(BOARDS[board], openings_count, log_ladder)
+            log_ladder("Targets:")
+            for line in targets(board, results):
+                log_ladder(line)
+        return 0
     started = time.perf_counter()
     openings_count = args.openings or (2 if args.quick else 4)
     boards = args.boards or (["6x7"] if args.quick else list(BOARDS))
