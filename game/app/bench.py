@@ -81,7 +81,8 @@ def idle_cpu(make_scene: Callable[[], Scene], seconds: float) -> tuple[float, in
 
 
 def idle_bench(seconds: float) -> None:
-    """CPU while idle on the title and on the play screen."""
+    """CPU while idle on the title and on the play screen; and the window's own share
+    while the computer searches in the worker (redrawn for each progress message only)."""
     from ai.levels import Level
     from game.app.scenes.play import PlayScene
     from game.app.scenes.title import TitleScene
@@ -94,13 +95,14 @@ def idle_bench(seconds: float) -> None:
     rows = [
         ("title menu", TitleScene),
         ("play screen, your turn", lambda: PlayScene(Rules(), Level(4), "computer")),
+        ("computer thinking (window)", lambda: PlayScene(Rules(), Level(12), "computer", "computer")),
         ("title, every frame drawn", TitleDrawnEveryFrame),
     ]
     print(f"\n## CPU while idle ({seconds:.0f} s each, no input, 1024x720)")
-    print(f"{'':26} {'CPU % of a core':>16} {'frames drawn':>13}")
+    print(f"{'':28} {'CPU % of a core':>16} {'frames drawn':>13}")
     for name, make in rows:
         share, frames = idle_cpu(make, seconds)
-        print(f"{name:26} {share * 100:16.1f} {frames:13d}")
+        print(f"{name:28} {share * 100:16.1f} {frames:13d}")
 
 
 def report(rows: list[tuple[str, list[float]]]) -> None:

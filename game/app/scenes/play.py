@@ -589,13 +589,12 @@ class PlayScene(Scene):
         self.place_buttons(display_size())
 
     def is_animating(self) -> bool:
-        """Something moves on its own: a falling disc, the thinking dots, the pulsing line."""
-        return (
-            self.drop is not None
-            or self.job_purpose is not None
-            or self.end_timer is not None
-            or (self.glow_started is not None and self.app.time < self.glow_started + GLOW_SECONDS)
-            or (self.opponent is Opponent.DEMO and self.outcome is None)
+        """Something moves on its own: a falling disc or the winning line's first glow.
+
+        A search under way is not: its progress messages (every 50 ms) each ask for a
+        frame through the App, so the window leaves the CPU to the search meanwhile."""
+        return self.drop is not None or (
+            self.glow_started is not None and self.app.time < self.glow_started + GLOW_SECONDS
         )
 
     def handle_event(self, event: pygame.event.Event) -> None:
