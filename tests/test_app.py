@@ -567,7 +567,7 @@ def real_result(board, depth: int = 2):
     return search(board.grid, board.rules, depth, to_move=board.to_move)
 
 
-def test_longest_status_texts_fit_at_800x600(tmp_path):
+def test_longest_status_texts_fit_at_800x600_and_up(tmp_path):
     from dataclasses import replace
 
     from ai.values import WIN
@@ -600,7 +600,8 @@ def test_longest_status_texts_fit_at_800x600(tmp_path):
         assert any("force a win in 20 moves" in text for text in texts)
         assert any("Hint: column 7: the opponent wins in" in text for text in texts)
         for text in texts:
-            assert fits(app, play, text), text
+            for size in ((800, 600), (1024, 720), (1280, 800)):
+                assert fits(app, play, text, size), (text, size)
         layout = play.frame_layout((800, 600))
         detail = (
             "hint search: 12 plies deep (time ran out) · 123,456,789 nodes · 12,345,678 cutoffs · 123.45 s · "
