@@ -54,9 +54,9 @@ class Scene:
         """Whether the scene moves on its own and needs frames while no input comes.
 
         The App draws only after a change or while a visible scene animates, so an idle
-        window costs no CPU.  The default (True) always draws; still scenes say False.
+        window costs no CPU.  Most scenes are still (the default); moving ones say True.
         """
-        return True
+        return False
 
     def on_worker_event(self, event: WorkerEvent) -> None:
         """A message about a job this scene submitted (``App.submit``); dropped once the

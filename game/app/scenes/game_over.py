@@ -38,9 +38,6 @@ class GameOverScene(OverlayMenu):
             lines.append(tally)
         return lines
 
-    def is_animating(self) -> bool:
-        return False  # still (the board beneath says when it moves)
-
     def discs_text(self) -> str:
         """How long the game was, in discs (plies) and each player's moves, never mixed."""
         moves = self.play.match.moves

@@ -47,9 +47,6 @@ class HowToPlayScene(Scene):
         elif event.type == pygame.MOUSEWHEEL:
             self.scroll = max(0, self.scroll - event.y * 30)
 
-    def is_animating(self) -> bool:
-        return False  # still: drawn after input only
-
     def rules_text(self) -> list[str]:
         rules = self.app.settings.rules()
         k = rules.connect

@@ -68,9 +68,6 @@ class MenuScene(Scene):
     def update(self, dt: float) -> None:
         self.layout(display_size())
 
-    def is_animating(self) -> bool:
-        return False  # still: drawn after input only
-
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
             if event.key == pygame.K_ESCAPE:

@@ -148,9 +148,6 @@ class OptionsScene(Scene):
     def update(self, dt: float) -> None:
         self.layout(display_size())
 
-    def is_animating(self) -> bool:
-        return False  # still: drawn after input only
-
     def draw(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
         row = self.selectors[0].rect.height

@@ -27,9 +27,6 @@ class PauseScene(OverlayMenu):
         lines = [self.play.rules.describe(), self.play.level_line(), self.play.tally_line()]
         return [line for line in lines if line]
 
-    def is_animating(self) -> bool:
-        return False  # still: drawn after input only
-
     def build_buttons(self) -> list[Button]:
         return [
             Button("Resume", self.app.stack.pop, "Esc"),
