@@ -22,6 +22,7 @@ from game.app.scenes.options import OptionsScene
 from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.title import TitleScene
+from game.app.worker import JobPurpose
 from game.rules import MAX, MIN, Mode, Rules
 from tests.ui import FRAME, click, column_point, press, settle, step, wait_until
 
@@ -398,7 +399,7 @@ def test_hint_highlights_a_column_with_a_verdict(app):
     assert wait_until(app, lambda: play.hint is not None, 30)
     move, verdict = play.hint
     assert move in play.match.board.legal_moves()
-    assert play.searches[-1].tag == "hint"
+    assert play.searches[-1].purpose is JobPurpose.HINT
     assert play.headline().startswith("Hint: column ")
     assert verdict is None or "perfect play" in verdict
 
@@ -573,7 +574,6 @@ def test_longest_status_texts_fit_at_800x600_and_up(tmp_path):
     from ai.values import WIN
     from game.app.loop import App
     from game.app.scenes.play import SearchReport
-    from game.app.worker import JobPurpose
     from game.board import Board, Outcome, Termination
 
     app = App((800, 600), home=tmp_path)

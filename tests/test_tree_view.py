@@ -21,6 +21,7 @@ from game.app.tree.draw import order_line
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, View, layout
 from game.app.tree.replay import Replay
 from game.app.tree.scene import TreeScene
+from game.app.worker import JobPurpose
 from game.board import Board
 from game.rules import MIN, Rules
 from tests.test_search import HAND_GRID, HAND_RULES
@@ -32,7 +33,7 @@ pytestmark = pytest.mark.window  # drives the real window (deselect with -m 'not
 def open_tree(app, rules: Rules, result, side: int = MIN) -> TreeScene:
     """A play scene holding ``result`` as its last search, with the overlay open over it."""
     play = PlayScene(rules, Level(result.depth, result.pruning), "computer")
-    play.searches.append(SearchRecord(0, side, "move", result))
+    play.searches.append(SearchRecord(0, side, JobPurpose.MOVE, result))
     app.stack.push(play)
     step(app)
     press(app, pygame.K_t, frames=2)

@@ -171,12 +171,13 @@ def tree_bench() -> None:
     from game.app.loop import App
     from game.app.scenes.play import PlayScene, SearchRecord
     from game.app.tree.scene import TreeScene
+    from game.app.worker import JobPurpose
     from game.rules import MIN
 
     app = App(home=Path(tempfile.mkdtemp(prefix="connect4-bench-")))
     play = PlayScene(app.settings.rules(), Level(6, pruning=False), "computer")
     result = search(play.match.board.grid, play.rules, 6, pruning=False, record_tree=True, to_move=MIN)
-    play.searches.append(SearchRecord(0, MIN, "move", result))
+    play.searches.append(SearchRecord(0, MIN, JobPurpose.MOVE, result))
     app.stack.push(play)
     app.step([], 1 / 60)
     opened = time.perf_counter()

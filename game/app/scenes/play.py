@@ -60,9 +60,9 @@ class Seat(enum.Enum):
 class SearchRecord:
     """A search of this match, kept for the tree overlay."""
 
-    ply: int  # moves played when it was searched
+    ply: int  # discs played when it was searched
     side: int
-    tag: str  # "move" or "hint"
+    purpose: JobPurpose  # MOVE or HINT
     result: SearchResult  # its tree may still be on its way (see ``PlayScene.on_tree``)
     job_id: int = 0
 
@@ -380,7 +380,7 @@ class PlayScene(Scene):
             self.analysis = SearchReport(purpose, side, result.move, result, event.verdict, exact)
             self.analysis_ply = self.job_ply
             return
-        self.searches.append(SearchRecord(self.job_ply, side, purpose.value, result, event.job_id))
+        self.searches.append(SearchRecord(self.job_ply, side, purpose, result, event.job_id))
         move = result.move
         if purpose is JobPurpose.HINT and exact:  # the best exact move; the search's if it is one
             best = max(exact.values())

@@ -27,6 +27,7 @@ from ai.search import search  # noqa: E402
 from game.app.loop import App  # noqa: E402
 from game.app.scenes.play import PlayScene, SearchRecord  # noqa: E402
 from game.app.tree.scene import TreeScene  # noqa: E402
+from game.app.worker import JobPurpose  # noqa: E402
 from game.rules import MAX, Rules  # noqa: E402
 
 FRAME = 1 / 60
@@ -61,7 +62,7 @@ def main(size: tuple[int, int] = (1280, 800)) -> None:
     )
     app = App(size, home=Path(tempfile.mkdtemp(prefix="connect4-tree-bench-")), use_process=False)
     play = PlayScene(Rules(), Level(8, pruning=False), "computer")
-    play.searches.append(SearchRecord(0, MAX, "move", result))
+    play.searches.append(SearchRecord(0, MAX, JobPurpose.MOVE, result))
     app.stack.push(play)
     app.step([], FRAME)
     memory_before = rss_mb()

@@ -15,6 +15,7 @@ from game.app.scenes.menu import dim
 from game.app.theme import Theme
 from game.app.tree.layout import NODE, PRUNED, Placed
 from game.app.tree.legend import FONT_SIZE, TITLE
+from game.app.worker import JobPurpose
 
 if TYPE_CHECKING:
     from game.app.tree.scene import TreeScene
@@ -53,7 +54,7 @@ def draw_header(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     stats = record.result.stats
     who = scene.play.side_name(record.side)
     who = who[0].lower() + who[1:] if who.startswith("The ") else who
-    kind = "hint for" if record.tag == "hint" else "move of"
+    kind = "hint for" if record.purpose is JobPurpose.HINT else "move of"
     count = len(scene.play.searches)
     title = (
         f"Search {scene.record_index + 1}/{count}: {kind} {who} with {record.ply} disc{'' if record.ply == 1 else 's'}"
