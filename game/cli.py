@@ -58,11 +58,17 @@ def _add_rule_options(parser: argparse.ArgumentParser, default_mode: Mode) -> No
     )
 
 
+def program_name() -> str:
+    """How the user started us: ``connect4`` (the installed script) or ``main.py``."""
+    return "connect4" if Path(sys.argv[0]).name == "connect4" else "main.py"
+
+
 def build_parser() -> argparse.ArgumentParser:
+    prog = program_name()
     parser = _Parser(
-        prog="main.py",
+        prog=prog,
         description="Connect Four: a minimax explorer you can play. Without a command, the game window opens.",
-        epilog="Also: 'main.py demo --out DIR' plays computer against computer headless "
+        epilog=f"Also: '{prog} demo --out DIR' plays computer against computer headless "
         "and saves screenshots of every screen into DIR.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -650,10 +656,10 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         return 0
     except (CliError, BoardFileError, NotationError, IllegalMoveError, RulesError) as error:
         message = " ".join(str(error).split())  # one line, whatever the input held
-        print(f"main.py {args.command}: error: {message}", file=sys.stderr)
+        print(f"{parser.prog} {args.command}: error: {message}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except UnicodeDecodeError as error:  # standard input (files are read as bytes)
-        print(f"main.py {args.command}: error: the input is not UTF-8 text ({error.reason})", file=sys.stderr)
+        print(f"{parser.prog} {args.command}: error: the input is not UTF-8 text ({error.reason})", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
