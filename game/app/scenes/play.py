@@ -298,7 +298,7 @@ class PlayScene(Scene):
         if self.rules.gravity:
             return layout.column_at(pos)
         cell = layout.cell_at(pos)
-        return None if cell is None else cell[0] * self.rules.cols + cell[1]
+        return None if cell is None else self.match.board.move_at(cell)
 
     # -- the computer -----------------------------------------------------------------
     def submit(self, purpose: JobPurpose, side: int, *, asked: bool = True) -> None:
@@ -642,7 +642,7 @@ class PlayScene(Scene):
         elif key == pygame.K_DOWN and not self.rules.gravity:
             self.cursor = ((row + 1) % rows, col)
         elif key in (pygame.K_DOWN, pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-            self.try_human_move(col if self.rules.gravity else row * cols + col)
+            self.try_human_move(self.match.board.move_at((row, col)))
         elif pygame.K_1 <= key <= pygame.K_9 and self.rules.gravity:
             number = key - pygame.K_1
             if number < cols:
@@ -843,7 +843,7 @@ class PlayScene(Scene):
             cell = board.cell_of(col)
             return None if cell is None else (cell, side, True)
         row, col = self.hover or self.cursor
-        move = row * self.rules.cols + col
+        move = board.move_at((row, col))
         return ((row, col), side, False) if board.cell_of(move) is not None else None
 
     # -- drawing (changes no state) ----------------------------------------------------
@@ -858,7 +858,7 @@ class PlayScene(Scene):
         hint: int | Cell | None = None
         if self.hint is not None:
             move = self.hint[0]
-            hint = move if self.rules.gravity else divmod(move, self.rules.cols)
+            hint = move if self.rules.gravity else board.cell_of(move)
         outcome = self.outcome if self.drop is None else None  # the line lights up once the disc lands
         runs = outcome.runs if outcome is not None else ()
         sides = [int(board.grid[run[0]]) for run in runs] if self.rules.mode is Mode.FULL_BOARD else None
