@@ -54,6 +54,7 @@ class Contestant:
     level: Level
     seed: int = SEED
     times: list[float] = field(default_factory=list)
+    plies: list[int] = field(default_factory=list)  # the disc count before each timed move
     perfect: PerfectPlayer | None = None
 
     def __post_init__(self) -> None:
@@ -71,6 +72,7 @@ class Contestant:
             perfect_player=self.perfect,
         )
         self.times.append(time.perf_counter() - started)
+        self.plies.append(board.ply)
         assert choice.move is not None
         return choice.move
 
@@ -175,6 +177,15 @@ def perfect_first(games_vs_solver: int, log) -> list[str]:
     lines.append(
         f"  Perfect's moves: median {statistics.median(times):.3f} s, max {max(times):.2f} s over {len(times)} moves"
     )
+    by_ply: dict[int, list[float]] = {}
+    for ply, seconds in zip(perfect.plies, times):
+        by_ply.setdefault(ply, []).append(seconds)
+    lines.append(
+        "  per disc count (median/max s): "
+        + ", ".join(f"{ply}: {statistics.median(t):.2f}/{max(t):.2f}" for ply, t in sorted(by_ply.items()))
+    )
+    for line in lines[-2:]:
+        log(line)
     return lines
 
 
@@ -248,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--ladder", action="store_true", help="only the pairs with targets (adjacent presets, Hard-d2, Expert-d4)"
     )
+    parser.add_argument("--perfect", action="store_true", help="only Perfect first from the empty board")
     args = parser.parse_args(argv)
     if args.ladder:
         openings_count = args.openings or 12
@@ -259,6 +271,9 @@ def main(argv: list[str] | None = None) -> int:
             log_ladder("Targets:")
             for line in targets(board, results):
                 log_ladder(line)
+        return 0
+    if args.perfect:
+        perfect_first(2, lambda text: print(text, flush=True))
         return 0
     started = time.perf_counter()
     openings_count = args.openings or (2 if args.quick else 4)
