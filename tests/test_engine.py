@@ -104,7 +104,7 @@ def test_native_session_answers_legal_moves_errors_and_ends_with_the_input(engin
     engine.send("jump 3")
     assert engine.read().startswith("error unknown command 'jump'")
     engine.send("position 0 0 0 0 0 0 0")  # the seventh disc does not fit in column 1
-    assert engine.read().startswith("error position: move 7 (0): column 1 is full")
+    assert engine.read().startswith("error position: move 7 (0): column 0 is full")
     engine.send("level grandmaster")
     assert engine.read().startswith("error unknown level 'grandmaster'")
     engine.send("go movetime soon")
@@ -324,3 +324,26 @@ def test_our_own_engine_plays_a_match_through_the_native_dialect():
         engine.close()
     assert all(game.failure is None for game in result.games)
     assert all(Board.from_moves(game.moves_string(rules), rules).is_game_over() for game in result.games)
+
+
+def test_illegal_position_errors_name_columns_and_cells_0_based_as_the_wire_does():
+    """A program reads 0-based columns; an error naming column 10 of a 5-column board
+    (the 1-based number of wire column 9) would point it at the wrong column."""
+    import io
+
+    from game.cli import main
+
+    session = (
+        "rules rows 5 cols 5 connect 4\nposition 9\nposition 3 3 3 3 3 3\n"
+        "rules rows 4 cols 4 connect 3 gravity off\nposition 3 3\nposition 16\n"
+        "rules\nposition 0 1 0 1 0 1 0 2\n"
+    )
+    out = io.StringIO()
+    assert main(["engine", "--level", "depth:2"], stdout=out, stdin=io.StringIO(session)) == 0
+    assert out.getvalue().splitlines() == [
+        "error position: move 1 (9): column 9 is off the board (0..4)",
+        "error position: move 6 (3): column 3 is full",
+        "error position: move 2 (3): cell 3 (row 0 from the top, column 3) is taken",
+        "error position: move 1 (16): cell 16 is off the board (0..15)",
+        "error position: move 8 (2): the game is already over (a line is complete or the board full)",
+    ]
