@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -533,3 +534,39 @@ def test_layout_culls_what_is_off_screen():
 def test_values_are_shown_readably():
     assert fmt_value(10**9) == "+inf" and fmt_value(-(10**9)) == "-inf"
     assert fmt_value(999_997) == "+W3" and fmt_value(-999_999) == "-W1"
+
+
+def test_perfect_answers_have_no_tree_and_the_tree_controls_say_so(app):
+    from ai.levels import PRESETS
+    from game.app.scenes.game_over import GameOverScene
+
+    play = PlayScene(Rules(), PRESETS["Perfect"], "computer", "computer")
+    app.stack.push(play)
+    assert wait_until(app, lambda: len(play.match.moves) == 1 and play.searches, 60)
+    assert not play.searches[0].has_tree  # the book answered: no search, no tree
+    step(app, 2)
+    assert not play.buttons["tree"].enabled
+    press(app, pygame.K_t, frames=2)
+    assert app.stack.top is play and "opening book" in app.toast[0]
+    over = GameOverScene(play)
+    app.stack.push(over)
+    step(app)
+    assert not [b for b in over.buttons if "tree" in b.label]  # no "Open the last tree" to nowhere
+    press(app, pygame.K_t, frames=2)
+    assert "opening book" in app.toast[0]
+
+
+def test_tree_opens_on_the_latest_search_with_a_tree_and_skips_the_others(app, hand):
+    scene, result = hand
+    play = scene.play
+    book = SearchRecord(1, MIN, JobPurpose.MOVE, replace(result, tree=None), has_tree=False)
+    play.searches.append(book)
+    scene.close()
+    step(app)
+    assert play.last_tree_index() == 0
+    press(app, pygame.K_t, frames=2)
+    reopened = app.stack.top
+    assert isinstance(reopened, TreeScene) and reopened.record_index == 0 and reopened.tree is result.tree
+    assert "showing the search before it" in app.toast[0]
+    press(app, pygame.K_RIGHTBRACKET)
+    assert reopened.record_index == 0  # the book answer is skipped: nothing to show there

@@ -114,7 +114,7 @@ class GameOverScene(OverlayMenu):
             Button("Play again", self.play_again, "Enter"),
             Button("Look at the board", self.app.stack.pop, "Esc"),
         ]
-        if self.play.searches:
+        if self.play.last_tree_index() is not None:  # book and solver answers have no tree
             buttons.append(Button("Open the last tree", self.tree, "T"))
         buttons.append(Button("Main menu", self.main_menu, "M"))
         return buttons
@@ -136,6 +136,9 @@ class GameOverScene(OverlayMenu):
         if event.type == pygame.KEYDOWN and event.key == pygame.K_m:
             self.main_menu()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_t and self.play.searches:
-            self.tree()
+            if self.play.last_tree_index() is None:
+                self.play.open_tree()  # only says why there is no tree
+            else:
+                self.tree()
         else:
             super().handle_event(event)

@@ -43,6 +43,7 @@ DEMO_PAUSE = 0.35  # seconds between two moves of computer against computer
 END_DELAY = 0.9  # seconds of glow before the result panel
 HINT_VERDICT_SECONDS = 1.0  # solver time for a hint when the level has no time budget
 UI_TREE_BUDGET = 1_000_000
+NO_TREE_TEXT = "No tree to show: Perfect answers from its opening book and the exact solver, not a depth-limited search"
 EVEN_BELOW = 8  # heuristic values under this are "even": a few discs' worth of centre
 THREAT_VALUE = 50  # about one open threat (a window with 3 own discs): "slightly" below it
 MUCH_FROM = 200  # several threats: "much better"
@@ -65,6 +66,7 @@ class SearchRecord:
     purpose: JobPurpose  # MOVE or HINT
     result: SearchResult  # its tree may still be on its way (see ``PlayScene.on_tree``)
     job_id: int = 0
+    has_tree: bool = True  # False: a book or solver answer (Perfect), no search tree to show
 
 
 @dataclass(frozen=True)
@@ -380,7 +382,8 @@ class PlayScene(Scene):
             self.analysis = SearchReport(purpose, side, result.move, result, event.verdict, exact)
             self.analysis_ply = self.job_ply
             return
-        self.searches.append(SearchRecord(self.job_ply, side, purpose, result, event.job_id))
+        has_tree = event.tree_follows or result.tree is not None
+        self.searches.append(SearchRecord(self.job_ply, side, purpose, result, event.job_id, has_tree))
         move = result.move
         if purpose is JobPurpose.HINT and exact:  # the best exact move; the search's if it is one
             best = max(exact.values())
@@ -496,13 +499,25 @@ class PlayScene(Scene):
 
         self.app.stack.push(PauseScene(self))
 
+    def last_tree_index(self) -> int | None:
+        """The latest search of the match that has a tree (book and solver answers have none)."""
+        return next((i for i in range(len(self.searches) - 1, -1, -1) if self.searches[i].has_tree), None)
+
     def open_tree(self) -> None:
         if not self.searches:
             self.app.show_toast("No search yet: the tree appears after a computer move or a hint")
             return
+        index = self.last_tree_index()
+        if index is None:
+            self.app.show_toast(NO_TREE_TEXT, 4.0)
+            return
         from game.app.tree.scene import TreeScene
 
-        self.app.stack.push(TreeScene(self))
+        self.app.stack.push(TreeScene(self, index))
+        if index != len(self.searches) - 1:
+            self.app.show_toast(
+                "The last answer came from the opening book or solver (no tree): showing the search before it", 4.0
+            )
 
     # -- the end -----------------------------------------------------------------------
     def on_game_over(self, outcome: Outcome) -> None:
@@ -687,7 +702,7 @@ class PlayScene(Scene):
             "redo": self.match.can_redo(),
             "hint": self.outcome is None and human_turn and self.drop is None,
             "scores": is_standard(self.rules) and self.opponent is not Opponent.DEMO,
-            "tree": bool(self.searches),
+            "tree": self.last_tree_index() is not None,
         }
 
     # -- what the status bar says -----------------------------------------------------

@@ -34,7 +34,23 @@ def draw_overlay(scene: TreeScene, surface: pygame.Surface) -> None:
         pygame.draw.rect(surface, p.muted, rect, 1, border_radius=6)
     tree = scene.tree
     if tree is None:
-        theme.text(surface, "The tree of this search is still arriving...", 26, areas.canvas.center, anchor="center")
+        if scene.record.has_tree:
+            message = "The tree of this search is still arriving..."
+        else:
+            message = "This answer came from the opening book or the exact solver: it has no search tree."
+        width = areas.canvas.width - 40
+        for offset, (text, size, color) in enumerate(
+            ((message, 22, p.text), ("Esc, T or a click closes", 17, p.muted))
+        ):
+            line = theme.fit(text, size, width)
+            theme.text(
+                surface,
+                line,
+                size,
+                (areas.canvas.centerx, areas.canvas.centery + 34 * offset),
+                color=color,
+                anchor="center",
+            )
         return
     draw_header(scene, surface, tree)
     clip = surface.get_clip()

@@ -298,8 +298,12 @@ class TreeScene(Scene):
         self.app.stack.pop()
 
     def switch_record(self, delta: int) -> None:
-        index = max(0, min(len(self.play.searches) - 1, self.record_index + delta))
-        if index != self.record_index:
+        """Go to the match's previous (-1) or next (+1) search that has a tree."""
+        searches = self.play.searches
+        index = self.record_index + delta
+        while 0 <= index < len(searches) and not searches[index].has_tree:  # book / solver answers
+            index += delta
+        if 0 <= index < len(searches) and index != self.record_index:
             self.cancel_compare()
             self.cancel_orders()
             self.orders = None
