@@ -18,10 +18,10 @@ from ai.solver import Solver
 from ai.tree import BoundKind, minimal_tree
 from ai.values import fmt_value
 from game.app.scenes.play import PlayScene, SearchRecord
-from game.app.tree.draw import order_line
+from game.app.tree.draw import chart_pitch, chart_rect, order_line
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, View, layout
 from game.app.tree.replay import Replay
-from game.app.tree.scene import TreeScene
+from game.app.tree.scene import TreeScene, areas_for
 from game.app.worker import JobPurpose
 from game.board import Board
 from game.rules import MIN, Rules
@@ -570,3 +570,12 @@ def test_tree_opens_on_the_latest_search_with_a_tree_and_skips_the_others(app, h
     assert "showing the search before it" in app.toast[0]
     press(app, pygame.K_RIGHTBRACKET)
     assert reopened.record_index == 0  # the book answer is skipped: nothing to show there
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1024, 720), (800, 600)])
+def test_nodes_per_ply_chart_has_a_row_for_every_ply_of_a_deep_search(size):
+    chart = chart_rect(areas_for(size).bottom)
+    for depth in range(1, 13):
+        pitch = chart_pitch(chart.height - 20, depth)
+        assert pitch >= 3  # a visible bar each
+        assert 20 + depth * pitch <= chart.height  # the deepest ply (the biggest bar) inside the chart

@@ -303,23 +303,25 @@ def draw_bottom(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     theme = scene.app.theme
     p = theme.palette
     rect = scene.areas.bottom
-    x, y = rect.left + 12, rect.top + 8
+    y = rect.top + 8
     # Nodes per ply: a small bar chart.
     per_ply = scene.per_ply
-    chart = pygame.Rect(x, y, min(300, rect.width // (3 if rect.width > 1000 else 4)), rect.height - 60)
+    chart = chart_rect(rect)
     theme.text(surface, "Nodes per ply (stored)", 15, (chart.left, chart.top), color=p.muted)
     levels = per_ply[1:] or [0]
-    bar_h = max(3, min(14, (chart.height - 20) // max(1, len(levels))))
+    pitch = chart_pitch(chart.height - 20, len(levels))  # every ply gets a row: the deepest is the biggest
+    bar_h = max(2, min(14, pitch - 2))
+    label_every = -(-theme.font(13).get_linesize() // pitch)  # ceil
     biggest = max(levels) or 1
     for ply, count in enumerate(levels, start=1):
-        top = chart.top + 20 + (ply - 1) * (bar_h + 2)
-        if top + bar_h > chart.bottom:
-            break
+        top = chart.top + 20 + (ply - 1) * pitch
         width = int((chart.width - 90) * count / biggest)
         color = p.max_node if (ply % 2 == 0) == (tree.to_move == 1) else p.min_node
         pygame.draw.rect(surface, color, (chart.left + 24, top, max(1, width), bar_h))
-        theme.text(surface, str(ply), 13, (chart.left, top), color=p.muted)
-        theme.text(surface, f"{count:,}", 13, (chart.left + 28 + width, top), color=p.muted)
+        if (len(levels) - ply) % label_every == 0:  # rows too thin for a label each: every k-th, the deepest always
+            label_y = top + bar_h // 2
+            theme.text(surface, str(ply), 13, (chart.left, label_y), color=p.muted, anchor="midleft")
+            theme.text(surface, f"{count:,}", 13, (chart.left + 28 + width, label_y), color=p.muted, anchor="midleft")
     tx = chart.right + 24
     size = 16 if rect.width > 1000 else 15
     room = scene.buttons[0].rect.top - 4 if scene.buttons else rect.bottom
@@ -331,6 +333,21 @@ def draw_bottom(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
             y += size + 3
     for button in scene.buttons:
         button.draw(surface, theme, size=16)
+
+
+def chart_rect(bottom: pygame.Rect) -> pygame.Rect:
+    """Where the nodes-per-ply chart goes in the bottom panel (its title included)."""
+    return pygame.Rect(
+        bottom.left + 12,
+        bottom.top + 8,
+        min(300, bottom.width // (3 if bottom.width > 1000 else 4)),
+        bottom.height - 60,
+    )
+
+
+def chart_pitch(height: int, rows: int) -> int:
+    """Pixels per ply row of the nodes-per-ply chart: all ``rows`` fit in ``height``."""
+    return max(1, min(16, height // max(1, rows)))
 
 
 def bottom_lines(scene: TreeScene, tree: SearchTree, theme: Theme) -> list[tuple[str, Color]]:
