@@ -579,3 +579,35 @@ def test_nodes_per_ply_chart_has_a_row_for_every_ply_of_a_deep_search(size):
         pitch = chart_pitch(chart.height - 20, depth)
         assert pitch >= 3  # a visible bar each
         assert 20 + depth * pitch <= chart.height  # the deepest ply (the biggest bar) inside the chart
+
+
+def test_compare_and_orders_rerun_a_noisy_level_with_its_own_noise(app):
+    from ai.levels import PRESETS
+    from game.app.tree.draw import compare_verdict
+
+    play = PlayScene(Rules(), PRESETS["Easy"], "computer")
+    app.stack.push(play)
+    step(app)
+    for col in (3, 2):  # the QA's game: 4, the computer, then 3
+        press(app, pygame.K_1 + col)
+        settle(app, play)
+        assert wait_until(app, lambda: play.match.to_move == 1 and play.drop is None and not play.thinking, 30)
+    assert wait_until(app, lambda: all(r.result.tree is not None for r in play.searches), 30)
+    press(app, pygame.K_t, frames=2)
+    scene = app.stack.top
+    assert isinstance(scene, TreeScene) and scene.record_level().noise == PRESETS["Easy"].noise
+    shown = scene.record.result
+    press(app, pygame.K_o)
+    assert wait_until(app, lambda: not scene.orders.running, 60)
+    best_first = next(run for run in scene.orders.runs if run.order is MoveOrder.BEST_FIRST)
+    # The same order and the same seeded noise: the very search shown, node for node.
+    assert (best_first.nodes, best_first.value, best_first.move) == (shown.stats.nodes, shown.value, shown.move)
+    press(app, pygame.K_c)
+    assert wait_until(app, lambda: scene.compare_result is not None, 60)
+    assert scene.compare_result.pruning is False and scene.compare_result.stats.nodes > shown.stats.nodes
+    verdict = compare_verdict(scene, shown.value)
+    if scene.compare_result.value == shown.value:
+        assert verdict == "same value"
+    else:  # never a bare "no": both values, and why they can differ
+        assert verdict.startswith(f"value differs: {fmt_value(shown.value)} vs {fmt_value(scene.compare_result.value)}")
+        assert "noise" in verdict

@@ -108,24 +108,28 @@ def winner_moves(plies: int) -> int:
 
 
 def score_label(score: int, own_discs: int, other_discs: int, cells: int) -> str:
-    """A column's badge for an exact score from the mover's side: "W3" (you win with your
-    3rd move from now), "draw", "L5" (the opponent wins with its 5th)."""
+    """A column's badge for an exact score from the mover's side: "win 3" (the mover wins
+    with its 3rd move from now), "draw", "lose 5" (the other side wins with its 5th).
+
+    Counted in the winner's own moves, as the hint says it; never "W3", which the tree
+    and the command line use for plies."""
     if score == 0:
         return "draw"
     moves = moves_to_end(score, own_discs, other_discs, cells)
-    return f"{'W' if score > 0 else 'L'}{moves}"
+    return f"{'win' if score > 0 else 'lose'} {moves}"
 
 
-def verdict_words(verdict: str, subject: str, second_person: bool) -> str:
+def verdict_words(verdict: str, subject: str, second_person: bool, other: str = "the opponent") -> str:
     """The solver's verdict for the side to move ("wins in 3 moves with perfect play",
-    "loses: the opponent wins in 5 moves ...", "draw ...") said of ``subject``."""
+    "loses: the opponent wins in 5 moves ...", "draw ...") said of ``subject`` (the side
+    to move) and ``other`` (the side that wins when ``subject`` loses)."""
     found = re.search(r"wins in (\d+) moves?", verdict)
     if verdict.startswith("draw") or found is None:
         return "a draw with perfect play" if verdict.startswith("draw") else verdict
     moves = plural(int(found.group(1)), "move")
     ending = "" if second_person else "s"
     if verdict.startswith("loses"):
-        return f"the opponent wins in {moves} with perfect play"
+        return f"{other} wins in {moves} with perfect play"
     return f"{subject} win{ending} in {moves} with perfect play"
 
 
@@ -701,7 +705,7 @@ class PlayScene(Scene):
             "undo": self.match.can_undo(),
             "redo": self.match.can_redo(),
             "hint": self.outcome is None and human_turn and self.drop is None,
-            "scores": is_standard(self.rules) and self.opponent is not Opponent.DEMO,
+            "scores": is_standard(self.rules) and self.opponent is not Opponent.DEMO and self.outcome is None,
             "tree": self.last_tree_index() is not None,
         }
 
@@ -756,6 +760,7 @@ class PlayScene(Scene):
         exact = report.exact_scores
         you = self.opponent is Opponent.COMPUTER
         subject = "you" if you else self.side_name(report.side).lower()
+        other_name = "the computer" if you else self.side_name(-report.side).lower()  # "player 2", never "the opponent"
         if exact and report.move in exact:
             score = exact[report.move]
             if score == 0:
@@ -765,10 +770,10 @@ class PlayScene(Scene):
             other = int((board.grid == -report.side).sum())
             moves = plural(moves_to_end(score, own, other, self.rules.cells), "move")
             if score < 0:  # every move loses: the slowest loss
-                return f"Hint: {where}: the opponent wins in {moves} with perfect play"
+                return f"Hint: {where}: {other_name} wins in {moves} with perfect play"
             return f"Hint: {where}: {subject} win{'' if you else 's'} in {moves} with perfect play"
         if report.verdict:
-            return f"Hint: {where}. From here, {verdict_words(report.verdict, subject, you)}"
+            return f"Hint: {where}. From here, {verdict_words(report.verdict, subject, you, other_name)}"
         value = report.result.value
         own_value = value if report.side == MAX else -value
         plies = plies_to_end(value) if is_win_value(value) else None
@@ -777,7 +782,8 @@ class PlayScene(Scene):
 
     def detail(self) -> str:
         """The second status line: the search's statistics, or its progress."""
-        if self.job_purpose is not None:
+        scores_only = self.job_purpose is not None and not self.job_asked  # the column scores' own search
+        if self.job_purpose is not None and not scores_only:
             progress = self.progress
             # Computer vs computer shows the last move above: say here who thinks.
             who = f"{self.side_name(self.match.to_move)} is thinking" if self.thinking and self.report else "searching"
@@ -791,15 +797,22 @@ class PlayScene(Scene):
                 share = progress.nodes / worst if worst else 0.0
                 text += f" ({share:.1%} of up to {worst:,})"
             return text
+        working = "working out the column scores..."
         report = self.report
         if report is None:
-            return ""
+            return working if scores_only else ""
+        return f"{self.report_detail(report)} · {working}" if scores_only else self.report_detail(report)
+
+    def report_detail(self, report: SearchReport) -> str:
+        """What the last search did: depth, nodes, cutoffs, time (or where perfect play read it)."""
         result = report.result
         stats = result.stats
         reached = " (time ran out)" if not result.completed else (" (forced result)" if result.proven else "")
         what = "hint search" if report.purpose is JobPurpose.HINT else "search"
-        if stats.depth == 0:  # an answer from the opening book or the exact solver
-            return f"perfect play (opening book and solver): {plural(stats.nodes, 'position')} · {stats.seconds:.2f} s"
+        if stats.depth == 0 and stats.nodes == 0:  # read straight from the opening book
+            return f"perfect play: read from the opening book · {stats.seconds:.2f} s"
+        if stats.depth == 0:  # the exact solver (or a search down to the book's positions)
+            return f"perfect play (opening book + solver): {plural(stats.nodes, 'position')} searched · {stats.seconds:.2f} s"
         return (
             f"{what}: {plural(stats.depth, 'ply')} deep{reached} · {plural(stats.nodes, 'node')} · "
             f"{plural(stats.cutoffs, 'cutoff')} · {stats.seconds:.2f} s · {stats.nodes_per_second / 1000:,.0f}k nodes/s"
@@ -816,6 +829,8 @@ class PlayScene(Scene):
         if self.opponent is Opponent.DEMO and self.levels[MAX] != self.levels[MIN]:
             return f"{one(self.levels[MAX])} vs {one(self.levels[MIN])}"
         level = self.level
+        if level.perfect and is_standard(self.rules):  # no search settings: they do not apply
+            return f"{preset_name(level) or 'Perfect'} (opening book + solver)"
         text = f"{preset_name(level) or 'Custom'}: depth {level.depth}, alpha-beta {'on' if level.pruning else 'off'}"
         return text + (f", {level.time_budget:g} s" if level.time_budget else "")
 
@@ -848,6 +863,18 @@ class PlayScene(Scene):
             notes.append(ColumnNote(short, color))
         return notes
 
+    def scores_legend(self) -> str:
+        """What the column badges count: the winner's own moves, said for whoever is to move."""
+        side = self.match.to_move
+        if self.opponent is Opponent.COMPUTER:
+            mover, mine, other = "you", "your", "the computer"
+        else:
+            mover, mine, other = self.side_name(side).lower(), "their", self.side_name(-side).lower()
+        return (
+            f'Column scores, perfect play: "win 3" = {mover} win{"" if mover == "you" else "s"} with {mine} '
+            f'3rd move from now; "lose 5" = {other} wins with its 5th.'
+        )
+
     def ghost(self) -> tuple[Cell, int, bool] | None:
         side = self.match.to_move
         if self.outcome is not None or self.drop is not None or self.is_computer(side):
@@ -870,6 +897,7 @@ class PlayScene(Scene):
         hidden = {(self.drop.row, self.drop.col)} if self.drop else set()
         cursor_col = (self.hover or self.cursor)[1]
         human_turn = not self.is_computer(self.match.to_move) and self.outcome is None
+        notes = self.column_notes()
         hint: int | Cell | None = None
         if self.hint is not None:
             move = self.hint[0]
@@ -889,14 +917,29 @@ class PlayScene(Scene):
             hint=hint,
             glow=runs,
             glow_sides=sides,
-            notes=self.column_notes(),
+            notes=notes,
             last=board.last_cell() if self.drop is None else None,
             t=self.app.time if self.glow_started is None else min(self.app.time, self.glow_started + GLOW_SECONDS),
         )
+        if any(notes):
+            self.draw_scores_legend(surface, layout.board)
         self.draw_status(surface, layout)
         states = self.button_states()
         for (name, button), rect in zip(self.buttons.items(), layout.buttons):
             button.draw(surface, theme, rect=rect, enabled=states.get(name, True))
+
+    def draw_scores_legend(self, surface: pygame.Surface, board: BoardLayout) -> None:
+        """The badges' legend in the margin left of the board, from the badges' row down
+        (left out when the margin is too narrow for it)."""
+        theme = self.app.theme
+        width = board.grid_rect.left - int(board.cell * 0.4) - 12
+        if width < 110:
+            return
+        size = max(13, min(18, board.cell // 4))
+        y = float(board.note_rect(0).top)
+        for line in theme.wrap(self.scores_legend(), size, width):
+            theme.text(surface, line, size, (12, y), color=theme.palette.muted)
+            y += size * 1.2
 
     def draw_status(self, surface: pygame.Surface, layout: PlayLayout) -> None:
         """Headline (big) and detail (small) on the left; level and tally on the right

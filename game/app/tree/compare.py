@@ -46,7 +46,7 @@ class OrderRun:
 
 
 def _run_orders(
-    conn: Connection, grid: np.ndarray, rules: Rules, to_move: int, depth: int, parent: int, cap: int
+    conn: Connection, grid: np.ndarray, rules: Rules, to_move: int, depth: int, parent: int, cap: int, noise: int
 ) -> None:
     """The helper process: each order in turn, a message per finished run."""
     counted = [0]
@@ -62,7 +62,14 @@ def _run_orders(
             counted[0] = 0
             try:
                 result = search(
-                    grid, rules, depth, to_move=to_move, order=order, should_stop=should_stop, on_progress=progress
+                    grid,
+                    rules,
+                    depth,
+                    to_move=to_move,
+                    order=order,
+                    should_stop=should_stop,
+                    on_progress=progress,
+                    noise=noise,  # with ``choose_move``'s seed (0): a noisy level's own judgement
                 )
             except SearchCancelled:
                 if os.getppid() != parent:
@@ -80,7 +87,9 @@ def _run_orders(
 class OrderComparison:
     """The three orders' runs for one position, in a helper process; ``poll`` each frame."""
 
-    def __init__(self, grid: np.ndarray, rules: Rules, to_move: int, depth: int, *, cap: int = NODE_CAP):
+    def __init__(
+        self, grid: np.ndarray, rules: Rules, to_move: int, depth: int, *, cap: int = NODE_CAP, noise: int = 0
+    ):
         self.depth = depth
         self.runs: list[OrderRun] = []
         context = multiprocessing.get_context("spawn")
@@ -88,7 +97,7 @@ class OrderComparison:
         self._reader: Connection | None = reader
         self._process = context.Process(
             target=_run_orders,
-            args=(writer, np.asarray(grid, dtype=np.int8), rules, to_move, depth, os.getpid(), cap),
+            args=(writer, np.asarray(grid, dtype=np.int8), rules, to_move, depth, os.getpid(), cap, noise),
             daemon=True,
             name="connect4-order-comparison",
         )

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ai.tree import BoundKind, LeafReason, SearchTree, minimal_tree, nodes_text
+from ai.values import fmt_value
 from game.app.scenes.menu import dim
 from game.app.theme import Theme
 from game.app.tree.layout import NODE, PRUNED, Placed
@@ -376,11 +377,10 @@ def bottom_lines(scene: TreeScene, tree: SearchTree, theme: Theme) -> list[tuple
         on = next(s for flag, s in pair if flag)
         off = next(s for flag, s in pair if not flag)
         saving = off.nodes / on.nodes if on.nodes else 0
-        same = "yes" if scene.compare_result.value == result.value else "no"
         lines.append(
             (
                 f"With alpha-beta: {on.nodes:,} nodes, {on.seconds:.3f} s  |  without: {off.nodes:,} nodes, "
-                f"{off.seconds:.3f} s  ({saving:,.1f} x fewer nodes, same value {same})",
+                f"{off.seconds:.3f} s  ({saving:,.1f} x fewer nodes, {compare_verdict(scene, result.value)})",
                 p.text,
             )
         )
@@ -393,6 +393,18 @@ def bottom_lines(scene: TreeScene, tree: SearchTree, theme: Theme) -> list[tuple
     else:
         lines.append(("Space: replay the search step by step (, . to step, S speed)", p.text))
     return lines
+
+
+def compare_verdict(scene: TreeScene, value: int) -> str:
+    """Did switching the pruning change the value? It must not for the same judgement."""
+    other = scene.compare_result
+    assert other is not None
+    if other.value == value:
+        return "same value"
+    said = f"value differs: {fmt_value(value)} vs {fmt_value(other.value)}"
+    if scene.record_level().noise:  # the blur is drawn leaf by leaf, in the order leaves are visited
+        return f"{said}: this level's noise is drawn leaf by leaf in visit order, so the runs blur leaves differently"
+    return said
 
 
 def order_line(scene: TreeScene, minimal_nodes: int, minimal_leaves: int, branching: int) -> str:

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from ai.levels import Level
 from ai.search import SearchResult
 from ai.solver import Solver, SolverError, SolverStopped, moves_to_end
 from ai.tree import BOUND_MEANING, END, BoundKind, LeafReason, Node, SearchTree, nodes_text
@@ -151,6 +152,15 @@ class TreeScene(Scene):
     def pruned_moves(self, index: int) -> list[int]:
         tree = self.known_tree
         return self.cached(("pruned", id(tree), index), lambda: tree.node(index).pruned_moves())
+
+    def record_level(self) -> Level:
+        """The level the shown search played as: the mover's for a move, the opponent's
+        without noise for a hint (as ``PlayScene.submit`` sets them)."""
+        record = self.record
+        levels = self.play.levels
+        if record.purpose is JobPurpose.HINT:
+            return replace(levels[-record.side], noise=0)
+        return levels[record.side]
 
     def move_label(self, move: int | None) -> str:
         if move is None:
@@ -443,6 +453,10 @@ class TreeScene(Scene):
             self.app.show_toast("Comparison cancelled")
             return
         tree = self.known_tree
+        level = self.record_level()
+        # Through the level's own player (``choose_move``), as the search itself was: the
+        # same move order and the same seeded noise, only the pruning switched and no clock.
+        # (The worker plays a level only for MOVE and HINT jobs, so this one says MOVE.)
         job = SearchJob(
             tree.grid,
             tree.rules,
@@ -450,7 +464,8 @@ class TreeScene(Scene):
             tree.depth,
             pruning=not tree.pruning,
             record_tree=False,
-            purpose=JobPurpose.COMPARE,
+            purpose=JobPurpose.MOVE,
+            level=replace(level, depth=tree.depth, pruning=not tree.pruning, time_budget=0.0, perfect=False),
         )
         self.compare_job = self.app.submit(job, self)
         self.compare_progress = None
@@ -469,7 +484,8 @@ class TreeScene(Scene):
             self.app.show_toast("Move-order comparison cancelled")
             return
         tree = self.known_tree
-        self.orders = OrderComparison(tree.grid, tree.rules, tree.to_move, tree.depth)
+        noise = self.record_level().noise  # the same judgement as the search shown (same seed too)
+        self.orders = OrderComparison(tree.grid, tree.rules, tree.to_move, tree.depth, noise=noise)
 
     def cancel_orders(self) -> None:
         if self.orders is not None:
