@@ -25,6 +25,7 @@ from ai.levels import (
     preset_name,
     worst_case_positions,
 )
+from ai.perfect import is_standard
 from ai.search import MoveOrder
 from game.app.scene import Scene
 from game.app.settings import Opponent
@@ -36,6 +37,11 @@ NODES_PER_SECOND = 1_000_000
 machine (depth 7 on the empty 6x7 board: 960,792 nodes in 1.0 s; half that while the
 window records the tree).  Only used to turn a node count into an estimate of time."""
 SLOW_SECONDS = 60.0
+PERFECT_ROWS_TEXT = (
+    "Opening book + exact solver: search depth, pruning, move order and time per move do not apply. "
+    "Choose another preset to set them."
+)
+"""Shown in place of the search rows while Perfect plays on the standard board."""
 """A level whose worst case takes longer than this (with no time budget) is warned about."""
 
 
@@ -115,11 +121,7 @@ class LevelSelectScene(Scene):
         self.order = Selector("Move order", list(MoveOrder), 0, setter("order"), format=lambda v: f"{v.value}")
         self.start_button = Button("Start", self.start, key_hint="Enter")
         self.back = Button("Back", self.app.stack.pop, key_hint="Esc")
-        rows: list[Button | Selector] = [self.depth, self.pruning, self.order, self.budget, self.start_button]
-        if self.both_sides:
-            rows.insert(0, self.side_selector)
-        self.focus = FocusList(rows)
-        self.focus.focus(len(rows) - 1)  # Start
+        self.focus = FocusList([])
         self._sync()
         self.layout(display_size())
 
@@ -129,8 +131,14 @@ class LevelSelectScene(Scene):
         return self.app.settings.opponent is Opponent.DEMO
 
     @property
+    def search_rows_apply(self) -> bool:
+        """False while Perfect plays from its book and solver: no search row has a say."""
+        return not (self.level().perfect and is_standard(self.app.settings.rules()))
+
+    @property
     def selectors(self) -> list[Selector]:
-        rows = [self.depth, self.pruning, self.order, self.budget]
+        """The rows shown: the side (computer vs computer) and the search rows that apply."""
+        rows = [self.depth, self.pruning, self.order, self.budget] if self.search_rows_apply else []
         return [self.side_selector, *rows] if self.both_sides else rows
 
     def level(self) -> Level:
@@ -158,6 +166,11 @@ class LevelSelectScene(Scene):
         self.pruning.set_value(level.pruning)
         self.order.set_value(level.order)
         self.budget.set_value(level.time_budget)
+        rows: list[Button | Selector] = [*self.selectors, self.start_button]
+        if rows != self.focus.items:  # rows came or went (Perfect): the focus stays or goes to Start
+            focused = self.focus.items[self.focus.index] if self.focus.items else self.start_button
+            self.focus = FocusList(rows)
+            self.focus.focus(rows.index(focused) if focused in rows else len(rows) - 1)
 
     def use_preset(self, level: Level) -> None:
         self.set_level(level)
@@ -189,9 +202,11 @@ class LevelSelectScene(Scene):
         for selector, rect in zip(selectors, stack_rects(area, len(selectors), row, gap, width)):
             selector.rect = rect
             selector.measure(self.app.theme)
-        widest = max(selector.value_width for selector in selectors)
+        widest = max((selector.value_width for selector in selectors), default=0)
         for selector in selectors:
             selector.value_width = widest
+        self.text_rect = pygame.Rect(left, area.bottom + row // 4, width, 0)  # where the explanation starts
+        self.row = row
         buttons = pygame.Rect(left, h - int(row * 1.7), width, int(row * 1.2))
         self.back.rect, self.start_button.rect = row_rects(buttons, 2, row)
 
@@ -229,9 +244,9 @@ class LevelSelectScene(Scene):
         theme = self.app.theme
         p = theme.palette
         w = surface.get_width()
-        row = self.depth.rect.height
+        row = self.row
         s = self.app.settings
-        width = self.depth.rect.width
+        width = self.text_rect.width
         theme.text(surface, "Level", int(row * 1.3), (w / 2, row * 0.9), bold=True, anchor="center")
         small = int(row * 0.55)
         theme.text(
@@ -250,10 +265,13 @@ class LevelSelectScene(Scene):
                 pygame.draw.rect(surface, p.accent, button.rect.inflate(6, 6), 2, border_radius=8)
         for selector in self.selectors:
             selector.draw(surface, theme)
-        y = self.budget.rect.bottom + row * 0.6
+        y = self.text_rect.top + row * 0.35
         size = max(13, int(row * 0.52))
         bottom = self.back.rect.top - size
         lines: list[tuple[str, tuple[int, int, int]]] = []
+        if not self.search_rows_apply:
+            lines += [(line, p.text) for line in theme.wrap(PERFECT_ROWS_TEXT, size, width)]
+            lines.append(("", p.text))
         if current is not None and current in PRESET_NOTES:
             lines += [(line, p.accent) for line in theme.wrap(f"{current}: {PRESET_NOTES[current]}", size, width)]
         warning = slow_level_warning(level, s.rules())
@@ -264,7 +282,7 @@ class LevelSelectScene(Scene):
         for line, color in lines:
             if y + size > bottom:
                 break  # a small window: the explanation gives way to the buttons
-            theme.text(surface, line, size, (self.depth.rect.left, y), color=color)
+            theme.text(surface, line, size, (self.text_rect.left, y), color=color)
             y += size * 1.15
         self.back.draw(surface, theme)
         self.start_button.draw(surface, theme, label="Start anyway" if warning else None)
