@@ -598,7 +598,7 @@ def test_longest_status_texts_fit_at_800x600_and_up(tmp_path):
         play.outcome = Outcome(MIN, Termination.FULL_BOARD, (), (11, 12))
         texts.append(play.headline())
         assert any("force a win in 20 moves" in text for text in texts)
-        assert any("Hint: column 7: the opponent wins in" in text for text in texts)
+        assert any("Hint: column 7: the computer wins in" in text for text in texts)
         for text in texts:
             for size in ((800, 600), (1024, 720), (1280, 800)):
                 assert fits(app, play, text, size), (text, size)
@@ -753,7 +753,7 @@ def test_exact_scores_label_every_column_and_make_the_hint(app):
     notes = play.column_notes()
     assert [note is not None for note in notes] == [col in exact for col in range(7)]
     best_col = play.hint[0]
-    assert notes[best_col] is not None and notes[best_col].text.startswith("W")  # a win: "W<moves>"
+    assert notes[best_col] is not None and notes[best_col].text.startswith("win ")  # "win <own moves>"
 
 
 def test_scores_toggle_searches_each_of_your_turns_without_a_hint(app):
@@ -898,6 +898,8 @@ def test_level_select_offers_every_preset_and_the_move_order(app):
     click(app, next(b for b in scene.presets if b.label == "Perfect").rect.center)
     assert app.settings.level() == PRESETS["Perfect"]
     assert read_settings(app.settings_path).settings.level() == PRESETS["Perfect"]  # kept as chosen
+    assert scene.order not in scene.selectors  # Perfect has no move order to change
+    click(app, next(b for b in scene.presets if b.label == "Easy").rect.center)
     click(app, scene.order.arrow_rects()[0].center)  # the order row, by hand: a plain search
     level = app.settings.level()
     assert level.order is not MoveOrder.BEST_FIRST and not level.perfect and level.noise == 0
@@ -965,4 +967,119 @@ def test_hint_gives_the_exact_verdict_from_the_first_move(app):
     assert wait_until(app, lambda: play.hint is not None, 60)
     assert play.headline() == "Hint: column 4: you win in 21 moves with perfect play"
     labels = [note.text if note else None for note in play.column_notes()]
-    assert labels[3] == "W21" and [label for label in labels if label.startswith("W")] == ["W21"]
+    assert labels[3] == "win 21" and [label for label in labels if label.startswith("win")] == ["win 21"]
+    assert '"win 3" = you win with your 3rd move' in play.scores_legend()  # not the tree's plies "W3"
+
+
+# -- the QA report's play-screen items ---------------------------------------------------
+def test_perfect_hides_the_search_rows_that_do_not_apply(app):
+    """Perfect plays from its book and solver: no depth/pruning/order/time rows to change
+    (a row changed by hand used to turn Perfect off quietly); another preset brings them back."""
+    from ai.levels import PRESETS
+
+    app.stack.push(LevelSelectScene())
+    step(app, 2)
+    scene = app.stack.top
+    click(app, next(b for b in scene.presets if b.label == "Perfect").rect.center)
+    assert scene.selectors == [] and scene.focus.items == [scene.start_button]
+    for key in (pygame.K_UP, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_DOWN, pygame.K_LEFT):
+        press(app, key)
+    click(app, scene.depth.arrow_rects()[1].center)  # where a hidden row's arrow was: nothing
+    assert app.settings.level() == PRESETS["Perfect"]
+    click(app, next(b for b in scene.presets if b.label == "Hard").rect.center)
+    assert scene.selectors == [scene.depth, scene.pruning, scene.order, scene.budget]
+    press(app, pygame.K_RETURN, frames=2)
+    assert app.stack.top.level_line() == "Hard: depth 8, alpha-beta on"
+
+
+def test_perfect_status_line_names_book_and_solver_not_depth(app):
+    from ai.levels import PRESETS
+
+    play = vs_computer(app, level=PRESETS["Perfect"])
+    assert play.level_line() == "Perfect (opening book + solver)"
+    other = vs_computer(app, rules=Rules(rows=5, cols=6), level=PRESETS["Perfect"])  # plays like Expert there
+    assert other.level_line().startswith("Perfect: depth 12")
+
+
+def test_hint_rings_the_ghost_disc_instead_of_an_arrow_across_it(app):
+    """The ghost disc over the hinted column stays whole (the arrow used to cover it)."""
+    play = vs_computer(app, level=Level(2))
+    col = 3
+    app.step(
+        [pygame.event.Event(pygame.MOUSEMOTION, pos=column_point(app, play, col), rel=(0, 0), buttons=(0, 0, 0))], FRAME
+    )
+    surface = pygame.display.get_surface()
+    layout = play.layout_board(surface)
+    x, _ = layout.center(0, col)
+    below_ghost = (int(x), int(layout.grid_rect.top - layout.cell * 0.3))  # where the arrow was drawn
+
+    def drawn() -> pygame.Surface:
+        picture = pygame.Surface(surface.get_size())
+        play.draw(picture)
+        return picture
+
+    ghost_only = drawn().get_at(below_ghost)
+    play.hint = (col, None)
+    picture = drawn()
+    assert picture.get_at(below_ghost) == ghost_only
+    ring = (int(x + layout.radius + 2), int(layout.center(-1.05, col)[1]))
+    assert picture.get_at(ring)[:3] == app.theme.palette.glow
+    play.hover = play.cursor = (0, col + 1)  # the ghost elsewhere: the arrow points at the hint
+    assert drawn().get_at(below_ghost)[:3] == app.theme.palette.glow
+
+
+def test_scores_on_keeps_the_computers_move_stats_while_working(app):
+    play = vs_computer(app, level=Level(2))
+    press(app, pygame.K_s)
+    assert wait_until(app, lambda: play.job_purpose is None, 60)
+    press(app, pygame.K_4)
+    assert wait_until(app, lambda: play.report is not None and play.job_purpose is not None and not play.job_asked, 60)
+    assert play.detail().startswith("search: 2 plies deep")
+    assert play.detail().endswith("working out the column scores...")
+
+
+def test_scores_button_is_off_once_the_game_is_over(app):
+    play = two_player(app)
+    assert play.button_states()["scores"]
+    win_for_player1(app, play)
+    assert play.outcome is not None and not play.button_states()["scores"]
+
+
+def test_perfect_detail_says_book_or_solver_without_zero_positions(app):
+    from dataclasses import replace
+
+    from game.app.scenes.play import SearchReport
+    from game.board import Board
+
+    play = vs_computer(app, level=Level(2))
+    result = real_result(Board.from_moves("44"))
+    book = replace(result, stats=replace(result.stats, depth=0, nodes=0, seconds=0.05))
+    play.report = SearchReport(JobPurpose.MOVE, MIN, 3, book)
+    assert play.detail() == "perfect play: read from the opening book · 0.05 s"
+    solver = replace(result, stats=replace(result.stats, depth=0, nodes=3144, seconds=0.06))
+    play.report = SearchReport(JobPurpose.MOVE, MIN, 3, solver)
+    assert play.detail() == "perfect play (opening book + solver): 3,144 positions searched · 0.06 s"
+
+
+def test_two_player_hint_names_the_winner_not_the_opponent(app):
+    """A lost position for player 2 in two-player mode: the hint names player 1."""
+    from ai.solver import Solver
+    from game.app.worker import JobResult, SearchJob
+    from game.board import Board
+
+    board = Board.from_moves("2252576253462244111563365343671351441")  # player 2 to move, lost
+    play = two_player(app)
+    for move in board.moves:
+        play.match.play(move)
+    side = play.match.to_move
+    assert side == MIN
+    exact = {}
+    for move in board.legal_moves():
+        child = Board.from_moves(board.moves_string() + str(move + 1))
+        exact[move] = -Solver(board.rules).solve_grid(child.grid, -side).score
+    assert max(exact.values()) < 0
+    job = SearchJob(play.match.board.grid.copy(), board.rules, side, 2, purpose=JobPurpose.HINT)
+    play.job_purpose, play.job_ply = JobPurpose.HINT, len(play.match.moves)
+    play.receive(JobResult(1, job, real_result(play.match.board), exact_scores=exact))
+    assert ": player 1 wins in " in play.headline() and "opponent" not in play.headline()
+    assert '"lose 5" = player 1 wins with its 5th' in play.scores_legend()

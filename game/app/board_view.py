@@ -19,7 +19,7 @@ from game.rules import EMPTY, Cell, Rules, Run
 
 @dataclass(frozen=True)
 class ColumnNote:
-    """A short label over a column (its exact score, "W18", "draw", "L12"), on ``color``."""
+    """A short label over a column (its exact score, "win 18", "draw", "lose 12"), on ``color``."""
 
     text: str
     color: Color
@@ -45,7 +45,7 @@ class BoardLayout:
 
     def note_rect(self, col: int) -> pygame.Rect:
         """Where a column's note (its exact score) is drawn: a badge high above the column."""
-        rect = pygame.Rect(0, 0, int(self.cell * 0.92), max(12, int(self.cell * 0.38)))
+        rect = pygame.Rect(0, 0, int(self.cell * 0.96), max(12, int(self.cell * 0.38)))
         rect.midtop = (round(self.center(0, col)[0]), self.grid_rect.top - int(self.cell * 1.5))
         return rect
 
@@ -164,6 +164,11 @@ class BoardView:
             if isinstance(hint, tuple):
                 x, y = layout.center(*hint)
                 pygame.draw.circle(surface, p.glow, (x, y), layout.radius + 3, max(3, layout.cell // 14))
+            elif ghost is not None and ghost[2] and ghost[0][1] == hint:
+                # The ghost disc waits over the hinted column: ring it rather than draw
+                # the arrow across it.
+                x, y = layout.center(-1.05, hint)
+                pygame.draw.circle(surface, p.glow, (x, y), layout.radius + 3, max(3, layout.cell // 14))
             else:
                 x, _ = layout.center(0, hint)
                 arrow_y = layout.grid_rect.top - layout.cell * 0.15
@@ -193,6 +198,8 @@ class BoardView:
         rect = layout.note_rect(col)
         pygame.draw.rect(surface, note.color, rect, border_radius=rect.height // 2)
         size = max(11, int(rect.height * 0.85))
+        while size > 9 and self.theme.font(size, True).size(note.text)[0] > rect.width - 6:
+            size -= 1  # shrink rather than cut "lose 18"
         text = self.theme.fit(note.text, size, rect.width - 4, bold=True)
         self.theme.text(surface, text, size, rect.center, color=(255, 255, 255), bold=True, anchor="center")
 
