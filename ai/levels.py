@@ -106,8 +106,8 @@ def describe(level: Level, rules: Rules) -> list[str]:
     lines = [f"The computer looks {depth} {plies} ahead (its own and yours), then judges the position."]
     if level.pruning:
         lines.append(
-            f"Alpha-beta pruning skips branches that cannot change the choice: same move, "
-            f"far fewer than the {worst:,} positions of the full tree."
+            f"Alpha-beta pruning skips branches that cannot change the choice: the same move "
+            f"from fewer positions (the full tree has {worst:,})."
         )
     else:
         lines.append(f"Depth {depth} without pruning: up to {worst:,} positions, every one visited.")
