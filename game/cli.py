@@ -12,14 +12,17 @@ import os
 import re
 import stat
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
-from ai.search import SearchResult, search
+from ai.heuristic import TACTICAL
+from ai.levels import Level
+from ai.search import SearchProgress, SearchResult, search
 from ai.tree import BOUND_NOTE, BoundKind, fmt_bounded, format_tree
-from ai.values import fmt_value
+from ai.values import fmt_value, is_win_value, plies_to_end
 from game.board import TEXT_LEGEND, Board, IllegalMoveError
 from game.board_file import BoardFileError, parse_board_text, save_board
 from game.notation import NotationError, format_move, parse_move, parse_moves
@@ -302,6 +305,42 @@ def _load(path: str, args: argparse.Namespace) -> Board:
     return board
 
 
+def player_name(side: int) -> str:
+    """A side as the board legend names it: "player 1 (O)" or "player 2 (X)"."""
+    return "player 1 (O)" if side == MAX else "player 2 (X)"
+
+
+VALUE_KEY = (
+    "Key: values are from player 1's side: + good for player 1 (O), - good for player 2 (X).\n"
+    "Key: W<n> = a forced win in n plies (a ply is one disc, either player's); "
+    "a player's moves are its own discs."
+)
+"""Said once in ``analyze``: what the numbers mean, so "W3" and "3 moves" never mix."""
+
+
+def value_meaning(value: int) -> str:
+    """A search value (player 1's side) in words that name the side it favours."""
+    if is_win_value(value):
+        plies = plies_to_end(value)
+        winner = MAX if value > 0 else -MAX
+        moves = (plies + 1) // 2  # the winner plays every other ply, the last one included
+        unit = "move" if moves == 1 else "moves"
+        return f"{player_name(winner)} wins in {plies} plies, {moves} {unit} of its own"
+    if abs(value) >= TACTICAL:
+        return f"{player_name(MAX if value > 0 else -MAX)} can force a win just past the search depth"
+    if value == 0:
+        return "even"
+    return f"better for {player_name(MAX if value > 0 else -MAX)} by the heuristic"
+
+
+def shown_value(value: int) -> str:
+    """A value with its sign and meaning, e.g. "+20: better for player 1 (O) by the heuristic"."""
+    number = fmt_value(value)
+    if not is_win_value(value) and value > 0:
+        number = f"+{number}"
+    return f"{number}: {value_meaning(value)}"
+
+
 def print_board(board: Board, out: TextIO) -> None:
     """Print the board with a legend and, in FULL_BOARD mode, the score."""
     print(board, file=out)
@@ -313,16 +352,127 @@ def print_board(board: Board, out: TextIO) -> None:
         print(legend, file=out)
 
 
-def _computer_move(board: Board, depth: int, pruning: bool, out: TextIO) -> SearchResult:
-    result = search(board.grid, board.rules, depth, pruning=pruning, to_move=board.to_move)
+NODES_PER_SECOND = 500_000
+"""A rough rate of the search on one core (``analyze`` prints the real one), for estimates."""
+PRUNED_OVER_MINIMAL = 3
+"""Alpha-beta with best-first order visits about this many times the Knuth-Moore minimal
+tree (measured from 4453 and the empty board at depths 8-14, all passes counted)."""
+LONG_SEARCH_SECONDS = 10.0
+"""A search estimated to take longer is announced on stderr before it starts."""
+PROGRESS_EVERY_SECONDS = 1.0
+
+
+def full_tree_positions(board: Board, depth: int) -> int:
+    """Positions a minimax without cutoffs visits to ``depth`` from ``board``, at most:
+    ``b + b^2 + ... + b^depth`` with b the moves open now (each ply one fewer without gravity)."""
+    total, level, choices = 0, 1, len(board.legal_moves())
+    for _ in range(depth):
+        if choices <= 0:
+            break
+        level *= choices
+        total += level
+        if not board.rules.gravity:
+            choices -= 1
+    return total
+
+
+def pruned_tree_positions(board: Board, depth: int) -> int:
+    """A rough count for alpha-beta: ``PRUNED_OVER_MINIMAL`` times the minimal tree's
+    ``b^ceil(d/2) + b^floor(d/2) - 1`` leaves (b: the moves open now)."""
+    b = max(1, len(board.legal_moves()))
+    return PRUNED_OVER_MINIMAL * (b ** ((depth + 1) // 2) + b ** (depth // 2) - 1)
+
+
+def _count(number: int) -> str:
+    return f"{number:,}" if number < 10**10 else f"10^{len(str(number)) - 1}"
+
+
+def _duration(seconds: float) -> str:
+    """A rough duration: "about 20 s", "about 3 h", "more than a year"."""
+    for limit, size, unit in ((120, 1, "s"), (7200, 60, "min"), (172_800, 3600, "h"), (31_536_000, 86_400, "days")):
+        if seconds < limit:
+            return f"about {seconds / size:.0f} {unit}"
+    return "more than a year"
+
+
+class SearchWatch:
+    """Says before a long search that it may take long and how to stop or limit it, then
+    reports progress on stderr about once a second (never on stdout)."""
+
+    def __init__(
+        self, command: str, board: Board, depth: int, pruning: bool, limit_hint: str, time_limit: float | None = None
+    ):
+        self.command = command
+        self.started = 0.0
+        self.last_report = 0.0
+        self.progress: SearchProgress | None = None
+        self.rules = board.rules
+        worst = full_tree_positions(board, depth)
+        estimate = min(worst, pruned_tree_positions(board, depth)) if pruning else worst
+        self.warning: str | None = None
+        seconds = estimate / NODES_PER_SECOND
+        if seconds > LONG_SEARCH_SECONDS and (time_limit is None or time_limit > LONG_SEARCH_SECONDS):
+            how = (
+                f"with alpha-beta: roughly {_count(estimate)} positions (up to {_count(worst)} without cutoffs)"
+                if pruning
+                else f"without alpha-beta: up to {_count(worst)} positions"
+            )
+            self.warning = (
+                f"{command}: depth {depth} {how}, {_duration(seconds)} "
+                f"at {NODES_PER_SECOND:,} a second. Ctrl+C stops it; {limit_hint}."
+            )
+
+    def start(self) -> None:
+        if self.warning:
+            print(self.warning, file=sys.stderr, flush=True)
+        self.started = self.last_report = time.perf_counter()
+
+    def __call__(self, progress: SearchProgress) -> None:
+        """The search's ``on_progress``: one line when a second has passed since the last."""
+        self.progress = progress
+        now = time.perf_counter()
+        if now - self.last_report < PROGRESS_EVERY_SECONDS:
+            return
+        self.last_report = now
+        print(f"{self.command}: {now - self.started:.0f} s, {self._state(progress)}", file=sys.stderr, flush=True)
+
+    def _state(self, progress: SearchProgress) -> str:
+        done = ""
+        if progress.completed_depth and progress.move is not None:
+            done = f"; depth {progress.completed_depth} done, best move {format_move(progress.move, self.rules)}"
+        return f"searching depth {progress.depth}, {progress.nodes:,} nodes{done}"
+
+    def interrupted(self) -> str:
+        """The line for Ctrl+C: how far the search got."""
+        progress = self.progress
+        where = f" ({self._state(progress)})" if progress is not None else ""
+        return f"{self.command}: stopped by Ctrl+C after {time.perf_counter() - self.started:.1f} s{where}"
+
+
+class SearchInterrupted(Exception):
+    """Ctrl+C during a search; the message says how far it got."""
+
+
+def watched_search(watch: SearchWatch, board: Board, depth: int, **options: Any) -> SearchResult:
+    """``search`` of ``board`` under ``watch``; Ctrl+C becomes ``SearchInterrupted``."""
+    watch.start()
+    try:
+        return search(board.grid, board.rules, depth, to_move=board.to_move, on_progress=watch, **options)
+    except KeyboardInterrupt:
+        raise SearchInterrupted(watch.interrupted()) from None
+
+
+def _computer_move(board: Board, depth: int, pruning: bool, out: TextIO, command: str) -> SearchResult:
+    watch = SearchWatch(command, board, depth, pruning, "give a smaller DEPTH to limit it")
+    result = watched_search(watch, board, depth, pruning=pruning)
     assert result.move is not None
-    player = 1 if board.to_move == MAX else 2
+    side = board.to_move
     board.push(result.move)
     stats = result.stats
     print(
-        f"Computer (player {player}) plays {format_move(result.move, board.rules)}  "
-        f"[depth {stats.depth}, value {fmt_value(result.value)}, {stats.nodes:,} nodes, "
-        f"{stats.cutoffs:,} cutoffs, {stats.seconds:.3f}s]",
+        f"Computer plays {format_move(result.move, board.rules)} as {player_name(side)}, "
+        f"value {shown_value(result.value)}  "
+        f"[depth {stats.depth}, {stats.nodes:,} nodes, {stats.cutoffs:,} cutoffs, {stats.seconds:.3f}s]",
         file=out,
     )
     return result
@@ -337,7 +487,7 @@ def cmd_one_move(args: argparse.Namespace, out: TextIO) -> int:
     if board.is_game_over():
         print("The board is full: no move to make.", file=out)
         return 0
-    _computer_move(board, depth, not args.no_pruning, out)
+    _computer_move(board, depth, not args.no_pruning, out, "one-move")
     print_board(board, out)
     save_board(args.output, board)
     return 0
@@ -361,24 +511,30 @@ def cmd_interactive(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int
     print_board(board, out)
     while not board.is_game_over():
         if board.to_move == computer_side:
-            _computer_move(board, depth, not args.no_pruning, out)
+            _computer_move(board, depth, not args.no_pruning, out, "interactive")
             print_board(board, out)
             save_board(folder / "computer.txt", board)
             continue
         prompt = f"column 1..{rules.cols}" if rules.gravity else "cell such as d1"
-        print(f"Your move ({prompt}), or q to quit: ", end="", file=out, flush=True)
+        print(f"Your move, {player_name(board.to_move)}: {prompt}, or q to quit: ", end="", file=out, flush=True)
         line = _read_line(stdin, "a line of input")
-        if not line:
-            raise CliError("input ended before the game did (the position is saved in human.txt / computer.txt)")
+        if not line:  # the end of input (Ctrl+D, or a script's last line): a way to stop
+            print(file=out)  # ends the prompt's line
+            print("input ended", file=sys.stderr)
+            return 0
         text = line.strip()
+        if not stdin.isatty():  # a terminal shows what was typed; piped input is shown here
+            print(text, file=out)
         if text.lower() in ("q", "quit", "exit"):
             print("Bye.", file=out)
             return 0
         try:
-            board.push(parse_move(text, rules))
+            move = parse_move(text, rules)
+            board.push(move)
         except (NotationError, IllegalMoveError) as error:
             print(f"Not a legal move: {error}. Try again.", file=out)
             continue
+        print(f"You play {format_move(move, rules)} as {player_name(-board.to_move)}.", file=out)
         print_board(board, out)
         save_board(folder / "human.txt", board)
     outcome = board.outcome()
@@ -405,6 +561,9 @@ def _read_position(text: str, args: argparse.Namespace) -> Board:
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     _check_depth(args.depth)
     _check_seconds(args.time_limit, "--time-limit")
+    if args.tree_depth < 0:
+        raise CliError(f"--tree-depth must be 0 (the root only) or more, not {args.tree_depth}")
+    level = _find_level(args.level) if args.level else None  # checked before any output
     board = _read_position(args.position, args)
     rules = board.rules
     print(f"Rules: {rules.describe()}", file=out)
@@ -414,20 +573,17 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         print(f"The game is over: {outcome.result_text()}", file=out)
         return 0
     depth = _check_depth(args.depth, board)
-    side = "player 1 (O, MAX)" if board.to_move == MAX else "player 2 (X, MIN)"
-    print(f"To move: {side}", file=out)
-    result = search(
-        board.grid,
-        rules,
-        depth,
-        pruning=not args.no_pruning,
-        to_move=board.to_move,
-        record_tree=args.tree,
-        time_limit=args.time_limit,
+    mover = player_name(board.to_move)
+    print(f"To move: {mover}, {'MAX' if board.to_move == MAX else 'MIN'}", file=out)
+    print(VALUE_KEY, file=out, flush=True)
+    limit_hint = "--time-limit S plays the deepest depth finished in S seconds"
+    watch = SearchWatch("analyze", board, depth, not args.no_pruning, limit_hint, args.time_limit)
+    result = watched_search(
+        watch, board, depth, pruning=not args.no_pruning, record_tree=args.tree, time_limit=args.time_limit
     )
     assert result.move is not None
     stats = result.stats
-    print(f"Best move: {format_move(result.move, rules)}   value {fmt_value(result.value)} (for MAX)", file=out)
+    print(f"Best move: {format_move(result.move, rules)}   value {shown_value(result.value)}", file=out)
     print(f"Expected line: {' '.join(format_move(m, rules) for m in result.principal_variation)}", file=out)
     parts = []
     for move, column_value in result.move_values.items():
@@ -443,13 +599,20 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         + (f" ({stats.total_nodes:,} nodes in all passes)" if stats.total_nodes != stats.nodes else ""),
         file=out,
     )
-    _print_exact_and_level(args, board, out)
+    _print_exact_values(args, board, out)
+    if level is not None:
+        from ai.player import choose_move
+
+        choice = choose_move(level, board.grid, rules, board.to_move)
+        assert choice.move is not None
+        note = f" ({choice.note})" if choice.note else ""
+        print(f"Level {args.level} plays: {format_move(choice.move, rules)}{note}", file=out)
     if result.tree is not None:
         tree = result.tree
         print(f"\nSearch tree ({len(tree):,} nodes stored; W<n> = win in n plies):", file=out)
         if tree.pruning:
             print(BOUND_NOTE, file=out)
-        print(format_tree(tree, max_depth=max(0, args.tree_depth)), file=out)
+        print(format_tree(tree, max_depth=args.tree_depth), file=out)
         if not tree.is_complete:
             print(f"(past the budget: {tree.counted - len(tree):,} nodes counted, not stored)", file=out)
     return 0
@@ -459,43 +622,59 @@ EXACT_SECONDS = 10.0
 """analyze: seconds for the exact column scores of the standard board (without --time-limit)."""
 PROGRESS_SECONDS = 2.0
 """solve: seconds between two progress lines on stderr."""
+EXIT_INTERRUPTED = 130
+"""Ctrl+C, as a shell reports a process ended by SIGINT."""
 
 
-def _print_exact_and_level(args: argparse.Namespace, board: Board, out: TextIO) -> None:
-    """analyze: exact column scores (standard board) and the move of ``--level``."""
-    from ai.perfect import column_verdict, exact_column_scores, is_standard
+def _find_level(name: str) -> Level:
+    from game.engine import LevelNotFound, find_level
+
+    try:
+        return find_level(name)
+    except LevelNotFound as error:
+        raise CliError(f"--level: {error}") from None
+
+
+def perfect_play_verdict(score: int, board: Board) -> str:
+    """An exact score (from the side to move) in words naming both sides; a player's
+    moves count that player's own discs, the winning one included."""
+    from ai.perfect import moves_left
+
+    if score == 0:
+        return "a draw with perfect play"
+    mover = board.to_move
+    own, other = int((board.grid == mover).sum()), int((board.grid == -mover).sum())
+    count = moves_left(score, own, other, board.grid.size)
+    unit = "move" if count == 1 else "moves"
+    if score > 0:
+        return f"{player_name(mover)}, to move, wins in {count} {unit} of its own with perfect play"
+    return f"{player_name(-mover)} wins in {count} {unit} of its own with perfect play; {player_name(mover)} cannot stop it"
+
+
+def _print_exact_values(args: argparse.Namespace, board: Board, out: TextIO) -> None:
+    """analyze: the exact score of every column (standard board only)."""
+    from ai.perfect import exact_column_scores, is_standard
 
     rules = board.rules
-    if is_standard(rules):
-        seconds = args.time_limit or EXACT_SECONDS
-        scores = exact_column_scores(board.grid, rules, board.to_move, seconds)
-        if scores is None:
-            print(f"Exact values: not found within {seconds:g} s", file=out)
-        else:
-            parts = [f"{format_move(col, rules)}:{scores[col]:+d}" for col in sorted(scores)]
-            print(
-                "Exact values (perfect play, side to move; 22 - winner's discs, <0 a loss): " + "  ".join(parts),
-                file=out,
-            )
-            best = max(sorted(scores), key=lambda col: scores[col])
-            print("Best: " + column_verdict(best, scores[best], board.grid, board.to_move), file=out)
-    if args.level:
-        from ai.player import choose_move
-        from game.engine import LevelNotFound, find_level
-
-        try:
-            level = find_level(args.level)
-        except LevelNotFound as error:
-            raise CliError(str(error)) from None
-        choice = choose_move(level, board.grid, rules, board.to_move)
-        assert choice.move is not None
-        note = f" ({choice.note})" if choice.note else ""
-        print(f"Level {args.level} plays: {format_move(choice.move, rules)}{note}", file=out)
+    if not is_standard(rules):
+        return
+    seconds = args.time_limit or EXACT_SECONDS
+    scores = exact_column_scores(board.grid, rules, board.to_move, seconds)
+    if scores is None:
+        print(f"Exact values: not found within {seconds:g} s", file=out)
+        return
+    parts = [f"{format_move(col, rules)}:{scores[col]:+d}" for col in sorted(scores)]
+    mover = player_name(board.to_move)
+    print(
+        f"Exact values for {mover}, to move (perfect play; + a win, - a loss, 0 a draw; "
+        f"|score| = 22 - the winner's discs at the end): " + "  ".join(parts),
+        file=out,
+    )
+    best = max(sorted(scores), key=lambda col: scores[col])
+    print(f"Best: column {format_move(best, rules)}: {perfect_play_verdict(scores[best], board)}", file=out)
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    import time
-
     from ai.solver import Solver, SolverError, SolverStopped
 
     _check_seconds(args.time_limit, "--time-limit")
@@ -661,8 +840,11 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     except UnicodeDecodeError as error:  # standard input (files are read as bytes)
         print(f"{parser.prog} {args.command}: error: the input is not UTF-8 text ({error.reason})", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except SearchInterrupted as stopped:
+        print(stopped, file=sys.stderr)
+        return EXIT_INTERRUPTED
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+        print(f"{parser.prog} {args.command}: stopped by Ctrl+C", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0

@@ -69,7 +69,7 @@ def test_main_py_plays_one_move_in_a_process(data_dir, tmp_path):
     out = tmp_path / "out.txt"
     proc = run_process("one-move", str(data_dir / "maxconnect4" / "midgame_lf.txt"), str(out), "2")
     assert proc.returncode == 0, proc.stderr
-    assert "Computer (player 1) plays" in proc.stdout and out.exists()
+    assert "Computer plays 4 as player 1 (O), value +" in proc.stdout and out.exists()
 
 
 def test_main_py_refuses_dev_zero_in_a_process(tmp_path):
@@ -83,7 +83,7 @@ def test_one_move_plays_one_disc_and_writes_the_file(data_dir, tmp_path):
     out = tmp_path / "out.txt"
     proc = run("one-move", str(source), str(out), "4")
     assert proc.returncode == 0, proc.stderr
-    assert "Score: player 1 =" in proc.stdout and "Computer (player 1) plays" in proc.stdout
+    assert "Score: player 1 =" in proc.stdout and "Computer plays 4 as player 1 (O)" in proc.stdout
     before, to_move_before = parse_board_text(source.read_text())
     after, to_move_after = parse_board_text(out.read_text())
     assert (after != 0).sum() == (before != 0).sum() + 1
@@ -123,7 +123,8 @@ def test_interactive_plays_a_whole_game(tmp_path):
     assert (human != 0).sum() == 15
 
 
-def test_interactive_stops_cleanly_when_input_ends(data_dir, tmp_path):
+def test_interactive_ends_cleanly_when_input_ends(data_dir, tmp_path):
+    """End of input (Ctrl+D, or a script's last line) is a way to stop, not an error."""
     proc = run(
         "interactive",
         str(data_dir / "maxconnect4" / "empty_lf.txt"),
@@ -133,8 +134,27 @@ def test_interactive_stops_cleanly_when_input_ends(data_dir, tmp_path):
         str(tmp_path),
         stdin="",
     )
-    assert_clean_error(proc, "input ended")
+    assert proc.returncode == 0
+    assert proc.stderr == "input ended\n"
     assert (tmp_path / "computer.txt").exists()  # the computer's move was saved first
+
+
+def test_interactive_echoes_the_move_typed_and_names_whose_side_a_value_is_for(tmp_path):
+    proc = run("interactive", str(tmp_path / "none.txt"), "human-next", "2", "--dir", str(tmp_path), stdin="4\nq\n")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert "Your move, player 1 (O): column 1..7, or q to quit: 4" in lines  # piped input shown as typed
+    assert "You play 4 as player 1 (O)." in lines
+    computer = next(line for line in lines if line.startswith("Computer plays"))
+    assert " as player 2 (X), value " in computer
+    assert "for player 1 (O)" in computer or "for player 2 (X)" in computer
+
+
+def test_one_move_says_whose_side_its_value_is_for(data_dir, tmp_path):
+    proc = run("one-move", str(data_dir / "maxconnect4" / "midgame_lf.txt"), str(tmp_path / "out.txt"), "3")
+    computer = next(line for line in proc.stdout.splitlines() if line.startswith("Computer plays"))
+    assert computer.startswith("Computer plays 4 as player 1 (O), value +")
+    assert ": better for player 1 (O) by the heuristic  [depth 3," in computer
 
 
 def test_analyze_prints_move_values_stats_and_tree():
