@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ai.heuristic import TACTICAL
 from ai.values import fmt_value
 from game.rules import MAX, MIN, Rules
 
@@ -68,9 +69,28 @@ class BoundKind(str, enum.Enum):
 _SIGNS = {BoundKind.EXACT: "", BoundKind.LOWER: ">=", BoundKind.UPPER: "<="}
 
 
+FORCED_MEANING = (
+    "a side wins by force just past the depth limit: a win to play or two threats "
+    f"(the heuristic's {TACTICAL:,}; +F for MAX, -F for MIN; plies not counted)"
+)
+"""What ``+F`` / ``-F`` stand for, for the legend, the detail panel and the CLI."""
+
+
+def is_forced_value(value: int) -> bool:
+    """Tell whether ``value`` is the heuristic's forced-leaf value (``ai.heuristic.TACTICAL``)."""
+    return abs(value) == TACTICAL
+
+
+def fmt_tree_value(value: int) -> str:
+    """``fmt_value``, with the heuristic's forced-leaf value named ``+F`` / ``-F``."""
+    if is_forced_value(value):
+        return "+F" if value > 0 else "-F"
+    return fmt_value(value)
+
+
 def fmt_bounded(value: int, kind: BoundKind) -> str:
-    """A value as a person reads it, with its bound mark: ``20``, ``>=20``, ``<=+W3``."""
-    return kind.sign + fmt_value(value)
+    """A value as a person reads it, with its bound mark: ``20``, ``>=20``, ``<=+W3``, ``-F``."""
+    return kind.sign + fmt_tree_value(value)
 
 
 BOUND_MEANING = {
@@ -382,9 +402,13 @@ class Node:
         plural = "s" if pruned != 1 else ""
         if self.is_max:
             return (
-                f"value {fmt_value(self.value)} >= beta {fmt_value(self.beta_out)}: {pruned} move{plural} not searched"
+                f"value {fmt_tree_value(self.value)} >= beta {fmt_tree_value(self.beta_out)}: "
+                f"{pruned} move{plural} not searched"
             )
-        return f"value {fmt_value(self.value)} <= alpha {fmt_value(self.alpha_out)}: {pruned} move{plural} not searched"
+        return (
+            f"value {fmt_tree_value(self.value)} <= alpha {fmt_tree_value(self.alpha_out)}: "
+            f"{pruned} move{plural} not searched"
+        )
 
 
 def nodes_text(count: int) -> str:
@@ -417,9 +441,9 @@ def format_tree(tree: SearchTree, max_depth: int | None = None) -> str:
         move = "root" if node.move is None else format_move(node.move, rules)
         bound = node.bound
         relation = "=" if bound is BoundKind.EXACT else bound.sign
-        text = f"{'  ' * level}{move} {node.side_name} value{relation}{fmt_value(node.value)}"
+        text = f"{'  ' * level}{move} {node.side_name} value{relation}{fmt_tree_value(node.value)}"
         if tree.pruning:  # plain minimax carries no window worth showing
-            text += f" [a={fmt_value(node.alpha_in)}, b={fmt_value(node.beta_in)}]"
+            text += f" [a={fmt_tree_value(node.alpha_in)}, b={fmt_tree_value(node.beta_in)}]"
         if node.is_leaf:
             text += f" leaf:{node.leaf_reason.name.lower()}"
         if node.pruned_count:

@@ -15,11 +15,12 @@ import pytest
 from ai.levels import Level
 from ai.search import MoveOrder, search
 from ai.solver import Solver
-from ai.tree import BoundKind, minimal_tree
+from ai.tree import BoundKind, is_forced_value, minimal_tree
 from ai.values import fmt_value
 from game.app.scenes.play import PlayScene, SearchRecord
 from game.app.tree.draw import chart_pitch, chart_rect, order_line
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, View, layout
+from game.app.tree.legend import LEGEND
 from game.app.tree.replay import Replay
 from game.app.tree.scene import TreeScene, areas_for
 from game.app.worker import JobPurpose
@@ -611,3 +612,31 @@ def test_compare_and_orders_rerun_a_noisy_level_with_its_own_noise(app):
     else:  # never a bare "no": both values, and why they can differ
         assert verdict.startswith(f"value differs: {fmt_value(shown.value)} vs {fmt_value(scene.compare_result.value)}")
         assert "noise" in verdict
+
+
+def test_forced_values_are_named_and_the_minimal_tree_claim_holds(app):
+    """The QA's position: a hint where forced wins end lines early and leaves score -F."""
+    play = PlayScene(Rules(), Level(8), "human")
+    app.stack.push(play)
+    step(app)
+    for digit in "4455366372":
+        press(app, pygame.K_0 + int(digit))
+        settle(app, play)
+    press(app, pygame.K_h)
+    assert wait_until(app, lambda: play.searches and play.searches[-1].result.tree is not None, 60)
+    press(app, pygame.K_t, frames=2)
+    scene = app.stack.top
+    assert isinstance(scene, TreeScene)
+    tree = scene.known_tree
+    forced = [node for node in tree.iter_nodes() if is_forced_value(node.value)]
+    assert forced  # the heuristic's forced leaves are in this tree
+    for node in forced[:20]:
+        assert scene.node_text(node.index).endswith(("+F", "-F")) and "100000" not in scene.node_text(node.index)
+        assert any(line.startswith("F: a side wins by force") for line in scene.detail_lines(node))
+    stats = scene.record.result.stats
+    minimal, leaves = minimal_tree(tree.depth, scene.root_moves)
+    text = order_line(scene, minimal, leaves, scene.root_moves, searched=stats.nodes)
+    assert "no move order does better" not in text
+    if stats.nodes < minimal:
+        assert "needed fewer" in text
+    assert any(icon == "+F" for icon, _ in LEGEND)

@@ -17,7 +17,8 @@ from game.app.theme import Theme
 LEGEND: tuple[tuple[str, str], ...] = (
     ("shapes", "MAX (player 1) takes the largest child value, MIN the smallest"),
     ("+13", "the heuristic's value at the depth limit; + is good for MAX"),
-    ("+W3", "a forced win for MAX 3 plies from the root (-W3: for MIN)"),
+    ("+W3", "a forced win for MAX 3 plies from the root (a ply: one disc, either side's); -W3: for MIN"),
+    ("+F", "a forced win just past the depth limit: a win to play or two threats (+F for MAX, -F for MIN)"),
     (">=20", ">=20, <=20: only a bound after a cutoff, not the exact value"),
     ("stub", "moves a cutoff left unsearched: they cannot change the choice"),
     ("[a, b]", "the alpha-beta window of a node while it is being searched"),

@@ -32,8 +32,18 @@ import pygame
 from ai.levels import Level
 from ai.search import SearchResult
 from ai.solver import Solver, SolverError, SolverStopped, moves_to_end
-from ai.tree import BOUND_MEANING, END, BoundKind, LeafReason, Node, SearchTree, nodes_text
-from ai.values import fmt_value
+from ai.tree import (
+    BOUND_MEANING,
+    END,
+    FORCED_MEANING,
+    BoundKind,
+    LeafReason,
+    Node,
+    SearchTree,
+    is_forced_value,
+    nodes_text,
+)
+from ai.tree import fmt_tree_value as fmt_value  # names the heuristic's forced value +F / -F
 from game.app.scene import Scene
 from game.app.tree.compare import OrderComparison
 from game.app.tree.draw import draw_overlay
@@ -224,6 +234,8 @@ class TreeScene(Scene):
             return lines
         bound = node.bound
         lines = [f"Value: {node.value_text}"]
+        if is_forced_value(node.value):
+            lines.append(f"F: {FORCED_MEANING}")
         if bound is not BoundKind.EXACT:
             lines.append(f"This value is {BOUND_MEANING[bound]}.")
         if tree.pruning:
@@ -235,7 +247,7 @@ class TreeScene(Scene):
         if node.is_leaf:
             lines.append(f"Leaf: {REASONS.get(node.leaf_reason, '')}")
             if node.leaf_reason is LeafReason.DEPTH:
-                lines.append(f"Heuristic value: {node.value}")
+                lines.append(f"Heuristic value: {node.value:,}")
             return lines
         pruned = node.pruned_count
         lines.append(f"Subtree: {nodes_text(node.subtree_size)}")
