@@ -325,7 +325,8 @@ def value_meaning(value: int) -> str:
         winner = MAX if value > 0 else -MAX
         moves = (plies + 1) // 2  # the winner plays every other ply, the last one included
         unit = "move" if moves == 1 else "moves"
-        return f"{player_name(winner)} wins in {plies} plies, {moves} {unit} of its own"
+        ply_unit = "ply" if plies == 1 else "plies"
+        return f"{player_name(winner)} wins in {plies} {ply_unit}, {moves} {unit} of its own"
     if abs(value) >= TACTICAL:
         return f"{player_name(MAX if value > 0 else -MAX)} can force a win just past the search depth"
     if value == 0:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -332,3 +333,99 @@ def test_engine_ends_an_endless_line_with_one_error_instead_of_reading_it_all():
     done = run("engine", "--level", "Easy", stdin="settings field_columns 7\n" + "x" * (1 << 20) + "y")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1].endswith("a protocol line is over 1,048,576 characters long")
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--level", "godlike"], "--level: unknown level 'godlike'"),
+        (["--level", "depth:0"], "--level: bad depth"),
+        (["--tree", "--tree-depth", "-1"], "--tree-depth must be 0 (the root only) or more, not -1"),
+    ],
+)
+def test_analyze_refuses_a_bad_level_or_tree_depth_before_any_output(args, fragment):
+    proc = run("analyze", "4453", *args)
+    assert_clean_error(proc, fragment)
+    assert proc.stdout == ""
+
+
+def test_analyze_names_the_sides_instead_of_you_and_keeps_w_n_in_plies():
+    """'you win' was said to whoever was to move; a reader of the analysis is neither side."""
+    first = run("analyze", "4", "--depth", "4")
+    lines = first.stdout.splitlines()
+    assert "To move: player 2 (X), MIN" in lines
+    assert (
+        "Key: W<n> = a forced win in n plies (a ply is one disc, either player's); a player's moves are its own discs."
+        in lines
+    )
+    assert (
+        "Best: column 4: player 1 (O) wins in 20 moves of its own with perfect play; player 2 (X) cannot stop it"
+        in lines
+    )
+    second = run("analyze", "42443", "--depth", "4").stdout
+    assert "Best: column 4: player 2 (X), to move, wins in 15 moves of its own with perfect play" in second
+    assert "Exact values for player 2 (X), to move (perfect play;" in second
+    lost = run("analyze", "44553", "--depth", "4").stdout  # O threatens 2 and 6: X cannot block both
+    assert "Best move: 4   value +W2: player 1 (O) wins in 2 plies, 1 move of its own" in lost.splitlines()
+    for text in (first.stdout, second, lost):
+        assert "you win" not in text and "you lose" not in text and "for MAX" not in text
+
+
+def test_a_heuristic_value_says_which_side_it_favours():
+    text = run("analyze", "4455366", "--depth", "6").stdout
+    assert "Best move: 2   value +13: better for player 1 (O) by the heuristic" in text.splitlines()
+
+
+def test_a_search_that_may_take_long_is_announced_with_its_size_and_how_to_stop_it():
+    from game.board import Board
+    from game.cli import SearchWatch
+    from game.rules import Rules
+
+    board = Board.from_moves("4453", Rules())
+    full = SearchWatch("analyze", board, 9, False, "--time-limit S limits it").warning
+    assert full is not None and "depth 9 without alpha-beta: up to 47,079,207 positions" in full
+    assert "Ctrl+C stops it; --time-limit S limits it." in full
+    deep = SearchWatch("analyze", board, 38, True, "--time-limit S limits it").warning
+    assert deep is not None and "more than a year" in deep and "up to 10^32 without cutoffs" in deep
+    assert SearchWatch("analyze", board, 6, True, "").warning is None  # a quick search says nothing
+    assert SearchWatch("analyze", board, 38, True, "", time_limit=2.0).warning is None  # bounded by the clock
+    quick = run("analyze", "4453", "--depth", "6")
+    assert quick.returncode == 0 and quick.stderr == ""
+
+
+def test_a_long_search_shows_progress_on_stderr_and_ctrl_c_ends_it_cleanly():
+    """The QA's hang: depth 99 ran 10 minutes with no sign of life. Now a warning, a
+    progress line a second on stderr (never stdout), and Ctrl+C (a real
+    KeyboardInterrupt in this thread, sent once a progress line appears) ends with 130."""
+    import _thread
+    import threading
+
+    out, err = io.StringIO(), io.StringIO()
+    seen_progress = threading.Event()
+
+    def press_ctrl_c_after_progress() -> None:
+        while "searching depth" not in err.getvalue():
+            if seen_progress.wait(0.05):
+                return
+        seen_progress.set()
+        _thread.interrupt_main()
+
+    saved = sys.stderr
+    sys.stderr = err
+    presser = threading.Thread(target=press_ctrl_c_after_progress, daemon=True)
+    presser.start()
+    try:
+        code = main(["analyze", "4453", "--depth", "99"], stdout=out)
+    finally:
+        seen_progress.set()
+        sys.stderr = saved
+    presser.join()
+    lines = err.getvalue().splitlines()
+    assert code == 130
+    assert lines[0] == "note: depth 99 capped at 38, the empty cells left"
+    assert lines[1].startswith("analyze: depth 38 with alpha-beta: roughly ")
+    assert "Ctrl+C stops it; --time-limit S plays the deepest depth finished in S seconds." in lines[1]
+    progress = re.compile(r"analyze: \d+ s, searching depth \d+, [\d,]+ nodes(; depth \d+ done, best move \d)?")
+    assert lines[2:-1] and all(progress.fullmatch(line) for line in lines[2:-1])
+    assert lines[-1].startswith("analyze: stopped by Ctrl+C after ")
+    assert "Traceback" not in err.getvalue() and "searching depth" not in out.getvalue()
