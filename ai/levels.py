@@ -102,8 +102,10 @@ def describe(level: Level, rules: Rules) -> list[str]:
         return [
             "Perfect play is only for the standard 6x7 board with 4 in a row: here it plays like Expert.",
         ]
-    plies = "move" if depth == 1 else "moves"
-    lines = [f"The computer looks {depth} {plies} ahead (its own and yours), then judges the position."]
+    plies, discs = ("ply", "1 disc") if depth == 1 else ("plies", f"{depth} discs")
+    lines = [
+        f"The computer looks {depth} {plies} ahead ({discs}: its own and the opponent's), then judges the position."
+    ]
     if level.pruning:
         lines.append(
             f"Alpha-beta pruning skips branches that cannot change the choice: the same move "
