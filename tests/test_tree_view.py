@@ -640,3 +640,36 @@ def test_forced_values_are_named_and_the_minimal_tree_claim_holds(app):
     if stats.nodes < minimal:
         assert "needed fewer" in text
     assert any(icon == "+F" for icon, _ in LEGEND)
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1280, 800)])
+def test_overlay_fits_its_words_and_keeps_the_tree_clear_of_the_legend(tmp_path, size):
+    from game.app.loop import App
+    from game.app.tree.draw import detail_heading, header_title
+
+    app = App(size, home=tmp_path / "home")
+    try:
+        board = Board(Rules())
+        for move in (3, 3, 2):
+            board.push(move)
+        result = search(board.grid, Rules(), 8, record_tree=True, to_move=board.to_move)
+        scene = open_tree(app, Rules(), result, side=board.to_move)
+        theme = app.theme
+        title = header_title(scene, result.tree, scene.areas.header.width - 20)
+        assert "..." not in title and title.endswith(" s")  # whole, not cut
+        assert theme.font(22, True).size(title)[0] <= scene.areas.header.width - 20
+        for node in (result.tree.root, result.tree.root.children()[0]):
+            heading = detail_heading(scene, node, scene.areas.detail.width - 24)
+            assert "..." not in heading and heading.endswith("to move")
+        for _ in range(2):  # the legend by default or not, then toggled: never over the tree
+            press(app, pygame.K_l, frames=2)
+            for button in scene.buttons:
+                assert theme.font(16).size(button.label)[0] <= button.rect.width - 8, button.label
+            if scene.legend is not None:
+                nodes = [item for item in scene.drawn if item.kind == NODE]
+                assert scene.legend_page or all(item.y < scene.legend.box.top for item in nodes)
+                assert not scene.legend_page or not nodes  # the legend in place of the tree
+                levels = {item.level for item in nodes}
+                assert scene.legend_page or levels == set(range(result.tree.depth + 1))  # every row in view
+    finally:
+        app.close()

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from ai.tree import BoundKind, LeafReason, SearchTree, minimal_tree, nodes_text
+from ai.tree import BoundKind, LeafReason, Node, SearchTree, minimal_tree, nodes_text
 from ai.values import fmt_value
 from game.app.scenes.menu import dim
 from game.app.theme import Theme
-from game.app.tree.layout import NODE, PRUNED, Placed
-from game.app.tree.legend import FONT_SIZE, TITLE
+from game.app.tree.layout import NODE, PRUNED, SUMMARY, Placed
+from game.app.tree.legend import FONT_SIZE, PAGE_TITLE, TITLE
 from game.app.worker import JobPurpose
 
 if TYPE_CHECKING:
@@ -63,22 +63,31 @@ def draw_overlay(scene: TreeScene, surface: pygame.Surface) -> None:
     draw_bottom(scene, surface, tree)
 
 
-def draw_header(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> None:
-    theme = scene.app.theme
-    p = theme.palette
-    rect = scene.areas.header
+def header_title(scene: TreeScene, tree: SearchTree, width: int) -> str:
+    """The header's first line: the longest wording that fits ``width`` pixels."""
     record = scene.record
     stats = record.result.stats
     who = scene.play.side_name(record.side)
     who = who[0].lower() + who[1:] if who.startswith("The ") else who
     kind = "hint for" if record.purpose is JobPurpose.HINT else "move of"
     count = len(scene.play.searches)
-    title = (
-        f"Search {scene.record_index + 1}/{count}: {kind} {who} with {record.ply} disc{'' if record.ply == 1 else 's'}"
-        f" down - depth {tree.depth}, alpha-beta {'on' if tree.pruning else 'off'}, "
-        f"{nodes_text(stats.nodes)}, {stats.seconds:.3f} s"
+    discs = f"{record.ply} disc{'' if record.ply == 1 else 's'}"
+    search = f"depth {tree.depth}, alpha-beta {'on' if tree.pruning else 'off'}, {nodes_text(stats.nodes)}"
+    titles = (  # the longest that fits: the numbers matter more than the words
+        f"Search {scene.record_index + 1}/{count}: {kind} {who} with {discs} down - {search}, {stats.seconds:.3f} s",
+        f"Search {scene.record_index + 1}/{count}: {kind} {who} - {search}, {stats.seconds:.3f} s",
+        f"Search {scene.record_index + 1}/{count}: {search}, {stats.seconds:.3f} s",
+        f"{scene.record_index + 1}/{count}: {search}",
     )
-    theme.text(surface, theme.fit(title, 22, rect.width - 20, bold=True), 22, (rect.left + 10, rect.top + 6), bold=True)
+    return first_fitting(scene.app.theme, titles, 22, width, bold=True)
+
+
+def draw_header(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> None:
+    theme = scene.app.theme
+    p = theme.palette
+    rect = scene.areas.header
+    title = header_title(scene, tree, rect.width - 20)
+    theme.text(surface, title, 22, (rect.left + 10, rect.top + 6), bold=True)
     y = rect.top + 34
     label = theme.text(surface, "Path:", 18, (rect.left + 10, y), color=p.muted)
     x = label.right + 8
@@ -105,6 +114,15 @@ def draw_header(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
         theme.text(surface, hint, 16, (rect.right - 10, y + 2), color=p.muted, anchor="topright")
 
 
+def first_fitting(theme: Theme, texts: tuple[str, ...], size: int, width: float, *, bold: bool = False) -> str:
+    """The first of ``texts`` (longest first) that fits ``width``; the last one shortened."""
+    font = theme.font(size, bold)
+    for text in texts:
+        if font.size(text)[0] <= width:
+            return text
+    return theme.fit(texts[-1], size, width, bold=bold)
+
+
 def draw_tree(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> None:
     theme = scene.app.theme
     p = theme.palette
@@ -124,37 +142,66 @@ def draw_tree(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> No
                 _dashed(surface, p.pruned, item.parent_xy, (item.x, item.y))
         elif scene.value_known(item.index):
             pygame.draw.line(surface, p.pruned, item.parent_xy, (item.x, item.y - 10), 1)
+    nodes: list[pygame.Rect] = []  # each drawn node's shape, for the summaries to keep off
     for item in scene.drawn:
         if item.kind == NODE:
             if scene.is_drawn(item.index):
                 draw_node(scene, surface, tree, item, item.index in line)
+                nodes.append(
+                    pygame.Rect(
+                        round(item.x) - NODE_SIZE - 2,
+                        round(item.y) - NODE_SIZE - 2,
+                        2 * NODE_SIZE + 4,
+                        2 * NODE_SIZE + 4,
+                    )
+                )
         elif item.kind == PRUNED:
             if scene.shows_cutoff(item.index):
                 draw_stub(scene, surface, item)
-        elif scene.value_known(item.index):
-            node = tree.node(item.index)
-            stored_children = bool(tree.child_indices(item.index))
-            text = f"+{item.count:,}" if stored_children or not node.unstored else f"+{item.count:,} counted"
-            label = theme.font(14).size(text)
-            box = pygame.Rect(0, 0, label[0] + 10, label[1] + 6)
-            box.midtop = (round(item.x), round(item.y - 10))
-            pygame.draw.rect(surface, p.panel, box, border_radius=4)
-            pygame.draw.rect(surface, p.pruned, box, 1, border_radius=4)
-            theme.text(surface, text, 14, box.center, color=p.muted, anchor="center")
-    # The cutoff reason of the selected node, by its stubs, once it has happened.
-    reason = scene.banner()
+    for item in scene.drawn:
+        if item.kind == SUMMARY and scene.value_known(item.index):
+            draw_summary(scene, surface, tree, item, nodes)
+    # The cutoff reason of the selected node, once it has happened: in the canvas's top
+    # left corner, where it covers no node's label (the detail panel says it too).
+    reason = None if scene.legend_page else scene.banner()
     if reason:
-        for item in scene.drawn:
-            if item.kind == NODE and item.index == scene.selected:
-                text = theme.fit(reason, 16, scene.areas.canvas.width - 30)
-                width, height = theme.font(16).size(text)
-                box = pygame.Rect(0, 0, width + 12, height + 6)
-                box.midbottom = (round(item.x), round(item.y - 26))
-                box.clamp_ip(scene.areas.canvas)
-                pygame.draw.rect(surface, p.panel, box, border_radius=4)
-                pygame.draw.rect(surface, p.player2, box, 1, border_radius=4)
-                theme.text(surface, text, 16, box.center, color=p.player2, anchor="center")
-                break
+        canvas = scene.areas.canvas
+        root_x = next((item.x for item in scene.drawn if item.kind == NODE and item.level == 0), canvas.right)
+        room = max(canvas.width * 0.4, min(canvas.width - 20, root_x - canvas.left - 40))
+        lines = theme.wrap(
+            f"Cutoff at {scene.move_label(tree.node(scene.selected).move)}: {reason}", 15, int(room) - 12
+        )[:2]
+        line_h = theme.font(15).get_linesize()
+        box = pygame.Rect(
+            canvas.left + 6, canvas.top + 6, max(theme.font(15).size(t)[0] for t in lines) + 12, line_h * len(lines) + 6
+        )
+        pygame.draw.rect(surface, p.panel, box, border_radius=4)
+        pygame.draw.rect(surface, p.player2, box, 1, border_radius=4)
+        for row, text in enumerate(lines):
+            theme.text(surface, text, 15, (box.left + 6, box.top + 3 + row * line_h), color=p.player2)
+
+
+def draw_summary(
+    scene: TreeScene, surface: pygame.Surface, tree: SearchTree, item: Placed, nodes: list[pygame.Rect]
+) -> None:
+    """A "+N" box for nodes too small to draw, moved sideways off any node it would cover."""
+    theme = scene.app.theme
+    p = theme.palette
+    node = tree.node(item.index)
+    stored_children = bool(tree.child_indices(item.index))
+    text = f"+{item.count:,}" if stored_children or not node.unstored else f"+{item.count:,} counted"
+    label = theme.font(14).size(text)
+    box = pygame.Rect(0, 0, label[0] + 10, label[1] + 6)
+    box.midtop = (round(item.x), round(item.y - 10))
+    for shape in nodes:
+        if box.colliderect(shape):
+            if box.centerx <= shape.centerx:
+                box.right = shape.left - 2
+            else:
+                box.left = shape.right + 2
+    pygame.draw.rect(surface, p.panel, box, border_radius=4)
+    pygame.draw.rect(surface, p.pruned, box, 1, border_radius=4)
+    theme.text(surface, text, 14, box.center, color=p.muted, anchor="center")
 
 
 def draw_stub(scene: TreeScene, surface: pygame.Surface, item: Placed) -> None:
@@ -196,7 +243,8 @@ def draw_node(scene: TreeScene, surface: pygame.Surface, tree: SearchTree, item:
     known = scene.value_known(item.index)
     if node.leaf_reason is LeafReason.WIN and known:
         pygame.draw.circle(surface, p.glow, (x, y), 3)
-    theme.text(surface, scene.move_label(node.move), 15, (x + size + 2, y - size - 4), anchor="bottomleft")
+    if node.move is not None:  # beside the node, on its own row: clear of the parent's value above
+        theme.text(surface, scene.move_label(node.move), 15, (x + size + 3, y - 3), anchor="midleft")
     text = scene.node_text(item.index)
     if text is not None:
         bounded = known and node.bound is not BoundKind.EXACT
@@ -207,7 +255,7 @@ def draw_node(scene: TreeScene, surface: pygame.Surface, tree: SearchTree, item:
         pygame.draw.rect(surface, p.panel, backing, border_radius=3)
         theme.text(surface, text, 15, (x, y + size + 2), color=color, anchor="midtop", bold=on_line)
     if known and node.unstored and tree.child_indices(item.index):
-        theme.text(surface, f"+{node.unstored:,} counted", 13, (x + size + 2, y + 2), color=p.player2)
+        theme.text(surface, f"+{node.unstored:,} counted", 13, (x + size + 3, y + 6), color=p.player2)
 
 
 def draw_legend(scene: TreeScene, surface: pygame.Surface) -> None:
@@ -219,7 +267,14 @@ def draw_legend(scene: TreeScene, surface: pygame.Surface) -> None:
     p = theme.palette
     pygame.draw.rect(surface, p.panel, legend.box, border_radius=6)
     pygame.draw.rect(surface, p.muted, legend.box, 1, border_radius=6)
-    theme.text(surface, TITLE, 15, (legend.box.left + 10, legend.box.top + 5), bold=True)
+    title = PAGE_TITLE if scene.legend_page else TITLE
+    theme.text(
+        surface,
+        theme.fit(title, 15, legend.box.width - 20, bold=True),
+        15,
+        (legend.box.left + 10, legend.box.top + 5),
+        bold=True,
+    )
     line_h = theme.font(FONT_SIZE).get_linesize()
     for entry in legend.entries:
         if entry.icon:
@@ -254,6 +309,18 @@ def _legend_icon(scene: TreeScene, surface: pygame.Surface, icon: str, rect: pyg
         theme.text(surface, icon, 14, (rect.left + 2, rect.top), color=color, bold=True)
 
 
+def detail_heading(scene: TreeScene, node: Node, width: int) -> str:
+    """The detail panel's heading: the node and who is to move, as long as fits ``width``."""
+    where = "Root" if node.move is None else "Move " + scene.move_label(node.move)
+    side, player = ("MAX", "player 1") if node.is_max else ("MIN", "player 2")
+    headings = (
+        f"{where}: {side} ({player}) to move",
+        f"{where}: {side} (P{player[-1]}) to move",
+        f"{where}: {side} to move",
+    )
+    return first_fitting(scene.app.theme, headings, 19, width, bold=True)
+
+
 def draw_detail(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> None:
     theme = scene.app.theme
     p = theme.palette
@@ -262,9 +329,8 @@ def draw_detail(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     x, y = rect.left + 12, rect.top + 10
     path = node.path()
     moves = " ".join(scene.move_label(m) for m in path) or "(the position searched)"
-    side = "MAX (player 1)" if node.is_max else "MIN (player 2)"
-    heading = f"{'Root' if node.move is None else 'Move ' + scene.move_label(node.move)}: {side} to move"
-    theme.text(surface, theme.fit(heading, 19, rect.width - 24, bold=True), 19, (x, y), bold=True)
+    heading = detail_heading(scene, node, rect.width - 24)
+    theme.text(surface, heading, 19, (x, y), bold=True)
     y += 24
     for line in theme.wrap(f"Line: {moves}", 16, rect.width - 24)[:2]:
         theme.text(surface, line, 16, (x, y), color=p.muted)

@@ -28,6 +28,7 @@ LEGEND: tuple[tuple[str, str], ...] = (
 FONT_SIZE = 14
 ICON_WIDTH = 58
 TITLE = "Legend (L hides)"
+PAGE_TITLE = "Legend, in place of the tree at this window size (L shows the tree again)"
 
 
 def search_order_text(tree: SearchTree) -> str:
@@ -54,8 +55,9 @@ class LegendLayout:
     entries: tuple[LegendEntry, ...]
 
 
-def legend_layout(theme: Theme, canvas: pygame.Rect, tree: SearchTree) -> LegendLayout:
-    """Place the legend along the bottom of ``canvas``: two columns when there is room."""
+def legend_layout(theme: Theme, canvas: pygame.Rect, tree: SearchTree, *, page: bool = False) -> LegendLayout:
+    """Place the legend along the bottom of ``canvas`` (``page``: at its top, in place of
+    the tree, where both do not fit): two columns when there is room."""
     columns = 2 if canvas.width >= 820 else 1
     width = canvas.width - 16
     column_w = (width - 8) // columns
@@ -69,7 +71,7 @@ def legend_layout(theme: Theme, canvas: pygame.Rect, tree: SearchTree) -> Legend
         for c in range(columns)
     ]
     height = 26 + max(heights) + len(order_lines) * line_h + 8
-    box = pygame.Rect(canvas.left + 8, canvas.bottom - 8 - height, width, height)
+    box = pygame.Rect(canvas.left + 8, canvas.top + 8 if page else canvas.bottom - 8 - height, width, height)
     entries = []
     for column in range(columns):
         x = box.left + 8 + column * column_w

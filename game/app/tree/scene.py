@@ -61,6 +61,10 @@ if TYPE_CHECKING:
 
 SPEEDS = (1, 3, 10, 30, 100, 300, 1000, 3000)
 DOUBLE_CLICK = 0.4  # seconds
+MIN_ROW = 46.0
+"""Pixels between two rows of the tree, at least: a node, its value, the next node's label."""
+TIGHT_ROW = 38.0
+"""The least, beside the legend: the next row's node just clears its parent's value."""
 HORIZON_SECONDS = 0.012
 """Time the exact solver may take in one frame for the selected node (it looks at the
 clock every ~15 ms, so a frame stays under ~30 ms)."""
@@ -109,6 +113,7 @@ class TreeScene(Scene):
         self.step_clock = 0.0
         self.legend_open: bool | None = None  # None: shown where the canvas is tall enough
         self.legend: LegendLayout | None = None  # where the legend goes, when shown
+        self.legend_page = False  # the legend is shown in place of the tree (no room for both)
         self.compare_job: int | None = None
         self.compare_progress: JobProgress | None = None
         self.compare_result: SearchResult | None = None
@@ -566,12 +571,23 @@ class TreeScene(Scene):
         else:
             self.legend = legend if self.legend_open else None
         height = canvas.height - 12 - (self.legend.box.height + 8 if self.legend is not None else 0)
-        self.drawn = layout(
-            tree,
-            self.view,
-            (canvas.left + 10, canvas.top + 6, canvas.width - 20, max(60, height)),
-            row_height=max(46.0, min(84.0, height / max(1, rows))),
-            line=self.line(),
+        # Asked for where the tree's rows would not all fit beside it: the legend takes the canvas.
+        self.legend_page = self.legend is not None and height < rows * TIGHT_ROW
+        if self.legend_page:
+            self.legend = self.cached(
+                ("legend-page", canvas.size, tree.pruning), lambda: legend_layout(theme, canvas, tree, page=True)
+            )
+            height = canvas.height - 12
+        self.drawn = (
+            []
+            if self.legend_page
+            else layout(
+                tree,
+                self.view,
+                (canvas.left + 10, canvas.top + 6, canvas.width - 20, max(60, height)),
+                row_height=max(MIN_ROW if self.legend is None else TIGHT_ROW, min(84.0, height / max(1, rows))),
+                line=self.line(),
+            )
         )
         self.crumbs = self.crumb_rects()
         # What draw needs beyond the tree, worked out here so that drawing changes nothing.
@@ -607,7 +623,12 @@ class TreeScene(Scene):
             self.buttons[5].label = f"x{SPEEDS[self.speed_index]}"
             self.buttons[6].label = "Cancel" if self.compare_job is not None else "Compare"
             self.buttons[7].label = "Stop" if self.orders is not None and self.orders.running else "Orders"
-            self.buttons[8].label = "Legend" if not self.shows_legend() else "No legend"
+            hide = (
+                "No legend"
+                if self.app.theme.font(16).size("No legend")[0] + 12 <= self.buttons[8].rect.width
+                else "Legend"
+            )
+            self.buttons[8].label = "Legend" if not self.shows_legend() else hide
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
