@@ -18,11 +18,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from ai.heuristic import TACTICAL
 from ai.levels import Level
 from ai.search import SearchProgress, SearchResult, search
-from ai.tree import BOUND_NOTE, BoundKind, fmt_bounded, format_tree
-from ai.values import fmt_value, is_win_value, plies_to_end
+from ai.tree import BOUND_NOTE, FORCED_MEANING, BoundKind, fmt_bounded, fmt_tree_value, format_tree, is_forced_value
+from ai.values import is_win_value, plies_to_end
 from game.board import TEXT_LEGEND, Board, IllegalMoveError
 from game.board_file import BoardFileError, parse_board_text, save_board
 from game.notation import NotationError, format_move, parse_move, parse_moves
@@ -327,8 +326,8 @@ def value_meaning(value: int) -> str:
         unit = "move" if moves == 1 else "moves"
         ply_unit = "ply" if plies == 1 else "plies"
         return f"{player_name(winner)} wins in {plies} {ply_unit}, {moves} {unit} of its own"
-    if abs(value) >= TACTICAL:
-        return f"{player_name(MAX if value > 0 else -MAX)} can force a win just past the search depth"
+    if is_forced_value(value):  # F: a win to play or two threats at a leaf, plies not counted
+        return f"{player_name(MAX if value > 0 else -MAX)} wins by force just past the search depth"
     if value == 0:
         return "even"
     return f"better for {player_name(MAX if value > 0 else -MAX)} by the heuristic"
@@ -336,8 +335,8 @@ def value_meaning(value: int) -> str:
 
 def shown_value(value: int) -> str:
     """A value with its sign and meaning, e.g. "+20: better for player 1 (O) by the heuristic"."""
-    number = fmt_value(value)
-    if not is_win_value(value) and value > 0:
+    number = fmt_tree_value(value)
+    if not is_win_value(value) and not is_forced_value(value) and value > 0:
         number = f"+{number}"
     return f"{number}: {value_meaning(value)}"
 
@@ -592,6 +591,8 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     print("Move values: " + "  ".join(parts), file=out)
     if any(column_value.kind is not BoundKind.EXACT for column_value in result.move_values.values()):
         print(BOUND_NOTE, file=out)
+    if any(is_forced_value(column_value.value) for column_value in result.move_values.values()):
+        print(f"Key: +F / -F: {FORCED_MEANING}", file=out)
     pruning = "on" if result.pruning else "off"
     print(
         f"Depth {stats.depth}{'' if result.completed else ' (time ran out)'}, alpha-beta {pruning}: "

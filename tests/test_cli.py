@@ -429,3 +429,11 @@ def test_a_long_search_shows_progress_on_stderr_and_ctrl_c_ends_it_cleanly():
     assert lines[2:-1] and all(progress.fullmatch(line) for line in lines[2:-1])
     assert lines[-1].startswith("analyze: stopped by Ctrl+C after ")
     assert "Traceback" not in err.getvalue() and "searching depth" not in out.getvalue()
+
+
+def test_a_forced_leaf_value_is_shown_as_f_with_its_side_not_as_a_bare_100000():
+    """QA: 'analyze 4455366372' printed 'value -100000', a number no key explained."""
+    lines = run("analyze", "4455366372").stdout.splitlines()
+    assert "Best move: 2   value -F: player 2 (X) wins by force just past the search depth" in lines
+    assert any(line.startswith("Key: +F / -F: a side wins by force") for line in lines)
+    assert not any("100000" in line for line in lines)
