@@ -14,7 +14,7 @@ import pytest
 
 from ai.levels import Level
 from ai.search import MoveOrder, search
-from ai.solver import Solver
+from ai.solver import Solver, moves_to_end
 from ai.tree import BoundKind, is_forced_value, minimal_tree
 from ai.values import fmt_value
 from game.app.scenes.play import PlayScene, SearchRecord
@@ -310,7 +310,10 @@ def test_detail_panel_sets_the_heuristic_value_beside_perfect_play(app):
     winner = child_board.to_move if score > 0 else -child_board.to_move
     name = "MAX (player 1)" if winner == 1 else "MIN (player 2)"
     line = next(line for line in scene.detail_lines(child) if "perfect play" in line)
-    assert line.startswith(f"Depth 3 says {child.value_text}; perfect play: {name} wins in ")
+    own = int((child_board.grid == child_board.to_move).sum())
+    plies = 2 * moves_to_end(score, own, own if child_board.to_move == 1 else own + 1, 42) - (1 if score > 0 else 0)
+    exact = f"{'+' if winner == 1 else '-'}W{child.ply + plies}"  # in plies from the root, as the tree counts
+    assert line == f"Depth 3 says {child.value_text}; perfect play: {exact}, {name} wins in {plies} plies from here"
     # Early on it is not known within the budget, and the panel says so.
     empty = search(np.zeros((6, 7), dtype=np.int8), Rules(), 3, record_tree=True)
     scene = open_tree(app, Rules(), empty, side=1)

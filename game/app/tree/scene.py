@@ -293,11 +293,14 @@ class TreeScene(Scene):
             return f"{said}; perfect play: a draw"
         own = int((board.grid == board.to_move).sum())
         opponent = int((board.grid == -board.to_move).sum())
-        moves = moves_to_end(solution.score, own, opponent, rules.cells)
+        moves = moves_to_end(solution.score, own, opponent, rules.cells)  # the winner's own moves
         mover_wins = solution.score > 0
         winner = board.to_move if mover_wins else -board.to_move
         name = "MAX (player 1)" if winner == MAX else "MIN (player 2)"
-        return f"{said}; perfect play: {name} wins in {moves} move{'s' if moves != 1 else ''}"
+        # In plies, as the tree's W values count (a ply: one disc, either side's).
+        plies = 2 * moves - 1 if mover_wins else 2 * moves
+        exact = f"{'+' if winner == MAX else '-'}W{node.ply + plies}"
+        return f"{said}; perfect play: {exact}, {name} wins in {plies} pl{'y' if plies == 1 else 'ies'} from here"
 
     # -- life cycle -------------------------------------------------------------------
     def on_enter(self) -> None:
