@@ -244,7 +244,8 @@ def draw_node(scene: TreeScene, surface: pygame.Surface, tree: SearchTree, item:
     if node.leaf_reason is LeafReason.WIN and known:
         pygame.draw.circle(surface, p.glow, (x, y), 3)
     if node.move is not None:  # beside the node, on its own row: clear of the parent's value above
-        theme.text(surface, scene.move_label(node.move), 15, (x + size + 3, y - 3), anchor="midleft")
+        gap = 12 if item.index == scene.selected else 3  # outside the selection ring
+        theme.text(surface, scene.move_label(node.move), 15, (x + size + gap, y - 3), anchor="midleft")
     text = scene.node_text(item.index)
     if text is not None:
         bounded = known and node.bound is not BoundKind.EXACT
