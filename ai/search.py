@@ -22,7 +22,6 @@ heuristic of ``ai.heuristic``.
 from __future__ import annotations
 
 import enum
-import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -411,14 +410,17 @@ def _noisy(evaluate: Callable[[int, int], int], noise: int, seed: int) -> Callab
 
     Forced leaves (``TACTICAL``) and wins stay exact, so a noisy level still takes an
     immediate win and blocks an immediate loss; only its positional judgement blurs.
+    The blur is a function of the position (and the seed), not of the order leaves are
+    met in, so alpha-beta and plain minimax still agree on the value, as they must.
     """
-    rng = random.Random(seed)
+    spread = 2 * noise + 1
 
     def noisy(first: int, second: int) -> int:
         value = evaluate(first, second)
         if abs(value) >= TACTICAL:
             return value
-        return value + rng.randint(-noise, noise)
+        # Ints and tuples of ints hash the same in every run (PYTHONHASHSEED touches str only).
+        return value + hash((seed, first, second)) % spread - noise
 
     return noisy
 

@@ -121,3 +121,14 @@ def test_describe_says_where_perfect_play_applies():
     assert "Perfect play" in describe(PRESETS["Perfect"], Rules())[0]
     assert "only for the standard" in describe(PRESETS["Perfect"], Rules(rows=7, cols=8))[0]
     assert any("left to right" in line for line in describe(Level(4, order=MoveOrder.LEFT_TO_RIGHT), Rules()))
+
+
+@pytest.mark.parametrize("name", ["Beginner", "Easy"])
+def test_a_noisy_level_values_positions_the_same_with_and_without_pruning(name, rng):
+    """The blur belongs to the position, so alpha-beta still returns minimax's value."""
+    level = PRESETS[name]
+    for _ in range(6):
+        board = random_board(Rules(), rng, rng.randrange(0, 12))
+        pruned = search(board.grid, board.rules, level.depth, pruning=True, to_move=board.to_move, noise=level.noise)
+        full = search(board.grid, board.rules, level.depth, pruning=False, to_move=board.to_move, noise=level.noise)
+        assert pruned.value == full.value, board.moves_string()
