@@ -229,11 +229,11 @@ def run_job(
             _ponder(job.grid, job.rules, job.to_move, should_stop)
             send(JobCancelled(job_id))  # pondering has no answer: it ends when it is stopped or done
             return
-        if job.level is not None and job.purpose in (JobPurpose.MOVE, JobPurpose.HINT):
+        if job.level is not None:  # a level plays through its own player, whatever the purpose
             choice = _choose(job, should_stop, progress)
             result = choice.result if choice.result is not None else _as_result(choice, job)
             exact_scores = choice.exact_scores
-        else:  # a plain search: the tree overlay's comparison, or a job without a level
+        else:  # a plain search: a job without a level
             result = search(
                 job.grid,
                 job.rules,

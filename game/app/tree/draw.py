@@ -468,10 +468,7 @@ def compare_verdict(scene: TreeScene, value: int) -> str:
     assert other is not None
     if other.value == value:
         return "same value"
-    said = f"value differs: {fmt_value(value)} vs {fmt_value(other.value)}"
-    if scene.record_level().noise:  # the blur is drawn leaf by leaf, in the order leaves are visited
-        return f"{said}: this level's noise is drawn leaf by leaf in visit order, so the runs blur leaves differently"
-    return said
+    return f"value differs: {fmt_value(value)} vs {fmt_value(other.value)}"
 
 
 def order_line(

@@ -476,7 +476,6 @@ class TreeScene(Scene):
         level = self.record_level()
         # Through the level's own player (``choose_move``), as the search itself was: the
         # same move order and the same seeded noise, only the pruning switched and no clock.
-        # (The worker plays a level only for MOVE and HINT jobs, so this one says MOVE.)
         job = SearchJob(
             tree.grid,
             tree.rules,
@@ -484,7 +483,7 @@ class TreeScene(Scene):
             tree.depth,
             pruning=not tree.pruning,
             record_tree=False,
-            purpose=JobPurpose.MOVE,
+            purpose=JobPurpose.COMPARE,
             level=replace(level, depth=tree.depth, pruning=not tree.pruning, time_budget=0.0, perfect=False),
         )
         self.compare_job = self.app.submit(job, self)
