@@ -153,11 +153,9 @@ class Board:
             IllegalMoveError: the game is over, or the column is full / the cell taken
             / the move is off the board.
         """
-        if self.is_game_over():
-            raise IllegalMoveError("the game is over")
-        cell = self.cell_of(move)
+        cell = None if self.is_game_over() else self.cell_of(move)
         if cell is None:
-            raise IllegalMoveError(self._why_illegal(move))
+            raise IllegalMoveError(self.why_illegal(move))
         self.grid[cell] = self.to_move
         self.to_move = -self.to_move
         self.moves.append(move)
@@ -165,14 +163,21 @@ class Board:
         self._outcome_known = False
         return cell
 
-    def _why_illegal(self, move: int) -> str:
+    def why_illegal(self, move: int, *, zero_based: bool = False) -> str:
+        """Say why ``move`` cannot be played: for people (1-based columns, cells such as
+        ``d3``), or for a protocol that numbers from 0 (``zero_based``)."""
         rules = self.rules
+        if self.is_game_over():
+            return "the game is already over (a line is complete or the board full)"
+        base = 0 if zero_based else 1
         if rules.gravity:
             if not 0 <= move < rules.cols:
-                return f"column {move + 1} is off the board (1..{rules.cols})"
-            return f"column {move + 1} is full"
+                return f"column {move + base} is off the board ({base}..{rules.cols - 1 + base})"
+            return f"column {move + base} is full"
         if not 0 <= move < rules.cells:
-            return f"cell {move} is off the board"
+            return f"cell {move} is off the board" + (f" (0..{rules.cells - 1})" if zero_based else "")
+        if zero_based:
+            return f"cell {move} (row {move // rules.cols} from the top, column {move % rules.cols}) is taken"
         from game.notation import format_cell
 
         return f"cell {format_cell(divmod(move, rules.cols), rules)} is taken"

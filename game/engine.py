@@ -598,23 +598,10 @@ def parse_position(args: list[str], rules: Rules) -> Board:
         try:
             board.push(move)
         except IllegalMoveError:
-            raise ProtocolError(f"position: move {index} ({token}): {why_illegal_on_wire(board, move)}") from None
+            raise ProtocolError(
+                f"position: move {index} ({token}): {board.why_illegal(move, zero_based=True)}"
+            ) from None
     return board
-
-
-def why_illegal_on_wire(board: Board, move: int) -> str:
-    """Why ``move`` cannot be played, in the wire's 0-based numbers (``Board.push`` speaks
-    to people, 1-based, and a protocol message must not mix the two)."""
-    rules = board.rules
-    if board.is_game_over():
-        return "the game is already over (a line is complete or the board full)"
-    if rules.gravity:
-        if not 0 <= move < rules.cols:
-            return f"column {move} is off the board (0..{rules.cols - 1})"
-        return f"column {move} is full"
-    if not 0 <= move < rules.cells:
-        return f"cell {move} is off the board (0..{rules.cells - 1})"
-    return f"cell {move} (row {move // rules.cols} from the top, column {move % rules.cols}) is taken"
 
 
 def parse_arena_field(field: str, rules: Rules, botid: int) -> Board:
