@@ -13,6 +13,7 @@ run pip again only when ``requirements.txt`` has changed.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import subprocess
 import sys
@@ -36,9 +37,7 @@ def _missing_packages(window: bool) -> list[str]:
     for module, package in RUNTIME_MODULES:
         if package in WINDOW_ONLY and not window:
             continue
-        try:
-            __import__(module)
-        except ImportError:
+        if importlib.util.find_spec(module) is None:  # found, not imported: no side effects
             missing.append(package)
     return missing
 
