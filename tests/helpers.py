@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import random
 
-from ai.bitboard import geometry
-from ai.heuristic import make_evaluator, make_final_value
-from ai.values import WIN
 from game.board import Board
-from game.rules import MAX, Mode, Rules
+from game.rules import Mode, Rules
 
 CLASSIC_VARIANTS = [
     Rules(),
@@ -46,26 +43,3 @@ def random_board(rules: Rules, rng: random.Random, plies: int) -> Board:
         else:
             break
     return board
-
-
-def reference_minimax(board: Board, depth: int, ply: int = 0) -> int:
-    """Plain minimax over ``game.board`` (numpy rules), the same values as ``ai.search``.
-
-    Independent of the search's bitboard move generation, win detection and pruning;
-    it shares only the leaf heuristic.
-    """
-    geo = geometry(board.rules)
-    outcome = board.outcome()
-    if outcome is not None:
-        if board.rules.mode is Mode.FULL_BOARD or outcome.winner is None:
-            first, second = geo.from_grid(board.grid)
-            return make_final_value(geo)(first, second)
-        return (WIN - ply) * outcome.winner
-    if depth == 0:
-        return make_evaluator(geo)(*geo.from_grid(board.grid))
-    values = []
-    for move in board.legal_moves():
-        board.push(move)
-        values.append(reference_minimax(board, depth - 1, ply + 1))
-        board.pop()
-    return max(values) if board.to_move == MAX else min(values)

@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 
 from ai.search import EXACT, LOWER, SearchCancelled, search
+from ai.textbook import textbook_search
 from ai.tree import LeafReason, format_tree
 from ai.values import WIN
 from game.board import Board
 from game.rules import DIRECTIONS, MAX, MIN, Mode, Rules, runs_through
-from tests.helpers import ALL_VARIANTS, CLASSIC_VARIANTS, random_board, reference_minimax, variant_id
+from tests.helpers import ALL_VARIANTS, CLASSIC_VARIANTS, random_board, variant_id
 
 # A 4x4, connect-3, full-board position with three cells left: every leaf is a final
 # score (1000 per point of difference), so the whole tree can be checked by hand.
@@ -82,10 +83,10 @@ def test_pruning_on_and_off_give_the_same_value(rules, rng):
 
 
 @pytest.mark.parametrize("rules", ALL_VARIANTS, ids=variant_id)
-def test_search_agrees_with_a_plain_reference_minimax(rules, rng):
+def test_search_agrees_with_the_textbook_minimax(rules, rng):
     for depth in (1, 2, 3):
         for board in _positions_for(rules, depth, rng, count=4, max_tree=1500):
-            expected = reference_minimax(board.copy(), depth)
+            expected = textbook_search(board, depth, pruning=False).value
             result = search(board.grid, rules, depth, pruning=False, to_move=board.to_move)
             assert result.value == expected, (board.moves_string(), depth)
             move_value = result.move_values[result.move].value
