@@ -1,4 +1,4 @@
-"""Shared helpers for the tests: variants, random positions and a reference minimax."""
+"""Shared helpers for the tests: the rule variants and random positions."""
 
 from __future__ import annotations
 
