@@ -55,7 +55,8 @@ class Outcome:
             tally = ""
         if self.winner is None:
             return f"Draw{tally}"
-        return f"{names[self.winner]} wins{tally}"
+        name = names[self.winner]
+        return f"{name} {'win' if name == 'You' else 'wins'}{tally}"
 
 
 @dataclass

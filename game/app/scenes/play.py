@@ -571,11 +571,8 @@ class PlayScene(Scene):
         outcome = self.outcome
         if outcome is None:
             return ""
-        if self.opponent is Opponent.COMPUTER and outcome.winner == self.human_side:
-            points = f" {outcome.score[0]}-{outcome.score[1]}" if self.rules.mode is Mode.FULL_BOARD else ""
-            return f"You win{points}!"
-        names = {MAX: self.side_name(MAX), MIN: self.side_name(MIN)}
-        return outcome.result_text(names)
+        text = outcome.result_text({MAX: self.side_name(MAX), MIN: self.side_name(MIN)})
+        return text + "!" if text.startswith("You ") else text
 
     # -- frame -----------------------------------------------------------------------
     def update(self, dt: float) -> None:
