@@ -71,15 +71,6 @@ class Geometry:
         return grid
 
 
-def _shift(expr: str, distance: int) -> str:
-    """Source for ``expr`` moved so that the bit ``distance`` above lands on each cell."""
-    if distance > 0:
-        return f"({expr} >> {distance})"
-    if distance < 0:
-        return f"({expr} << {-distance})"
-    return expr
-
-
 def _line_starts_source(k: int, directions: tuple[int, ...]) -> str:
     """Source of ``line_starts(p)``: the lowest cell of every run of k in ``p``.
 

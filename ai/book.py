@@ -293,11 +293,6 @@ def standard_geometry() -> Geometry:
     return geometry(STANDARD_RULES)
 
 
-def book_score(first: int, second: int) -> int | None:
-    """Exact benchmark score of a 12-disc standard position from the book, if it has it."""
-    return book(BookFile.PLY_12_DISTANCES).score(first, second)
-
-
 if __name__ == "__main__":
     import time
 

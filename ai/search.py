@@ -383,26 +383,12 @@ class _Context:
         self.killers = [-1] * (rules.cells + 2)  # per ply: the last move that caused a cutoff
         self.key_shift = geo.height * rules.cols
         self.orders, self.ordered = _move_order_maker(geo, order)
-        self._static_order = self.ordered(order_key(NO_MOVE, NO_MOVE))
         if rules.gravity:
             bottom, board = geo.bottom_mask, geo.board_mask
             self.playable = lambda mask: ((mask + bottom) & board).bit_count()
         else:
             board = geo.board_mask
             self.playable = lambda mask: (board ^ mask).bit_count()
-
-    def root_order(self, to_move: int, previous: dict[int, ColumnValue]) -> tuple:
-        """Root moves best-first by the previous pass's values (centre-first before one)."""
-        if not previous:
-            return self._static_order
-        sign = -1 if to_move == MAX else 1
-        rank = {step[0]: index for index, step in enumerate(self._static_order)}
-        return tuple(
-            sorted(
-                self._static_order,
-                key=lambda step: (sign * previous[step[0]].value if step[0] in previous else INF, rank[step[0]]),
-            )
-        )
 
 
 def _noisy(evaluate: Callable[[int, int], int], noise: int, seed: int) -> Callable[[int, int], int]:

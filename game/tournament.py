@@ -25,7 +25,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Protocol, TextIO
 
@@ -624,8 +624,3 @@ class ProgressBar:
         end = "\n" if self.done >= self.total else ""
         self.stream.write(f"\r[{bar}] {self.done}/{self.total} games, A {self.points:g} points{end}")
         self.stream.flush()
-
-
-def close_all(players: Sequence[Player]) -> None:
-    for player in players:
-        player.close()

@@ -221,10 +221,6 @@ class App:
         self.toast = (text, self.time + seconds)
         self.dirty = True
 
-    def request_draw(self) -> None:
-        """Draw the next frame: something changed outside events (a worker message)."""
-        self.dirty = True
-
     def save_settings(self) -> None:
         save_settings(self.settings, self.settings_path)
 

@@ -610,9 +610,6 @@ class AIWorker:
             self._owners.pop(job_id, None)
             self._jobs.pop(job_id, None)
 
-    def owner_of(self, job_id: int) -> JobOwner | None:
-        return self._owners.get(job_id)
-
     def poll(self, budget: float = POLL_BUDGET) -> list[tuple[JobOwner | None, WorkerEvent]]:
         """What has arrived, as ``(owner, event)``; never blocks.
 

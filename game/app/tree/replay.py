@@ -201,6 +201,3 @@ class Replay:
             return False
         self.seek(self.steps - 1)
         return True
-
-    def run_to_end(self) -> None:
-        self.seek(self.total_steps)
