@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ai.bitboard import geometry
-from ai.solver import Solver, SolverStopped
+from ai.solver import BOOK_PLIES, Solver, SolverStopped
 from game.rules import MAX, Mode, Rules
 
 STANDARD_SHAPE = (6, 7, 4)
@@ -70,6 +70,8 @@ class PerfectPlayer:
         self.rules = Rules()
         self.geo = geometry(self.rules)
         self.solver = Solver(self.rules)
+        # After this player's last move: (its discs, all discs, the outcome the move kept).
+        self._kept: tuple[int, int, int] | None = None
 
     # -- positions as the solver's bitboards ---------------------------------------
     def _position(self, grid: np.ndarray, to_move: int) -> tuple[int, int]:
@@ -143,10 +145,12 @@ class PerfectPlayer:
         """A move that keeps the position's exact value; the quickest win / slowest loss
         among those when the exact scores are found within ``time_limit``.
 
-        First the position's outcome (win/draw/loss) is solved (weak, fast; always
-        finished, whatever the time limit) and the first column, centre first, that keeps
-        it is found by null-window tests; then, with the time left, exact column scores
-        pick the quickest win or slowest loss.  Ties go to the centre.
+        First the outcome (win/draw/loss) and a move that keeps it come from one weak
+        search of the position (always finished, whatever the time limit: perfect play
+        needs it).  What is already known narrows it: at 12 discs the book's score, later
+        the outcome this player's previous move kept (the opponent's reply cannot make
+        it worse).  Then, with the time left, exact column scores pick the quickest win or
+        slowest loss.  Ties go to the centre.
 
         Raises:
             NotStandardError: ``rules`` are not the standard board.
@@ -166,28 +170,10 @@ class PerfectPlayer:
             if self.geo.line_starts(current | bit):
                 scores[col] = self._win_now_score(mask)
                 return PerfectChoice(col, 1, scores[col], scores, time.perf_counter() - started, 0)
-        # The outcome of the position (weak, fast), always finished: perfect play needs it.
-        outcome = solver.solve_bits(current, mask, weak=True, should_stop=should_stop).score
-        nodes = solver.nodes
-        # The first column (centre first) that keeps it: one null-window test per column.
-        if outcome == -1:  # every column loses: try first those that do not lose at once
-            children.sort(key=lambda child: self._loses_at_once(current, mask, child[1]))
-        keeping: list[int] = []
-        for col, bit in children:
-            if outcome == -1:
-                keeping.append(col)
-                break
-            if (mask | bit).bit_count() == self.rules.cells:
-                opponent_above = False  # the last disc: a draw
-            else:
-                opponent_above = solver.exceeds(current ^ mask, mask | bit, -outcome, should_stop=should_stop)
-            nodes += solver.nodes
-            if not opponent_above:  # the opponent's score <= -outcome: this column keeps it
-                keeping.append(col)
-                break
-        if not keeping:  # cannot happen with a correct solver; stay safe
-            keeping.append(children[0][0])
-        move = keeping[0]
+        low, high = self._known_outcome(current, mask)
+        weak = solver.best_move(current, mask, weak=True, low=low, high=high, should_stop=should_stop)
+        outcome, move, nodes = weak.score, weak.move, weak.nodes
+        bits = dict(children)
         if outcome != 0:  # the quickest win / slowest loss, with the time left
             try:
                 for col, bit in children:
@@ -202,6 +188,7 @@ class PerfectPlayer:
                 best = max(scores, key=lambda col: scores[col])  # first (centre-most) on ties
                 if _sign(scores[best]) == outcome:
                     move = best
+        self._kept = (current | bits[move], mask | bits[move], outcome)
         return PerfectChoice(
             move=move,
             outcome=outcome,
@@ -210,6 +197,27 @@ class PerfectPlayer:
             seconds=time.perf_counter() - started,
             nodes=nodes,
         )
+
+    def _known_outcome(self, current: int, mask: int) -> tuple[int | None, int | None]:
+        """Bounds of the outcome (1/0/-1) known without a search: (low, high), None unknown.
+
+        At the book's disc count the book says it.  Right after this player's own move
+        and one reply, the outcome is at least the one that move kept.
+        """
+        played = mask.bit_count()
+        if played == BOOK_PLIES:
+            from ai.book import book
+
+            first, second = (current, current ^ mask) if played % 2 == 0 else (current ^ mask, current)
+            score = book().score(first, second)
+            if score is not None:
+                return _sign(score), _sign(score)
+        if self._kept is not None:
+            own, after, outcome = self._kept  # after my last move
+            reply = mask ^ after
+            if own == current and after & mask == after and reply and not reply & (reply - 1):
+                return outcome, None
+        return None, None
 
     def ponder(self, grid: np.ndarray, rules: Rules, to_move: int, should_stop: Callable[[], bool]) -> int:
         """Think on the opponent's time: solve our answer to each of their likely replies.

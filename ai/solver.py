@@ -21,6 +21,7 @@ so a player object that solves one position after another reuses its work.
 
 from __future__ import annotations
 
+import mmap
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -59,15 +60,67 @@ class SolverProgress:
 
 SolverProgressCallback = Callable[[SolverProgress], None]
 CHECK_EVERY = 2048
-"""Nodes between two looks at the clock and the stop request."""
-TABLE_LIMIT = 500_000
-"""Entries kept in a transposition table before it is cleared (about 100 MB each at most)."""
+"""Nodes between two looks at the clock and the stop request (a power of two)."""
+CHECK_MASK = CHECK_EVERY - 1
+ETC_BELOW = 36
+TABLE_SLOTS = 8_388_617
+"""Slots of the exact transposition table: a prime just above 2**23, 8 bytes each (64 MB
+at most; memory is only taken as slots are written)."""
+SIGN_TABLE_SLOTS = 1_048_583
+"""Slots of the table of weak searches that stop at the 8-ply (win/draw/loss) book: a prime."""
 BOOK_PLIES = 12
 """Discs of the positions of the exact opening book."""
 EARLY_PLIES = 4
 """Up to this many discs an exact solve reads ``ai.book.early_scores`` (solved once)."""
 WEAK_BOOK_PLIES = 8
 """Discs of the positions of the win/draw/loss book used in weak mode."""
+
+
+class TranspositionTable:
+    """Bounds of position scores in a fixed number of slots, one packed int per slot.
+
+    A slot holds ``check << DATA_BITS | move << 2 * SCORE_BITS | (lower + offset) <<
+    SCORE_BITS | (upper + offset)``, where ``check = key // slots + 1`` (with the slot
+    index ``key % slots`` it gives back the whole key, and it is never 0, the empty
+    slot); ``move`` is 1 + the rank (centre order) of the best move found, 0 for none.
+    A new entry replaces whatever was in its slot.  On the standard board the slots are
+    8-byte words of an anonymous memory map, so untouched slots cost no memory; the
+    negamax reads the fields inline, this class only sets them up.
+    """
+
+    SCORE_BITS = 8
+    DATA_BITS = 20  # 4 bits of move rank, two scores
+
+    def __init__(self, slots: int, key_bits: int, offset: int):
+        if offset >= 1 << (self.SCORE_BITS - 1):
+            raise SolverError(f"scores up to {offset} do not fit a transposition table entry")
+        self.slots = slots
+        self.offset = offset
+        largest = (((1 << key_bits) // slots + 1) << self.DATA_BITS) | ((1 << self.DATA_BITS) - 1)
+        self.words: list[int] | memoryview
+        if largest < 1 << 64:
+            self._memory: mmap.mmap | None = mmap.mmap(-1, 8 * slots)
+            self.words = memoryview(self._memory).cast("Q")
+        else:  # a big board: keys too long for a machine word
+            self._memory = None
+            self.words = [0] * slots
+
+    def lookup(self, key: int) -> tuple[int, int, int] | None:
+        """(lower, upper, move rank or -1) of ``key``, or None (for tests and tools)."""
+        entry = self.words[key % self.slots]
+        if entry >> self.DATA_BITS != key // self.slots + 1:
+            return None
+        score_mask = (1 << self.SCORE_BITS) - 1
+        lower = (entry >> self.SCORE_BITS & score_mask) - self.offset
+        upper = (entry & score_mask) - self.offset
+        return lower, upper, (entry >> 2 * self.SCORE_BITS & 15) - 1
+
+    def __len__(self) -> int:
+        """Slots in use (a scan: for tests and reports, not for the search)."""
+        if self._memory is not None:
+            return int(np.count_nonzero(np.frombuffer(self._memory, dtype=np.uint64)))
+        assert isinstance(self.words, list)
+        return self.slots - self.words.count(0)
 
 
 def moves_to_end(score: int, own_discs: int, opponent_discs: int, cells: int = 42) -> int:
@@ -96,13 +149,26 @@ def _trunc_half(value: int) -> int:
     return int(value / 2)
 
 
+@dataclass(frozen=True)
+class MoveSolution:
+    """A solved position and a move that reaches its score (``move``: 0-based column)."""
+
+    score: int
+    move: int
+    nodes: int
+
+
 class Solver:
     """Solves positions of one rule set; keeps its transposition tables between calls.
 
     ``use_book`` (default: on the standard board) stops the search at the opening books.
+    The tables hold true bounds of position scores whatever the root, so a player that
+    solves one position after another (the moves of a game) reuses what earlier proofs
+    learned; they have a fixed number of slots (``table_slots``) and are never cleared
+    in the middle of a game.
     """
 
-    def __init__(self, rules: Rules, *, use_book: bool | None = None):
+    def __init__(self, rules: Rules, *, use_book: bool | None = None, table_slots: int = TABLE_SLOTS):
         if rules.mode is not Mode.CLASSIC or not rules.gravity:
             raise SolverError("the exact solver needs CLASSIC rules with gravity")
         standard = (rules.rows, rules.cols, rules.connect) == (6, 7, 4)
@@ -110,16 +176,24 @@ class Solver:
             use_book = standard
         if use_book and not standard:
             raise SolverError("the opening books are for the standard 6x7 board only")
+        if rules.cols >= 16:
+            raise SolverError("the exact solver takes at most 15 columns")
         self.rules = rules
         self.use_book = use_book
         self.geo = geometry(rules)
         self.cells = rules.cells
         self.nodes = 0
         geo = self.geo
-        order = geo.centre_order
-        self._columns = [((1 << rules.rows) - 1) << (col * geo.height) for col in order]
-        self._tables: dict[bool, dict[int, tuple[int, int, int]]] = {False: {}, True: {}}  # by weak
-        self._table = self._tables[False]
+        self._order = geo.centre_order  # column of each rank
+        self._columns = [((1 << rules.rows) - 1) << (col * geo.height) for col in self._order]
+        self._board_mask = geo.board_mask
+        self._bottom_mask = geo.bottom_mask
+        self._threats = geo.threats
+        self._key_bits = rules.cols * geo.height + 1
+        self._table_slots = table_slots
+        self._tables: dict[bool, TranspositionTable] = {}  # by sign scale (see _use_table)
+        self._words: list[int] | memoryview = []
+        self._slots = 1
         self._should_stop: Callable[[], bool] | None = None
         self._deadline: float | None = None
         self._book_plies = -1  # the disc count at which ``_book_score`` answers (-1: none)
@@ -127,8 +201,27 @@ class Solver:
 
     def clear(self) -> None:
         """Forget the transposition tables (they are otherwise kept between calls)."""
-        for table in self._tables.values():
-            table.clear()
+        self._tables.clear()
+        self._words, self._slots = [], 1
+
+    def table(self, sign_scale: bool = False) -> TranspositionTable:
+        """The exact table (or the weak searches' sign-scale one), made on first use."""
+        found = self._tables.get(sign_scale)
+        if found is None:
+            slots = min(self._table_slots, SIGN_TABLE_SLOTS) if sign_scale else self._table_slots
+            found = self._tables[sign_scale] = TranspositionTable(slots, self._key_bits, self.cells)
+        return found
+
+    def _use_table(self, weak: bool, played: int) -> None:
+        """Choose the book and the table of a search from ``played`` discs.
+
+        Bounds from a search that stops at the 8-ply book are in its win/draw/loss scale,
+        not scores: they get a table of their own.  Every other search, weak or not,
+        shares the exact table (its bounds are true score bounds).
+        """
+        self._set_book(weak, played)
+        table = self.table(sign_scale=self._book_plies == WEAK_BOOK_PLIES)
+        self._words, self._slots = table.words, table.slots
 
     def _poll(self) -> None:
         if self._should_stop is not None and self._should_stop():
@@ -213,6 +306,44 @@ class Solver:
             self._should_stop = None
             self._deadline = None
 
+    def best_move(
+        self,
+        current: int,
+        mask: int,
+        *,
+        weak: bool = False,
+        low: int | None = None,
+        high: int | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        time_limit: float | None = None,
+    ) -> MoveSolution:
+        """Solve the position and name a move that reaches its score.
+
+        The root is searched like any node, but its loop keeps the move that lifted the
+        score: no separate proof per column.  ``low``/``high`` are bounds already known
+        (the book's score, or the outcome the previous move kept): with both equal a
+        single null-window search finds the move.  With ``weak`` the score is 1/0/-1; a
+        lost position (weak) gets the first column that does not lose at once, unsearched.
+
+        Raises:
+            SolverError: the game is over (a line, or a full board).
+            SolverStopped: like ``solve_bits``.
+        """
+        geo = self.geo
+        if geo.line_starts(current) or geo.line_starts(current ^ mask):
+            raise SolverError("the game is already over (there is a line on the board)")
+        played = mask.bit_count()
+        if played >= self.cells:
+            raise SolverError("the board is full: there is no move")
+        self._should_stop = should_stop
+        self._deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self.nodes = 0
+        try:
+            return self._best_move(current, mask, played, weak, low, high)
+        finally:
+            self._should_stop = None
+            self._deadline = None
+
     def exceeds(
         self,
         current: int,
@@ -226,8 +357,8 @@ class Solver:
         """One null-window search: is the position's score above ``threshold``?
 
         Cheaper than a full solve when only one question matters (does this move keep
-        the win?).  ``weak`` uses (and fills) the weak table: then ``threshold`` must be
-        -1 or 0.  Raises ``SolverStopped`` like ``solve_bits``.
+        the win?).  ``weak`` (with at most 8 discs: the 8-ply book's win/draw/loss) needs
+        ``threshold`` -1 or 0.  Raises ``SolverStopped`` like ``solve_bits``.
         """
         geo = self.geo
         if geo.line_starts(current) or geo.line_starts(current ^ mask):
@@ -240,10 +371,7 @@ class Solver:
             return (cells + 1 - played) // 2 > threshold
         self._should_stop = should_stop
         self._deadline = None if time_limit is None else time.perf_counter() + time_limit
-        self._table = self._tables[weak]
-        if len(self._table) > TABLE_LIMIT:
-            self._table.clear()
-        self._set_book(weak, played)
+        self._use_table(weak, played)
         self.nodes = 0
         try:
             return self._negamax(current, mask, played, threshold, threshold + 1) > threshold
@@ -256,11 +384,8 @@ class Solver:
     ) -> Solution:
         geo = self.geo
         self.nodes = 0
-        self._table = self._tables[weak]
-        if len(self._table) > TABLE_LIMIT:
-            self._table.clear()
         played = mask.bit_count()
-        self._set_book(weak, played)
+        self._use_table(weak, played)
         cells = self.cells
         if played >= cells:
             return Solution(0, 0)
@@ -277,11 +402,7 @@ class Solver:
         if weak:
             low, high = -1, 1
         while low < high:  # narrow [low, high] with null-window searches
-            middle = low + (high - low) // 2
-            if middle <= 0 and _trunc_half(low) < middle:
-                middle = _trunc_half(low)
-            elif middle >= 0 and _trunc_half(high) > middle:
-                middle = _trunc_half(high)
+            middle = _middle(low, high)
             result = self._negamax(current, mask, played, middle, middle + 1)
             if result <= middle:
                 high = result
@@ -293,6 +414,44 @@ class Solver:
         if weak:
             score = (score > 0) - (score < 0)
         return Solution(score, self.nodes)
+
+    def _best_move(
+        self, current: int, mask: int, played: int, weak: bool, low: int | None, high: int | None
+    ) -> MoveSolution:
+        cells = self.cells
+        self._use_table(weak, played)
+        bottom = self._possible(mask)
+        wins = self._threats(current, bottom)
+        if wins:  # a win with this disc
+            return MoveSolution(1 if weak else (cells + 1 - played) // 2, self._column_of(wins & -wins), 0)
+        least = -((cells - played) // 2)
+        lower, upper = least, (cells - 1 - played) // 2
+        if weak:
+            lower, upper = -1, 1
+        if low is not None:
+            lower = max(lower, low)
+        if high is not None:
+            upper = min(upper, high)
+        move = None
+        while lower < upper:
+            middle = _middle(lower, upper)
+            result, column = self._root(current, mask, played, middle, middle + 1)
+            if result <= middle:
+                upper = result
+            else:
+                lower, move = result, column
+        score = lower
+        if weak:
+            score = (score > 0) - (score < 0)
+        if move is None:
+            if score == least or (weak and score < 0):  # lost anyway: the first move that does not lose at once
+                _, move = self._root(current, mask, played, least - 1, least)
+            else:  # the score was known: one search for a move that reaches it
+                _, move = self._root(current, mask, played, lower - 1, lower)
+        return MoveSolution(score, move, self.nodes)
+
+    def _column_of(self, bit: int) -> int:
+        return (bit.bit_length() - 1) // self.geo.height
 
     def _sides(self, current: int, mask: int) -> tuple[int, int]:
         """(first player's discs, second player's) from (side to move's, all)."""
@@ -323,24 +482,70 @@ class Solver:
     def _possible(self, mask: int) -> int:
         return (mask + self.geo.bottom_mask) & self.geo.board_mask
 
+    def _root(self, current: int, mask: int, played: int, alpha: int, beta: int) -> tuple[int, int]:
+        """The negamax of the root, also naming a column: (value, column).
+
+        The value has the meaning of ``_negamax``'s; when it is above ``alpha`` the column
+        reaches at least it.  Columns that lose at once or fill the board are scored
+        without a search, and tried last.  The side to move cannot win at once.
+        """
+        cells = self.cells
+        board_mask = self._board_mask
+        threats = self._threats
+        possible = (mask + self._bottom_mask) & board_mask
+        opponent = current ^ mask
+        entry = self.table(sign_scale=self._book_plies == WEAK_BOOK_PLIES).lookup(current + mask)
+        first_rank = -1 if entry is None else entry[2]
+        searched: list[tuple[int, int, int]] = []  # (order key, rank, move)
+        decided: list[tuple[int, int]] = []  # (value, rank)
+        for rank, column in enumerate(self._columns):
+            move = possible & column
+            if not move:
+                continue
+            after = mask | move
+            if after.bit_count() == cells:
+                decided.append((0, rank))
+            elif threats(opponent, board_mask ^ after) & ((after + self._bottom_mask) & board_mask):
+                decided.append((-((cells - played) // 2), rank))
+            else:
+                count = threats(current | move, board_mask ^ after).bit_count()
+                searched.append((-99 if rank == first_rank else -count, rank, move))
+        searched.sort()
+        best_value, best_rank = -cells - 1, -1
+        for _, rank, move in searched:
+            score = -self._negamax(opponent, mask | move, played + 1, -beta, -alpha)
+            if score > best_value:
+                best_value, best_rank = score, rank
+            if score >= beta:
+                return score, self._order[rank]
+            if score > alpha:
+                alpha = score
+        for score, rank in decided:
+            if score > best_value:
+                best_value, best_rank = score, rank
+            if score >= beta:
+                break
+        return best_value, self._order[best_rank]
+
     def _negamax(self, current: int, mask: int, played: int, alpha: int, beta: int) -> int:
         """Score of the position for the side to move, within (alpha, beta).
 
         Invariants: alpha < beta, and the side to move cannot win with its next move.
+        Table entries are read and written inline (layout: ``TranspositionTable``).
         """
-        self.nodes += 1
-        if not self.nodes % CHECK_EVERY:
+        nodes = self.nodes + 1
+        self.nodes = nodes
+        if not nodes & CHECK_MASK:
             self._poll()
         if played == self._book_plies:
             assert self._book_score is not None
             known = self._book_score(current, mask)
             if known is not None:
                 return known
-        geo = self.geo
         cells = self.cells
-        board_mask = geo.board_mask
-        possible = (mask + geo.bottom_mask) & board_mask
-        opponent_wins = geo.threats(current ^ mask, board_mask ^ mask)
+        board_mask = self._board_mask
+        possible = (mask + self._bottom_mask) & board_mask
+        opponent_wins = self._threats(current ^ mask, board_mask ^ mask)
         forced = possible & opponent_wins
         if forced:
             if forced & (forced - 1):  # two threats to block: lost next move
@@ -358,10 +563,16 @@ class Solver:
                 return alpha
         high = (cells - 1 - played) // 2
         key = current + mask
-        entry = self._table.get(key)  # (lower bound, upper bound, best move bit)
-        first_move = 0
-        if entry is not None:
-            lower, upper, first_move = entry
+        slots = self._slots
+        slot = key % slots
+        check = key // slots + 1
+        words = self._words
+        entry = words[slot]
+        first_rank = -1
+        if entry >> 20 == check:  # (lower bound, upper bound, best move's rank + 1)
+            lower = (entry >> 8 & 255) - cells
+            upper = (entry & 255) - cells
+            first_rank = (entry >> 16 & 15) - 1
             if alpha < lower:
                 alpha = lower
                 if alpha >= beta:
@@ -375,35 +586,69 @@ class Solver:
             if alpha >= beta:
                 return beta
         # alpha < beta here, both inside the position's possible score range.
-
-        candidates = []
-        threats = geo.threats
-        for rank, column in enumerate(self._columns):
+        next_played = played + 1
+        opponent = current ^ mask
+        if not moves & (moves - 1):  # one move: nothing to order
+            score = -self._negamax(opponent, mask | moves, next_played, -beta, -alpha)
+            if score >= beta:
+                words[slot] = check << 20 | (max(score, lower) + cells) << 8 | (upper + cells)
+                return score
+            if score > alpha:
+                words[slot] = check << 20 | (score + cells) << 8 | (score + cells)
+                return score
+            words[slot] = check << 20 | (lower + cells) << 8 | (min(alpha, upper) + cells)
+            return alpha
+        columns = self._columns
+        if played < ETC_BELOW:  # enhanced transposition cutoff: a child the table already refutes
+            for column in columns:
+                move = moves & column
+                if move:
+                    child = opponent + (mask | move)
+                    child_entry = words[child % slots]
+                    if child_entry >> 20 == child // slots + 1 and (child_entry & 255) - cells <= -beta:
+                        score = cells - (child_entry & 255)
+                        words[slot] = check << 20 | (max(score, lower) + cells) << 8 | (upper + cells)
+                        return score
+        threats = self._threats
+        order = []  # (64 - threats the move makes) << 4 | rank; the remembered best move first
+        rank = 0
+        for column in columns:
             move = moves & column
             if move:
-                if move == first_move:  # the move that refuted this position before
-                    candidates.append((-99, rank, move))
-                    continue
-                empty_after = board_mask ^ (mask | move)
-                candidates.append((-threats(current | move, empty_after).bit_count(), rank, move))
-        if len(candidates) > 1:
-            candidates.sort()
-        next_played = played + 1
-        best_move = candidates[0][2]
+                if rank == first_rank:
+                    order.append(rank)
+                else:
+                    order.append((64 - threats(current | move, board_mask ^ (mask | move)).bit_count()) << 4 | rank)
+            rank += 1
+        order.sort()
         alpha_in = alpha
-        for _, _, move in candidates:
-            score = -self._negamax(current ^ mask, mask | move, next_played, -beta, -alpha)
+        best_rank = order[0] & 15
+        for item in order:
+            rank = item & 15
+            score = -self._negamax(opponent, mask | (moves & columns[rank]), next_played, -beta, -alpha)
             if score >= beta:
-                self._table[key] = (max(score, lower), upper, move)
+                words[slot] = check << 20 | (rank + 1) << 16 | (max(score, lower) + cells) << 8 | (upper + cells)
                 return score
             if score > alpha:
                 alpha = score
-                best_move = move
+                best_rank = rank
         if alpha > alpha_in:  # an exact score inside the window
-            self._table[key] = (alpha, alpha, best_move)
+            words[slot] = check << 20 | (best_rank + 1) << 16 | (alpha + cells) << 8 | (alpha + cells)
         else:
-            self._table[key] = (lower, min(alpha, upper), first_move or best_move)
+            keep = first_rank if first_rank >= 0 else best_rank
+            words[slot] = check << 20 | (keep + 1) << 16 | (lower + cells) << 8 | (min(alpha, upper) + cells)
         return alpha
+
+
+def _middle(low: int, high: int) -> int:
+    """The next null-window threshold between ``low`` and ``high`` (Pons: halve the range,
+    but first ask about the sign, then about wins and losses near the end)."""
+    middle = low + (high - low) // 2
+    if middle <= 0 and _trunc_half(low) < middle:
+        middle = _trunc_half(low)
+    elif middle >= 0 and _trunc_half(high) > middle:
+        middle = _trunc_half(high)
+    return middle
 
 
 def solve_moves_string(moves: str, rules: Rules | None = None, *, weak: bool = False) -> Solution:
