@@ -419,7 +419,7 @@ class Solver:
         self, current: int, mask: int, played: int, weak: bool, low: int | None, high: int | None
     ) -> MoveSolution:
         cells = self.cells
-        self._use_table(weak, played)
+        self._use_table(weak, played + 1)  # the book and table of the children, where the search starts
         bottom = self._possible(mask)
         wins = self._threats(current, bottom)
         if wins:  # a win with this disc

@@ -228,3 +228,59 @@ def test_analyze_prints_exact_values_and_a_levels_move():
     assert "Level perfect plays: 4" in text
     text = _run_cli(["analyze", "", "--depth", "2", "--level", "beginner"])
     assert "Level beginner plays:" in text
+
+
+def test_one_player_for_both_sides_keeps_every_outcome():
+    """The outcome a player's previous move kept narrows its next search only when the
+    position follows that move by one reply: a player asked for both sides in turn (as
+    the shared one may be) still gets every outcome right, and perfect play by both
+    keeps the value (each side's outcome is minus the other's)."""
+    rng = random.Random(21)
+    rules = Rules()
+    checked = 0
+    while checked < 3:
+        board = Board()
+        for _ in range(rng.randrange(18, 24)):
+            board.push(rng.choice(board.legal_moves()))
+            if board.is_game_over():
+                break
+        if board.is_game_over():
+            continue
+        checked += 1
+        player = PerfectPlayer()
+        previous = None
+        for _ in range(6):
+            if board.is_game_over():
+                break
+            choice = player.choose(board.grid, rules, board.to_move, time_limit=0.0)
+            fresh = Solver(rules).solve_grid(board.grid, board.to_move, weak=True).score
+            assert choice.outcome == fresh, board.moves_string()
+            if previous is not None:
+                assert choice.outcome == -previous, board.moves_string()
+            previous = choice.outcome
+            board.push(choice.move)
+
+
+def test_the_next_move_of_a_game_reuses_the_last_proof():
+    """Perfect first against a perfect opponent, past the book: the move after a proof
+    is found from the same player's tables in far fewer nodes than by a new player, and
+    it is the same kind of move (it keeps the win)."""
+    rules = Rules()
+    board = Board.from_moves("4444466661362522")  # 16 discs, the first player wins
+    player = PerfectPlayer()
+    choice = player.choose(board.grid, rules, board.to_move, time_limit=0.0)
+    assert choice.outcome == 1
+    board.push(choice.move)
+    board.push(Solver(rules).best_move(*_sides_to_move(player, board)).move)  # the best reply
+    warm = player.choose(board.grid, rules, board.to_move, time_limit=0.0)
+    cold = PerfectPlayer().choose(board.grid, rules, board.to_move, time_limit=0.0)
+    assert warm.outcome == cold.outcome == 1
+    assert warm.nodes * 10 < cold.nodes
+    child = board.copy()
+    child.push(warm.move)
+    assert child.is_game_over() or Solver(rules).solve_grid(child.grid, child.to_move, weak=True).score == -1
+
+
+def _sides_to_move(player: PerfectPlayer, board: Board) -> tuple[int, int]:
+    first, second = player.geo.from_grid(board.grid)
+    return (first if board.to_move == MAX else second), first | second

@@ -102,3 +102,91 @@ def test_solver_refuses_what_it_cannot_solve():
 def test_immediate_win_scores_by_discs_played():
     # X has played 3 discs and wins with its 4th: 22 - 4 = 18.
     assert solve_moves_string("121212").score == 18
+
+
+def _bits(solver: Solver, board: Board) -> tuple[int, int]:
+    first, second = solver.geo.from_grid(board.grid)
+    return (first if board.ply % 2 == 0 else second), first | second
+
+
+def test_best_move_names_a_column_that_reaches_the_score(positions_dir):
+    """The root's own move, checked by solving the position it leads to."""
+    rules = Rules()
+    solver = Solver(rules)
+    checker = Solver(rules)
+    for moves, expected in _lines(positions_dir / "Test_L2_R1", step=40):
+        board = Board.from_moves(moves)
+        found = solver.best_move(*_bits(solver, board))
+        assert found.score == int(expected), moves
+        board.push(found.move)
+        if board.is_game_over():
+            assert board.outcome().winner is not None and found.score > 0, moves
+            continue
+        assert -checker.solve_grid(board.grid, board.to_move).score == found.score, moves
+
+
+def test_weak_best_move_with_a_known_outcome_searches_only_for_the_move(positions_dir):
+    rules = Rules()
+    for moves, expected in _lines(positions_dir / "Test_L2_R1", step=100):
+        board = Board.from_moves(moves)
+        solver = Solver(rules)
+        sign = (int(expected) > 0) - (int(expected) < 0)
+        found = solver.best_move(*_bits(solver, board), weak=True, low=sign, high=sign)
+        assert found.score == sign
+        board.push(found.move)
+        if not board.is_game_over():
+            assert -Solver(rules).solve_grid(board.grid, board.to_move, weak=True).score == sign, moves
+
+
+def test_a_tiny_table_that_overwrites_all_the_time_keeps_answers_exact(positions_dir):
+    """Entries replace each other in their slot; a slot's check bits keep a position from
+    reading another one's bounds."""
+    solver = Solver(Rules(), table_slots=1009)
+    for moves, expected in _lines(positions_dir / "Test_L2_R1", step=25):
+        assert solver.solve_moves(parse_moves(moves, Rules())).score == int(expected), moves
+
+
+def test_the_table_survives_between_solves_and_answers_stay_exact():
+    """A game's worth of solves on one solver (a game Perfect won against a perfect
+    opponent): each later position, solved as a descendant of the first, costs fewer
+    nodes than on a fresh solver, and every answer is the fresh one."""
+    rules = Rules()
+    moves = parse_moves("44444666613625222346355722175775115717331", rules)
+    kept = Solver(rules)
+    kept.solve_moves(moves[:18])
+    for length in range(20, 28, 2):
+        warm = kept.solve_moves(moves[:length])
+        fresh = Solver(rules).solve_moves(moves[:length])
+        assert warm.score == fresh.score
+        assert warm.nodes < fresh.nodes
+    assert len(kept.table()) > 0 and len(kept.table(sign_scale=True)) == 0
+
+
+def test_table_entries_bound_the_true_score():
+    rules = Rules()
+    solver = Solver(rules)
+    board = Board.from_moves("4453444335")
+    current, mask = _bits(solver, board)
+    score = solver.solve_bits(current, mask).score
+    entry = solver.table().lookup(current + mask)
+    assert entry is not None
+    lower, upper, _ = entry
+    assert lower <= score <= upper
+    assert solver.table().lookup(current + mask + 1) is None
+
+
+@pytest.mark.parametrize("discs", [3, 7, 8, 11])
+def test_best_move_before_the_book_searches_only_down_to_it(discs):
+    """From 8 discs or fewer a weak root search stops at the books (its children's disc
+    count decides which): a few thousand nodes, and the move keeps the outcome."""
+    rules = Rules()
+    rng = random.Random(discs)
+    solver = Solver(rules)
+    for _ in range(4):
+        board = random_board(rules, rng, discs)
+        found = solver.best_move(*_bits(solver, board), weak=True)
+        assert found.nodes < 20_000, board.moves_string()
+        assert found.score == solver.solve_grid(board.grid, board.to_move, weak=True).score
+        board.push(found.move)
+        if not board.is_game_over():
+            assert -solver.solve_grid(board.grid, board.to_move, weak=True).score == found.score
