@@ -8,15 +8,20 @@ The score convention is the one of the public benchmark files
 The method is Pascal Pons' (blog.gamesolver.org): negamax over bitboards with
 - only non-losing moves generated (never a move that lets the opponent win at once,
   and a forced block when the opponent threatens),
-- moves tried by how many threats they create, centre first on ties,
-- a transposition table of upper and lower bounds,
+- moves tried by how many threats they create, centre first on ties (the best move
+  the table remembers first),
+- a transposition table of upper and lower bounds, in a fixed number of slots (one
+  packed int each), read before the children are searched (enhanced transposition
+  cutoffs),
 - null-window searches that narrow the score range (iterative deepening on the score).
 
 On the standard board the search stops at the opening books of ``ai.book``: at 12 discs
 the exact score comes from the 12-ply book with win distances (and, in weak mode, at 8
 discs the win/draw/loss comes from the 8-ply book).  The transposition table is kept
 between calls (its entries are true bounds of a position's score, whatever the root),
-so a player object that solves one position after another reuses its work.
+so a player object that solves one position after another reuses its work: a proof
+that a move wins holds, for every reply, the winning answer two plies on.  ``best_move``
+searches the root like any node and names the move that reached the score.
 """
 
 from __future__ import annotations
@@ -62,7 +67,12 @@ SolverProgressCallback = Callable[[SolverProgress], None]
 CHECK_EVERY = 2048
 """Nodes between two looks at the clock and the stop request (a power of two)."""
 CHECK_MASK = CHECK_EVERY - 1
-ETC_BELOW = 36
+ETC_EMPTY = 6
+"""With more empty cells than this a node first looks its children up in the table: one
+already known to refute the window cuts at once (an enhanced transposition cutoff)."""
+ORDER_EMPTY = 10
+"""With more empty cells than this, moves are ordered by the threats they make; nearer
+the end the subtrees are too small to pay for counting them, and centre first is kept."""
 TABLE_SLOTS = 8_388_617
 """Slots of the exact transposition table: a prime just above 2**23, 8 bytes each (64 MB
 at most; memory is only taken as slots are written)."""
@@ -190,6 +200,9 @@ class Solver:
         self._bottom_mask = geo.bottom_mask
         self._threats = geo.threats
         self._key_bits = rules.cols * geo.height + 1
+        self._etc_below = self.cells - ETC_EMPTY
+        self._order_below = self.cells - ORDER_EMPTY
+        self._item_shift = self._key_bits + 1  # room for a threat bitboard + 1 (see _negamax)
         self._table_slots = table_slots
         self._tables: dict[bool, TranspositionTable] = {}  # by sign scale (see _use_table)
         self._words: list[int] | memoryview = []
@@ -527,10 +540,12 @@ class Solver:
                 break
         return best_value, self._order[best_rank]
 
-    def _negamax(self, current: int, mask: int, played: int, alpha: int, beta: int) -> int:
+    def _negamax(self, current: int, mask: int, played: int, alpha: int, beta: int, opponent_wins: int = -1) -> int:
         """Score of the position for the side to move, within (alpha, beta).
 
         Invariants: alpha < beta, and the side to move cannot win with its next move.
+        ``opponent_wins``: the opponent's threat cells where the parent already counted
+        them to order its moves (-1: not known).
         Table entries are read and written inline (layout: ``TranspositionTable``).
         """
         nodes = self.nodes + 1
@@ -545,7 +560,8 @@ class Solver:
         cells = self.cells
         board_mask = self._board_mask
         possible = (mask + self._bottom_mask) & board_mask
-        opponent_wins = self._threats(current ^ mask, board_mask ^ mask)
+        if opponent_wins < 0:
+            opponent_wins = self._threats(current ^ mask, board_mask ^ mask)
         forced = possible & opponent_wins
         if forced:
             if forced & (forced - 1):  # two threats to block: lost next move
@@ -599,7 +615,7 @@ class Solver:
             words[slot] = check << 20 | (lower + cells) << 8 | (min(alpha, upper) + cells)
             return alpha
         columns = self._columns
-        if played < ETC_BELOW:  # enhanced transposition cutoff: a child the table already refutes
+        if played < self._etc_below:  # enhanced transposition cutoff: a child the table already refutes
             for column in columns:
                 move = moves & column
                 if move:
@@ -610,22 +626,32 @@ class Solver:
                         words[slot] = check << 20 | (max(score, lower) + cells) << 8 | (upper + cells)
                         return score
         threats = self._threats
-        order = []  # (64 - threats the move makes) << 4 | rank; the remembered best move first
+        # Each item: ((64 - threats the move makes) << 4 | rank) << shift | (those threats + 1),
+        # so the sort orders by threats made, then centre first; the remembered best move
+        # first; 0 in the low bits where the threats were not counted.
+        shift = self._item_shift
+        order = []
         rank = 0
         for column in columns:
             move = moves & column
             if move:
                 if rank == first_rank:
-                    order.append(rank)
+                    order.append(rank << shift)
+                elif played >= self._order_below:
+                    order.append((64 << 4 | rank) << shift)
                 else:
-                    order.append((64 - threats(current | move, board_mask ^ (mask | move)).bit_count()) << 4 | rank)
+                    made = threats(current | move, board_mask ^ (mask | move))
+                    order.append(((64 - made.bit_count()) << 4 | rank) << shift | (made + 1))
             rank += 1
         order.sort()
         alpha_in = alpha
-        best_rank = order[0] & 15
+        best_rank = order[0] >> shift & 15
+        low_bits = (1 << shift) - 1
         for item in order:
-            rank = item & 15
-            score = -self._negamax(opponent, mask | (moves & columns[rank]), next_played, -beta, -alpha)
+            rank = item >> shift & 15
+            score = -self._negamax(
+                opponent, mask | (moves & columns[rank]), next_played, -beta, -alpha, (item & low_bits) - 1
+            )
             if score >= beta:
                 words[slot] = check << 20 | (rank + 1) << 16 | (max(score, lower) + cells) << 8 | (upper + cells)
                 return score
