@@ -3,7 +3,8 @@
 Prints tables; asserts nothing.  Positions: the empty 6x7 board and three mid-game
 positions (the first 12 moves of the first three lines of ``Test_L2_R1``).  Each time is
 the median of several runs.  ``--quick`` skips the full ``Test_L2_R1`` solver run.
-Last, exact scores of seeded early positions (0..14 discs): what ``solve`` costs there.
+Then exact scores of seeded early positions (0..14 discs): what ``solve`` costs there.
+Last, Perfect's first move past the book in the balanced lines (its hardest proofs).
 """
 
 from __future__ import annotations
@@ -235,6 +236,61 @@ def bench_early(per_ply: int) -> None:
     print(f"All {len(all_times)} positions: mean {statistics.mean(all_times) * 1000:.0f} ms")
 
 
+def perfect_lines(discs: int = 12) -> list[str]:
+    """Positions of ``discs`` discs (even) that Perfect, moving first, meets against an
+    opponent that always plays one of its slowest losses: the balanced lines, where the
+    first proof past the book is hardest.  Found through the books (well under a second)."""
+    from ai.perfect import PerfectPlayer
+
+    perfect, opponent = PerfectPlayer(), PerfectPlayer()
+    found: set[str] = set()
+
+    def walk(board: Board) -> None:
+        if board.is_game_over():
+            return
+        if board.ply == discs:
+            found.add(board.moves_string())
+            return
+        if board.ply % 2 == 0:
+            followers = [perfect.choose(board.grid, board.rules, board.to_move, time_limit=None).move]
+        else:
+            scores = opponent.column_scores(board.grid, board.to_move)
+            followers = sorted(col for col, score in scores.items() if score == max(scores.values()))
+        for col in followers:
+            board.push(col)
+            walk(board)
+            board.pop()
+
+    walk(Board())
+    return sorted(found)
+
+
+def bench_perfect(count: int | None) -> None:
+    """Perfect's first move past the book in the balanced lines: a new player each time
+    (nothing learned before), only the value-keeping search (no quickest-win polish)."""
+    from ai.perfect import PerfectPlayer
+
+    print("\n## Perfect's first move past the book (12 discs, balanced lines, a new player each)")
+    lines = perfect_lines()
+    lines = lines[:count] if count else lines
+    times, nodes = [], []
+    for moves in lines:
+        board = Board.from_moves(moves)
+        started = time.perf_counter()
+        choice = PerfectPlayer().choose(board.grid, board.rules, board.to_move, time_limit=0.0)
+        times.append(time.perf_counter() - started)
+        nodes.append(choice.nodes)
+    row = [
+        str(len(lines)),
+        f"{statistics.median(times):.2f}",
+        f"{max(times):.2f}",
+        str(sum(t > 1 for t in times)),
+        f"{statistics.mean(nodes):,.0f}",
+        f"{sum(nodes) / sum(times):,.0f}",
+    ]
+    print(table(["positions", "median s", "max s", "over 1 s", "mean nodes", "nodes/s"], [row]))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats, 200 Test_L2_R1 positions")
@@ -245,6 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     bench_tree(repeat)
     bench_solver(full=not args.quick)
     bench_early(per_ply=1 if args.quick else 3)
+    bench_perfect(count=8 if args.quick else None)
     return 0
 
 
