@@ -223,10 +223,11 @@ class PerfectPlayer:
         """Think on the opponent's time: solve our answer to each of their likely replies.
 
         Call it after the computer's move with the position the person now faces
-        (``to_move`` = the person's side).  It walks the replies centre-first, solving
-        the computer's move after each one into the player's tables, until
-        ``should_stop`` returns True or every reply is done.  The next ``choose`` then
-        mostly reads answers from the tables.  Returns the number of replies finished.
+        (``to_move`` = the person's side).  It walks the replies centre-first, making
+        after each one the search ``choose`` would make (outcome and a move that keeps
+        it) into the player's tables, until ``should_stop`` returns True or every reply
+        is done.  The next ``choose`` then mostly reads its answer from the tables.
+        Returns the number of replies finished.
         """
         if not is_standard(rules):
             return 0
@@ -239,13 +240,9 @@ class PerfectPlayer:
                 done += 1
                 continue
             reply_current, reply_mask = current ^ mask, mask | bit  # the computer to move
-            try:
-                for _, answer in self._children(reply_current, reply_mask):
-                    if self.geo.line_starts(reply_current | answer):
-                        break
-                    self.solver.solve_bits(
-                        reply_current ^ reply_mask, reply_mask | answer, weak=True, should_stop=should_stop
-                    )
+            low, high = self._known_outcome(reply_current, reply_mask)
+            try:  # the search ``choose`` will make after this reply: its proof goes into the tables
+                self.solver.best_move(reply_current, reply_mask, weak=True, low=low, high=high, should_stop=should_stop)
             except SolverStopped:
                 break
             done += 1
