@@ -232,6 +232,8 @@ class PerfectPlayer:
         if not is_standard(rules):
             return 0
         current, mask = self._position(grid, to_move)
+        if self.geo.line_starts(current) or self.geo.line_starts(current ^ mask):
+            return 0  # the game is over: nothing to think about
         done = 0
         for _, bit in self._children(current, mask):
             if should_stop():

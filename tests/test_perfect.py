@@ -284,3 +284,10 @@ def test_the_next_move_of_a_game_reuses_the_last_proof():
 def _sides_to_move(player: PerfectPlayer, board: Board) -> tuple[int, int]:
     first, second = player.geo.from_grid(board.grid)
     return (first if board.to_move == MAX else second), first | second
+
+
+def test_ponder_after_a_winning_move_has_nothing_to_do():
+    """The worker ponders after every Perfect move, the winning one too."""
+    board = Board.from_moves("1212121")  # the first player has just won
+    assert board.is_game_over()
+    assert PerfectPlayer().ponder(board.grid, board.rules, board.to_move, should_stop=lambda: False) == 0
