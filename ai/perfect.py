@@ -90,13 +90,6 @@ class PerfectPlayer:
                 result.append((col, bit))
         return result
 
-    def _loses_at_once(self, current: int, mask: int, bit: int) -> bool:
-        """Does playing ``bit`` let the opponent win with their very next disc?"""
-        geo = self.geo
-        after = mask | bit
-        playable = (after + geo.bottom_mask) & geo.board_mask
-        return bool(geo.threats(current ^ mask, geo.board_mask ^ after) & playable)
-
     def _win_now_score(self, mask: int) -> int:
         """Score of winning with the next disc."""
         return (self.rules.cells + 1 - mask.bit_count()) // 2

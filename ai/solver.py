@@ -357,41 +357,6 @@ class Solver:
             self._should_stop = None
             self._deadline = None
 
-    def exceeds(
-        self,
-        current: int,
-        mask: int,
-        threshold: int,
-        *,
-        weak: bool = True,
-        should_stop: Callable[[], bool] | None = None,
-        time_limit: float | None = None,
-    ) -> bool:
-        """One null-window search: is the position's score above ``threshold``?
-
-        Cheaper than a full solve when only one question matters (does this move keep
-        the win?).  ``weak`` (with at most 8 discs: the 8-ply book's win/draw/loss) needs
-        ``threshold`` -1 or 0.  Raises ``SolverStopped`` like ``solve_bits``.
-        """
-        geo = self.geo
-        if geo.line_starts(current) or geo.line_starts(current ^ mask):
-            raise SolverError("the game is already over (there is a line on the board)")
-        played = mask.bit_count()
-        cells = self.cells
-        if played >= cells:
-            return 0 > threshold
-        if geo.threats(current, self._possible(mask)):
-            return (cells + 1 - played) // 2 > threshold
-        self._should_stop = should_stop
-        self._deadline = None if time_limit is None else time.perf_counter() + time_limit
-        self._use_table(weak, played)
-        self.nodes = 0
-        try:
-            return self._negamax(current, mask, played, threshold, threshold + 1) > threshold
-        finally:
-            self._should_stop = None
-            self._deadline = None
-
     def _solve(
         self, current: int, mask: int, weak: bool, started: float, on_progress: SolverProgressCallback | None
     ) -> Solution:
