@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ai.search import MoveOrder
-from game.rules import Rules
+from game.rules import Mode, Rules
 
 MIN_DEPTH, MAX_DEPTH = 1, 12
 TIME_BUDGETS = (0.0, 0.5, 0.75, 1.0, 2.0, 5.0, 10.0)
@@ -28,25 +28,48 @@ class Level:
     order: MoveOrder = MoveOrder.BEST_FIRST
     noise: int = 0  # leaf values blurred by up to this much (seeded): a beginner's judgement
     perfect: bool = False  # exact play on the standard board (elsewhere: the search above)
+    book_discs: int = 0  # exact opening moves (the books) up to this many discs, standard board
+    endgame_cells: int = 0  # exact moves (the solver, if it finishes in time) from this many empty cells
 
     @property
     def time_limit(self) -> float | None:
         return self.time_budget or None
+
+    @property
+    def solver_seconds(self) -> float:
+        """How long an exact opening or endgame move may take before the search decides:
+        a little over half of a time budget (the search gets the rest), else 1 s."""
+        return min(ENDGAME_SECONDS, 0.55 * self.time_budget) if self.time_budget else ENDGAME_SECONDS
+
+
+ENDGAME_SECONDS = 1.0
+"""The most a level without a time budget lets the solver think before searching instead."""
 
 
 BEGINNER_NOISE = 60
 """Beginner's blur: about one open three's worth of value, so it misjudges quiet
 positions like someone who just learned the rules, yet sees every forced win or loss."""
 
-EASY_NOISE = 15
-"""Easy's blur: small, so it is not the same player as plain depth 4."""
+EASY_NOISE = 40
+"""Easy's blur: two thirds of Beginner's, so depth 4 misjudges quiet positions often
+enough to stay a step below Medium."""
+
+HARD_ENDGAME_CELLS = 26
+"""Hard plays the last 26 cells exactly where the solver finishes within 1 s: Connect
+Four's endgames turn on zugzwang that an 8-ply search cannot see (plain depth 8 lost
+10 of 72 games to plain depth 2, mostly in the endgame)."""
+
+EXPERT_BOOK_DISCS = 7
+EXPERT_ENDGAME_CELLS = 28
+"""Expert knows the openings up to 7 discs and the last 28 cells: a step above Hard, and
+the middle game (where its search still errs) leaves Perfect a step above it."""
 
 PRESETS: dict[str, Level] = {
     "Beginner": Level(2, noise=BEGINNER_NOISE),
     "Easy": Level(4, noise=EASY_NOISE),
     "Medium": Level(6),
-    "Hard": Level(8),
-    "Expert": Level(MAX_DEPTH, time_budget=0.75),
+    "Hard": Level(8, endgame_cells=HARD_ENDGAME_CELLS),
+    "Expert": Level(MAX_DEPTH, time_budget=0.9, book_discs=EXPERT_BOOK_DISCS, endgame_cells=EXPERT_ENDGAME_CELLS),
     "Perfect": Level(MAX_DEPTH, time_budget=0.75, perfect=True),
 }
 
@@ -125,4 +148,14 @@ def describe(level: Level, rules: Rules) -> list[str]:
         lines.append(f"Moves tried {level.order.value}: the same choice, more positions visited.")
     if level.noise:
         lines.append(f"It judges quiet positions roughly (up to {level.noise} points off), like a beginner.")
+    if level.book_discs:
+        from ai.perfect import is_standard
+
+        if is_standard(rules):
+            lines.append(f"It knows the openings: up to {level.book_discs} discs it plays the opening book's moves.")
+    if level.endgame_cells and rules.gravity and rules.mode is Mode.CLASSIC:
+        lines.append(
+            f"From {level.endgame_cells} empty cells on it plays exactly (the solver), when the solver "
+            f"finishes within {level.solver_seconds:g} s; else the search decides."
+        )
     return lines

@@ -11,17 +11,30 @@ level asks for it, or, for the Perfect level on the standard board, the exact pl
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ai.book import BookError
 from ai.levels import Level
 from ai.perfect import PerfectPlayer, is_standard, moves_left, shared_player
 from ai.search import ProgressCallback, SearchResult, search
+from ai.solver import Solver, SolverStopped
 from ai.tree import DEFAULT_BUDGET
 from ai.values import WIN
-from game.rules import Rules
+from game.rules import MAX, Mode, Rules
+
+_SOLVERS: dict[Rules, Solver] = {}
+
+
+def shared_solver(rules: Rules) -> Solver:
+    """The process-wide endgame solver of ``rules`` (its table kept between moves)."""
+    if rules not in _SOLVERS:
+        _SOLVERS[rules] = Solver(rules)
+    return _SOLVERS[rules]
+
 
 NOT_STANDARD_NOTE = "perfect play is only for the standard board: playing Expert"
 
@@ -93,7 +106,14 @@ def choose_move(
             return _perfect_choice(level, grid, rules, to_move, time_limit, should_stop, perfect_player)
         note = NOT_STANDARD_NOTE
         level = replace(level, perfect=False)
+    started = time.perf_counter()
     limits = [t for t in (level.time_limit, time_limit) if t]
+    exact = _exact_phase(level, grid, rules, to_move, min(limits) if limits else None, should_stop, perfect_player)
+    if isinstance(exact, Choice):
+        return exact
+    candidates = exact  # columns that keep the best exact outcome, where the solver knew it
+    if limits:  # the search gets what the solver left of the move's time
+        limits = [max(min(limits) - (time.perf_counter() - started), 0.05)]
     result = search(
         grid,
         rules,
@@ -109,15 +129,96 @@ def choose_move(
         noise=level.noise,
         seed=seed,
     )
+    move = result.move
+    if candidates and move is not None and move not in candidates:  # it would give away what the solver keeps
+        note = f"the exact solver overruled the search: column {candidates[0] + 1} keeps more than {move + 1}"
+        move = candidates[0]
+        result = replace(result, move=move, principal_variation=(move,))
     return Choice(
-        move=result.move,
+        move=move,
         value=result.value,
         depth=result.depth,
         nodes=result.stats.total_nodes,
-        seconds=result.stats.seconds,
+        seconds=time.perf_counter() - started,
         result=result,
         note=note,
     )
+
+
+def _exact_phase(
+    level: Level,
+    grid: np.ndarray,
+    rules: Rules,
+    to_move: int,
+    time_limit: float | None,
+    should_stop: Callable[[], bool] | None,
+    player: PerfectPlayer | None,
+) -> Choice | list[int] | None:
+    """A level's exact knowledge, before its search: the opening book up to
+    ``level.book_discs`` discs (standard board), or the solver from
+    ``level.endgame_cells`` empty cells on (CLASSIC rules with gravity).
+
+    Returns a ``Choice`` for a book move; for the endgame, the columns (centre first)
+    that keep the best outcome, so the search picks among them; None where no exact
+    answer came in ``level.solver_seconds`` (then the search decides alone).
+
+    Raises:
+        SolverStopped: ``should_stop`` returned True.
+    """
+    seconds = min(level.solver_seconds, time_limit) if time_limit else level.solver_seconds
+    discs = int(np.count_nonzero(grid))
+    try:
+        if level.book_discs and discs <= level.book_discs and is_standard(rules):
+            perfect = _perfect_choice(
+                replace(level, time_budget=seconds), grid, rules, to_move, None, should_stop, player
+            )
+            return replace(perfect, depth=0)
+        if level.endgame_cells and grid.size - discs <= level.endgame_cells:
+            return _endgame_columns(grid, rules, to_move, seconds, should_stop)
+    except SolverStopped:
+        if should_stop is not None and should_stop():
+            raise
+    except BookError:  # the books are not installed (a ConnectX submission): search instead
+        pass
+    return None
+
+
+def _endgame_columns(
+    grid: np.ndarray, rules: Rules, to_move: int, seconds: float, should_stop: Callable[[], bool] | None
+) -> list[int] | None:
+    """The columns whose exact outcome (win/draw/loss) is the best, centre first; None
+    off CLASSIC gravity rules, or when every column loses (the search then fights on).
+
+    Raises:
+        SolverStopped: the time ran out or ``should_stop`` said so.
+    """
+    if not rules.gravity or rules.mode is not Mode.CLASSIC:
+        return None
+    solver = shared_solver(rules)
+    geo = solver.geo
+    first, second = geo.from_grid(grid)
+    if geo.line_starts(first) or geo.line_starts(second):
+        return None  # the game is over: nothing to solve
+    current = first if to_move == MAX else second
+    mask = first | second
+    deadline = time.perf_counter() + seconds
+    outcomes: dict[int, int] = {}
+    for col in geo.centre_order:
+        bit = (mask + (1 << (col * geo.height))) & (((1 << rules.rows) - 1) << (col * geo.height))
+        if not bit:
+            continue
+        if geo.line_starts(current | bit):
+            return [col]  # a win with this disc
+        if (mask | bit).bit_count() == rules.cells:
+            outcomes[col] = 0
+            continue
+        remaining = max(deadline - time.perf_counter(), 0.0)
+        child = solver.solve_bits(current ^ mask, mask | bit, weak=True, should_stop=should_stop, time_limit=remaining)
+        outcomes[col] = -child.score
+    best = max(outcomes.values(), default=-1)
+    if best < 0:
+        return None
+    return [col for col, outcome in outcomes.items() if outcome == best]
 
 
 def _perfect_choice(

@@ -85,6 +85,8 @@ class Settings:
     order: str = MoveOrder.BEST_FIRST.value
     noise: int = 0
     perfect: bool = False
+    book_discs: int = 0
+    endgame_cells: int = 0
     # Player 2's level in computer vs computer (player 1 plays the level above).
     second_depth: int = 2
     second_pruning: bool = True
@@ -92,6 +94,8 @@ class Settings:
     second_order: str = MoveOrder.BEST_FIRST.value
     second_noise: int = 0
     second_perfect: bool = False
+    second_book_discs: int = 0
+    second_endgame_cells: int = 0
     window_size: tuple[int, int] = (1024, 720)  # the window's last size (windowed, not full screen)
     tally: dict[str, int] = field(default_factory=_empty_tally)
     two_player_tally: dict[str, int] = field(default_factory=_empty_two_player_tally)
@@ -101,11 +105,21 @@ class Settings:
 
     def level(self) -> Level:
         order = MoveOrder(self.order)
-        return Level(self.depth, self.pruning, self.time_budget, order, self.noise, self.perfect)
+        return Level(
+            self.depth,
+            self.pruning,
+            self.time_budget,
+            order,
+            self.noise,
+            self.perfect,
+            book_discs=self.book_discs,
+            endgame_cells=self.endgame_cells,
+        )
 
     def set_level(self, level: Level) -> None:
         self.depth, self.pruning, self.time_budget = level.depth, level.pruning, level.time_budget
         self.order, self.noise, self.perfect = level.order.value, level.noise, level.perfect
+        self.book_discs, self.endgame_cells = level.book_discs, level.endgame_cells
 
     def second_level(self) -> Level:
         """Player 2's level in computer vs computer."""
@@ -117,12 +131,15 @@ class Settings:
             order,
             self.second_noise,
             self.second_perfect,
+            book_discs=self.second_book_discs,
+            endgame_cells=self.second_endgame_cells,
         )
 
     def set_second_level(self, level: Level) -> None:
         self.second_depth, self.second_pruning = level.depth, level.pruning
         self.second_time_budget, self.second_order = level.time_budget, level.order.value
         self.second_noise, self.second_perfect = level.noise, level.perfect
+        self.second_book_discs, self.second_endgame_cells = level.book_discs, level.endgame_cells
 
 
 # -- checking values one by one -------------------------------------------------------------
@@ -183,12 +200,16 @@ _READERS: dict[str, Callable[[object], object]] = {
     "order": _choice(tuple(order.value for order in MoveOrder)),
     "noise": _int_in(0, 1000),
     "perfect": _bool,
+    "book_discs": _int_in(0, 42),
+    "endgame_cells": _int_in(0, 1000),
     "second_depth": _int_in(MIN_DEPTH, MAX_DEPTH),
     "second_pruning": _bool,
     "second_time_budget": _time_budget,
     "second_order": _choice(tuple(order.value for order in MoveOrder)),
     "second_noise": _int_in(0, 1000),
     "second_perfect": _bool,
+    "second_book_discs": _int_in(0, 42),
+    "second_endgame_cells": _int_in(0, 1000),
     "window_size": _window_size,
 }
 MAX_COUNT = 10**9  # games in a tally; more is a damaged file, not a record

@@ -90,10 +90,11 @@ class LevelSelectScene(Scene):
 
         def setter(field: str) -> Callable[[object], None]:
             def apply(value: object) -> None:
-                # A row changed by hand makes a plain search of it (no beginner's blur,
-                # no perfect play: those come with their presets).
+                # A row changed by hand makes a plain search of it (no beginner's blur, no
+                # book or solver, no perfect play: those come with their presets).
                 change: dict[str, Any] = {field: value}
-                self.set_level(replace(self.level(), noise=0, perfect=False, **change))
+                plain = replace(self.level(), noise=0, perfect=False, book_discs=0, endgame_cells=0)
+                self.set_level(replace(plain, **change))
 
             return apply
 

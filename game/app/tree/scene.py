@@ -484,7 +484,15 @@ class TreeScene(Scene):
             pruning=not tree.pruning,
             record_tree=False,
             purpose=JobPurpose.COMPARE,
-            level=replace(level, depth=tree.depth, pruning=not tree.pruning, time_budget=0.0, perfect=False),
+            level=replace(
+                level,
+                depth=tree.depth,
+                pruning=not tree.pruning,
+                time_budget=0.0,
+                perfect=False,
+                book_discs=0,
+                endgame_cells=0,
+            ),
         )
         self.compare_job = self.app.submit(job, self)
         self.compare_progress = None
