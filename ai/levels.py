@@ -38,8 +38,8 @@ class Level:
     @property
     def solver_seconds(self) -> float:
         """How long an exact opening or endgame move may take before the search decides:
-        a little over half of a time budget (the search gets the rest), else 1 s."""
-        return min(ENDGAME_SECONDS, 0.55 * self.time_budget) if self.time_budget else ENDGAME_SECONDS
+        two thirds of a time budget (the search gets the rest), else 1 s."""
+        return min(ENDGAME_SECONDS, self.time_budget * 2 / 3) if self.time_budget else ENDGAME_SECONDS
 
 
 ENDGAME_SECONDS = 1.0
@@ -69,7 +69,7 @@ PRESETS: dict[str, Level] = {
     "Easy": Level(4, noise=EASY_NOISE),
     "Medium": Level(6),
     "Hard": Level(8, endgame_cells=HARD_ENDGAME_CELLS),
-    "Expert": Level(MAX_DEPTH, time_budget=0.9, book_discs=EXPERT_BOOK_DISCS, endgame_cells=EXPERT_ENDGAME_CELLS),
+    "Expert": Level(MAX_DEPTH, time_budget=0.75, book_discs=EXPERT_BOOK_DISCS, endgame_cells=EXPERT_ENDGAME_CELLS),
     "Perfect": Level(MAX_DEPTH, time_budget=0.75, perfect=True),
 }
 

@@ -132,3 +132,64 @@ def test_a_noisy_level_values_positions_the_same_with_and_without_pruning(name, 
         pruned = search(board.grid, board.rules, level.depth, pruning=True, to_move=board.to_move, noise=level.noise)
         full = search(board.grid, board.rules, level.depth, pruning=False, to_move=board.to_move, noise=level.noise)
         assert pruned.value == full.value, board.moves_string()
+
+
+def _keeps_outcome(board: Board, move: int) -> bool:
+    """Whether ``move`` keeps the exact outcome (win/draw/loss) of the side to move."""
+    from ai.perfect import PerfectPlayer
+
+    scores = PerfectPlayer().column_scores(board.grid, board.to_move, weak=True)
+    return scores[move] == max(scores.values())
+
+
+def test_hard_keeps_a_won_endgame_that_depth_8_gives_away():
+    """26 empty cells, the first player to move wins only with columns 2 and 6: plain
+    depth 8 plays column 3 (the zugzwang is past its horizon); Hard's solver keeps the win."""
+    board = Board.from_moves("3164444332677421")
+    assert int((board.grid == 0).sum()) == PRESETS["Hard"].endgame_cells
+    plain = choose_move(Level(8), board.grid, board.rules, board.to_move)
+    hard = choose_move(PRESETS["Hard"], board.grid, board.rules, board.to_move)
+    assert plain.move is not None and hard.move is not None
+    assert not _keeps_outcome(board, plain.move)
+    assert _keeps_outcome(board, hard.move)
+    assert hard.note is not None and "solver" in hard.note  # the learner is told who chose
+
+
+def test_expert_plays_the_opening_book(rng):
+    """Up to its book's disc count Expert keeps the exact value of every position, e.g.
+    after 4444 only column 4 keeps the first player's win (Hard, searching, misses it)."""
+    expert = PRESETS["Expert"]
+    board = Board.from_moves("4444")
+    assert choose_move(expert, board.grid, board.rules, board.to_move).move == 3
+    for _ in range(12):
+        board = Board(Rules())
+        for _ in range(rng.randrange(expert.book_discs + 1)):
+            board.push(rng.choice(board.legal_moves()))
+            if board.outcome() is not None:
+                break
+        if board.outcome() is not None:
+            continue
+        choice = choose_move(expert, board.grid, board.rules, board.to_move)
+        assert choice.move is not None and _keeps_outcome(board, choice.move), board.moves_string()
+
+
+@pytest.mark.parametrize("rules", CLASSIC_VARIANTS, ids=variant_id)
+def test_exact_levels_play_legal_moves_on_every_board(rules, rng):
+    """Book and endgame knowledge apply where they can (books: the standard board; the
+    solver: classic rules with gravity) and elsewhere the search plays on."""
+    level = Level(3, time_budget=0.2, book_discs=6, endgame_cells=rules.cells)  # solver: 0.11 s
+    for _ in range(3):
+        board = random_board(rules, rng, plies=rng.randrange(rules.cells // 2))
+        if board.outcome() is not None:
+            continue
+        choice = choose_move(level, board.grid, board.rules, board.to_move)
+        assert choice.move in board.legal_moves()
+
+
+def test_a_cancelled_endgame_solve_stops_the_move():
+    from ai.search import SearchCancelled
+    from ai.solver import SolverStopped
+
+    board = Board.from_moves("3164444332677421")
+    with pytest.raises((SolverStopped, SearchCancelled)):
+        choose_move(PRESETS["Hard"], board.grid, board.rules, board.to_move, should_stop=lambda: True)

@@ -215,3 +215,18 @@ def test_any_bytes_at_all_give_usable_settings(data):
         report.settings.level()
         assert save_settings(report.settings, path)
         assert read_settings(path).problems == ()  # what was saved reads back clean
+
+
+def test_every_preset_survives_a_save_for_each_side(tmp_path):
+    """Hard's endgame and Expert's book are kept too: a preset comes back as itself."""
+    from ai.levels import PRESETS
+
+    path = tmp_path / "settings.json"
+    for first, second in zip(PRESETS.values(), reversed(list(PRESETS.values()))):
+        settings = Settings()
+        settings.set_level(first)
+        settings.set_second_level(second)
+        assert save_settings(settings, path)
+        report = read_settings(path)
+        assert report.problems == ()
+        assert report.settings.level() == first and report.settings.second_level() == second
