@@ -110,6 +110,20 @@ def worst_case_positions(rules: Rules, depth: int) -> int:
     return total
 
 
+def exact_knowledge(level: Level, rules: Rules) -> str | None:
+    """One sentence on the moves a level plays exactly (book, solver), if any apply here."""
+    from ai.perfect import is_standard
+
+    parts = []
+    if level.book_discs and is_standard(rules):
+        parts.append(f"plays the opening book up to {level.book_discs} discs")
+    if level.endgame_cells and rules.gravity and rules.mode is Mode.CLASSIC:
+        parts.append(f"solves the last {level.endgame_cells} cells exactly when it can in {level.solver_seconds:g} s")
+    if not parts:
+        return None
+    return "It " + " and ".join(parts) + "; the search decides the rest."
+
+
 def describe(level: Level, rules: Rules) -> list[str]:
     """Sentences for the level select: what the setting means and what it costs."""
     depth = level.depth
@@ -130,6 +144,9 @@ def describe(level: Level, rules: Rules) -> list[str]:
     lines = [
         f"The computer looks {depth} {plies} ahead ({discs}: its own and the opponent's), then judges the position."
     ]
+    known = exact_knowledge(level, rules)
+    if known:  # before the search's settings: for these moves they do not apply
+        lines.append(known)
     if level.pruning:
         lines.append(
             f"Alpha-beta pruning skips branches that cannot change the choice: the same move "
@@ -148,14 +165,4 @@ def describe(level: Level, rules: Rules) -> list[str]:
         lines.append(f"Moves tried {level.order.value}: the same choice, more positions visited.")
     if level.noise:
         lines.append(f"It judges quiet positions roughly (up to {level.noise} points off), like a beginner.")
-    if level.book_discs:
-        from ai.perfect import is_standard
-
-        if is_standard(rules):
-            lines.append(f"It knows the openings: up to {level.book_discs} discs it plays the opening book's moves.")
-    if level.endgame_cells and rules.gravity and rules.mode is Mode.CLASSIC:
-        lines.append(
-            f"From {level.endgame_cells} empty cells on it plays exactly (the solver), when the solver "
-            f"finishes within {level.solver_seconds:g} s; else the search decides."
-        )
     return lines
