@@ -204,7 +204,8 @@ def _endgame_columns(
     deadline = time.perf_counter() + seconds
     outcomes: dict[int, int] = {}
     for col in geo.centre_order:
-        bit = (mask + (1 << (col * geo.height))) & (((1 << rules.rows) - 1) << (col * geo.height))
+        _, add, keep = geo.move_steps[col]
+        bit = (mask + add) & keep
         if not bit:
             continue
         if geo.line_starts(current | bit):
