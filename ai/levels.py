@@ -74,15 +74,15 @@ PRESETS: dict[str, Level] = {
 }
 
 PRESET_NOTES: dict[str, str] = {
-    "Beginner": "Looks 2 plies ahead, judges roughly: loses 7 of 8 to plain depth 2, never misses a win or block.",
-    "Easy": "Looks 4 plies ahead, a little roughly: scores 65% against Beginner.",
-    "Medium": "Looks 6 plies ahead: scores 69% against Easy, 75% against plain depth 2.",
-    "Hard": "Looks 8 plies ahead: scores 58% against Medium, 77% against plain depth 2.",
-    "Expert": "Thinks 0.75 s a move (10-12 plies ahead early on): 73% against Hard, 88% against depth 4.",
-    "Perfect": "Never lets a win or a draw slip on 6x7 (book + solver): 92% against Expert, no losses.",
+    "Beginner": "Looks 2 plies ahead, judges roughly: loses most games to plain depth 2, never misses a win or block.",
+    "Easy": "Looks 4 plies ahead, a little roughly: scores 81% against Beginner.",
+    "Medium": "Looks 6 plies ahead: scores 78% against Easy.",
+    "Hard": "Looks 8 plies ahead, solves the last 26 cells: 75% against Medium, 82% against plain depth 2.",
+    "Expert": "0.75 s a move, knows the openings and the last 28 cells: 78% against Hard, 93% against depth 4.",
+    "Perfect": "Never lets a win or a draw slip on 6x7 (book + solver): 76% against Expert, no losses.",
 }
 """One line per preset saying how strong it is: 6x7 scores from ``python -m ai.strength``
-(``--ladder``: 24 games a pair from balanced openings, both colours)."""
+(``--ladder --openings 18``: 36 games a pair from balanced openings, both colours)."""
 
 
 def preset_name(level: Level) -> str | None:
