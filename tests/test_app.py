@@ -609,6 +609,8 @@ def test_longest_status_texts_fit_at_800x600_and_up(tmp_path):
             "1,234k nodes/s"
         )
         assert app.theme.font(layout.detail_size).size(detail)[0] <= layout.text_right - layout.text_left
+        overruled = "the exact solver overruled the search: column 12 keeps more than 11 · 123.45 s"
+        assert app.theme.font(layout.detail_size).size(overruled)[0] <= layout.text_right - layout.text_left
     finally:
         app.close()
 
@@ -1060,6 +1062,21 @@ def test_perfect_detail_says_book_or_solver_without_zero_positions(app):
     solver = replace(result, stats=replace(result.stats, depth=0, nodes=3144, seconds=0.06))
     play.report = SearchReport(JobPurpose.MOVE, MIN, 3, solver)
     assert play.detail() == "perfect play (opening book + solver): 3,144 positions searched · 0.06 s"
+
+
+def test_detail_says_when_the_solver_overruled_the_search(app):
+    from dataclasses import replace
+
+    from game.app.scenes.play import SearchReport
+    from game.board import Board
+
+    play = vs_computer(app, level=Level(2))
+    result = real_result(Board.from_moves("44"))
+    note = "the exact solver overruled the search: column 2 keeps more than 3"
+    play.report = SearchReport(JobPurpose.MOVE, MIN, 1, replace(result, move=1), note=note)
+    assert play.detail().startswith(note + " · ")
+    play.report = SearchReport(JobPurpose.MOVE, MIN, 1, replace(result, move=1))
+    assert play.detail().startswith("search: ")
 
 
 def test_two_player_hint_names_the_winner_not_the_opponent(app):

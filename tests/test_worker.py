@@ -206,3 +206,16 @@ def test_a_hint_carries_every_columns_exact_score_and_a_verdict(worker):
     expected = exact_column_scores(board.grid, Rules(), board.to_move, None)
     assert answer.exact_scores == expected and set(expected) == set(board.legal_moves())
     assert answer.verdict and ("perfect play" in answer.verdict or "draw" in answer.verdict)
+
+
+def test_a_level_whose_solver_overrules_its_search_says_so(worker):
+    """Hard at 26 empty cells: its 8-ply search prefers column 3, which throws the win
+    away; the solver's column arrives, with a note for the play screen."""
+    from ai.levels import PRESETS
+
+    owner = Owner()
+    worker.submit(job_for("3164444332677421", 8, level=PRESETS["Hard"]), owner)
+    pump(worker, lambda: any(isinstance(e, JobResult) for e in owner.events))
+    answer = next(e for e in owner.events if isinstance(e, JobResult))
+    assert answer.result.move in (1, 5)  # the two winning columns
+    assert answer.note is not None and "solver overruled the search" in answer.note

@@ -111,6 +111,7 @@ class JobResult:
     verdict: str | None = None  # the exact solver's verdict in words (hints)
     exact_scores: dict[int, int] | None = None  # move -> exact score, where known
     tree_follows: bool = False  # a ``TreeHeader`` and its chunks come next
+    note: str | None = None  # what the level's player said (e.g. its solver overruled its search)
 
 
 @dataclass(frozen=True)
@@ -224,6 +225,7 @@ def run_job(
             send(JobProgress(job_id, report.depth, report.completed_depth, report.nodes, report.seconds))
 
     exact_scores: dict[int, int] | None = None
+    note: str | None = None
     try:
         if job.purpose is JobPurpose.PONDER:
             _ponder(job.grid, job.rules, job.to_move, should_stop)
@@ -232,7 +234,7 @@ def run_job(
         if job.level is not None:  # a level plays through its own player, whatever the purpose
             choice = _choose(job, should_stop, progress)
             result = choice.result if choice.result is not None else _as_result(choice, job)
-            exact_scores = choice.exact_scores
+            exact_scores, note = choice.exact_scores, choice.note
         else:  # a plain search: a job without a level
             result = search(
                 job.grid,
@@ -263,7 +265,11 @@ def run_job(
         return
     tree = result.tree
     # The answer first, so the move can be played at once; the tree follows.
-    send(JobResult(job_id, job, replace(result, tree=None), verdict, exact_scores, tree_follows=tree is not None))
+    send(
+        JobResult(
+            job_id, job, replace(result, tree=None), verdict, exact_scores, tree_follows=tree is not None, note=note
+        )
+    )
     if tree is not None:
         send_tree(job_id, tree, send)
     if job.purpose is JobPurpose.MOVE and result.move is not None and _plays_perfectly(job):

@@ -79,6 +79,7 @@ class SearchReport:
     result: SearchResult
     verdict: str | None = None  # the exact solver's words for the side to move
     exact_scores: dict[int, int] | None = None  # move -> exact score for the side to move
+    note: str | None = None  # what the level's player said (e.g. its solver overruled its search)
 
 
 @dataclass(frozen=True)
@@ -395,7 +396,7 @@ class PlayScene(Scene):
                 move = min(
                     (m for m, score in exact.items() if score == best), key=lambda m: abs(m - self.rules.cols // 2)
                 )
-        self.report = SearchReport(purpose, side, move, result, event.verdict, exact)
+        self.report = SearchReport(purpose, side, move, result, event.verdict, exact, event.note)
         if purpose is JobPurpose.HINT:
             self.hint = (move, event.verdict)
         else:
@@ -810,6 +811,8 @@ class PlayScene(Scene):
             return f"perfect play: read from the opening book · {stats.seconds:.2f} s"
         if stats.depth == 0:  # the exact solver (or a search down to the book's positions)
             return f"perfect play (opening book + solver): {plural(stats.nodes, 'position')} searched · {stats.seconds:.2f} s"
+        if report.note:  # e.g. Hard's endgame solver chose another column than its search
+            return f"{report.note} · {stats.seconds:.2f} s"
         return (
             f"{what}: {plural(stats.depth, 'ply')} deep{reached} · {plural(stats.nodes, 'node')} · "
             f"{plural(stats.cutoffs, 'cutoff')} · {stats.seconds:.2f} s · {stats.nodes_per_second / 1000:,.0f}k nodes/s"
