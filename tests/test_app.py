@@ -1079,6 +1079,15 @@ def test_detail_says_when_the_solver_overruled_the_search(app):
     assert play.detail().startswith("search: ")
 
 
+def test_level_line_names_what_a_preset_knows_exactly(app):
+    from ai.levels import PRESETS
+
+    assert vs_computer(app, level=PRESETS["Hard"]).level_line() == "Hard: depth 8, alpha-beta on, solves the last 26"
+    expert = vs_computer(app, level=PRESETS["Expert"]).level_line()
+    assert expert == "Expert: depth 12, alpha-beta on, 0.75 s, book, solves the last 28"
+    assert vs_computer(app, level=Level(8)).level_line() == "Custom: depth 8, alpha-beta on"
+
+
 def test_two_player_hint_names_the_winner_not_the_opponent(app):
     """A lost position for player 2 in two-player mode: the hint names player 1."""
     from ai.solver import Solver

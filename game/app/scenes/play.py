@@ -832,7 +832,12 @@ class PlayScene(Scene):
         if level.perfect and is_standard(self.rules):  # no search settings: they do not apply
             return f"{preset_name(level) or 'Perfect'} (opening book + solver)"
         text = f"{preset_name(level) or 'Custom'}: depth {level.depth}, alpha-beta {'on' if level.pruning else 'off'}"
-        return text + (f", {level.time_budget:g} s" if level.time_budget else "")
+        text += f", {level.time_budget:g} s" if level.time_budget else ""
+        if level.book_discs and is_standard(self.rules):
+            text += ", book"
+        if level.endgame_cells and self.rules.gravity and self.rules.mode is Mode.CLASSIC:
+            text += f", solves the last {level.endgame_cells}"
+        return text
 
     def tally_line(self) -> str:
         s = self.app.settings
