@@ -67,6 +67,7 @@ class SearchRecord:
     result: SearchResult  # its tree may still be on its way (see ``PlayScene.on_tree``)
     job_id: int = 0
     has_tree: bool = True  # False: a book or solver answer (Perfect), no search tree to show
+    note: str | None = None  # e.g. the level's solver played another move than this search chose
 
 
 @dataclass(frozen=True)
@@ -388,7 +389,7 @@ class PlayScene(Scene):
             self.analysis_ply = self.job_ply
             return
         has_tree = event.tree_follows or result.tree is not None
-        self.searches.append(SearchRecord(self.job_ply, side, purpose, result, event.job_id, has_tree))
+        self.searches.append(SearchRecord(self.job_ply, side, purpose, result, event.job_id, has_tree, event.note))
         move = result.move
         if purpose is JobPurpose.HINT and exact:  # the best exact move; the search's if it is one
             best = max(exact.values())
