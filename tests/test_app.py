@@ -992,7 +992,7 @@ def test_perfect_hides_the_search_rows_that_do_not_apply(app):
     click(app, next(b for b in scene.presets if b.label == "Hard").rect.center)
     assert scene.selectors == [scene.depth, scene.pruning, scene.order, scene.budget]
     press(app, pygame.K_RETURN, frames=2)
-    assert app.stack.top.level_line() == "Hard: depth 8, alpha-beta on"
+    assert app.stack.top.level_line() == "Hard: depth 8, alpha-beta on, solves the last 26"
 
 
 def test_perfect_status_line_names_book_and_solver_not_depth(app):
