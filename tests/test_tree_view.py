@@ -676,3 +676,27 @@ def test_overlay_fits_its_words_and_keeps_the_tree_clear_of_the_legend(tmp_path,
                 assert scene.legend_page or levels == set(range(result.tree.depth + 1))  # every row in view
     finally:
         app.close()
+
+
+def test_the_overlay_says_when_the_levels_solver_played_another_move(app):
+    """Hard at 26 empty cells: the search shown chose column 3, the solver played 2."""
+    from dataclasses import replace as replace_fields
+
+    from ai.levels import PRESETS
+    from ai.player import choose_move
+    from game.app.tree.draw import bottom_lines
+
+    board = Board.from_moves("3164444332677421")
+    choice = choose_move(PRESETS["Hard"], board.grid, board.rules, board.to_move, record_tree=True)
+    assert choice.result is not None and choice.note is not None
+    play = PlayScene(board.rules, PRESETS["Hard"], "computer")
+    play.searches.append(SearchRecord(16, board.to_move, JobPurpose.MOVE, choice.result, note=choice.note))
+    app.stack.push(play)
+    step(app)
+    press(app, pygame.K_t, frames=2)
+    scene = app.stack.top
+    assert isinstance(scene, TreeScene)
+    first, _ = bottom_lines(scene, choice.result.tree, app.theme)[0]
+    assert first == f"Played {choice.move + 1}: {choice.note}."
+    scene.play.searches[-1] = replace_fields(scene.play.searches[-1], note=None)
+    assert not bottom_lines(scene, choice.result.tree, app.theme)[0][0].startswith("Played")
