@@ -128,6 +128,7 @@ class EnginePlayer:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 text=True,
+                errors="replace",  # bytes that are not UTF-8 are the engine's problem, not a crash here
                 bufsize=1,
             )
         except OSError as problem:
@@ -207,10 +208,20 @@ class EnginePlayer:
         self._kill()
 
 
+MAX_ENGINE_LINE = 64 * 1024
+"""Characters kept of one line of an engine's output: a line without an end (or a
+flood) costs the runner no more memory than this; the rest of the line is skipped."""
+
+
 def _pump(stream: IO[str], lines: queue.Queue[str | None]) -> None:
     """Move an engine's output lines into a queue; None marks the end of its output."""
     try:
-        for line in stream:
+        while line := stream.readline(MAX_ENGINE_LINE):
+            rest = line
+            while not rest.endswith("\n"):  # an overlong line: keep its start, skip the rest
+                rest = stream.readline(MAX_ENGINE_LINE)
+                if not rest:
+                    break
             lines.put(line)
     except (OSError, ValueError):
         pass

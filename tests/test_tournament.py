@@ -57,6 +57,12 @@ BROKEN_BOTS = {
 }
 EXPECTED_FAILURE = {"illegal": Failure.ILLEGAL_MOVE, "crash": Failure.CRASH, "hang": Failure.TIME}
 
+NOISY_BOT = LEFTMOST_BOT.replace(
+    'print("info depth 1 nodes 1 value 0", flush=True)',
+    'sys.stdout.write("info " + "x" * 5_000_000 + "\\n"); sys.stdout.buffer.write(b"\\xff\\xfe junk\\n"); sys.stdout.flush()',
+)
+"""The leftmost bot, but before each answer a 5 MB line and a line that is not UTF-8."""
+
 
 def write_bot(folder: Path, name: str, source: str) -> str:
     path = folder / f"{name}.py"
@@ -217,3 +223,28 @@ def test_the_same_seed_replays_the_same_match():
         return [game.moves for game in result.games]
 
     assert games(5) == games(5)
+
+
+def test_an_engine_flooding_its_output_still_plays(tmp_path):
+    """Overlong and undecodable lines are skipped: the runner keeps at most
+    ``MAX_ENGINE_LINE`` characters of a line and the engine's moves still count."""
+    bot = EnginePlayer(write_bot(tmp_path, "noisy", NOISY_BOT), name="noisy")
+    try:
+        result = run_match(LevelPlayer("depth:2"), bot, Rules(), games=2, movetime=1.0)
+    finally:
+        bot.close()
+    assert result.failures(Side.B) == {failure: 0 for failure in Failure}
+    assert all(replay(game.moves, Rules()).is_game_over() for game in result.games)
+
+
+def test_the_output_reader_keeps_only_the_start_of_an_overlong_line():
+    import io
+    import queue
+
+    from game.tournament import MAX_ENGINE_LINE, _pump
+
+    lines: queue.Queue[str | None] = queue.Queue()
+    _pump(io.StringIO("x" * (3 * MAX_ENGINE_LINE) + "\nbestmove 3\n"), lines)
+    assert lines.get_nowait() == "x" * MAX_ENGINE_LINE
+    assert lines.get_nowait() == "bestmove 3\n"
+    assert lines.get_nowait() is None
