@@ -169,10 +169,7 @@ def _exact_phase(
     discs = int(np.count_nonzero(grid))
     try:
         if level.book_discs and discs <= level.book_discs and is_standard(rules):
-            perfect = _perfect_choice(
-                replace(level, time_budget=seconds), grid, rules, to_move, None, should_stop, player
-            )
-            return replace(perfect, depth=0)
+            return _perfect_choice(replace(level, time_budget=seconds), grid, rules, to_move, None, should_stop, player)
         if level.endgame_cells and grid.size - discs <= level.endgame_cells:
             return _endgame_columns(grid, rules, to_move, seconds, should_stop)
     except SolverStopped:
