@@ -111,7 +111,7 @@ def choose_move(
     exact = _exact_phase(level, grid, rules, to_move, min(limits) if limits else None, should_stop, perfect_player)
     if isinstance(exact, Choice):
         return exact
-    candidates = exact  # columns that keep the best exact outcome, where the solver knew it
+    candidates, kept = exact if exact is not None else ([], 0)  # the columns keeping the best outcome
     if limits:  # the search gets what the solver left of the move's time
         limits = [max(min(limits) - (time.perf_counter() - started), 0.05)]
     result = search(
@@ -131,7 +131,11 @@ def choose_move(
     )
     move = result.move
     if candidates and move is not None and move not in candidates:  # it would give away what the solver keeps
-        note = f"the exact solver overruled the search: column {candidates[0] + 1} keeps more than {move + 1}"
+        what = "win" if kept > 0 else "draw"
+        note = (
+            f"the exact solver chose column {candidates[0] + 1}: it keeps the {what}, "
+            f"the search's column {move + 1} would not"
+        )
         move = candidates[0]
         result = replace(result, move=move, principal_variation=(move,))
     return Choice(
@@ -153,14 +157,15 @@ def _exact_phase(
     time_limit: float | None,
     should_stop: Callable[[], bool] | None,
     player: PerfectPlayer | None,
-) -> Choice | list[int] | None:
+) -> Choice | tuple[list[int], int] | None:
     """A level's exact knowledge, before its search: the opening book up to
     ``level.book_discs`` discs (standard board), or the solver from
     ``level.endgame_cells`` empty cells on (CLASSIC rules with gravity).
 
     Returns a ``Choice`` for a book move; for the endgame, the columns (centre first)
-    that keep the best outcome, so the search picks among them; None where no exact
-    answer came in ``level.solver_seconds`` (then the search decides alone).
+    that keep the best outcome and that outcome (1 win, 0 draw), so the search picks among
+    them; None where no exact answer came in ``level.solver_seconds`` (then the search
+    decides alone).
 
     Raises:
         SolverStopped: ``should_stop`` returned True.
@@ -182,9 +187,10 @@ def _exact_phase(
 
 def _endgame_columns(
     grid: np.ndarray, rules: Rules, to_move: int, seconds: float, should_stop: Callable[[], bool] | None
-) -> list[int] | None:
-    """The columns whose exact outcome (win/draw/loss) is the best, centre first; None
-    off CLASSIC gravity rules, or when every column loses (the search then fights on).
+) -> tuple[list[int], int] | None:
+    """The columns whose exact outcome is the best, centre first, and that outcome (1 a
+    win, 0 a draw); None off CLASSIC gravity rules, or when every column loses (the search
+    then fights on).
 
     Raises:
         SolverStopped: the time ran out or ``should_stop`` said so.
@@ -206,7 +212,7 @@ def _endgame_columns(
         if not bit:
             continue
         if geo.line_starts(current | bit):
-            return [col]  # a win with this disc
+            return [col], 1  # a win with this disc
         if (mask | bit).bit_count() == rules.cells:
             outcomes[col] = 0
             continue
@@ -216,7 +222,7 @@ def _endgame_columns(
     best = max(outcomes.values(), default=-1)
     if best < 0:
         return None
-    return [col for col, outcome in outcomes.items() if outcome == best]
+    return [col for col, outcome in outcomes.items() if outcome == best], best
 
 
 def _perfect_choice(

@@ -609,7 +609,7 @@ def test_longest_status_texts_fit_at_800x600_and_up(tmp_path):
             "1,234k nodes/s"
         )
         assert app.theme.font(layout.detail_size).size(detail)[0] <= layout.text_right - layout.text_left
-        overruled = "the exact solver overruled the search: column 12 keeps more than 11 · 123.45 s"
+        overruled = "the exact solver chose column 12: it keeps the draw, the search's column 11 would not · 123.45 s"
         assert app.theme.font(layout.detail_size).size(overruled)[0] <= layout.text_right - layout.text_left
     finally:
         app.close()
@@ -1072,7 +1072,7 @@ def test_detail_says_when_the_solver_overruled_the_search(app):
 
     play = vs_computer(app, level=Level(2))
     result = real_result(Board.from_moves("44"))
-    note = "the exact solver overruled the search: column 2 keeps more than 3"
+    note = "the exact solver chose column 2: it keeps the win, the search's column 3 would not"
     play.report = SearchReport(JobPurpose.MOVE, MIN, 1, replace(result, move=1), note=note)
     assert play.detail().startswith(note + " · ")
     play.report = SearchReport(JobPurpose.MOVE, MIN, 1, replace(result, move=1))

@@ -399,6 +399,7 @@ class PlayScene(Scene):
                 )
         self.report = SearchReport(purpose, side, move, result, event.verdict, exact, event.note)
         if purpose is JobPurpose.HINT:
+            self.app.toast = None  # "Looking for a hint..." is answered
             self.hint = (move, event.verdict)
         else:
             self.play_move(move)
