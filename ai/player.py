@@ -145,6 +145,7 @@ def choose_move(
         nodes=result.stats.total_nodes,
         seconds=time.perf_counter() - started,
         result=result,
+        outcome=kept if candidates else None,
         note=note,
     )
 

@@ -1077,6 +1077,14 @@ def test_detail_says_when_the_solver_overruled_the_search(app):
     assert play.detail().startswith(note + " · ")
     play.report = SearchReport(JobPurpose.MOVE, MIN, 1, replace(result, move=1))
     assert play.detail().startswith("search: ")
+    # The level's solver knew the outcome: the headline says it, not the search's estimate.
+    quiet = replace(result, move=1, value=5)
+    play.report = SearchReport(JobPurpose.MOVE, MIN, 1, quiet, note=note, outcome=1)
+    assert play.standing(play.report) == "The computer can force a win (perfect play)"
+    play.report = SearchReport(JobPurpose.MOVE, MIN, 1, quiet, outcome=0)
+    assert play.standing(play.report) == "A draw with perfect play"
+    play.report = SearchReport(JobPurpose.MOVE, MIN, 1, quiet)
+    assert "(estimate)" in play.standing(play.report)
 
 
 def test_level_line_names_what_a_preset_knows_exactly(app):

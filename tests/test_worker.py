@@ -219,3 +219,4 @@ def test_a_level_whose_solver_overrules_its_search_says_so(worker):
     answer = next(e for e in owner.events if isinstance(e, JobResult))
     assert answer.result.move in (1, 5)  # the two winning columns
     assert answer.note == "the exact solver chose column 2: it keeps the win, the search's column 3 would not"
+    assert answer.outcome == 1  # the mover's exact outcome, for the play screen's headline

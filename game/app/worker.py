@@ -112,6 +112,7 @@ class JobResult:
     exact_scores: dict[int, int] | None = None  # move -> exact score, where known
     tree_follows: bool = False  # a ``TreeHeader`` and its chunks come next
     note: str | None = None  # what the level's player said (e.g. its solver overruled its search)
+    outcome: int | None = None  # the move's exact outcome for the mover (1 win, 0 draw, -1 loss), if known
 
 
 @dataclass(frozen=True)
@@ -226,6 +227,7 @@ def run_job(
 
     exact_scores: dict[int, int] | None = None
     note: str | None = None
+    outcome: int | None = None
     try:
         if job.purpose is JobPurpose.PONDER:
             _ponder(job.grid, job.rules, job.to_move, should_stop)
@@ -234,7 +236,7 @@ def run_job(
         if job.level is not None:  # a level plays through its own player, whatever the purpose
             choice = _choose(job, should_stop, progress)
             result = choice.result if choice.result is not None else _as_result(choice, job)
-            exact_scores, note = choice.exact_scores, choice.note
+            exact_scores, note, outcome = choice.exact_scores, choice.note, choice.outcome
         else:  # a plain search: a job without a level
             result = search(
                 job.grid,
@@ -267,7 +269,14 @@ def run_job(
     # The answer first, so the move can be played at once; the tree follows.
     send(
         JobResult(
-            job_id, job, replace(result, tree=None), verdict, exact_scores, tree_follows=tree is not None, note=note
+            job_id,
+            job,
+            replace(result, tree=None),
+            verdict,
+            exact_scores,
+            tree_follows=tree is not None,
+            note=note,
+            outcome=outcome,
         )
     )
     if tree is not None:

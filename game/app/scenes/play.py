@@ -81,6 +81,7 @@ class SearchReport:
     verdict: str | None = None  # the exact solver's words for the side to move
     exact_scores: dict[int, int] | None = None  # move -> exact score for the side to move
     note: str | None = None  # what the level's player said (e.g. its solver overruled its search)
+    outcome: int | None = None  # the move's exact outcome for its mover (1/0/-1), where the solver knew it
 
 
 @dataclass(frozen=True)
@@ -397,7 +398,7 @@ class PlayScene(Scene):
                 move = min(
                     (m for m, score in exact.items() if score == best), key=lambda m: abs(m - self.rules.cols // 2)
                 )
-        self.report = SearchReport(purpose, side, move, result, event.verdict, exact, event.note)
+        self.report = SearchReport(purpose, side, move, result, event.verdict, exact, event.note, event.outcome)
         if purpose is JobPurpose.HINT:
             self.app.toast = None  # "Looking for a hint..." is answered
             self.hint = (move, event.verdict)
@@ -751,6 +752,11 @@ class PlayScene(Scene):
             if is_win_value(value):  # only the outcome is known
                 return f"{name if own > 0 else other} can force a win (perfect play)"
             return "A draw with perfect play"
+        if report.outcome is not None and not is_win_value(value):  # the level's solver knew more
+            if report.outcome == 0:
+                return "A draw with perfect play"
+            winning_side = report.side if report.outcome > 0 else -report.side
+            return f"{self.side_name(winning_side)} can force a win (perfect play)"
         plies = plies_to_end(value) - 1 if is_win_value(value) else None  # one ply was just played
         return standing_text(own, plies, name, other, self.rules)
 
