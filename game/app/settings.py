@@ -25,7 +25,7 @@ import stat
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from ai.levels import MAX_DEPTH, MIN_DEPTH, TIME_BUDGETS, Level
@@ -104,42 +104,32 @@ class Settings:
         return Rules(self.rows, self.cols, self.connect, self.gravity, Mode(self.mode))
 
     def level(self) -> Level:
-        order = MoveOrder(self.order)
-        return Level(
-            self.depth,
-            self.pruning,
-            self.time_budget,
-            order,
-            self.noise,
-            self.perfect,
-            book_discs=self.book_discs,
-            endgame_cells=self.endgame_cells,
-        )
+        return self._level_at("")
 
     def set_level(self, level: Level) -> None:
-        self.depth, self.pruning, self.time_budget = level.depth, level.pruning, level.time_budget
-        self.order, self.noise, self.perfect = level.order.value, level.noise, level.perfect
-        self.book_discs, self.endgame_cells = level.book_discs, level.endgame_cells
+        self._store_level("", level)
 
     def second_level(self) -> Level:
         """Player 2's level in computer vs computer."""
-        order = MoveOrder(self.second_order)
-        return Level(
-            self.second_depth,
-            self.second_pruning,
-            self.second_time_budget,
-            order,
-            self.second_noise,
-            self.second_perfect,
-            book_discs=self.second_book_discs,
-            endgame_cells=self.second_endgame_cells,
-        )
+        return self._level_at("second_")
 
     def set_second_level(self, level: Level) -> None:
-        self.second_depth, self.second_pruning = level.depth, level.pruning
-        self.second_time_budget, self.second_order = level.time_budget, level.order.value
-        self.second_noise, self.second_perfect = level.noise, level.perfect
-        self.second_book_discs, self.second_endgame_cells = level.book_discs, level.endgame_cells
+        self._store_level("second_", level)
+
+    def _level_at(self, prefix: str) -> Level:
+        """The level stored in the fields named ``prefix`` + a ``Level`` field."""
+        values = {name: getattr(self, prefix + name) for name in LEVEL_FIELDS}
+        return Level(**{**values, "order": MoveOrder(values["order"])})
+
+    def _store_level(self, prefix: str, level: Level) -> None:
+        for name in LEVEL_FIELDS:
+            value = getattr(level, name)
+            setattr(self, prefix + name, value.value if isinstance(value, MoveOrder) else value)
+
+
+LEVEL_FIELDS = tuple(f.name for f in fields(Level))
+"""A side's level is stored flat, one settings field per ``Level`` field (player 2's with
+a ``second_`` prefix), so the settings file stays plain JSON checked value by value."""
 
 
 # -- checking values one by one -------------------------------------------------------------
