@@ -35,6 +35,16 @@ class Level:
     def time_limit(self) -> float | None:
         return self.time_budget or None
 
+    def knows_openings(self, rules: Rules) -> bool:
+        """Whether this level plays book moves on ``rules`` (the books: standard board only)."""
+        from ai.perfect import is_standard
+
+        return bool(self.book_discs) and is_standard(rules)
+
+    def solves_endgames(self, rules: Rules) -> bool:
+        """Whether this level's solver applies on ``rules`` (classic rules with gravity)."""
+        return bool(self.endgame_cells) and rules.gravity and rules.mode is Mode.CLASSIC
+
     @property
     def solver_seconds(self) -> float:
         """How long an exact opening or endgame move may take before the search decides:
@@ -57,7 +67,8 @@ enough to stay a step below Medium."""
 HARD_ENDGAME_CELLS = 26
 """Hard plays the last 26 cells exactly where the solver finishes within 1 s: Connect
 Four's endgames turn on zugzwang that an 8-ply search cannot see (plain depth 8 lost
-10 of 72 games to plain depth 2, mostly in the endgame)."""
+10 of 72 games to plain depth 2; a solver replay of its lost games found value-losing
+moves as late as 23 discs)."""
 
 EXPERT_BOOK_DISCS = 7
 EXPERT_ENDGAME_CELLS = 28
@@ -112,12 +123,10 @@ def worst_case_positions(rules: Rules, depth: int) -> int:
 
 def exact_knowledge(level: Level, rules: Rules) -> str | None:
     """One sentence on the moves a level plays exactly (book, solver), if any apply here."""
-    from ai.perfect import is_standard
-
     parts = []
-    if level.book_discs and is_standard(rules):
+    if level.knows_openings(rules):
         parts.append(f"plays the opening book up to {level.book_discs} discs")
-    if level.endgame_cells and rules.gravity and rules.mode is Mode.CLASSIC:
+    if level.solves_endgames(rules):
         parts.append(f"solves the last {level.endgame_cells} cells exactly when it can in {level.solver_seconds:g} s")
     if not parts:
         return None

@@ -24,7 +24,7 @@ from ai.search import ProgressCallback, SearchResult, search
 from ai.solver import Solver, SolverStopped
 from ai.tree import DEFAULT_BUDGET
 from ai.values import WIN
-from game.rules import MAX, Mode, Rules
+from game.rules import MAX, Rules
 
 _SOLVERS: dict[Rules, Solver] = {}
 
@@ -174,9 +174,9 @@ def _exact_phase(
     seconds = min(level.solver_seconds, time_limit) if time_limit else level.solver_seconds
     discs = int(np.count_nonzero(grid))
     try:
-        if level.book_discs and discs <= level.book_discs and is_standard(rules):
+        if level.knows_openings(rules) and discs <= level.book_discs:
             return _perfect_choice(replace(level, time_budget=seconds), grid, rules, to_move, None, should_stop, player)
-        if level.endgame_cells and grid.size - discs <= level.endgame_cells:
+        if level.solves_endgames(rules) and grid.size - discs <= level.endgame_cells:
             return _endgame_columns(grid, rules, to_move, seconds, should_stop)
     except SolverStopped:
         if should_stop is not None and should_stop():
@@ -190,14 +190,12 @@ def _endgame_columns(
     grid: np.ndarray, rules: Rules, to_move: int, seconds: float, should_stop: Callable[[], bool] | None
 ) -> tuple[list[int], int] | None:
     """The columns whose exact outcome is the best, centre first, and that outcome (1 a
-    win, 0 a draw); None off CLASSIC gravity rules, or when every column loses (the search
-    then fights on).
+    win, 0 a draw); None when every column loses (the search then fights on).  CLASSIC
+    rules with gravity only (``Level.solves_endgames``).
 
     Raises:
         SolverStopped: the time ran out or ``should_stop`` said so.
     """
-    if not rules.gravity or rules.mode is not Mode.CLASSIC:
-        return None
     solver = shared_solver(rules)
     geo = solver.geo
     first, second = geo.from_grid(grid)

@@ -841,9 +841,9 @@ class PlayScene(Scene):
             return f"{preset_name(level) or 'Perfect'} (opening book + solver)"
         text = f"{preset_name(level) or 'Custom'}: depth {level.depth}, alpha-beta {'on' if level.pruning else 'off'}"
         text += f", {level.time_budget:g} s" if level.time_budget else ""
-        if level.book_discs and is_standard(self.rules):
+        if level.knows_openings(self.rules):
             text += ", book"
-        if level.endgame_cells and self.rules.gravity and self.rules.mode is Mode.CLASSIC:
+        if level.solves_endgames(self.rules):
             text += f", solves the last {level.endgame_cells}"
         return text
 
