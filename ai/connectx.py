@@ -7,12 +7,12 @@ Kaggle calls it with
 Attribute access (Kaggle's structs) and dict access both work.
 
 The level is the environment variable ``CONNECT4_CONNECTX_LEVEL`` if set, else the
-module constant ``LEVEL``; any name ``game.engine.find_level`` reads (``expert``,
+module constant ``LEVEL``; any name ``ai.levels.find_level`` reads (``expert``,
 ``depth:6``, ...).  The move comes within ``TIME_SHARE`` of ``actTimeout``: the level's
 search stops itself, and a clock answers with the best move so far should it not.
 Perfect needs the opening books of ``bitbully-databases`` for the first 12 plies; where
-they are not installed (Kaggle) it plays ``WITHOUT_BOOKS_LEVEL`` there and exact play
-after.  Boards the rules do not cover (sizes outside 4..10 x 4..12, inarow outside
+they are not installed (Kaggle) ``ai.player.choose_move`` plays Expert without its book
+there, and exact play after.  Boards the rules do not cover (sizes outside 4..10 x 4..12, inarow outside
 3..6) still get a legal move: a win, a block or the column nearest the centre.
 
 ``write_submission(folder)`` (``python main.py connectx --out DIR``) writes ``main.py``:
@@ -22,8 +22,6 @@ needs only numpy, whose last function is the agent.
 
 from __future__ import annotations
 
-import functools
-import importlib.util
 import os
 import sys
 from collections.abc import Mapping
@@ -33,8 +31,9 @@ from typing import Any
 
 import numpy as np
 
+from ai.levels import find_level
+from ai.player import choose_move
 from game.board import Board
-from game.engine import find_level, play_in_time
 from game.rules import MAX, MIN, Rules, RulesError
 
 LEVEL = "expert"
@@ -45,10 +44,6 @@ TIME_SHARE = 0.75
 DEFAULT_ACT_TIMEOUT = 2.0
 """ConnectX's default seconds per move, used when the configuration has none."""
 MIN_THINK_SECONDS = 0.05
-BOOK_PLIES = 12
-"""Perfect reads its first 12 plies from the opening books of ``bitbully-databases``."""
-WITHOUT_BOOKS_LEVEL = "expert"
-"""What Perfect plays in those plies where the books are not installed (on Kaggle)."""
 
 
 def _field(source: Any, name: str, default: Any = None) -> Any:
@@ -76,15 +71,6 @@ def current_level_name() -> str:
     return os.environ.get(LEVEL_ENV, "").strip() or LEVEL
 
 
-@functools.cache
-def books_installed() -> bool:
-    """Tell whether the opening books' package can be imported here."""
-    try:
-        return importlib.util.find_spec("bitbully_databases") is not None
-    except (ImportError, ValueError):
-        return False
-
-
 def agent(observation: Any, configuration: Any) -> int:
     """Return a legal 0-based column for ``observation.mark`` within the time limit."""
     grid = observation_grid(observation, configuration)
@@ -106,9 +92,7 @@ def agent(observation: Any, configuration: Any) -> int:
     except ValueError as problem:
         print(f"connectx: {problem}; playing {LEVEL}", file=sys.stderr)
         level = find_level(LEVEL)
-    if level.perfect and board.ply <= BOOK_PLIES and not books_installed():
-        level = find_level(WITHOUT_BOOKS_LEVEL)
-    move = play_in_time(level, board, seconds).move
+    move = choose_move(level, grid, rules, to_move, movetime=seconds).move
     return move if move in open_columns else open_columns[len(open_columns) // 2]
 
 

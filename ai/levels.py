@@ -96,6 +96,41 @@ PRESET_NOTES: dict[str, str] = {
 (``--ladder --openings 18``: 36 games a pair from balanced openings, both colours)."""
 
 
+DEPTH_PREFIX = "depth:"
+
+
+class LevelNotFound(ValueError):
+    """A level name that is neither a preset nor ``depth:N``."""
+
+
+def level_names() -> list[str]:
+    """The names ``find_level`` accepts, for messages and ``--help``."""
+    return [name.lower() for name in PRESETS] + [f"{DEPTH_PREFIX}N"]
+
+
+def find_level(name: str) -> Level:
+    """Return the level called ``name``: a preset (any case) or ``depth:N`` (N >= 1).
+
+    Raises:
+        LevelNotFound: the name is unknown or N is not a positive whole number.
+    """
+    text = name.strip()
+    for preset, level in PRESETS.items():
+        if preset.lower() == text.lower():
+            return level
+    if text.lower().startswith(DEPTH_PREFIX):
+        digits = text[len(DEPTH_PREFIX) :]
+        if digits.isascii() and digits.isdigit() and len(digits) <= 4 and int(digits) >= 1:
+            return Level(int(digits))
+        raise LevelNotFound(f"bad depth in {name!r}: expected depth:N with N >= 1")
+    raise LevelNotFound(f"unknown level {name!r}: expected one of {', '.join(level_names())}")
+
+
+def strongest_level() -> str:
+    """The name of the strongest preset (the last one), the engine's default."""
+    return list(PRESETS)[-1].lower()
+
+
 def preset_name(level: Level) -> str | None:
     """Return the name of the preset equal to ``level``, if any."""
     for name, preset in PRESETS.items():

@@ -1,70 +1,119 @@
-"""How a level plays a move: the one entry point the window, the CLI, the engine and the
-benchmarks share, so a level means the same thing everywhere.
+"""The one decider: how a level picks a move, and the one answer it gives.
+
+Every front end asks here (the window's moves, hints and column scores, the CLI, the
+engine, the match runner, the strength benchmark, ConnectX) and none re-decides:
 
     from ai.player import choose_move
-    choice = choose_move(PRESETS["Hard"], board.grid, board.rules, board.to_move)
+    answer = choose_move(PRESETS["Hard"], board.grid, board.rules, board.to_move)
+    answer.move, answer.decided_by, answer.exact, answer.column_scores, answer.result
 
-A level is a depth-limited search (``ai.search``), with a beginner's noise where the
-level asks for it, or, for the Perfect level on the standard board, the exact player of
-``ai.perfect`` (opening book + solver).  Callers never need to know which engine answered.
+A level answers from (in this order) the opening book (``Level.book_discs``, standard
+board), the exact solver (Perfect; ``Level.endgame_cells`` for the endgame), its
+depth-limited search (``ai.search``), or, when an outside clock (``movetime``: the
+engine's and ConnectX's safety cap) runs out first, a fallback.  ``Answer.decided_by``
+says which; ``Answer.exact`` is what is known for certain (``ai.exact``).  Perfect off
+the standard board plays the Expert preset, and says so.
 """
 
 from __future__ import annotations
 
+import enum
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ai.bitboard import geometry
 from ai.book import BookError
-from ai.levels import Level
-from ai.perfect import PerfectPlayer, is_standard, moves_left, shared_player
-from ai.search import ProgressCallback, SearchResult, search
-from ai.solver import Solver, SolverStopped
+from ai.exact import ExactScore
+from ai.levels import PRESETS, Level
+from ai.perfect import PerfectPlayer, is_standard, shared_player
+from ai.search import ProgressCallback, SearchCancelled, SearchProgress, SearchResult, game_over_value, search
+from ai.solver import BOOK_PLIES, Solver, SolverError, SolverStopped
 from ai.tree import DEFAULT_BUDGET
-from ai.values import WIN
-from game.rules import MAX, Rules
+from game.board import Board
+from game.rules import MAX, Mode, Rules
+
+NOT_STANDARD_NOTE = "perfect play is only for the standard 6x7 board: playing Expert"
+OFF_BOARD_LEVEL = "Expert"
+"""What Perfect plays where no exact answer exists for every move (off the standard board)."""
+HINT_EXACT_SECONDS = 2.0
+"""The most a hint (or the column scores) spends on exact column scores before it says
+"estimate" instead."""
+
+
+class Purpose(enum.Enum):
+    """What a move is asked for."""
+
+    MOVE = "move"  # the level's own move, as it plays
+    HINT = "hint"  # the best move for the side to move: no beginner's blur, exact scores where found
+
+
+class DecidedBy(enum.Enum):
+    """Who decided the move of an ``Answer``."""
+
+    BOOK = "opening book"
+    SOLVER = "exact solver"
+    SEARCH = "search"
+    OVERRULED = "search overruled by the solver"
+    FALLBACK = "fallback"  # the outside clock ran out: a shallow search or a quick safe move
+
+    @property
+    def is_exact(self) -> bool:
+        """The move itself came from perfect knowledge (book or solver)."""
+        return self in (DecidedBy.BOOK, DecidedBy.SOLVER)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A level's move and everything it knew when it chose it (immutable).
+
+    ``value`` is the heuristic search's value from MAX's side (the exact one when no
+    search ran); ``exact`` the position's exact result where known; ``column_scores`` the
+    exact result after each column, where known; ``result`` the search (stats, line, move
+    values, tree), None for book and solver answers.
+    """
+
+    move: int | None  # 0-based; None when the game is already over
+    decided_by: DecidedBy
+    level: Level  # the level that played (Perfect off the standard board: Expert)
+    value: int
+    exact: ExactScore | None = None
+    column_scores: Mapping[int, ExactScore] | None = None
+    result: SearchResult | None = None
+    nodes: int = 0  # everything this answer cost: solver and search nodes
+    seconds: float = 0.0
+    note: str | None = None  # something the person should know (an overrule, a stand-in level)
+
+    @property
+    def depth(self) -> int:
+        """The deepest finished search pass (0: no search decided)."""
+        return self.result.depth if self.result is not None else 0
+
+    @property
+    def cut_short(self) -> bool:
+        """A clock or a budget stopped the thinking before the level was done."""
+        return self.decided_by is DecidedBy.FALLBACK or (self.result is not None and not self.result.completed)
+
 
 _SOLVERS: dict[Rules, Solver] = {}
 
 
 def shared_solver(rules: Rules) -> Solver:
-    """The process-wide endgame solver of ``rules`` (its table kept between moves)."""
+    """The process-wide exact solver of ``rules`` (its table kept between moves); the
+    standard board shares the Perfect player's."""
+    if is_standard(rules):
+        return shared_player().solver
     if rules not in _SOLVERS:
         _SOLVERS[rules] = Solver(rules)
     return _SOLVERS[rules]
 
 
-NOT_STANDARD_NOTE = "perfect play is only for the standard board: playing Expert"
-
-
-@dataclass(frozen=True)
-class Choice:
-    """The move a level chose and what it knew when it chose it."""
-
-    move: int | None  # None when the game is already over
-    value: int  # from MAX's side (``ai.values``)
-    depth: int  # the deepest finished search pass (0 for a book or solver answer)
-    nodes: int
-    seconds: float
-    result: SearchResult | None = None  # the heuristic search, where one was run
-    exact_scores: dict[int, int] | None = None  # exact column scores (benchmark convention) found in time
-    outcome: int | None = None  # perfect play: 1/0/-1 win/draw/loss for the side to move
-    note: str | None = None  # something the person should know (e.g. a fallback)
-
-
-def exact_value(score: int, grid: np.ndarray, to_move: int) -> int:
-    """An exact score of the side to move (benchmark convention) on the ``ai.values`` scale
-    from MAX's side: a win ``p`` plies away is ``WIN - p``."""
-    if score == 0:
-        return 0
-    own = int((grid == to_move).sum())
-    other = int((grid == -to_move).sum())
-    discs = moves_left(score, own, other, grid.size)
-    plies = 2 * discs - 1 if score > 0 else 2 * discs
-    value = WIN - plies if score > 0 else plies - WIN
-    return value * to_move
+def solvable(rules: Rules) -> bool:
+    """Whether the exact solver plays these rules (classic, with gravity)."""
+    return rules.gravity and rules.mode is Mode.CLASSIC
 
 
 def choose_move(
@@ -73,55 +122,157 @@ def choose_move(
     rules: Rules,
     to_move: int,
     *,
-    time_limit: float | None = None,
+    purpose: Purpose = Purpose.MOVE,
+    movetime: float | None = None,
     should_stop: Callable[[], bool] | None = None,
     on_progress: ProgressCallback | None = None,
     record_tree: bool = False,
     tree_budget: int = DEFAULT_BUDGET,
     seed: int = 0,
     perfect_player: PerfectPlayer | None = None,
-) -> Choice:
-    """Choose ``level``'s move in this position.
+) -> Answer:
+    """Choose ``level``'s move in this position: the one place a move is decided.
 
     Args:
-        level: what to play like (depth, pruning, time budget, order, noise, perfect).
+        level: what to play like (depth, pruning, budget, order, noise, book, endgame, perfect).
         grid, rules, to_move: the position (``to_move`` is 1 for MAX, -1 for MIN).
-        time_limit: seconds for this move; overrides the level's own budget when smaller.
-        should_stop: polled during the search; True cancels it (``SearchCancelled`` or
+        purpose: MOVE plays the level; HINT plays it without a beginner's blur and adds
+            the exact score of every column where the solver finds them within its budget
+            (the best exact column then overrules the search's).
+        movetime: an outside clock in seconds (the engine's ``movetime``, ConnectX's
+            ``actTimeout``): a safety cap, never part of a level.  The answer is on time;
+            if the level had not finished, the deepest finished pass or a fallback move
+            answers (``DecidedBy.FALLBACK``).
+        should_stop: polled during the work; True cancels it (``SearchCancelled`` or
             ``SolverStopped``).
         on_progress: progress reports of the search.
         record_tree, tree_budget: keep the heuristic search's tree (``result.tree``), at
             most ``tree_budget`` nodes (the window's tree overlay shows it).
         seed: seeds a noisy level's judgement (same seed, same position: same move).
-        perfect_player: the Perfect level's player (its tables survive between moves, and
+        perfect_player: the Perfect player (its tables survive between moves, and
             ``ponder`` fills them); by default one shared per process.
 
     Returns:
-        A ``Choice``; its ``move`` is 0-based (a column under gravity, a cell index without).
+        An ``Answer``; its ``move`` is 0-based (a column under gravity, a cell index without).
     """
     grid = np.asarray(grid, dtype=np.int8)
-    note = None
-    if level.perfect:
-        if is_standard(rules):
-            return _perfect_choice(level, grid, rules, to_move, time_limit, should_stop, perfect_player)
-        note = NOT_STANDARD_NOTE
-        level = replace(level, perfect=False)
-    started = time.perf_counter()
-    limits = [t for t in (level.time_limit, time_limit) if t]
-    exact = _exact_phase(level, grid, rules, to_move, min(limits) if limits else None, should_stop, perfect_player)
-    if isinstance(exact, Choice):
-        return exact
-    candidates, kept = exact if exact is not None else ([], 0)  # the columns keeping the best outcome
-    if limits:  # the search gets what the solver left of the move's time
-        limits = [max(min(limits) - (time.perf_counter() - started), 0.05)]
-    result = search(
+    if movetime is not None:
+        return _on_the_clock(
+            level, grid, rules, to_move, purpose, movetime, should_stop, on_progress, record_tree, tree_budget, seed
+        )
+    return _choose_now(
+        level,
         grid,
+        rules,
+        to_move,
+        purpose,
+        None,
+        should_stop,
+        on_progress,
+        record_tree,
+        tree_budget,
+        seed,
+        perfect_player,
+    )
+
+
+def _choose_now(
+    level: Level,
+    grid: np.ndarray,
+    rules: Rules,
+    to_move: int,
+    purpose: Purpose,
+    soft_limit: float | None,
+    should_stop: Callable[[], bool] | None,
+    on_progress: ProgressCallback | None,
+    record_tree: bool,
+    tree_budget: int,
+    seed: int,
+    perfect_player: PerfectPlayer | None = None,
+) -> Answer:
+    """``choose_move`` without an outside clock; ``soft_limit`` (seconds) is the share of
+    a clock the work may use, where one is running."""
+    geo = geometry(rules)
+    over = game_over_value(geo, *geo.from_grid(grid))
+    if over is not None:
+        return Answer(None, DecidedBy.SEARCH, level, over)
+    note = None
+    if level.perfect and not is_standard(rules):
+        level, note = PRESETS[OFF_BOARD_LEVEL], NOT_STANDARD_NOTE
+    if purpose is Purpose.HINT:
+        level = replace(level, noise=0)
+    position = _Position(grid, rules, to_move, should_stop, perfect_player, soft_limit)
+    started = time.perf_counter()
+    answer = _decide(level, position, on_progress, record_tree, tree_budget, seed)
+    if purpose is Purpose.HINT:
+        answer = _with_column_scores(answer, position)
+    if note:
+        answer = replace(answer, note=f"{note}; {answer.note}" if answer.note else note)
+    return replace(answer, seconds=time.perf_counter() - started)
+
+
+@dataclass(frozen=True)
+class _Position:
+    """The position being decided and the hooks every step needs."""
+
+    grid: np.ndarray
+    rules: Rules
+    to_move: int
+    should_stop: Callable[[], bool] | None
+    perfect_player: PerfectPlayer | None
+    soft_limit: float | None = None  # seconds of an outside clock the work may use
+
+    def seconds(self, own: float | None) -> float | None:
+        """A step's own seconds, cut to the outside clock's share."""
+        limits = [t for t in (own, self.soft_limit) if t]
+        return min(limits) if limits else None
+
+    @property
+    def discs(self) -> int:
+        return int(np.count_nonzero(self.grid))
+
+    def stopped(self) -> bool:
+        return self.should_stop is not None and self.should_stop()
+
+
+def _decide(
+    level: Level,
+    position: _Position,
+    on_progress: ProgressCallback | None,
+    record_tree: bool,
+    tree_budget: int,
+    seed: int,
+) -> Answer:
+    """Book, solver, then search: the first that knows answers."""
+    rules = position.rules
+    if level.perfect:
+        try:
+            return _perfect(level, position, position.seconds(level.time_limit))
+        except BookError:  # no books (a ConnectX submission): the stand-in level plays
+            level = replace(PRESETS[OFF_BOARD_LEVEL], book_discs=0)
+    keeping: tuple[list[int], int] | None = None  # the columns that keep the solved outcome
+    started = time.perf_counter()
+    try:
+        if level.knows_openings(rules) and position.discs <= level.book_discs:
+            return _perfect(level, position, position.seconds(level.solver_seconds))
+        if level.solves_endgames(rules) and position.grid.size - position.discs <= level.endgame_cells:
+            keeping = _endgame_columns(position, position.seconds(level.solver_seconds) or level.solver_seconds)
+    except SolverStopped:
+        if position.stopped():
+            raise
+    except BookError:  # the books are not installed: the search decides
+        pass
+    left = position.seconds(level.time_limit)
+    if left is not None and keeping is not None:  # the search gets what the solver left of the time
+        left = max(left - (time.perf_counter() - started), 0.05)
+    result = search(
+        position.grid,
         rules,
         level.depth,
         pruning=level.pruning,
-        time_limit=min(limits) if limits else None,
-        to_move=to_move,
-        should_stop=should_stop,
+        time_limit=left,
+        to_move=position.to_move,
+        should_stop=position.should_stop,
         on_progress=on_progress,
         record_tree=record_tree,
         tree_budget=tree_budget,
@@ -129,79 +280,42 @@ def choose_move(
         noise=level.noise,
         seed=seed,
     )
-    move = result.move
-    if candidates and move is not None and move not in candidates:  # it would give away what the solver keeps
-        what = "win" if kept > 0 else "draw"
-        note = (
-            f"the exact solver chose column {candidates[0] + 1}: it keeps the {what}, "
-            f"the search's column {move + 1} would not"
-        )
-        move = candidates[0]
-        result = replace(result, move=move, principal_variation=(move,))
-    return Choice(
-        move=move,
-        value=result.value,
-        depth=result.depth,
-        nodes=result.stats.total_nodes,
-        seconds=time.perf_counter() - started,
+    move, decided_by, note, exact = result.move, DecidedBy.SEARCH, None, None
+    if keeping is not None:
+        candidates, kept = keeping
+        exact = ExactScore.from_outcome(kept, position.to_move)
+        if move is not None and move not in candidates:  # it would give away what the solver keeps
+            what = "win" if kept > 0 else "draw"
+            note = (
+                f"the exact solver chose column {candidates[0] + 1}: it keeps the {what}, "
+                f"the search's column {move + 1} would not"
+            )
+            move, decided_by = candidates[0], DecidedBy.OVERRULED
+    if exact is None and result.proven:
+        exact = ExactScore.from_value(result.value)
+    return Answer(
+        move,
+        decided_by,
+        level,
+        result.value,
+        exact=exact,
         result=result,
-        outcome=kept if candidates else None,
+        nodes=result.stats.total_nodes,
         note=note,
     )
 
 
-def _exact_phase(
-    level: Level,
-    grid: np.ndarray,
-    rules: Rules,
-    to_move: int,
-    time_limit: float | None,
-    should_stop: Callable[[], bool] | None,
-    player: PerfectPlayer | None,
-) -> Choice | tuple[list[int], int] | None:
-    """A level's exact knowledge, before its search: the opening book up to
-    ``level.book_discs`` discs (standard board), or the solver from
-    ``level.endgame_cells`` empty cells on (CLASSIC rules with gravity).
-
-    Returns a ``Choice`` for a book move; for the endgame, the columns (centre first)
-    that keep the best outcome and that outcome (1 win, 0 draw), so the search picks among
-    them; None where no exact answer came in ``level.solver_seconds`` (then the search
-    decides alone).
-
-    Raises:
-        SolverStopped: ``should_stop`` returned True.
-    """
-    seconds = min(level.solver_seconds, time_limit) if time_limit else level.solver_seconds
-    discs = int(np.count_nonzero(grid))
-    try:
-        if level.knows_openings(rules) and discs <= level.book_discs:
-            return _perfect_choice(replace(level, time_budget=seconds), grid, rules, to_move, None, should_stop, player)
-        if level.solves_endgames(rules) and grid.size - discs <= level.endgame_cells:
-            return _endgame_columns(grid, rules, to_move, seconds, should_stop)
-    except SolverStopped:
-        if should_stop is not None and should_stop():
-            raise
-    except BookError:  # the books are not installed (a ConnectX submission): search instead
-        pass
-    return None
-
-
-def _endgame_columns(
-    grid: np.ndarray, rules: Rules, to_move: int, seconds: float, should_stop: Callable[[], bool] | None
-) -> tuple[list[int], int] | None:
+def _endgame_columns(position: _Position, seconds: float) -> tuple[list[int], int] | None:
     """The columns whose exact outcome is the best, centre first, and that outcome (1 a
-    win, 0 a draw); None when every column loses (the search then fights on).  CLASSIC
-    rules with gravity only (``Level.solves_endgames``).
+    win, 0 a draw); None when every column loses (the search then fights on).
 
     Raises:
         SolverStopped: the time ran out or ``should_stop`` said so.
     """
-    solver = shared_solver(rules)
+    solver = shared_solver(position.rules)
     geo = solver.geo
-    first, second = geo.from_grid(grid)
-    if geo.line_starts(first) or geo.line_starts(second):
-        return None  # the game is over: nothing to solve
-    current = first if to_move == MAX else second
+    first, second = geo.from_grid(position.grid)
+    current = first if position.to_move == MAX else second
     mask = first | second
     deadline = time.perf_counter() + seconds
     outcomes: dict[int, int] = {}
@@ -212,11 +326,13 @@ def _endgame_columns(
             continue
         if geo.line_starts(current | bit):
             return [col], 1  # a win with this disc
-        if (mask | bit).bit_count() == rules.cells:
+        if (mask | bit).bit_count() == position.rules.cells:
             outcomes[col] = 0
             continue
         remaining = max(deadline - time.perf_counter(), 0.0)
-        child = solver.solve_bits(current ^ mask, mask | bit, weak=True, should_stop=should_stop, time_limit=remaining)
+        child = solver.solve_bits(
+            current ^ mask, mask | bit, weak=True, should_stop=position.should_stop, time_limit=remaining
+        )
         outcomes[col] = -child.score
     best = max(outcomes.values(), default=-1)
     if best < 0:
@@ -224,38 +340,360 @@ def _endgame_columns(
     return [col for col, outcome in outcomes.items() if outcome == best], best
 
 
-def _perfect_choice(
+def _perfect(level: Level, position: _Position, seconds: float | None) -> Answer:
+    """Perfect play on the standard board: the book up to 12 discs, the solver after;
+    ``seconds`` bound the search for the distance (the outcome is always found)."""
+    player = position.perfect_player or shared_player()
+    chosen = player.choose(
+        position.grid,
+        position.rules,
+        position.to_move,
+        time_limit=seconds,
+        should_stop=position.should_stop,
+    )
+    grid, to_move = position.grid, position.to_move
+    if chosen.score is not None:
+        exact = ExactScore.from_score(chosen.score, grid, to_move)
+    else:  # the outcome is known, its distance was not worked out in time
+        exact = ExactScore.from_outcome(chosen.outcome, to_move)
+    columns = {col: ExactScore.from_score(score, grid, to_move) for col, score in chosen.scores.items()}
+    decided_by = DecidedBy.BOOK if position.discs <= BOOK_PLIES else DecidedBy.SOLVER  # the book's reach
+    return Answer(
+        chosen.move,
+        decided_by,
+        level,
+        exact.value,
+        exact=exact,
+        column_scores=columns or None,
+        nodes=chosen.nodes,
+    )
+
+
+# -- exact column scores (hints, the board's column badges, analyze) ---------------------
+def column_scores(
+    grid: np.ndarray,
+    rules: Rules,
+    to_move: int,
+    *,
+    seconds: float = HINT_EXACT_SECONDS,
+    should_stop: Callable[[], bool] | None = None,
+) -> dict[int, ExactScore] | None:
+    """The exact result after each playable column, or None where the solver does not
+    prove them all within ``seconds`` (or the rules are not the solver's).
+
+    Raises:
+        SolverStopped: ``should_stop`` returned True.
+    """
+    if not solvable(rules):
+        return None
+    grid = np.asarray(grid, dtype=np.int8)
+    try:
+        if is_standard(rules):
+            scores = shared_player().column_scores(grid, to_move, time_limit=seconds, should_stop=should_stop)
+        else:
+            scores = _solver_column_scores(grid, rules, to_move, seconds, should_stop)
+    except SolverStopped:
+        if should_stop is not None and should_stop():
+            raise
+        return None
+    except (BookError, SolverError):
+        return None
+    return {col: ExactScore.from_score(score, grid, to_move) for col, score in scores.items()}
+
+
+def _solver_column_scores(
+    grid: np.ndarray, rules: Rules, to_move: int, seconds: float, should_stop: Callable[[], bool] | None
+) -> dict[int, int]:
+    """Benchmark scores of every column for the side to move, any solvable board."""
+    solver = shared_solver(rules)
+    geo = solver.geo
+    first, second = geo.from_grid(grid)
+    current = first if to_move == MAX else second
+    mask = first | second
+    deadline = time.perf_counter() + seconds
+    scores: dict[int, int] = {}
+    for col in geo.centre_order:
+        _, add, keep = geo.move_steps[col]
+        bit = (mask + add) & keep
+        if not bit:
+            continue
+        if geo.line_starts(current | bit):
+            scores[col] = (rules.cells + 1 - mask.bit_count()) // 2
+        elif (mask | bit).bit_count() == rules.cells:
+            scores[col] = 0
+        else:
+            remaining = max(deadline - time.perf_counter(), 0.0)
+            child = solver.solve_bits(current ^ mask, mask | bit, should_stop=should_stop, time_limit=remaining)
+            scores[col] = -child.score
+    return scores
+
+
+def _with_column_scores(answer: Answer, position: _Position) -> Answer:
+    """A hint's answer with every column's exact result; the best of them overrules the
+    search's column where it keeps less."""
+    scores = answer.column_scores
+    if not scores or len(scores) < len(_open_moves(position)):
+        scores = (
+            column_scores(position.grid, position.rules, position.to_move, should_stop=position.should_stop) or scores
+        )
+    if not scores or answer.move is None:
+        return answer
+    side = position.to_move
+
+    def rank(exact: ExactScore) -> tuple[int, int]:  # a sooner win, a later loss
+        plies = exact.plies or 0
+        return exact.pov(side), -plies if exact.pov(side) > 0 else plies
+
+    best = max(rank(exact) for exact in scores.values())
+    exact = next(e for e in scores.values() if rank(e) == best)
+    move, decided_by, note = answer.move, answer.decided_by, answer.note
+    if move not in scores or rank(scores[move]) != best:
+        centre = (position.rules.cols - 1) / 2
+        move = min((m for m, e in scores.items() if rank(e) == best), key=lambda m: abs(m - centre))
+        if decided_by is DecidedBy.SEARCH:
+            decided_by = DecidedBy.OVERRULED
+    return replace(answer, move=move, decided_by=decided_by, exact=exact, column_scores=scores, note=note)
+
+
+def _open_moves(position: _Position) -> list[int]:
+    return Board(position.rules, position.grid, to_move=position.to_move).legal_moves()
+
+
+# -- the outside clock: the engine's movetime, ConnectX's actTimeout ------------------------
+SOFT_SHARE = 0.8
+"""Share of the move time the level may use before it should answer; the rest is margin
+for the pass in flight and the pipe."""
+SAFETY_SECONDS = 0.05
+"""Kept back from every clock: the answer must be on the wire before the limit."""
+SAFETY_NET_DEPTH = 6
+SAFETY_NET_SHARE = 0.1
+"""Before the level thinks, a search of at most this depth in this share of the move
+time leaves a fallback move better than a quick guess."""
+MAX_THINK_SECONDS = 86_400.0
+"""A day: longer move times are cut to this (thread timers cannot wait for ever)."""
+
+
+class Thinking:
+    """One move being chosen against a clock; ``best_so_far`` answers from any thread.
+
+    ``run`` does the work in the caller's thread; ``best_so_far`` is the move of the
+    level's deepest finished pass, else the safety net's, else a quick safe move.
+    """
+
+    def __init__(
+        self,
+        level: Level,
+        board: Board,
+        seconds: float | None,
+        *,
+        purpose: Purpose = Purpose.MOVE,
+        seed: int = 0,
+        on_pass: ProgressCallback | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        record_tree: bool = False,
+        tree_budget: int = DEFAULT_BUDGET,
+    ):
+        self.level = level
+        self.purpose = purpose
+        self.seed = seed
+        self.board = board.copy()
+        self.seconds = None if seconds is None else min(seconds, MAX_THINK_SECONDS)
+        self.started = time.perf_counter()
+        self.stop_requested = threading.Event()
+        self._outside_stop = should_stop
+        self._on_pass = on_pass
+        self._record = (record_tree, tree_budget)
+        self._progress: SearchProgress | None = None
+        self._reported_depth = 0
+        self._net: Answer | None = None
+
+    @property
+    def deadline(self) -> float | None:
+        """When the answer is due (``perf_counter`` time), or None without a clock."""
+        if self.seconds is None:
+            return None
+        return self.started + max(0.0, self.seconds - SAFETY_SECONDS)
+
+    def should_stop(self) -> bool:
+        deadline = self.deadline
+        if self._outside_stop is not None and self._outside_stop():
+            self.stop_requested.set()
+        return self.stop_requested.is_set() or (deadline is not None and time.perf_counter() >= deadline)
+
+    def _progress_seen(self, progress: SearchProgress) -> None:
+        if progress.move is not None:
+            self._progress = progress
+        if self._on_pass is not None and progress.completed_depth > self._reported_depth:
+            self._reported_depth = progress.completed_depth
+            self._on_pass(progress)
+
+    def best_so_far(self) -> Answer:
+        """The level's deepest finished pass, else the safety net, else the quick move."""
+        elapsed = time.perf_counter() - self.started
+        progress = self._progress
+        if progress is not None and progress.move is not None and progress.value is not None:
+            note = f"the clock ran out: the deepest finished pass ({progress.completed_depth} plies) answered"
+            return Answer(
+                progress.move,
+                DecidedBy.FALLBACK,
+                self.level,
+                progress.value,
+                nodes=progress.nodes,
+                seconds=elapsed,
+                note=note,
+            )
+        net = self._net
+        if net is not None and net.move is not None:
+            return replace(net, seconds=elapsed)
+        move = quick_move(self.board.copy())
+        note = "the clock ran out before any search: a quick safe move answered"
+        return Answer(move, DecidedBy.FALLBACK, self.level, 0, seconds=elapsed, note=note)
+
+    def _cast_safety_net(self, seconds: float) -> None:
+        """A shallow search first, so a level that reports no passes (book, solver) still
+        leaves a searched move when the clock runs out."""
+        board = self.board
+        try:
+            result = search(
+                board.grid,
+                board.rules,
+                SAFETY_NET_DEPTH,
+                time_limit=max(0.005, seconds * SAFETY_NET_SHARE),
+                to_move=board.to_move,
+                should_stop=self.should_stop,
+            )
+        except SearchCancelled:
+            return
+        note = f"the clock ran out: a {result.depth}-ply safety-net search answered"
+        self._net = Answer(
+            result.move,
+            DecidedBy.FALLBACK,
+            self.level,
+            result.value,
+            result=result,
+            nodes=result.stats.total_nodes,
+            note=note,
+        )
+
+    def run(self) -> Answer:
+        """Think until the level is done or the clock says stop."""
+        board = self.board
+        if self.seconds is not None and not board.is_game_over():
+            self._cast_safety_net(self.seconds)
+        soft = None
+        if self.seconds is not None:
+            soft = max(0.01, self.started + self.seconds * SOFT_SHARE - SAFETY_SECONDS - time.perf_counter())
+        try:
+            answer = _choose_now(
+                self.level,
+                board.grid,
+                board.rules,
+                board.to_move,
+                self.purpose,
+                soft,
+                self.should_stop,
+                self._progress_seen,
+                self._record[0],
+                self._record[1],
+                self.seed,
+            )
+        except (SearchCancelled, SolverStopped):
+            if self._outside_stop is not None and self._outside_stop():
+                raise
+            return self.best_so_far()
+        return replace(answer, seconds=time.perf_counter() - self.started)
+
+
+def _on_the_clock(
     level: Level,
     grid: np.ndarray,
     rules: Rules,
     to_move: int,
-    time_limit: float | None,
+    purpose: Purpose,
+    seconds: float,
     should_stop: Callable[[], bool] | None,
-    player: PerfectPlayer | None,
-) -> Choice:
-    """The Perfect level on the standard board."""
-    from ai.bitboard import geometry
-    from ai.search import _game_over  # the one place that knows a finished position
-
-    geo = geometry(rules)
-    over = _game_over(geo, *geo.from_grid(grid))
-    if over is not None:
-        return Choice(None, over, 0, 0, 0.0)
-    limits = [t for t in (level.time_limit, time_limit) if t]
-    player = player or shared_player()
-    chosen = player.choose(grid, rules, to_move, time_limit=min(limits) if limits else None, should_stop=should_stop)
-    if chosen.score is not None:
-        value = exact_value(chosen.score, grid, to_move)
-    elif chosen.outcome:  # won or lost, distance not found in time: the game's end as a bound
-        value = (WIN - int((grid == 0).sum())) * chosen.outcome * to_move
-    else:
-        value = 0
-    return Choice(
-        move=chosen.move,
-        value=value,
-        depth=0,
-        nodes=chosen.nodes,
-        seconds=chosen.seconds,
-        exact_scores=dict(chosen.scores) or None,
-        outcome=chosen.outcome,
+    on_progress: ProgressCallback | None,
+    record_tree: bool,
+    tree_budget: int,
+    seed: int,
+) -> Answer:
+    """``choose_move`` under an outside clock: the level thinks in a thread, and when the
+    time is up the best move found so far answers (the late work is told to stop)."""
+    thinking = Thinking(
+        level,
+        Board(rules, grid, to_move=to_move),
+        seconds,
+        purpose=purpose,
+        seed=seed,
+        on_pass=on_progress,
+        should_stop=should_stop,
+        record_tree=record_tree,
+        tree_budget=tree_budget,
     )
+    answers: list[Answer] = []
+    failures: list[BaseException] = []
+
+    def think() -> None:
+        try:
+            answers.append(thinking.run())
+        except (SearchCancelled, SolverStopped) as stopped:
+            failures.append(stopped)
+        except Exception:  # a failing level still owes a move
+            answers.append(thinking.best_so_far())
+
+    worker = threading.Thread(target=think, daemon=True, name="choose_move")
+    worker.start()
+    worker.join(max(0.0, (thinking.seconds or 0.0) - SAFETY_SECONDS))
+    if answers:
+        return answers[0]
+    if failures:
+        raise failures[0]
+    thinking.stop_requested.set()
+    if should_stop is not None and should_stop():
+        raise SearchCancelled()
+    return thinking.best_so_far()
+
+
+def quick_move(board: Board) -> int | None:
+    """A sensible move at once: win now, else block, else a safe move nearest the centre.
+
+    The last fallback when the clock ran out before a single search pass finished.
+    """
+    moves = board.legal_moves()
+    if not moves:
+        return None
+    rules = board.rules
+    side = board.to_move
+
+    def wins_for(player: int, move: int) -> bool:
+        if rules.mode is not Mode.CLASSIC:
+            return False
+        saved = board.to_move
+        board.to_move = player
+        board.push(move)
+        outcome = board.outcome()
+        board.pop()
+        board.to_move = saved
+        return outcome is not None and outcome.winner == player
+
+    for move in moves:
+        if wins_for(side, move):
+            return move
+    for move in moves:
+        if wins_for(-side, move):
+            return move
+
+    def gives_a_win(move: int) -> bool:
+        board.push(move)
+        try:
+            return any(wins_for(-side, reply) for reply in board.legal_moves())
+        finally:
+            board.pop()
+
+    def distance_to_centre(move: int) -> float:
+        col = move if rules.gravity else move % rules.cols
+        return abs(col - (rules.cols - 1) / 2)
+
+    ordered = sorted(moves, key=distance_to_centre)
+    safe = [move for move in ordered if not gives_a_win(move)]
+    return (safe or ordered)[0]

@@ -446,6 +446,7 @@ def search(
     pruning: bool = True,
     record_tree: bool = False,
     time_limit: float | None = None,
+    node_limit: int | None = None,
     to_move: int | None = None,
     should_stop: Callable[[], bool] | None = None,
     on_progress: ProgressCallback | None = None,
@@ -465,6 +466,9 @@ def search(
         record_tree: keep the explored tree of the last completed pass in ``result.tree``.
         time_limit: seconds; iterative deepening then returns the deepest finished pass
             (depth 1 always finishes).
+        node_limit: nodes (all passes); iterative deepening then returns the deepest
+            pass finished within them: the same answer on every machine (a level's
+            budget is work, never wall time).
         to_move: 1 (MAX) or -1 (MIN); by default the side with fewer discs, MAX on ties.
         should_stop: polled every few thousand nodes; True cancels the search.
         on_progress: called after each finished pass and every few thousand nodes.
@@ -493,7 +497,7 @@ def search(
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     if iterative is None:
-        iterative = pruning or time_limit is not None
+        iterative = pruning or time_limit is not None or node_limit is not None
     done_nodes = 0  # nodes of finished passes
     best_result: SearchResult | None = None
     current_depth = 1
@@ -508,7 +512,9 @@ def search(
         if len(ctx.best_moves) > TABLE_LIMIT:
             ctx.best_moves.clear()
         now = time.perf_counter()
-        if deadline is not None and best_result is not None and now > deadline:
+        if best_result is not None and (
+            (deadline is not None and now > deadline) or (node_limit is not None and done_nodes + nodes > node_limit)
+        ):
             raise _OutOfTime()
         if on_progress is not None:
             on_progress(
@@ -523,7 +529,7 @@ def search(
             )
 
     ctx = _Context(rules, pruning, check, order, noise, hash((seed, first, second)))
-    over = _game_over(geo, first, second)
+    over = game_over_value(geo, first, second)
     if over is not None:
         stats = SearchStats(0, 0, 0, 0, time.perf_counter() - started, 0)
         return SearchResult(None, over, (), {}, stats, pruning)
@@ -566,6 +572,8 @@ def search(
             break  # a forced result inside the horizon: deeper passes cannot change it
         if deadline is not None and time.perf_counter() > deadline:
             break
+        if node_limit is not None and done_nodes >= node_limit:
+            break
     assert best_result is not None
     if best_result.depth < depth and not best_result.proven:  # the time budget stopped a pass
         stats = replace(best_result.stats, seconds=time.perf_counter() - started, total_nodes=done_nodes)
@@ -573,7 +581,7 @@ def search(
     return best_result
 
 
-def _game_over(geo, first: int, second: int) -> int | None:
+def game_over_value(geo, first: int, second: int) -> int | None:
     """Return the value of a finished position, or None if play goes on."""
     rules = geo.rules
     if rules.mode is Mode.CLASSIC:

@@ -133,27 +133,6 @@ class TranspositionTable:
         return self.slots - self.words.count(0)
 
 
-def moves_to_end(score: int, own_discs: int, opponent_discs: int, cells: int = 42) -> int:
-    """For a non-zero score, how many more discs the winner plays, the winning one included."""
-    winner_discs_at_end = cells // 2 + 1 - abs(score)
-    return winner_discs_at_end - (own_discs if score > 0 else opponent_discs)
-
-
-def verdict_text(score: int, own_discs: int | None = None, opponent_discs: int | None = None, cells: int = 42) -> str:
-    """Describe a score of the benchmark convention from the side to move.
-
-    With the disc counts it says "wins in N" (N of the winner's own moves).
-    """
-    if score == 0:
-        return "draw with perfect play"
-    word = "wins" if score > 0 else "loses"
-    if own_discs is None or opponent_discs is None:
-        return f"{word} with perfect play (score {score:+d})"
-    moves = moves_to_end(score, own_discs, opponent_discs, cells)
-    who = "wins" if score > 0 else "loses: the opponent wins"
-    return f"{who} in {moves} move{'s' if moves != 1 else ''} with perfect play"
-
-
 def _trunc_half(value: int) -> int:
     """``value / 2`` rounded toward zero, as C does (the method's arithmetic)."""
     return int(value / 2)

@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from ai.exact import ExactScore, verdict
 from ai.levels import Level
 from ai.search import SearchProgress, SearchResult, search
 from ai.tree import BOUND_NOTE, FORCED_MEANING, BoundKind, fmt_bounded, fmt_tree_value, format_tree, is_forced_value
@@ -25,7 +26,7 @@ from ai.values import is_win_value, plies_to_end
 from game.board import TEXT_LEGEND, Board, IllegalMoveError
 from game.board_file import BoardFileError, parse_board_text, save_board
 from game.notation import NotationError, format_move, parse_move, parse_moves
-from game.rules import MAX, Mode, Rules, RulesError
+from game.rules import MAX, MIN, Mode, Rules, RulesError
 
 EXIT_BAD_INPUT = 2
 MAX_INPUT_BYTES = 1 << 20
@@ -145,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
     """The bot subcommands: engine, match, connectx (game.engine, game.tournament, ai.connectx)."""
-    from game.engine import level_names, strongest_level
+    from ai.levels import level_names, strongest_level
 
     levels = ", ".join(level_names())
     engine = commands.add_parser(
@@ -629,7 +630,7 @@ EXIT_INTERRUPTED = 130
 
 
 def _find_level(name: str) -> Level:
-    from game.engine import LevelNotFound, find_level
+    from ai.levels import LevelNotFound, find_level
 
     try:
         return find_level(name)
@@ -638,19 +639,9 @@ def _find_level(name: str) -> Level:
 
 
 def perfect_play_verdict(score: int, board: Board) -> str:
-    """An exact score (from the side to move) in words naming both sides; a player's
-    moves count that player's own discs, the winning one included."""
-    from ai.perfect import moves_left
-
-    if score == 0:
-        return "a draw with perfect play"
-    mover = board.to_move
-    own, other = int((board.grid == mover).sum()), int((board.grid == -mover).sum())
-    count = moves_left(score, own, other, board.grid.size)
-    unit = "move" if count == 1 else "moves"
-    if score > 0:
-        return f"{player_name(mover)}, to move, wins in {count} {unit} of its own with perfect play"
-    return f"{player_name(-mover)} wins in {count} {unit} of its own with perfect play; {player_name(mover)} cannot stop it"
+    """An exact score (from the side to move) in words naming both sides (``ai.exact``)."""
+    exact = ExactScore.from_score(score, board.grid, board.to_move)
+    return verdict(exact, {MAX: player_name(MAX), MIN: player_name(MIN)})
 
 
 def _print_exact_values(args: argparse.Namespace, board: Board, out: TextIO) -> None:
@@ -727,7 +718,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
 def cmd_engine(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     """``game.engine.serve``, with each protocol line capped at ``MAX_INPUT_BYTES`` (an
     endless line, as from /dev/zero, ends the session with one error line)."""
-    from game.engine import Engine, LevelNotFound
+    from ai.levels import LevelNotFound
+    from game.engine import Engine
 
     if stdin is sys.stdin and hasattr(stdin, "reconfigure"):
         stdin.reconfigure(errors="replace")  # a stray byte makes a bad line, not a crash
@@ -749,7 +741,7 @@ MAX_MOVETIME_MS = 3_600_000  # an hour
 
 
 def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
-    from game.engine import LevelNotFound
+    from ai.levels import LevelNotFound
     from game.tournament import ProgressBar, format_report, make_player, run_match, write_pgn
 
     rules = rules_from_args(args)
@@ -791,7 +783,7 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_connectx(args: argparse.Namespace, out: TextIO) -> int:
     from ai.connectx import write_submission
-    from game.engine import LevelNotFound, find_level
+    from ai.levels import LevelNotFound, find_level
 
     if args.level:
         try:

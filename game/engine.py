@@ -24,251 +24,22 @@ from __future__ import annotations
 import enum
 import sys
 import threading
-import time
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
-from ai.levels import PRESETS, Level
-from ai.player import choose_move
-from ai.search import SearchCancelled, SearchProgress, search
-from ai.solver import SolverStopped
+from ai.levels import Level, LevelNotFound, find_level, strongest_level
+from ai.player import SAFETY_SECONDS, Answer, Thinking, choose_move
+from ai.search import SearchProgress
 from game.board import Board, IllegalMoveError
 from game.rules import MAX, MIN, Mode, Rules, RulesError
 
-SOFT_SHARE = 0.8
-"""Share of a move's time given to the search as its budget (iterative deepening stops
-starting new passes after it); the rest is margin for the pass in flight and the pipe."""
-SAFETY_SECONDS = 0.05
-"""Kept back from every time limit: the answer must be on the wire before the limit."""
-SAFETY_NET_DEPTH = 6
-SAFETY_NET_SHARE = 0.1
-"""Before the level thinks, a search of at most this depth in this share of the move
-time gives a fallback move better than a quick guess."""
-MAX_THINK_SECONDS = 86_400.0
-"""A day: longer move times are cut to this (thread timers cannot wait for ever)."""
-DEPTH_PREFIX = "depth:"
 
-
-class LevelNotFound(ValueError):
-    """A level name that is neither a preset nor ``depth:N``."""
-
-
-def level_names() -> list[str]:
-    """The names ``find_level`` accepts, for messages and ``--help``."""
-    return [name.lower() for name in PRESETS] + [f"{DEPTH_PREFIX}N"]
-
-
-def find_level(name: str) -> Level:
-    """Return the level called ``name``: a preset (any case) or ``depth:N`` (N >= 1).
-
-    Raises:
-        LevelNotFound: the name is unknown or N is not a positive whole number.
-    """
-    text = name.strip()
-    for preset, level in PRESETS.items():
-        if preset.lower() == text.lower():
-            return level
-    if text.lower().startswith(DEPTH_PREFIX):
-        digits = text[len(DEPTH_PREFIX) :]
-        if digits.isdigit() and int(digits) >= 1:
-            return Level(int(digits))
-        raise LevelNotFound(f"bad depth in {name!r}: expected depth:N with N >= 1")
-    raise LevelNotFound(f"unknown level {name!r}: expected one of {', '.join(level_names())}")
-
-
-def strongest_level() -> str:
-    """The name of the strongest preset (the last one), the engine's default."""
-    return list(PRESETS)[-1].lower()
-
-
-def quick_move(board: Board) -> int | None:
-    """A sensible move at once: win now, else block, else a safe move nearest the centre.
-
-    The fallback when a search had no time to finish a single pass.
-    """
-    moves = board.legal_moves()
-    if not moves:
-        return None
-    rules = board.rules
-    side = board.to_move
-
-    def wins_for(player: int, move: int) -> bool:
-        if rules.mode is not Mode.CLASSIC:
-            return False
-        saved = board.to_move
-        board.to_move = player
-        board.push(move)
-        outcome = board.outcome()
-        board.pop()
-        board.to_move = saved
-        return outcome is not None and outcome.winner == player
-
-    for move in moves:
-        if wins_for(side, move):
-            return move
-    for move in moves:
-        if wins_for(-side, move):
-            return move
-
-    def gives_a_win(move: int) -> bool:
-        board.push(move)
-        try:
-            return any(wins_for(-side, reply) for reply in board.legal_moves())
-        finally:
-            board.pop()
-
-    def distance_to_centre(move: int) -> float:
-        col = move if rules.gravity else move % rules.cols
-        return abs(col - (rules.cols - 1) / 2)
-
-    ordered = sorted(moves, key=distance_to_centre)
-    safe = [move for move in ordered if not gives_a_win(move)]
-    return (safe or ordered)[0]
-
-
-@dataclass(frozen=True)
-class TimedMove:
-    """A move chosen under a clock, and how far the level got."""
-
-    move: int | None
-    value: int | None  # from MAX's side; None when no search pass finished
-    depth: int  # the deepest finished pass (0: a book/solver answer or the quick fallback)
-    nodes: int
-    seconds: float
-    cut_short: bool  # the clock or a stop request ended the thinking early
-
-
-class Thinking:
-    """One move being chosen by a level against a clock; safe to answer from any thread.
-
-    ``run`` does the search (in the caller's thread); ``best_so_far`` is the move of the
-    deepest finished pass, or the quick fallback, at any moment.
-    """
-
-    def __init__(
-        self,
-        level: Level,
-        board: Board,
-        seconds: float | None,
-        *,
-        seed: int = 0,
-        on_pass: Callable[[SearchProgress], None] | None = None,
-    ):
-        self.level = level
-        self.seed = seed  # for levels that play with variety (``choose_move``'s seed)
-        self.board = board.copy()
-        self.seconds = None if seconds is None else min(seconds, MAX_THINK_SECONDS)
-        self.started = time.perf_counter()
-        self.stop_requested = threading.Event()
-        self._on_pass = on_pass
-        self._progress: SearchProgress | None = None
-        self._reported_depth = 0
-        self._net: TimedMove | None = None  # the safety net's move, once cast
-
-    @property
-    def deadline(self) -> float | None:
-        """When the answer is due (``perf_counter`` time), or None without a clock."""
-        if self.seconds is None:
-            return None
-        return self.started + max(0.0, self.seconds - SAFETY_SECONDS)
-
-    def should_stop(self) -> bool:
-        deadline = self.deadline
-        return self.stop_requested.is_set() or (deadline is not None and time.perf_counter() >= deadline)
-
-    def _progress_seen(self, progress: SearchProgress) -> None:
-        if progress.move is not None:
-            self._progress = progress
-        if self._on_pass is not None and progress.completed_depth > self._reported_depth:
-            self._reported_depth = progress.completed_depth
-            self._on_pass(progress)
-
-    def best_so_far(self) -> TimedMove:
-        """The level's deepest finished pass, else the safety net, else the quick move."""
-        progress = self._progress
-        elapsed = time.perf_counter() - self.started
-        if progress is not None and progress.move is not None:
-            return TimedMove(progress.move, progress.value, progress.completed_depth, progress.nodes, elapsed, True)
-        net = self._net
-        if net is not None and net.move is not None:
-            return TimedMove(net.move, net.value, net.depth, net.nodes, elapsed, True)
-        return TimedMove(quick_move(self.board.copy()), None, 0, 0, elapsed, True)
-
-    def _cast_safety_net(self, seconds: float) -> None:
-        """A shallow search first, so a level that reports no passes (the book and exact
-        solver of Perfect) still leaves a searched move when the clock runs out."""
-        board = self.board
-        try:
-            result = search(
-                board.grid,
-                board.rules,
-                SAFETY_NET_DEPTH,
-                time_limit=max(0.005, seconds * SAFETY_NET_SHARE),
-                to_move=board.to_move,
-                should_stop=self.should_stop,
-            )
-        except SearchCancelled:
-            return
-        elapsed = time.perf_counter() - self.started
-        self._net = TimedMove(result.move, result.value, result.depth, result.stats.total_nodes, elapsed, True)
-
-    def run(self) -> TimedMove:
-        """Search until the level is done, the soft budget is spent, or a stop comes."""
-        board = self.board
-        if board.is_game_over():
-            return TimedMove(None, None, 0, 0, 0.0, False)
-        budget = None
-        if self.seconds is not None:
-            self._cast_safety_net(self.seconds)
-            soft_end = self.started + self.seconds * SOFT_SHARE - SAFETY_SECONDS
-            budget = max(0.01, soft_end - time.perf_counter())
-        try:
-            choice = choose_move(
-                self.level,
-                board.grid,
-                board.rules,
-                board.to_move,
-                time_limit=budget,
-                should_stop=self.should_stop,
-                on_progress=self._progress_seen,
-                seed=self.seed,
-            )
-        except (SearchCancelled, SolverStopped):
-            return self.best_so_far()
-        elapsed = time.perf_counter() - self.started
-        move = choice.move if choice.move is not None else quick_move(board.copy())
-        stopped_early = choice.result is not None and not choice.result.completed
-        return TimedMove(move, choice.value, choice.depth, choice.nodes, elapsed, stopped_early or self.should_stop())
-
-
-def play_in_time(level: Level, board: Board, seconds: float | None, *, seed: int = 0) -> TimedMove:
-    """Choose ``level``'s move in ``board`` within ``seconds`` (None: no clock).
-
-    The level's own search stops itself in time; should it not, the best move found so
-    far is returned when the time is up (the late search is told to stop and ignored).
-    """
-    thinking = Thinking(level, board, seconds, seed=seed)
-    seconds = thinking.seconds
-    if seconds is None:
-        return thinking.run()
-    answers: list[TimedMove] = []
-
-    def think() -> None:
-        try:
-            answers.append(thinking.run())
-        except Exception as problem:  # a failing level still owes a move
-            print(f"engine: {problem!r}; playing the best move so far", file=sys.stderr)
-            answers.append(thinking.best_so_far())
-
-    worker = threading.Thread(target=think, daemon=True)
-    worker.start()
-    worker.join(max(0.0, seconds - SAFETY_SECONDS))
-    if answers:
-        return answers[0]
-    thinking.stop_requested.set()
-    return thinking.best_so_far()
+def play_in_time(level: Level, board: Board, seconds: float | None, *, seed: int = 0) -> Answer:
+    """``level``'s move in ``board`` within ``seconds`` (None: no clock), through the one
+    decider (``ai.player.choose_move``, whose clock answers on time whatever the level does)."""
+    return choose_move(level, board.grid, board.rules, board.to_move, movetime=seconds, seed=seed)
 
 
 # -- the protocol session ------------------------------------------------------------
@@ -512,7 +283,7 @@ class Engine:
 class _Job:
     """A search thread, its clock, and the one answer it sends."""
 
-    def __init__(self, thinking: Thinking, answer: Callable[[TimedMove], None]):
+    def __init__(self, thinking: Thinking, answer: Callable[[Answer], None]):
         self.thinking = thinking
         self._answer = answer
         self._lock = threading.Lock()
@@ -543,7 +314,7 @@ class _Job:
         self.thinking.stop_requested.set()
         self._deliver(self.thinking.best_so_far())
 
-    def _deliver(self, timed: TimedMove) -> None:
+    def _deliver(self, timed: Answer) -> None:
         with self._lock:
             if self.done.is_set():
                 return

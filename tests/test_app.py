@@ -13,7 +13,9 @@ import numpy as np
 import pygame
 import pytest
 
+from ai.exact import ExactScore
 from ai.levels import Level
+from ai.player import Answer, DecidedBy
 from game.app.scene import Scene
 from game.app.scenes.game_over import GameOverScene
 from game.app.scenes.help import HowToPlayScene
@@ -21,6 +23,7 @@ from game.app.scenes.level_select import LevelSelectScene
 from game.app.scenes.options import OptionsScene
 from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene
+from game.app.scenes.play_text import Report
 from game.app.scenes.title import TitleScene
 from game.app.worker import JobPurpose
 from game.rules import MAX, MIN, Mode, Rules
@@ -398,23 +401,23 @@ def test_hint_highlights_a_column_with_a_verdict(app):
     play = vs_computer(app, level=Level(4))
     press(app, pygame.K_h)
     assert wait_until(app, lambda: play.hint is not None, 30)
-    move, verdict = play.hint
-    assert move in play.match.board.legal_moves()
+    assert play.hint in play.match.board.legal_moves()
     assert play.searches[-1].purpose is JobPurpose.HINT
     assert play.headline().startswith("Hint: column ")
-    assert verdict is None or "perfect play" in verdict
+    # From the empty board the book knows every column: the hint says it exactly.
+    assert play.headline() == "Hint: column 4: you win in 21 moves with perfect play"
 
 
 def test_hint_on_a_won_position_gives_the_exact_verdict(app):
     from game.board import Board
 
     play = vs_computer(app, level=Level(4))
-    board = Board.from_moves("4455")  # X to move, wins on its 3rd move from now at best
+    board = Board.from_moves("4455")  # you (player 1) to move: an open three, then the win
     for move in board.moves:
         play.match.play(move)
     press(app, pygame.K_h)
     assert wait_until(app, lambda: play.hint is not None, 30)
-    assert play.hint[1] is not None and "perfect play" in play.hint[1]
+    assert play.headline() in (f"Hint: column {c}: you win in 2 moves with perfect play" for c in (3, 6))
 
 
 def test_demo_mode_plays_by_itself(app):
@@ -569,12 +572,17 @@ def real_result(board, depth: int = 2):
     return search(board.grid, board.rules, depth, to_move=board.to_move)
 
 
+def answer_of(result, exact=None, columns=None, *, note=None):
+    """The answer a search gave, as the decider hands it over (with what was known exactly)."""
+    decided_by = DecidedBy.SEARCH if note is None else DecidedBy.OVERRULED
+    return Answer(result.move, decided_by, Level(2), result.value, exact, columns, result, note=note)
+
+
 def test_longest_status_texts_fit_at_800x600_and_up(tmp_path):
     from dataclasses import replace
 
     from ai.values import WIN
     from game.app.loop import App
-    from game.app.scenes.play import SearchReport
     from game.board import Board, Outcome, Termination
 
     app = App((800, 600), home=tmp_path)
@@ -583,17 +591,16 @@ def test_longest_status_texts_fit_at_800x600_and_up(tmp_path):
         board = Board.from_moves("44")
         result = real_result(board)
         texts = []
-        for purpose, value, verdict, exact in (
-            (JobPurpose.MOVE, -(WIN - 41), None, None),  # the computer forces a win in 20 moves
-            (JobPurpose.MOVE, 30, None, None),  # a heuristic value
-            (JobPurpose.HINT, WIN - 41, None, None),
-            (JobPurpose.HINT, 0, "loses: the opponent wins in 18 moves with perfect play", None),
-            (JobPurpose.HINT, 0, None, {6: -2}),  # exact: every move loses
-            (JobPurpose.HINT, 0, None, {6: 3}),
+        for hint, value, position, columns in (
+            (False, -(WIN - 41), None, None),  # the computer forces a win in 20 moves
+            (False, 30, None, None),  # a heuristic value
+            (True, WIN - 41, None, None),
+            (True, 0, ExactScore(MIN, 36), None),  # the position is lost, in 18 of the computer's moves
+            (True, 0, None, {6: ExactScore(MIN, 40)}),  # exact: every move loses
+            (True, 0, None, {6: ExactScore(MAX, 5)}),
         ):
-            play.report = SearchReport(
-                purpose, MIN if purpose is JobPurpose.MOVE else MAX, 6, replace(result, value=value), verdict, exact
-            )
+            side = MAX if hint else MIN
+            play.report = Report(hint, side, answer_of(replace(result, move=6, value=value), position, columns))
             texts.append(play.headline())
         play.report = None
         play.outcome = Outcome(MIN, Termination.FULL_BOARD, (), (11, 12))
@@ -619,8 +626,7 @@ def test_status_speaks_from_the_viewers_side_in_moves_not_plies(app):
     from dataclasses import replace
 
     from ai.values import WIN
-    from game.app.scenes.play import SearchReport, plural
-    from game.app.worker import JobPurpose
+    from game.app.scenes.play_text import plural
     from game.board import Board
 
     play = vs_computer(app, level=Level(2), first="computer")
@@ -629,9 +635,9 @@ def test_status_speaks_from_the_viewers_side_in_moves_not_plies(app):
     result = real_result(Board.from_moves("4"))
     # MAX (the computer) found a win 5 plies ahead; after its move 4 plies are left,
     # 2 of them its own moves: said from your side, in moves.
-    play.report = SearchReport(JobPurpose.MOVE, MAX, 3, replace(result, value=WIN - 5))
+    play.report = Report(False, MAX, answer_of(replace(result, move=3, value=WIN - 5)))
     assert play.headline() == "The computer played column 4. The computer can force a win in 2 moves"
-    play.report = SearchReport(JobPurpose.MOVE, MAX, 3, replace(result, value=-300))
+    play.report = Report(False, MAX, answer_of(replace(result, move=3, value=-300)))
     assert play.headline().endswith("You are much better (estimate)")  # -300 is good for MIN: you
     assert plural(1, "node") == "1 node" and plural(2, "node") == "2 nodes" and plural(6, "ply") == "6 plies"
 
@@ -733,6 +739,7 @@ def test_full_board_runs_are_drawn_in_their_players_colours(app):
 
 def test_exact_scores_label_every_column_and_make_the_hint(app):
     """Exact scores from the solver, as the worker's result carries them, show on the board."""
+    from ai.player import Purpose, choose_move
     from ai.solver import Solver
     from game.app.worker import JobPurpose, JobResult, SearchJob
     from game.board import Board
@@ -746,16 +753,19 @@ def test_exact_scores_label_every_column_and_make_the_hint(app):
     for move in play.match.board.legal_moves():
         child = Board.from_moves(board.moves_string() + str(move + 1))
         exact[move] = -Solver(board.rules).solve_grid(child.grid, -side).score
-    job = SearchJob(play.match.board.grid.copy(), board.rules, side, 2, purpose=JobPurpose.HINT)
+    job = SearchJob(play.match.board.grid.copy(), board.rules, side, Level(2), purpose=JobPurpose.HINT)
+    answer = choose_move(Level(2), job.grid, board.rules, side, purpose=Purpose.HINT)
+    assert answer.column_scores is not None
+    assert {col: found.score(side, job.grid) for col, found in answer.column_scores.items()} == exact
     play.job_purpose, play.job_ply = JobPurpose.HINT, len(play.match.moves)
-    play.receive(JobResult(1, job, real_result(play.match.board), exact_scores=exact))
+    play.receive(JobResult(1, job, answer))
     best = max(exact.values())
-    assert exact[play.hint[0]] == best  # the hint is a perfect move
-    assert play.headline().startswith(f"Hint: column {play.hint[0] + 1}: ")
+    assert play.hint is not None and exact[play.hint] == best  # the hint is a perfect move
+    assert play.headline().startswith(f"Hint: column {play.hint + 1}: ")
     assert "with perfect play" in play.headline()
     notes = play.column_notes()
     assert [note is not None for note in notes] == [col in exact for col in range(7)]
-    best_col = play.hint[0]
+    best_col = play.hint
     assert notes[best_col] is not None and notes[best_col].text.startswith("win ")  # "win <own moves>"
 
 
@@ -766,7 +776,7 @@ def test_scores_toggle_searches_each_of_your_turns_without_a_hint(app):
     press(app, pygame.K_s)
     assert play.show_scores
     step(app)
-    assert play.job_purpose is JobPurpose.HINT and not play.job_asked  # the scores' own search
+    assert play.job_purpose is JobPurpose.SCORES  # the scores' own job
     assert wait_until(app, lambda: play.job_purpose is None, 30)
     assert play.analysis_ply == 0 and play.hint is None and play.headline() == "Your turn"
     press(app, pygame.K_s)  # off: nothing more is searched
@@ -1000,8 +1010,8 @@ def test_perfect_status_line_names_book_and_solver_not_depth(app):
 
     play = vs_computer(app, level=PRESETS["Perfect"])
     assert play.level_line() == "Perfect (opening book + solver)"
-    other = vs_computer(app, rules=Rules(rows=5, cols=6), level=PRESETS["Perfect"])  # plays like Expert there
-    assert other.level_line().startswith("Perfect: depth 12")
+    other = vs_computer(app, rules=Rules(rows=5, cols=6), level=PRESETS["Perfect"])  # the Expert preset plays there
+    assert other.level_line() == "Perfect: plays Expert here (perfect play is for 6x7)"
 
 
 def test_hint_rings_the_ghost_disc_instead_of_an_arrow_across_it(app):
@@ -1022,7 +1032,7 @@ def test_hint_rings_the_ghost_disc_instead_of_an_arrow_across_it(app):
         return picture
 
     ghost_only = drawn().get_at(below_ghost)
-    play.hint = (col, None)
+    play.hint = col
     picture = drawn()
     assert picture.get_at(below_ghost) == ghost_only
     ring = (int(x + layout.radius + 2), int(layout.center(-1.05, col)[1]))
@@ -1036,7 +1046,7 @@ def test_scores_on_keeps_the_computers_move_stats_while_working(app):
     press(app, pygame.K_s)
     assert wait_until(app, lambda: play.job_purpose is None, 60)
     press(app, pygame.K_4)
-    assert wait_until(app, lambda: play.report is not None and play.job_purpose is not None and not play.job_asked, 60)
+    assert wait_until(app, lambda: play.report is not None and play.job_purpose is JobPurpose.SCORES, 60)
     assert play.detail().startswith("search: 2 plies deep")
     assert play.detail().endswith("working out the column scores...")
 
@@ -1049,42 +1059,41 @@ def test_scores_button_is_off_once_the_game_is_over(app):
 
 
 def test_perfect_detail_says_book_or_solver_without_zero_positions(app):
-    from dataclasses import replace
 
-    from game.app.scenes.play import SearchReport
-    from game.board import Board
+    from ai.levels import PRESETS
+    from ai.player import Answer, DecidedBy
 
     play = vs_computer(app, level=Level(2))
-    result = real_result(Board.from_moves("44"))
-    book = replace(result, stats=replace(result.stats, depth=0, nodes=0, seconds=0.05))
-    play.report = SearchReport(JobPurpose.MOVE, MIN, 3, book)
+    exact = ExactScore(MAX, 21)
+    book = Answer(3, DecidedBy.BOOK, PRESETS["Perfect"], exact.value, exact=exact, seconds=0.05)
+    play.report = Report(False, MIN, book)
     assert play.detail() == "perfect play: read from the opening book · 0.05 s"
-    solver = replace(result, stats=replace(result.stats, depth=0, nodes=3144, seconds=0.06))
-    play.report = SearchReport(JobPurpose.MOVE, MIN, 3, solver)
+    solver = Answer(3, DecidedBy.SOLVER, PRESETS["Perfect"], exact.value, exact=exact, nodes=3144, seconds=0.06)
+    play.report = Report(False, MIN, solver)
     assert play.detail() == "perfect play (opening book + solver): 3,144 positions searched · 0.06 s"
 
 
 def test_detail_says_when_the_solver_overruled_the_search(app):
     from dataclasses import replace
 
-    from game.app.scenes.play import SearchReport
+    from game.app.scenes.play_text import standing_after_move
     from game.board import Board
 
     play = vs_computer(app, level=Level(2))
     result = real_result(Board.from_moves("44"))
     note = "the exact solver chose column 2: it keeps the win, the search's column 3 would not"
-    play.report = SearchReport(JobPurpose.MOVE, MIN, 1, replace(result, move=1), note=note)
+    play.report = Report(False, MIN, answer_of(replace(result, move=1), note=note))
     assert play.detail().startswith(note + " · ")
-    play.report = SearchReport(JobPurpose.MOVE, MIN, 1, replace(result, move=1))
+    play.report = Report(False, MIN, answer_of(replace(result, move=1)))
     assert play.detail().startswith("search: ")
     # The level's solver knew the outcome: the headline says it, not the search's estimate.
     quiet = replace(result, move=1, value=5)
-    play.report = SearchReport(JobPurpose.MOVE, MIN, 1, quiet, note=note, outcome=1)
-    assert play.standing(play.report) == "The computer can force a win (perfect play)"
-    play.report = SearchReport(JobPurpose.MOVE, MIN, 1, quiet, outcome=0)
-    assert play.standing(play.report) == "A draw with perfect play"
-    play.report = SearchReport(JobPurpose.MOVE, MIN, 1, quiet)
-    assert "(estimate)" in play.standing(play.report)
+    names, rules = play.names(), play.rules
+    won = Report(False, MIN, answer_of(quiet, ExactScore.from_outcome(1, MIN), note=note))
+    assert standing_after_move(won, names, rules) == "The computer can force a win (perfect play)"
+    drawn = Report(False, MIN, answer_of(quiet, ExactScore.from_outcome(0, MIN)))
+    assert standing_after_move(drawn, names, rules) == "A draw with perfect play"
+    assert "(estimate)" in standing_after_move(Report(False, MIN, answer_of(quiet)), names, rules)
 
 
 def test_level_line_names_what_a_preset_knows_exactly(app):
@@ -1098,6 +1107,7 @@ def test_level_line_names_what_a_preset_knows_exactly(app):
 
 def test_two_player_hint_names_the_winner_not_the_opponent(app):
     """A lost position for player 2 in two-player mode: the hint names player 1."""
+    from ai.player import Purpose, choose_move
     from ai.solver import Solver
     from game.app.worker import JobResult, SearchJob
     from game.board import Board
@@ -1113,8 +1123,9 @@ def test_two_player_hint_names_the_winner_not_the_opponent(app):
         child = Board.from_moves(board.moves_string() + str(move + 1))
         exact[move] = -Solver(board.rules).solve_grid(child.grid, -side).score
     assert max(exact.values()) < 0
-    job = SearchJob(play.match.board.grid.copy(), board.rules, side, 2, purpose=JobPurpose.HINT)
+    job = SearchJob(play.match.board.grid.copy(), board.rules, side, Level(2), purpose=JobPurpose.HINT)
+    answer = choose_move(Level(2), job.grid, board.rules, side, purpose=Purpose.HINT)
     play.job_purpose, play.job_ply = JobPurpose.HINT, len(play.match.moves)
-    play.receive(JobResult(1, job, real_result(play.match.board), exact_scores=exact))
+    play.receive(JobResult(1, job, answer))
     assert ": player 1 wins in " in play.headline() and "opponent" not in play.headline()
     assert '"lose 5" = player 1 wins with its 5th' in play.scores_legend()

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from ai.levels import PRESETS, Level
+from ai.levels import PRESETS, Level, LevelNotFound, find_level
+from ai.player import quick_move
 from game.board import Board
-from game.engine import LevelNotFound, ProtocolError, find_level, parse_arena_field, play_in_time, quick_move
+from game.engine import ProtocolError, parse_arena_field, play_in_time
 from game.rules import MAX, MIN, Rules
 from tests.helpers import random_board
 

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
+from ai.exact import ExactScore, verdict
 from ai.levels import PRESETS
-from ai.perfect import PerfectPlayer, column_verdict, exact_column_scores, is_standard
-from ai.player import NOT_STANDARD_NOTE, choose_move, exact_value
+from ai.perfect import PerfectPlayer, exact_column_scores, is_standard
+from ai.player import NOT_STANDARD_NOTE, DecidedBy, choose_move
 from ai.solver import Solver
 from ai.values import WIN, plies_to_end
 from game.board import Board
-from game.rules import MAX, Rules
+from game.rules import MAX, MIN, Rules
 
 
 def _lines(path, step):
@@ -67,11 +69,13 @@ def test_empty_board_is_a_first_player_win_in_column_four():
     board = Board()
     scores = exact_column_scores(board.grid, board.rules, board.to_move, time_limit=None)
     assert scores == {0: -2, 1: -1, 2: 0, 3: 1, 4: 0, 5: -1, 6: -2}
-    assert column_verdict(3, scores[3], board.grid, board.to_move) == (
-        "column 4: you win in 21 moves with perfect play"
-    )
-    assert "the opponent wins in 20 moves" in column_verdict(0, scores[0], board.grid, board.to_move)
-    assert "a draw" in column_verdict(2, scores[2], board.grid, board.to_move)
+    names = {MAX: "you", MIN: "the opponent"}
+    said = {
+        col: verdict(ExactScore.from_score(score, board.grid, board.to_move), names) for col, score in scores.items()
+    }
+    assert said[3] == "you win in 21 moves with perfect play"
+    assert said[0] == "the opponent wins in 20 moves with perfect play"
+    assert said[2] == "a draw with perfect play"
 
 
 def test_verdict_counts_the_players_own_moves():
@@ -79,7 +83,9 @@ def test_verdict_counts_the_players_own_moves():
     board = Board.from_moves("444444535353")
     scores = exact_column_scores(board.grid, board.rules, board.to_move, time_limit=None)
     assert scores is not None
-    assert column_verdict(4, scores[4], board.grid, board.to_move) == "column 5: you win in 1 move with perfect play"
+    exact = ExactScore.from_score(scores[4], board.grid, board.to_move)
+    assert verdict(exact, {MAX: "you", MIN: "player 2"}) == "you win in 1 move with perfect play"
+    assert exact.plies == 1 and exact.winner_moves == 1 and exact.winner == MAX
 
 
 def test_perfect_after_4444_keeps_the_win():
@@ -87,7 +93,8 @@ def test_perfect_after_4444_keeps_the_win():
     board = Board.from_moves("4444")
     choice = choose_move(PRESETS["Perfect"], board.grid, board.rules, board.to_move)
     assert choice.move == 3
-    assert choice.outcome == 1
+    assert choice.exact is not None and choice.exact.pov(board.to_move) == 1
+    assert choice.decided_by in (DecidedBy.BOOK, DecidedBy.SOLVER)
     assert choice.value > 0
 
 
@@ -113,11 +120,10 @@ def test_perfect_never_spoils_a_won_or_drawn_position():
             continue
         checked += 1
         player = PerfectPlayer()
+        hurried = replace(PRESETS["Perfect"], time_budget=0.01)  # no time for distances: the outcome still holds
         while not board.is_game_over():
             if board.to_move == perfect_side:
-                move = choose_move(
-                    PRESETS["Perfect"], board.grid, rules, board.to_move, time_limit=0.01, perfect_player=player
-                ).move
+                move = choose_move(hurried, board.grid, rules, board.to_move, perfect_player=player).move
             elif rng.random() < 0.3:
                 move = rng.choice(board.legal_moves())
             else:
@@ -155,9 +161,9 @@ def test_perfect_prefers_the_quickest_win():
 
 def test_exact_value_uses_the_search_value_scale():
     board = Board.from_moves("444444535353")
-    value = exact_value(15, board.grid, board.to_move)  # win with the next disc
+    value = ExactScore.from_score(15, board.grid, board.to_move).value  # win with the next disc
     assert value == WIN - 1 and plies_to_end(value) == 1
-    value = exact_value(-10, Board().grid, MAX)  # the opponent's 12th disc wins
+    value = ExactScore.from_score(-10, Board().grid, MAX).value  # the opponent's 12th disc wins
     assert value == -(WIN - 24)
 
 
@@ -165,8 +171,11 @@ def test_perfect_off_the_standard_board_plays_expert_and_says_so():
     rules = Rules(rows=7, cols=8, connect=5)
     assert not is_standard(rules)
     board = Board(rules)
-    choice = choose_move(PRESETS["Perfect"], board.grid, rules, board.to_move, time_limit=0.2)
+    choice = choose_move(PRESETS["Perfect"], board.grid, rules, board.to_move)
     assert choice.note == NOT_STANDARD_NOTE
+    assert choice.level == PRESETS["Expert"] and choice.decided_by is DecidedBy.SEARCH
+    expert = choose_move(PRESETS["Expert"], board.grid, rules, board.to_move)
+    assert expert.move == choice.move  # the real Expert preset, not a flag switched off
     assert choice.move is not None and board.is_legal(choice.move)
     assert exact_column_scores(board.grid, rules, board.to_move) is None
 

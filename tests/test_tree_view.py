@@ -12,9 +12,10 @@ import numpy as np
 import pygame
 import pytest
 
+from ai.exact import winner_discs_left
 from ai.levels import Level
 from ai.search import MoveOrder, search
-from ai.solver import Solver, moves_to_end
+from ai.solver import Solver
 from ai.tree import BoundKind, is_forced_value, minimal_tree
 from ai.values import fmt_value
 from game.app.scenes.play import PlayScene, SearchRecord
@@ -311,7 +312,9 @@ def test_detail_panel_sets_the_heuristic_value_beside_perfect_play(app):
     name = "MAX (player 1)" if winner == 1 else "MIN (player 2)"
     line = next(line for line in scene.detail_lines(child) if "perfect play" in line)
     own = int((child_board.grid == child_board.to_move).sum())
-    plies = 2 * moves_to_end(score, own, own if child_board.to_move == 1 else own + 1, 42) - (1 if score > 0 else 0)
+    plies = 2 * winner_discs_left(score, own, own if child_board.to_move == 1 else own + 1, 42) - (
+        1 if score > 0 else 0
+    )
     exact = f"{'+' if winner == 1 else '-'}W{child.ply + plies}"  # in plies from the root, as the tree counts
     assert line == f"Depth 3 says {child.value_text}; perfect play: {exact}, {name} wins in {plies} plies from here"
     # Early on it is not known within the budget, and the panel says so.
@@ -546,8 +549,8 @@ def test_perfect_answers_have_no_tree_and_the_tree_controls_say_so(app):
 
     play = PlayScene(Rules(), PRESETS["Perfect"], "computer", "computer")
     app.stack.push(play)
-    assert wait_until(app, lambda: len(play.match.moves) == 1 and play.searches, 60)
-    assert not play.searches[0].has_tree  # the book answered: no search, no tree
+    assert wait_until(app, lambda: len(play.match.moves) == 1 and play.untreed_ply == 0, 60)
+    assert not play.searches  # the book answered: no search, no tree
     step(app, 2)
     assert not play.buttons["tree"].enabled
     press(app, pygame.K_t, frames=2)
@@ -690,7 +693,9 @@ def test_the_overlay_says_when_the_levels_solver_played_another_move(app):
     choice = choose_move(PRESETS["Hard"], board.grid, board.rules, board.to_move, record_tree=True)
     assert choice.result is not None and choice.note is not None
     play = PlayScene(board.rules, PRESETS["Hard"], "computer")
-    play.searches.append(SearchRecord(16, board.to_move, JobPurpose.MOVE, choice.result, note=choice.note))
+    play.searches.append(
+        SearchRecord(16, board.to_move, JobPurpose.MOVE, choice.result, note=choice.note, played=choice.move)
+    )
     app.stack.push(play)
     step(app)
     press(app, pygame.K_t, frames=2)

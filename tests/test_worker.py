@@ -10,6 +10,8 @@ import time
 import numpy as np
 import pytest
 
+from ai.levels import Level
+from ai.player import DecidedBy
 from ai.search import search
 from game.app.worker import (
     AIWorker,
@@ -50,9 +52,10 @@ def pump(worker: AIWorker, until, timeout: float = 60.0) -> list[tuple[object, W
     return seen
 
 
-def job_for(moves: str, depth: int, **options) -> SearchJob:
+def job_for(moves: str, depth: int, *, pruning: bool = True, level: Level | None = None, **options) -> SearchJob:
+    """A job in the position of ``moves``: ``level``, else a plain depth-``depth`` level."""
     board = Board.from_moves(moves)
-    return SearchJob(board.grid.copy(), Rules(), board.to_move, depth, **options)
+    return SearchJob(board.grid.copy(), Rules(), board.to_move, level or Level(depth, pruning=pruning), **options)
 
 
 @pytest.fixture(params=[True, False], ids=["process", "thread"])
@@ -115,7 +118,7 @@ def test_submitting_replaces_the_job_under_way(worker):
 
 def test_a_failing_search_is_reported_to_its_owner(worker):
     owner = Owner()
-    bad = SearchJob(np.zeros((6, 7), dtype=np.int8), Rules(), MIN, 0)  # depth 0 is refused
+    bad = SearchJob(np.zeros((6, 7), dtype=np.int8), Rules(), MIN, Level(0))  # depth 0 is refused
     worker.submit(bad, owner)
     pump(worker, lambda: worker.current is None)
     (failure,) = owner.events
@@ -161,13 +164,14 @@ def test_a_level_plays_through_choose_move_as_everywhere_else(worker):
 
     board = Board.from_moves("4453")
     owner = Owner()
-    job = SearchJob(board.grid.copy(), Rules(), board.to_move, 1, level=PRESETS["Hard"])
+    job = SearchJob(board.grid.copy(), Rules(), board.to_move, PRESETS["Hard"])
     worker.submit(job, owner)
     pump(worker, lambda: worker.current is None and not worker.receiving)
     (answer,) = [e for e in owner.events if isinstance(e, JobResult)]
     expected = choose_move(PRESETS["Hard"], board.grid, Rules(), board.to_move)
-    assert answer.result.move == expected.move and answer.result.value == expected.value
-    assert answer.result.depth == PRESETS["Hard"].depth  # the level's depth, not the job's 1
+    assert answer.answer.move == expected.move and answer.answer.value == expected.value
+    assert answer.answer.decided_by is expected.decided_by is DecidedBy.SEARCH
+    assert answer.answer.depth == PRESETS["Hard"].depth
     assert any(isinstance(e, TreeReady) for e in owner.events)  # the tree of the heuristic search
 
 
@@ -176,36 +180,34 @@ def test_the_perfect_level_answers_and_then_ponders_until_the_next_job(worker):
 
     board = Board.from_moves(LATE)
     owner = Owner()
-    worker.submit(SearchJob(board.grid.copy(), Rules(), board.to_move, 1, level=PRESETS["Perfect"]), owner)
+    worker.submit(SearchJob(board.grid.copy(), Rules(), board.to_move, PRESETS["Perfect"]), owner)
     pump(worker, lambda: worker.current is None and not worker.receiving)
     (answer,) = [e for e in owner.events if isinstance(e, JobResult)]
-    assert answer.result.move in board.legal_moves() and answer.result.proven
+    assert answer.answer.move in board.legal_moves() and answer.answer.decided_by is DecidedBy.SOLVER
+    assert answer.answer.exact is not None and answer.result is None  # no search: no tree to show
     quick = Owner()  # the worker may be pondering now: a new job stops it and is answered
     worker.submit(job_for("4", 2, record_tree=False), quick)
     pump(worker, lambda: any(isinstance(e, JobResult) for e in quick.events))
 
 
-def test_a_hint_carries_every_columns_exact_score_and_a_verdict(worker):
+def test_a_hint_carries_every_columns_exact_score_and_the_positions(worker):
+    from ai.exact import ExactScore
     from ai.levels import PRESETS
     from ai.perfect import exact_column_scores
 
     board = Board.from_moves(LATE)
     owner = Owner()
-    job = SearchJob(
-        board.grid.copy(),
-        Rules(),
-        board.to_move,
-        1,
-        verdict_seconds=5.0,
-        purpose=JobPurpose.HINT,
-        level=PRESETS["Medium"],
-    )
+    job = SearchJob(board.grid.copy(), Rules(), board.to_move, PRESETS["Medium"], purpose=JobPurpose.HINT)
     worker.submit(job, owner)
     pump(worker, lambda: worker.current is None and not worker.receiving)
     (answer,) = [e for e in owner.events if isinstance(e, JobResult)]
     expected = exact_column_scores(board.grid, Rules(), board.to_move, None)
-    assert answer.exact_scores == expected and set(expected) == set(board.legal_moves())
-    assert answer.verdict and ("perfect play" in answer.verdict or "draw" in answer.verdict)
+    assert expected is not None and set(expected) == set(board.legal_moves())
+    columns = answer.answer.column_scores
+    assert columns == {col: ExactScore.from_score(score, board.grid, board.to_move) for col, score in expected.items()}
+    best = max(expected.values())
+    assert expected[answer.answer.move] == best  # the hint's move keeps the best exact score
+    assert answer.answer.exact == columns[answer.answer.move]
 
 
 def test_a_level_whose_solver_overrules_its_search_says_so(worker):
@@ -217,6 +219,7 @@ def test_a_level_whose_solver_overrules_its_search_says_so(worker):
     worker.submit(job_for("3164444332677421", 8, level=PRESETS["Hard"]), owner)
     pump(worker, lambda: any(isinstance(e, JobResult) for e in owner.events))
     answer = next(e for e in owner.events if isinstance(e, JobResult))
-    assert answer.result.move in (1, 5)  # the two winning columns
-    assert answer.note == "the exact solver chose column 2: it keeps the win, the search's column 3 would not"
-    assert answer.outcome == 1  # the mover's exact outcome, for the play screen's headline
+    assert answer.answer.move in (1, 5)  # the two winning columns
+    assert answer.answer.decided_by is DecidedBy.OVERRULED
+    assert answer.answer.note == "the exact solver chose column 2: it keeps the win, the search's column 3 would not"
+    assert answer.answer.exact is not None and answer.answer.exact.pov(answer.job.to_move) == 1

@@ -15,11 +15,12 @@ every few thousand nodes, so Undo, Restart, Menu and closing the window stop it 
 milliseconds, and the result of a cancelled job is never delivered.  At the same checks
 (and while idle) the worker asks whether its parent is still alive and exits if not.
 
-Jobs: a MOVE or HINT job plays its ``Level`` through ``ai.player.choose_move`` (the one
-way a level plays, Beginner to Perfect, as in the CLI), keeping the heuristic search's
-tree; a hint also carries every column's exact score and the verdict where the exact
-solver finds them in time; after a Perfect move the worker ponders on the person's time
-until the next job; a COMPARE job is a plain search with pruning switched.
+Jobs: a MOVE, HINT or SCORES job plays its ``Level`` through ``ai.player.choose_move``
+(the one decider, as in the CLI) and sends back its ``Answer`` (a hint's carries every
+column's exact score where the solver finds them); after a book or solver move the
+worker ponders on the person's time until the next job; a COMPARE job is a plain search
+with the level's settings, for the tree overlay.  A job that fails (a damaged book, say)
+answers ``JobFailed`` with the cause in words, once; the worker lives on.
 
 A recorded tree can hold a million nodes (44 MB): it is sent after the answer, with its
 own ``TreeHeader``, in chunks of a quarter megabyte, and rebuilt in one place
@@ -45,13 +46,14 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ai.book import BookError
 from ai.levels import Level
-from ai.perfect import exact_column_scores, is_standard, shared_player
-from ai.player import Choice, choose_move
-from ai.search import SearchCancelled, SearchProgress, SearchResult, SearchStats, search
+from ai.perfect import shared_player
+from ai.player import Answer, DecidedBy, Purpose, choose_move
+from ai.search import SearchCancelled, SearchProgress, SearchResult, search
 from ai.solver import SolverStopped
 from ai.tree import FIELDS, SearchTree
-from game.rules import Mode, Rules
+from game.rules import Rules
 
 log = logging.getLogger(__name__)
 
@@ -68,25 +70,27 @@ class JobPurpose(enum.Enum):
 
     MOVE = "move"  # the computer's move
     HINT = "hint"  # a suggestion for the person to move
+    SCORES = "scores"  # every column's exact score for the board's badges (a hint not asked for)
     COMPARE = "compare"  # the tree overlay's search with pruning switched
     PONDER = "ponder"  # thinking on the person's time (dropped when a real job comes)
 
 
 @dataclass(frozen=True)
 class SearchJob:
-    """What to search: the position, the rules and the level."""
+    """What to work out: the position, the level and what for; nothing else.
+
+    MOVE and HINT play ``level`` through ``ai.player.choose_move`` (the one decider);
+    SCORES is a hint whose move nobody asked for (the board's column badges); COMPARE is
+    a plain search with the level's depth, pruning and order, for the tree overlay.
+    """
 
     grid: np.ndarray
     rules: Rules
     to_move: int
-    depth: int
-    pruning: bool = True
-    time_limit: float | None = None
+    level: Level
+    purpose: JobPurpose = JobPurpose.MOVE
     record_tree: bool = True
     tree_budget: int = 1_000_000
-    verdict_seconds: float = 0.0  # > 0: also try the exact solver for that long
-    purpose: JobPurpose = JobPurpose.MOVE
-    level: Level | None = None  # MOVE and HINT: play it through ``ai.player.choose_move``
 
 
 # -- messages from the worker (each names its job) ---------------------------------------
@@ -107,12 +111,12 @@ class JobResult:
 
     job_id: int
     job: SearchJob
-    result: SearchResult  # ``result.tree`` is None here: it arrives as ``TreeReady``
-    verdict: str | None = None  # the exact solver's verdict in words (hints)
-    exact_scores: dict[int, int] | None = None  # move -> exact score, where known
+    answer: Answer  # ``answer.result.tree`` is None here: it arrives as ``TreeReady``
     tree_follows: bool = False  # a ``TreeHeader`` and its chunks come next
-    note: str | None = None  # what the level's player said (e.g. its solver overruled its search)
-    outcome: int | None = None  # the move's exact outcome for the mover (1 win, 0 draw, -1 loss), if known
+
+    @property
+    def result(self) -> SearchResult | None:
+        return self.answer.result
 
 
 @dataclass(frozen=True)
@@ -191,32 +195,13 @@ class _WorkerGone:
 
 
 # -- the worker side --------------------------------------------------------------------
-def _perfect_play_verdict(job: SearchJob, should_stop: Callable[[], bool]) -> str | None:
-    """The exact solver's verdict for the side to move, or None if out of time or rules."""
-    from ai.solver import Solver, SolverError, SolverStopped, verdict_text
-
-    rules = job.rules
-    if rules.mode is not Mode.CLASSIC or not rules.gravity or job.verdict_seconds <= 0:
-        return None
-    deadline = time.perf_counter() + job.verdict_seconds
-    try:
-        solution = Solver(rules).solve_grid(
-            job.grid, job.to_move, should_stop=lambda: should_stop() or time.perf_counter() > deadline
-        )
-    except (SolverStopped, SolverError):
-        return None
-    own = int((job.grid == job.to_move).sum())
-    other = int((job.grid == -job.to_move).sum())
-    return verdict_text(solution.score, own, other, rules.cells)
-
-
 def run_job(
     job_id: int,
     job: SearchJob,
     send: Callable[[WorkerMessage], None],
     should_stop: Callable[[], bool],
 ) -> None:
-    """Search one job and send its messages: progress, the result, then the tree."""
+    """Work out one job and send its messages: progress, the answer, then the tree."""
     last = [0.0]
 
     def progress(report: SearchProgress) -> None:
@@ -225,106 +210,77 @@ def run_job(
             last[0] = now
             send(JobProgress(job_id, report.depth, report.completed_depth, report.nodes, report.seconds))
 
-    exact_scores: dict[int, int] | None = None
-    note: str | None = None
-    outcome: int | None = None
     try:
         if job.purpose is JobPurpose.PONDER:
             _ponder(job.grid, job.rules, job.to_move, should_stop)
             send(JobCancelled(job_id))  # pondering has no answer: it ends when it is stopped or done
             return
-        if job.level is not None:  # a level plays through its own player, whatever the purpose
-            choice = _choose(job, should_stop, progress)
-            result = choice.result if choice.result is not None else _as_result(choice, job)
-            exact_scores, note, outcome = choice.exact_scores, choice.note, choice.outcome
-        else:  # a plain search: a job without a level
-            result = search(
-                job.grid,
-                job.rules,
-                job.depth,
-                pruning=job.pruning,
-                record_tree=job.record_tree,
-                time_limit=job.time_limit,
-                to_move=job.to_move,
-                should_stop=should_stop,
-                on_progress=progress,
-                tree_budget=job.tree_budget,
-            )
-        verdict = None
-        if job.verdict_seconds:
-            exact_scores = _exact_scores(job, should_stop) or exact_scores
-            verdict = (
-                _verdict_from_scores(job, exact_scores) if exact_scores else _perfect_play_verdict(job, should_stop)
-            )
+        answer = _answer(job, should_stop, progress)
     except (SearchCancelled, SolverStopped):
         send(JobCancelled(job_id))
         return
-    except (EOFError, OSError):  # the pipe to the window broke: the caller ends the worker
+    except (EOFError, BrokenPipeError):  # the pipe to the window broke: the caller ends the worker
         raise
-    except Exception as error:  # report, never kill the worker
+    except Exception as error:  # report (a damaged book too), never kill the worker
         log.exception("search failed")
-        send(JobFailed(job_id, f"{type(error).__name__}: {error}"))
+        send(JobFailed(job_id, _failure_text(error)))
         return
-    tree = result.tree
+    result = answer.result
+    tree = result.tree if result is not None else None
+    if result is not None and tree is not None:
+        answer = replace(answer, result=replace(result, tree=None))
     # The answer first, so the move can be played at once; the tree follows.
-    send(
-        JobResult(
-            job_id,
-            job,
-            replace(result, tree=None),
-            verdict,
-            exact_scores,
-            tree_follows=tree is not None,
-            note=note,
-            outcome=outcome,
-        )
-    )
+    send(JobResult(job_id, job, answer, tree_follows=tree is not None))
     if tree is not None:
         send_tree(job_id, tree, send)
-    if job.purpose is JobPurpose.MOVE and result.move is not None and _plays_perfectly(job):
+    if job.purpose is JobPurpose.MOVE and answer.move is not None and answer.decided_by.is_exact:
         # Think on the person's time: the next job (their move's answer) stops it at once.
-        after = _grid_after(job.grid, job.rules, result.move, job.to_move)
+        after = _grid_after(job.grid, job.rules, answer.move, job.to_move)
         try:
             _ponder(after, job.rules, -job.to_move, should_stop)
         except (SearchCancelled, SolverStopped):
             pass
 
 
-def _choose(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[[SearchProgress], None]) -> Choice:
-    """The level's move through ``choose_move``, the one way a level plays; if perfect
-    play runs out of time (not cancelled), the same level's heuristic search answers."""
-    assert job.level is not None
-
-    def play(level: Level) -> Choice:
-        return choose_move(
-            level,
+def _answer(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[[SearchProgress], None]) -> Answer:
+    """The job's answer: the decider's for a move or a hint, a plain search to compare."""
+    level = job.level
+    if job.purpose is JobPurpose.COMPARE:
+        result = search(
             job.grid,
             job.rules,
-            job.to_move,
+            level.depth,
+            pruning=level.pruning,
+            order=level.order,
+            noise=level.noise,  # with ``choose_move``'s seed (0): a noisy level's own judgement
+            record_tree=job.record_tree,
+            to_move=job.to_move,
             should_stop=should_stop,
             on_progress=progress,
-            record_tree=job.record_tree,
             tree_budget=job.tree_budget,
         )
-
-    try:
-        return play(job.level)
-    except SolverStopped:
-        if should_stop() or not _plays_perfectly(job):
-            raise
-        return play(replace(job.level, perfect=False))
-
-
-def _as_result(choice: Choice, job: SearchJob) -> SearchResult:
-    """A ``SearchResult`` for an answer that no heuristic search gave (book, solver)."""
-    stats = SearchStats(choice.depth, choice.nodes, 0, 0, choice.seconds, choice.nodes)
-    pv = () if choice.move is None else (choice.move,)
-    pruning = job.level.pruning if job.level is not None else job.pruning
-    return SearchResult(choice.move, choice.value, pv, {}, stats, pruning, completed=True, proven=True)
+        return Answer(result.move, DecidedBy.SEARCH, level, result.value, result=result, nodes=result.stats.total_nodes)
+    purpose = Purpose.MOVE if job.purpose is JobPurpose.MOVE else Purpose.HINT
+    return choose_move(
+        level,
+        job.grid,
+        job.rules,
+        job.to_move,
+        purpose=purpose,
+        should_stop=should_stop,
+        on_progress=progress,
+        record_tree=job.record_tree,
+        tree_budget=job.tree_budget,
+    )
 
 
-def _plays_perfectly(job: SearchJob) -> bool:
-    return job.level is not None and job.level.perfect and is_standard(job.rules)
+def _failure_text(error: Exception) -> str:
+    """One line naming what failed and, where there is one, the fix."""
+    if isinstance(error, BookError):
+        return f"the opening book cannot be used ({error}); reinstall bitbully-databases"
+    if isinstance(error, OSError):
+        return f"{error.strerror or error}" + (f": {error.filename}" if error.filename else "")
+    return f"{type(error).__name__}: {error}"
 
 
 def _grid_after(grid: np.ndarray, rules: Rules, move: int, side: int) -> np.ndarray:
@@ -341,20 +297,6 @@ def _grid_after(grid: np.ndarray, rules: Rules, move: int, side: int) -> np.ndar
 def _ponder(grid: np.ndarray, rules: Rules, to_move: int, should_stop: Callable[[], bool]) -> None:
     """Fill the perfect player's tables with answers to the person's likely replies."""
     shared_player().ponder(grid, rules, to_move, should_stop)
-
-
-def _exact_scores(job: SearchJob, should_stop: Callable[[], bool]) -> dict[int, int] | None:
-    """Every column's exact score for the side to move, within the hint's seconds."""
-    return exact_column_scores(job.grid, job.rules, job.to_move, job.verdict_seconds, should_stop=should_stop)
-
-
-def _verdict_from_scores(job: SearchJob, scores: dict[int, int]) -> str:
-    """The position's verdict from its best column's exact score (no second solve)."""
-    from ai.solver import verdict_text
-
-    own = int((job.grid == job.to_move).sum())
-    other = int((job.grid == -job.to_move).sum())
-    return verdict_text(max(scores.values()), own, other, job.rules.cells)
 
 
 def send_tree(job_id: int, tree: SearchTree, send: Callable[[WorkerMessage], None]) -> None:

@@ -17,36 +17,31 @@ Input for a move is ignored while a disc falls and while the computer thinks.
 from __future__ import annotations
 
 import enum
-import re
 from dataclasses import dataclass, replace
 
 import pygame
 
-from ai.heuristic import POINT
-from ai.levels import Level, preset_name, worst_case_positions
-from ai.perfect import is_standard
+from ai.levels import PRESETS, Level
+from ai.player import Answer, solvable
 from ai.search import SearchResult
-from ai.solver import moves_to_end
-from ai.values import is_win_value, plies_to_end
 from game.app.animation import DiscDrop, DropEvent
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
 from game.app.scene import Scene
+from game.app.scenes import play_text as say
+from game.app.scenes.play_text import Names, Report
 from game.app.settings import Opponent, Settings
 from game.app.widgets import Button, display_size, row_rects
 from game.app.worker import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, TreeReady, WorkerEvent
 from game.board import Outcome
 from game.match import Match
-from game.notation import format_move
 from game.rules import MAX, MIN, Cell, Mode, Rules
 
 DEMO_PAUSE = 0.35  # seconds between two moves of computer against computer
 END_DELAY = 0.9  # seconds of glow before the result panel
-HINT_VERDICT_SECONDS = 1.0  # solver time for a hint when the level has no time budget
 UI_TREE_BUDGET = 1_000_000
-NO_TREE_TEXT = "No tree to show: Perfect answers from its opening book and the exact solver, not a depth-limited search"
-EVEN_BELOW = 8  # heuristic values under this are "even": a few discs' worth of centre
-THREAT_VALUE = 50  # about one open threat (a window with 3 own discs): "slightly" below it
-MUCH_FROM = 200  # several threats: "much better"
+HINT_LEVEL = "Hard"
+"""The level hints and column scores use where no computer plays (two players): fast, and
+exact wherever the solver proves the columns within the hint's budget."""
 GLOW_SECONDS = 6.0  # the winning line pulses this long, then stays lit (no redraws while idle)
 
 
@@ -66,22 +61,9 @@ class SearchRecord:
     purpose: JobPurpose  # MOVE or HINT
     result: SearchResult  # its tree may still be on its way (see ``PlayScene.on_tree``)
     job_id: int = 0
-    has_tree: bool = True  # False: a book or solver answer (Perfect), no search tree to show
+    has_tree: bool = True  # False: no tree was recorded for it
     note: str | None = None  # e.g. the level's solver played another move than this search chose
-
-
-@dataclass(frozen=True)
-class SearchReport:
-    """What the last search said, for the status lines (built into text when drawn)."""
-
-    purpose: JobPurpose
-    side: int  # the side that moved (MOVE) or asked (HINT)
-    move: int
-    result: SearchResult
-    verdict: str | None = None  # the exact solver's words for the side to move
-    exact_scores: dict[int, int] | None = None  # move -> exact score for the side to move
-    note: str | None = None  # what the level's player said (e.g. its solver overruled its search)
-    outcome: int | None = None  # the move's exact outcome for its mover (1/0/-1), where the solver knew it
+    played: int | None = None  # the move the answer played, where it is not the search's choice
 
 
 @dataclass(frozen=True)
@@ -96,64 +78,6 @@ class PlayLayout:
     detail_size: int
     text_left: int
     text_right: int
-
-
-def plural(count: int, word: str) -> str:
-    """ "1 node", "2 nodes", "1,000 nodes", "1 ply", "6 plies"."""
-    if count == 1:
-        return f"1 {word}"
-    return f"{count:,} {word[:-1] + 'ies' if word.endswith('y') else word + 's'}"
-
-
-def winner_moves(plies: int) -> int:
-    """The winner's own moves among ``plies`` plies that end with its winning disc."""
-    return (plies + 1) // 2
-
-
-def score_label(score: int, own_discs: int, other_discs: int, cells: int) -> str:
-    """A column's badge for an exact score from the mover's side: "win 3" (the mover wins
-    with its 3rd move from now), "draw", "lose 5" (the other side wins with its 5th).
-
-    Counted in the winner's own moves, as the hint says it; never "W3", which the tree
-    and the command line use for plies."""
-    if score == 0:
-        return "draw"
-    moves = moves_to_end(score, own_discs, other_discs, cells)
-    return f"{'win' if score > 0 else 'lose'} {moves}"
-
-
-def verdict_words(verdict: str, subject: str, second_person: bool, other: str = "the opponent") -> str:
-    """The solver's verdict for the side to move ("wins in 3 moves with perfect play",
-    "loses: the opponent wins in 5 moves ...", "draw ...") said of ``subject`` (the side
-    to move) and ``other`` (the side that wins when ``subject`` loses)."""
-    found = re.search(r"wins in (\d+) moves?", verdict)
-    if verdict.startswith("draw") or found is None:
-        return "a draw with perfect play" if verdict.startswith("draw") else verdict
-    moves = plural(int(found.group(1)), "move")
-    ending = "" if second_person else "s"
-    if verdict.startswith("loses"):
-        return f"{other} wins in {moves} with perfect play"
-    return f"{subject} win{ending} in {moves} with perfect play"
-
-
-def standing_text(own_value: int, plies_from_now: int | None, name: str, other: str, rules: Rules) -> str:
-    """How the game stands for ``name`` (whose value is ``own_value``), in words.
-
-    ``plies_from_now`` is the plies from the current position to the end of a forced
-    result (None when the value is a heuristic judgement).
-    """
-    you = name == "You"
-    be = "are" if you else "is"
-    if plies_from_now is not None:
-        winner = name if own_value > 0 else other
-        return f"{winner} can force a win in {plural(winner_moves(plies_from_now), 'move')}"
-    if rules.mode is Mode.FULL_BOARD:
-        return f"{name} {'expect' if you else 'expects'} {own_value / POINT:+.1f} points (estimate)"
-    size = abs(own_value)
-    if size < EVEN_BELOW:
-        return "The position is even (estimate)"
-    word = "slightly " if size < THREAT_VALUE else ("much " if size >= MUCH_FROM else "")
-    return f"{name} {be} {word}{'better' if own_value > 0 else 'worse'} (estimate)"
 
 
 class PlayScene(Scene):
@@ -191,13 +115,14 @@ class PlayScene(Scene):
         self.job_id: int | None = None
         self.job_ply = 0
         self.progress: JobProgress | None = None
-        self.report: SearchReport | None = None
-        self.hint: tuple[int, str | None] | None = None
+        self.report: Report | None = None
+        self.hint: int | None = None  # the hinted move, shown on the board
         self.show_scores = False  # S: every column's exact score kept on the board, each turn
-        self.analysis: SearchReport | None = None  # the scores' own search (not a hint asked for)
+        self.analysis: Answer | None = None  # the column scores' own answer (not a hint asked for)
         self.analysis_ply = -1
-        self.job_asked = True  # the job under way was asked for (a hint), not a scores analysis
+        self.failed_levels: set[Level] = set()  # levels whose job failed: not asked again this game
         self.searches: list[SearchRecord] = []
+        self.untreed_ply: int | None = None  # the latest answer without a search (book, solver)
         self.undone_searches: list[SearchRecord] = []  # kept for Redo
         self.outcome: Outcome | None = None
         self.counted = False  # this game's result is in the tally (once per game)
@@ -253,6 +178,9 @@ class PlayScene(Scene):
     @property
     def thinking(self) -> bool:
         return self.job_purpose is JobPurpose.MOVE
+
+    def names(self) -> Names:
+        return Names(self.side_name(MAX), self.side_name(MIN), self.human_side, self.opponent is Opponent.COMPUTER)
 
     # -- moves -----------------------------------------------------------------------
     def play_move(self, move: int) -> None:
@@ -310,30 +238,31 @@ class PlayScene(Scene):
         return None if cell is None else self.match.board.move_at(cell)
 
     # -- the computer -----------------------------------------------------------------
-    def submit(self, purpose: JobPurpose, side: int, *, asked: bool = True) -> None:
-        """Start a search for ``side``: the computer's move, a hint, or (``asked`` False)
-        the exact scores of the columns kept on the board."""
-        board = self.match.board
+    def level_for(self, purpose: JobPurpose, side: int) -> Level:
+        """The level a job plays: the side's own for a move; for a hint or the column
+        scores, the opponent computer's (what it would play in your place), or the hint
+        level where no computer plays; a level that failed this game gives way to Expert."""
         if purpose is JobPurpose.MOVE:
             level = self.levels[side]
-        else:  # a hint searches as the opponent's level would, without a beginner's blur
-            level = replace(self.levels[-side], noise=0)
+        elif self.opponent is Opponent.HUMAN:
+            level = PRESETS[HINT_LEVEL]
+        else:
+            level = self.levels[-side]
+        return PRESETS["Expert"] if level in self.failed_levels and level != PRESETS["Expert"] else level
+
+    def submit(self, purpose: JobPurpose, side: int) -> None:
+        """Start a job for ``side``: the computer's move, a hint, or the column scores."""
         job = SearchJob(
-            board.grid.copy(),
+            self.match.board.grid.copy(),
             self.rules,
             side,
-            level.depth,
-            pruning=level.pruning,
-            time_limit=level.time_limit,
-            record_tree=True,
-            tree_budget=UI_TREE_BUDGET,
-            verdict_seconds=(level.time_budget or HINT_VERDICT_SECONDS) if purpose is JobPurpose.HINT else 0.0,
+            self.level_for(purpose, side),
             purpose=purpose,
-            level=level,  # the worker plays it through ai.player.choose_move
+            record_tree=purpose is not JobPurpose.SCORES,
+            tree_budget=UI_TREE_BUDGET,
         )
         self.job_id = self.app.submit(job, self)
         self.job_purpose = purpose
-        self.job_asked = asked
         self.job_ply = len(self.match.moves)
         self.progress = None
 
@@ -358,10 +287,10 @@ class PlayScene(Scene):
         self.show_scores = not self.show_scores
         if not self.show_scores:
             self.app.show_toast("Column scores off (a hint still shows its own)")
-        elif is_standard(self.rules):
-            self.app.show_toast("Column scores on: each column's exact score, on your turn")
+        elif solvable(self.rules):
+            self.app.show_toast("Column scores on: each column's exact score where the solver proves it, on your turn")
         else:
-            self.app.show_toast("Exact scores are for the standard 6x7 board only")
+            self.app.show_toast("Exact scores need classic rules with gravity")
 
     def on_worker_event(self, event: WorkerEvent) -> None:
         """The App hands over what the worker sent about this scene's jobs."""
@@ -372,55 +301,69 @@ class PlayScene(Scene):
         elif isinstance(event, JobProgress):
             self.progress = event
         elif isinstance(event, JobFailed):
-            self.job_purpose = None
-            self.app.show_toast(f"The search failed: {event.message}")
+            self.on_job_failed(event)
         elif isinstance(event, JobResult):
             self.receive(event)
+
+    def on_job_failed(self, event: JobFailed) -> None:
+        """Say why once; the level that failed is not asked again this game (Expert plays
+        for it), and the column scores switch off, so nothing is resubmitted in a loop."""
+        purpose, self.job_purpose = self.job_purpose, None
+        level = self.level_for(purpose or JobPurpose.MOVE, self.match.to_move)
+        self.failed_levels.add(level)
+        if purpose is JobPurpose.SCORES:
+            self.show_scores = False
+            self.app.show_toast(f"Column scores are off: {event.message}", 5.0)
+        elif purpose is JobPurpose.MOVE and level != PRESETS["Expert"]:
+            self.app.show_toast(f"The computer's level failed ({event.message}): Expert plays instead", 6.0)
+        else:
+            self.app.show_toast(f"The search failed: {event.message}", 5.0)
 
     def receive(self, event: JobResult) -> None:
         purpose, self.job_purpose = self.job_purpose or JobPurpose.MOVE, None
         self.progress = None
-        result = event.result
-        if len(self.match.moves) != self.job_ply or result.move is None:
+        answer = event.answer
+        if len(self.match.moves) != self.job_ply or answer.move is None:
             return  # the position changed: this answer is stale
         side = event.job.to_move
-        exact = event.exact_scores or None
-        if not self.job_asked:  # the scores' own search: only its scores are wanted
-            self.analysis = SearchReport(purpose, side, result.move, result, event.verdict, exact)
-            self.analysis_ply = self.job_ply
+        if purpose is JobPurpose.SCORES:  # only the column scores are wanted
+            self.analysis, self.analysis_ply = answer, self.job_ply
+            if not answer.column_scores:
+                self.show_scores = False
+                self.app.show_toast("Column scores: not proven within the budget here (estimates only)", 4.0)
             return
-        has_tree = event.tree_follows or result.tree is not None
-        self.searches.append(SearchRecord(self.job_ply, side, purpose, result, event.job_id, has_tree, event.note))
-        move = result.move
-        if purpose is JobPurpose.HINT and exact:  # the best exact move; the search's if it is one
-            best = max(exact.values())
-            if exact.get(move) != best:
-                move = min(
-                    (m for m, score in exact.items() if score == best), key=lambda m: abs(m - self.rules.cols // 2)
-                )
-        self.report = SearchReport(purpose, side, move, result, event.verdict, exact, event.note, event.outcome)
+        if answer.result is not None:
+            has_tree = event.tree_follows or answer.result.tree is not None
+            played = answer.move if answer.move != answer.result.move else None
+            record = SearchRecord(
+                self.job_ply, side, purpose, answer.result, event.job_id, has_tree, answer.note, played
+            )
+            self.searches.append(record)
+        else:  # a book or solver answer: no search, no tree
+            self.untreed_ply = self.job_ply
+        self.report = Report(purpose is JobPurpose.HINT, side, answer)
         if purpose is JobPurpose.HINT:
             self.app.toast = None  # "Looking for a hint..." is answered
-            self.hint = (move, event.verdict)
+            self.hint = answer.move
         else:
-            self.play_move(move)
+            self.play_move(answer.move)
 
-    def exact_scores(self) -> dict[int, int] | None:
-        """The exact score of each move in the current position, if a search brought them:
-        the hint's, or (scores kept on the board) the scores' own search's."""
+    def exact_scores(self):  # -> Mapping[int, ExactScore] | None
+        """The exact result of each move in the current position, if an answer brought
+        them: the hint's, or (scores kept on the board) the scores' own answer's."""
         report = self.report
-        if report is not None and report.purpose is JobPurpose.HINT and report.exact_scores:
-            return report.exact_scores
+        if report is not None and report.hint and report.answer.column_scores:
+            return report.answer.column_scores
         analysis = self.analysis
         if self.show_scores and analysis is not None and self.analysis_ply == len(self.match.moves):
-            return analysis.exact_scores or None
+            return analysis.column_scores or None
         return None
 
     def wants_scores(self) -> bool:
         """The column scores are kept on the board and this turn's are still to come."""
         return (
             self.show_scores
-            and is_standard(self.rules)
+            and solvable(self.rules)
             and self.outcome is None
             and self.drop is None
             and self.job_purpose is None
@@ -437,7 +380,7 @@ class PlayScene(Scene):
                     records[index] = replace(record, result=replace(record.result, tree=event.tree))
 
     def move_text(self, move: int) -> str:
-        return ("column " if self.rules.gravity else "cell ") + format_move(move, self.rules)
+        return say.move_text(move, self.rules)
 
     # -- toolbar actions ---------------------------------------------------------------
     def undo(self) -> None:
@@ -493,6 +436,7 @@ class PlayScene(Scene):
         self.finish_drop()
         self.match.restart()
         self.searches.clear()
+        self.untreed_ply = None
         self.undone_searches.clear()
         self.hint = None
         self.report = None
@@ -512,17 +456,19 @@ class PlayScene(Scene):
         return next((i for i in range(len(self.searches) - 1, -1, -1) if self.searches[i].has_tree), None)
 
     def open_tree(self) -> None:
-        if not self.searches:
+        untreed = self.untreed_ply is not None and self.untreed_ply <= len(self.match.moves)
+        if not self.searches and not untreed:
             self.app.show_toast("No search yet: the tree appears after a computer move or a hint")
             return
         index = self.last_tree_index()
         if index is None:
-            self.app.show_toast(NO_TREE_TEXT, 4.0)
+            self.app.show_toast(say.NO_TREE_TEXT, 4.0)
             return
         from game.app.tree.scene import TreeScene
 
         self.app.stack.push(TreeScene(self, index))
-        if index != len(self.searches) - 1:
+        later_answer = untreed and self.untreed_ply is not None and self.untreed_ply > self.searches[index].ply
+        if index != len(self.searches) - 1 or later_answer:
             self.app.show_toast(
                 "The last answer came from the opening book or solver (no tree): showing the search before it", 4.0
             )
@@ -575,8 +521,7 @@ class PlayScene(Scene):
         outcome = self.outcome
         if outcome is None:
             return ""
-        text = outcome.result_text({MAX: self.side_name(MAX), MIN: self.side_name(MIN)})
-        return text + "!" if text.startswith("You ") else text
+        return say.result_text(outcome.result_text({MAX: self.side_name(MAX), MIN: self.side_name(MIN)}))
 
     # -- frame -----------------------------------------------------------------------
     def update(self, dt: float) -> None:
@@ -605,7 +550,7 @@ class PlayScene(Scene):
                 self.wait = 0.0
                 self.submit(JobPurpose.MOVE, side)
         if self.wants_scores():
-            self.submit(JobPurpose.HINT, self.match.to_move, asked=False)
+            self.submit(JobPurpose.SCORES, self.match.to_move)
         self.place_buttons(display_size())
 
     def is_animating(self) -> bool:
@@ -706,146 +651,50 @@ class PlayScene(Scene):
             "undo": self.match.can_undo(),
             "redo": self.match.can_redo(),
             "hint": self.outcome is None and human_turn and self.drop is None,
-            "scores": is_standard(self.rules) and self.opponent is not Opponent.DEMO and self.outcome is None,
+            "scores": solvable(self.rules) and self.opponent is not Opponent.DEMO and self.outcome is None,
             "tree": self.last_tree_index() is not None,
         }
 
-    # -- what the status bar says -----------------------------------------------------
+    # -- what the status bar says (the sentences: ``play_text``) ----------------------
     def headline(self) -> str:
         """The first status line: what matters now."""
         if self.outcome is not None:
             return self.result_text()
         side = self.match.to_move
         report = self.report
-        if report is not None and report.purpose is JobPurpose.HINT:
-            return self.hint_text(report)
+        if report is not None and report.hint:
+            return say.hint_text(report, self.names(), self.rules)
         if self.thinking and (report is None or report.side == side):
             return f"{self.side_name(side)} is thinking..."
-        if report is not None and report.purpose is JobPurpose.MOVE:  # (computer vs computer: while the other thinks)
-            return f"{self.side_name(report.side)} played {self.move_text(report.move)}. {self.standing(report)}"
-        if self.opponent is Opponent.COMPUTER:
-            return "Your turn" if not self.is_computer(side) else "The computer's turn"
-        mark = "ring" if side == MAX else "cross"
-        return f"{self.side_name(side)} ({mark}) to move"
-
-    def standing(self, report: SearchReport) -> str:
-        """How the game stands after a computer move, from the viewer's side."""
-        value = report.result.value
-        viewer = self.human_side
-        own = value if viewer == MAX else -value
-        name, other = self.side_name(viewer), self.side_name(-viewer)
-        if report.result.stats.depth == 0:  # perfect play (book or solver), not a search
-            exact = report.exact_scores
-            if exact and report.move in exact:  # the distance is known: count from now
-                score = exact[report.move]  # the mover's, before its move
-                if score == 0:
-                    return "A draw with perfect play"
-                board = self.match.board  # the move is on it; the opponent is to move
-                moves = moves_to_end(
-                    -score,
-                    int((board.grid == -report.side).sum()),
-                    int((board.grid == report.side).sum()),
-                    self.rules.cells,
-                )
-                winner = self.side_name(report.side) if score > 0 else self.side_name(-report.side)
-                return f"{winner} can force a win in {plural(moves, 'move')}"
-            if is_win_value(value):  # only the outcome is known
-                return f"{name if own > 0 else other} can force a win (perfect play)"
-            return "A draw with perfect play"
-        if report.outcome is not None and not is_win_value(value):  # the level's solver knew more
-            if report.outcome == 0:
-                return "A draw with perfect play"
-            winning_side = report.side if report.outcome > 0 else -report.side
-            return f"{self.side_name(winning_side)} can force a win (perfect play)"
-        plies = plies_to_end(value) - 1 if is_win_value(value) else None  # one ply was just played
-        return standing_text(own, plies, name, other, self.rules)
-
-    def hint_text(self, report: SearchReport) -> str:
-        """ "Hint: column 4: you win in 18 moves with perfect play", or the search's view."""
-        where = self.move_text(report.move)
-        exact = report.exact_scores
-        you = self.opponent is Opponent.COMPUTER
-        subject = "you" if you else self.side_name(report.side).lower()
-        other_name = "the computer" if you else self.side_name(-report.side).lower()  # "player 2", never "the opponent"
-        if exact and report.move in exact:
-            score = exact[report.move]
-            if score == 0:
-                return f"Hint: {where}: a draw with perfect play"
-            board = self.match.board
-            own = int((board.grid == report.side).sum())
-            other = int((board.grid == -report.side).sum())
-            moves = plural(moves_to_end(score, own, other, self.rules.cells), "move")
-            if score < 0:  # every move loses: the slowest loss
-                return f"Hint: {where}: {other_name} wins in {moves} with perfect play"
-            return f"Hint: {where}: {subject} win{'' if you else 's'} in {moves} with perfect play"
-        if report.verdict:
-            return f"Hint: {where}. From here, {verdict_words(report.verdict, subject, you, other_name)}"
-        value = report.result.value
-        own_value = value if report.side == MAX else -value
-        plies = plies_to_end(value) if is_win_value(value) else None
-        name = "You" if you else self.side_name(report.side)
-        return f"Hint: {where}. {standing_text(own_value, plies, name, self.side_name(-report.side), self.rules)}"
+        if report is not None:  # (computer vs computer: while the other thinks)
+            return say.played_text(report, self.names(), self.rules)
+        computer = self.is_computer(side)
+        return say.turn_text(self.names(), side, self.opponent is Opponent.COMPUTER, computer)
 
     def detail(self) -> str:
-        """The second status line: the search's statistics, or its progress."""
-        scores_only = self.job_purpose is not None and not self.job_asked  # the column scores' own search
+        """The second status line: the answer's cost, or the search's progress."""
+        scores_only = self.job_purpose is JobPurpose.SCORES
         if self.job_purpose is not None and not scores_only:
             progress = self.progress
             # Computer vs computer shows the last move above: say here who thinks.
             who = f"{self.side_name(self.match.to_move)} is thinking" if self.thinking and self.report else "searching"
             if progress is None:
                 return f"{who}..."
-            level = self.levels[self.match.to_move] if self.thinking else self.levels[-self.match.to_move]
-            deep = plural(progress.depth, "ply")
-            text = f"{who}, {deep} deep: {plural(progress.nodes, 'position')} so far, {progress.seconds:.1f} s"
-            if not level.pruning and not level.time_budget:
-                worst = worst_case_positions(self.rules, level.depth)
-                share = progress.nodes / worst if worst else 0.0
-                text += f" ({share:.1%} of up to {worst:,})"
-            return text
+            level = self.level_for(self.job_purpose or JobPurpose.MOVE, self.match.to_move)
+            return say.progress_text(who, progress.depth, progress.nodes, progress.seconds, level, self.rules)
         working = "working out the column scores..."
         report = self.report
         if report is None:
             return working if scores_only else ""
-        return f"{self.report_detail(report)} · {working}" if scores_only else self.report_detail(report)
-
-    def report_detail(self, report: SearchReport) -> str:
-        """What the last search did: depth, nodes, cutoffs, time (or where perfect play read it)."""
-        result = report.result
-        stats = result.stats
-        reached = " (time ran out)" if not result.completed else (" (forced result)" if result.proven else "")
-        what = "hint search" if report.purpose is JobPurpose.HINT else "search"
-        if stats.depth == 0 and stats.nodes == 0:  # read straight from the opening book
-            return f"perfect play: read from the opening book · {stats.seconds:.2f} s"
-        if stats.depth == 0:  # the exact solver (or a search down to the book's positions)
-            return f"perfect play (opening book + solver): {plural(stats.nodes, 'position')} searched · {stats.seconds:.2f} s"
-        if report.note:  # e.g. Hard's endgame solver chose another column than its search
-            return f"{report.note} · {stats.seconds:.2f} s"
-        return (
-            f"{what}: {plural(stats.depth, 'ply')} deep{reached} · {plural(stats.nodes, 'node')} · "
-            f"{plural(stats.cutoffs, 'cutoff')} · {stats.seconds:.2f} s · {stats.nodes_per_second / 1000:,.0f}k nodes/s"
-        )
+        detail = say.answer_detail(report)
+        return f"{detail} · {working}" if scores_only else detail
 
     def level_line(self) -> str:
         if self.opponent is Opponent.HUMAN:
-            return ""
-
-        def one(level: Level) -> str:
-            name = preset_name(level) or f"depth {level.depth}"
-            return name if preset_name(level) else f"{name}{'' if level.pruning else ', no pruning'}"
-
+            return f"Hints: {say.level_text(PRESETS[HINT_LEVEL], self.rules)}"
         if self.opponent is Opponent.DEMO and self.levels[MAX] != self.levels[MIN]:
-            return f"{one(self.levels[MAX])} vs {one(self.levels[MIN])}"
-        level = self.level
-        if level.perfect and is_standard(self.rules):  # no search settings: they do not apply
-            return f"{preset_name(level) or 'Perfect'} (opening book + solver)"
-        text = f"{preset_name(level) or 'Custom'}: depth {level.depth}, alpha-beta {'on' if level.pruning else 'off'}"
-        text += f", {level.time_budget:g} s" if level.time_budget else ""
-        if level.knows_openings(self.rules):
-            text += ", book"
-        if level.solves_endgames(self.rules):
-            text += f", solves the last {level.endgame_cells}"
-        return text
+            return f"{say.short_level(self.levels[MAX])} vs {say.short_level(self.levels[MIN])}"
+        return say.level_text(self.level, self.rules)
 
     def tally_line(self) -> str:
         s = self.app.settings
@@ -863,30 +712,12 @@ class PlayScene(Scene):
         if not exact or not self.rules.gravity:
             return []
         p = self.app.theme.palette
-        board = self.match.board
-        side = self.match.to_move
-        own, other = int((board.grid == side).sum()), int((board.grid == -side).sum())
-        notes: list[ColumnNote | None] = []
-        for col in range(self.rules.cols):
-            if col not in exact:
-                notes.append(None)
-                continue
-            short = score_label(exact[col], own, other, self.rules.cells)
-            color = p.good if exact[col] > 0 else (p.muted if exact[col] == 0 else p.warning)
-            notes.append(ColumnNote(short, color))
-        return notes
+        colors = {1: p.good, 0: p.muted, -1: p.warning}
+        labels = say.column_labels(dict(exact), self.rules.cols, self.match.to_move)
+        return [None if label is None else ColumnNote(label[0], colors[label[1]]) for label in labels]
 
     def scores_legend(self) -> str:
-        """What the column badges count: the winner's own moves, said for whoever is to move."""
-        side = self.match.to_move
-        if self.opponent is Opponent.COMPUTER:
-            mover, mine, other = "you", "your", "the computer"
-        else:
-            mover, mine, other = self.side_name(side).lower(), "their", self.side_name(-side).lower()
-        return (
-            f'Column scores, perfect play: "win 3" = {mover} win{"" if mover == "you" else "s"} with {mine} '
-            f'3rd move from now; "lose 5" = {other} wins with its 5th.'
-        )
+        return say.scores_legend(self.names(), self.match.to_move)
 
     def ghost(self) -> tuple[Cell, int, bool] | None:
         side = self.match.to_move
@@ -913,8 +744,7 @@ class PlayScene(Scene):
         notes = self.column_notes()
         hint: int | Cell | None = None
         if self.hint is not None:
-            move = self.hint[0]
-            hint = move if self.rules.gravity else board.cell_of(move)
+            hint = self.hint if self.rules.gravity else board.cell_of(self.hint)
         outcome = self.outcome if self.drop is None else None  # the line lights up once the disc lands
         runs = outcome.runs if outcome is not None else ()
         sides = [int(board.grid[run[0]]) for run in runs] if self.rules.mode is Mode.FULL_BOARD else None

@@ -434,8 +434,9 @@ def bottom_lines(scene: TreeScene, tree: SearchTree, theme: Theme) -> list[tuple
         ),
         (order_line(scene, minimal_nodes, minimal_leaves, legal, searched=stats.nodes), p.text),
     ]
-    if scene.record.note and result.move is not None:  # the move played is not this search's choice
-        lines.insert(0, (f"Played {scene.move_label(result.move)}: {scene.record.note}.", p.player2))
+    played = scene.record.played
+    if scene.record.note and played is not None:  # the move played is not this search's choice
+        lines.insert(0, (f"Played {scene.move_label(played)}: {scene.record.note}.", p.player2))
     if scene.compare_job is not None:
         progress = scene.compare_progress
         done = f"{progress.nodes:,} nodes, {progress.seconds:.1f} s" if progress else "starting"

@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from ai.exact import ExactScore
 from ai.levels import Level
 from ai.search import SearchResult
-from ai.solver import Solver, SolverError, SolverStopped, moves_to_end
+from ai.solver import Solver, SolverError, SolverStopped
 from ai.tree import (
     BOUND_MEANING,
     END,
@@ -291,14 +292,10 @@ class TreeScene(Scene):
         said = f"Depth {depth} says {node.value_text}" if depth > 0 else f"The heuristic says {node.value_text}"
         if solution.score == 0:
             return f"{said}; perfect play: a draw"
-        own = int((board.grid == board.to_move).sum())
-        opponent = int((board.grid == -board.to_move).sum())
-        moves = moves_to_end(solution.score, own, opponent, rules.cells)  # the winner's own moves
-        mover_wins = solution.score > 0
-        winner = board.to_move if mover_wins else -board.to_move
+        found = ExactScore.from_score(solution.score, board.grid, board.to_move)
+        winner, plies = found.winner, found.plies or 0
         name = "MAX (player 1)" if winner == MAX else "MIN (player 2)"
         # In plies, as the tree's W values count (a ply: one disc, either side's).
-        plies = 2 * moves - 1 if mover_wins else 2 * moves
         exact = f"{'+' if winner == MAX else '-'}W{node.ply + plies}"
         return f"{said}; perfect play: {exact}, {name} wins in {plies} pl{'y' if plies == 1 else 'ies'} from here"
 
@@ -480,19 +477,9 @@ class TreeScene(Scene):
             tree.grid,
             tree.rules,
             tree.to_move,
-            tree.depth,
-            pruning=not tree.pruning,
-            record_tree=False,
+            replace(level, depth=tree.depth, pruning=not tree.pruning, time_budget=0.0, perfect=False),
             purpose=JobPurpose.COMPARE,
-            level=replace(
-                level,
-                depth=tree.depth,
-                pruning=not tree.pruning,
-                time_budget=0.0,
-                perfect=False,
-                book_discs=0,
-                endgame_cells=0,
-            ),
+            record_tree=False,
         )
         self.compare_job = self.app.submit(job, self)
         self.compare_progress = None
