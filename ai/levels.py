@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ai.cost import full_tree_positions
 from ai.search import MoveOrder
 from game.rules import Mode, Rules
 
@@ -139,23 +140,6 @@ def preset_name(level: Level) -> str | None:
     return None
 
 
-def worst_case_positions(rules: Rules, depth: int) -> int:
-    """Positions a full minimax to ``depth`` visits from the empty board, at most.
-
-    Under gravity every column stays open for the first ``rows`` plies, so it is
-    ``b + b^2 + ... + b^depth`` with b = columns; without gravity each ply has one cell
-    fewer: ``n + n(n-1) + ...``.
-    """
-    total, level = 0, 1
-    for ply in range(depth):
-        choices = rules.cols if rules.gravity else rules.cells - ply
-        if choices <= 0:
-            break
-        level *= choices
-        total += level
-    return total
-
-
 def exact_knowledge(level: Level, rules: Rules) -> str | None:
     """One sentence on the moves a level plays exactly (book, solver), if any apply here."""
     parts = []
@@ -171,7 +155,7 @@ def exact_knowledge(level: Level, rules: Rules) -> str | None:
 def describe(level: Level, rules: Rules) -> list[str]:
     """Sentences for the level select: what the setting means and what it costs."""
     depth = level.depth
-    worst = worst_case_positions(rules, depth)
+    worst = full_tree_positions(rules, depth)
     if level.perfect:
         from ai.perfect import is_standard
 

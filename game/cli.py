@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from ai.cost import duration_text, full_tree_positions, pruned_tree_positions, seconds_for, speed_text
 from ai.exact import ExactScore, verdict
 from ai.levels import Level
 from ai.search import SearchProgress, SearchResult, search
@@ -353,47 +354,13 @@ def print_board(board: Board, out: TextIO) -> None:
         print(legend, file=out)
 
 
-NODES_PER_SECOND = 500_000
-"""A rough rate of the search on one core (``analyze`` prints the real one), for estimates."""
-PRUNED_OVER_MINIMAL = 3
-"""Alpha-beta with best-first order visits about this many times the Knuth-Moore minimal
-tree (measured from 4453 and the empty board at depths 8-14, all passes counted)."""
 LONG_SEARCH_SECONDS = 10.0
 """A search estimated to take longer is announced on stderr before it starts."""
 PROGRESS_EVERY_SECONDS = 1.0
 
 
-def full_tree_positions(board: Board, depth: int) -> int:
-    """Positions a minimax without cutoffs visits to ``depth`` from ``board``, at most:
-    ``b + b^2 + ... + b^depth`` with b the moves open now (each ply one fewer without gravity)."""
-    total, level, choices = 0, 1, len(board.legal_moves())
-    for _ in range(depth):
-        if choices <= 0:
-            break
-        level *= choices
-        total += level
-        if not board.rules.gravity:
-            choices -= 1
-    return total
-
-
-def pruned_tree_positions(board: Board, depth: int) -> int:
-    """A rough count for alpha-beta: ``PRUNED_OVER_MINIMAL`` times the minimal tree's
-    ``b^ceil(d/2) + b^floor(d/2) - 1`` leaves (b: the moves open now)."""
-    b = max(1, len(board.legal_moves()))
-    return PRUNED_OVER_MINIMAL * (b ** ((depth + 1) // 2) + b ** (depth // 2) - 1)
-
-
 def _count(number: int) -> str:
     return f"{number:,}" if number < 10**10 else f"10^{len(str(number)) - 1}"
-
-
-def _duration(seconds: float) -> str:
-    """A rough duration: "about 20 s", "about 3 h", "more than a year"."""
-    for limit, size, unit in ((120, 1, "s"), (7200, 60, "min"), (172_800, 3600, "h"), (31_536_000, 86_400, "days")):
-        if seconds < limit:
-            return f"about {seconds / size:.0f} {unit}"
-    return "more than a year"
 
 
 class SearchWatch:
@@ -408,10 +375,11 @@ class SearchWatch:
         self.last_report = 0.0
         self.progress: SearchProgress | None = None
         self.rules = board.rules
-        worst = full_tree_positions(board, depth)
-        estimate = min(worst, pruned_tree_positions(board, depth)) if pruning else worst
+        moves = len(board.legal_moves())
+        worst = full_tree_positions(board.rules, depth, moves)
+        estimate = min(worst, pruned_tree_positions(depth, moves)) if pruning else worst
         self.warning: str | None = None
-        seconds = estimate / NODES_PER_SECOND
+        seconds = seconds_for(estimate)
         if seconds > LONG_SEARCH_SECONDS and (time_limit is None or time_limit > LONG_SEARCH_SECONDS):
             how = (
                 f"with alpha-beta: roughly {_count(estimate)} positions (up to {_count(worst)} without cutoffs)"
@@ -419,8 +387,8 @@ class SearchWatch:
                 else f"without alpha-beta: up to {_count(worst)} positions"
             )
             self.warning = (
-                f"{command}: depth {depth} {how}, {_duration(seconds)} "
-                f"at {NODES_PER_SECOND:,} a second. Ctrl+C stops it; {limit_hint}."
+                f"{command}: depth {depth} {how}, about {duration_text(seconds)} "
+                f"at {speed_text()}. Ctrl+C stops it; {limit_hint}."
             )
 
     def start(self) -> None:

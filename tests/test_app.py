@@ -367,7 +367,7 @@ def test_restart_while_the_computer_thinks(app):
     assert play.thinking  # the computer starts again, from scratch
     press(app, pygame.K_ESCAPE, frames=2)  # the menu: the search goes on underneath
     assert isinstance(app.stack.top, PauseScene)
-    assert play.thinking and app.worker.current == play.job_id
+    assert play.thinking and app.worker.current == play.jobs.id
     pause = app.stack.top
     click(app, pause.buttons[3].rect.center)  # Main menu: leaving the game cancels it
     step(app)
@@ -400,8 +400,8 @@ def test_closing_the_window_mid_search_exits_cleanly(tmp_path):
 def test_hint_highlights_a_column_with_a_verdict(app):
     play = vs_computer(app, level=Level(4))
     press(app, pygame.K_h)
-    assert wait_until(app, lambda: play.hint is not None, 30)
-    assert play.hint in play.match.board.legal_moves()
+    assert wait_until(app, lambda: play.jobs.hint is not None, 30)
+    assert play.jobs.hint in play.match.board.legal_moves()
     assert play.searches[-1].purpose is JobPurpose.HINT
     assert play.headline().startswith("Hint: column ")
     # From the empty board the book knows every column: the hint says it exactly.
@@ -416,7 +416,7 @@ def test_hint_on_a_won_position_gives_the_exact_verdict(app):
     for move in board.moves:
         play.match.play(move)
     press(app, pygame.K_h)
-    assert wait_until(app, lambda: play.hint is not None, 30)
+    assert wait_until(app, lambda: play.jobs.hint is not None, 30)
     assert play.headline() in (f"Hint: column {c}: you win in 2 moves with perfect play" for c in (3, 6))
 
 
@@ -600,9 +600,9 @@ def test_longest_status_texts_fit_at_800x600_and_up(tmp_path):
             (True, 0, None, {6: ExactScore(MAX, 5)}),
         ):
             side = MAX if hint else MIN
-            play.report = Report(hint, side, answer_of(replace(result, move=6, value=value), position, columns))
+            play.jobs.report = Report(hint, side, answer_of(replace(result, move=6, value=value), position, columns))
             texts.append(play.headline())
-        play.report = None
+        play.jobs.report = None
         play.outcome = Outcome(MIN, Termination.FULL_BOARD, (), (11, 12))
         texts.append(play.headline())
         assert any("force a win in 20 moves" in text for text in texts)
@@ -635,9 +635,9 @@ def test_status_speaks_from_the_viewers_side_in_moves_not_plies(app):
     result = real_result(Board.from_moves("4"))
     # MAX (the computer) found a win 5 plies ahead; after its move 4 plies are left,
     # 2 of them its own moves: said from your side, in moves.
-    play.report = Report(False, MAX, answer_of(replace(result, move=3, value=WIN - 5)))
+    play.jobs.report = Report(False, MAX, answer_of(replace(result, move=3, value=WIN - 5)))
     assert play.headline() == "The computer played column 4. The computer can force a win in 2 moves"
-    play.report = Report(False, MAX, answer_of(replace(result, move=3, value=-300)))
+    play.jobs.report = Report(False, MAX, answer_of(replace(result, move=3, value=-300)))
     assert play.headline().endswith("You are much better (estimate)")  # -300 is good for MIN: you
     assert plural(1, "node") == "1 node" and plural(2, "node") == "2 nodes" and plural(6, "ply") == "6 plies"
 
@@ -700,10 +700,10 @@ def test_hint_goes_on_undo_and_redo_brings_back_the_tree(app):
     assert wait_until(app, lambda: play.drop is None and not play.thinking and len(play.match.moves) == 2, 30)
     computer_search = play.searches[-1]
     press(app, pygame.K_h)
-    assert wait_until(app, lambda: play.hint is not None, 30)
+    assert wait_until(app, lambda: play.jobs.hint is not None, 30)
     assert play.headline().startswith("Hint: column ")
     press(app, pygame.K_u)
-    assert play.hint is None and not play.headline().startswith("Hint")
+    assert play.jobs.hint is None and not play.headline().startswith("Hint")
     assert play.match.moves == [] and play.searches == []
     press(app, pygame.K_y, mod=pygame.KMOD_CTRL)
     assert len(play.match.moves) == 2
@@ -713,11 +713,11 @@ def test_hint_goes_on_undo_and_redo_brings_back_the_tree(app):
 def test_pausing_keeps_the_search_running(app):
     play = vs_computer(app, level=Level(12), first="computer")
     assert wait_until(app, lambda: play.thinking, 10)
-    job = play.job_id
+    job = play.jobs.id
     press(app, pygame.K_ESCAPE, frames=2)
     assert isinstance(app.stack.top, PauseScene) and app.worker.current == job
     press(app, pygame.K_ESCAPE, frames=2)  # resume
-    assert app.stack.top is play and play.thinking and play.job_id == job
+    assert app.stack.top is play and play.thinking and play.jobs.id == job
 
 
 def test_full_board_runs_are_drawn_in_their_players_colours(app):
@@ -757,15 +757,15 @@ def test_exact_scores_label_every_column_and_make_the_hint(app):
     answer = choose_move(Level(2), job.grid, board.rules, side, purpose=Purpose.HINT)
     assert answer.column_scores is not None
     assert {col: found.score(side, job.grid) for col, found in answer.column_scores.items()} == exact
-    play.job_purpose, play.job_ply = JobPurpose.HINT, len(play.match.moves)
-    play.receive(JobResult(1, job, answer))
+    play.jobs.purpose, play.jobs.ply = JobPurpose.HINT, len(play.match.moves)
+    play.jobs.receive(JobResult(1, job, answer))
     best = max(exact.values())
-    assert play.hint is not None and exact[play.hint] == best  # the hint is a perfect move
-    assert play.headline().startswith(f"Hint: column {play.hint + 1}: ")
+    assert play.jobs.hint is not None and exact[play.jobs.hint] == best  # the hint is a perfect move
+    assert play.headline().startswith(f"Hint: column {play.jobs.hint + 1}: ")
     assert "with perfect play" in play.headline()
     notes = play.column_notes()
     assert [note is not None for note in notes] == [col in exact for col in range(7)]
-    best_col = play.hint
+    best_col = play.jobs.hint
     assert notes[best_col] is not None and notes[best_col].text.startswith("win ")  # "win <own moves>"
 
 
@@ -774,14 +774,14 @@ def test_scores_toggle_searches_each_of_your_turns_without_a_hint(app):
 
     play = vs_computer(app, level=Level(2))
     press(app, pygame.K_s)
-    assert play.show_scores
+    assert play.jobs.show_scores
     step(app)
-    assert play.job_purpose is JobPurpose.SCORES  # the scores' own job
-    assert wait_until(app, lambda: play.job_purpose is None, 30)
-    assert play.analysis_ply == 0 and play.hint is None and play.headline() == "Your turn"
+    assert play.jobs.purpose is JobPurpose.SCORES  # the scores' own job
+    assert wait_until(app, lambda: play.jobs.purpose is None, 30)
+    assert play.jobs.analysis_ply == 0 and play.jobs.hint is None and play.headline() == "Your turn"
     press(app, pygame.K_s)  # off: nothing more is searched
     step(app, 3)
-    assert not play.show_scores and play.job_purpose is None and play.exact_scores() is None
+    assert not play.jobs.show_scores and play.jobs.purpose is None and play.jobs.exact_scores() is None
 
 
 def test_one_mark_for_player_1_in_the_window_and_the_text_board(app):
@@ -922,7 +922,7 @@ def test_perfect_level_says_the_game_is_won_from_the_first_move(app):
     from ai.levels import PRESETS
 
     play = vs_computer(app, level=PRESETS["Perfect"], first="computer")
-    assert wait_until(app, lambda: len(play.match.moves) == 1 and play.report is not None, 60)
+    assert wait_until(app, lambda: len(play.match.moves) == 1 and play.jobs.report is not None, 60)
     assert play.match.moves == [3]  # the centre: the only first move that wins
     assert play.headline().startswith("The computer played column 4. The computer can force a win")
     assert play.detail().startswith("perfect play")
@@ -944,16 +944,21 @@ def comparable(value, depth: int = 0):
         return {key: comparable(item, depth + 1) for key, item in value.items()}
     plain = type(value).__eq__ is object.__eq__ or dataclasses.is_dataclass(value)
     if hasattr(value, "__dict__") and plain and depth < 4:
-        return (type(value).__name__, comparable(dict(vars(value)), depth + 1))
+        own = {name: item for name, item in vars(value).items() if name not in BACK_REFERENCES}
+        return (type(value).__name__, comparable(own, depth + 1))
     try:
         return copy.deepcopy(value)
     except (TypeError, pygame.error):
         return ("uncopyable", type(value).__name__)
 
 
+BACK_REFERENCES = ("app", "view", "play", "scene")
+"""The app, caches and the objects that point back at their scene: not the scene's own state."""
+
+
 def snapshot(scene) -> dict:
     """The scene's state by content (the app, the scene beneath and caches left out)."""
-    return {name: comparable(value) for name, value in vars(scene).items() if name not in ("app", "view", "play")}
+    return {name: comparable(value) for name, value in vars(scene).items() if name not in BACK_REFERENCES}
 
 
 def test_drawing_changes_no_state_in_any_scene(app):
@@ -977,7 +982,7 @@ def test_hint_gives_the_exact_verdict_from_the_first_move(app):
     """On the empty standard board: the only winning column, and every column's score."""
     play = vs_computer(app, level=Level(4))
     press(app, pygame.K_h)
-    assert wait_until(app, lambda: play.hint is not None, 60)
+    assert wait_until(app, lambda: play.jobs.hint is not None, 60)
     assert play.headline() == "Hint: column 4: you win in 21 moves with perfect play"
     labels = [note.text if note else None for note in play.column_notes()]
     assert labels[3] == "win 21" and [label for label in labels if label.startswith("win")] == ["win 21"]
@@ -1032,7 +1037,7 @@ def test_hint_rings_the_ghost_disc_instead_of_an_arrow_across_it(app):
         return picture
 
     ghost_only = drawn().get_at(below_ghost)
-    play.hint = col
+    play.jobs.hint = col
     picture = drawn()
     assert picture.get_at(below_ghost) == ghost_only
     ring = (int(x + layout.radius + 2), int(layout.center(-1.05, col)[1]))
@@ -1044,9 +1049,9 @@ def test_hint_rings_the_ghost_disc_instead_of_an_arrow_across_it(app):
 def test_scores_on_keeps_the_computers_move_stats_while_working(app):
     play = vs_computer(app, level=Level(2))
     press(app, pygame.K_s)
-    assert wait_until(app, lambda: play.job_purpose is None, 60)
+    assert wait_until(app, lambda: play.jobs.purpose is None, 60)
     press(app, pygame.K_4)
-    assert wait_until(app, lambda: play.report is not None and play.job_purpose is JobPurpose.SCORES, 60)
+    assert wait_until(app, lambda: play.jobs.report is not None and play.jobs.purpose is JobPurpose.SCORES, 60)
     assert play.detail().startswith("search: 2 plies deep")
     assert play.detail().endswith("working out the column scores...")
 
@@ -1066,10 +1071,10 @@ def test_perfect_detail_says_book_or_solver_without_zero_positions(app):
     play = vs_computer(app, level=Level(2))
     exact = ExactScore(MAX, 21)
     book = Answer(3, DecidedBy.BOOK, PRESETS["Perfect"], exact.value, exact=exact, seconds=0.05)
-    play.report = Report(False, MIN, book)
+    play.jobs.report = Report(False, MIN, book)
     assert play.detail() == "perfect play: read from the opening book · 0.05 s"
     solver = Answer(3, DecidedBy.SOLVER, PRESETS["Perfect"], exact.value, exact=exact, nodes=3144, seconds=0.06)
-    play.report = Report(False, MIN, solver)
+    play.jobs.report = Report(False, MIN, solver)
     assert play.detail() == "perfect play (opening book + solver): 3,144 positions searched · 0.06 s"
 
 
@@ -1082,9 +1087,9 @@ def test_detail_says_when_the_solver_overruled_the_search(app):
     play = vs_computer(app, level=Level(2))
     result = real_result(Board.from_moves("44"))
     note = "the exact solver chose column 2: it keeps the win, the search's column 3 would not"
-    play.report = Report(False, MIN, answer_of(replace(result, move=1), note=note))
+    play.jobs.report = Report(False, MIN, answer_of(replace(result, move=1), note=note))
     assert play.detail().startswith(note + " · ")
-    play.report = Report(False, MIN, answer_of(replace(result, move=1)))
+    play.jobs.report = Report(False, MIN, answer_of(replace(result, move=1)))
     assert play.detail().startswith("search: ")
     # The level's solver knew the outcome: the headline says it, not the search's estimate.
     quiet = replace(result, move=1, value=5)
@@ -1125,7 +1130,7 @@ def test_two_player_hint_names_the_winner_not_the_opponent(app):
     assert max(exact.values()) < 0
     job = SearchJob(play.match.board.grid.copy(), board.rules, side, Level(2), purpose=JobPurpose.HINT)
     answer = choose_move(Level(2), job.grid, board.rules, side, purpose=Purpose.HINT)
-    play.job_purpose, play.job_ply = JobPurpose.HINT, len(play.match.moves)
-    play.receive(JobResult(1, job, answer))
+    play.jobs.purpose, play.jobs.ply = JobPurpose.HINT, len(play.match.moves)
+    play.jobs.receive(JobResult(1, job, answer))
     assert ": player 1 wins in " in play.headline() and "opponent" not in play.headline()
     assert '"lose 5" = player 1 wins with its 5th' in play.scores_legend()

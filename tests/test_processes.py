@@ -176,7 +176,9 @@ def test_after_the_worker_dies_restart_and_quit_still_stop_the_threads_search(tm
         assert wait_until(app, lambda: play.thinking, 10) and play.match.moves == []
         assert app.worker.current not in (None, taken_over)
         # the one thread is free again: the new search runs (its progress arrives)
-        assert wait_until(app, lambda: play.progress is not None and play.progress.job_id == app.worker.current, 10)
+        assert wait_until(
+            app, lambda: play.jobs.progress is not None and play.jobs.progress.job_id == app.worker.current, 10
+        )
     finally:  # Quit: closing stops the thread's search at once
         started = time.perf_counter()
         app.close()

@@ -549,7 +549,7 @@ def test_perfect_answers_have_no_tree_and_the_tree_controls_say_so(app):
 
     play = PlayScene(Rules(), PRESETS["Perfect"], "computer", "computer")
     app.stack.push(play)
-    assert wait_until(app, lambda: len(play.match.moves) == 1 and play.untreed_ply == 0, 60)
+    assert wait_until(app, lambda: len(play.match.moves) == 1 and play.records.untreed_ply == 0, 60)
     assert not play.searches  # the book answered: no search, no tree
     step(app, 2)
     assert not play.buttons["tree"].enabled

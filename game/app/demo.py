@@ -91,7 +91,7 @@ class Demo:
         if not self.until(lambda: len(play.match.moves) >= 5 and play.drop is not None and 1.5 < play.drop.y < 3.5):
             raise RuntimeError("the game did not get going")
         self.shot("04-game-falling.png")
-        if self.until(lambda: (play.thinking and play.progress is not None) or play.outcome is not None):
+        if self.until(lambda: (play.thinking and play.jobs.progress is not None) or play.outcome is not None):
             if play.outcome is None:
                 self.shot("05-thinking.png")
         if not self.until(lambda: app.stack.top is not play and play.outcome is not None, timeout=600):
@@ -123,8 +123,8 @@ class Demo:
                 lambda: play.drop is None and not play.thinking and play.match.to_move == play.human_side
             ):
                 raise RuntimeError("the computer did not answer")
-        play.request_hint()
-        if not self.until(lambda: play.hint is not None):
+        play.jobs.request_hint()
+        if not self.until(lambda: play.jobs.hint is not None):
             raise RuntimeError("no hint came")
         self.app.toast = None
         self.frames(2)

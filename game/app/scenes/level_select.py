@@ -14,6 +14,7 @@ from typing import Any
 
 import pygame
 
+from ai.cost import duration_text, full_tree_positions, seconds_for, speed_text
 from ai.levels import (
     MAX_DEPTH,
     MIN_DEPTH,
@@ -23,7 +24,6 @@ from ai.levels import (
     Level,
     describe,
     preset_name,
-    worst_case_positions,
 )
 from ai.perfect import is_standard
 from ai.search import MoveOrder
@@ -32,10 +32,6 @@ from game.app.settings import Opponent
 from game.app.widgets import Button, FocusList, Selector, display_size, row_rects, stack_rects
 from game.rules import Rules
 
-NODES_PER_SECOND = 1_000_000
-"""About how many positions a second the search visits without pruning on this kind of
-machine (depth 7 on the empty 6x7 board: 960,792 nodes in 1.0 s; half that while the
-window records the tree).  Only used to turn a node count into an estimate of time."""
 SLOW_SECONDS = 60.0
 PERFECT_ROWS_TEXT = (
     "Opening book + exact solver: search depth, pruning, move order and time per move do not apply. "
@@ -53,17 +49,6 @@ class Side(enum.Enum):
     PLAYER2 = "player 2"
 
 
-def duration_text(seconds: float) -> str:
-    """Say a duration the way a person would: "40 s", "5 min", "4.5 hours", "3 days"."""
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 90 * 60:
-        return f"{seconds / 60:.0f} min"
-    if seconds < 48 * 3600:
-        return f"{seconds / 3600:.1f} hours"
-    return f"{seconds / 86400:.0f} days"
-
-
 def slow_level_warning(level: Level, rules: Rules) -> str | None:
     """A warning with an estimate when ``level`` may search far too long, else None.
 
@@ -72,13 +57,13 @@ def slow_level_warning(level: Level, rules: Rules) -> str | None:
     """
     if level.pruning or level.time_budget:
         return None
-    worst = worst_case_positions(rules, level.depth)
-    seconds = worst / NODES_PER_SECOND
+    worst = full_tree_positions(rules, level.depth)
+    seconds = seconds_for(worst)
     if seconds < SLOW_SECONDS:
         return None
     return (
         f"Warning: depth {level.depth} without pruning and no time limit may visit up to {worst:,} positions "
-        f"per move: about {duration_text(seconds)} at a million a second. Turn pruning on or set a time per move."
+        f"per move: about {duration_text(seconds)} at {speed_text()}. Turn pruning on or set a time per move."
     )
 
 

@@ -17,32 +17,29 @@ Input for a move is ignored while a disc falls and while the computer thinks.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
 
 import pygame
 
-from ai.levels import PRESETS, Level
-from ai.player import Answer, solvable
-from ai.search import SearchResult
+from ai.levels import Level
+from ai.player import solvable
 from game.app.animation import DiscDrop, DropEvent
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
 from game.app.scene import Scene
 from game.app.scenes import play_text as say
-from game.app.scenes.play_text import Names, Report
+from game.app.scenes import play_view
+from game.app.scenes.play_jobs import PlayJobs
+from game.app.scenes.play_records import SearchRecord, SearchRecords
+from game.app.scenes.play_text import Names
 from game.app.settings import Opponent, Settings
-from game.app.widgets import Button, display_size, row_rects
-from game.app.worker import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, TreeReady, WorkerEvent
+from game.app.widgets import Button, display_size
+from game.app.worker import JobPurpose, TreeReady, WorkerEvent
 from game.board import Outcome
 from game.match import Match
-from game.rules import MAX, MIN, Cell, Mode, Rules
+from game.rules import MAX, MIN, Cell, Rules
 
 DEMO_PAUSE = 0.35  # seconds between two moves of computer against computer
 END_DELAY = 0.9  # seconds of glow before the result panel
 UI_TREE_BUDGET = 1_000_000
-HINT_LEVEL = "Hard"
-"""The level hints and column scores use where no computer plays (two players): fast, and
-exact wherever the solver proves the columns within the hint's budget."""
-GLOW_SECONDS = 6.0  # the winning line pulses this long, then stays lit (no redraws while idle)
 
 
 class Seat(enum.Enum):
@@ -50,34 +47,6 @@ class Seat(enum.Enum):
 
     HUMAN = "human"
     COMPUTER = "computer"
-
-
-@dataclass(frozen=True)
-class SearchRecord:
-    """A search of this match, kept for the tree overlay."""
-
-    ply: int  # discs played when it was searched
-    side: int
-    purpose: JobPurpose  # MOVE or HINT
-    result: SearchResult  # its tree may still be on its way (see ``PlayScene.on_tree``)
-    job_id: int = 0
-    has_tree: bool = True  # False: no tree was recorded for it
-    note: str | None = None  # e.g. the level's solver played another move than this search chose
-    played: int | None = None  # the move the answer played, where it is not the search's choice
-
-
-@dataclass(frozen=True)
-class PlayLayout:
-    """Where everything goes in a window of one size (computed, never stored by draw)."""
-
-    status: pygame.Rect
-    board: BoardLayout
-    toolbar: pygame.Rect
-    buttons: tuple[pygame.Rect, ...]
-    headline_size: int
-    detail_size: int
-    text_left: int
-    text_right: int
 
 
 class PlayScene(Scene):
@@ -111,19 +80,8 @@ class PlayScene(Scene):
         self.landing_heard = False
         self.cursor: Cell = (0, rules.cols // 2)
         self.hover: Cell | None = None
-        self.job_purpose: JobPurpose | None = None  # MOVE / HINT while the worker works for us
-        self.job_id: int | None = None
-        self.job_ply = 0
-        self.progress: JobProgress | None = None
-        self.report: Report | None = None
-        self.hint: int | None = None  # the hinted move, shown on the board
-        self.show_scores = False  # S: every column's exact score kept on the board, each turn
-        self.analysis: Answer | None = None  # the column scores' own answer (not a hint asked for)
-        self.analysis_ply = -1
-        self.failed_levels: set[Level] = set()  # levels whose job failed: not asked again this game
-        self.searches: list[SearchRecord] = []
-        self.untreed_ply: int | None = None  # the latest answer without a search (book, solver)
-        self.undone_searches: list[SearchRecord] = []  # kept for Redo
+        self.jobs = PlayJobs(self)  # the computer's moves, hints and column scores
+        self.records = SearchRecords()  # the searches of this match, for the tree overlay
         self.outcome: Outcome | None = None
         self.counted = False  # this game's result is in the tally (once per game)
         self.end_timer: float | None = None
@@ -143,8 +101,8 @@ class PlayScene(Scene):
         self.buttons = {
             "undo": Button("Undo", self.undo, "U"),
             "redo": Button("Redo", self.redo, "Ctrl+Y"),
-            "hint": Button("Hint", self.request_hint, "H"),
-            "scores": Button("Scores", self.toggle_scores, "S"),
+            "hint": Button("Hint", self.jobs.request_hint, "H"),
+            "scores": Button("Scores", self.jobs.toggle_scores, "S"),
             "restart": Button("Restart", self.restart, "R"),
             "tree": Button("Tree", self.open_tree, "T"),
             "menu": Button("Menu", self.open_menu, "Esc"),
@@ -157,12 +115,12 @@ class PlayScene(Scene):
     def on_resume(self) -> None:
         # Another scene may have used the worker meanwhile (the tree's compare search
         # replaces ours): then ask again.
-        if self.job_purpose is not None and self.app.worker.current != self.job_id:
-            self.job_purpose = None
-            self.progress = None
+        if self.jobs.purpose is not None and self.app.worker.current != self.jobs.id:
+            self.jobs.purpose = None
+            self.jobs.progress = None
 
     def on_exit(self) -> None:
-        self.cancel_search()
+        self.jobs.cancel()
 
     # -- who is who ------------------------------------------------------------------
     def side_name(self, side: int) -> str:
@@ -177,7 +135,7 @@ class PlayScene(Scene):
 
     @property
     def thinking(self) -> bool:
-        return self.job_purpose is JobPurpose.MOVE
+        return self.jobs.purpose is JobPurpose.MOVE
 
     def names(self) -> Names:
         return Names(self.side_name(MAX), self.side_name(MIN), self.human_side, self.opponent is Opponent.COMPUTER)
@@ -192,8 +150,8 @@ class PlayScene(Scene):
         side = self.match.to_move
         row, col = self.match.play(move)
         self.start_drop(row, col, side)
-        self.hint = None
-        self.undone_searches.clear()  # a new line: what was undone cannot come back
+        self.jobs.hint = None
+        self.records.undone.clear()  # a new line: what was undone cannot come back
         self.app.sounds.play("drop")
         outcome = self.match.outcome()
         if outcome is not None:
@@ -226,8 +184,8 @@ class PlayScene(Scene):
             what = f"Column {move + 1} is full" if self.rules.gravity else "That cell is taken"
             self.app.show_toast(what)
             return
-        self.cancel_search()  # a hint under way is no longer wanted
-        self.report = None
+        self.jobs.cancel()  # a hint under way is no longer wanted
+        self.jobs.report = None
         self.play_move(move)
 
     def move_at(self, pos: tuple[int, int]) -> int | None:
@@ -237,147 +195,22 @@ class PlayScene(Scene):
         cell = layout.cell_at(pos)
         return None if cell is None else self.match.board.move_at(cell)
 
-    # -- the computer -----------------------------------------------------------------
-    def level_for(self, purpose: JobPurpose, side: int) -> Level:
-        """The level a job plays: the side's own for a move; for a hint or the column
-        scores, the opponent computer's (what it would play in your place), or the hint
-        level where no computer plays; a level that failed this game gives way to Expert."""
-        if purpose is JobPurpose.MOVE:
-            level = self.levels[side]
-        elif self.opponent is Opponent.HUMAN:
-            level = PRESETS[HINT_LEVEL]
-        else:
-            level = self.levels[-side]
-        return PRESETS["Expert"] if level in self.failed_levels and level != PRESETS["Expert"] else level
-
-    def submit(self, purpose: JobPurpose, side: int) -> None:
-        """Start a job for ``side``: the computer's move, a hint, or the column scores."""
-        job = SearchJob(
-            self.match.board.grid.copy(),
-            self.rules,
-            side,
-            self.level_for(purpose, side),
-            purpose=purpose,
-            record_tree=purpose is not JobPurpose.SCORES,
-            tree_budget=UI_TREE_BUDGET,
-        )
-        self.job_id = self.app.submit(job, self)
-        self.job_purpose = purpose
-        self.job_ply = len(self.match.moves)
-        self.progress = None
-
-    def cancel_search(self) -> None:
-        if self.job_purpose is not None and self.app.worker.current == self.job_id:
-            self.app.worker.cancel()
-        self.job_purpose = None
-        self.progress = None
-
-    def request_hint(self) -> None:
-        if self.outcome is not None or self.drop is not None:
-            return
-        side = self.match.to_move
-        if self.is_computer(side):
-            self.app.show_toast("Hints are for your own turn")
-            return
-        self.submit(JobPurpose.HINT, side)
-        self.app.show_toast("Looking for a hint...", 1.5)
-
-    def toggle_scores(self) -> None:
-        """S: keep every column's exact score on the board, on each of your turns."""
-        self.show_scores = not self.show_scores
-        if not self.show_scores:
-            self.app.show_toast("Column scores off (a hint still shows its own)")
-        elif solvable(self.rules):
-            self.app.show_toast("Column scores on: each column's exact score where the solver proves it, on your turn")
-        else:
-            self.app.show_toast("Exact scores need classic rules with gravity")
-
+    # -- the computer (``play_jobs``) -------------------------------------------------
     def on_worker_event(self, event: WorkerEvent) -> None:
         """The App hands over what the worker sent about this scene's jobs."""
         if isinstance(event, TreeReady):
-            self.on_tree(event)
-        elif self.job_purpose is None:
-            return
-        elif isinstance(event, JobProgress):
-            self.progress = event
-        elif isinstance(event, JobFailed):
-            self.on_job_failed(event)
-        elif isinstance(event, JobResult):
-            self.receive(event)
-
-    def on_job_failed(self, event: JobFailed) -> None:
-        """Say why once; the level that failed is not asked again this game (Expert plays
-        for it), and the column scores switch off, so nothing is resubmitted in a loop."""
-        purpose, self.job_purpose = self.job_purpose, None
-        level = self.level_for(purpose or JobPurpose.MOVE, self.match.to_move)
-        self.failed_levels.add(level)
-        if purpose is JobPurpose.SCORES:
-            self.show_scores = False
-            self.app.show_toast(f"Column scores are off: {event.message}", 5.0)
-        elif purpose is JobPurpose.MOVE and level != PRESETS["Expert"]:
-            self.app.show_toast(f"The computer's level failed ({event.message}): Expert plays instead", 6.0)
+            self.records.attach_tree(event.job_id, event.tree)
         else:
-            self.app.show_toast(f"The search failed: {event.message}", 5.0)
+            self.jobs.on_event(event)
 
-    def receive(self, event: JobResult) -> None:
-        purpose, self.job_purpose = self.job_purpose or JobPurpose.MOVE, None
-        self.progress = None
-        answer = event.answer
-        if len(self.match.moves) != self.job_ply or answer.move is None:
-            return  # the position changed: this answer is stale
-        side = event.job.to_move
-        if purpose is JobPurpose.SCORES:  # only the column scores are wanted
-            self.analysis, self.analysis_ply = answer, self.job_ply
-            if not answer.column_scores:
-                self.show_scores = False
-                self.app.show_toast("Column scores: not proven within the budget here (estimates only)", 4.0)
-            return
-        if answer.result is not None:
-            has_tree = event.tree_follows or answer.result.tree is not None
-            played = answer.move if answer.move != answer.result.move else None
-            record = SearchRecord(
-                self.job_ply, side, purpose, answer.result, event.job_id, has_tree, answer.note, played
-            )
-            self.searches.append(record)
-        else:  # a book or solver answer: no search, no tree
-            self.untreed_ply = self.job_ply
-        self.report = Report(purpose is JobPurpose.HINT, side, answer)
-        if purpose is JobPurpose.HINT:
-            self.app.toast = None  # "Looking for a hint..." is answered
-            self.hint = answer.move
-        else:
-            self.play_move(answer.move)
+    @property
+    def searches(self) -> list[SearchRecord]:
+        """The searches of the moves on the board, oldest first (the tree overlay's list)."""
+        return self.records.done
 
-    def exact_scores(self):  # -> Mapping[int, ExactScore] | None
-        """The exact result of each move in the current position, if an answer brought
-        them: the hint's, or (scores kept on the board) the scores' own answer's."""
-        report = self.report
-        if report is not None and report.hint and report.answer.column_scores:
-            return report.answer.column_scores
-        analysis = self.analysis
-        if self.show_scores and analysis is not None and self.analysis_ply == len(self.match.moves):
-            return analysis.column_scores or None
-        return None
-
-    def wants_scores(self) -> bool:
-        """The column scores are kept on the board and this turn's are still to come."""
-        return (
-            self.show_scores
-            and solvable(self.rules)
-            and self.outcome is None
-            and self.drop is None
-            and self.job_purpose is None
-            and not self.is_computer(self.match.to_move)
-            and self.analysis_ply != len(self.match.moves)
-            and self.exact_scores() is None  # a hint brought them already
-        )
-
-    def on_tree(self, event: TreeReady) -> None:
-        """A search's tree arrived after its move: attach it to its record."""
-        for records in (self.searches, self.undone_searches):
-            for index, record in enumerate(records):
-                if record.job_id == event.job_id:
-                    records[index] = replace(record, result=replace(record.result, tree=event.tree))
+    @property
+    def undone_searches(self) -> list[SearchRecord]:
+        return self.records.undone
 
     def move_text(self, move: int) -> str:
         return say.move_text(move, self.rules)
@@ -391,22 +224,20 @@ class PlayScene(Scene):
         if not self.match.can_undo():
             self.app.show_toast("Nothing to undo")
             return
-        self.cancel_search()
+        self.jobs.cancel()
         self.finish_drop()
         self.match.undo()
         if self.opponent is Opponent.COMPUTER:
             while self.match.can_undo() and self.is_computer(self.match.to_move):
                 self.match.undo()
-        plies = len(self.match.moves)
-        self.undone_searches = [s for s in self.searches if s.ply >= plies] + self.undone_searches
-        self.searches = [s for s in self.searches if s.ply < plies]
+        self.records.take_back(len(self.match.moves))
         self.after_history_change()
 
     def redo(self) -> None:
         if not self.match.can_redo():
             self.app.show_toast("Nothing to redo")
             return
-        self.cancel_search()
+        self.jobs.cancel()
         self.finish_drop()
         side = self.match.to_move
         cell = self.match.redo()
@@ -414,16 +245,12 @@ class PlayScene(Scene):
             while self.match.can_redo() and self.is_computer(self.match.to_move):
                 side = self.match.to_move
                 cell = self.match.redo()
-        plies = len(self.match.moves)
-        self.searches += [s for s in self.undone_searches if s.ply < plies]
-        self.undone_searches = [s for s in self.undone_searches if s.ply >= plies]
+        self.records.bring_back(len(self.match.moves))
         self.after_history_change()
         self.start_drop(cell[0], cell[1], side)
 
     def after_history_change(self) -> None:
-        self.hint = None
-        self.report = None
-        self.analysis, self.analysis_ply = None, -1
+        self.jobs.forget_answers()
         self.outcome = None
         self.end_timer = None
         self.glow_started = None
@@ -432,15 +259,11 @@ class PlayScene(Scene):
             self.on_game_over(outcome)
 
     def restart(self) -> None:
-        self.cancel_search()
+        self.jobs.cancel()
         self.finish_drop()
         self.match.restart()
-        self.searches.clear()
-        self.untreed_ply = None
-        self.undone_searches.clear()
-        self.hint = None
-        self.report = None
-        self.analysis, self.analysis_ply = None, -1
+        self.records.clear()
+        self.jobs.forget_answers()
         self.outcome = None
         self.counted = False
         self.end_timer = None
@@ -452,22 +275,18 @@ class PlayScene(Scene):
         self.app.stack.push(PauseScene(self))
 
     def last_tree_index(self) -> int | None:
-        """The latest search of the match that has a tree (book and solver answers have none)."""
-        return next((i for i in range(len(self.searches) - 1, -1, -1) if self.searches[i].has_tree), None)
+        return self.records.last_tree_index()
 
     def open_tree(self) -> None:
-        untreed = self.untreed_ply is not None and self.untreed_ply <= len(self.match.moves)
-        if not self.searches and not untreed:
-            self.app.show_toast("No search yet: the tree appears after a computer move or a hint")
-            return
         index = self.last_tree_index()
+        later_answer = self.records.answered_without_tree_after(index, len(self.match.moves))
         if index is None:
-            self.app.show_toast(say.NO_TREE_TEXT, 4.0)
+            quiet = "No search yet: the tree appears after a computer move or a hint"
+            self.app.show_toast(say.NO_TREE_TEXT if later_answer else quiet, 4.0)
             return
         from game.app.tree.scene import TreeScene
 
         self.app.stack.push(TreeScene(self, index))
-        later_answer = untreed and self.untreed_ply is not None and self.untreed_ply > self.searches[index].ply
         if index != len(self.searches) - 1 or later_answer:
             self.app.show_toast(
                 "The last answer came from the opening book or solver (no tree): showing the search before it", 4.0
@@ -477,7 +296,7 @@ class PlayScene(Scene):
     def on_game_over(self, outcome: Outcome) -> None:
         """The game just ended: count it (once per game), then wait for the disc to land."""
         self.outcome = outcome
-        self.cancel_search()
+        self.jobs.cancel()
         if not self.counted:
             self.tally(outcome)
         self.end_timer = None
@@ -541,16 +360,16 @@ class PlayScene(Scene):
                 from game.app.scenes.game_over import GameOverScene
 
                 self.app.stack.push(GameOverScene(self))
-        if self.outcome is None and self.drop is None and self.job_purpose is None:
+        if self.outcome is None and self.drop is None and self.jobs.purpose is None:
             side = self.match.to_move
             if self.is_computer(side) and not self.match.is_over():
                 if self.opponent is Opponent.DEMO and self.wait < DEMO_PAUSE:
                     self.wait += dt
                     return
                 self.wait = 0.0
-                self.submit(JobPurpose.MOVE, side)
-        if self.wants_scores():
-            self.submit(JobPurpose.SCORES, self.match.to_move)
+                self.jobs.submit(JobPurpose.MOVE, side)
+        if self.jobs.wants_scores():
+            self.jobs.submit(JobPurpose.SCORES, self.match.to_move)
         self.place_buttons(display_size())
 
     def is_animating(self) -> bool:
@@ -559,7 +378,7 @@ class PlayScene(Scene):
         A search under way is not: its progress messages (every 50 ms) each ask for a
         frame through the App, so the window leaves the CPU to the search meanwhile."""
         return self.drop is not None or (
-            self.glow_started is not None and self.app.time < self.glow_started + GLOW_SECONDS
+            self.glow_started is not None and self.app.time < self.glow_started + play_view.GLOW_SECONDS
         )
 
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -593,9 +412,9 @@ class PlayScene(Scene):
         elif ctrl and key == pygame.K_y:
             self.redo()
         elif key == pygame.K_h:
-            self.request_hint()
+            self.jobs.request_hint()
         elif key == pygame.K_s:
-            self.toggle_scores()
+            self.jobs.toggle_scores()
         elif key == pygame.K_t:
             self.open_tree()
         elif key == pygame.K_r:
@@ -614,22 +433,9 @@ class PlayScene(Scene):
                 self.cursor = (row, number)
                 self.try_human_move(number)
 
-    # -- layout: a pure function of the window size ------------------------------------
-    def frame_layout(self, size: tuple[int, int]) -> PlayLayout:
-        """Status bar, board and toolbar for a window of ``size``."""
-        w, h = size
-        top = max(64, int(h * 0.14))
-        bottom = max(44, int(h * 0.085))
-        status = pygame.Rect(0, 0, w, top)
-        board = BoardLayout(self.rules, pygame.Rect(10, top, w - 20, h - top - bottom - 10))
-        toolbar = pygame.Rect(0, h - bottom, w, bottom)
-        area = toolbar.inflate(-20, -12)
-        area.width = min(area.width, 980)
-        area.centerx = toolbar.centerx
-        buttons = tuple(row_rects(area, len(self.buttons) or 7, 8))
-        headline = max(20, min(34, int(top * 0.31)))
-        detail = max(15, min(22, int(top * 0.21)))
-        return PlayLayout(status, board, toolbar, buttons, headline, detail, int(headline * 2.2), w - 14)
+    # -- layout and painting (``play_view``) -----------------------------------------
+    def frame_layout(self, size: tuple[int, int]) -> play_view.PlayLayout:
+        return play_view.frame_layout(self.rules, size, len(self.buttons))
 
     def board_layout(self, size: tuple[int, int]) -> BoardLayout:
         return self.frame_layout(size).board
@@ -655,163 +461,24 @@ class PlayScene(Scene):
             "tree": self.last_tree_index() is not None,
         }
 
-    # -- what the status bar says (the sentences: ``play_text``) ----------------------
+    # -- what the status bar says (``play_view`` picks, ``play_text`` words) ------------
     def headline(self) -> str:
-        """The first status line: what matters now."""
-        if self.outcome is not None:
-            return self.result_text()
-        side = self.match.to_move
-        report = self.report
-        if report is not None and report.hint:
-            return say.hint_text(report, self.names(), self.rules)
-        if self.thinking and (report is None or report.side == side):
-            return f"{self.side_name(side)} is thinking..."
-        if report is not None:  # (computer vs computer: while the other thinks)
-            return say.played_text(report, self.names(), self.rules)
-        computer = self.is_computer(side)
-        return say.turn_text(self.names(), side, self.opponent is Opponent.COMPUTER, computer)
+        return play_view.headline(self)
 
     def detail(self) -> str:
-        """The second status line: the answer's cost, or the search's progress."""
-        scores_only = self.job_purpose is JobPurpose.SCORES
-        if self.job_purpose is not None and not scores_only:
-            progress = self.progress
-            # Computer vs computer shows the last move above: say here who thinks.
-            who = f"{self.side_name(self.match.to_move)} is thinking" if self.thinking and self.report else "searching"
-            if progress is None:
-                return f"{who}..."
-            level = self.level_for(self.job_purpose or JobPurpose.MOVE, self.match.to_move)
-            return say.progress_text(who, progress.depth, progress.nodes, progress.seconds, level, self.rules)
-        working = "working out the column scores..."
-        report = self.report
-        if report is None:
-            return working if scores_only else ""
-        detail = say.answer_detail(report)
-        return f"{detail} · {working}" if scores_only else detail
+        return play_view.detail(self)
 
     def level_line(self) -> str:
-        if self.opponent is Opponent.HUMAN:
-            return f"Hints: {say.level_text(PRESETS[HINT_LEVEL], self.rules)}"
-        if self.opponent is Opponent.DEMO and self.levels[MAX] != self.levels[MIN]:
-            return f"{say.short_level(self.levels[MAX])} vs {say.short_level(self.levels[MIN])}"
-        return say.level_text(self.level, self.rules)
+        return play_view.level_line(self)
 
     def tally_line(self) -> str:
-        s = self.app.settings
-        if self.opponent is Opponent.COMPUTER:
-            t = s.tally
-            return f"You {t['wins']} · draws {t['draws']} · computer {t['losses']}"
-        if self.opponent is Opponent.HUMAN:
-            t = s.two_player_tally
-            return f"Player 1: {t['player1']} · draws {t['draws']} · player 2: {t['player2']}"
-        return ""
-
-    def column_notes(self) -> list[ColumnNote | None]:
-        """Each column's exact score, when the scores are shown and known."""
-        exact = self.exact_scores()
-        if not exact or not self.rules.gravity:
-            return []
-        p = self.app.theme.palette
-        colors = {1: p.good, 0: p.muted, -1: p.warning}
-        labels = say.column_labels(dict(exact), self.rules.cols, self.match.to_move)
-        return [None if label is None else ColumnNote(label[0], colors[label[1]]) for label in labels]
+        return play_view.tally_line(self)
 
     def scores_legend(self) -> str:
-        return say.scores_legend(self.names(), self.match.to_move)
+        return play_view.scores_legend(self)
 
-    def ghost(self) -> tuple[Cell, int, bool] | None:
-        side = self.match.to_move
-        if self.outcome is not None or self.drop is not None or self.is_computer(side):
-            return None
-        board = self.match.board
-        if self.rules.gravity:
-            col = (self.hover or self.cursor)[1]
-            cell = board.cell_of(col)
-            return None if cell is None else (cell, side, True)
-        row, col = self.hover or self.cursor
-        move = board.move_at((row, col))
-        return ((row, col), side, False) if board.cell_of(move) is not None else None
+    def column_notes(self) -> list[ColumnNote | None]:
+        return play_view.column_notes(self)
 
-    # -- drawing (changes no state) ----------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
-        assert self.view is not None, "drawn before on_enter"
-        theme = self.app.theme
-        layout = self.frame_layout(surface.get_size())
-        board = self.match.board
-        hidden = {(self.drop.row, self.drop.col)} if self.drop else set()
-        cursor_col = (self.hover or self.cursor)[1]
-        human_turn = not self.is_computer(self.match.to_move) and self.outcome is None
-        notes = self.column_notes()
-        hint: int | Cell | None = None
-        if self.hint is not None:
-            hint = self.hint if self.rules.gravity else board.cell_of(self.hint)
-        outcome = self.outcome if self.drop is None else None  # the line lights up once the disc lands
-        runs = outcome.runs if outcome is not None else ()
-        sides = [int(board.grid[run[0]]) for run in runs] if self.rules.mode is Mode.FULL_BOARD else None
-        self.view.draw(
-            surface,
-            layout.board,
-            board.grid,
-            hidden=hidden,
-            drop=self.drop,
-            highlight_col=cursor_col if human_turn and self.rules.gravity else None,
-            highlight_cell=(self.hover or self.cursor) if human_turn and not self.rules.gravity else None,
-            ghost=self.ghost(),
-            hint=hint,
-            glow=runs,
-            glow_sides=sides,
-            notes=notes,
-            last=board.last_cell() if self.drop is None else None,
-            t=self.app.time if self.glow_started is None else min(self.app.time, self.glow_started + GLOW_SECONDS),
-        )
-        if any(notes):
-            self.draw_scores_legend(surface, layout.board)
-        self.draw_status(surface, layout)
-        states = self.button_states()
-        for (name, button), rect in zip(self.buttons.items(), layout.buttons):
-            button.draw(surface, theme, rect=rect, enabled=states.get(name, True))
-
-    def draw_scores_legend(self, surface: pygame.Surface, board: BoardLayout) -> None:
-        """The badges' legend in the margin left of the board, from the badges' row down
-        (left out when the margin is too narrow for it)."""
-        theme = self.app.theme
-        width = board.grid_rect.left - int(board.cell * 0.4) - 12
-        if width < 110:
-            return
-        size = max(13, min(18, board.cell // 4))
-        y = float(board.note_rect(0).top)
-        for line in theme.wrap(self.scores_legend(), size, width):
-            theme.text(surface, line, size, (12, y), color=theme.palette.muted)
-            y += size * 1.2
-
-    def draw_status(self, surface: pygame.Surface, layout: PlayLayout) -> None:
-        """Headline (big) and detail (small) on the left; level and tally on the right
-        when there is room for them beside the texts."""
-        theme = self.app.theme
-        p = theme.palette
-        status = layout.status
-        big, small = layout.headline_size, layout.detail_size
-        pygame.draw.rect(surface, p.panel, status)
-        if self.outcome is None:
-            theme.draw_disc(surface, (status.left + big * 1.1, status.top + big), big * 0.6, self.match.to_move)
-        headline, detail = self.headline(), self.detail()
-        x, right = layout.text_left, layout.text_right
-        level_line, tally_line = self.level_line(), self.tally_line()
-        side_width = max(theme.font(small).size(level_line)[0], theme.font(small).size(tally_line)[0])
-        needs = max(theme.font(big, True).size(headline)[0], theme.font(small).size(detail)[0])
-        if x + needs + 24 + side_width > right:  # the level and tally give way (the pause menu has them)
-            level_line = tally_line = ""
-        else:
-            right -= side_width + 24
-        size = big
-        while size > 14 and theme.font(size, True).size(headline)[0] > right - x:
-            size -= 1  # shrink rather than cut the headline
-        y = status.top + status.height * 0.16
-        theme.text(surface, theme.fit(headline, size, right - x, bold=True), size, (x, y), bold=True)
-        color = p.accent if self.job_purpose is not None else p.muted
-        theme.text(surface, theme.fit(detail, small, right - x), small, (x, y + big * 1.25), color=color)
-        edge = layout.text_right
-        if level_line:
-            theme.text(surface, level_line, small, (edge, y + 4), anchor="topright", color=p.muted)
-        if tally_line:
-            theme.text(surface, tally_line, small, (edge, y + big * 1.25), anchor="topright", color=p.muted)
+        play_view.draw(self, surface)

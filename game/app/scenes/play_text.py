@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ai.cost import full_tree_positions
 from ai.exact import ExactScore, column_key, column_label, standing, verdict
 from ai.heuristic import POINT
-from ai.levels import Level, preset_name, worst_case_positions
+from ai.levels import Level, preset_name
 from ai.perfect import is_standard
 from ai.player import Answer, DecidedBy
 from ai.values import is_win_value, plies_to_end
@@ -164,7 +165,7 @@ def progress_text(who: str, depth: int, nodes: int, seconds: float, level: Level
     """The live line while a search runs; a full minimax says its share of the worst case."""
     text = f"{who}, {plural(depth, 'ply')} deep: {plural(nodes, 'position')} so far, {seconds:.1f} s"
     if not level.pruning and not level.time_budget:
-        worst = worst_case_positions(rules, level.depth)
+        worst = full_tree_positions(rules, level.depth)
         share = nodes / worst if worst else 0.0
         text += f" ({share:.1%} of up to {worst:,})"
     return text

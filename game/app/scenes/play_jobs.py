@@ -1,0 +1,183 @@
+"""The computer's work for one play screen: its moves, hints and column scores.
+
+Each goes to the worker as a ``SearchJob`` (position, level, purpose) and comes back as
+one ``Answer`` (``ai.player``); this object keeps what the last answers said, so the
+screen's sentences (``play_text``) and painting (``play_view``) can read them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from ai.exact import ExactScore
+from ai.levels import PRESETS, Level
+from ai.player import Answer, solvable
+from game.app.scenes import play_view
+from game.app.scenes.play_records import SearchRecord
+from game.app.scenes.play_text import Report
+from game.app.settings import Opponent
+from game.app.worker import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, WorkerEvent
+
+if TYPE_CHECKING:
+    from game.app.scenes.play import PlayScene
+
+UI_TREE_BUDGET = 1_000_000
+STAND_IN_LEVEL = "Expert"
+"""What plays for a level whose job failed (a damaged book, say), for the rest of the game."""
+
+
+class PlayJobs:
+    """The job under way (its purpose, id and the ply it was asked at) and the answers
+    kept: the last report (a move or a hint), the hinted move, the column scores."""
+
+    def __init__(self, scene: PlayScene):
+        self.scene = scene
+        self.purpose: JobPurpose | None = None  # while the worker works for this screen
+        self.id: int | None = None
+        self.ply = 0
+        self.progress: JobProgress | None = None
+        self.report: Report | None = None
+        self.hint: int | None = None  # the hinted move, shown on the board
+        self.show_scores = False  # S: every column's exact score kept on the board, each turn
+        self.analysis: Answer | None = None  # the column scores' own answer (not a hint asked for)
+        self.analysis_ply = -1
+        self.failed_levels: set[Level] = set()  # levels whose job failed: not asked again this game
+
+    def forget_answers(self) -> None:
+        """The position changed by Undo, Redo or Restart: the answers no longer apply."""
+        self.hint = None
+        self.report = None
+        self.analysis, self.analysis_ply = None, -1
+
+    def level_for(self, purpose: JobPurpose, side: int) -> Level:
+        """The level a job plays: the side's own for a move; for a hint or the column
+        scores, the opponent computer's (what it would play in your place), or the hint
+        level where no computer plays; a level that failed this game gives way to Expert."""
+        if purpose is JobPurpose.MOVE:
+            level = self.scene.levels[side]
+        elif self.scene.opponent is Opponent.HUMAN:
+            level = PRESETS[play_view.HINT_LEVEL]
+        else:
+            level = self.scene.levels[-side]
+        return PRESETS[STAND_IN_LEVEL] if level in self.failed_levels and level != PRESETS[STAND_IN_LEVEL] else level
+
+    def submit(self, purpose: JobPurpose, side: int) -> None:
+        """Start a job for ``side``: the computer's move, a hint, or the column scores."""
+        job = SearchJob(
+            self.scene.match.board.grid.copy(),
+            self.scene.rules,
+            side,
+            self.level_for(purpose, side),
+            purpose=purpose,
+            record_tree=purpose is not JobPurpose.SCORES,
+            tree_budget=UI_TREE_BUDGET,
+        )
+        self.id = self.scene.app.submit(job, self.scene)
+        self.purpose = purpose
+        self.ply = len(self.scene.match.moves)
+        self.progress = None
+
+    def cancel(self) -> None:
+        if self.purpose is not None and self.scene.app.worker.current == self.id:
+            self.scene.app.worker.cancel()
+        self.purpose = None
+        self.progress = None
+
+    def request_hint(self) -> None:
+        if self.scene.outcome is not None or self.scene.drop is not None:
+            return
+        side = self.scene.match.to_move
+        if self.scene.is_computer(side):
+            self.scene.app.show_toast("Hints are for your own turn")
+            return
+        self.submit(JobPurpose.HINT, side)
+        self.scene.app.show_toast("Looking for a hint...", 1.5)
+
+    def toggle_scores(self) -> None:
+        """S: keep every column's exact score on the board, on each of your turns."""
+        self.show_scores = not self.show_scores
+        if not self.show_scores:
+            self.scene.app.show_toast("Column scores off (a hint still shows its own)")
+        elif solvable(self.scene.rules):
+            self.scene.app.show_toast(
+                "Column scores on: each column's exact score where the solver proves it, on your turn"
+            )
+        else:
+            self.scene.app.show_toast("Exact scores need classic rules with gravity")
+
+    def on_event(self, event: WorkerEvent) -> None:
+        """What the worker sent about this screen's job (trees go to the records)."""
+        if self.purpose is None:
+            return
+        elif isinstance(event, JobProgress):
+            self.progress = event
+        elif isinstance(event, JobFailed):
+            self.on_job_failed(event)
+        elif isinstance(event, JobResult):
+            self.receive(event)
+
+    def on_job_failed(self, event: JobFailed) -> None:
+        """Say why once; the level that failed is not asked again this game (Expert plays
+        for it), and the column scores switch off, so nothing is resubmitted in a loop."""
+        purpose, self.purpose = self.purpose, None
+        level = self.level_for(purpose or JobPurpose.MOVE, self.scene.match.to_move)
+        self.failed_levels.add(level)
+        if purpose is JobPurpose.SCORES:
+            self.show_scores = False
+            self.scene.app.show_toast(f"Column scores are off: {event.message}", 5.0)
+        elif purpose is JobPurpose.MOVE and level != PRESETS[STAND_IN_LEVEL]:
+            self.scene.app.show_toast(f"The computer's level failed ({event.message}): Expert plays instead", 6.0)
+        else:
+            self.scene.app.show_toast(f"The search failed: {event.message}", 5.0)
+
+    def receive(self, event: JobResult) -> None:
+        purpose, self.purpose = self.purpose or JobPurpose.MOVE, None
+        self.progress = None
+        answer = event.answer
+        if len(self.scene.match.moves) != self.ply or answer.move is None:
+            return  # the position changed: this answer is stale
+        side = event.job.to_move
+        if purpose is JobPurpose.SCORES:  # only the column scores are wanted
+            self.analysis, self.analysis_ply = answer, self.ply
+            if not answer.column_scores:
+                self.show_scores = False
+                self.scene.app.show_toast("Column scores: not proven within the budget here (estimates only)", 4.0)
+            return
+        if answer.result is not None:
+            has_tree = event.tree_follows or answer.result.tree is not None
+            played = answer.move if answer.move != answer.result.move else None
+            record = SearchRecord(self.ply, side, purpose, answer.result, event.job_id, has_tree, answer.note, played)
+            self.scene.records.done.append(record)
+        else:  # a book or solver answer: no search, no tree
+            self.scene.records.untreed_ply = self.ply
+        self.report = Report(purpose is JobPurpose.HINT, side, answer)
+        if purpose is JobPurpose.HINT:
+            self.scene.app.toast = None  # "Looking for a hint..." is answered
+            self.hint = answer.move
+        else:
+            self.scene.play_move(answer.move)
+
+    def exact_scores(self) -> Mapping[int, ExactScore] | None:
+        """The exact result of each move in the current position, if an answer brought
+        them: the hint's, or (scores kept on the board) the scores' own answer's."""
+        report = self.report
+        if report is not None and report.hint and report.answer.column_scores:
+            return report.answer.column_scores
+        analysis = self.analysis
+        if self.show_scores and analysis is not None and self.analysis_ply == len(self.scene.match.moves):
+            return analysis.column_scores or None
+        return None
+
+    def wants_scores(self) -> bool:
+        """The column scores are kept on the board and this turn's are still to come."""
+        return (
+            self.show_scores
+            and solvable(self.scene.rules)
+            and self.scene.outcome is None
+            and self.scene.drop is None
+            and self.purpose is None
+            and not self.scene.is_computer(self.scene.match.to_move)
+            and self.analysis_ply != len(self.scene.match.moves)
+            and self.exact_scores() is None  # a hint brought them already
+        )

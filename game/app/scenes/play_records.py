@@ -1,0 +1,66 @@
+"""The searches of one match, kept for the tree overlay across Undo, Redo and Restart."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ai.search import SearchResult
+from ai.tree import SearchTree
+from game.app.worker import JobPurpose
+
+
+@dataclass(frozen=True)
+class SearchRecord:
+    """A search of this match, kept for the tree overlay."""
+
+    ply: int  # discs played when it was searched
+    side: int
+    purpose: JobPurpose  # MOVE or HINT
+    result: SearchResult  # its tree may still be on its way (see ``SearchRecords.attach_tree``)
+    job_id: int = 0
+    has_tree: bool = True  # False: no tree was recorded for it
+    note: str | None = None  # e.g. the level's solver played another move than this search chose
+    played: int | None = None  # the move the answer played, where it is not the search's choice
+
+
+class SearchRecords:
+    """The match's searches in play order, those Undo took back (for Redo), and the ply of
+    the latest answer that came without a search (book, solver: nothing to show)."""
+
+    def __init__(self) -> None:
+        self.done: list[SearchRecord] = []
+        self.undone: list[SearchRecord] = []
+        self.untreed_ply: int | None = None
+
+    def clear(self) -> None:
+        self.done.clear()
+        self.undone.clear()
+        self.untreed_ply = None
+
+    def take_back(self, plies: int) -> None:
+        """Undo left ``plies`` discs: later searches wait for Redo."""
+        self.undone = [s for s in self.done if s.ply >= plies] + self.undone
+        self.done = [s for s in self.done if s.ply < plies]
+
+    def bring_back(self, plies: int) -> None:
+        """Redo reached ``plies`` discs: their searches come back."""
+        self.done += [s for s in self.undone if s.ply < plies]
+        self.undone = [s for s in self.undone if s.ply >= plies]
+
+    def attach_tree(self, job_id: int, tree: SearchTree) -> None:
+        """A search's tree arrived after its move: attach it to its record."""
+        for records in (self.done, self.undone):
+            for index, record in enumerate(records):
+                if record.job_id == job_id:
+                    records[index] = replace(record, result=replace(record.result, tree=tree))
+
+    def last_tree_index(self) -> int | None:
+        """The latest search of the match that has a tree."""
+        return next((i for i in range(len(self.done) - 1, -1, -1) if self.done[i].has_tree), None)
+
+    def answered_without_tree_after(self, index: int | None, plies: int) -> bool:
+        """A book or solver answer came after the search at ``index`` (still on the board)."""
+        untreed = self.untreed_ply
+        if untreed is None or untreed > plies:
+            return False
+        return index is None or untreed > self.done[index].ply

@@ -1,0 +1,234 @@
+"""How the play screen looks: its layout and its painting, functions of the scene's state.
+
+``draw`` changes nothing; the status lines come from the sentences of ``play_text``
+chosen by the scene's state (whose turn, the last answer, the job under way).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pygame
+
+from ai.levels import PRESETS
+from game.app.board_view import BoardLayout, ColumnNote
+from game.app.scenes import play_text as say
+from game.app.settings import Opponent
+from game.app.widgets import row_rects
+from game.app.worker import JobPurpose
+from game.rules import MAX, MIN, Cell, Mode, Rules
+
+if TYPE_CHECKING:
+    from game.app.scenes.play import PlayScene
+
+GLOW_SECONDS = 6.0  # the winning line pulses this long, then stays lit (no redraws while idle)
+HINT_LEVEL = "Hard"
+"""The level hints and column scores use where no computer plays (two players): fast, and
+exact wherever the solver proves the columns within the hint's budget."""
+
+
+@dataclass(frozen=True)
+class PlayLayout:
+    """Where everything goes in a window of one size (computed, never stored by draw)."""
+
+    status: pygame.Rect
+    board: BoardLayout
+    toolbar: pygame.Rect
+    buttons: tuple[pygame.Rect, ...]
+    headline_size: int
+    detail_size: int
+    text_left: int
+    text_right: int
+
+
+def frame_layout(rules: Rules, size: tuple[int, int], buttons: int) -> PlayLayout:
+    """Status bar, board and toolbar for a window of ``size``."""
+    w, h = size
+    top = max(64, int(h * 0.14))
+    bottom = max(44, int(h * 0.085))
+    status = pygame.Rect(0, 0, w, top)
+    board = BoardLayout(rules, pygame.Rect(10, top, w - 20, h - top - bottom - 10))
+    toolbar = pygame.Rect(0, h - bottom, w, bottom)
+    area = toolbar.inflate(-20, -12)
+    area.width = min(area.width, 980)
+    area.centerx = toolbar.centerx
+    rects = tuple(row_rects(area, buttons or 7, 8))
+    headline = max(20, min(34, int(top * 0.31)))
+    detail = max(15, min(22, int(top * 0.21)))
+    return PlayLayout(status, board, toolbar, rects, headline, detail, int(headline * 2.2), w - 14)
+
+
+# -- what the status bar says -----------------------------------------------------------
+def headline(scene: PlayScene) -> str:
+    """The first status line: what matters now."""
+    if scene.outcome is not None:
+        return scene.result_text()
+    side = scene.match.to_move
+    report = scene.jobs.report
+    if report is not None and report.hint:
+        return say.hint_text(report, scene.names(), scene.rules)
+    if scene.thinking and (report is None or report.side == side):
+        return f"{scene.side_name(side)} is thinking..."
+    if report is not None:  # (computer vs computer: while the other thinks)
+        return say.played_text(report, scene.names(), scene.rules)
+    computer = scene.is_computer(side)
+    return say.turn_text(scene.names(), side, scene.opponent is Opponent.COMPUTER, computer)
+
+
+def detail(scene: PlayScene) -> str:
+    """The second status line: the answer's cost, or the search's progress."""
+    scores_only = scene.jobs.purpose is JobPurpose.SCORES
+    if scene.jobs.purpose is not None and not scores_only:
+        progress = scene.jobs.progress
+        # Computer vs computer shows the last move above: say here who thinks.
+        who = (
+            f"{scene.side_name(scene.match.to_move)} is thinking"
+            if scene.thinking and scene.jobs.report
+            else "searching"
+        )
+        if progress is None:
+            return f"{who}..."
+        level = scene.jobs.level_for(scene.jobs.purpose or JobPurpose.MOVE, scene.match.to_move)
+        return say.progress_text(who, progress.depth, progress.nodes, progress.seconds, level, scene.rules)
+    working = "working out the column scores..."
+    report = scene.jobs.report
+    if report is None:
+        return working if scores_only else ""
+    detail = say.answer_detail(report)
+    return f"{detail} · {working}" if scores_only else detail
+
+
+def level_line(scene: PlayScene) -> str:
+    if scene.opponent is Opponent.HUMAN:
+        return f"Hints: {say.level_text(PRESETS[HINT_LEVEL], scene.rules)}"
+    if scene.opponent is Opponent.DEMO and scene.levels[MAX] != scene.levels[MIN]:
+        return f"{say.short_level(scene.levels[MAX])} vs {say.short_level(scene.levels[MIN])}"
+    return say.level_text(scene.level, scene.rules)
+
+
+def tally_line(scene: PlayScene) -> str:
+    s = scene.app.settings
+    if scene.opponent is Opponent.COMPUTER:
+        t = s.tally
+        return f"You {t['wins']} · draws {t['draws']} · computer {t['losses']}"
+    if scene.opponent is Opponent.HUMAN:
+        t = s.two_player_tally
+        return f"Player 1: {t['player1']} · draws {t['draws']} · player 2: {t['player2']}"
+    return ""
+
+
+def column_notes(scene: PlayScene) -> list[ColumnNote | None]:
+    """Each column's exact score, when the scores are shown and known."""
+    exact = scene.jobs.exact_scores()
+    if not exact or not scene.rules.gravity:
+        return []
+    p = scene.app.theme.palette
+    colors = {1: p.good, 0: p.muted, -1: p.warning}
+    labels = say.column_labels(dict(exact), scene.rules.cols, scene.match.to_move)
+    return [None if label is None else ColumnNote(label[0], colors[label[1]]) for label in labels]
+
+
+def scores_legend(scene: PlayScene) -> str:
+    return say.scores_legend(scene.names(), scene.match.to_move)
+
+
+def ghost(scene: PlayScene) -> tuple[Cell, int, bool] | None:
+    side = scene.match.to_move
+    if scene.outcome is not None or scene.drop is not None or scene.is_computer(side):
+        return None
+    board = scene.match.board
+    if scene.rules.gravity:
+        col = (scene.hover or scene.cursor)[1]
+        cell = board.cell_of(col)
+        return None if cell is None else (cell, side, True)
+    row, col = scene.hover or scene.cursor
+    move = board.move_at((row, col))
+    return ((row, col), side, False) if board.cell_of(move) is not None else None
+
+
+# -- painting (changes no state) --------------------------------------------------------
+def draw(scene: PlayScene, surface: pygame.Surface) -> None:
+    assert scene.view is not None, "drawn before on_enter"
+    theme = scene.app.theme
+    layout = frame_layout(scene.rules, surface.get_size(), len(scene.buttons))
+    board = scene.match.board
+    hidden = {(scene.drop.row, scene.drop.col)} if scene.drop else set()
+    cursor_col = (scene.hover or scene.cursor)[1]
+    human_turn = not scene.is_computer(scene.match.to_move) and scene.outcome is None
+    notes = column_notes(scene)
+    hint: int | Cell | None = None
+    if scene.jobs.hint is not None:
+        hint = scene.jobs.hint if scene.rules.gravity else board.cell_of(scene.jobs.hint)
+    outcome = scene.outcome if scene.drop is None else None  # the line lights up once the disc lands
+    runs = outcome.runs if outcome is not None else ()
+    sides = [int(board.grid[run[0]]) for run in runs] if scene.rules.mode is Mode.FULL_BOARD else None
+    scene.view.draw(
+        surface,
+        layout.board,
+        board.grid,
+        hidden=hidden,
+        drop=scene.drop,
+        highlight_col=cursor_col if human_turn and scene.rules.gravity else None,
+        highlight_cell=(scene.hover or scene.cursor) if human_turn and not scene.rules.gravity else None,
+        ghost=ghost(scene),
+        hint=hint,
+        glow=runs,
+        glow_sides=sides,
+        notes=notes,
+        last=board.last_cell() if scene.drop is None else None,
+        t=scene.app.time if scene.glow_started is None else min(scene.app.time, scene.glow_started + GLOW_SECONDS),
+    )
+    if any(notes):
+        draw_scores_legend(scene, surface, layout.board)
+    draw_status(scene, surface, layout)
+    states = scene.button_states()
+    for (name, button), rect in zip(scene.buttons.items(), layout.buttons):
+        button.draw(surface, theme, rect=rect, enabled=states.get(name, True))
+
+
+def draw_scores_legend(scene: PlayScene, surface: pygame.Surface, board: BoardLayout) -> None:
+    """The badges' legend in the margin left of the board, from the badges' row down
+    (left out when the margin is too narrow for it)."""
+    theme = scene.app.theme
+    width = board.grid_rect.left - int(board.cell * 0.4) - 12
+    if width < 110:
+        return
+    size = max(13, min(18, board.cell // 4))
+    y = float(board.note_rect(0).top)
+    for line in theme.wrap(scores_legend(scene), size, width):
+        theme.text(surface, line, size, (12, y), color=theme.palette.muted)
+        y += size * 1.2
+
+
+def draw_status(scene: PlayScene, surface: pygame.Surface, layout: PlayLayout) -> None:
+    """Headline (big) and detail (small) on the left; level and tally on the right
+    when there is room for them beside the texts."""
+    theme = scene.app.theme
+    p = theme.palette
+    status = layout.status
+    big, small = layout.headline_size, layout.detail_size
+    pygame.draw.rect(surface, p.panel, status)
+    if scene.outcome is None:
+        theme.draw_disc(surface, (status.left + big * 1.1, status.top + big), big * 0.6, scene.match.to_move)
+    first, second = headline(scene), detail(scene)
+    x, right = layout.text_left, layout.text_right
+    level, tally = level_line(scene), tally_line(scene)
+    side_width = max(theme.font(small).size(level)[0], theme.font(small).size(tally)[0])
+    needs = max(theme.font(big, True).size(first)[0], theme.font(small).size(second)[0])
+    if x + needs + 24 + side_width > right:  # the level and tally give way (the pause menu has them)
+        level = tally = ""
+    else:
+        right -= side_width + 24
+    size = big
+    while size > 14 and theme.font(size, True).size(first)[0] > right - x:
+        size -= 1  # shrink rather than cut the headline
+    y = status.top + status.height * 0.16
+    theme.text(surface, theme.fit(first, size, right - x, bold=True), size, (x, y), bold=True)
+    color = p.accent if scene.jobs.purpose is not None else p.muted
+    theme.text(surface, theme.fit(second, small, right - x), small, (x, y + big * 1.25), color=color)
+    edge = layout.text_right
+    if level:
+        theme.text(surface, level, small, (edge, y + 4), anchor="topright", color=p.muted)
+    if tally:
+        theme.text(surface, tally, small, (edge, y + big * 1.25), anchor="topright", color=p.muted)
