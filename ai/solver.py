@@ -183,9 +183,15 @@ class Solver:
     solves one position after another (the moves of a game) reuses what earlier proofs
     learned; they have a fixed number of slots (``table_slots``) and are never cleared
     in the middle of a game.
+
+    Searches that reach no book run compiled (``ai.solver_core``) when numba is there,
+    else (or with ``pure_python``) in this module's ``_negamax``: the same nodes, the
+    same answers.  ``node_limit`` stops a call at the same node on every machine.
     """
 
-    def __init__(self, rules: Rules, *, use_book: bool | None = None, table_slots: int = TABLE_SLOTS):
+    def __init__(
+        self, rules: Rules, *, use_book: bool | None = None, table_slots: int = TABLE_SLOTS, pure_python: bool = False
+    ):
         if rules.mode is not Mode.CLASSIC or not rules.gravity:
             raise SolverError("the exact solver needs CLASSIC rules with gravity")
         standard = (rules.rows, rules.cols, rules.connect) == (6, 7, 4)
@@ -224,7 +230,7 @@ class Solver:
         self._core_state = np.zeros(3, dtype=np.int64)
         self._stop_flag = np.zeros(1, dtype=np.int64)
         self._watchdog: _Watchdog | None = None
-        if self._key_bits <= 62 and (geo.height + 1) * (rules.connect - 1) < 63:
+        if not pure_python and self._key_bits <= 62 and (geo.height + 1) * (rules.connect - 1) < 63:
             self._core_params = np.array(
                 [
                     self.cells,

@@ -16,8 +16,8 @@ Loading rules (for the window's worker and every other caller):
   on Linux, ``~/Library/Caches/connect4/numba`` on macOS, ``%LOCALAPPDATA%\\connect4\\cache\\numba``
   on Windows), never beside the code, unless the user set ``NUMBA_CACHE_DIR`` already.
 - A failed numba import, or a ``RuntimeError``/``OSError`` from its cache (no writable
-  folder), means the Python path and one warning (``warnings`` and ``logging``, once per
-  process).
+  folder), means the Python path and one warning (``logging``, once per process: one
+  line on stderr where logging is not configured).
 
 API:
 
@@ -38,8 +38,8 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import tempfile
 import threading
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -360,7 +360,7 @@ def negamax(words, slots, params, columns, state, flag, current0, mask0, played0
 # -- loading -----------------------------------------------------------------------------
 
 _lock = threading.Lock()
-_state = "new"  # new, preparing, ready, failed, off
+_state = "new"  # new, preparing, ready, failed
 _background: threading.Thread | None = None
 _warned = False
 _compiled: Callable | None = None
@@ -372,14 +372,21 @@ def _warn(reason: str) -> None:
     if _warned:
         return
     _warned = True
-    message = f"the fast (compiled) solver is not available ({reason}): using the slower pure-Python solver"
-    LOG.warning(message)
-    warnings.warn(message, RuntimeWarning, stacklevel=3)
+    LOG.warning("the fast (compiled) solver is not available (%s): using the slower pure-Python solver", reason)
 
 
 def _compile() -> Callable:
-    """Import numba and compile the search (or load it from the cache)."""
-    os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_folder()))
+    """Import numba and compile the search (or load it from the cache).
+
+    Raises:
+        ImportError: no numba.
+        OSError: the cache folder cannot be made or written (numba would otherwise
+            fall back to a folder beside the code).
+    """
+    folder = Path(os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_folder())))
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryFile(dir=folder):
+        pass
     import numba
 
     module = sys.modules[__name__]
@@ -403,13 +410,12 @@ def prepare() -> bool:
     by ``CONNECT4_PURE_PYTHON``, or numba missing or without a writable cache (warned once).
     """
     global _state, _compiled
+    if pure_python_forced():
+        return False
     with _lock:
         if _state == "ready":
             return True
-        if _state in ("failed", "off"):
-            return False
-        if pure_python_forced():
-            _state = "off"
+        if _state == "failed":
             return False
         _state = "preparing"
         try:
@@ -437,20 +443,19 @@ def prepare_in_background() -> threading.Thread:
 
 
 def is_ready() -> bool:
-    """True once the compiled search can be used (never blocks)."""
-    return _state == "ready"
+    """True when the compiled search is in use (never blocks)."""
+    return _state == "ready" and not pure_python_forced()
 
 
 def status() -> str:
     """One line for the user about the fast solver."""
-    if pure_python_forced() and _state != "ready":
+    if pure_python_forced():
         return "pure-Python solver (CONNECT4_PURE_PYTHON is set)"
     return {
         "new": "fast solver not loaded yet",
         "preparing": "preparing the fast solver (first start only)",
         "ready": "fast solver ready",
         "failed": "fast solver unavailable: using the slower pure-Python solver",
-        "off": "pure-Python solver (CONNECT4_PURE_PYTHON is set)",
     }[_state]
 
 
@@ -460,6 +465,8 @@ def kernel() -> Callable | None:
     Prepares it first (blocking) unless a background preparation is under way, in which
     case the caller uses Python until it is done.
     """
+    if pure_python_forced():
+        return None
     if _state == "ready":
         return _compiled
     background = _background
