@@ -291,6 +291,133 @@ def bench_perfect(count: int | None) -> None:
     print(table(["positions", "median s", "max s", "over 1 s", "mean nodes", "nodes/s"], [row]))
 
 
+class _EqualMovesAtRandom:
+    """The exact solver as an opponent: a seeded random move among the best exact scores."""
+
+    def __init__(self, seed: int):
+        import random
+
+        from ai.perfect import PerfectPlayer
+
+        self.name = f"solver (seed {seed})"
+        self.rng = random.Random(seed)
+        self.player = PerfectPlayer()
+
+    def move(self, board: Board) -> int:
+        scores = self.player.column_scores(board.grid, board.to_move)
+        best = max(scores.values())
+        return self.rng.choice(sorted(col for col, value in scores.items() if value == best))
+
+
+class _Preset:
+    def __init__(self, name: str, seed: int):
+        from ai.levels import PRESETS
+
+        self.name = name
+        self.level = PRESETS[name]
+        self.seed = seed
+
+    def move(self, board: Board) -> int:
+        from ai.player import choose_move
+
+        choice = choose_move(self.level, board.grid, board.rules, board.to_move, seed=self.seed + board.ply)
+        assert choice.move is not None
+        return choice.move
+
+
+def perfect_game_times(opponents: list, log=print) -> dict[int, list[float]]:
+    """Perfect (the preset, pondering off, a new player per game) from the empty board,
+    first and then second, against each opponent: its seconds per move by disc count."""
+    from ai.levels import PRESETS
+    from ai.perfect import PerfectPlayer
+    from ai.player import choose_move
+
+    by_discs: dict[int, list[float]] = {}
+    for opponent in opponents:
+        for perfect_first in (True, False):
+            board, player = Board(), PerfectPlayer()
+            worst = 0.0
+            while not board.is_game_over():
+                if (board.ply % 2 == 0) == perfect_first:
+                    started = time.perf_counter()
+                    choice = choose_move(
+                        PRESETS["Perfect"], board.grid, board.rules, board.to_move, perfect_player=player
+                    )
+                    seconds = time.perf_counter() - started
+                    by_discs.setdefault(board.ply, []).append(seconds)
+                    worst = max(worst, seconds)
+                    assert choice.move is not None
+                    board.push(choice.move)
+                else:
+                    board.push(opponent.move(board))
+            outcome = board.outcome()
+            winner = None if outcome is None or outcome.winner is None else outcome.winner
+            perfect_side = 1 if perfect_first else -1
+            result = "drew" if winner is None else ("won" if int(winner) == perfect_side else "LOST")
+            log(
+                f"  Perfect {'first' if perfect_first else 'second'} vs {opponent.name}: {result} "
+                f"in {board.ply} plies, slowest move {worst:.2f} s"
+            )
+    return by_discs
+
+
+def bench_perfect_games(presets: list[str], solver_games: int) -> None:
+    """Perfect's per-move times in whole games (the issue's target: every move at most
+    1.0 s, median at most 0.2 s at 12-14 discs)."""
+    print("\n## Perfect's moves in games from the empty board (pondering off, first and second)")
+    opponents: list = [_Preset(name, 7) for name in presets]
+    opponents += [_EqualMovesAtRandom(20261124 + i) for i in range(solver_games)]
+    by_discs = perfect_game_times(opponents)
+    rows = []
+    for discs, times in sorted(by_discs.items()):
+        rows.append([str(discs), str(len(times)), f"{statistics.median(times):.3f}", f"{max(times):.3f}"])
+    print(table(["discs", "moves", "median s", "max s"], rows))
+    every = [t for times in by_discs.values() for t in times]
+    middle = [t for discs in (12, 13, 14) for t in by_discs.get(discs, [])]
+    print(
+        f"All {len(every)} moves: median {statistics.median(every):.3f} s, max {max(every):.2f} s, "
+        f"{sum(t > 1 for t in every)} over 1 s; at 12-14 discs: median "
+        f"{statistics.median(middle) if middle else float('nan'):.3f} s, max {max(middle, default=0.0):.2f} s"
+    )
+
+
+def bench_compiled_ratio(python_count: int) -> None:
+    """The compiled search against the pure-Python one on the same balanced 12-disc
+    positions (Perfect's first proof past the book): the same nodes, the time ratio."""
+    from ai import solver_core
+    from ai.perfect import PerfectPlayer
+
+    print("\n## Compiled / pure-Python solver on the same positions (Perfect's first move past the book)")
+    if not solver_core.prepare():
+        print(f"compiled solver unavailable: {solver_core.status()}")
+        return
+    lines = perfect_lines()
+    rows = []
+    compiled_times, ratios = [], []
+    for index, moves in enumerate(lines):
+        board = Board.from_moves(moves)
+        timings = []
+        for pure in (False, True) if index < python_count else (False,):
+            player = PerfectPlayer()
+            player.solver = Solver(STANDARD, pure_python=pure)
+            started = time.perf_counter()
+            choice = player.choose(board.grid, board.rules, board.to_move, time_limit=0.0)
+            timings.append((time.perf_counter() - started, choice.nodes))
+        compiled_times.append(timings[0][0])
+        if len(timings) == 2:
+            assert timings[0][1] == timings[1][1], f"{moves}: the two paths visited different nodes"
+            ratios.append(timings[1][0] / timings[0][0])
+            rows.append(
+                [moves, f"{timings[0][1]:,}", f"{timings[0][0]:.3f}", f"{timings[1][0]:.2f}", f"{ratios[-1]:.1f}"]
+            )
+    print(table(["position", "nodes (both)", "compiled s", "python s", "ratio"], rows))
+    print(
+        f"Compiled on all {len(lines)}: median {statistics.median(compiled_times):.3f} s, "
+        f"max {max(compiled_times):.2f} s, {sum(t > 1 for t in compiled_times)} over 1 s; "
+        f"ratio median {statistics.median(ratios):.1f}x on {len(ratios)}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats, 200 Test_L2_R1 positions")
@@ -302,6 +429,9 @@ def main(argv: list[str] | None = None) -> int:
     bench_solver(full=not args.quick)
     bench_early(per_ply=1 if args.quick else 3)
     bench_perfect(count=8 if args.quick else None)
+    bench_compiled_ratio(python_count=2 if args.quick else 6)
+    presets = ["Beginner", "Hard"] if args.quick else ["Beginner", "Easy", "Medium", "Hard", "Expert", "Perfect"]
+    bench_perfect_games(presets, solver_games=1 if args.quick else 4)
     return 0
 
 

@@ -404,6 +404,8 @@ class Solver:
         should_stop: Callable[[], bool] | None = None,
         time_limit: float | None = None,
         node_limit: int | None = None,
+        low: int | None = None,
+        high: int | None = None,
         on_progress: SolverProgressCallback | None = None,
     ) -> Solution:
         """Solve the position given as (side to move's discs, all discs).
@@ -414,6 +416,10 @@ class Solver:
             time_limit: seconds before giving up (``SolverStopped``).
             node_limit: nodes before giving up (``SolverStopped`` as the search enters
                 node ``node_limit + 1``): the same node on every machine, compiled or not.
+            low, high: bounds of the score already known (say, from the parent's exact
+                score): fewer null-window searches, the same answer.  With ``low`` the
+                first search asks whether the score is above it (a child of a solved
+                position often scores exactly its bound).
             on_progress: called after each null-window search with the score's bounds.
         """
         geo = self.geo
@@ -422,7 +428,7 @@ class Solver:
         started = time.perf_counter()
         self._start(should_stop, time_limit, node_limit)
         try:
-            return self._solve(current, mask, weak, started, on_progress)
+            return self._solve(current, mask, weak, started, on_progress, low, high)
         finally:
             self._finish()
 
@@ -463,7 +469,14 @@ class Solver:
             self._finish()
 
     def _solve(
-        self, current: int, mask: int, weak: bool, started: float, on_progress: SolverProgressCallback | None
+        self,
+        current: int,
+        mask: int,
+        weak: bool,
+        started: float,
+        on_progress: SolverProgressCallback | None,
+        known_low: int | None = None,
+        known_high: int | None = None,
     ) -> Solution:
         geo = self.geo
         played = mask.bit_count()
@@ -483,8 +496,16 @@ class Solver:
         low, high = -((cells - played) // 2), (cells + 1 - played) // 2
         if weak:
             low, high = -1, 1
+            known_low = None if known_low is None else max(min(known_low, 0), -1) + (known_low > 0)
+            known_high = None if known_high is None else min(max(known_high, 0), 1) - (known_high < 0)
+        if known_low is not None:
+            low = max(low, min(known_low, high))
+        if known_high is not None:
+            high = min(high, max(known_high, low))
+        probe = known_low is not None  # first ask whether the score is above its known bound
         while low < high:  # narrow [low, high] with null-window searches
-            middle = _middle(low, high)
+            middle = low if probe else _middle(low, high)
+            probe = False
             result = self._search(current, mask, played, middle, middle + 1)
             if result <= middle:
                 high = result

@@ -156,6 +156,9 @@ def negamax(words, slots, params, columns, state, flag, current0, mask0, played0
     order_below = params[P_ORDER_BELOW]
     ncols = params[P_COLUMNS]
     depth = cells - played0 + 2
+    # Keys below 2**52 are exact in a double: the slot and check come from a multiplication.
+    exact_float = board_mask < (1 << 51)
+    reciprocal = 1.0 / slots
     frame = np.zeros((depth, FIELDS), np.int64)
     prio = np.zeros((depth, 16), np.int64)  # ((64 - threats made) << 4 | rank), sorted
     wins = np.zeros((depth, 16), np.int64)  # the threats a move makes (-1: not counted)
@@ -214,8 +217,19 @@ def negamax(words, slots, params, columns, state, flag, current0, mask0, played0
         if not done:
             high = (cells - 1 - played) // 2
             key = current + mask
-            slot = key % slots
-            check = key // slots + 1
+            if exact_float:  # key // slots by a float reciprocal, corrected: no 64-bit division
+                check = np.int64(key * reciprocal)
+                slot = key - check * slots
+                if slot < 0:
+                    check -= 1
+                    slot += slots
+                elif slot >= slots:
+                    check += 1
+                    slot -= slots
+                check += 1
+            else:
+                slot = key % slots
+                check = key // slots + 1
             entry = words[slot]
             if (entry >> 20) == check:
                 lower = ((entry >> 8) & 255) - cells
@@ -239,20 +253,19 @@ def negamax(words, slots, params, columns, state, flag, current0, mask0, played0
         if not done:
             # alpha < beta here, both inside the position's possible score range.
             opponent = current ^ mask
-            f = frame[d]
-            f[F_CURRENT] = current
-            f[F_MASK] = mask
-            f[F_PLAYED] = played
-            f[F_ALPHA] = alpha
-            f[F_BETA] = beta
-            f[F_LOWER] = lower
-            f[F_UPPER] = upper
-            f[F_SLOT] = slot
-            f[F_CHECK] = check
-            f[F_FIRST] = first_rank
-            f[F_MOVES] = moves
+            frame[d, F_CURRENT] = current
+            frame[d, F_MASK] = mask
+            frame[d, F_PLAYED] = played
+            frame[d, F_ALPHA] = alpha
+            frame[d, F_BETA] = beta
+            frame[d, F_LOWER] = lower
+            frame[d, F_UPPER] = upper
+            frame[d, F_SLOT] = slot
+            frame[d, F_CHECK] = check
+            frame[d, F_FIRST] = first_rank
+            frame[d, F_MOVES] = moves
             if (moves & (moves - 1)) == 0:  # one move: nothing to order
-                f[F_MODE] = MODE_ONE
+                frame[d, F_MODE] = MODE_ONE
                 a_current, a_mask, a_played = opponent, mask | moves, played + 1
                 a_alpha, a_beta, a_wins = -beta, -alpha, -1
                 pushed = True
@@ -262,8 +275,21 @@ def negamax(words, slots, params, columns, state, flag, current0, mask0, played0
                         move = moves & columns[rank]
                         if move:
                             child = opponent + (mask | move)
-                            child_entry = words[child % slots]
-                            if (child_entry >> 20) == child // slots + 1 and (child_entry & 255) - cells <= -beta:
+                            if exact_float:
+                                child_check = np.int64(child * reciprocal)
+                                child_slot = child - child_check * slots
+                                if child_slot < 0:
+                                    child_check -= 1
+                                    child_slot += slots
+                                elif child_slot >= slots:
+                                    child_check += 1
+                                    child_slot -= slots
+                                child_check += 1
+                            else:
+                                child_slot = child % slots
+                                child_check = child // slots + 1
+                            child_entry = words[child_slot]
+                            if (child_entry >> 20) == child_check and (child_entry & 255) - cells <= -beta:
                                 score = cells - (child_entry & 255)
                                 words[slot] = check << 20 | (max(score, lower) + cells) << 8 | (upper + cells)
                                 value = score
@@ -271,8 +297,6 @@ def negamax(words, slots, params, columns, state, flag, current0, mask0, played0
                                 break
                 if not done:
                     count = 0
-                    p = prio[d]
-                    w = wins[d]
                     for rank in range(ncols):
                         move = moves & columns[rank]
                         if move:
@@ -284,20 +308,20 @@ def negamax(words, slots, params, columns, state, flag, current0, mask0, played0
                                 made = threats(current | move, board_mask ^ (mask | move), height, connect)
                                 item = ((64 - popcount(made)) << 4) | rank
                             i = count  # insertion sort: items are distinct (their ranks are)
-                            while i > 0 and p[i - 1] > item:
-                                p[i] = p[i - 1]
-                                w[i] = w[i - 1]
+                            while i > 0 and prio[d, i - 1] > item:
+                                prio[d, i] = prio[d, i - 1]
+                                wins[d, i] = wins[d, i - 1]
                                 i -= 1
-                            p[i] = item
-                            w[i] = made
+                            prio[d, i] = item
+                            wins[d, i] = made
                             count += 1
-                    f[F_ALPHA_IN] = alpha
-                    f[F_BEST] = p[0] & 15
-                    f[F_COUNT] = count
-                    f[F_INDEX] = 0
-                    f[F_MODE] = MODE_LOOP
-                    a_current, a_mask, a_played = opponent, mask | (moves & columns[p[0] & 15]), played + 1
-                    a_alpha, a_beta, a_wins = -beta, -alpha, w[0]
+                    frame[d, F_ALPHA_IN] = alpha
+                    frame[d, F_BEST] = prio[d, 0] & 15
+                    frame[d, F_COUNT] = count
+                    frame[d, F_INDEX] = 0
+                    frame[d, F_MODE] = MODE_LOOP
+                    a_current, a_mask, a_played = opponent, mask | (moves & columns[prio[d, 0] & 15]), played + 1
+                    a_alpha, a_beta, a_wins = -beta, -alpha, wins[d, 0]
                     pushed = True
         if pushed:
             d += 1
@@ -308,15 +332,14 @@ def negamax(words, slots, params, columns, state, flag, current0, mask0, played0
                 state[STATE_NODES] = nodes
                 return value
             d -= 1
-            f = frame[d]
             score = -value
-            alpha = f[F_ALPHA]
-            beta = f[F_BETA]
-            lower = f[F_LOWER]
-            upper = f[F_UPPER]
-            slot = f[F_SLOT]
-            check = f[F_CHECK]
-            if f[F_MODE] == MODE_ONE:
+            alpha = frame[d, F_ALPHA]
+            beta = frame[d, F_BETA]
+            lower = frame[d, F_LOWER]
+            upper = frame[d, F_UPPER]
+            slot = frame[d, F_SLOT]
+            check = frame[d, F_CHECK]
+            if frame[d, F_MODE] == MODE_ONE:
                 if score >= beta:
                     words[slot] = check << 20 | (max(score, lower) + cells) << 8 | (upper + cells)
                     value = score
@@ -327,7 +350,7 @@ def negamax(words, slots, params, columns, state, flag, current0, mask0, played0
                     words[slot] = check << 20 | (lower + cells) << 8 | (min(alpha, upper) + cells)
                     value = alpha
                 continue
-            index = f[F_INDEX]
+            index = frame[d, F_INDEX]
             rank = prio[d, index] & 15
             if score >= beta:
                 words[slot] = check << 20 | (rank + 1) << 16 | (max(score, lower) + cells) << 8 | (upper + cells)
@@ -335,23 +358,23 @@ def negamax(words, slots, params, columns, state, flag, current0, mask0, played0
                 continue
             if score > alpha:
                 alpha = score
-                f[F_ALPHA] = alpha
-                f[F_BEST] = rank
+                frame[d, F_ALPHA] = alpha
+                frame[d, F_BEST] = rank
             index += 1
-            if index < f[F_COUNT]:
-                f[F_INDEX] = index
-                mask = f[F_MASK]
-                a_current = f[F_CURRENT] ^ mask
-                a_mask = mask | (f[F_MOVES] & columns[prio[d, index] & 15])
-                a_played = f[F_PLAYED] + 1
+            if index < frame[d, F_COUNT]:
+                frame[d, F_INDEX] = index
+                mask = frame[d, F_MASK]
+                a_current = frame[d, F_CURRENT] ^ mask
+                a_mask = mask | (frame[d, F_MOVES] & columns[prio[d, index] & 15])
+                a_played = frame[d, F_PLAYED] + 1
                 a_alpha, a_beta, a_wins = -beta, -alpha, wins[d, index]
                 d += 1
                 break
-            best_rank = f[F_BEST]
-            if alpha > f[F_ALPHA_IN]:  # an exact score inside the window
+            best_rank = frame[d, F_BEST]
+            if alpha > frame[d, F_ALPHA_IN]:  # an exact score inside the window
                 words[slot] = check << 20 | (best_rank + 1) << 16 | (alpha + cells) << 8 | (alpha + cells)
             else:
-                first_rank = f[F_FIRST]
+                first_rank = frame[d, F_FIRST]
                 keep = first_rank if first_rank >= 0 else best_rank
                 words[slot] = check << 20 | (keep + 1) << 16 | (lower + cells) << 8 | (min(alpha, upper) + cells)
             value = alpha
