@@ -4,7 +4,9 @@ Prints tables; asserts nothing.  Positions: the empty 6x7 board and three mid-ga
 positions (the first 12 moves of the first three lines of ``Test_L2_R1``).  Each time is
 the median of several runs.  ``--quick`` skips the full ``Test_L2_R1`` solver run.
 Then exact scores of seeded early positions (0..14 discs): what ``solve`` costs there.
-Last, Perfect's first move past the book in the balanced lines (its hardest proofs).
+Then Perfect's first move past the book in the balanced lines (its hardest proofs), the
+compiled solver against the pure-Python one on the same positions, Perfect's per-move
+times in whole games, and ``analyze --level perfect`` as a new process.
 """
 
 from __future__ import annotations
@@ -418,20 +420,79 @@ def bench_compiled_ratio(python_count: int) -> None:
     )
 
 
+def bench_analyze_process(count: int) -> None:
+    """``python main.py analyze MOVES --level perfect`` in a new process each time (the
+    numba cache warm): what a user waits for, on 12- and 13-disc balanced positions."""
+    import random
+    import subprocess
+
+    print("\n## analyze MOVES --level perfect, a new process each (warm cache)")
+    main_py = Path(__file__).resolve().parent.parent / "main.py"
+    subprocess.run([sys.executable, str(main_py), "analyze", "4", "--level", "perfect"], capture_output=True)
+    rng = random.Random(13)
+    chosen = []
+    for moves in perfect_lines()[:count]:
+        board = Board.from_moves(moves)
+        chosen.append(moves)
+        board.push(rng.choice(board.legal_moves()))
+        if not board.is_game_over():
+            chosen.append(board.moves_string())
+    rows = []
+    walls = []
+    for moves in chosen:
+        before = _children_cpu()
+        started = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, str(main_py), "analyze", moves, "--level", "perfect"], capture_output=True, text=True
+        )
+        wall = time.perf_counter() - started
+        cpu = _children_cpu() - before
+        walls.append(wall)
+        ok = "ok" if done.returncode == 0 and "Exact values for" in done.stdout else "FAILED"
+        rows.append([moves, str(len(moves)), f"{wall:.2f}", f"{cpu:.2f}" if cpu >= 0 else "-", ok])
+    print(table(["moves", "discs", "wall s", "cpu s", "result"], rows))
+    print(
+        f"{len(walls)} runs: median {statistics.median(walls):.2f} s, max {max(walls):.2f} s, "
+        f"{sum(w > 2 for w in walls)} over 2 s (wall; cpu shows the work where the machine is loaded)"
+    )
+
+
+def _children_cpu() -> float:
+    """CPU seconds of finished child processes (-1 where the platform cannot say)."""
+    try:
+        import resource
+    except ImportError:
+        return -1.0
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats, 200 Test_L2_R1 positions")
+    sections = ["search", "tree", "solver", "early", "perfect", "ratio", "games", "analyze"]
+    parser.add_argument("--only", choices=sections, action="append", help="run only this part (repeatable)")
     args = parser.parse_args(argv)
-    repeat = 1 if args.quick else 3
-    print(f"# ai.bench on {machine()}")
-    bench_search(repeat)
-    bench_tree(repeat)
-    bench_solver(full=not args.quick)
-    bench_early(per_ply=1 if args.quick else 3)
-    bench_perfect(count=8 if args.quick else None)
-    bench_compiled_ratio(python_count=2 if args.quick else 6)
-    presets = ["Beginner", "Hard"] if args.quick else ["Beginner", "Easy", "Medium", "Hard", "Expert", "Perfect"]
-    bench_perfect_games(presets, solver_games=1 if args.quick else 4)
+    quick = args.quick
+    repeat = 1 if quick else 3
+    presets = ["Beginner", "Hard"] if quick else ["Beginner", "Easy", "Medium", "Hard", "Expert", "Perfect"]
+    parts = {
+        "search": lambda: bench_search(repeat),
+        "tree": lambda: bench_tree(repeat),
+        "solver": lambda: bench_solver(full=not quick),
+        "early": lambda: bench_early(per_ply=1 if quick else 3),
+        "perfect": lambda: bench_perfect(count=8 if quick else None),
+        "ratio": lambda: bench_compiled_ratio(python_count=2 if quick else 6),
+        "games": lambda: bench_perfect_games(presets, solver_games=1 if quick else 4),
+        "analyze": lambda: bench_analyze_process(count=3 if quick else 10),
+    }
+    from ai import solver_core
+
+    solver_core.prepare()
+    print(f"# ai.bench on {machine()}; {solver_core.status()}")
+    for name in sections:
+        if not args.only or name in args.only:
+            parts[name]()
     return 0
 
 
