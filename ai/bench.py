@@ -4,7 +4,9 @@ Prints tables; asserts nothing.  Positions: the empty 6x7 board and three mid-ga
 positions (the first 12 moves of the first three lines of ``Test_L2_R1``).  Each time is
 the median of several runs.  ``--quick`` skips the full ``Test_L2_R1`` solver run.
 Then exact scores of seeded early positions (0..14 discs): what ``solve`` costs there.
-Last, Perfect's first move past the book in the balanced lines (its hardest proofs).
+Then Perfect's first move past the book in the balanced lines (its hardest proofs), the
+compiled solver against the pure-Python one on the same positions, Perfect's per-move
+times in whole games, and ``analyze --level perfect`` as a new process.
 """
 
 from __future__ import annotations
@@ -291,17 +293,206 @@ def bench_perfect(count: int | None) -> None:
     print(table(["positions", "median s", "max s", "over 1 s", "mean nodes", "nodes/s"], [row]))
 
 
+class _EqualMovesAtRandom:
+    """The exact solver as an opponent: a seeded random move among the best exact scores."""
+
+    def __init__(self, seed: int):
+        import random
+
+        from ai.perfect import PerfectPlayer
+
+        self.name = f"solver (seed {seed})"
+        self.rng = random.Random(seed)
+        self.player = PerfectPlayer()
+
+    def move(self, board: Board) -> int:
+        scores = self.player.column_scores(board.grid, board.to_move)
+        best = max(scores.values())
+        return self.rng.choice(sorted(col for col, value in scores.items() if value == best))
+
+
+class _Preset:
+    def __init__(self, name: str, seed: int):
+        from ai.levels import PRESETS
+
+        self.name = name
+        self.level = PRESETS[name]
+        self.seed = seed
+
+    def move(self, board: Board) -> int:
+        from ai.player import choose_move
+
+        choice = choose_move(self.level, board.grid, board.rules, board.to_move, seed=self.seed + board.ply)
+        assert choice.move is not None
+        return choice.move
+
+
+def perfect_game_times(opponents: list, log=print) -> dict[int, list[float]]:
+    """Perfect (the preset, pondering off, a new player per game) from the empty board,
+    first and then second, against each opponent: its seconds per move by disc count."""
+    from ai.levels import PRESETS
+    from ai.perfect import PerfectPlayer
+    from ai.player import choose_move
+
+    by_discs: dict[int, list[float]] = {}
+    for opponent in opponents:
+        for perfect_first in (True, False):
+            board, player = Board(), PerfectPlayer()
+            worst = 0.0
+            while not board.is_game_over():
+                if (board.ply % 2 == 0) == perfect_first:
+                    started = time.perf_counter()
+                    choice = choose_move(
+                        PRESETS["Perfect"], board.grid, board.rules, board.to_move, perfect_player=player
+                    )
+                    seconds = time.perf_counter() - started
+                    by_discs.setdefault(board.ply, []).append(seconds)
+                    worst = max(worst, seconds)
+                    assert choice.move is not None
+                    board.push(choice.move)
+                else:
+                    board.push(opponent.move(board))
+            outcome = board.outcome()
+            winner = None if outcome is None or outcome.winner is None else outcome.winner
+            perfect_side = 1 if perfect_first else -1
+            result = "drew" if winner is None else ("won" if int(winner) == perfect_side else "LOST")
+            log(
+                f"  Perfect {'first' if perfect_first else 'second'} vs {opponent.name}: {result} "
+                f"in {board.ply} plies, slowest move {worst:.2f} s"
+            )
+    return by_discs
+
+
+def bench_perfect_games(presets: list[str], solver_games: int) -> None:
+    """Perfect's per-move times in whole games (the issue's target: every move at most
+    1.0 s, median at most 0.2 s at 12-14 discs)."""
+    print("\n## Perfect's moves in games from the empty board (pondering off, first and second)")
+    opponents: list = [_Preset(name, 7) for name in presets]
+    opponents += [_EqualMovesAtRandom(20261124 + i) for i in range(solver_games)]
+    by_discs = perfect_game_times(opponents)
+    rows = []
+    for discs, times in sorted(by_discs.items()):
+        rows.append([str(discs), str(len(times)), f"{statistics.median(times):.3f}", f"{max(times):.3f}"])
+    print(table(["discs", "moves", "median s", "max s"], rows))
+    every = [t for times in by_discs.values() for t in times]
+    middle = [t for discs in (12, 13, 14) for t in by_discs.get(discs, [])]
+    print(
+        f"All {len(every)} moves: median {statistics.median(every):.3f} s, max {max(every):.2f} s, "
+        f"{sum(t > 1 for t in every)} over 1 s; at 12-14 discs: median "
+        f"{statistics.median(middle) if middle else float('nan'):.3f} s, max {max(middle, default=0.0):.2f} s"
+    )
+
+
+def bench_compiled_ratio(python_count: int) -> None:
+    """The compiled search against the pure-Python one on the same balanced 12-disc
+    positions (Perfect's first proof past the book): the same nodes, the time ratio."""
+    from ai import solver_core
+    from ai.perfect import PerfectPlayer
+
+    print("\n## Compiled / pure-Python solver on the same positions (Perfect's first move past the book)")
+    if not solver_core.prepare():
+        print(f"compiled solver unavailable: {solver_core.status()}")
+        return
+    lines = perfect_lines()
+    rows = []
+    compiled_times, ratios = [], []
+    for index, moves in enumerate(lines):
+        board = Board.from_moves(moves)
+        timings = []
+        for pure in (False, True) if index < python_count else (False,):
+            player = PerfectPlayer()
+            player.solver = Solver(STANDARD, pure_python=pure)
+            started = time.perf_counter()
+            choice = player.choose(board.grid, board.rules, board.to_move, time_limit=0.0)
+            timings.append((time.perf_counter() - started, choice.nodes))
+        compiled_times.append(timings[0][0])
+        if len(timings) == 2:
+            assert timings[0][1] == timings[1][1], f"{moves}: the two paths visited different nodes"
+            ratios.append(timings[1][0] / timings[0][0])
+            rows.append(
+                [moves, f"{timings[0][1]:,}", f"{timings[0][0]:.3f}", f"{timings[1][0]:.2f}", f"{ratios[-1]:.1f}"]
+            )
+    print(table(["position", "nodes (both)", "compiled s", "python s", "ratio"], rows))
+    print(
+        f"Compiled on all {len(lines)}: median {statistics.median(compiled_times):.3f} s, "
+        f"max {max(compiled_times):.2f} s, {sum(t > 1 for t in compiled_times)} over 1 s; "
+        f"ratio median {statistics.median(ratios):.1f}x on {len(ratios)}"
+    )
+
+
+def bench_analyze_process(count: int) -> None:
+    """``python main.py analyze MOVES --level perfect`` in a new process each time (the
+    numba cache warm): what a user waits for, on 12- and 13-disc balanced positions."""
+    import random
+    import subprocess
+
+    print("\n## analyze MOVES --level perfect, a new process each (warm cache)")
+    main_py = Path(__file__).resolve().parent.parent / "main.py"
+    subprocess.run([sys.executable, str(main_py), "analyze", "4", "--level", "perfect"], capture_output=True)
+    rng = random.Random(13)
+    chosen = []
+    for moves in perfect_lines()[:count]:
+        board = Board.from_moves(moves)
+        chosen.append(moves)
+        board.push(rng.choice(board.legal_moves()))
+        if not board.is_game_over():
+            chosen.append(board.moves_string())
+    rows = []
+    walls = []
+    for moves in chosen:
+        before = _children_cpu()
+        started = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, str(main_py), "analyze", moves, "--level", "perfect"], capture_output=True, text=True
+        )
+        wall = time.perf_counter() - started
+        cpu = _children_cpu() - before
+        walls.append(wall)
+        ok = "ok" if done.returncode == 0 and "Exact values for" in done.stdout else "FAILED"
+        rows.append([moves, str(len(moves)), f"{wall:.2f}", f"{cpu:.2f}" if cpu >= 0 else "-", ok])
+    print(table(["moves", "discs", "wall s", "cpu s", "result"], rows))
+    print(
+        f"{len(walls)} runs: median {statistics.median(walls):.2f} s, max {max(walls):.2f} s, "
+        f"{sum(w > 2 for w in walls)} over 2 s (wall; cpu shows the work where the machine is loaded)"
+    )
+
+
+def _children_cpu() -> float:
+    """CPU seconds of finished child processes (-1 where the platform cannot say)."""
+    try:
+        import resource
+    except ImportError:
+        return -1.0
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats, 200 Test_L2_R1 positions")
+    sections = ["search", "tree", "solver", "early", "perfect", "ratio", "games", "analyze"]
+    parser.add_argument("--only", choices=sections, action="append", help="run only this part (repeatable)")
     args = parser.parse_args(argv)
-    repeat = 1 if args.quick else 3
-    print(f"# ai.bench on {machine()}")
-    bench_search(repeat)
-    bench_tree(repeat)
-    bench_solver(full=not args.quick)
-    bench_early(per_ply=1 if args.quick else 3)
-    bench_perfect(count=8 if args.quick else None)
+    quick = args.quick
+    repeat = 1 if quick else 3
+    presets = ["Beginner", "Hard"] if quick else ["Beginner", "Easy", "Medium", "Hard", "Expert", "Perfect"]
+    parts = {
+        "search": lambda: bench_search(repeat),
+        "tree": lambda: bench_tree(repeat),
+        "solver": lambda: bench_solver(full=not quick),
+        "early": lambda: bench_early(per_ply=1 if quick else 3),
+        "perfect": lambda: bench_perfect(count=8 if quick else None),
+        "ratio": lambda: bench_compiled_ratio(python_count=2 if quick else 6),
+        "games": lambda: bench_perfect_games(presets, solver_games=1 if quick else 4),
+        "analyze": lambda: bench_analyze_process(count=3 if quick else 10),
+    }
+    from ai import solver_core
+
+    solver_core.prepare()
+    print(f"# ai.bench on {machine()}; {solver_core.status()}")
+    for name in sections:
+        if not args.only or name in args.only:
+            parts[name]()
     return 0
 
 

@@ -93,15 +93,43 @@ class PerfectPlayer:
         """Score of winning with the next disc."""
         return (self.rules.cells + 1 - mask.bit_count()) // 2
 
-    def _child_score(self, current: int, mask: int, bit: int, weak: bool, deadline: float | None, should_stop) -> int:
-        """Score (or outcome when ``weak``) for the side to move of playing ``bit``."""
+    def _child_score(
+        self,
+        current: int,
+        mask: int,
+        bit: int,
+        weak: bool,
+        deadline: float | None,
+        should_stop,
+        parent: int | None = None,
+    ) -> int:
+        """Score (or outcome when ``weak``) for the side to move of playing ``bit``.
+
+        ``parent``: the exact score of the position, where known: no move scores more,
+        and the first search asks whether this one scores exactly that.
+        """
         if self.geo.line_starts(current | bit):
             return 1 if weak else self._win_now_score(mask)
         if (mask | bit).bit_count() == self.rules.cells:
             return 0
         limit = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
-        child = self.solver.solve_bits(current ^ mask, mask | bit, weak=weak, should_stop=should_stop, time_limit=limit)
+        child = self.solver.solve_bits(
+            current ^ mask,
+            mask | bit,
+            weak=weak,
+            should_stop=should_stop,
+            time_limit=limit,
+            low=None if parent is None or weak else -parent,
+        )
         return -child.score
+
+    def _book_score(self, current: int, mask: int) -> int | None:
+        """The exact score of a position of the book's disc count (None elsewhere)."""
+        if mask.bit_count() != BOOK_PLIES:
+            return None
+        from ai.book import book
+
+        return book().score(current, current ^ mask)  # an even count: the first player moves
 
     # -- entry points ----------------------------------------------------------------
     def column_scores(
@@ -120,8 +148,9 @@ class PerfectPlayer:
         """
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         current, mask = self._position(grid, to_move)
+        parent = self._book_score(current, mask)
         return {
-            col: self._child_score(current, mask, bit, weak, deadline, should_stop)
+            col: self._child_score(current, mask, bit, weak, deadline, should_stop, parent)
             for col, bit in self._children(current, mask)
         }
 
@@ -167,11 +196,12 @@ class PerfectPlayer:
         outcome, move, nodes = weak.score, weak.move, weak.nodes
         bits = dict(children)
         if outcome != 0:  # the quickest win / slowest loss, with the time left
+            parent = self._book_score(current, mask)
             try:
                 for col, bit in children:
                     if deadline is not None and time.perf_counter() >= deadline:
                         break
-                    scores[col] = self._child_score(current, mask, bit, False, deadline, should_stop)
+                    scores[col] = self._child_score(current, mask, bit, False, deadline, should_stop, parent)
                     nodes += solver.nodes
             except SolverStopped:
                 if should_stop is not None and should_stop():

@@ -190,3 +190,20 @@ def test_best_move_before_the_book_searches_only_down_to_it(discs):
         board.push(found.move)
         if not board.is_game_over():
             assert -solver.solve_grid(board.grid, board.to_move, weak=True).score == found.score
+
+
+def test_known_bounds_give_the_same_scores_with_fewer_searches(positions_dir):
+    """A child of a solved position scores at least minus the parent's score: given as
+    ``low``, the answer is unchanged (weak too), and a bound equal to the score is cheap."""
+    rules = Rules()
+    for moves, expected in _lines(positions_dir / "Test_L2_R1", step=100):
+        played = parse_moves(moves, rules)
+        score = int(expected)
+        plain = Solver(rules).solve_moves(played)
+        solver = Solver(rules)
+        current, mask = _bits(solver, Board.from_moves(moves))
+        for low, high in ((score, None), (score - 3, None), (None, score + 2), (score - 1, score + 1)):
+            assert Solver(rules).solve_bits(current, mask, low=low, high=high).score == score, moves
+            weak = Solver(rules).solve_bits(current, mask, weak=True, low=low, high=high).score
+            assert weak == (score > 0) - (score < 0), moves
+        assert solver.solve_bits(current, mask, low=score).nodes <= plain.nodes, moves

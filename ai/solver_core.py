@@ -1,0 +1,498 @@
+"""The compiled core of the exact solver: ``ai.solver``'s negamax, node for node, in numba.
+
+``ai.solver.Solver`` calls :func:`kernel` for every search that reaches no opening book
+(from 13 discs on the standard board, every search on other boards) and falls back to
+its own pure-Python negamax, the reference, when the kernel is not there.  The search
+here is the same one: the same move order, the same transposition-table words (the
+numpy array of ``ai.solver.TranspositionTable``, shared by both paths), the same node
+count; only the recursion is an explicit stack, because numba cannot load a cached
+recursive function (numba issue 6061: a crash on the second run).
+
+Loading rules (for the window's worker and every other caller):
+
+- ``CONNECT4_PURE_PYTHON=1`` forces the Python path (nothing here imports numba).
+- Before numba is imported, ``NUMBA_CACHE_DIR`` is set to a folder the game owns under
+  the user's cache folder (``$XDG_CACHE_HOME/connect4/numba`` or ``~/.cache/connect4/numba``
+  on Linux, ``~/Library/Caches/connect4/numba`` on macOS, ``%LOCALAPPDATA%\\connect4\\cache\\numba``
+  on Windows), never beside the code, unless the user set ``NUMBA_CACHE_DIR`` already.
+- A failed numba import, or a ``RuntimeError``/``OSError`` from its cache (no writable
+  folder), means the Python path and one warning (``logging``, once per process: one
+  line on stderr where logging is not configured).
+
+API:
+
+    prepare()               # compile, or load the cache (0.2-0.5 s; the first start 6-25 s);
+                            # blocks; safe from a background thread; True when compiled
+    prepare_in_background() # the same in a daemon thread; solves use Python until it is done
+    is_ready()              # True once the compiled search can be used (never blocks)
+    status()                # one line for the user: "preparing the fast solver (first start only)"
+    kernel()                # the compiled negamax, or None (prepares first, unless a
+                            # background preparation is under way)
+
+The functions below run as plain Python too (slowly); ``prepare`` replaces the module's
+names with their compiled versions.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+LOG = logging.getLogger(__name__)
+
+PURE_PYTHON_ENV = "CONNECT4_PURE_PYTHON"
+STOPPED = -(1 << 20)
+"""What the kernel returns when it gave up (``state[STATE_REASON]`` says why)."""
+CHECK_MASK = 2047
+"""The stop flag is read when ``nodes & CHECK_MASK == 0`` (``ai.solver.CHECK_EVERY``)."""
+NO_LIMIT = (1 << 62) - 1
+"""``state[STATE_LIMIT]`` with no node limit."""
+
+# The kernel's in/out state (an int64 array): nodes so far, the node limit, why it stopped.
+STATE_NODES, STATE_LIMIT, STATE_REASON = 0, 1, 2
+REASON_FLAG, REASON_NODE_LIMIT = 1, 2
+# The kernel's parameters (an int64 array), from the solver's geometry.
+P_CELLS, P_BOARD, P_BOTTOM, P_HEIGHT, P_CONNECT, P_ETC_BELOW, P_ORDER_BELOW, P_COLUMNS = range(8)
+PARAMS = 8
+
+# Fields of a stack frame.
+(
+    F_CURRENT,
+    F_MASK,
+    F_PLAYED,
+    F_ALPHA,
+    F_BETA,
+    F_LOWER,
+    F_UPPER,
+    F_SLOT,
+    F_CHECK,
+    F_ALPHA_IN,
+    F_BEST,
+    F_FIRST,
+    F_MOVES,
+    F_COUNT,
+    F_INDEX,
+    F_MODE,
+) = range(16)
+FIELDS = 16
+MODE_ONE, MODE_LOOP = 1, 2  # a frame searching its only move / its ordered moves
+
+
+def cache_folder() -> Path:
+    """The game's folder for numba's cache, under the user's cache folder."""
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        return Path(base) / "connect4" / "cache" / "numba"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "connect4" / "numba"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "connect4" / "numba"
+
+
+def pure_python_forced() -> bool:
+    """True when ``CONNECT4_PURE_PYTHON`` asks for the Python path."""
+    return os.environ.get(PURE_PYTHON_ENV, "").strip() not in ("", "0")
+
+
+# -- the search (plain Python until ``prepare`` compiles it) -----------------------------
+
+
+def popcount(bits):
+    """Number of set bits (few in the callers: threat cells)."""
+    count = 0
+    while bits:
+        bits &= bits - 1
+        count += 1
+    return count
+
+
+def threats(p, empty, height, connect):
+    """The empty cells that complete a run of ``connect`` of ``p`` (gravity: vertical
+    runs only on top); ``ai.bitboard``'s generated function, for any ``connect``."""
+    if connect == 4:
+        r = (p << 1) & (p << 2) & (p << 3)
+        for step in (height, height - 1, height + 1):
+            b1 = p << step
+            b2 = b1 & (p << 2 * step)
+            a1 = p >> step
+            a2 = a1 & (p >> 2 * step)
+            r |= (b2 & (p << 3 * step)) | (b2 & a1) | (b1 & a2) | (a2 & (p >> 3 * step))
+        return r & empty
+    r = p << 1
+    for i in range(2, connect):
+        r &= p << i
+    for step in (height, height - 1, height + 1):
+        for below in range(connect):
+            m = -1
+            for i in range(1, below + 1):
+                m &= p << (i * step)
+            for i in range(1, connect - below):
+                m &= p >> (i * step)
+            r |= m
+    return r & empty
+
+
+def negamax(words, slots, params, columns, state, flag, current0, mask0, played0, alpha0, beta0, wins0):
+    """``ai.solver.Solver._negamax`` over an explicit stack: the same nodes, the same table.
+
+    Returns the score, or ``STOPPED`` with ``state[STATE_REASON]`` set: the node limit
+    ``state[STATE_LIMIT]`` was passed, or ``flag[0]`` was set (read every 2048 nodes).
+    ``state[STATE_NODES]`` counts nodes on from its value on entry.
+    """
+    cells = params[P_CELLS]
+    board_mask = params[P_BOARD]
+    bottom_mask = params[P_BOTTOM]
+    height = params[P_HEIGHT]
+    connect = params[P_CONNECT]
+    etc_below = params[P_ETC_BELOW]
+    order_below = params[P_ORDER_BELOW]
+    ncols = params[P_COLUMNS]
+    depth = cells - played0 + 2
+    # Keys below 2**52 are exact in a double: the slot and check come from a multiplication.
+    exact_float = board_mask < (1 << 51)
+    reciprocal = 1.0 / slots
+    frame = np.zeros((depth, FIELDS), np.int64)
+    prio = np.zeros((depth, 16), np.int64)  # ((64 - threats made) << 4 | rank), sorted
+    wins = np.zeros((depth, 16), np.int64)  # the threats a move makes (-1: not counted)
+    nodes = state[STATE_NODES]
+    limit = state[STATE_LIMIT]
+    d = 0
+    a_current, a_mask, a_played, a_alpha, a_beta, a_wins = current0, mask0, played0, alpha0, beta0, wins0
+    value = 0
+    while True:
+        # -- enter a node (the arguments in a_*), at stack depth d ---------------------
+        nodes += 1
+        if nodes > limit:
+            state[STATE_NODES] = nodes
+            state[STATE_REASON] = REASON_NODE_LIMIT
+            return STOPPED
+        if (nodes & CHECK_MASK) == 0 and flag[0] != 0:
+            state[STATE_NODES] = nodes
+            state[STATE_REASON] = REASON_FLAG
+            return STOPPED
+        current, mask, played, alpha, beta = a_current, a_mask, a_played, a_alpha, a_beta
+        opponent_wins = a_wins
+        pushed = False
+        done = False
+        possible = (mask + bottom_mask) & board_mask
+        if opponent_wins < 0:
+            opponent_wins = threats(current ^ mask, board_mask ^ mask, height, connect)
+        forced = possible & opponent_wins
+        moves = 0
+        if forced:
+            if forced & (forced - 1):  # two threats to block: lost next move
+                value = -((cells - played) // 2)
+                done = True
+            else:
+                possible = forced
+        if not done:
+            moves = possible & ~(opponent_wins >> 1)  # never under an opponent threat
+            if moves == 0:
+                value = -((cells - played) // 2)
+                done = True
+            elif played >= cells - 2:
+                value = 0
+                done = True
+        if not done:
+            low = -((cells - 2 - played) // 2)
+            if alpha < low:
+                alpha = low
+                if alpha >= beta:
+                    value = alpha
+                    done = True
+        high = 0
+        lower = 0
+        upper = 0
+        slot = 0
+        check = 0
+        first_rank = -1
+        if not done:
+            high = (cells - 1 - played) // 2
+            key = current + mask
+            if exact_float:  # key // slots by a float reciprocal, corrected: no 64-bit division
+                check = np.int64(key * reciprocal)
+                slot = key - check * slots
+                if slot < 0:
+                    check -= 1
+                    slot += slots
+                elif slot >= slots:
+                    check += 1
+                    slot -= slots
+                check += 1
+            else:
+                slot = key % slots
+                check = key // slots + 1
+            entry = words[slot]
+            if (entry >> 20) == check:
+                lower = ((entry >> 8) & 255) - cells
+                upper = (entry & 255) - cells
+                first_rank = ((entry >> 16) & 15) - 1
+                if alpha < lower:
+                    alpha = lower
+                    if alpha >= beta:
+                        value = alpha
+                        done = True
+                if not done and upper < high:
+                    high = upper
+            else:
+                lower = -cells
+                upper = cells
+        if not done and beta > high:
+            beta = high
+            if alpha >= beta:
+                value = beta
+                done = True
+        if not done:
+            # alpha < beta here, both inside the position's possible score range.
+            opponent = current ^ mask
+            frame[d, F_CURRENT] = current
+            frame[d, F_MASK] = mask
+            frame[d, F_PLAYED] = played
+            frame[d, F_ALPHA] = alpha
+            frame[d, F_BETA] = beta
+            frame[d, F_LOWER] = lower
+            frame[d, F_UPPER] = upper
+            frame[d, F_SLOT] = slot
+            frame[d, F_CHECK] = check
+            frame[d, F_FIRST] = first_rank
+            frame[d, F_MOVES] = moves
+            if (moves & (moves - 1)) == 0:  # one move: nothing to order
+                frame[d, F_MODE] = MODE_ONE
+                a_current, a_mask, a_played = opponent, mask | moves, played + 1
+                a_alpha, a_beta, a_wins = -beta, -alpha, -1
+                pushed = True
+            else:
+                if played < etc_below:  # enhanced transposition cutoff
+                    for rank in range(ncols):
+                        move = moves & columns[rank]
+                        if move:
+                            child = opponent + (mask | move)
+                            if exact_float:
+                                child_check = np.int64(child * reciprocal)
+                                child_slot = child - child_check * slots
+                                if child_slot < 0:
+                                    child_check -= 1
+                                    child_slot += slots
+                                elif child_slot >= slots:
+                                    child_check += 1
+                                    child_slot -= slots
+                                child_check += 1
+                            else:
+                                child_slot = child % slots
+                                child_check = child // slots + 1
+                            child_entry = words[child_slot]
+                            if (child_entry >> 20) == child_check and (child_entry & 255) - cells <= -beta:
+                                score = cells - (child_entry & 255)
+                                words[slot] = check << 20 | (max(score, lower) + cells) << 8 | (upper + cells)
+                                value = score
+                                done = True
+                                break
+                if not done:
+                    count = 0
+                    for rank in range(ncols):
+                        move = moves & columns[rank]
+                        if move:
+                            if rank == first_rank:
+                                item, made = rank, -1
+                            elif played >= order_below:
+                                item, made = (64 << 4) | rank, -1
+                            else:
+                                made = threats(current | move, board_mask ^ (mask | move), height, connect)
+                                item = ((64 - popcount(made)) << 4) | rank
+                            i = count  # insertion sort: items are distinct (their ranks are)
+                            while i > 0 and prio[d, i - 1] > item:
+                                prio[d, i] = prio[d, i - 1]
+                                wins[d, i] = wins[d, i - 1]
+                                i -= 1
+                            prio[d, i] = item
+                            wins[d, i] = made
+                            count += 1
+                    frame[d, F_ALPHA_IN] = alpha
+                    frame[d, F_BEST] = prio[d, 0] & 15
+                    frame[d, F_COUNT] = count
+                    frame[d, F_INDEX] = 0
+                    frame[d, F_MODE] = MODE_LOOP
+                    a_current, a_mask, a_played = opponent, mask | (moves & columns[prio[d, 0] & 15]), played + 1
+                    a_alpha, a_beta, a_wins = -beta, -alpha, wins[d, 0]
+                    pushed = True
+        if pushed:
+            d += 1
+            continue
+        # -- return ``value`` from depth d to its parents, until one pushes a child -------
+        while True:
+            if d == 0:
+                state[STATE_NODES] = nodes
+                return value
+            d -= 1
+            score = -value
+            alpha = frame[d, F_ALPHA]
+            beta = frame[d, F_BETA]
+            lower = frame[d, F_LOWER]
+            upper = frame[d, F_UPPER]
+            slot = frame[d, F_SLOT]
+            check = frame[d, F_CHECK]
+            if frame[d, F_MODE] == MODE_ONE:
+                if score >= beta:
+                    words[slot] = check << 20 | (max(score, lower) + cells) << 8 | (upper + cells)
+                    value = score
+                elif score > alpha:
+                    words[slot] = check << 20 | (score + cells) << 8 | (score + cells)
+                    value = score
+                else:
+                    words[slot] = check << 20 | (lower + cells) << 8 | (min(alpha, upper) + cells)
+                    value = alpha
+                continue
+            index = frame[d, F_INDEX]
+            rank = prio[d, index] & 15
+            if score >= beta:
+                words[slot] = check << 20 | (rank + 1) << 16 | (max(score, lower) + cells) << 8 | (upper + cells)
+                value = score
+                continue
+            if score > alpha:
+                alpha = score
+                frame[d, F_ALPHA] = alpha
+                frame[d, F_BEST] = rank
+            index += 1
+            if index < frame[d, F_COUNT]:
+                frame[d, F_INDEX] = index
+                mask = frame[d, F_MASK]
+                a_current = frame[d, F_CURRENT] ^ mask
+                a_mask = mask | (frame[d, F_MOVES] & columns[prio[d, index] & 15])
+                a_played = frame[d, F_PLAYED] + 1
+                a_alpha, a_beta, a_wins = -beta, -alpha, wins[d, index]
+                d += 1
+                break
+            best_rank = frame[d, F_BEST]
+            if alpha > frame[d, F_ALPHA_IN]:  # an exact score inside the window
+                words[slot] = check << 20 | (best_rank + 1) << 16 | (alpha + cells) << 8 | (alpha + cells)
+            else:
+                first_rank = frame[d, F_FIRST]
+                keep = first_rank if first_rank >= 0 else best_rank
+                words[slot] = check << 20 | (keep + 1) << 16 | (lower + cells) << 8 | (min(alpha, upper) + cells)
+            value = alpha
+
+
+# -- loading -----------------------------------------------------------------------------
+
+_lock = threading.Lock()
+_state = "new"  # new, preparing, ready, failed
+_background: threading.Thread | None = None
+_warned = False
+_compiled: Callable | None = None
+
+
+def _warn(reason: str) -> None:
+    """Say once per process that the Python path is used, and why."""
+    global _warned
+    if _warned:
+        return
+    _warned = True
+    LOG.warning("the fast (compiled) solver is not available (%s): using the slower pure-Python solver", reason)
+
+
+def _compile() -> Callable:
+    """Import numba and compile the search (or load it from the cache).
+
+    Raises:
+        ImportError: no numba.
+        OSError: the cache folder cannot be made or written (numba would otherwise
+            fall back to a folder beside the code).
+    """
+    folder = Path(os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_folder())))
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryFile(dir=folder):
+        pass
+    import numba
+
+    module = sys.modules[__name__]
+    i64 = numba.int64
+    array = numba.int64[::1]
+
+    def compiled(signature: Any, function: Callable) -> Callable:
+        jit: Any = numba.njit
+        return jit(signature, cache=True, nogil=True)(function)
+
+    module.popcount = compiled(i64(i64), popcount)  # type: ignore[attr-defined]
+    module.threats = compiled(i64(i64, i64, i64, i64), threats)  # type: ignore[attr-defined]
+    return compiled(i64(array, i64, array, array, array, array, i64, i64, i64, i64, i64, i64), negamax)
+
+
+def prepare() -> bool:
+    """Compile the search or load it from the cache; True when the compiled path is ready.
+
+    Blocks (the first start of an install: several seconds); safe to call from any
+    thread, and again (later calls return at once).  False means the Python path: forced
+    by ``CONNECT4_PURE_PYTHON``, or numba missing or without a writable cache (warned once).
+    """
+    global _state, _compiled
+    if pure_python_forced():
+        return False
+    with _lock:
+        if _state == "ready":
+            return True
+        if _state == "failed":
+            return False
+        _state = "preparing"
+        try:
+            _compiled = _compile()
+        except ImportError as error:
+            _state = "failed"
+            _warn(f"numba is not installed: {error}")
+            return False
+        except (RuntimeError, OSError) as error:
+            _state = "failed"
+            _warn(f"numba's cache folder is not usable: {error}")
+            return False
+        _state = "ready"
+        return True
+
+
+def prepare_in_background() -> threading.Thread:
+    """Start ``prepare`` in a daemon thread (once); until it ends, solves use Python."""
+    global _background
+    with _lock:
+        if _background is None:
+            _background = threading.Thread(target=prepare, name="prepare-fast-solver", daemon=True)
+            _background.start()
+        return _background
+
+
+def is_ready() -> bool:
+    """True when the compiled search is in use (never blocks)."""
+    return _state == "ready" and not pure_python_forced()
+
+
+def status() -> str:
+    """One line for the user about the fast solver."""
+    if pure_python_forced():
+        return "pure-Python solver (CONNECT4_PURE_PYTHON is set)"
+    return {
+        "new": "fast solver not loaded yet",
+        "preparing": "preparing the fast solver (first start only)",
+        "ready": "fast solver ready",
+        "failed": "fast solver unavailable: using the slower pure-Python solver",
+    }[_state]
+
+
+def kernel() -> Callable | None:
+    """The compiled negamax, or None for the Python path.
+
+    Prepares it first (blocking) unless a background preparation is under way, in which
+    case the caller uses Python until it is done.
+    """
+    if pure_python_forced():
+        return None
+    if _state == "ready":
+        return _compiled
+    background = _background
+    if background is not None and background.is_alive():
+        return None
+    return _compiled if prepare() else None

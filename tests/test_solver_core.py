@@ -1,0 +1,226 @@
+"""The compiled solver (``ai.solver_core``) against the pure-Python one, and its loading rules.
+
+The compiled search must be the same search: the same score, the same move, the same node
+count and the same table words, on seeded positions of several boards.  Node limits stop
+both at the same node; a stop request stops the compiled search; without numba, or with
+no writable cache folder, or with ``CONNECT4_PURE_PYTHON=1``, the solver still solves.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ai import solver_core
+from ai.solver import Solver, SolverStopped
+from game.board import Board
+from game.notation import parse_moves
+from game.rules import Rules
+from tests.helpers import random_board
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def compiled():
+    """Compile (or load) the fast solver once for the whole session."""
+    saved = os.environ.pop(solver_core.PURE_PYTHON_ENV, None)
+    try:
+        assert solver_core.prepare(), solver_core.status()
+        yield
+    finally:
+        if saved is not None:
+            os.environ[solver_core.PURE_PYTHON_ENV] = saved
+
+
+@pytest.fixture
+def fast(compiled, monkeypatch):
+    """The compiled path, even when the suite runs with ``CONNECT4_PURE_PYTHON=1``."""
+    monkeypatch.delenv(solver_core.PURE_PYTHON_ENV, raising=False)
+
+
+def _lines(path: Path, step: int) -> list[tuple[str, int]]:
+    rows = [line.split() for line in path.read_text().split("\n") if line.strip()]
+    return [(moves, int(score)) for moves, score in rows[::step]]
+
+
+def _bits(solver: Solver, board: Board) -> tuple[int, int]:
+    first, second = solver.geo.from_grid(board.grid)
+    return (first if board.ply % 2 == 0 else second), first | second
+
+
+def _pair(rules: Rules) -> tuple[Solver, Solver]:
+    fast, slow = Solver(rules), Solver(rules, pure_python=True)
+    assert fast.compiled and not slow.compiled
+    return fast, slow
+
+
+def _seeded_boards(rules: Rules, seed: int, count: int, low: int, high: int) -> list[Board]:
+    rng = random.Random(seed)
+    boards: list[Board] = []
+    while len(boards) < count:
+        board = random_board(rules, rng, rng.randrange(low, high))
+        if not board.is_game_over():
+            boards.append(board)
+    return boards
+
+
+def test_compiled_and_python_visit_the_same_nodes_on_the_benchmark_positions(fast, positions_dir):
+    """Each side keeps its tables across the positions, so the tables must stay equal too."""
+    rules = Rules()
+    compiled, python = _pair(rules)
+    positions = _lines(positions_dir / "Test_L3_R1", 50) + _lines(positions_dir / "Test_L2_R1", 40)
+    for moves, expected in positions:
+        played = parse_moves(moves, rules)
+        one, two = compiled.solve_moves(played), python.solve_moves(played)
+        assert (one.score, one.nodes) == (two.score, two.nodes) == (expected, one.nodes), moves
+    assert np.array_equal(compiled.table().array, python.table().array)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules(rows=4, cols=5, connect=4), Rules(rows=5, cols=6, connect=3), Rules(rows=6, cols=8, connect=5)],
+    ids=["6x7", "4x5-k4", "5x6-k3", "6x8-k5"],
+)
+def test_compiled_and_python_agree_on_seeded_positions(fast, rules):
+    """Scores, weak scores, best moves and node counts, position by position."""
+    compiled, python = _pair(rules)
+    low = rules.cells // 2 if rules.cells > 30 else rules.cells // 3
+    for board in _seeded_boards(rules, 16, 6, max(low, 13), rules.cells - 2):
+        for weak in (False, True):
+            one = compiled.solve_grid(board.grid, board.to_move, weak=weak)
+            two = python.solve_grid(board.grid, board.to_move, weak=weak)
+            assert (one.score, one.nodes) == (two.score, two.nodes), board.moves_string()
+        one_move = compiled.best_move(*_bits(compiled, board))
+        two_move = python.best_move(*_bits(python, board))
+        assert one_move == two_move, board.moves_string()
+    assert np.array_equal(compiled.table().array, python.table().array)
+
+
+def test_a_node_limit_stops_both_paths_at_the_same_node(fast, positions_dir):
+    rules = Rules()
+    moves = parse_moves(_lines(positions_dir / "Test_L2_R1", 1)[336][0], rules)
+    needed = Solver(rules).solve_moves(moves).nodes
+    assert needed > 10_000
+    for limit in (0, 1, 100, 2047, 2048, 2049, needed // 2, needed - 1):
+        stopped = []
+        for solver in _pair(rules):
+            with pytest.raises(SolverStopped, match="node budget"):
+                solver.solve_moves(moves, node_limit=limit)
+            stopped.append(solver.nodes)
+        assert stopped == [limit + 1, limit + 1]
+    for solver in _pair(rules):
+        assert solver.solve_moves(moves, node_limit=needed).nodes == needed
+
+
+def test_a_node_limit_bounds_best_move_the_same_way(fast, positions_dir):
+    rules = Rules()
+    board = Board.from_moves(_lines(positions_dir / "Test_L2_R1", 1)[317][0])
+    compiled, python = _pair(rules)
+    needed = Solver(rules).best_move(*_bits(compiled, board)).nodes
+    for solver in (compiled, python):
+        with pytest.raises(SolverStopped):
+            solver.best_move(*_bits(solver, board), node_limit=needed - 1)
+        assert solver.nodes == needed
+    fresh = _pair(rules)
+    assert fresh[0].best_move(*_bits(compiled, board), node_limit=needed) == fresh[1].best_move(
+        *_bits(python, board), node_limit=needed
+    )
+
+
+def test_a_stop_request_and_a_time_limit_stop_the_compiled_search(fast):
+    """The empty board without the books: minutes of work, given up on request."""
+    solver = Solver(Rules(), use_book=False)
+    assert solver.compiled
+    asked = threading.Event()
+    timer = threading.Timer(0.05, asked.set)
+    timer.start()
+    with pytest.raises(SolverStopped, match="cancelled"):
+        solver.solve_moves([], should_stop=asked.is_set)
+    timer.join()
+    with pytest.raises(SolverStopped, match="time budget"):
+        solver.solve_moves([], time_limit=0.05)
+    # What the stopped searches wrote are true bounds: answers stay exact.
+    assert (
+        solver.solve_moves(parse_moves("4453444335343", Rules())).score
+        == Solver(Rules(), pure_python=True).solve_moves(parse_moves("4453444335343", Rules())).score
+    )
+
+
+def test_the_pure_python_switch_forces_the_python_path(fast, monkeypatch):
+    monkeypatch.setenv(solver_core.PURE_PYTHON_ENV, "1")
+    solver = Solver(Rules())
+    assert not solver.compiled
+    assert solver_core.kernel() is None
+    assert "CONNECT4_PURE_PYTHON" in solver_core.status()
+    assert solver.solve_moves(parse_moves("4453444335343", Rules())).score == 5
+    monkeypatch.delenv(solver_core.PURE_PYTHON_ENV)
+    assert solver.compiled and solver_core.status() == "fast solver ready"
+
+
+def test_preparing_in_the_background_ends_ready(fast):
+    solver_core.prepare_in_background().join()
+    assert solver_core.is_ready()
+
+
+SOLVE_PAST_THE_BOOK = """
+import logging
+from ai import solver_core
+from ai.solver import Solver
+from game.notation import parse_moves
+from game.rules import Rules
+for _ in range(2):
+    solver = Solver(Rules())
+    print(solver.solve_moves(parse_moves("4453444335343", Rules())).score, solver.compiled)
+print(solver_core.status())
+"""
+
+
+def _run(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False
+    )
+
+
+def _env(**changes: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key not in ("NUMBA_CACHE_DIR", "CONNECT4_PURE_PYTHON")}
+    env.update(changes)
+    return env
+
+
+def test_without_numba_the_solver_solves_with_one_warning():
+    result = _run("import sys; sys.modules['numba'] = None\n" + SOLVE_PAST_THE_BOOK, _env())
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["5 False", "5 False"]
+    assert "pure-Python" in result.stdout
+    warnings = [line for line in result.stderr.splitlines() if "fast (compiled) solver is not available" in line]
+    assert len(warnings) == 1 and "numba is not installed" in warnings[0], result.stderr
+
+
+def test_without_a_writable_cache_folder_the_solver_solves_with_one_warning(tmp_path):
+    """The cache folder cannot be made (a file stands in the way; root ignores modes):
+    the Python path, one warning, and nothing cached beside the code."""
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    before = sorted((ROOT / "ai").rglob("*.nbi"))
+    result = _run(SOLVE_PAST_THE_BOOK, _env(XDG_CACHE_HOME=str(blocker / "cache")))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["5 False", "5 False"]
+    warnings = [line for line in result.stderr.splitlines() if "fast (compiled) solver is not available" in line]
+    assert len(warnings) == 1 and "cache folder" in warnings[0], result.stderr
+    assert sorted((ROOT / "ai").rglob("*.nbi")) == before == []
+
+
+def test_the_cache_goes_to_the_games_folder_under_the_users_cache(tmp_path):
+    result = _run(SOLVE_PAST_THE_BOOK, _env(XDG_CACHE_HOME=str(tmp_path)))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["5 True", "5 True"]
+    assert list((tmp_path / "connect4" / "numba").rglob("*.nbi"))
+    assert result.stderr == ""
