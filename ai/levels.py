@@ -1,4 +1,9 @@
-"""Computer levels: search depth, pruning, move order, time budget, and how to explain them.
+"""Computer levels: search depth, pruning, move order, work budgets, and how to explain them.
+
+A level is defined by work, never by wall time: its depth, its search's node budget and
+its solver's node budget, so it plays the same move for the same position and seed on
+every machine and under any load (the engine's ``movetime`` and ConnectX's
+``actTimeout`` are outside clocks, a visible safety cap in ``ai.player``).
 
 The presets run from Beginner (a shallow, noisy judge that still never misses an
 immediate win or block) to Perfect (exact play on the standard board).  Each preset's
@@ -14,27 +19,31 @@ from ai.search import MoveOrder
 from game.rules import Mode, Rules
 
 MIN_DEPTH, MAX_DEPTH = 1, 12
-TIME_BUDGETS = (0.0, 0.5, 0.75, 1.0, 2.0, 5.0, 10.0)
-"""Seconds per move offered in the level select; 0 means no limit."""
+NODE_BUDGETS = (0, 10_000, 50_000, 300_000, 1_000_000, 5_000_000)
+"""Search nodes per move offered in the level select; 0 means no limit."""
+SOLVER_NODES = 400_000
+"""What the exact solver may spend on one move of a level (endgame, opening search) before
+the search decides instead: about 0.05 s compiled, about 1 s on the pure-Python path."""
 
 
 @dataclass(frozen=True)
 class Level:
-    """How the computer plays: plies ahead, alpha-beta on/off, seconds per move, move
-    order, how roughly it judges positions, and whether it plays perfectly."""
+    """How the computer plays: plies ahead, alpha-beta on/off, search nodes per move, move
+    order, how roughly it judges positions, what it knows exactly, and its solver's nodes."""
 
     depth: int = 4
     pruning: bool = True
-    time_budget: float = 0.0  # 0: no limit
+    node_budget: int = 0  # search nodes per move (0: none): the deepest pass finished within them plays
     order: MoveOrder = MoveOrder.BEST_FIRST
     noise: int = 0  # leaf values blurred by up to this much (seeded): a beginner's judgement
     perfect: bool = False  # exact play on the standard board (elsewhere: the search above)
     book_discs: int = 0  # exact opening moves (the books) up to this many discs, standard board
-    endgame_cells: int = 0  # exact moves (the solver, if it finishes in time) from this many empty cells
+    endgame_cells: int = 0  # exact moves (the solver, if it finishes in its nodes) from this many empty cells
+    solver_nodes: int = SOLVER_NODES  # the exact solver's nodes per move (endgame, openings, Perfect's distances)
 
     @property
-    def time_limit(self) -> float | None:
-        return self.time_budget or None
+    def node_limit(self) -> int | None:
+        return self.node_budget or None
 
     def knows_openings(self, rules: Rules) -> bool:
         """Whether this level plays book moves on ``rules`` (the books: standard board only)."""
@@ -46,16 +55,6 @@ class Level:
         """Whether this level's solver applies on ``rules`` (classic rules with gravity)."""
         return bool(self.endgame_cells) and rules.gravity and rules.mode is Mode.CLASSIC
 
-    @property
-    def solver_seconds(self) -> float:
-        """How long an exact opening or endgame move may take before the search decides:
-        two thirds of a time budget (the search gets the rest), else 1 s."""
-        return min(ENDGAME_SECONDS, self.time_budget * 2 / 3) if self.time_budget else ENDGAME_SECONDS
-
-
-ENDGAME_SECONDS = 1.0
-"""The most a level without a time budget lets the solver think before searching instead."""
-
 
 BEGINNER_NOISE = 60
 """Beginner's blur: about one open three's worth of value, so it misjudges quiet
@@ -66,13 +65,18 @@ EASY_NOISE = 40
 enough to stay a step below Medium."""
 
 HARD_ENDGAME_CELLS = 26
-"""Hard plays the last 26 cells exactly where the solver finishes within 1 s: Connect
+"""Hard plays the last 26 cells exactly where the solver finishes within its nodes: Connect
 Four's endgames turn on zugzwang that an 8-ply search cannot see (plain depth 8 lost
 10 of 72 games to plain depth 2; a solver replay of its lost games found value-losing
 moves as late as 23 discs)."""
 
 EXPERT_BOOK_DISCS = 7
 EXPERT_ENDGAME_CELLS = 28
+EXPERT_SEARCH_NODES = 300_000
+EXPERT_SOLVER_NODES = 4_000_000
+PERFECT_SOLVER_NODES = 5_000_000
+"""Perfect's nodes for the distance to the end (the quickest win, the slowest loss) once
+its outcome-keeping move is found; the outcome itself is always searched to the end."""
 """Expert knows the openings up to 7 discs and the last 28 cells: a step above Hard, and
 the middle game (where its search still errs) leaves Perfect a step above it."""
 
@@ -81,8 +85,14 @@ PRESETS: dict[str, Level] = {
     "Easy": Level(4, noise=EASY_NOISE),
     "Medium": Level(6),
     "Hard": Level(8, endgame_cells=HARD_ENDGAME_CELLS),
-    "Expert": Level(MAX_DEPTH, time_budget=0.75, book_discs=EXPERT_BOOK_DISCS, endgame_cells=EXPERT_ENDGAME_CELLS),
-    "Perfect": Level(MAX_DEPTH, time_budget=0.75, perfect=True),
+    "Expert": Level(
+        MAX_DEPTH,
+        node_budget=EXPERT_SEARCH_NODES,
+        book_discs=EXPERT_BOOK_DISCS,
+        endgame_cells=EXPERT_ENDGAME_CELLS,
+        solver_nodes=EXPERT_SOLVER_NODES,
+    ),
+    "Perfect": Level(MAX_DEPTH, perfect=True, solver_nodes=PERFECT_SOLVER_NODES),
 }
 
 PRESET_NOTES: dict[str, str] = {
@@ -90,7 +100,7 @@ PRESET_NOTES: dict[str, str] = {
     "Easy": "Looks 4 plies ahead, a little roughly: scores 81% against Beginner.",
     "Medium": "Looks 6 plies ahead: scores 78% against Easy.",
     "Hard": "Looks 8 plies ahead, solves the last 26 cells: 75% against Medium, 82% against plain depth 2.",
-    "Expert": "0.75 s a move, knows the openings and the last 28 cells: 78% against Hard, 93% against depth 4.",
+    "Expert": "300,000 positions a move, knows the openings and the last 28 cells: 78% against Hard, 93% against depth 4.",
     "Perfect": "Never lets a win or a draw slip on 6x7 (book + solver): 76% against Expert, no losses.",
 }
 """One line per preset saying how strong it is: 6x7 scores from ``python -m ai.strength``
@@ -146,7 +156,9 @@ def exact_knowledge(level: Level, rules: Rules) -> str | None:
     if level.knows_openings(rules):
         parts.append(f"plays the opening book up to {level.book_discs} discs")
     if level.solves_endgames(rules):
-        parts.append(f"solves the last {level.endgame_cells} cells exactly when it can in {level.solver_seconds:g} s")
+        parts.append(
+            f"solves the last {level.endgame_cells} cells exactly when it can within {level.solver_nodes:,} positions"
+        )
     if not parts:
         return None
     return "It " + " and ".join(parts) + "; the search decides the rest."
@@ -182,13 +194,13 @@ def describe(level: Level, rules: Rules) -> list[str]:
         )
     else:
         lines.append(f"Depth {depth} without pruning: up to {worst:,} positions, every one visited.")
-    if level.time_budget:
+    if level.node_budget:
         lines.append(
-            f"Time budget {level.time_budget:g} s: it deepens step by step and plays the deepest "
-            f"search that finished in time."
+            f"Budget {level.node_budget:,} positions: it deepens step by step and plays the deepest "
+            f"search that finished within them, the same on every machine."
         )
     else:
-        lines.append("No time budget: it always finishes the full depth.")
+        lines.append("No budget: it always finishes the full depth.")
     if level.order is not MoveOrder.BEST_FIRST:
         lines.append(f"Moves tried {level.order.value}: the same choice, more positions visited.")
     if level.noise:

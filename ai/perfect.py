@@ -102,12 +102,14 @@ class PerfectPlayer:
         deadline: float | None,
         should_stop,
         parent: int | None = None,
+        node_limit: int | None = None,
     ) -> int:
         """Score (or outcome when ``weak``) for the side to move of playing ``bit``.
 
         ``parent``: the exact score of the position, where known: no move scores more,
         and the first search asks whether this one scores exactly that.
         """
+        self.solver.nodes = 0  # a move decided without a search costs nothing
         if self.geo.line_starts(current | bit):
             return 1 if weak else self._win_now_score(mask)
         if (mask | bit).bit_count() == self.rules.cells:
@@ -119,6 +121,7 @@ class PerfectPlayer:
             weak=weak,
             should_stop=should_stop,
             time_limit=limit,
+            node_limit=node_limit,
             low=None if parent is None or weak else -parent,
         )
         return -child.score
@@ -139,20 +142,24 @@ class PerfectPlayer:
         *,
         weak: bool = False,
         time_limit: float | None = None,
+        node_limit: int | None = None,
         should_stop: Callable[[], bool] | None = None,
     ) -> dict[int, int]:
-        """Exact score (or 1/0/-1 outcome when ``weak``) of every playable column.
+        """Exact score (or 1/0/-1 outcome when ``weak``) of every playable column, within
+        ``node_limit`` solver nodes in all (the same on every machine) and ``time_limit``.
 
         Raises:
-            SolverStopped: the time ran out or ``should_stop`` said so.
+            SolverStopped: the time or the nodes ran out, or ``should_stop`` said so.
         """
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         current, mask = self._position(grid, to_move)
         parent = self._book_score(current, mask)
-        return {
-            col: self._child_score(current, mask, bit, weak, deadline, should_stop, parent)
-            for col, bit in self._children(current, mask)
-        }
+        scores, spent = {}, 0
+        for col, bit in self._children(current, mask):
+            left = None if node_limit is None else max(node_limit - spent, 0)
+            scores[col] = self._child_score(current, mask, bit, weak, deadline, should_stop, parent, left)
+            spent += self.solver.nodes
+        return scores
 
     def choose(
         self,
@@ -160,11 +167,13 @@ class PerfectPlayer:
         rules: Rules,
         to_move: int,
         *,
-        time_limit: float | None = 1.0,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
         should_stop: Callable[[], bool] | None = None,
     ) -> PerfectChoice:
         """A move that keeps the position's exact value; the quickest win / slowest loss
-        among those when the exact scores are found within ``time_limit``.
+        among those when the exact scores are found within ``node_limit`` solver nodes
+        (and ``time_limit``).
 
         First the outcome (win/draw/loss) and a move that keeps it come from one weak
         search of the position (always finished, whatever the time limit: perfect play
@@ -197,12 +206,17 @@ class PerfectPlayer:
         bits = dict(children)
         if outcome != 0:  # the quickest win / slowest loss, with the time left
             parent = self._book_score(current, mask)
+            spent = 0
             try:
                 for col, bit in children:
                     if deadline is not None and time.perf_counter() >= deadline:
                         break
-                    scores[col] = self._child_score(current, mask, bit, False, deadline, should_stop, parent)
+                    left = None if node_limit is None else node_limit - spent
+                    if left is not None and left <= 0:
+                        break
+                    scores[col] = self._child_score(current, mask, bit, False, deadline, should_stop, parent, left)
                     nodes += solver.nodes
+                    spent += solver.nodes
             except SolverStopped:
                 if should_stop is not None and should_stop():
                     raise

@@ -39,9 +39,9 @@ from game.rules import MAX, Mode, Rules
 NOT_STANDARD_NOTE = "perfect play is only for the standard 6x7 board: playing Expert"
 OFF_BOARD_LEVEL = "Expert"
 """What Perfect plays where no exact answer exists for every move (off the standard board)."""
-HINT_EXACT_SECONDS = 2.0
+HINT_EXACT_NODES = 20_000_000
 """The most a hint (or the column scores) spends on exact column scores before it says
-"estimate" instead."""
+"estimate" instead: about 2 s compiled; the same on every machine."""
 
 
 class Purpose(enum.Enum):
@@ -220,12 +220,7 @@ class _Position:
     to_move: int
     should_stop: Callable[[], bool] | None
     perfect_player: PerfectPlayer | None
-    soft_limit: float | None = None  # seconds of an outside clock the work may use
-
-    def seconds(self, own: float | None) -> float | None:
-        """A step's own seconds, cut to the outside clock's share."""
-        limits = [t for t in (own, self.soft_limit) if t]
-        return min(limits) if limits else None
+    soft_limit: float | None = None  # seconds of an outside clock the work may use (a safety cap)
 
     @property
     def discs(self) -> int:
@@ -247,29 +242,31 @@ def _decide(
     rules = position.rules
     if level.perfect:
         try:
-            return _perfect(level, position, position.seconds(level.time_limit))
+            return _perfect(level, position)
         except BookError:  # no books (a ConnectX submission): the stand-in level plays
             level = replace(PRESETS[OFF_BOARD_LEVEL], book_discs=0)
     keeping: tuple[list[int], int] | None = None  # the columns that keep the solved outcome
+    solver_spent = 0
     started = time.perf_counter()
     try:
         if level.knows_openings(rules) and position.discs <= level.book_discs:
-            return _perfect(level, position, position.seconds(level.solver_seconds))
+            return _perfect(level, position)
         if level.solves_endgames(rules) and position.grid.size - position.discs <= level.endgame_cells:
-            keeping = _endgame_columns(position, position.seconds(level.solver_seconds) or level.solver_seconds)
+            keeping, solver_spent = _endgame_columns(position, level.solver_nodes)
     except SolverStopped:
         if position.stopped():
             raise
     except BookError:  # the books are not installed: the search decides
         pass
-    left = position.seconds(level.time_limit)
-    if left is not None and keeping is not None:  # the search gets what the solver left of the time
+    left = position.soft_limit
+    if left is not None:  # an outside clock runs: the search gets what the solver left of it
         left = max(left - (time.perf_counter() - started), 0.05)
     result = search(
         position.grid,
         rules,
         level.depth,
         pruning=level.pruning,
+        node_limit=level.node_limit,
         time_limit=left,
         to_move=position.to_move,
         should_stop=position.should_stop,
@@ -300,14 +297,15 @@ def _decide(
         result.value,
         exact=exact,
         result=result,
-        nodes=result.stats.total_nodes,
+        nodes=result.stats.total_nodes + solver_spent,
         note=note,
     )
 
 
-def _endgame_columns(position: _Position, seconds: float) -> tuple[list[int], int] | None:
+def _endgame_columns(position: _Position, node_limit: int) -> tuple[tuple[list[int], int] | None, int]:
     """The columns whose exact outcome is the best, centre first, and that outcome (1 a
-    win, 0 a draw); None when every column loses (the search then fights on).
+    win, 0 a draw), or None when every column loses (the search then fights on); and the
+    solver nodes it took.
 
     Raises:
         SolverStopped: the time ran out or ``should_stop`` said so.
@@ -317,7 +315,8 @@ def _endgame_columns(position: _Position, seconds: float) -> tuple[list[int], in
     first, second = geo.from_grid(position.grid)
     current = first if position.to_move == MAX else second
     mask = first | second
-    deadline = time.perf_counter() + seconds
+    deadline = None if position.soft_limit is None else time.perf_counter() + position.soft_limit
+    spent = 0
     outcomes: dict[int, int] = {}
     for col in geo.centre_order:
         _, add, keep = geo.move_steps[col]
@@ -325,30 +324,37 @@ def _endgame_columns(position: _Position, seconds: float) -> tuple[list[int], in
         if not bit:
             continue
         if geo.line_starts(current | bit):
-            return [col], 1  # a win with this disc
+            return ([col], 1), spent  # a win with this disc
         if (mask | bit).bit_count() == position.rules.cells:
             outcomes[col] = 0
             continue
-        remaining = max(deadline - time.perf_counter(), 0.0)
+        remaining = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
         child = solver.solve_bits(
-            current ^ mask, mask | bit, weak=True, should_stop=position.should_stop, time_limit=remaining
+            current ^ mask,
+            mask | bit,
+            weak=True,
+            should_stop=position.should_stop,
+            time_limit=remaining,
+            node_limit=max(node_limit - spent, 0),
         )
+        spent += child.nodes
         outcomes[col] = -child.score
     best = max(outcomes.values(), default=-1)
     if best < 0:
-        return None
-    return [col for col, outcome in outcomes.items() if outcome == best], best
+        return None, spent
+    return ([col for col, outcome in outcomes.items() if outcome == best], best), spent
 
 
-def _perfect(level: Level, position: _Position, seconds: float | None) -> Answer:
+def _perfect(level: Level, position: _Position) -> Answer:
     """Perfect play on the standard board: the book up to 12 discs, the solver after;
-    ``seconds`` bound the search for the distance (the outcome is always found)."""
+    ``level.solver_nodes`` bound the search for the distance (the outcome is always found)."""
     player = position.perfect_player or shared_player()
     chosen = player.choose(
         position.grid,
         position.rules,
         position.to_move,
-        time_limit=seconds,
+        time_limit=position.soft_limit,
+        node_limit=level.solver_nodes,
         should_stop=position.should_stop,
     )
     grid, to_move = position.grid, position.to_move
@@ -375,11 +381,11 @@ def column_scores(
     rules: Rules,
     to_move: int,
     *,
-    seconds: float = HINT_EXACT_SECONDS,
+    node_limit: int = HINT_EXACT_NODES,
     should_stop: Callable[[], bool] | None = None,
 ) -> dict[int, ExactScore] | None:
     """The exact result after each playable column, or None where the solver does not
-    prove them all within ``seconds`` (or the rules are not the solver's).
+    prove them all within ``node_limit`` nodes (or the rules are not the solver's).
 
     Raises:
         SolverStopped: ``should_stop`` returned True.
@@ -389,9 +395,9 @@ def column_scores(
     grid = np.asarray(grid, dtype=np.int8)
     try:
         if is_standard(rules):
-            scores = shared_player().column_scores(grid, to_move, time_limit=seconds, should_stop=should_stop)
+            scores = shared_player().column_scores(grid, to_move, node_limit=node_limit, should_stop=should_stop)
         else:
-            scores = _solver_column_scores(grid, rules, to_move, seconds, should_stop)
+            scores = _solver_column_scores(grid, rules, to_move, node_limit, should_stop)
     except SolverStopped:
         if should_stop is not None and should_stop():
             raise
@@ -402,7 +408,7 @@ def column_scores(
 
 
 def _solver_column_scores(
-    grid: np.ndarray, rules: Rules, to_move: int, seconds: float, should_stop: Callable[[], bool] | None
+    grid: np.ndarray, rules: Rules, to_move: int, node_limit: int, should_stop: Callable[[], bool] | None
 ) -> dict[int, int]:
     """Benchmark scores of every column for the side to move, any solvable board."""
     solver = shared_solver(rules)
@@ -410,7 +416,7 @@ def _solver_column_scores(
     first, second = geo.from_grid(grid)
     current = first if to_move == MAX else second
     mask = first | second
-    deadline = time.perf_counter() + seconds
+    spent = 0
     scores: dict[int, int] = {}
     for col in geo.centre_order:
         _, add, keep = geo.move_steps[col]
@@ -422,8 +428,9 @@ def _solver_column_scores(
         elif (mask | bit).bit_count() == rules.cells:
             scores[col] = 0
         else:
-            remaining = max(deadline - time.perf_counter(), 0.0)
-            child = solver.solve_bits(current ^ mask, mask | bit, should_stop=should_stop, time_limit=remaining)
+            left = max(node_limit - spent, 0)
+            child = solver.solve_bits(current ^ mask, mask | bit, should_stop=should_stop, node_limit=left)
+            spent += child.nodes
             scores[col] = -child.score
     return scores
 

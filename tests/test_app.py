@@ -185,12 +185,12 @@ def test_level_select_presets_and_start(app):
     click(app, level.pruning.arrow_rects()[1].center)
     assert app.settings.pruning is False
     click(app, level.budget.arrow_rects()[1].center)
-    assert app.settings.time_budget == 0.5
+    assert app.settings.node_budget == 10_000
     press(app, pygame.K_RETURN, frames=2)
     play = app.stack.top
     assert isinstance(play, PlayScene)
     # A row changed by hand makes a plain search: Hard's exact endgame goes with its preset.
-    assert play.level == replace(PRESETS["Hard"], pruning=False, time_budget=0.5, endgame_cells=0)
+    assert play.level == replace(PRESETS["Hard"], pruning=False, node_budget=10_000, endgame_cells=0)
 
 
 def test_how_to_play_lists_every_control(app):
@@ -818,7 +818,7 @@ def test_level_select_warns_before_a_level_that_cannot_finish(app):
     warning = slow_level_warning(Level(12, pruning=False), Rules())
     assert warning is not None and "16,148,168,400 positions" in warning and "hours" in warning
     assert slow_level_warning(Level(12), Rules()) is None  # pruning: no promise to keep
-    assert slow_level_warning(Level(12, pruning=False, time_budget=2.0), Rules()) is None
+    assert slow_level_warning(Level(12, pruning=False, node_budget=300_000), Rules()) is None
 
 
 def test_computer_vs_computer_has_a_level_for_each_side(app):
@@ -1106,7 +1106,7 @@ def test_level_line_names_what_a_preset_knows_exactly(app):
 
     assert vs_computer(app, level=PRESETS["Hard"]).level_line() == "Hard: depth 8, alpha-beta on, solves the last 26"
     expert = vs_computer(app, level=PRESETS["Expert"]).level_line()
-    assert expert == "Expert: depth 12, alpha-beta on, 0.75 s, book, solves the last 28"
+    assert expert == "Expert: depth 12, alpha-beta on, 300,000 positions, book, solves the last 28"
     assert vs_computer(app, level=Level(8)).level_line() == "Custom: depth 8, alpha-beta on"
 
 

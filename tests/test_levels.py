@@ -177,7 +177,7 @@ def test_expert_plays_the_opening_book(rng):
 def test_exact_levels_play_legal_moves_on_every_board(rules, rng):
     """Book and endgame knowledge apply where they can (books: the standard board; the
     solver: classic rules with gravity) and elsewhere the search plays on."""
-    level = Level(3, time_budget=0.2, book_discs=6, endgame_cells=rules.cells)  # solver: 0.11 s
+    level = Level(3, book_discs=6, endgame_cells=rules.cells, solver_nodes=20_000)
     for _ in range(3):
         board = random_board(rules, rng, plies=rng.randrange(rules.cells // 2))
         if board.outcome() is not None:
@@ -193,3 +193,44 @@ def test_a_cancelled_endgame_solve_stops_the_move():
     board = Board.from_moves("3164444332677421")
     with pytest.raises((SolverStopped, SearchCancelled)):
         choose_move(PRESETS["Hard"], board.grid, board.rules, board.to_move, should_stop=lambda: True)
+
+
+WORK_POSITIONS = ("4453", "3463264777", "4127714712536724", "3164444332677421")
+"""An opening, two middle games where Expert's node budget cuts its deepening (the second
+where Hard and Expert try their solvers from 26 and 28 empty cells), and Hard's overruled
+endgame; Perfect plays all four past or from its books."""
+
+PLAY_ALL_PRESETS = """
+import sys
+from ai.levels import PRESETS
+from ai.player import choose_move
+from game.board import Board
+for moves in sys.argv[1:]:
+    board = Board.from_moves(moves)
+    for name, level in PRESETS.items():
+        answer = choose_move(level, board.grid, board.rules, board.to_move, seed=7)
+        print(moves, name, answer.move, answer.nodes, answer.decided_by.name)
+"""
+
+
+def test_every_preset_plays_the_same_moves_with_the_same_work_under_load():
+    """A level is defined by work: with both cores busy it plays the same move after the
+    same number of nodes as on an idle machine (each run in a fresh process)."""
+    import subprocess
+    import sys
+
+    def run() -> str:
+        command = [sys.executable, "-c", PLAY_ALL_PRESETS, *WORK_POSITIONS]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=True)
+        return done.stdout
+
+    idle = run()
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        loaded = run()
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
+    assert loaded == idle
+    assert len(idle.splitlines()) == len(WORK_POSITIONS) * len(PRESETS)

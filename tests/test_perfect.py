@@ -120,7 +120,7 @@ def test_perfect_never_spoils_a_won_or_drawn_position():
             continue
         checked += 1
         player = PerfectPlayer()
-        hurried = replace(PRESETS["Perfect"], time_budget=0.01)  # no time for distances: the outcome still holds
+        hurried = replace(PRESETS["Perfect"], solver_nodes=1)  # no nodes for distances: the outcome still holds
         while not board.is_game_over():
             if board.to_move == perfect_side:
                 move = choose_move(hurried, board.grid, rules, board.to_move, perfect_player=player).move

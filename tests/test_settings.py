@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ai.levels import NODE_BUDGETS
 from game.app.settings import Opponent, Settings, load_settings, read_settings, save_settings
 
 TALLY = {"wins": 5, "draws": 2, "losses": 7}
@@ -58,8 +59,8 @@ DAMAGED: list[tuple[str, bytes, bool]] = [
     ("nesting 100,000 deep inside a value", good_text(theme="X").encode().replace(b'"X"', b"[" * 100_000), False),
     ("mode is a list", good_text(mode=[]).encode(), True),
     ("wrong types everywhere", good_text(rows="6", gravity=1, depth=4.5, sound="yes", first=None).encode(), True),
-    ("time budget 1 and 400 zeros", good_text().replace('"rows": 6', '"time_budget": 1' + "0" * 400).encode(), True),
-    ("time budget 1e400", good_text().replace('"rows": 6', '"time_budget": 1e400').encode(), True),
+    ("node budget 1 and 400 zeros", good_text().replace('"rows": 6', '"node_budget": 1' + "0" * 400).encode(), True),
+    ("node budget 1e400", good_text().replace('"rows": 6', '"node_budget": 1e400').encode(), True),
     ("an integer of 5,000 digits", good_text().replace('"rows": 6', '"depth": 1' + "0" * 5000).encode(), True),
     ("one byte missing at the end", good_text().encode()[:-1], True),
     ("cut in the middle of the tally", good_text().encode()[: good_text().index('"losses"') + 4], True),
@@ -88,7 +89,7 @@ def test_a_damaged_file_starts_with_what_could_be_read_and_one_warning(tmp_path,
         assert wins_draws == {"wins": 5, "draws": 2}
     else:
         assert settings.tally == {"wins": 0, "draws": 0, "losses": 0}
-    assert isinstance(settings.time_budget, float) and settings.time_budget in (0.0, 0.5, 1.0, 2.0, 5.0, 10.0)
+    assert isinstance(settings.node_budget, int) and settings.node_budget in NODE_BUDGETS
 
 
 @pytest.mark.parametrize(("content", "tally_readable"), [case[1:] for case in DAMAGED], ids=[c[0] for c in DAMAGED])

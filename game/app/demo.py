@@ -32,7 +32,7 @@ class Demo:
         self.app = App(size, home=self.home)
         self.app.settings.depth = depth
         self.app.settings.pruning = True
-        self.app.settings.time_budget = 0.0
+        self.app.settings.node_budget = 0
         self.app.settings.set_second_level(self.app.settings.level())
         self.saved: list[Path] = []
 

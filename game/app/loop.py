@@ -25,7 +25,7 @@ from game.app.scene import Scene, SceneStack
 from game.app.settings import FILE_NAME, Settings, read_settings, save_settings
 from game.app.sound import Sounds, quiet_stderr
 from game.app.theme import Theme
-from game.app.worker import AIWorker, SearchJob, WorkerLost
+from game.app.worker import AIWorker, SearchJob, WorkerLost, WorkerNote
 
 log = logging.getLogger(__name__)
 
@@ -206,7 +206,7 @@ class App:
 
         A scene that has left the stack no longer hears about its jobs."""
         for owner, event in self.worker.poll():
-            if isinstance(event, WorkerLost):
+            if isinstance(event, (WorkerLost, WorkerNote)):
                 self.show_toast(event.message, 5.0)
             elif owner is not None and any(owner is scene for scene in self.stack.scenes):
                 owner.on_worker_event(event)

@@ -17,7 +17,6 @@ import enum
 import errno
 import json
 import logging
-import math
 import os
 import re
 import shutil
@@ -28,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from ai.levels import MAX_DEPTH, MIN_DEPTH, TIME_BUDGETS, Level
+from ai.levels import MAX_DEPTH, MIN_DEPTH, NODE_BUDGETS, SOLVER_NODES, Level
 from ai.search import MoveOrder
 from game.rules import MAX_COLS, MAX_CONNECT, MAX_ROWS, MIN_COLS, MIN_CONNECT, MIN_ROWS, Mode, Rules, RulesError
 
@@ -81,21 +80,23 @@ class Settings:
     theme: str = "classic"
     depth: int = 4
     pruning: bool = True
-    time_budget: float = 0.0
+    node_budget: int = 0
     order: str = MoveOrder.BEST_FIRST.value
     noise: int = 0
     perfect: bool = False
     book_discs: int = 0
     endgame_cells: int = 0
+    solver_nodes: int = SOLVER_NODES
     # Player 2's level in computer vs computer (player 1 plays the level above).
     second_depth: int = 2
     second_pruning: bool = True
-    second_time_budget: float = 0.0
+    second_node_budget: int = 0
     second_order: str = MoveOrder.BEST_FIRST.value
     second_noise: int = 0
     second_perfect: bool = False
     second_book_discs: int = 0
     second_endgame_cells: int = 0
+    second_solver_nodes: int = SOLVER_NODES
     window_size: tuple[int, int] = (1024, 720)  # the window's last size (windowed, not full screen)
     tally: dict[str, int] = field(default_factory=_empty_tally)
     two_player_tally: dict[str, int] = field(default_factory=_empty_two_player_tally)
@@ -157,13 +158,8 @@ def _opponent(value: object) -> Opponent | None:
     return Opponent(value) if isinstance(value, str) and value in OPPONENTS else None
 
 
-def _time_budget(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    if isinstance(value, int) and abs(value) > 10**6:  # float() of 10**400 overflows
-        return None
-    number = float(value)
-    return number if math.isfinite(number) and number in TIME_BUDGETS else None
+def _node_budget(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value in NODE_BUDGETS else None
 
 
 def _window_size(value: object) -> tuple[int, int] | None:
@@ -186,20 +182,22 @@ _READERS: dict[str, Callable[[object], object]] = {
     "theme": _choice(THEMES),
     "depth": _int_in(MIN_DEPTH, MAX_DEPTH),
     "pruning": _bool,
-    "time_budget": _time_budget,
+    "node_budget": _node_budget,
     "order": _choice(tuple(order.value for order in MoveOrder)),
     "noise": _int_in(0, 1000),
     "perfect": _bool,
     "book_discs": _int_in(0, 42),
     "endgame_cells": _int_in(0, 1000),
+    "solver_nodes": _int_in(0, 10**9),
     "second_depth": _int_in(MIN_DEPTH, MAX_DEPTH),
     "second_pruning": _bool,
-    "second_time_budget": _time_budget,
+    "second_node_budget": _node_budget,
     "second_order": _choice(tuple(order.value for order in MoveOrder)),
     "second_noise": _int_in(0, 1000),
     "second_perfect": _bool,
     "second_book_discs": _int_in(0, 42),
     "second_endgame_cells": _int_in(0, 1000),
+    "second_solver_nodes": _int_in(0, 10**9),
     "window_size": _window_size,
 }
 MAX_COUNT = 10**9  # games in a tally; more is a damaged file, not a record

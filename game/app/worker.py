@@ -46,6 +46,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ai import solver_core
 from ai.book import BookError
 from ai.levels import Level
 from ai.perfect import shared_player
@@ -63,6 +64,7 @@ PROGRESS_EVERY = 0.05  # seconds between two progress messages
 PARENT_CHECK_EVERY = 0.25  # seconds between two "is my parent alive?" checks in the worker
 READER_POLL = 0.1  # seconds the reader thread waits on the pipe before checking for shutdown
 INBOX_MESSAGES = 8  # messages read ahead of the frame loop (at most 2 MB of tree chunks)
+FAST_SOLVER_QUIET = 0.5  # seconds: a fast solver loaded from its cache in this time is not announced
 
 
 class JobPurpose(enum.Enum):
@@ -167,6 +169,15 @@ class TreeReady:
 
 
 @dataclass(frozen=True)
+class WorkerNote:
+    """Something the person should know about the worker itself (``job_id`` 0: for the App),
+    e.g. that the fast solver is being compiled on the first start."""
+
+    message: str
+    job_id: int = 0
+
+
+@dataclass(frozen=True)
 class WorkerLost:
     """The worker process died; a thread took over (``job_id`` 0: for the App)."""
 
@@ -174,8 +185,8 @@ class WorkerLost:
     job_id: int = 0
 
 
-WorkerMessage = JobProgress | JobResult | TreeHeader | TreeChunk | JobCancelled | JobFailed
-WorkerEvent = JobProgress | JobResult | TreeReady | JobCancelled | JobFailed | WorkerLost
+WorkerMessage = JobProgress | JobResult | TreeHeader | TreeChunk | JobCancelled | JobFailed | WorkerNote
+WorkerEvent = JobProgress | JobResult | TreeReady | JobCancelled | JobFailed | WorkerLost | WorkerNote
 
 
 class JobOwner(Protocol):
@@ -316,6 +327,10 @@ def serve(
 ) -> None:
     """The worker loop: take jobs until None and answer each (process or thread)."""
     checked = [time.perf_counter()]
+    preparing = solver_core.prepare_in_background()  # the solver uses Python until it is ready
+    preparing.join(FAST_SOLVER_QUIET)
+    if preparing.is_alive():  # compiling, not loading the cache: say so once
+        send(WorkerNote(f"{solver_core.status().capitalize()}: exact answers are slower until it is ready"))
 
     while True:
         request = receive()
@@ -617,6 +632,8 @@ class AIWorker:
                 self._forget(job_id)
                 return None
             return self._tree_progress(job_id)
+        if isinstance(message, WorkerNote):
+            return message
         if job_id != self.current:
             return None  # a cancelled or replaced job
         if isinstance(message, JobResult) and message.tree_follows:

@@ -18,9 +18,9 @@ from ai.cost import duration_text, full_tree_positions, seconds_for, speed_text
 from ai.levels import (
     MAX_DEPTH,
     MIN_DEPTH,
+    NODE_BUDGETS,
     PRESET_NOTES,
     PRESETS,
-    TIME_BUDGETS,
     Level,
     describe,
     preset_name,
@@ -34,7 +34,7 @@ from game.rules import Rules
 
 SLOW_SECONDS = 60.0
 PERFECT_ROWS_TEXT = (
-    "Opening book + exact solver: search depth, pruning, move order and time per move do not apply. "
+    "Opening book + exact solver: search depth, pruning, move order and positions per move do not apply. "
     "Choose another preset to set them."
 )
 """Shown in place of the search rows while Perfect plays on the standard board."""
@@ -55,7 +55,7 @@ def slow_level_warning(level: Level, rules: Rules) -> str | None:
     Only a full-width search is predictable: without pruning every position to the depth
     is visited, so the worst case is the size of the tree (from the empty board).
     """
-    if level.pruning or level.time_budget:
+    if level.pruning or level.node_budget:
         return None
     worst = full_tree_positions(rules, level.depth)
     seconds = seconds_for(worst)
@@ -63,7 +63,7 @@ def slow_level_warning(level: Level, rules: Rules) -> str | None:
         return None
     return (
         f"Warning: depth {level.depth} without pruning and no time limit may visit up to {worst:,} positions "
-        f"per move: about {duration_text(seconds)} at {speed_text()}. Turn pruning on or set a time per move."
+        f"per move: about {duration_text(seconds)} at {speed_text()}. Turn pruning on or set positions per move."
     )
 
 
@@ -98,11 +98,11 @@ class LevelSelectScene(Scene):
             "Alpha-beta pruning", [True, False], 0, setter("pruning"), format=lambda v: "on" if v else "off"
         )
         self.budget = Selector(
-            "Time per move",
-            list(TIME_BUDGETS),
+            "Positions per move",
+            list(NODE_BUDGETS),
             0,
-            setter("time_budget"),
-            format=lambda v: f"{v:g} s" if v else "no limit",
+            setter("node_budget"),
+            format=lambda v: f"{v:,}" if v else "no limit",
         )
         self.order = Selector("Move order", list(MoveOrder), 0, setter("order"), format=lambda v: f"{v.value}")
         self.start_button = Button("Start", self.start, key_hint="Enter")
@@ -151,7 +151,7 @@ class LevelSelectScene(Scene):
         self.depth.set_value(level.depth)
         self.pruning.set_value(level.pruning)
         self.order.set_value(level.order)
-        self.budget.set_value(level.time_budget)
+        self.budget.set_value(level.node_budget)
         rows: list[Button | Selector] = [*self.selectors, self.start_button]
         if rows != self.focus.items:  # rows came or went (Perfect): the focus stays or goes to Start
             focused = self.focus.items[self.focus.index] if self.focus.items else self.start_button

@@ -164,7 +164,7 @@ def answer_detail(report: Report) -> str:
 def progress_text(who: str, depth: int, nodes: int, seconds: float, level: Level, rules: Rules) -> str:
     """The live line while a search runs; a full minimax says its share of the worst case."""
     text = f"{who}, {plural(depth, 'ply')} deep: {plural(nodes, 'position')} so far, {seconds:.1f} s"
-    if not level.pruning and not level.time_budget:
+    if not level.pruning and not level.node_budget:
         worst = full_tree_positions(rules, level.depth)
         share = nodes / worst if worst else 0.0
         text += f" ({share:.1%} of up to {worst:,})"
@@ -179,7 +179,7 @@ def level_text(level: Level, rules: Rules) -> str:
     if level.perfect:
         return f"{name or 'Perfect'}: plays Expert here (perfect play is for 6x7)"
     text = f"{name or 'Custom'}: depth {level.depth}, alpha-beta {'on' if level.pruning else 'off'}"
-    text += f", {level.time_budget:g} s" if level.time_budget else ""
+    text += f", {level.node_budget:,} positions" if level.node_budget else ""
     if level.knows_openings(rules):
         text += ", book"
     if level.solves_endgames(rules):
