@@ -26,6 +26,7 @@ import json
 import logging
 import os
 import sqlite3
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -42,6 +43,23 @@ BUSY_SECONDS = 2.0
 game waits in memory for the next write)."""
 HUMAN = "human"
 """The ``first`` / ``second`` of a side a person played."""
+
+APP_FOLDER = "connect4"
+
+
+def default_folder() -> Path:
+    """The preference folder without pygame (for the command line): ``CONNECT4_HOME``,
+    else where SDL's ``get_pref_path("", "connect4")`` puts it on this system."""
+    override = os.environ.get("CONNECT4_HOME")
+    if override:
+        return Path(override)
+    if sys.platform == "win32":
+        return Path(os.environ.get("APPDATA", Path.home())) / APP_FOLDER
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / APP_FOLDER
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / APP_FOLDER
+
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: the finished games
