@@ -151,6 +151,8 @@ def print_review(review: GameReview, names: dict[int, str], out: TextIO) -> None
     print(f"{'ply':>4}  {'player':<8} {'move':>4}  {'class':<8} {'best':<8} result after the move", file=out)
     for m in review.moves:
         best = ",".join(_moved(review, b) for b in m.best_moves[:3])
+        if len(m.best_moves) > 3:
+            best += f"+{len(m.best_moves) - 3}"
         words = result_words(review.graph[m.ply], start + m.ply, exact=review.exact)
         line = f"{m.ply:>4}  player {side_number(m.side)} {_moved(review, m.move):>4}  {m.move_class.value:<8} {best:<8} {words}"
         if m.horizon_move is not None:

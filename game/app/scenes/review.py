@@ -188,8 +188,8 @@ class ReviewScene(Scene):
     def open_analysis(self) -> None:
         from game.app.scenes.analysis import AnalysisScene
 
-        board = self.board_at(self.ply)
-        self.app.stack.push(AnalysisScene(Board(self.rules, board.grid, board.to_move)))
+        board = Board(self.rules, self.start, self.start_to_move, moves=self.moves[: self.ply])
+        self.app.stack.push(AnalysisScene(board))
 
     def copy_position(self) -> None:
         from game.app.clipboard import copy_moves
@@ -243,7 +243,7 @@ class ReviewScene(Scene):
     @staticmethod
     def plot_rect(graph: pygame.Rect) -> pygame.Rect:
         """The graph's drawing area inside its panel (labels on the left)."""
-        return pygame.Rect(graph.left + 96, graph.top + 10, graph.width - 96 - 14, graph.height - 20)
+        return pygame.Rect(graph.left + 96, graph.top + 26, graph.width - 96 - 14, graph.height - 34)
 
     def ply_x(self, plot: pygame.Rect, ply: int) -> float:
         return plot.left + plot.width * ply / max(1, len(self.moves))
@@ -437,9 +437,9 @@ class ReviewScene(Scene):
                 surface,
                 theme.fit(legend, small, plot.width - 8),
                 small,
-                (plot.right - 4, graph.bottom - 4),
+                (plot.right, graph.top + 5),
                 color=p.muted,
-                anchor="bottomright",
+                anchor="topright",
             )
         task = self.task
         if task is not None and task.running:

@@ -40,7 +40,7 @@ def header_lines(review: GameReview | None, names: dict[int, str], done: int, to
     """The lines over the board: what is reviewed, and each player's accuracy."""
     if review is None:
         return [f"Reviewing the game: {done} of {total} moves"]
-    kind = "exact, from the solver" if review.exact else "estimated by a search (only 6x7 is exact)"
+    kind = "exact, from the solver" if review.exact else "search estimates (exact only on 6x7)"
     lines = [f"{review.rules.describe()}, {len(review.moves)} moves: {kind}"]
     parts = []
     for side in (MAX, MIN):
@@ -64,7 +64,7 @@ def detail_lines(review: GameReview, ply: int, names: dict[int, str]) -> list[st
     if m.move_class is not MoveClass.BEST:
         best = " or ".join(move_name(review, b) for b in m.best_moves[:3])
         before = result_words(review.graph[ply - 1], start + ply - 1, exact=review.exact)
-        lines.append(f"Best was {best} ({before}).")
+        lines.append(f"Best was {best}; before the move: {before}.")
     lines.append(f"After it: {now}.")
     if m.horizon_move is not None:
         same = " too" if m.horizon_move == m.move else ""
