@@ -190,3 +190,21 @@ def test_an_unfinished_game_is_offered_on_the_next_start(app, tmp_path):
         assert isinstance(play, PlayScene) and play.match.moves == [3, 3, 4] and play.opponent == "human"
     finally:
         again.close()
+
+
+def test_t_opens_the_tree_of_a_search_where_the_shown_move_was_chosen(app):
+    from game.app.tree.scene import TreeScene
+
+    board = Board.from_moves(GAME)
+    review = ReviewScene(board.rules, board.moves, depths={MIN: 3})
+    app.stack.push(review)
+    step(app)
+    review.set_ply(4)  # player 2's losing move: the tree of its depth-3 search
+    press(app, pygame.K_t)
+    assert wait_until(app, lambda: isinstance(app.stack.top, TreeScene), 30)
+    tree = app.stack.top
+    step(app, 2)
+    assert tree.record.side == MIN and tree.record.result.stats.depth == 3
+    assert (tree.record.result.tree.grid == review.board_at(3).grid).all()
+    press(app, pygame.K_ESCAPE, frames=2)
+    assert app.stack.top is review

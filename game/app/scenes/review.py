@@ -7,7 +7,8 @@ and the move list can be stepped through meanwhile.
 
 Controls: Left/Right (or Up/Down) step a ply, Home/End the start/end, PageUp/PageDown
 ten plies, click the graph or a row of the list; A the analysis board at this position;
-T the tree (not for a review: says so); Ctrl+C copy the position; Esc back.
+T the tree of a search from the position where the shown move was played (at the player's
+depth: 6 for a person); Ctrl+C copy the position; Esc back.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pygame
 
-from ai.review import GameReview, MoveClass, graph_height, review_game
+from ai.levels import Level
+from ai.review import PERSON_DEPTH, GameReview, MoveClass, graph_height, review_game
+from ai.search import SearchResult, search
 from game.app.background import BackgroundTask
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
 from game.app.scene import Scene
@@ -31,6 +34,24 @@ if TYPE_CHECKING:
     from game.app.scenes.play import PlayScene
 
 MISTAKE_COLOR = (226, 132, 24)
+TREE_DEPTH_CAP = 8
+"""The deepest search T runs for the tree of a reviewed position (a person's is 6)."""
+
+
+@dataclass
+class TreeSource:
+    """What the tree overlay reads of the scene it opens over (as of a play scene): the
+    searches to show, the levels they played as, the rules and the sides' names."""
+
+    rules: Rules
+    levels: dict[int, Level]
+    searches: list
+    names: dict[int, str]
+
+    def side_name(self, side: int) -> str:
+        return self.names.get(side) or f"Player {1 if side == MAX else 2}"
+
+
 CLASS_COLORS = {MoveClass.MISTAKE: MISTAKE_COLOR}
 
 
@@ -97,6 +118,8 @@ class ReviewScene(Scene):
         self.view: BoardView | None = None
         self.buttons = [Button("Analysis", self.open_analysis, "A"), Button("Back", self.back, "Esc")]
         self._boards: dict[int, Board] = {}
+        self.tree_task: BackgroundTask[SearchResult] | None = None
+        self.tree_ply = 0
 
     @classmethod
     def of_play(cls, play: PlayScene) -> ReviewScene:
@@ -145,11 +168,18 @@ class ReviewScene(Scene):
     def on_exit(self) -> None:
         if self.task is not None:
             self.task.cancel()
+        if self.tree_task is not None:
+            self.tree_task.cancel()
 
     def is_animating(self) -> bool:
-        return self.task is not None and self.task.running
+        return any(task is not None and task.running for task in (self.task, self.tree_task))
 
     def update(self, dt: float) -> None:
+        tree_task = self.tree_task
+        if tree_task is not None and tree_task.finished:
+            self.tree_task = None
+            if tree_task.result is not None:
+                self.show_tree(tree_task.result)
         task = self.task
         if task is not None and task.finished and self.review is None:
             if task.result is not None:
@@ -191,6 +221,42 @@ class ReviewScene(Scene):
         board = Board(self.rules, self.start, self.start_to_move, moves=self.moves[: self.ply])
         self.app.stack.push(AnalysisScene(board))
 
+    def open_tree(self) -> None:
+        """Search the position where the shown move was chosen, then open its tree."""
+        if self.tree_task is not None:
+            return
+        ply = max(0, self.ply - 1) if self.moves else 0
+        board = self.board_at(ply)
+        if board.is_game_over():
+            self.app.show_toast("The game is over here: no move to search")
+            return
+        side = board.to_move
+        depth = min(self.depths.get(side, PERSON_DEPTH), TREE_DEPTH_CAP, int((board.grid == 0).sum()))
+        grid, rules = board.grid.copy(), self.rules
+
+        def run(should_stop, on_progress) -> SearchResult:
+            return search(grid, rules, depth, to_move=side, record_tree=True, should_stop=should_stop)
+
+        self.tree_ply = ply
+        self.tree_task = BackgroundTask(run).start()
+        self.app.show_toast(f"Searching move {ply + 1} to depth {depth} for its tree...")
+
+    def show_tree(self, result: SearchResult) -> None:
+        from game.app.scenes.play import SearchRecord
+        from game.app.tree.scene import TreeScene
+        from game.app.worker import JobPurpose
+
+        side = self.board_at(self.tree_ply).to_move
+        level = Level(result.stats.depth)
+        record = SearchRecord(self.tree_ply, side, JobPurpose.MOVE, result)
+        names = {
+            s: f"Player {1 if s == MAX else 2}" + (f" ({n})" if n else "")
+            for s, n in ((MAX, self.names.get(MAX)), (MIN, self.names.get(MIN)))
+        }
+        source = TreeSource(self.rules, {MAX: level, MIN: level}, [record], names)
+        self.app.toast = None
+        self.app.stack.push(TreeScene(source, 0))  # type: ignore[arg-type]  # reads only what TreeSource has
+
     def copy_position(self) -> None:
         from game.app.clipboard import copy_moves
 
@@ -221,9 +287,7 @@ class ReviewScene(Scene):
             elif key == pygame.K_a:
                 self.open_analysis()
             elif key == pygame.K_t:
-                self.app.show_toast(
-                    "The tree belongs to a search in a game: A opens this position on the analysis board", 4.0
-                )
+                self.open_tree()
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             for button, rect in zip(self.buttons, lay.buttons):
                 button.rect = rect
