@@ -119,6 +119,8 @@ class ReviewScene(Scene):
         self.buttons = [Button("Analysis", self.open_analysis, "A"), Button("Back", self.back, "Esc")]
         self._boards: dict[int, Board] = {}
         self.tree_task: BackgroundTask[SearchResult] | None = None
+        self.seen_done = -1  # the progress last drawn (-1: no review running)
+        self.progress_moved = False
         self.tree_ply = 0
 
     @classmethod
@@ -172,9 +174,13 @@ class ReviewScene(Scene):
             self.tree_task.cancel()
 
     def is_animating(self) -> bool:
-        return any(task is not None and task.running for task in (self.task, self.tree_task))
+        """Only while the progress bar moves: a redraw costs the review thread time."""
+        return self.progress_moved
 
     def update(self, dt: float) -> None:
+        done = self.task.done if self.task is not None and self.task.running else -1
+        self.progress_moved = done != self.seen_done
+        self.seen_done = done
         tree_task = self.tree_task
         if tree_task is not None and tree_task.finished:
             self.tree_task = None
