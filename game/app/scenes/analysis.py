@@ -53,6 +53,7 @@ class AnalysisScene(Scene):
         self.task: BackgroundTask[dict[int, int] | None] | None = None
         self.task_key: tuple | None = None
         self.scores: dict[int, int] | None = None
+        self.arrived = False
         self.buttons = [
             Button("Take back", self.take_back, "U"),
             Button("Redo", self.redo_move, "Ctrl+Y"),
@@ -77,10 +78,13 @@ class AnalysisScene(Scene):
             self.task.cancel()
 
     def is_animating(self) -> bool:
-        return self.task is not None and self.task.running
+        """Only the frame the scores arrive in: redrawing while the solver works would
+        take the solver's thread time for a still picture."""
+        return self.arrived
 
     def update(self, dt: float) -> None:
         task = self.task
+        self.arrived = task is not None and task.finished
         if task is not None and task.finished:
             self.scores = task.result
             self.task = None
