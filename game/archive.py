@@ -351,9 +351,7 @@ class Archive:
             connection.close()
             connection = _connect(":memory:")
             migrate(connection)
-        archive = cls(connection, None, warning)
-        archive.retry_path = path
-        return archive
+        return cls(connection, None, warning)
 
     @classmethod
     def in_memory(cls) -> Archive:
@@ -363,6 +361,21 @@ class Archive:
         return cls(connection, None)
 
     retry_path: Path | None = None
+    """A database that was locked when opened: tried again before each write."""
+
+    def _reconnect(self) -> None:
+        """Once the locked database opens, move this session's games into it."""
+        path = self.retry_path
+        if path is None:
+            return
+        try:
+            connection = self._open_file(path)
+        except (sqlite3.Error, OSError):
+            return
+        session = [_row_to_record(row) for row in self.connection.execute("SELECT * FROM games ORDER BY id")]
+        self.connection.close()
+        self.connection, self.path, self.retry_path = connection, path, None
+        self.pending = session + self.pending
 
     def close(self) -> None:
         self.flush()
@@ -395,6 +408,7 @@ class Archive:
 
     def flush(self) -> bool:
         """Write the games kept in memory; True when none is left waiting."""
+        self._reconnect()
         if not self.pending:
             return True
         try:

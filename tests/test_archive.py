@@ -241,3 +241,19 @@ def test_results_read_back(tmp_path, result):
     archive = Archive.in_memory()
     add(archive, "4455667", result)
     assert archive.games()[0].result is result
+
+
+def test_a_database_locked_at_start_takes_the_games_once_it_is_free(tmp_path):
+    path = tmp_path / FILE_NAME
+    other = sqlite3.connect(path, isolation_level=None)  # another program, no WAL yet
+    other.execute("CREATE TABLE mine (x)")
+    other.execute("BEGIN EXCLUSIVE")
+    archive = Archive.open(tmp_path)
+    assert archive.warning and "locked" in archive.warning
+    assert archive.set_aside is None and path.exists()  # nothing moved: the file is in use
+    add(archive, "4455667", GameResult.FIRST, at=1.0)
+    assert [g.played_at for g in archive.games()] == [1.0]
+    other.execute("COMMIT")
+    other.close()
+    add(archive, "1122334", GameResult.FIRST, at=2.0)
+    assert [g.played_at for g in Archive.open(tmp_path).games()] == [2.0, 1.0]

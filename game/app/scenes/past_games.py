@@ -237,6 +237,13 @@ class PastGamesScene(Scene):
             color=p.muted,
         )
         colors = {"win": p.good, "draw": p.muted, "loss": p.warning}
+        x = chart.right - 10
+        for key, word in (("loss", "lost"), ("draw", "drawn"), ("win", "won")):  # a legend, right to left
+            label = theme.text(surface, word, small, (x, chart.top + 6), color=p.muted, anchor="topright")
+            square = pygame.Rect(0, 0, small - 4, small - 4)
+            square.midright = (label.left - 4, label.centery)
+            pygame.draw.rect(surface, colors[key], square)
+            x = square.left - 12
         if not self.stats:
             theme.text(
                 surface,
