@@ -54,14 +54,27 @@ class ExactScore:
     @classmethod
     def from_score(cls, score: int, grid: np.ndarray, to_move: int) -> ExactScore:
         """The result of a benchmark score ``score`` of ``to_move`` in ``grid``."""
+        grid = np.asarray(grid)
+        return cls.from_counts(score, int((grid == to_move).sum()), int((grid == -to_move).sum()), to_move, grid.size)
+
+    @classmethod
+    def from_counts(cls, score: int, own_discs: int, other_discs: int, to_move: int, cells: int) -> ExactScore:
+        """The result of a benchmark score ``score`` of ``to_move``, who has ``own_discs``
+        on a board of ``cells`` where the other side has ``other_discs``."""
         if score == 0:
             return cls(DRAW)
-        grid = np.asarray(grid)
-        own = int((grid == to_move).sum())
-        other = int((grid == -to_move).sum())
-        discs = winner_discs_left(score, own, other, grid.size)
+        discs = winner_discs_left(score, own_discs, other_discs, cells)
         plies = 2 * discs - 1 if score > 0 else 2 * discs  # the winner moves first when it is to move
-        return cls(to_move if score > 0 else -to_move, plies)
+        return cls(to_move if score > 0 else -to_move, max(plies, 0))
+
+    @classmethod
+    def from_first_player_score(cls, score: int, plies_played: int, cells: int = 42) -> ExactScore:
+        """The result of a benchmark score told from player 1's side after ``plies_played``
+        plies (a game's evaluation graph), whoever is to move."""
+        to_move = MAX if plies_played % 2 == 0 else MIN
+        first, second = (plies_played + 1) // 2, plies_played // 2
+        own, other = (first, second) if to_move == MAX else (second, first)
+        return cls.from_counts(score * to_move, own, other, to_move, cells)
 
     @classmethod
     def from_outcome(cls, outcome: int, to_move: int) -> ExactScore:

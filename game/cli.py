@@ -142,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_rule_options(solve, Mode.CLASSIC)
     _add_bot_commands(commands)
+    from game import review_cli
+
+    review_cli.add_commands(commands, _add_rule_options, Mode.CLASSIC)
     return parser
 
 
@@ -771,6 +774,18 @@ def cmd_connectx(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_review_or_games(args: argparse.Namespace, out: TextIO) -> int:
+    """``review`` and ``games`` (game.review_cli), their errors said in one line."""
+    from game import review_cli
+
+    try:
+        if args.command == "review":
+            return review_cli.cmd_review(args, out, _read_position)
+        return review_cli.cmd_games(args, out)
+    except review_cli.ReviewCliError as error:
+        raise CliError(str(error)) from None
+
+
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stdin: TextIO | None = None) -> int:
     """Run a subcommand; return the exit code."""
     out = stdout or sys.stdout
@@ -793,6 +808,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
             return cmd_match(args, out)
         if args.command == "connectx":
             return cmd_connectx(args, out)
+        if args.command in ("review", "games"):
+            return cmd_review_or_games(args, out)
         parser.print_help(out)
         return 0
     except (CliError, BoardFileError, NotationError, IllegalMoveError, RulesError) as error:

@@ -527,13 +527,18 @@ def test_discs_differ_by_mark_not_only_colour(app):
 def test_demo_command_writes_screenshots(tmp_path):
     out = tmp_path / "shots"
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), "demo", "--out", str(out), "--depth", "3"],
+        [sys.executable, str(ROOT / "main.py"), "demo", "--out", str(out), "--depth", "3", "--home", str(tmp_path)],
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert proc.returncode == 0, proc.stderr
+    from game.archive import Archive
+
+    stored = Archive.open(tmp_path).games()  # the demo's finished games are in its archive
+    assert len(stored) == 2 and stored[-1].review is not None  # the first one reviewed
     names = sorted(p.name for p in out.glob("*.png"))
+    assert {"11-review.png", "12-past-games.png", "13-analysis.png"} <= set(names)
     for needed in (
         "01-title.png",
         "02-options.png",

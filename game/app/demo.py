@@ -2,8 +2,11 @@
 
 ``python main.py demo --out DIR`` needs no window (SDL's dummy driver).  It visits the
 title menu, the options, the level select, plays a whole game computer against computer,
-opens the tree overlay, plays a short full-board game without gravity, and asks for a
-hint against the computer, saving a PNG of each into DIR.  Exit code 0 on success.
+opens the tree overlay, plays a short full-board game without gravity, asks for a
+hint against the computer, then shows the review of the first game, the past games
+(the demo's games are in its archive) and the analysis board, saving a PNG of each
+into DIR.  ``--home DIR`` keeps the settings and the archive there (default: a
+temporary folder).  Exit code 0 on success.
 """
 
 from __future__ import annotations
@@ -21,14 +24,14 @@ FRAME = 1 / 60
 class Demo:
     """Drives an App frame by frame and saves screenshots."""
 
-    def __init__(self, out: Path, depth: int, size: tuple[int, int]):
+    def __init__(self, out: Path, depth: int, size: tuple[int, int], home: Path | None = None):
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ["SDL_AUDIODRIVER"] = "dummy"
         from game.app.loop import App
 
         self.out = out
         self.out.mkdir(parents=True, exist_ok=True)
-        self.home = Path(tempfile.mkdtemp(prefix="connect4-demo-"))
+        self.home = home or Path(tempfile.mkdtemp(prefix="connect4-demo-"))
         self.app = App(size, home=self.home)
         self.app.settings.depth = depth
         self.app.settings.pruning = True
@@ -104,7 +107,37 @@ class Demo:
         self.tree_shots(play)
         self.variant_shot()
         self.hint_shot()
+        self.review_shots(play)
         return 0
+
+    def review_shots(self, play) -> None:
+        """The first game's review (at its first turning point), the past games, and the
+        analysis board at the position the review shows."""
+        import pygame
+
+        from game.app.scenes.past_games import PastGamesScene
+        from game.app.scenes.review import ReviewScene
+        from game.app.scenes.title import TitleScene
+
+        self.app.stack.reset(TitleScene())
+        review = ReviewScene.of_play(play)
+        self.app.stack.push(review)
+        self.frames(2)
+        if review.task is None or not self.until(lambda: review.review is not None, timeout=300):
+            raise RuntimeError("the review did not finish")
+        points = review.review.turning_points if review.review is not None else ()
+        review.set_ply(points[0].ply if points else len(review.moves) // 2)
+        self.frames(2)
+        self.shot("11-review.png")
+        self.key(pygame.K_a)
+        analysis = self.app.stack.top
+        self.until(lambda: getattr(analysis, "scores", None) is not None or getattr(analysis, "task", None) is None, 60)
+        self.frames(2)
+        self.shot("13-analysis.png")
+        self.app.stack.reset(TitleScene())
+        self.app.stack.push(PastGamesScene())
+        self.frames(3)
+        self.shot("12-past-games.png")
 
     def hint_shot(self) -> None:
         """You against the computer: a hint, its verdict in the status and on the board."""
@@ -176,13 +209,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="folder for the PNG screenshots")
     parser.add_argument("--depth", type=int, default=7, help="search depth of both computers (default 7)")
     parser.add_argument("--size", default="1024x720", help="window size WxH (default 1024x720)")
+    parser.add_argument("--home", help="folder for the demo's settings and game archive (default: a temporary one)")
     args = parser.parse_args(argv)
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
         print(f"main.py demo: error: --size must look like 1024x720, not {args.size!r}", file=sys.stderr)
         return 2
-    demo = Demo(Path(args.out), args.depth, (width, height))
+    demo = Demo(Path(args.out), args.depth, (width, height), Path(args.home) if args.home else None)
     try:
         return demo.run()
     except (RuntimeError, AssertionError) as error:

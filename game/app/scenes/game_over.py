@@ -1,7 +1,8 @@
 """The result of a finished game: a banner above the board (below it when there is no
 room), so the final board and its winning line stay in view.
 
-Controls: Enter play again, Esc look at the board, M main menu, T the last tree; or click.
+Controls: Enter play again, V review the game, Esc look at the board, M main menu, T the last
+tree; or click.
 """
 
 from __future__ import annotations
@@ -112,6 +113,7 @@ class GameOverScene(OverlayMenu):
     def build_buttons(self) -> list[Button]:
         buttons = [
             Button("Play again", self.play_again, "Enter"),
+            Button("Review", self.review, "V"),
             Button("Look at the board", self.app.stack.pop, "Esc"),
         ]
         if self.play.last_tree_index() is not None:  # book and solver answers have no tree
@@ -122,6 +124,11 @@ class GameOverScene(OverlayMenu):
     def play_again(self) -> None:
         self.play.restart()
         self.app.stack.pop()
+
+    def review(self) -> None:
+        from game.app.scenes.review import ReviewScene
+
+        self.app.stack.push(ReviewScene.of_play(self.play))
 
     def tree(self) -> None:
         self.app.stack.pop()
@@ -135,6 +142,8 @@ class GameOverScene(OverlayMenu):
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_m:
             self.main_menu()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_v:
+            self.review()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_t and self.play.searches:
             if self.play.last_tree_index() is None:
                 self.play.open_tree()  # only says why there is no tree

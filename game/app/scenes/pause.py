@@ -33,12 +33,21 @@ class PauseScene(OverlayMenu):
             Button("Restart", self.restart),
             Button("How to play", self.help),
             Button("Main menu", self.main_menu),
+            Button("Review the game", self.review),
             Button("Quit", self.app.quit),
         ]
 
     def restart(self) -> None:
         self.play.restart()
         self.app.stack.pop()
+
+    def review(self) -> None:
+        from game.app.scenes.review import ReviewScene
+
+        if not self.play.match.moves:
+            self.app.show_toast("No moves to review yet")
+            return
+        self.app.stack.push(ReviewScene.of_play(self.play))
 
     def help(self) -> None:
         from game.app.scenes.help import HowToPlayScene

@@ -22,6 +22,7 @@ import pygame
 
 from ai.levels import Level
 from ai.player import solvable
+from game.app import archive_link
 from game.app.animation import DiscDrop, DropEvent
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
 from game.app.scene import Scene
@@ -149,6 +150,7 @@ class PlayScene(Scene):
         """
         side = self.match.to_move
         row, col = self.match.play(move)
+        archive_link.store_in_progress(self)
         self.start_drop(row, col, side)
         self.jobs.hint = None
         self.records.undone.clear()  # a new line: what was undone cannot come back
@@ -330,6 +332,7 @@ class PlayScene(Scene):
     def tally(self, outcome: Outcome) -> None:
         """Count the result and save it; Undo never takes it back."""
         self.counted = True
+        archive_link.store_finished(self)
         where = self.tally_key(outcome)
         if where is None:
             return
@@ -407,6 +410,8 @@ class PlayScene(Scene):
         self.hover = None
         if key == pygame.K_ESCAPE:
             self.open_menu()
+        elif ctrl and key in (pygame.K_c, pygame.K_v):
+            archive_link.copy_or_paste(self, paste=key == pygame.K_v)
         elif key == pygame.K_u or (ctrl and key == pygame.K_z):
             self.undo()
         elif ctrl and key == pygame.K_y:

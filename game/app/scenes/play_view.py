@@ -6,17 +6,21 @@ chosen by the scene's state (whose turn, the last answer, the job under way).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pygame
 
+from ai.exact import ExactScore
 from ai.levels import PRESETS
 from game.app.board_view import BoardLayout, ColumnNote
 from game.app.scenes import play_text as say
 from game.app.settings import Opponent
+from game.app.theme import Palette
 from game.app.widgets import row_rects
 from game.app.worker import JobPurpose
+from game.board import Board
 from game.rules import MAX, MIN, Cell, Mode, Rules
 
 if TYPE_CHECKING:
@@ -123,10 +127,25 @@ def column_notes(scene: PlayScene) -> list[ColumnNote | None]:
     exact = scene.jobs.exact_scores()
     if not exact or not scene.rules.gravity:
         return []
-    p = scene.app.theme.palette
-    colors = {1: p.good, 0: p.muted, -1: p.warning}
-    labels = say.column_labels(dict(exact), scene.rules.cols, scene.match.to_move)
+    return notes_for(exact, scene.rules, scene.match.to_move, scene.app.theme.palette)
+
+
+def notes_for(columns: Mapping[int, ExactScore], rules: Rules, mover: int, palette: Palette) -> list[ColumnNote | None]:
+    """The board's column badges for ``mover`` ("win 3", "draw", "lose 5"), coloured by
+    what they mean for the mover (the play screen, the review and the analysis board)."""
+    colors = {1: palette.good, 0: palette.muted, -1: palette.warning}
+    labels = say.column_labels(dict(columns), rules.cols, mover)
     return [None if label is None else ColumnNote(label[0], colors[label[1]]) for label in labels]
+
+
+def notes_from_scores(scores: Mapping[int, int | None], board: Board, palette: Palette) -> list[ColumnNote | None]:
+    """``notes_for`` from benchmark scores of the side to move in ``board``."""
+    columns = {
+        col: ExactScore.from_score(score, board.grid, board.to_move)
+        for col, score in scores.items()
+        if score is not None
+    }
+    return notes_for(columns, board.rules, board.to_move, palette) if board.rules.gravity else []
 
 
 def scores_legend(scene: PlayScene) -> str:

@@ -26,14 +26,50 @@ class TitleScene(MenuScene):
         ]
 
     def build_buttons(self) -> list[Button]:
-        return [
+        buttons = []
+        unfinished = self.unfinished_game()
+        if unfinished is not None:
+            buttons.append(Button(f"Resume the unfinished game ({len(unfinished.moves)} discs)", self.resume))
+        return buttons + [
             Button("Play vs computer", lambda: self.start(Opponent.COMPUTER)),
             Button("Two players", lambda: self.start(Opponent.HUMAN)),
             Button("Computer vs computer", lambda: self.start(Opponent.DEMO)),
             Button("Options", self.open_options),
             Button("How to play", self.open_help),
+            Button("Past games", self.open_past_games),
+            Button("Analysis board", self.open_analysis),
             Button("Quit", self.app.quit),
         ]
+
+    def button_height(self, size: tuple[int, int]) -> int:
+        """As the menu's, but small enough for every button to fit the window."""
+        lines = len(self.subtitle_lines())
+        room = (size[1] - 16) / (2.2 + 0.6 * lines + len(self.buttons) * 4 / 3)
+        return max(26, min(super().button_height(size), int(room)))
+
+    def unfinished_game(self):
+        """The game left in the middle when the program last stopped (or the menu was opened)."""
+        from game.app.archive_link import archive_of
+
+        return archive_of(self.app).in_progress()
+
+    def resume(self) -> None:
+        from game.app.archive_link import resume_scene
+
+        scene = resume_scene(self.app)
+        if scene is not None:
+            self.app.stack.push(scene)
+
+    def open_past_games(self) -> None:
+        from game.app.scenes.past_games import PastGamesScene
+
+        self.app.stack.push(PastGamesScene())
+
+    def open_analysis(self) -> None:
+        from game.app.scenes.analysis import AnalysisScene
+        from game.board import Board
+
+        self.app.stack.push(AnalysisScene(Board(self.app.settings.rules())))
 
     def start(self, opponent: Opponent) -> None:
         self.app.settings.opponent = opponent

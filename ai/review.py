@@ -1,0 +1,387 @@
+"""The review of a finished (or unfinished) game: every move classed, accuracy, turning points.
+
+On the standard board every move is classed against the exact solver and opening book
+(``ai.perfect``): the exact score of each column of the position the player faced,
+from the player's side, decides the class of the column that was played.
+
+- *best*: the best exact score (the quickest win, the slowest loss, or a draw kept),
+- *good*: the same outcome as the best move, but a slower win or a quicker loss,
+- *mistake*: one step worse (a win thrown to a draw, a draw thrown to a loss),
+- *blunder*: a win thrown to a loss.
+
+Accuracy is a player's share of moves that kept the outcome (best or good).  The
+turning points are the moves that changed the outcome, the worst first (up to three).
+The graph is the exact score after every ply, from player 1's side.
+
+Off the standard board the same classes come from a search of every column (wins and
+losses it proves, the heuristic elsewhere); the review says they are estimates.
+
+    review = review_game(board.rules, board.moves, depths={MAX: 6, MIN: 8})
+    review.moves[3].move_class      # MoveClass.MISTAKE
+    review.accuracy(MAX)            # 0.86
+
+The review never imports pygame; a front end runs it in a thread (``should_stop`` and
+``on_progress`` make it cancellable and visible).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ai.exact import ExactScore, verdict
+from ai.perfect import PerfectPlayer, is_standard
+from ai.search import SearchCancelled, search
+from ai.solver import SolverStopped
+from ai.values import WIN, is_win_value, plies_to_end
+from game.board import Board
+from game.rules import MAX, MIN, Rules
+
+PERSON_DEPTH = 6
+"""The search depth a person's move is compared with ("a depth-6 search would have ...")."""
+ESTIMATE_DEPTH = 4
+"""Plies searched below each column off the standard board (the estimate's horizon)."""
+ESTIMATE_GAP = 150
+"""Off the standard board, a move whose heuristic value is this far below the best one
+(about an open three) is a mistake even when no search proved a win or a loss."""
+TURNING_POINTS = 3
+"""At most this many turning points are named."""
+
+
+class ReviewStopped(Exception):
+    """``should_stop`` asked the review to give up."""
+
+
+class MoveClass(enum.Enum):
+    """How good a move was, against the best move in the same position."""
+
+    BEST = "best"
+    GOOD = "good"
+    MISTAKE = "mistake"
+    BLUNDER = "blunder"
+
+    @property
+    def keeps_outcome(self) -> bool:
+        return self in (MoveClass.BEST, MoveClass.GOOD)
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One move of the game and what the review knows of it.
+
+    Scores are from the side that played (``side``): on the standard board exact
+    benchmark scores (``ai.solver``), off it search values.  ``move`` and the columns of
+    ``scores`` and ``best_moves`` are 0-based move ids.  ``horizon_move`` is the move a
+    depth-``horizon_depth`` search would have played here (looked up for mistakes and
+    blunders only, else None).
+    """
+
+    ply: int  # 1-based: the ply-th disc of the game
+    side: int
+    move: int
+    move_class: MoveClass
+    score: int
+    best_score: int
+    best_moves: tuple[int, ...]
+    scores: dict[int, int] = field(compare=False)
+    horizon_depth: int = PERSON_DEPTH
+    horizon_move: int | None = None
+
+    @property
+    def outcome_drop(self) -> int:
+        """Steps of outcome lost by this move: 0 kept, 1 mistake, 2 blunder."""
+        return {MoveClass.MISTAKE: 1, MoveClass.BLUNDER: 2}.get(self.move_class, 0)
+
+
+@dataclass(frozen=True)
+class GameReview:
+    """The review of a game: the moves, the graph and what they add up to.
+
+    ``graph[i]`` is the value after ``i`` plies from player 1's side (``graph[0]`` the
+    starting position): an exact score when ``exact``, else a search value.
+    ``complete`` is False when the review stopped early (only ``moves`` reviewed).
+    """
+
+    rules: Rules
+    start: tuple[tuple[int, ...], ...]
+    start_to_move: int
+    played: tuple[int, ...]
+    moves: tuple[MoveReview, ...]
+    graph: tuple[int, ...]
+    exact: bool
+
+    @property
+    def complete(self) -> bool:
+        return len(self.moves) == len(self.played)
+
+    def accuracy(self, side: int) -> float | None:
+        """Share of ``side``'s moves that kept the outcome (None: it played no move)."""
+        own = [m for m in self.moves if m.side == side]
+        if not own:
+            return None
+        return sum(m.move_class.keeps_outcome for m in own) / len(own)
+
+    def counts(self, side: int) -> dict[MoveClass, int]:
+        """How many moves of each class ``side`` played."""
+        result = {cls: 0 for cls in MoveClass}
+        for m in self.moves:
+            if m.side == side:
+                result[m.move_class] += 1
+        return result
+
+    @property
+    def turning_points(self) -> tuple[MoveReview, ...]:
+        """The moves that threw away an outcome: blunders first, then the earliest."""
+        lost = [m for m in self.moves if not m.move_class.keeps_outcome]
+        lost.sort(key=lambda m: (-m.outcome_drop, m.ply))
+        return tuple(sorted(lost[:TURNING_POINTS], key=lambda m: m.ply))
+
+    def board_at(self, ply: int) -> Board:
+        """The position after ``ply`` plies of the game."""
+        board = Board(self.rules, np.array(self.start, dtype=np.int8), self.start_to_move)
+        for move in self.played[:ply]:
+            board.push(move)
+        return board
+
+    def summary(self) -> dict[str, object]:
+        """What the archive keeps: accuracy, class counts, turning points (JSON-ready)."""
+        return {
+            "exact": self.exact,
+            "accuracy": {"1": self.accuracy(MAX), "2": self.accuracy(MIN)},
+            "counts": {
+                str(1 if side == MAX else 2): {cls.value: n for cls, n in self.counts(side).items()}
+                for side in (MAX, MIN)
+            },
+            "turning_points": [m.ply for m in self.turning_points],
+        }
+
+
+# -- the one place that puts results into words (swap for ai.exact at merge) ----------
+def result_words(value: int, ply: int, *, exact: bool, cells: int = 42) -> str:
+    """A graph value after ``ply`` plies in words, from player 1's side.
+
+    Exact: "player 1 wins in 3 moves" (the winner's own discs from here, the winning one
+    included), "draw", "player 2 has won".  Estimates: "player 1 wins in 5 plies" for a
+    proven win, else "about even" / "player 1 is better" (the search's judgement).
+    """
+    winner = "player 1" if value > 0 else "player 2"
+    if exact:
+        found = ExactScore.from_first_player_score(value, ply, cells)
+        if found.plies == 0:
+            return f"{winner} has won"
+        return verdict(found, {MAX: "player 1", MIN: "player 2"})
+    if is_win_value(value):
+        left = plies_to_end(value)
+        return f"{winner} has won" if left <= 0 else f"{winner} wins in {left} plies (search)"
+    if abs(value) < ESTIMATE_GAP:
+        return "about even (search estimate)"
+    return f"{winner} is better (search estimate)"
+
+
+def graph_height(value: int, *, exact: bool) -> float:
+    """A graph value as a height in [-1, 1]: +1 player 1 wins at once, 0 a draw.
+
+    Wins sit above 0.5 (the quicker the higher), losses below -0.5, so the line crosses
+    the draw band exactly when the outcome changes; estimates stay inside +-0.45.
+    """
+    if exact:
+        if value == 0:
+            return 0.0
+        return (1 if value > 0 else -1) * (0.5 + 0.5 * min(abs(value), 21) / 21)
+    if is_win_value(value):
+        return (1 if value > 0 else -1) * (0.5 + 0.5 * max(0.0, 1 - plies_to_end(value) / 42))
+    return max(-0.45, min(0.45, value / 1000))
+
+
+def _outcome(score: int, exact: bool) -> int:
+    """1/0/-1 from a score (exact) or a search value (a proven win or loss, else 0)."""
+    if exact or is_win_value(score):
+        return (score > 0) - (score < 0)
+    return 0
+
+
+def classify(played: int, best: int, *, exact: bool = True) -> MoveClass:
+    """The class of a move scoring ``played`` where the best move scores ``best``.
+
+    Both scores from the mover's side; exact benchmark scores, or (``exact=False``)
+    search values whose proven wins and losses count as outcomes.
+    """
+    if played >= best:
+        return MoveClass.BEST
+    drop = _outcome(best, exact) - _outcome(played, exact)
+    if drop >= 2:
+        return MoveClass.BLUNDER
+    if drop == 1:
+        return MoveClass.MISTAKE
+    if not exact and not is_win_value(best) and best - played >= ESTIMATE_GAP:
+        return MoveClass.MISTAKE
+    return MoveClass.GOOD
+
+
+# -- scoring the columns of one position -----------------------------------------------
+def _estimate_scores(board: Board, depth: int, should_stop: Callable[[], bool] | None) -> dict[int, int]:
+    """Search values of every legal move from the side to move (off the standard board)."""
+    side = board.to_move
+    scores = {}
+    for move in board.legal_moves():
+        board.push(move)
+        try:
+            outcome = board.outcome()
+            if outcome is not None:
+                if outcome.winner is None:
+                    value = 0
+                else:
+                    value = (WIN - 1) if outcome.winner == side else -(WIN - 1)
+            else:
+                result = search(board.grid, board.rules, depth, to_move=board.to_move, should_stop=should_stop)
+                value = side * result.value
+                if is_win_value(value):  # one ply further from the root than the child's
+                    value -= 1 if value > 0 else -1
+            scores[move] = value
+        finally:
+            board.pop()
+    return scores
+
+
+def _best_order(scores: dict[int, int], cols: int) -> tuple[int, ...]:
+    """The best moves, centre first (the order the players break ties in)."""
+    best = max(scores.values())
+    centre = (cols - 1) / 2
+    return tuple(sorted((m for m, s in scores.items() if s == best), key=lambda m: (abs(m % cols - centre), m)))
+
+
+def review_game(
+    rules: Rules,
+    moves: Sequence[int],
+    *,
+    start: np.ndarray | None = None,
+    start_to_move: int = MAX,
+    depths: dict[int, int] | None = None,
+    estimate_depth: int = ESTIMATE_DEPTH,
+    should_stop: Callable[[], bool] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    player: PerfectPlayer | None = None,
+) -> GameReview:
+    """Review the game ``moves`` (0-based move ids) played from ``start``.
+
+    Args:
+        rules: the rules the game was played under.
+        moves: the moves played, in order.
+        start: the starting grid (default: the empty board); ``start_to_move`` moves first.
+        depths: each side's search depth for "a depth-N search would have played X"
+            (a person: ``PERSON_DEPTH``, the default).
+        estimate_depth: off the standard board, plies searched below each column.
+        should_stop: polled between moves and inside the searches; True stops the
+            review (``ReviewStopped``).
+        on_progress: called as ``on_progress(done, total)`` after each move reviewed.
+        player: the perfect player whose tables to use (default: a fresh one).
+
+    Returns:
+        A ``GameReview`` with every move classed.
+
+    Raises:
+        ReviewStopped: ``should_stop`` returned True.
+        IllegalMoveError: a move is not legal where it was played.
+    """
+    exact = is_standard(rules)
+    grid = rules.empty_grid() if start is None else np.asarray(start, dtype=np.int8)
+    board = Board(rules, grid, start_to_move)
+    depths = depths or {}
+    perfect = (player or PerfectPlayer()) if exact else None
+    reviewed: list[MoveReview] = []
+    graph: list[int] = []
+    total = len(moves)
+    for index, move in enumerate(moves):
+        if should_stop is not None and should_stop():
+            raise ReviewStopped("the review was cancelled")
+        if board.is_game_over():
+            break
+        side = board.to_move
+        try:
+            if perfect is not None:
+                scores = perfect.column_scores(board.grid, side, should_stop=should_stop)
+            else:
+                scores = _estimate_scores(board, estimate_depth, should_stop)
+        except (SolverStopped, SearchCancelled) as stopped:
+            raise ReviewStopped("the review was cancelled") from stopped
+        if move not in scores:
+            board.push(move)  # raises IllegalMoveError, which says why
+        best_moves = _best_order(scores, rules.cols)
+        best = scores[best_moves[0]]
+        if not graph:
+            graph.append(side * best)
+        move_class = classify(scores[move], best, exact=exact)
+        depth = depths.get(side, PERSON_DEPTH)
+        horizon = None
+        if not move_class.keeps_outcome:
+            try:
+                horizon = search(board.grid, rules, depth, to_move=side, should_stop=should_stop).move
+            except SearchCancelled as stopped:
+                raise ReviewStopped("the review was cancelled") from stopped
+        reviewed.append(
+            MoveReview(
+                ply=index + 1,
+                side=side,
+                move=move,
+                move_class=move_class,
+                score=scores[move],
+                best_score=best,
+                best_moves=best_moves,
+                scores=scores,
+                horizon_depth=depth,
+                horizon_move=horizon,
+            )
+        )
+        graph.append(side * scores[move])
+        board.push(move)
+        if on_progress is not None:
+            on_progress(index + 1, total)
+    return GameReview(
+        rules=rules,
+        start=tuple(tuple(int(v) for v in row) for row in grid),
+        start_to_move=start_to_move,
+        played=tuple(moves),
+        moves=tuple(reviewed),
+        graph=tuple(graph),
+        exact=exact,
+    )
+
+
+def review_board(board: Board, **options) -> GameReview:
+    """Review the moves of ``board`` from its starting position (see ``review_game``)."""
+    return review_game(
+        board.rules, board.moves, start=board.start_grid(), start_to_move=board.start_to_move(), **options
+    )
+
+
+def sparkline(review: GameReview) -> str:
+    """The graph as one line of text: high blocks player 1 ahead, low player 2."""
+    blocks = "▁▂▃▄▅▆▇█"
+    chars = []
+    for value in review.graph:
+        height = graph_height(value, exact=review.exact)
+        chars.append(blocks[min(7, int((height + 1) / 2 * 8))])
+    return "".join(chars)
+
+
+def side_number(side: int) -> int:
+    """1 for player 1 (MAX), 2 for player 2."""
+    return 1 if side == MAX else 2
+
+
+__all__ = [
+    "GameReview",
+    "MoveClass",
+    "MoveReview",
+    "ReviewStopped",
+    "classify",
+    "graph_height",
+    "result_words",
+    "review_board",
+    "review_game",
+    "side_number",
+    "sparkline",
+]

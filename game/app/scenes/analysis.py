@@ -1,0 +1,306 @@
+"""The analysis board: both sides played by hand, the exact score of every column on the
+standard board (worked out in a thread), take back, and branches.
+
+Taking back keeps the moves for Redo; playing another move there starts a branch, and
+the line it left is kept: B goes through the kept lines.
+
+Controls: click a column (or 1..9, Left/Right + Enter) to drop a disc; U or Backspace
+take back, Ctrl+Y redo, B the next kept branch, N a new empty board; Ctrl+C copy the
+position as a move string, Ctrl+V paste a move string or a Max-Connect-4 board;
+Esc back.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from ai.perfect import PerfectPlayer, is_standard
+from ai.review import result_words
+from ai.solver import SolverStopped
+from game.app.background import BackgroundTask
+from game.app.board_view import BoardLayout, BoardView, ColumnNote
+from game.app.scene import Scene
+from game.app.scenes.play_view import notes_from_scores
+from game.app.widgets import Button, display_size, row_rects
+from game.board import Board
+from game.notation import format_move
+from game.rules import MAX
+
+
+def analysis_areas(size: tuple[int, int]) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect, int]:
+    """(header, board, button row, text size) for a window of ``size``."""
+    w, h = size
+    m = 12
+    text = max(15, min(20, h // 34))
+    header = pygame.Rect(m, m, w - 2 * m, text * 3 + 14)
+    bh = max(30, min(42, h // 16))
+    buttons = pygame.Rect(m, h - m - bh, w - 2 * m, bh)
+    board = pygame.Rect(m, header.bottom + 4, w - 2 * m, buttons.top - header.bottom - 12)
+    return header, board, buttons, text
+
+
+class AnalysisScene(Scene):
+    name = "analysis"
+
+    def __init__(self, board: Board | None = None):
+        super().__init__()
+        self.board = board if board is not None else Board()
+        self.redo: list[int] = []
+        self.lines: list[list[int]] = []  # branches left behind (whole move lists)
+        self.line_index = 0
+        self.cursor = self.board.rules.cols // 2
+        self.view: BoardView | None = None
+        self.player: PerfectPlayer | None = None
+        self.task: BackgroundTask[dict[int, int] | None] | None = None
+        self.task_key: tuple | None = None
+        self.scores: dict[int, int] | None = None
+        self.arrived = False
+        self.buttons = [
+            Button("Take back", self.take_back, "U"),
+            Button("Redo", self.redo_move, "Ctrl+Y"),
+            Button("Branch", self.next_branch, "B"),
+            Button("Copy", self.copy, "Ctrl+C"),
+            Button("Paste", self.paste, "Ctrl+V"),
+            Button("New", self.new_board, "N"),
+            Button("Back", self.back, "Esc"),
+        ]
+
+    @property
+    def rules(self):
+        return self.board.rules
+
+    # -- life cycle ---------------------------------------------------------------------
+    def on_enter(self) -> None:
+        self.view = BoardView(self.app.theme)
+        self.ask_scores()
+
+    def on_exit(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    def is_animating(self) -> bool:
+        """Only the frame the scores arrive in: redrawing while the solver works would
+        take the solver's thread time for a still picture."""
+        return self.arrived
+
+    def update(self, dt: float) -> None:
+        task = self.task
+        self.arrived = task is not None and task.finished
+        if task is not None and task.finished:
+            self.scores = task.result
+            self.task = None
+
+    def position_key(self) -> tuple:
+        return (self.board.grid.tobytes(), self.board.to_move)
+
+    def ask_scores(self) -> None:
+        """Start working out the exact column scores of the position on the board."""
+        if self.task is not None:
+            self.task.cancel()
+            self.task = None
+        self.scores = None
+        if not is_standard(self.rules) or self.board.is_game_over():
+            return
+        if self.player is None:
+            self.player = PerfectPlayer()
+        player, grid, side = self.player, self.board.grid.copy(), self.board.to_move
+
+        def run(should_stop, on_progress) -> dict[int, int] | None:
+            try:
+                return player.column_scores(grid, side, should_stop=should_stop)
+            except SolverStopped:
+                return None
+
+        self.task = BackgroundTask(run).start()
+        self.task_key = self.position_key()
+
+    # -- moves ------------------------------------------------------------------------
+    def play(self, move: int) -> None:
+        if self.board.is_game_over():
+            self.app.show_toast("The game is over here: take back (U) or start anew (N)")
+            return
+        if not self.board.is_legal(move):
+            self.app.show_toast(self.board.why_illegal(move, zero_based=True))
+            return
+        if self.redo:
+            if self.redo[-1] == move:
+                self.redo.pop()
+            else:  # a branch: keep the line we leave
+                line = list(self.board.moves) + list(reversed(self.redo))
+                if line not in self.lines:
+                    self.lines.append(line)
+                self.redo.clear()
+                self.app.show_toast(f"New branch: the old line is kept ({len(self.lines)} kept, B to go back)")
+        self.board.push(move)
+        self.ask_scores()
+
+    def take_back(self) -> None:
+        if not self.board.moves:
+            self.app.show_toast("Nothing to take back")
+            return
+        self.redo.append(self.board.pop())
+        self.ask_scores()
+
+    def redo_move(self) -> None:
+        if not self.redo:
+            self.app.show_toast("Nothing to redo")
+            return
+        self.board.push(self.redo.pop())
+        self.ask_scores()
+
+    def next_branch(self) -> None:
+        """Switch to the next kept line (the current one is kept in its place)."""
+        if not self.lines:
+            self.app.show_toast("No other branch: take back and play another move to make one")
+            return
+        current = list(self.board.moves) + list(reversed(self.redo))
+        self.line_index %= len(self.lines)
+        target = self.lines[self.line_index]
+        self.lines[self.line_index] = current
+        self.line_index = (self.line_index + 1) % len(self.lines)
+        self.set_line(target)
+        self.app.show_toast(f"Branch: {format_line(target, self.board)}")
+
+    def set_line(self, line: list[int]) -> None:
+        """Show the whole of ``line`` (moves from the same start)."""
+        start, first = self.board.start_grid(), self.board.start_to_move()
+        board = Board(self.rules, start, first)
+        for move in line:
+            board.push(move)
+        self.board = board
+        self.redo = []
+        self.ask_scores()
+
+    def new_board(self) -> None:
+        self.board = Board(self.rules)
+        self.redo.clear()
+        self.ask_scores()
+
+    def copy(self) -> None:
+        from game.app.clipboard import copy_moves
+
+        copy_moves(self.app, self.board)
+
+    def paste(self) -> None:
+        from game.app.clipboard import paste_position
+
+        board = paste_position(self.app, self.rules)
+        if board is not None:
+            self.board = board
+            self.redo.clear()
+            self.app.show_toast(f"Pasted: {len(board.moves) or board.ply} discs")
+            self.ask_scores()
+
+    def back(self) -> None:
+        self.app.stack.pop()
+
+    # -- input ------------------------------------------------------------------------
+    def handle_event(self, event: pygame.event.Event) -> None:
+        header, area, row, _ = analysis_areas(display_size())
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for button, rect in zip(self.buttons, row_rects(row, len(self.buttons), 8)):
+                button.rect = rect
+                if button.handle_event(event):
+                    return
+            layout = BoardLayout(self.rules, area)
+            if self.rules.gravity:
+                col = layout.column_at(event.pos)
+                if col is not None:
+                    self.cursor = col
+                    self.play(col)
+            else:
+                cell = layout.cell_at(event.pos)
+                if cell is not None:
+                    self.play(self.board.move_at(cell))
+        elif event.type == pygame.MOUSEMOTION and self.rules.gravity:
+            col = BoardLayout(self.rules, area).column_at(event.pos)
+            if col is not None:
+                self.cursor = col
+        elif event.type == pygame.KEYDOWN:
+            key, ctrl = event.key, bool(event.mod & pygame.KMOD_CTRL)
+            if key == pygame.K_ESCAPE:
+                self.back()
+            elif ctrl and key == pygame.K_c:
+                self.copy()
+            elif ctrl and key == pygame.K_v:
+                self.paste()
+            elif ctrl and key == pygame.K_y:
+                self.redo_move()
+            elif key in (pygame.K_u, pygame.K_BACKSPACE) or (ctrl and key == pygame.K_z):
+                self.take_back()
+            elif key == pygame.K_b:
+                self.next_branch()
+            elif key == pygame.K_n:
+                self.new_board()
+            elif key in (pygame.K_LEFT, pygame.K_RIGHT):
+                self.cursor = (self.cursor + (1 if key == pygame.K_RIGHT else -1)) % self.rules.cols
+            elif key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_DOWN) and self.rules.gravity:
+                self.play(self.cursor)
+            elif pygame.K_1 <= key <= pygame.K_9 and self.rules.gravity and key - pygame.K_1 < self.rules.cols:
+                self.cursor = key - pygame.K_1
+                self.play(self.cursor)
+
+    # -- drawing ----------------------------------------------------------------------
+    def status_lines(self) -> list[str]:
+        """What the header says: whose move, the exact result, what the badges mean."""
+        board = self.board
+        who = "Player 1" if board.to_move == MAX else "Player 2"
+        moves = board.moves_string() if not board.start_grid().any() else f"{board.ply} discs"
+        first = f"Analysis board: {moves or 'the empty board'}"
+        outcome = board.outcome()
+        if outcome is not None:
+            return [first, outcome.result_text() + ".", "U takes back, N starts anew."]
+        if not is_standard(self.rules):
+            return [first, f"{who} to move.", "Exact scores only on 6x7 with 4 in a row."]
+        if self.scores is None:
+            return [first, f"{who} to move: working out the exact scores...", ""]
+        best = max(self.scores.values())
+        value = best if board.to_move == MAX else -best
+        words = result_words(value, board.ply, exact=True)
+        kept = f"{len(self.lines)} branch{'es' if len(self.lines) != 1 else ''} kept" if self.lines else ""
+        legend = "Badges: each column's exact result for the side to move (in its own moves)"
+        return [first, f"{who} to move: {words}.", legend + (f" · {kept}" if kept else "")]
+
+    def notes(self) -> list[ColumnNote | None]:
+        if self.scores is None:
+            return []
+        return notes_from_scores(self.scores, self.board, self.app.theme.palette)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        assert self.view is not None
+        theme = self.app.theme
+        p = theme.palette
+        header, area, row, text = analysis_areas(surface.get_size())
+        y = header.top
+        for index, line in enumerate(self.status_lines()):
+            size = text + 2 if index == 0 else text
+            color = p.text if index < 2 else p.muted
+            line = theme.fit(line, size, header.width, bold=index == 0)
+            theme.text(surface, line, size, (header.centerx, y), bold=index == 0, color=color, anchor="midtop")
+            y += size + 4
+        layout = BoardLayout(self.rules, area)
+        ghost = None
+        if self.rules.gravity and not self.board.is_game_over():
+            cell = self.board.cell_of(self.cursor)
+            if cell is not None:
+                ghost = (cell, self.board.to_move, False)
+        outcome = self.board.outcome()
+        self.view.draw(
+            surface,
+            layout,
+            self.board.grid,
+            last=self.board.last_cell(),
+            ghost=ghost,
+            highlight_col=self.cursor if self.rules.gravity else None,
+            notes=self.notes(),
+            glow=outcome.runs if outcome is not None else (),
+        )
+        for button, rect in zip(self.buttons, row_rects(row, len(self.buttons), 8)):
+            enabled = {"Take back": bool(self.board.moves), "Redo": bool(self.redo), "Branch": bool(self.lines)}
+            button.draw(surface, theme, rect=rect, enabled=enabled.get(button.label, True))
+
+
+def format_line(line: list[int], board: Board) -> str:
+    """A kept line as a move string (shortened past 30 moves)."""
+    text = "".join(format_move(m, board.rules) for m in line)
+    return text if len(text) <= 30 else text[:27] + "..."

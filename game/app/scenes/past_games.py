@@ -1,0 +1,292 @@
+"""Past games: the archive, newest first, filtered by level and result, with a small
+chart of the person's wins, draws and losses against each level (and the latest
+results, oldest to newest, as a strip of squares).
+
+Controls: Up/Down choose a game, Enter or a click opens its review; L / R cycle the
+level / result filter (or click them); PageUp/PageDown a page; Esc back.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from game.app.archive_link import archive_of
+from game.app.scene import Scene
+from game.app.widgets import Button, display_size
+from game.archive import HUMAN, GameRecord
+from game.rules import MAX, MIN
+
+RESULTS = (None, "win", "draw", "loss")
+RESULT_NAMES = {None: "all", "win": "you won", "draw": "draws", "loss": "you lost"}
+HISTORY = 20
+"""Results shown in each level's strip (the latest ones)."""
+
+
+def game_line(record: GameRecord) -> str:
+    """One row of the list: date, rules, who played, result, length."""
+    names = [("you" if n == HUMAN else n) for n in (record.first, record.second)]
+    if record.first == record.second == HUMAN:
+        names = ["player 1", "player 2"]
+    result = {"1": f"{names[0]} won", "2": f"{names[1]} won", "draw": "draw"}[record.result.value]
+    accuracy = ""
+    if record.review and record.review.get("accuracy"):
+        values = record.review["accuracy"]
+        shown = [f"{v:.0%}" for v in (values.get("1"), values.get("2")) if isinstance(v, (int, float))]
+        if shown:
+            accuracy = "  acc " + "/".join(shown)
+    return (
+        f"{record.date_text}  {record.rules.describe()}  {names[0]} v {names[1]}: {result}, "
+        f"{len(record.moves)} discs{accuracy}"
+    )
+
+
+class PastGamesScene(Scene):
+    name = "past games"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.level: str | None = None
+        self.result: str | None = None
+        self.records: list[GameRecord] = []
+        self.levels: list[str | None] = [None]
+        self.selected = 0
+        self.first = 0
+        self.stats: dict[str, dict[str, int]] = {}
+        self.history: dict[str, list[str]] = {}
+        self.buttons = [
+            Button("Level: all", self.next_level, "L"),
+            Button("Result: all", self.next_result, "R"),
+            Button("Review", self.open_selected, "Enter"),
+            Button("Back", self.back, "Esc"),
+        ]
+
+    def on_enter(self) -> None:
+        self.reload()
+
+    def on_resume(self) -> None:
+        self.reload()
+
+    def reload(self) -> None:
+        archive = archive_of(self.app)
+        self.levels = [None, *archive.levels()]
+        if any(r.first == r.second == HUMAN for r in archive.games()):
+            self.levels.append(HUMAN)
+        if self.level not in self.levels:
+            self.level = None
+        self.records = archive.games(level=self.level, result=self.result)
+        self.selected = max(0, min(self.selected, len(self.records) - 1))
+        self.stats = archive.stats()
+        self.history = {level: archive.history(level)[-HISTORY:] for level in self.stats}
+        self.buttons[0].label = f"Level: {self.level_name(self.level)}"
+        self.buttons[1].label = f"Result: {RESULT_NAMES[self.result]}"
+
+    @staticmethod
+    def level_name(level: str | None) -> str:
+        return "all" if level is None else ("two people" if level == HUMAN else level)
+
+    # -- actions -------------------------------------------------------------------------
+    def next_level(self) -> None:
+        index = self.levels.index(self.level) if self.level in self.levels else 0
+        self.level = self.levels[(index + 1) % len(self.levels)]
+        self.selected = 0
+        self.reload()
+
+    def next_result(self) -> None:
+        self.result = RESULTS[(RESULTS.index(self.result) + 1) % len(RESULTS)]
+        self.selected = 0
+        self.reload()
+
+    def open_selected(self) -> None:
+        if not self.records:
+            self.app.show_toast("No game to review: finished games appear here")
+            return
+        self.open_game(self.records[self.selected])
+
+    def open_game(self, record: GameRecord) -> None:
+        from game.app.scenes.review import ReviewScene
+
+        names = {side: ("a person" if n == HUMAN else n) for side, n in ((MAX, record.first), (MIN, record.second))}
+        depths = {s: d for s, d in ((MAX, record.first_depth), (MIN, record.second_depth)) if d}
+        self.app.stack.push(
+            ReviewScene(record.rules, list(record.moves), names=names, depths=depths, game_id=record.id)
+        )
+
+    def back(self) -> None:
+        self.app.stack.pop()
+
+    # -- layout ----------------------------------------------------------------------------
+    def areas(self, size: tuple[int, int]) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect, list[pygame.Rect], int]:
+        """(title, list, chart, buttons, text size)."""
+        w, h = size
+        m = 12
+        text = max(15, min(20, h // 34))
+        title = pygame.Rect(m, m, w - 2 * m, text * 2 + 8)
+        bh = max(30, min(42, h // 16))
+        row = pygame.Rect(m, h - m - bh, w - 2 * m, bh)
+        chart_h = max(110, min(190, int(h * 0.26)))
+        chart = pygame.Rect(m, row.top - 10 - chart_h, w - 2 * m, chart_h)
+        listing = pygame.Rect(m, title.bottom + 4, w - 2 * m, chart.top - title.bottom - 12)
+        widths = [0.3, 0.3, 0.2, 0.2]
+        rects, x = [], row.left
+        for share in widths:
+            width = int(row.width * share) - 8
+            rects.append(pygame.Rect(x, row.top, width, row.height))
+            x += width + 8 + (8 // len(widths))
+        return title, listing, chart, rects, text
+
+    def list_geometry(self, listing: pygame.Rect, text: int) -> tuple[int, int]:
+        row_h = text + 8
+        fit = max(1, (listing.height - 12) // row_h)
+        return fit, row_h
+
+    def visible_first(self, fit: int) -> int:
+        first = min(self.first, self.selected)
+        if self.selected >= first + fit:
+            first = self.selected - fit + 1
+        return max(0, first)
+
+    # -- input -------------------------------------------------------------------------
+    def handle_event(self, event: pygame.event.Event) -> None:
+        title, listing, chart, buttons, text = self.areas(display_size())
+        fit, row_h = self.list_geometry(listing, text)
+        if event.type == pygame.KEYDOWN:
+            key = event.key
+            moves = {pygame.K_UP: -1, pygame.K_DOWN: 1, pygame.K_PAGEUP: -fit, pygame.K_PAGEDOWN: fit}
+            if key == pygame.K_ESCAPE:
+                self.back()
+            elif key in moves and self.records:
+                self.selected = max(0, min(len(self.records) - 1, self.selected + moves[key]))
+                self.first = self.visible_first(fit)
+            elif key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+                self.open_selected()
+            elif key == pygame.K_l:
+                self.next_level()
+            elif key == pygame.K_r:
+                self.next_result()
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for button, rect in zip(self.buttons, buttons):
+                button.rect = rect
+                if button.handle_event(event):
+                    return
+            if listing.collidepoint(event.pos):
+                index = self.visible_first(fit) + (event.pos[1] - listing.top - 6) // row_h
+                if 0 <= index < len(self.records):
+                    if index == self.selected:
+                        self.open_game(self.records[index])
+                    self.selected = index
+        elif event.type == pygame.MOUSEWHEEL and self.records:
+            self.selected = max(0, min(len(self.records) - 1, self.selected - event.y))
+            self.first = self.visible_first(fit)
+
+    # -- drawing -----------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface) -> None:
+        theme = self.app.theme
+        p = theme.palette
+        title, listing, chart, buttons, text = self.areas(surface.get_size())
+        theme.text(surface, "Past games", text + 8, (title.centerx, title.top), bold=True, anchor="midtop")
+        filters = f"{len(self.records)} game{'s' if len(self.records) != 1 else ''}, newest first"
+        filters += f" · level: {self.level_name(self.level)} · result: {RESULT_NAMES[self.result]}"
+        theme.text(
+            surface,
+            theme.fit(filters, text, title.width),
+            text,
+            (title.centerx, title.top + text + 14),
+            color=p.muted,
+            anchor="midtop",
+        )
+        pygame.draw.rect(surface, p.panel, listing, border_radius=10)
+        fit, row_h = self.list_geometry(listing, text)
+        first = self.visible_first(fit)
+        if not self.records:
+            empty = "No games here yet: every finished game is kept, the moment it ends."
+            theme.text(
+                surface,
+                theme.fit(empty, text, listing.width - 20),
+                text,
+                listing.center,
+                color=p.muted,
+                anchor="center",
+            )
+        for index in range(first, min(len(self.records), first + fit)):
+            y = listing.top + 6 + (index - first) * row_h
+            if index == self.selected:
+                pygame.draw.rect(surface, p.hole, (listing.left + 4, y, listing.width - 8, row_h), border_radius=6)
+            record = self.records[index]
+            line = theme.fit(game_line(record), text, listing.width - 24)
+            theme.text(surface, line, text, (listing.left + 12, y + 4))
+        if len(self.records) > fit:
+            more = f"{first + 1}-{min(len(self.records), first + fit)} of {len(self.records)}"
+            theme.text(
+                surface, more, text - 3, (listing.right - 10, listing.bottom - 4), color=p.muted, anchor="bottomright"
+            )
+        self.draw_chart(surface, chart, text)
+        for button, rect in zip(self.buttons, buttons):
+            button.draw(surface, theme, rect=rect)
+
+    def draw_chart(self, surface: pygame.Surface, chart: pygame.Rect, text: int) -> None:
+        """Per level: a bar split into wins, draws and losses, and the latest results."""
+        theme = self.app.theme
+        p = theme.palette
+        pygame.draw.rect(surface, p.panel, chart, border_radius=10)
+        small = max(13, text - 2)
+        theme.text(
+            surface,
+            "You against each level: won / drawn / lost, then the latest games (oldest first)",
+            small,
+            (chart.left + 10, chart.top + 6),
+            color=p.muted,
+        )
+        colors = {"win": p.good, "draw": p.muted, "loss": p.warning}
+        x = chart.right - 10
+        for key, word in (("loss", "lost"), ("draw", "drawn"), ("win", "won")):  # a legend, right to left
+            label = theme.text(surface, word, small, (x, chart.top + 6), color=p.muted, anchor="topright")
+            square = pygame.Rect(0, 0, small - 4, small - 4)
+            square.midright = (label.left - 4, label.centery)
+            pygame.draw.rect(surface, colors[key], square)
+            x = square.left - 12
+        if not self.stats:
+            theme.text(
+                surface,
+                "Play against the computer to fill this chart.",
+                text,
+                chart.center,
+                color=p.muted,
+                anchor="center",
+            )
+            return
+        levels = list(self.stats)
+        top = chart.top + small + 14
+        row_h = max(12, min(28, (chart.bottom - 8 - top) // max(1, len(levels))))
+        label_w = 110
+        bar_w = int((chart.width - label_w - 30) * 0.5)
+        strip_x = chart.left + label_w + bar_w + 30
+        for index, level in enumerate(levels[: max(1, (chart.bottom - 8 - top) // row_h)]):
+            y = top + index * row_h
+            counts = self.stats[level]
+            total = max(1, sum(counts.values()))
+            theme.text(
+                surface,
+                theme.fit(level, small, label_w - 8),
+                small,
+                (chart.left + 10, y + row_h // 2),
+                anchor="midleft",
+            )
+            x = chart.left + label_w
+            for key in ("win", "draw", "loss"):
+                width = round(bar_w * counts[key] / total)
+                if width:
+                    pygame.draw.rect(surface, colors[key], (x, y + 3, width, row_h - 6))
+                x += width
+            tally = f"{counts['win']}/{counts['draw']}/{counts['loss']}"
+            theme.text(
+                surface,
+                tally,
+                small,
+                (chart.left + label_w + bar_w + 4, y + row_h // 2),
+                anchor="midleft",
+                color=p.text,
+            )
+            side = max(6, min(row_h - 6, (chart.right - strip_x - 70) // HISTORY - 2))
+            for k, result in enumerate(self.history.get(level, [])):
+                square = pygame.Rect(strip_x + 40 + k * (side + 2), y + (row_h - side) // 2, side, side)
+                pygame.draw.rect(surface, colors.get(result, p.muted), square)

@@ -1,0 +1,520 @@
+"""The review of a game: the move list with classes, accuracy, turning points and the
+evaluation graph; the board shows the position after the chosen ply, the move played
+(dot) and the best move (ring), with the column scores the player faced.
+
+The review runs in a thread (``game.app.background``) with a progress bar; the board
+and the move list can be stepped through meanwhile.
+
+Controls: Left/Right (or Up/Down) step a ply, Home/End the start/end, PageUp/PageDown
+ten plies, click the graph or a row of the list; A the analysis board at this position;
+T the tree of a search from the position where the shown move was played (at the player's
+depth: 6 for a person); Ctrl+C copy the position; Esc back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pygame
+
+from ai.levels import Level
+from ai.review import PERSON_DEPTH, GameReview, MoveClass, graph_height, review_game
+from ai.search import SearchResult, search
+from game.app.background import BackgroundTask
+from game.app.board_view import BoardLayout, BoardView, ColumnNote
+from game.app.scene import Scene
+from game.app.scenes.play_view import notes_from_scores
+from game.app.scenes.review_text import detail_lines, header_lines, list_line, turning_points_line
+from game.app.widgets import Button, display_size
+from game.board import Board
+from game.rules import MAX, MIN, Rules
+
+if TYPE_CHECKING:
+    from game.app.scenes.play import PlayScene
+
+MISTAKE_COLOR = (226, 132, 24)
+TREE_DEPTH_CAP = 8
+"""The deepest search T runs for the tree of a reviewed position (a person's is 6)."""
+
+
+@dataclass
+class TreeSource:
+    """What the tree overlay reads of the scene it opens over (as of a play scene): the
+    searches to show, the levels they played as, the rules and the sides' names."""
+
+    rules: Rules
+    levels: dict[int, Level]
+    searches: list
+    names: dict[int, str]
+
+    def side_name(self, side: int) -> str:
+        return self.names.get(side) or f"Player {1 if side == MAX else 2}"
+
+
+CLASS_COLORS = {MoveClass.MISTAKE: MISTAKE_COLOR}
+
+
+@dataclass(frozen=True)
+class ReviewLayout:
+    """Where the parts of the review screen go in a window of a given size."""
+
+    header: pygame.Rect
+    board: pygame.Rect
+    detail: pygame.Rect
+    moves: pygame.Rect
+    graph: pygame.Rect
+    buttons: tuple[pygame.Rect, pygame.Rect]
+    text: int  # font size of the body text
+
+
+def review_layout(size: tuple[int, int]) -> ReviewLayout:
+    """A pure function of the window size."""
+    w, h = size
+    m = 12
+    text = max(15, min(20, h // 34))
+    header = pygame.Rect(m, m, w - 2 * m, text * 2 + 10)
+    graph_h = max(110, min(200, int(h * 0.24)))
+    graph = pygame.Rect(m, h - m - graph_h, w - 2 * m, graph_h)
+    side = max(190, min(300, int(w * 0.27)))
+    moves = pygame.Rect(w - m - side, header.bottom + 6, side, graph.top - header.bottom - 14)
+    detail_h = (text + 3) * 4 + 6
+    detail = pygame.Rect(m, graph.top - 8 - detail_h, moves.left - 2 * m, detail_h)
+    board = pygame.Rect(m, header.bottom + 4, moves.left - 2 * m, detail.top - header.bottom - 6)
+    bw = max(90, min(150, side // 2 - 4))
+    bh = text + 12
+    back = pygame.Rect(header.right - bw, header.top, bw, bh)
+    analysis = pygame.Rect(back.left - bw - 8, header.top, bw, bh)
+    return ReviewLayout(header, board, detail, moves, graph, (analysis, back), text)
+
+
+class ReviewScene(Scene):
+    name = "review"
+
+    def __init__(
+        self,
+        rules: Rules,
+        moves: list[int],
+        *,
+        start: np.ndarray | None = None,
+        start_to_move: int = MAX,
+        names: dict[int, str] | None = None,
+        depths: dict[int, int] | None = None,
+        game_id: int | None = None,
+        ply: int | None = None,
+    ):
+        super().__init__()
+        self.rules = rules
+        self.moves = list(moves)
+        self.start = rules.empty_grid() if start is None else np.array(start, dtype=np.int8)
+        self.start_to_move = start_to_move
+        self.names = names or {}
+        self.depths = depths or {}
+        self.game_id = game_id
+        self.ply = len(self.moves) if ply is None else max(0, min(ply, len(self.moves)))
+        self.task: BackgroundTask[GameReview] | None = None
+        self.review: GameReview | None = None
+        self.saved = False
+        self.view: BoardView | None = None
+        self.buttons = [Button("Analysis", self.open_analysis, "A"), Button("Back", self.back, "Esc")]
+        self._boards: dict[int, Board] = {}
+        self.tree_task: BackgroundTask[SearchResult] | None = None
+        self.seen_done = -1  # the progress last drawn (-1: no review running)
+        self.progress_moved = False
+        self.tree_ply = 0
+
+    @classmethod
+    def of_play(cls, play: PlayScene) -> ReviewScene:
+        """The review of the game on ``play``'s board (finished or not)."""
+        from game.app.archive_link import level_label, stored_id
+
+        names, depths = {}, {}
+        for side in (MAX, MIN):
+            if play.is_computer(side):
+                names[side] = level_label(play.levels[side])
+                depths[side] = play.levels[side].depth
+            else:
+                names[side] = play.side_name(side).lower()
+        board = play.match.board
+        game_id = stored_id(play) if play.match.is_over() else None
+        return cls(
+            play.rules,
+            list(board.moves),
+            start=board.start_grid(),
+            start_to_move=board.start_to_move(),
+            names=names,
+            depths=depths,
+            game_id=game_id,
+        )
+
+    # -- life cycle -------------------------------------------------------------------
+    def on_enter(self) -> None:
+        self.view = BoardView(self.app.theme)
+        if self.task is None and self.moves:
+            rules, moves, start, first, depths = self.rules, self.moves, self.start, self.start_to_move, self.depths
+
+            def run(should_stop, on_progress) -> GameReview:
+                on_progress(0, len(moves))
+                return review_game(
+                    rules,
+                    moves,
+                    start=start,
+                    start_to_move=first,
+                    depths=depths,
+                    should_stop=should_stop,
+                    on_progress=on_progress,
+                )
+
+            self.task = BackgroundTask(run).start()
+
+    def on_exit(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+        if self.tree_task is not None:
+            self.tree_task.cancel()
+
+    def is_animating(self) -> bool:
+        """Only while the progress bar moves: a redraw costs the review thread time."""
+        return self.progress_moved
+
+    def update(self, dt: float) -> None:
+        done = self.task.done if self.task is not None and self.task.running else -1
+        self.progress_moved = done != self.seen_done
+        self.seen_done = done
+        tree_task = self.tree_task
+        if tree_task is not None and tree_task.finished:
+            self.tree_task = None
+            if tree_task.result is not None:
+                self.show_tree(tree_task.result)
+        task = self.task
+        if task is not None and task.finished and self.review is None:
+            if task.result is not None:
+                self.review = task.result
+                self.store_summary()
+            elif task.error is not None:
+                self.app.show_toast(f"The review stopped: {task.error}", 5.0)
+                self.task = None
+
+    def store_summary(self) -> None:
+        if self.game_id is None or self.review is None or self.saved:
+            return
+        from game.app.archive_link import archive_of
+
+        self.saved = archive_of(self.app).set_review(self.game_id, self.review.summary())
+
+    # -- positions --------------------------------------------------------------------
+    def board_at(self, ply: int) -> Board:
+        board = self._boards.get(ply)
+        if board is None:
+            board = Board(self.rules, self.start, self.start_to_move)
+            for move in self.moves[:ply]:
+                board.push(move)
+            if len(self._boards) > 4:
+                self._boards.clear()
+            self._boards[ply] = board
+        return board
+
+    # -- actions --------------------------------------------------------------------
+    def set_ply(self, ply: int) -> None:
+        self.ply = max(0, min(len(self.moves), ply))
+
+    def back(self) -> None:
+        self.app.stack.pop()
+
+    def open_analysis(self) -> None:
+        from game.app.scenes.analysis import AnalysisScene
+
+        board = Board(self.rules, self.start, self.start_to_move, moves=self.moves[: self.ply])
+        self.app.stack.push(AnalysisScene(board))
+
+    def open_tree(self) -> None:
+        """Search the position where the shown move was chosen, then open its tree."""
+        if self.tree_task is not None:
+            return
+        ply = max(0, self.ply - 1) if self.moves else 0
+        board = self.board_at(ply)
+        if board.is_game_over():
+            self.app.show_toast("The game is over here: no move to search")
+            return
+        side = board.to_move
+        depth = min(self.depths.get(side, PERSON_DEPTH), TREE_DEPTH_CAP, int((board.grid == 0).sum()))
+        grid, rules = board.grid.copy(), self.rules
+
+        def run(should_stop, on_progress) -> SearchResult:
+            return search(grid, rules, depth, to_move=side, record_tree=True, should_stop=should_stop)
+
+        self.tree_ply = ply
+        self.tree_task = BackgroundTask(run).start()
+        self.app.show_toast(f"Searching move {ply + 1} to depth {depth} for its tree...")
+
+    def show_tree(self, result: SearchResult) -> None:
+        from game.app.scenes.play import SearchRecord
+        from game.app.tree.scene import TreeScene
+        from game.app.worker import JobPurpose
+
+        side = self.board_at(self.tree_ply).to_move
+        level = Level(result.stats.depth)
+        record = SearchRecord(self.tree_ply, side, JobPurpose.MOVE, result)
+        names = {
+            s: f"Player {1 if s == MAX else 2}" + (f" ({n})" if n else "")
+            for s, n in ((MAX, self.names.get(MAX)), (MIN, self.names.get(MIN)))
+        }
+        source = TreeSource(self.rules, {MAX: level, MIN: level}, [record], names)
+        self.app.toast = None
+        self.app.stack.push(TreeScene(source, 0))  # type: ignore[arg-type]  # reads only what TreeSource has
+
+    def copy_position(self) -> None:
+        from game.app.clipboard import copy_moves
+
+        copy_moves(self.app, Board(self.rules, self.start, self.start_to_move, moves=self.moves[: self.ply]))
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        lay = review_layout(display_size())
+        if event.type == pygame.KEYDOWN:
+            key, ctrl = event.key, bool(event.mod & pygame.KMOD_CTRL)
+            steps = {
+                pygame.K_LEFT: -1,
+                pygame.K_UP: -1,
+                pygame.K_RIGHT: 1,
+                pygame.K_DOWN: 1,
+                pygame.K_PAGEUP: -10,
+                pygame.K_PAGEDOWN: 10,
+            }
+            if key == pygame.K_ESCAPE:
+                self.back()
+            elif ctrl and key == pygame.K_c:
+                self.copy_position()
+            elif key in steps:
+                self.set_ply(self.ply + steps[key])
+            elif key == pygame.K_HOME:
+                self.set_ply(0)
+            elif key == pygame.K_END:
+                self.set_ply(len(self.moves))
+            elif key == pygame.K_a:
+                self.open_analysis()
+            elif key == pygame.K_t:
+                self.open_tree()
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for button, rect in zip(self.buttons, lay.buttons):
+                button.rect = rect
+                if button.handle_event(event):
+                    return
+            ply = self.graph_ply_at(lay.graph, event.pos)
+            if ply is not None:
+                self.set_ply(ply)
+                return
+            row = self.list_ply_at(lay, event.pos)
+            if row is not None:
+                self.set_ply(row)
+        elif event.type == pygame.MOUSEWHEEL:
+            self.set_ply(self.ply - event.y)
+
+    # -- the graph -------------------------------------------------------------------
+    @staticmethod
+    def plot_rect(graph: pygame.Rect) -> pygame.Rect:
+        """The graph's drawing area inside its panel (labels on the left)."""
+        return pygame.Rect(graph.left + 96, graph.top + 26, graph.width - 96 - 14, graph.height - 34)
+
+    def ply_x(self, plot: pygame.Rect, ply: int) -> float:
+        return plot.left + plot.width * ply / max(1, len(self.moves))
+
+    def graph_ply_at(self, graph: pygame.Rect, pos: tuple[int, int]) -> int | None:
+        """The ply of the graph point nearest to a click in the graph panel."""
+        if not graph.collidepoint(pos):
+            return None
+        plot = self.plot_rect(graph)
+        share = (pos[0] - plot.left) / max(1, plot.width)
+        return max(0, min(len(self.moves), round(share * len(self.moves))))
+
+    # -- the move list ---------------------------------------------------------------
+    def list_rows(self, lay: ReviewLayout) -> tuple[int, int, int]:
+        """(first ply shown, rows that fit, row height) of the move list."""
+        row_h = lay.text + 4
+        top = lay.moves.top + lay.text * 2 + 14
+        fit = max(1, (lay.moves.bottom - 6 - top) // row_h)
+        first = max(1, min(self.ply - fit // 2, len(self.moves) - fit + 1))
+        return first, fit, row_h
+
+    def list_ply_at(self, lay: ReviewLayout, pos: tuple[int, int]) -> int | None:
+        if not lay.moves.collidepoint(pos):
+            return None
+        first, fit, row_h = self.list_rows(lay)
+        top = lay.moves.top + lay.text * 2 + 14
+        index = (pos[1] - top) // row_h
+        if 0 <= index < fit and first + index <= len(self.moves):
+            return first + index
+        return None
+
+    # -- drawing ---------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface) -> None:
+        theme = self.app.theme
+        lay = review_layout(surface.get_size())
+        task = self.task
+        done, total = (task.done, task.total or len(self.moves)) if task is not None else (0, len(self.moves))
+        lines = header_lines(self.review, self.names, done, total)
+        if not self.moves:
+            lines = ["No moves to review yet."]
+        y = lay.header.top
+        title_w = lay.buttons[0].left - lay.header.left - 10
+        for index, line in enumerate(lines[:2]):
+            size = lay.text + 2 if index == 0 else lay.text
+            theme.text(
+                surface, theme.fit(line, size, title_w, bold=index == 0), size, (lay.header.left, y), bold=index == 0
+            )
+            y += size + 4
+        for button, rect in zip(self.buttons, lay.buttons):
+            button.draw(surface, theme, rect=rect)
+        self.draw_board(surface, lay)
+        self.draw_detail(surface, lay)
+        self.draw_list(surface, lay)
+        self.draw_graph(surface, lay)
+
+    def draw_board(self, surface: pygame.Surface, lay: ReviewLayout) -> None:
+        assert self.view is not None
+        board = self.board_at(self.ply)
+        layout = BoardLayout(self.rules, lay.board)
+        hint = None
+        notes: list[ColumnNote | None] = []
+        m = (
+            self.review.moves[self.ply - 1]
+            if self.review is not None and 0 < self.ply <= len(self.review.moves)
+            else None
+        )
+        if m is not None:
+            before = self.board_at(self.ply - 1)
+            best = m.best_moves[0]
+            if best != m.move:
+                hint = before.cell_of(best)
+            notes = self.notes_for(before, m.scores) if self.review is not None and self.review.exact else []
+        self.view.draw(surface, layout, board.grid, last=board.last_cell(), hint=hint, notes=notes)
+
+    def notes_for(self, before: Board, scores: dict[int, int]) -> list[ColumnNote | None]:
+        """Each column's exact score as the player saw it (gravity boards)."""
+        return notes_from_scores(scores, before, self.app.theme.palette)
+
+    def draw_detail(self, surface: pygame.Surface, lay: ReviewLayout) -> None:
+        theme = self.app.theme
+        y = lay.detail.top
+        if self.review is None:
+            lines = [f"Ply {self.ply} of {len(self.moves)}: the classes appear when the review is done."]
+        else:
+            lines = detail_lines(self.review, self.ply, self.names) if self.ply <= len(self.review.moves) else []
+            lines = lines[:3] + [turning_points_line(self.review)]
+        for index, line in enumerate(lines[:4]):
+            color = theme.palette.text if index == 0 else theme.palette.muted
+            theme.text(
+                surface, theme.fit(line, lay.text, lay.detail.width), lay.text, (lay.detail.left, y), color=color
+            )
+            y += lay.text + 3
+
+    def draw_list(self, surface: pygame.Surface, lay: ReviewLayout) -> None:
+        theme = self.app.theme
+        p = theme.palette
+        pygame.draw.rect(surface, p.panel, lay.moves, border_radius=10)
+        x = lay.moves.left + 10
+        theme.text(surface, "Moves", lay.text + 2, (x, lay.moves.top + 6), bold=True)
+        hint = theme.fit("click or Left/Right to step", lay.text - 2, lay.moves.width - 20)
+        theme.text(surface, hint, lay.text - 2, (x, lay.moves.top + lay.text + 10), color=p.muted)
+        first, fit, row_h = self.list_rows(lay)
+        top = lay.moves.top + lay.text * 2 + 14
+        for index in range(fit):
+            ply = first + index
+            if ply > len(self.moves):
+                break
+            y = top + index * row_h
+            if ply == self.ply:
+                pygame.draw.rect(
+                    surface, p.hole, (lay.moves.left + 4, y - 1, lay.moves.width - 8, row_h), border_radius=4
+                )
+            if self.review is not None and ply <= len(self.review.moves):
+                m = self.review.moves[ply - 1]
+                text = list_line(self.review, m)
+                color = CLASS_COLORS.get(m.move_class, p.warning if m.move_class is MoveClass.BLUNDER else p.text)
+            else:
+                side = self.board_at(0).to_move * (1 if ply % 2 else -1)
+                text = f"{ply:>2}. P{1 if side == MAX else 2} {self.move_text(ply - 1)}"
+                color = p.muted
+            self.app.theme.draw_disc(surface, (x + row_h // 2, y + row_h // 2 - 1), row_h * 0.36, self.side_of(ply))
+            theme.text(
+                surface,
+                theme.fit(text, lay.text, lay.moves.width - row_h - 24),
+                lay.text,
+                (x + row_h + 4, y),
+                color=color,
+            )
+
+    def side_of(self, ply: int) -> int:
+        return self.start_to_move if ply % 2 == 1 else -self.start_to_move
+
+    def move_text(self, index: int) -> str:
+        from game.notation import format_move
+
+        return format_move(self.moves[index], self.rules)
+
+    def draw_graph(self, surface: pygame.Surface, lay: ReviewLayout) -> None:
+        theme = self.app.theme
+        p = theme.palette
+        graph = lay.graph
+        pygame.draw.rect(surface, p.panel, graph, border_radius=10)
+        plot = self.plot_rect(graph)
+        mid = plot.centery
+        half = plot.height / 2
+        small = max(13, lay.text - 3)
+        # Bands: player 1 wins above, the draw line, player 2 wins below.
+        top_band = pygame.Rect(plot.left, plot.top, plot.width, int(half * 0.5))
+        low_band = pygame.Rect(plot.left, plot.bottom - int(half * 0.5), plot.width, int(half * 0.5))
+        pygame.draw.rect(surface, _tint(p.player1, p.panel), top_band)
+        pygame.draw.rect(surface, _tint(p.player2, p.panel), low_band)
+        pygame.draw.line(surface, p.muted, (plot.left, mid), (plot.right, mid), 1)
+        for text, yy in (("P1 wins", plot.top + half * 0.25), ("draw", mid), ("P2 wins", plot.bottom - half * 0.25)):
+            theme.text(surface, text, small, (graph.left + 10, yy), color=p.muted, anchor="midleft")
+        review = self.review
+        x_now = self.ply_x(plot, self.ply)
+        pygame.draw.line(surface, p.accent, (x_now, plot.top), (x_now, plot.bottom), 2)
+        if review is not None and review.graph:
+            points = [
+                (self.ply_x(plot, i), mid - graph_height(v, exact=review.exact) * half)
+                for i, v in enumerate(review.graph)
+            ]
+            if len(points) > 1:
+                pygame.draw.lines(surface, p.text, False, points, 2)
+            for m in review.moves:
+                if m.move_class.keeps_outcome:
+                    continue
+                color = MISTAKE_COLOR if m.move_class is MoveClass.MISTAKE else p.warning
+                pygame.draw.circle(surface, color, points[m.ply], 6)
+                pygame.draw.circle(surface, p.text, points[m.ply], 6, 1)
+            if self.ply < len(points):
+                pygame.draw.circle(surface, p.accent, points[self.ply], 5)
+            legend = "line: the exact result after each ply" if review.exact else "line: search estimates (not exact)"
+            legend += "  ·  orange: mistake, red: blunder"
+            theme.text(
+                surface,
+                theme.fit(legend, small, plot.width - 8),
+                small,
+                (plot.right, graph.top + 5),
+                color=p.muted,
+                anchor="topright",
+            )
+        task = self.task
+        if task is not None and task.running:
+            total = task.total or len(self.moves)
+            bar = pygame.Rect(0, 0, min(plot.width - 20, 420), 22)
+            bar.center = plot.center
+            pygame.draw.rect(surface, p.panel, bar.inflate(16, 40), border_radius=8)
+            pygame.draw.rect(surface, p.hole, bar, border_radius=6)
+            filled = bar.copy()
+            filled.width = int(bar.width * task.done / max(1, total))
+            pygame.draw.rect(surface, p.accent, filled, border_radius=6)
+            theme.text(
+                surface,
+                f"Reviewing... {task.done} of {total} moves",
+                small,
+                (bar.centerx, bar.top - 4),
+                anchor="midbottom",
+            )
+
+
+def _tint(color: tuple[int, int, int], base: tuple[int, int, int], share: float = 0.25) -> tuple[int, int, int]:
+    return tuple(int(b + (c - b) * share) for c, b in zip(color, base))  # type: ignore[return-value]

@@ -1,0 +1,85 @@
+"""The review screen's sentences: pure functions of (review, ply, names), no pygame.
+
+The exact results themselves are put into words by ``ai.review.result_words`` (one
+place); this module says who played what and what the class means.
+"""
+
+from __future__ import annotations
+
+from ai.review import GameReview, MoveClass, MoveReview, result_words, side_number
+from game.notation import format_move
+from game.rules import MAX, MIN
+
+CLASS_MEANING = {
+    MoveClass.BEST: "best: it kept the best result there was",
+    MoveClass.GOOD: "good: same outcome, but a slower win or a quicker loss",
+    MoveClass.MISTAKE: "mistake: one step worse (a win to a draw, or a draw to a loss)",
+    MoveClass.BLUNDER: "blunder: a won game thrown to a loss",
+}
+"""What each class means, one line each (the review's legend)."""
+
+
+def move_name(review: GameReview, move: int) -> str:
+    """ "column 4" (gravity) or "cell d2"."""
+    return ("column " if review.rules.gravity else "cell ") + format_move(move, review.rules)
+
+
+def who(side: int, names: dict[int, str]) -> str:
+    """ "player 1 (you)" / "player 2 (Medium)"."""
+    name = names.get(side, "")
+    return f"player {side_number(side)}" + (f" ({name})" if name else "")
+
+
+def list_line(review: GameReview, m: MoveReview) -> str:
+    """One row of the move list: "12. P2 col 5  mistake"."""
+    move = format_move(m.move, review.rules)
+    return f"{m.ply:>2}. P{side_number(m.side)} {move:>3}  {m.move_class.value}"
+
+
+def header_lines(review: GameReview | None, names: dict[int, str], done: int, total: int) -> list[str]:
+    """The lines over the board: what is reviewed, and each player's accuracy."""
+    if review is None:
+        return [f"Reviewing the game: {done} of {total} moves"]
+    kind = "exact, from the solver" if review.exact else "search estimates (exact only on 6x7)"
+    lines = [f"{review.rules.describe()}, {len(review.moves)} moves: {kind}"]
+    parts = []
+    for side in (MAX, MIN):
+        accuracy = review.accuracy(side)
+        if accuracy is not None:
+            parts.append(f"{who(side, names)} {accuracy:.0%}")
+    if parts:
+        lines.append("accuracy (moves that kept the outcome): " + ", ".join(parts))
+    return lines
+
+
+def detail_lines(review: GameReview, ply: int, names: dict[int, str]) -> list[str]:
+    """What the board shows after ``ply`` plies: the move, its class, the best move, the
+    result now, and what a depth-N search would have played."""
+    start = review.board_at(0).ply
+    now = result_words(review.graph[ply], start + ply, exact=review.exact) if ply < len(review.graph) else ""
+    if ply == 0:
+        return ["The start of the game.", f"With best play: {now}."]
+    m = review.moves[ply - 1]
+    lines = [f"Move {m.ply}: {who(m.side, names)} played {move_name(review, m.move)}: {m.move_class.value}."]
+    if m.move_class is not MoveClass.BEST:
+        best = " or ".join(move_name(review, b) for b in m.best_moves[:3])
+        before = result_words(review.graph[ply - 1], start + ply - 1, exact=review.exact)
+        lines.append(f"Best was {best}; before the move: {before}.")
+    lines.append(f"After it: {now}.")
+    if m.horizon_move is not None:
+        same = " too" if m.horizon_move == m.move else ""
+        lines.append(f"A depth-{m.horizon_depth} search would have played {move_name(review, m.horizon_move)}{same}.")
+    if not review.exact:
+        lines.append("(Estimates: off the standard board no solver answers exactly.)")
+    return lines
+
+
+def turning_points_line(review: GameReview) -> str:
+    points = review.turning_points
+    if not points:
+        return "Turning points: none, no move changed the outcome."
+    said = ", ".join(f"{m.ply} (P{side_number(m.side)} {m.move_class.value})" for m in points)
+    return f"Turning points: {said}"
+
+
+__all__ = ["CLASS_MEANING", "detail_lines", "header_lines", "list_line", "move_name", "turning_points_line"]

@@ -1,0 +1,209 @@
+"""The ``review`` and ``games`` commands: the exact review and the game archive in a terminal.
+
+connect4 review 4453...          the review of a game given as a move string
+connect4 review id:7 [--json]    the review of stored game 7
+connect4 games [--json]          the archive, newest first
+connect4 games --export FILE     every game as PGN-like text (FILE.txt: move strings)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+from typing import TextIO
+
+from ai.review import GameReview, ReviewStopped, result_words, review_board, side_number, sparkline
+from game.archive import HUMAN, Archive, GameRecord, GameResult, default_folder
+from game.board import Board
+from game.notation import format_move
+from game.rules import MAX, MIN
+
+_GAME_ID = re.compile(r"id:?(\d+)", re.IGNORECASE)
+REVIEW_HELP = "the exact review of a game: every move classed best/good/mistake/blunder, accuracy, a graph"
+GAMES_HELP = "list the stored games (the archive the window fills), or export them"
+
+
+class ReviewCliError(ValueError):
+    """A user error of these commands, said in one line by ``game.cli``."""
+
+
+def add_commands(commands: argparse._SubParsersAction, add_rule_options, classic) -> None:
+    """Add ``review`` and ``games`` to the command line's subcommands."""
+    review = commands.add_parser(
+        "review",
+        help=REVIEW_HELP,
+        description="GAME is a move string from the empty board (e.g. 4453..., 1-based columns) "
+        "or id:N, a game of the archive (see 'games'). On 6x7 connect 4 every move is classed "
+        "against the exact solver; on other boards a search estimates the classes.",
+    )
+    review.add_argument("game", metavar="MOVES-or-id:N")
+    review.add_argument("--json", action="store_true", help="print the review as one JSON object")
+    review.add_argument("--home", metavar="DIR", help="the archive's folder (default: the game's preference folder)")
+    add_rule_options(review, classic)
+
+    games = commands.add_parser("games", help=GAMES_HELP, description=GAMES_HELP + ".")
+    games.add_argument("--json", action="store_true", help="print the list as one JSON object")
+    games.add_argument("--level", help="only games against this level (e.g. Medium; 'human' for two people)")
+    games.add_argument("--result", choices=["win", "draw", "loss", "1", "2"], help="only games with this result")
+    games.add_argument(
+        "--export", metavar="FILE", help="write the games to FILE: PGN-like text, or move strings for FILE.txt"
+    )
+    games.add_argument("--home", metavar="DIR", help="the archive's folder (default: the game's preference folder)")
+
+
+def _archive(args: argparse.Namespace) -> Archive:
+    archive = Archive.open(Path(args.home) if args.home else default_folder())
+    if archive.warning:
+        import sys
+
+        print(f"warning: {archive.warning}", file=sys.stderr)
+    return archive
+
+
+def player_label(name: str, side: int) -> str:
+    """ "player 1 (you)" / "player 2 (Medium)"."""
+    who = "a person" if name == HUMAN else name
+    return f"player {side_number(side)} ({who})"
+
+
+def cmd_review(args: argparse.Namespace, out: TextIO, board_of_text) -> int:
+    """Review a move string (``board_of_text`` reads it with the rule options) or id:N."""
+    found = _GAME_ID.fullmatch(args.game.strip())
+    record: GameRecord | None = None
+    archive: Archive | None = None
+    if found:
+        archive = _archive(args)
+        record = archive.game(int(found.group(1)))
+        if record is None:
+            raise ReviewCliError(f"no game {found.group(1)} in the archive (see 'games')")
+        board = Board(record.rules)
+        for move in record.moves:
+            board.push(move)
+        depths = {MAX: record.first_depth, MIN: record.second_depth}
+        names = {MAX: record.first, MIN: record.second}
+    else:
+        board = board_of_text(args.game, args)
+        depths, names = {}, {MAX: HUMAN, MIN: HUMAN}
+    if not board.moves:
+        raise ReviewCliError("no moves to review")
+    try:
+        review = review_board(board, depths={side: d for side, d in depths.items() if d})
+    except ReviewStopped:  # pragma: no cover - the command line never stops it
+        raise ReviewCliError("the review was stopped") from None
+    if archive is not None and record is not None and record.id is not None:
+        archive.set_review(record.id, review.summary())
+    if args.json:
+        json.dump(review_json(review, names), out, indent=1)
+        out.write("\n")
+    else:
+        print_review(review, names, out)
+    return 0
+
+
+def _moved(review: GameReview, move: int) -> str:
+    return format_move(move, review.rules)
+
+
+def review_json(review: GameReview, names: dict[int, str] | None = None) -> dict:
+    """The review as plain data (columns 1-based, as people count them)."""
+    names = names or {MAX: HUMAN, MIN: HUMAN}
+    moves = []
+    start = review.board_at(0).ply
+    for m in review.moves:
+        entry: dict[str, object] = {"ply": m.ply, "player": side_number(m.side)}
+        if review.rules.gravity:
+            entry["column"] = m.move + 1
+            entry["best_columns"] = [b + 1 for b in m.best_moves]
+        else:
+            entry["move"] = _moved(review, m.move)
+            entry["best_moves"] = [_moved(review, b) for b in m.best_moves]
+        entry["class"] = m.move_class.value
+        entry["score"] = m.score
+        entry["best_score"] = m.best_score
+        entry["result"] = result_words(review.graph[m.ply], start + m.ply, exact=review.exact)
+        if m.horizon_move is not None:
+            entry["search"] = {"depth": m.horizon_depth, "move": _moved(review, m.horizon_move)}
+        moves.append(entry)
+    return {
+        "rules": review.rules.describe(),
+        "exact": review.exact,
+        "players": {"1": names[MAX], "2": names[MIN]},
+        "moves": moves,
+        "accuracy": {"1": review.accuracy(MAX), "2": review.accuracy(MIN)},
+        "turning_points": [m.ply for m in review.turning_points],
+        "graph": list(review.graph),
+        "start": result_words(review.graph[0], start, exact=review.exact) if review.graph else None,
+    }
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def print_review(review: GameReview, names: dict[int, str], out: TextIO) -> None:
+    """The review as a table, then accuracy, turning points and the graph as a sparkline."""
+    kind = "exact (solver and opening book)" if review.exact else "ESTIMATES from a search (not the standard board)"
+    print(f"Review of {len(review.moves)} moves on {review.rules.describe()}: {kind}", file=out)
+    start = review.board_at(0).ply
+    print(f"at the start: {result_words(review.graph[0], start, exact=review.exact)}", file=out)
+    print(f"{'ply':>4}  {'player':<8} {'move':>4}  {'class':<8} {'best':<8} result after the move", file=out)
+    for m in review.moves:
+        best = ",".join(_moved(review, b) for b in m.best_moves[:3])
+        if len(m.best_moves) > 3:
+            best += f"+{len(m.best_moves) - 3}"
+        words = result_words(review.graph[m.ply], start + m.ply, exact=review.exact)
+        line = f"{m.ply:>4}  player {side_number(m.side)} {_moved(review, m.move):>4}  {m.move_class.value:<8} {best:<8} {words}"
+        if m.horizon_move is not None:
+            line += f"  (a depth-{m.horizon_depth} search: {_moved(review, m.horizon_move)})"
+        print(line, file=out)
+    for side in (MAX, MIN):
+        counts = review.counts(side)
+        tally = ", ".join(f"{n} {cls.value}" for cls, n in counts.items() if n)
+        print(f"accuracy of {player_label(names[side], side)}: {_percent(review.accuracy(side))} ({tally})", file=out)
+    points = review.turning_points
+    if points:
+        said = "; ".join(f"ply {m.ply}, player {side_number(m.side)}: {m.move_class.value}" for m in points)
+        print(f"turning points: {said}", file=out)
+    else:
+        print("turning points: none (no move changed the outcome)", file=out)
+    print(f"graph (high: player 1 ahead, low: player 2): {sparkline(review)}", file=out)
+
+
+def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
+    """List the archive, or export it."""
+    archive = _archive(args)
+    records = archive.games(level=args.level, result=args.result)
+    if args.export:
+        path = Path(args.export)
+        if path.suffix.lower() == ".txt":
+            text = "".join(f"{r.moves_string}\n" for r in reversed(records))
+        else:
+            text = archive.export_text()
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise ReviewCliError(f"cannot write {args.export}: {error.strerror or error}") from None
+        print(f"{len(records)} games written to {args.export}", file=out)
+        return 0
+    if args.json:
+        json.dump({"games": [r.to_json() for r in records]}, out, indent=1)
+        out.write("\n")
+        return 0
+    if not records:
+        print("no games stored yet: games played in the window are kept here", file=out)
+        return 0
+    print(f"{'id':>6}  {'date':<16}  {'rules':<16} {'player 1':<10} {'player 2':<10} {'result':<13} moves", file=out)
+    for r in records:
+        ident = f"id:{r.id}" if r.id is not None else "(unsaved)"
+        result = GameResult(r.result).text
+        print(
+            f"{ident:>6}  {r.date_text:<16}  {r.rules.describe()[:16]:<16} {r.first:<10} {r.second:<10} {result:<13} "
+            f"{r.moves_string}",
+            file=out,
+        )
+    stats = archive.stats()
+    for level, counts in stats.items():
+        print(f"against {level}: {counts['win']} won, {counts['draw']} drawn, {counts['loss']} lost", file=out)
+    return 0

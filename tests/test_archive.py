@@ -1,0 +1,259 @@
+"""The game archive: stored games survive kills, full disks, read-only folders, corrupt files."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from game.archive import FILE_NAME, HUMAN, MIGRATIONS, SCHEMA_VERSION, Archive, GameResult
+from game.board import Board
+from game.rules import Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def add(archive: Archive, moves: str, result: GameResult, *, second: str = "Medium", at: float = 0.0, **extra):
+    rules = extra.pop("rules", Rules())
+    board = Board.from_moves(moves, rules)
+    return archive.add_game(rules, board.moves, result, first=HUMAN, second=second, played_at=at or None, **extra)
+
+
+def test_games_round_trip_newest_first_with_filters_and_stats(tmp_path):
+    archive = Archive.open(tmp_path)
+    assert archive.warning is None
+    first = add(archive, "4455667", GameResult.FIRST, at=100.0, second_depth=6)
+    add(archive, "1122334", GameResult.FIRST, second="Hard", at=200.0)
+    add(archive, "444444333333", GameResult.DRAW, second="Medium", at=300.0)  # a cut-off record is fine
+    seven = Rules(rows=7, cols=8)
+    add(archive, "12", GameResult.SECOND, second="Medium", at=400.0, rules=seven)
+    games = archive.games()
+    assert [g.played_at for g in games] == [400.0, 300.0, 200.0, 100.0]
+    assert games[0].rules == seven and games[0].moves_string == "12"
+    assert [g.played_at for g in archive.games(level="Medium")] == [400.0, 300.0, 100.0]
+    assert [g.played_at for g in archive.games(result="win")] == [200.0, 100.0]
+    assert [g.played_at for g in archive.games(result="loss")] == [400.0]
+    assert archive.stats() == {"Medium": {"win": 1, "draw": 1, "loss": 1}, "Hard": {"win": 1, "draw": 0, "loss": 0}}
+    assert archive.history("Medium") == ["win", "draw", "loss"]
+    record = archive.game(first)
+    assert record is not None and record.moves_string == "4455667" and record.second_depth == 6
+    assert archive.set_review(first, {"accuracy": {"1": 1.0}})
+    assert archive.game(first).review == {"accuracy": {"1": 1.0}}
+    text = archive.export_text()
+    assert text.index("4455667") < text.index("1122334") and '[Result "draw"]' in text
+    archive.close()
+    again = Archive.open(tmp_path)
+    assert len(again.games()) == 4
+    assert again.connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert again.connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_the_game_in_progress_is_kept_until_the_game_ends(tmp_path):
+    archive = Archive.open(tmp_path)
+    assert archive.in_progress() is None
+    archive.save_in_progress(Rules(), [3, 3, 4], first=HUMAN, second="Easy", settings={"opponent": "computer"})
+    archive.connection.close()  # a crash: nothing else said
+    again = Archive.open(tmp_path)
+    kept = again.in_progress()
+    assert kept is not None and kept.moves == (3, 3, 4) and kept.second == "Easy"
+    assert kept.settings == {"opponent": "computer"}
+    add(again, "4455667", GameResult.FIRST)
+    assert again.in_progress() is None
+
+
+def test_an_old_schema_is_migrated_and_keeps_its_games(tmp_path):
+    connection = sqlite3.connect(tmp_path / FILE_NAME)
+    for statement in MIGRATIONS[0]:
+        connection.execute(statement)
+    connection.execute("PRAGMA user_version = 1")
+    connection.execute(
+        "INSERT INTO games (played_at, rules, first, second, moves, result) VALUES (1.0, ?, 'human', 'Easy', '4455667', '1')",
+        ('{"rows": 6, "cols": 7, "connect": 4, "gravity": true, "mode": "classic"}',),
+    )
+    connection.commit()
+    connection.close()
+    archive = Archive.open(tmp_path)
+    assert archive.warning is None
+    assert [g.moves_string for g in archive.games()] == ["4455667"]
+    assert archive.games()[0].first_depth is None
+    assert archive.connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_corrupt_file_is_kept_aside_and_a_fresh_archive_started(tmp_path):
+    junk = b"this is not a database at all" * 200
+    (tmp_path / FILE_NAME).write_bytes(junk)
+    archive = Archive.open(tmp_path)
+    assert archive.warning and "kept as" in archive.warning
+    assert archive.set_aside is not None and archive.set_aside.read_bytes() == junk
+    add(archive, "4455667", GameResult.FIRST)
+    assert len(Archive.open(tmp_path).games()) == 1
+
+
+def test_a_damaged_database_page_is_kept_aside(tmp_path):
+    archive = Archive.open(tmp_path)
+    for i in range(40):
+        add(archive, "4455667", GameResult.FIRST, review={"pad": "x" * 500}, at=float(i + 1))
+    archive.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    archive.connection.close()
+    path = tmp_path / FILE_NAME
+    data = bytearray(path.read_bytes())
+    data[4096 * 2 : 4096 * 4] = b"\xff" * 8192  # two pages of garbage in the middle
+    path.write_bytes(bytes(data))
+    again = Archive.open(tmp_path)
+    assert again.warning and "kept as" in again.warning
+    assert again.games() == []
+
+
+def test_a_directory_in_the_way_is_kept_aside(tmp_path):
+    (tmp_path / FILE_NAME).mkdir()
+    (tmp_path / FILE_NAME / "inside.txt").write_text("keep me")
+    archive = Archive.open(tmp_path)
+    assert archive.warning
+    assert (archive.set_aside / "inside.txt").read_text() == "keep me"
+    assert add(archive, "4455667", GameResult.FIRST) is not None
+
+
+def test_no_folder_at_all_keeps_the_session_games_in_memory(tmp_path):
+    (tmp_path / "home").write_text("a file where the folder should be")
+    archive = Archive.open(tmp_path / "home")
+    assert archive.warning and "not kept" in archive.warning
+    add(archive, "4455667", GameResult.FIRST)
+    assert len(archive.games()) == 1
+
+
+def test_a_full_disk_keeps_the_game_and_writes_it_later(tmp_path):
+    archive = Archive.open(tmp_path)
+    add(archive, "4455667", GameResult.FIRST, at=1.0)
+    pages = archive.connection.execute("PRAGMA page_count").fetchone()[0]
+    archive.connection.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own "disk full"
+    game = add(archive, "1122334", GameResult.FIRST, review={"pad": "y" * 20000}, at=2.0)
+    assert game is None and len(archive.pending) == 1
+    assert archive.warning and "full" in archive.warning
+    assert [g.played_at for g in archive.games()] == [2.0, 1.0]  # still listed
+    archive.connection.execute("PRAGMA max_page_count = 1000000")  # space again
+    add(archive, "7766554", GameResult.FIRST, at=3.0)
+    assert archive.pending == []
+    stored = Archive.open(tmp_path).games()
+    assert [g.played_at for g in stored] == [3.0, 2.0, 1.0]
+
+
+def test_two_windows_at_once(tmp_path):
+    one, two = Archive.open(tmp_path), Archive.open(tmp_path)
+    for i in range(5):
+        add(one, "4455667", GameResult.FIRST, at=float(2 * i + 1))
+        add(two, "1122334", GameResult.FIRST, at=float(2 * i + 2))
+    assert len(one.games()) == len(two.games()) == 10
+    # One window holds a write transaction: the other's game waits, then goes in.
+    two.connection.execute("PRAGMA busy_timeout = 50")
+    one.connection.execute("BEGIN IMMEDIATE")
+    assert add(two, "7766554", GameResult.FIRST, at=50.0) is None
+    assert two.pending
+    one.connection.execute("COMMIT")
+    assert two.flush()
+    assert len(one.games()) == 11
+
+
+KILL_SCRIPT = textwrap.dedent(
+    """
+    import sys
+    from game.archive import Archive, GameResult, HUMAN
+    from game.rules import Rules
+    archive = Archive.open(sys.argv[1])
+    i = 0
+    while True:
+        i += 1
+        archive.add_game(Rules(), [3, 3, 4, 4, 5, 5, 6], GameResult.FIRST, first=HUMAN, second="Easy",
+                         review={"n": i, "pad": "z" * 3000}, played_at=float(i))
+        print(i, flush=True)
+    """
+)
+
+
+def test_killing_the_program_mid_write_loses_no_finished_game(tmp_path):
+    process = subprocess.Popen(
+        [sys.executable, "-c", KILL_SCRIPT, str(tmp_path)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert process.stdout is not None
+    done = 0
+    for line in process.stdout:
+        done = int(line)
+        if done >= 30:
+            break
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    archive = Archive.open(tmp_path)
+    assert archive.warning is None
+    assert archive.connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    stored = {g.review["n"] for g in archive.games()}
+    assert set(range(1, done + 1)) <= stored
+
+
+READ_ONLY_SCRIPT = textwrap.dedent(
+    """
+    import sys
+    from game.archive import Archive, GameResult, HUMAN
+    from game.rules import Rules
+    archive = Archive.open(sys.argv[1])
+    print(archive.warning)
+    archive.add_game(Rules(), [0, 1, 0, 1, 0, 1, 0], GameResult.FIRST, first=HUMAN, second="Easy")
+    print(len(archive.games()))
+    """
+)
+
+
+def test_a_read_only_folder_shows_old_games_and_never_touches_them(tmp_path):
+    folder = tmp_path / "home"
+    archive = Archive.open(folder)
+    add(archive, "4455667", GameResult.FIRST)
+    archive.close()
+    before = (folder / FILE_NAME).read_bytes()
+    command = [sys.executable, "-c", READ_ONLY_SCRIPT, str(folder)]
+    if os.geteuid() == 0:  # root writes through permissions: a read-only mount of the folder
+        mount = f"mount --bind {folder} {folder} && mount -o remount,ro,bind {folder} {folder}"
+        command = ["unshare", "-m", "sh", "-c", f'{mount} && exec "$@"', "sh", *command]
+    else:
+        os.chmod(folder, 0o555)
+    try:
+        done = subprocess.run(
+            command, cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False
+        )
+    finally:
+        os.chmod(folder, 0o755)
+    assert done.returncode == 0, done.stderr
+    warning, count = done.stdout.strip().splitlines()
+    assert "read-only" in warning
+    assert count == "2"  # the old game and this session's
+    assert (folder / FILE_NAME).read_bytes() == before
+
+
+@pytest.mark.parametrize("result", list(GameResult))
+def test_results_read_back(tmp_path, result):
+    archive = Archive.in_memory()
+    add(archive, "4455667", result)
+    assert archive.games()[0].result is result
+
+
+def test_a_database_locked_at_start_takes_the_games_once_it_is_free(tmp_path):
+    path = tmp_path / FILE_NAME
+    other = sqlite3.connect(path, isolation_level=None)  # another program, no WAL yet
+    other.execute("CREATE TABLE mine (x)")
+    other.execute("BEGIN EXCLUSIVE")
+    archive = Archive.open(tmp_path)
+    assert archive.warning and "locked" in archive.warning
+    assert archive.set_aside is None and path.exists()  # nothing moved: the file is in use
+    add(archive, "4455667", GameResult.FIRST, at=1.0)
+    assert [g.played_at for g in archive.games()] == [1.0]
+    other.execute("COMMIT")
+    other.close()
+    add(archive, "1122334", GameResult.FIRST, at=2.0)
+    assert [g.played_at for g in Archive.open(tmp_path).games()] == [2.0, 1.0]

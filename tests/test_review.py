@@ -1,0 +1,181 @@
+"""The exact review: every class follows from exact scores computed by the solver itself."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from ai.review import (
+    MoveClass,
+    ReviewStopped,
+    classify,
+    graph_height,
+    result_words,
+    review_board,
+    sparkline,
+)
+from ai.solver import Solver
+from game.board import Board
+from game.rules import MAX, MIN, Rules
+
+
+def random_game(rng: random.Random, board: Board) -> Board:
+    """Play random moves until the game ends."""
+    while not board.is_game_over():
+        board.push(rng.choice(board.legal_moves()))
+    return board
+
+
+def exact_child_score(solver: Solver, board: Board, move: int) -> int:
+    """The benchmark score of playing ``move``, for the side playing it, from first principles:
+    a win now scores 22 minus the winner's discs, a full board 0, else minus the solver's
+    score of the position the opponent faces."""
+    side = board.to_move
+    board.push(move)
+    try:
+        outcome = board.outcome()
+        if outcome is not None:
+            if outcome.winner is None:
+                return 0
+            own_discs = int((board.grid == side).sum())
+            return board.rules.cells // 2 + 1 - own_discs
+        return -solver.solve_grid(board.grid, board.to_move).score
+    finally:
+        board.pop()
+
+
+def expected_class(scores: dict[int, int], move: int) -> MoveClass:
+    """The issue's definition, written out again."""
+    best = max(scores.values())
+    played = scores[move]
+    sign = lambda s: (s > 0) - (s < 0)  # noqa: E731
+    if played == best:
+        return MoveClass.BEST
+    if sign(played) == sign(best):
+        return MoveClass.GOOD
+    if sign(best) - sign(played) == 1:
+        return MoveClass.MISTAKE
+    return MoveClass.BLUNDER
+
+
+def check_against_solver(board: Board, review) -> None:
+    solver = Solver(Rules())  # its own tables: nothing shared with the review
+    replay = Board(board.rules, board.start_grid(), board.start_to_move())
+    assert review.exact
+    assert len(review.moves) == len(board.moves)
+    assert len(review.graph) == len(board.moves) + 1
+    for reviewed, move in zip(review.moves, board.moves):
+        scores = {m: exact_child_score(solver, replay, m) for m in replay.legal_moves()}
+        assert reviewed.scores == scores, f"ply {reviewed.ply}"
+        assert reviewed.move == move and reviewed.side == replay.to_move
+        assert reviewed.move_class is expected_class(scores, move), f"ply {reviewed.ply}"
+        assert reviewed.score == scores[move] and reviewed.best_score == max(scores.values())
+        assert set(reviewed.best_moves) == {m for m, s in scores.items() if s == max(scores.values())}
+        assert review.graph[reviewed.ply] == replay.to_move * scores[move]
+        replay.push(move)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_late_game_classes_agree_with_the_solver(seed):
+    """Seeded random games from a random 20-disc position to the end: every move checked."""
+    rng = random.Random(1000 + seed)
+    start = Board()
+    while start.ply < 20:
+        start.push(rng.choice(start.legal_moves()))
+        if start.is_game_over():
+            start = Board()
+    board = Board(start.rules, start.grid, start.to_move)
+    random_game(rng, board)
+    review = review_board(board)
+    check_against_solver(board, review)
+
+
+@pytest.mark.parametrize("seed", [5, 11, 12])
+def test_whole_short_games_agree_with_the_solver(seed):
+    """Whole random games from the empty board (the book answers the early plies)."""
+    board = random_game(random.Random(seed), Board())
+    review = review_board(board)
+    check_against_solver(board, review)
+    assert review.graph[0] == 1  # the first player wins standard Connect Four
+
+
+def test_perfect_moves_are_best_and_accuracy_counts_outcome_keeping_moves():
+    # 4 4 4 4 4 2: then player 1 must block... any game: check accuracy is the share
+    board = random_game(random.Random(12), Board())
+    review = review_board(board)
+    for side in (MAX, MIN):
+        own = [m for m in review.moves if m.side == side]
+        kept = sum(m.move_class in (MoveClass.BEST, MoveClass.GOOD) for m in own)
+        assert review.accuracy(side) == pytest.approx(kept / len(own))
+        assert sum(review.counts(side).values()) == len(own)
+
+
+def test_turning_points_are_the_worst_outcome_changes():
+    board = random_game(random.Random(5), Board())
+    review = review_board(board)
+    points = review.turning_points
+    assert 1 <= len(points) <= 3
+    assert all(not p.move_class.keeps_outcome for p in points)
+    assert [p.ply for p in points] == sorted(p.ply for p in points)
+    lost = [m for m in review.moves if not m.move_class.keeps_outcome]
+    worst = max(m.outcome_drop for m in lost)
+    assert any(p.outcome_drop == worst for p in points)
+    for p in points:  # the outcome changes at a turning point: the graph crosses a band
+        assert np.sign(review.graph[p.ply]) != np.sign(review.graph[p.ply - 1])
+
+
+def test_mistakes_say_what_a_depth_n_search_would_have_played():
+    board = random_game(random.Random(5), Board())
+    review = review_board(board, depths={MAX: 2, MIN: 6})
+    for m in review.moves:
+        if m.move_class.keeps_outcome:
+            assert m.horizon_move is None
+        else:
+            assert m.horizon_move in m.scores
+            assert m.horizon_depth == (2 if m.side == MAX else 6)
+
+
+def test_other_boards_give_estimates_from_a_search():
+    rules = Rules(rows=5, cols=5, connect=4)
+    board = random_game(random.Random(3), Board(rules))
+    review = review_board(board, estimate_depth=2)
+    assert not review.exact
+    assert len(review.moves) == len(board.moves)
+    for m in review.moves:
+        assert m.move_class is classify(m.score, m.best_score, exact=False)
+    assert "estimate" in result_words(review.graph[0], 0, exact=False) or "wins" in result_words(
+        review.graph[0], 0, exact=False
+    )
+    # the last move won the game: the search sees a win on the move
+    assert review.moves[-1].move_class is MoveClass.BEST or board.outcome().winner is None
+
+
+def test_progress_and_cancel():
+    board = random_game(random.Random(5), Board())
+    seen = []
+    review_board(board, on_progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(i, len(board.moves)) for i in range(1, len(board.moves) + 1)]
+    calls = []
+
+    def stop() -> bool:
+        calls.append(1)
+        return len(calls) > 3
+
+    with pytest.raises(ReviewStopped):
+        review_board(board, should_stop=stop)
+
+
+def test_words_and_sparkline():
+    assert result_words(0, 10, exact=True) == "a draw with perfect play"
+    assert result_words(1, 0, exact=True) == "player 1 wins in 21 moves with perfect play"
+    assert result_words(-18, 7, exact=True) == "player 2 wins in 1 move with perfect play"  # its 4th disc
+    assert graph_height(21, exact=True) == 1.0 and graph_height(0, exact=True) == 0.0
+    assert graph_height(-1, exact=True) < -0.5
+    board = Board.from_moves("4455667")
+    review = review_board(board)
+    line = sparkline(review)
+    assert len(line) == len(board.moves) + 1 and line[-1] == "█"
+    assert review.moves[-1].move_class is MoveClass.BEST
+    assert review.summary()["turning_points"] == [m.ply for m in review.turning_points]
