@@ -103,16 +103,18 @@ class PerfectPlayer:
         deadline: float | None,
         should_stop,
         parent: int | None = None,
-    ) -> int:
-        """Score (or outcome when ``weak``) for the side to move of playing ``bit``.
+        node_limit: int | None = None,
+    ) -> tuple[int, int]:
+        """Score (or outcome when ``weak``) for the side to move of playing ``bit``, and
+        the nodes that took.
 
         ``parent``: the exact score of the position, where known: no move scores more,
         and the first search asks whether this one scores exactly that.
         """
         if self.geo.line_starts(current | bit):
-            return 1 if weak else self._win_now_score(mask)
+            return (1 if weak else self._win_now_score(mask)), 0
         if (mask | bit).bit_count() == self.rules.cells:
-            return 0
+            return 0, 0
         limit = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
         child = self.solver.solve_bits(
             current ^ mask,
@@ -120,9 +122,10 @@ class PerfectPlayer:
             weak=weak,
             should_stop=should_stop,
             time_limit=limit,
+            node_limit=node_limit,
             low=None if parent is None or weak else -parent,
         )
-        return -child.score
+        return -child.score, child.nodes
 
     def _book_score(self, current: int, mask: int) -> int | None:
         """The exact score of a position of the book's disc count (None elsewhere)."""
@@ -141,19 +144,25 @@ class PerfectPlayer:
         weak: bool = False,
         time_limit: float | None = None,
         should_stop: Callable[[], bool] | None = None,
+        node_limit: int | None = None,
     ) -> dict[int, int]:
         """Exact score (or 1/0/-1 outcome when ``weak``) of every playable column.
 
+        ``node_limit`` bounds the solver's nodes over all the columns (the same stop on
+        every machine).
+
         Raises:
-            SolverStopped: the time ran out or ``should_stop`` said so.
+            SolverStopped: the time or the nodes ran out, or ``should_stop`` said so.
         """
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         current, mask = self._position(grid, to_move)
         parent = self._book_score(current, mask)
-        return {
-            col: self._child_score(current, mask, bit, weak, deadline, should_stop, parent)
-            for col, bit in self._children(current, mask)
-        }
+        scores = {}
+        left = node_limit
+        for col, bit in self._children(current, mask):
+            scores[col], used = self._child_score(current, mask, bit, weak, deadline, should_stop, parent, left)
+            left = None if left is None else left - used
+        return scores
 
     def choose(
         self,
@@ -163,9 +172,11 @@ class PerfectPlayer:
         *,
         time_limit: float | None = 1.0,
         should_stop: Callable[[], bool] | None = None,
+        node_limit: int | None = None,
     ) -> PerfectChoice:
         """A move that keeps the position's exact value; the quickest win / slowest loss
-        among those when the exact scores are found within ``time_limit``.
+        among those when the exact scores are found within ``time_limit`` seconds and
+        ``node_limit`` solver nodes (a node budget plays the same move on every machine).
 
         First the outcome (win/draw/loss) and a move that keeps it come from one weak
         search of the position (always finished, whatever the time limit: perfect play
@@ -196,15 +207,20 @@ class PerfectPlayer:
         weak = solver.best_move(current, mask, weak=True, low=low, high=high, should_stop=should_stop)
         outcome, move, nodes = weak.score, weak.move, weak.nodes
         bits = dict(children)
-        if outcome != 0:  # the quickest win / slowest loss, with the time left
+        if outcome != 0:  # the quickest win / slowest loss, with the time and nodes left
             parent = self._book_score(current, mask)
+            left = node_limit
             try:
                 for col, bit in children:
                     if deadline is not None and time.perf_counter() >= deadline:
                         break
-                    scores[col] = self._child_score(current, mask, bit, False, deadline, should_stop, parent)
-                    nodes += solver.nodes
+                    scores[col], used = self._child_score(
+                        current, mask, bit, False, deadline, should_stop, parent, left
+                    )
+                    nodes += used
+                    left = None if left is None else left - used
             except SolverStopped:
+                nodes += solver.nodes
                 if should_stop is not None and should_stop():
                     raise
             if scores:
