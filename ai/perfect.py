@@ -8,6 +8,7 @@ earlier ones, and the exact solver (``ai.solver``) answers later ones.
     choice = player.choose(grid, rules, to_move, time_limit=1.0)     # a value-keeping move
     player.ponder(grid, rules, to_move, should_stop)                 # while the person thinks
     exact_column_scores(grid, rules, to_move, time_limit=2.0)        # {col: score} or None
+    column_verdict(col, score, grid)                                 # "column 4: you win in ..."
 
 Scores are in the benchmark convention (``ai.solver``): from the side to move, a win is
 22 minus the winner's discs at the end of the game, a loss the negative, a draw 0.
@@ -103,17 +104,17 @@ class PerfectPlayer:
         should_stop,
         parent: int | None = None,
         node_limit: int | None = None,
-    ) -> int:
-        """Score (or outcome when ``weak``) for the side to move of playing ``bit``.
+    ) -> tuple[int, int]:
+        """Score (or outcome when ``weak``) for the side to move of playing ``bit``, and
+        the nodes that took.
 
         ``parent``: the exact score of the position, where known: no move scores more,
         and the first search asks whether this one scores exactly that.
         """
-        self.solver.nodes = 0  # a move decided without a search costs nothing
         if self.geo.line_starts(current | bit):
-            return 1 if weak else self._win_now_score(mask)
+            return (1 if weak else self._win_now_score(mask)), 0
         if (mask | bit).bit_count() == self.rules.cells:
-            return 0
+            return 0, 0
         limit = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
         child = self.solver.solve_bits(
             current ^ mask,
@@ -124,7 +125,7 @@ class PerfectPlayer:
             node_limit=node_limit,
             low=None if parent is None or weak else -parent,
         )
-        return -child.score
+        return -child.score, child.nodes
 
     def _book_score(self, current: int, mask: int) -> int | None:
         """The exact score of a position of the book's disc count (None elsewhere)."""
@@ -142,11 +143,13 @@ class PerfectPlayer:
         *,
         weak: bool = False,
         time_limit: float | None = None,
-        node_limit: int | None = None,
         should_stop: Callable[[], bool] | None = None,
+        node_limit: int | None = None,
     ) -> dict[int, int]:
-        """Exact score (or 1/0/-1 outcome when ``weak``) of every playable column, within
-        ``node_limit`` solver nodes in all (the same on every machine) and ``time_limit``.
+        """Exact score (or 1/0/-1 outcome when ``weak``) of every playable column.
+
+        ``node_limit`` bounds the solver's nodes over all the columns (the same stop on
+        every machine).
 
         Raises:
             SolverStopped: the time or the nodes ran out, or ``should_stop`` said so.
@@ -154,11 +157,11 @@ class PerfectPlayer:
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         current, mask = self._position(grid, to_move)
         parent = self._book_score(current, mask)
-        scores, spent = {}, 0
+        scores = {}
+        left = node_limit
         for col, bit in self._children(current, mask):
-            left = None if node_limit is None else max(node_limit - spent, 0)
-            scores[col] = self._child_score(current, mask, bit, weak, deadline, should_stop, parent, left)
-            spent += self.solver.nodes
+            scores[col], used = self._child_score(current, mask, bit, weak, deadline, should_stop, parent, left)
+            left = None if left is None else max(left - used, 0)
         return scores
 
     def choose(
@@ -167,13 +170,13 @@ class PerfectPlayer:
         rules: Rules,
         to_move: int,
         *,
-        time_limit: float | None = None,
-        node_limit: int | None = None,
+        time_limit: float | None = 1.0,
         should_stop: Callable[[], bool] | None = None,
+        node_limit: int | None = None,
     ) -> PerfectChoice:
         """A move that keeps the position's exact value; the quickest win / slowest loss
-        among those when the exact scores are found within ``node_limit`` solver nodes
-        (and ``time_limit``).
+        among those when the exact scores are found within ``time_limit`` seconds and
+        ``node_limit`` solver nodes (a node budget plays the same move on every machine).
 
         First the outcome (win/draw/loss) and a move that keeps it come from one weak
         search of the position (always finished, whatever the time limit: perfect play
@@ -204,20 +207,20 @@ class PerfectPlayer:
         weak = solver.best_move(current, mask, weak=True, low=low, high=high, should_stop=should_stop)
         outcome, move, nodes = weak.score, weak.move, weak.nodes
         bits = dict(children)
-        if outcome != 0:  # the quickest win / slowest loss, with the time left
+        if outcome != 0:  # the quickest win / slowest loss, with the time and nodes left
             parent = self._book_score(current, mask)
-            spent = 0
+            left = node_limit
             try:
                 for col, bit in children:
                     if deadline is not None and time.perf_counter() >= deadline:
                         break
-                    left = None if node_limit is None else node_limit - spent
-                    if left is not None and left <= 0:
-                        break
-                    scores[col] = self._child_score(current, mask, bit, False, deadline, should_stop, parent, left)
-                    nodes += solver.nodes
-                    spent += solver.nodes
+                    scores[col], used = self._child_score(
+                        current, mask, bit, False, deadline, should_stop, parent, left
+                    )
+                    nodes += used
+                    left = None if left is None else max(left - used, 0)
             except SolverStopped:
+                nodes += solver.nodes
                 if should_stop is not None and should_stop():
                     raise
             if scores:
@@ -317,3 +320,36 @@ def exact_column_scores(
         return shared_player().column_scores(grid, to_move, time_limit=time_limit, should_stop=should_stop)
     except SolverStopped:
         return None
+
+
+def moves_left(score: int, own_discs: int, opponent_discs: int, cells: int = 42) -> int:
+    """For a non-zero score, the discs the winner still has to play, the winning one included."""
+    winner_discs_at_end = cells // 2 + 1 - abs(score)
+    return winner_discs_at_end - (own_discs if score > 0 else opponent_discs)
+
+
+def score_text(score: int, own_discs: int, opponent_discs: int, cells: int = 42) -> str:
+    """A score for the side to move in words, counting each side's own moves (discs).
+
+    "you win in 3 moves" means the winning disc is your 3rd disc from now; "you lose in 2
+    moves" that the opponent's winning disc is their 2nd from now.
+    """
+    if score == 0:
+        return "a draw with perfect play"
+    count = moves_left(score, own_discs, opponent_discs, cells)
+    unit = "move" if count == 1 else "moves"
+    if score > 0:
+        return f"you win in {count} {unit} with perfect play"
+    return f"you lose with perfect play: the opponent wins in {count} {unit}"
+
+
+def column_verdict(column: int, score: int, grid: np.ndarray, to_move: int) -> str:
+    """One line for a hint: "column 4: you win in 18 moves with perfect play".
+
+    ``column`` is 0-based (printed 1-based); ``score`` is the exact score of playing it
+    (from ``exact_column_scores``); the count includes the disc played in that column.
+    """
+    grid = np.asarray(grid)
+    own = int((grid == to_move).sum())
+    other = int((grid == -to_move).sum())
+    return f"column {column + 1}: {score_text(score, own, other, grid.size)}"

@@ -263,9 +263,15 @@ class Solver:
         self._check_at = min((nodes | CHECK_MASK) + 1, self._node_limit + 1)
 
     def _start(self, should_stop: Callable[[], bool] | None, time_limit: float | None, node_limit: int | None) -> None:
-        """Set up the limits of one call (its node count starts at 0)."""
+        """Set up the limits of one call (its node count starts at 0).
+
+        The compiled search is loaded (or compiled) first, so its one-time cost does not
+        eat the call's time limit (unless it is being prepared in the background).
+        """
         if node_limit is not None and node_limit < 0:
             raise ValueError(f"node_limit must be at least 0, not {node_limit}")
+        if self._core_params is not None:
+            solver_core.kernel()
         self.nodes = 0
         self._should_stop = should_stop
         self._deadline = None if time_limit is None else time.perf_counter() + time_limit

@@ -11,7 +11,7 @@ from ai.exact import ExactScore, verdict
 from ai.levels import PRESETS
 from ai.perfect import PerfectPlayer, exact_column_scores, is_standard
 from ai.player import NOT_STANDARD_NOTE, DecidedBy, choose_move
-from ai.solver import Solver
+from ai.solver import Solver, SolverStopped
 from ai.values import WIN, plies_to_end
 from game.board import Board
 from game.rules import MAX, MIN, Rules
@@ -300,3 +300,25 @@ def test_ponder_after_a_winning_move_has_nothing_to_do():
     board = Board.from_moves("1212121")  # the first player has just won
     assert board.is_game_over()
     assert PerfectPlayer().ponder(board.grid, board.rules, board.to_move, should_stop=lambda: False) == 0
+
+
+def test_a_node_budget_makes_perfect_play_the_same_move_every_time(positions_dir):
+    """Perfect's polish (the quickest win among winning moves) bounded in nodes, not
+    seconds: the same scores, move and node count on every run; no budget, no polish;
+    enough budget, every column's exact score."""
+    moves, expected = _lines(positions_dir / "Test_L2_R1", 1)[336]  # a loss, proved in ~12,000 nodes
+    board = Board.from_moves(moves)
+    assert expected < 0
+    for limit in (0, 3_000, 30_000, None):
+        one = PerfectPlayer().choose(board.grid, board.rules, board.to_move, time_limit=None, node_limit=limit)
+        two = PerfectPlayer().choose(board.grid, board.rules, board.to_move, time_limit=None, node_limit=limit)
+        assert (one.move, one.scores, one.nodes) == (two.move, two.scores, two.nodes), limit
+        assert one.outcome == -1
+        if limit == 0:
+            assert one.scores == {}
+        if limit is None:
+            assert set(one.scores) == set(board.legal_moves()) and one.score == expected
+    scores = PerfectPlayer().column_scores(board.grid, board.to_move)
+    with pytest.raises(SolverStopped):
+        PerfectPlayer().column_scores(board.grid, board.to_move, node_limit=100)
+    assert max(scores.values()) == expected

@@ -223,4 +223,4 @@ def test_the_cache_goes_to_the_games_folder_under_the_users_cache(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("\n")[:2] == ["5 True", "5 True"]
     assert list((tmp_path / "connect4" / "numba").rglob("*.nbi"))
-    assert result.stderr == ""
+    assert "fast (compiled) solver is not available" not in result.stderr
