@@ -10,6 +10,7 @@ the lecture shows it; ``ai.solver`` the exact solver; ``ai.values`` the value sc
 from ai.levels import PRESETS, Level
 from ai.search import SearchResult, search
 from ai.solver import Solver
+from ai.textbook import maximize, minimize, textbook_search
 from ai.values import INF, WIN, fmt_value, is_win_value, plies_to_end
 
 __all__ = [
@@ -23,4 +24,7 @@ __all__ = [
     "is_win_value",
     "plies_to_end",
     "search",
+    "maximize",
+    "minimize",
+    "textbook_search",
 ]
