@@ -700,3 +700,27 @@ def test_the_overlay_says_when_the_levels_solver_played_another_move(app):
     assert first == f"Played {choice.move + 1}: {choice.note}."
     scene.play.searches[-1] = replace_fields(scene.play.searches[-1], note=None)
     assert not bottom_lines(scene, choice.result.tree, app.theme)[0][0].startswith("Played")
+
+
+def test_play_again_after_t_in_the_frame_the_game_over_panel_opens(app):
+    """Issue 17: T and the game-over panel in one frame, then Play again, crashed the overlay."""
+    board = Board.from_moves("121212")
+    result = search(board.grid, board.rules, 2, record_tree=True, to_move=board.to_move)
+    play = PlayScene(board.rules, Level(2), "human")
+    app.stack.push(play)
+    step(app)
+    for column in "121212":
+        press(app, getattr(pygame, f"K_{column}"))
+        settle(app, play)
+    play.searches.append(SearchRecord(6, MIN, JobPurpose.HINT, result))
+    press(app, pygame.K_1)  # the winning disc
+    assert wait_until(app, lambda: play.end_timer is not None, 10)
+    play.end_timer = FRAME / 2  # the panel opens in the next frame ...
+    press(app, pygame.K_t)  # ... the frame in which T is pressed
+    top = app.stack.top
+    assert type(top).__name__ == "GameOverScene"
+    press(app, pygame.K_RETURN, frames=3)  # Play again: the game and its searches are gone
+    assert app.stack.top is play
+    assert play.match.moves == [] and play.searches == []
+    press(app, pygame.K_t, frames=2)  # and the tree key says there is no search yet
+    assert app.stack.top is play

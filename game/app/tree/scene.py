@@ -105,6 +105,7 @@ class TreeScene(Scene):
         super().__init__()
         self.play = play
         self.record_index = len(play.searches) - 1 if record_index is None else record_index
+        self._record = play.searches[self.record_index]  # kept: Play again may clear the list
         self.view = View()
         self.selected = 0
         self.replay: Replay | None = None
@@ -139,7 +140,13 @@ class TreeScene(Scene):
     # -- data -------------------------------------------------------------------------
     @property
     def record(self) -> SearchRecord:
-        return self.play.searches[self.record_index]
+        return self._record if self.is_stale() else self.play.searches[self.record_index]
+
+    def is_stale(self) -> bool:
+        """Tell whether the search shown is no longer the match's (Play again, a new game)."""
+        searches = self.play.searches
+        index = self.record_index
+        return not (0 <= index < len(searches) and searches[index].result is self._record.result)
 
     @property
     def tree(self) -> SearchTree | None:
@@ -320,6 +327,10 @@ class TreeScene(Scene):
         if pygame.display.get_surface() is not None:
             self.relayout()
 
+    def on_resume(self) -> None:
+        if self.is_stale():  # the game it showed is gone (issue 17: Play again under it)
+            self.close()
+
     def on_exit(self) -> None:
         self.cancel_compare()
         self.cancel_orders()
@@ -337,7 +348,7 @@ class TreeScene(Scene):
             self.cancel_compare()
             self.cancel_orders()
             self.orders = None
-            self.record_index = index
+            self.record_index, self._record = index, searches[index]
             self.view, self.selected, self.replay, self.playing = View(), 0, None, False
             self.compare_result = None
 
@@ -540,6 +551,9 @@ class TreeScene(Scene):
         return tree is None or self.playing or comparing or horizon_due
 
     def update(self, dt: float) -> None:
+        if self.is_stale():
+            self.close()
+            return
         if self.orders is not None:
             self.orders.poll()
         if self.playing and self.replay is not None and self.tree is not None:
@@ -731,6 +745,7 @@ class TreeScene(Scene):
         if not candidates:
             return
         self.record_index = max(candidates, key=lambda i: len(self.play.searches[i].result.tree or ()))
+        self._record = self.play.searches[self.record_index]
         self.view, self.replay = View(), None
         tree = self.known_tree
         for child in tree.root.children():
