@@ -20,7 +20,17 @@ from typing import Any, TextIO
 
 from ai.levels import Level
 from ai.search import SearchProgress, SearchResult, search
-from ai.tree import BOUND_NOTE, FORCED_MEANING, BoundKind, fmt_bounded, fmt_tree_value, format_tree, is_forced_value
+from ai.tree import (
+    BOUND_NOTE,
+    FORCED_MEANING,
+    BoundKind,
+    SearchTree,
+    fmt_bounded,
+    fmt_tree_value,
+    format_tree,
+    is_forced_value,
+)
+from ai.tree_export import FORMATS, export_tree
 from ai.values import is_win_value, plies_to_end
 from game.board import TEXT_LEGEND, Board, IllegalMoveError
 from game.board_file import BoardFileError, parse_board_text, save_board
@@ -115,6 +125,11 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--time-limit", type=float, help="seconds; iterative deepening stops then")
     analyze.add_argument("--tree", action="store_true", help="print the search tree as text")
     analyze.add_argument("--tree-depth", type=int, default=2, help="levels of the tree to print (default 2)")
+    analyze.add_argument(
+        "--export-tree",
+        metavar="FILE",
+        help="write every node of the search tree to FILE.json (data) or FILE.dot (Graphviz)",
+    )
     analyze.add_argument(
         "--level",
         metavar="NAME",
@@ -564,6 +579,8 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     if args.tree_depth < 0:
         raise CliError(f"--tree-depth must be 0 (the root only) or more, not {args.tree_depth}")
     level = _find_level(args.level) if args.level else None  # checked before any output
+    if args.export_tree:
+        _check_export(args.export_tree, args.position)
     board = _read_position(args.position, args)
     rules = board.rules
     print(f"Rules: {rules.describe()}", file=out)
@@ -579,7 +596,12 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     limit_hint = "--time-limit S plays the deepest depth finished in S seconds"
     watch = SearchWatch("analyze", board, depth, not args.no_pruning, limit_hint, args.time_limit)
     result = watched_search(
-        watch, board, depth, pruning=not args.no_pruning, record_tree=args.tree, time_limit=args.time_limit
+        watch,
+        board,
+        depth,
+        pruning=not args.no_pruning,
+        record_tree=args.tree or bool(args.export_tree),
+        time_limit=args.time_limit,
     )
     assert result.move is not None
     stats = result.stats
@@ -609,7 +631,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         assert choice.move is not None
         note = f" ({choice.note})" if choice.note else ""
         print(f"Level {args.level} plays: {format_move(choice.move, rules)}{note}", file=out)
-    if result.tree is not None:
+    if result.tree is not None and args.tree:
         tree = result.tree
         print(f"\nSearch tree ({len(tree):,} nodes stored; W<n> = win in n plies):", file=out)
         if tree.pruning:
@@ -617,7 +639,27 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         print(format_tree(tree, max_depth=args.tree_depth), file=out)
         if not tree.is_complete:
             print(f"(past the budget: {tree.counted - len(tree):,} nodes counted, not stored)", file=out)
+    if args.export_tree and result.tree is not None:
+        _write_tree(result.tree, args.export_tree, out)
     return 0
+
+
+def _check_export(output: str, *inputs: str) -> None:
+    """analyze --export-tree: refuse a name that is not .json/.dot, or an input's, before searching."""
+    if Path(output).suffix.lower() not in FORMATS:
+        raise CliError(f"--export-tree {output}: name a .json file (data) or a .dot file (Graphviz)")
+    _check_output(output, *inputs)
+
+
+def _write_tree(tree: SearchTree, output: str, out: TextIO) -> None:
+    try:
+        export_tree(tree, output)
+    except OSError as error:
+        raise CliError(f"could not write the tree to {_shown(output)}: {error.strerror or error}") from None
+    stored = f"{len(tree):,} nodes: the root and the {tree.counted - 1:,} the search counts"
+    if not tree.is_complete:
+        stored = f"{len(tree):,} of {tree.counted:,} nodes: the rest were past the budget, counted, not stored"
+    print(f"Tree written to {_shown(output)} ({stored})", file=out)
 
 
 EXACT_SECONDS = 10.0

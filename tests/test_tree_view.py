@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -724,3 +725,14 @@ def test_play_again_after_t_in_the_frame_the_game_over_panel_opens(app):
     assert play.match.moves == [] and play.searches == []
     press(app, pygame.K_t, frames=2)  # and the tree key says there is no search yet
     assert app.stack.top is play
+
+
+def test_e_exports_the_tree_on_screen_and_says_where(app, hand):
+    scene, result = hand
+    press(app, pygame.K_e)
+    written = sorted((app.home / "trees").iterdir())
+    assert [path.suffix for path in written] == [".dot", ".json"]
+    assert app.toast is not None and str(written[1]) in app.toast[0] and "preference folder" in app.toast[0]
+    data = json.loads(written[1].read_text())
+    assert len(data["nodes"]) == result.stats.nodes + 1
+    assert app.stack.top is scene

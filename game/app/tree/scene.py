@@ -17,6 +17,7 @@ Controls:
 - Space: replay play/pause; , and .: one step back / forward; Home / End; S: speed;
   X: leave the replay
 - L: show or hide the legend
+- E: export the tree as JSON and Graphviz DOT (to the preference folder's trees/)
 - Esc or T: close; play goes on where it was
 """
 
@@ -47,6 +48,7 @@ from ai.tree import fmt_tree_value as fmt_value  # names the heuristic's forced 
 from game.app.scene import Scene
 from game.app.tree.compare import OrderComparison
 from game.app.tree.draw import draw_overlay
+from game.app.tree.export import export_to_folder
 from game.app.tree.layout import NODE, PRUNED, Placed, View, layout, path_to
 from game.app.tree.legend import LegendLayout, legend_layout
 from game.app.tree.replay import Replay
@@ -719,6 +721,7 @@ class TreeScene(Scene):
             pygame.K_HOME: lambda: self.replay_jump(start=True),
             pygame.K_END: lambda: self.replay_jump(start=False),
             pygame.K_s: self.next_speed,
+            pygame.K_e: self.export,
             pygame.K_x: self.stop_replay,
             pygame.K_LEFTBRACKET: lambda: self.switch_record(-1),
             pygame.K_RIGHTBRACKET: lambda: self.switch_record(1),
@@ -733,6 +736,11 @@ class TreeScene(Scene):
         elif key in actions:
             actions[key]()
         self.relayout()
+
+    def export(self) -> None:
+        """E: write the tree on screen as JSON and DOT to the preference folder; say where."""
+        message = export_to_folder(self.known_tree, self.app.home / "trees")
+        self.app.show_toast(message, 6.0)
 
     # -- drawing (see draw.py) ----------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
