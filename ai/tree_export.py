@@ -82,8 +82,8 @@ def tree_to_dot(tree: SearchTree) -> str:
             label += "\\n" + LEAF_WORDS[node.leaf_reason]
         lines.append(f"  n{node.index} [shape={shape}, fillcolor={_quote(colour)}, label={_quote(label)}];")
         if node.parent is not None:
-            move = format_move(node.move or 0, rules)
-            lines.append(f"  n{node.parent.index} -> n{node.index} [label={_quote(move)}];")
+            label = format_move(node.move or 0, rules)
+            lines.append(f"  n{node.parent.index} -> n{node.index} [label={_quote(label)}];")
         for move in node.pruned_moves():
             name = f"p{node.index}_{move}"
             lines.append(f'  {name} [shape=point, width=0.08, fillcolor="#999999", color="#999999"];')
