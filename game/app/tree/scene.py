@@ -17,6 +17,7 @@ Controls:
 - Space: replay play/pause; , and .: one step back / forward; Home / End; S: speed;
   X: leave the replay
 - L: show or hide the legend
+- K: the textbook code beside a line-by-line replay (ai/textbook.py, small depths)
 - E: export the tree as JSON and Graphviz DOT (to the preference folder's trees/)
 - Esc or T: close; play goes on where it was
 """
@@ -46,12 +47,14 @@ from ai.tree import (
 )
 from ai.tree import fmt_tree_value as fmt_value  # names the heuristic's forced value +F / -F
 from game.app.scene import Scene
+from game.app.tree.code_scene import CodeWalkScene
 from game.app.tree.compare import OrderComparison
 from game.app.tree.draw import draw_overlay
 from game.app.tree.export import export_to_folder
 from game.app.tree.layout import NODE, PRUNED, Placed, View, layout, path_to
 from game.app.tree.legend import LegendLayout, legend_layout
 from game.app.tree.replay import Replay
+from game.app.tree.text import LEAF_WHY
 from game.app.widgets import Button, row_rects
 from game.app.worker import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, WorkerEvent
 from game.board import Board
@@ -70,11 +73,6 @@ TIGHT_ROW = 38.0
 HORIZON_SECONDS = 0.012
 """Time the exact solver may take in one frame for the selected node (it looks at the
 clock every ~15 ms, so a frame stays under ~30 ms)."""
-REASONS = {
-    LeafReason.DEPTH: "depth limit: valued by the heuristic",
-    LeafReason.WIN: "the move completed a line: game won",
-    LeafReason.FULL: "the board is full: game over",
-}
 
 
 @dataclass(frozen=True)
@@ -259,7 +257,7 @@ class TreeScene(Scene):
         if horizon:
             lines.append(horizon)
         if node.is_leaf:
-            lines.append(f"Leaf: {REASONS.get(node.leaf_reason, '')}")
+            lines.append(f"Leaf: {LEAF_WHY.get(node.leaf_reason, '')}")
             if node.leaf_reason is LeafReason.DEPTH:
                 lines.append(f"Heuristic value: {node.value:,}")
             return lines
@@ -722,6 +720,7 @@ class TreeScene(Scene):
             pygame.K_END: lambda: self.replay_jump(start=False),
             pygame.K_s: self.next_speed,
             pygame.K_e: self.export,
+            pygame.K_k: lambda: self.app.stack.push(CodeWalkScene(self.known_tree)),
             pygame.K_x: self.stop_replay,
             pygame.K_LEFTBRACKET: lambda: self.switch_record(-1),
             pygame.K_RIGHTBRACKET: lambda: self.switch_record(1),
