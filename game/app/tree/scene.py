@@ -18,6 +18,7 @@ Controls:
   X: leave the replay
 - L: show or hide the legend
 - K: the textbook code beside a line-by-line replay (ai/textbook.py, small depths)
+- P: practice, "you are alpha-beta", on this position's depth-2 tree
 - E: export the tree as JSON and Graphviz DOT (to the preference folder's trees/)
 - Esc or T: close; play goes on where it was
 """
@@ -53,6 +54,7 @@ from game.app.tree.draw import draw_overlay
 from game.app.tree.export import export_to_folder
 from game.app.tree.layout import NODE, PRUNED, Placed, View, layout, path_to
 from game.app.tree.legend import LegendLayout, legend_layout
+from game.app.tree.practice_scene import PracticeScene
 from game.app.tree.replay import Replay
 from game.app.tree.text import LEAF_WHY
 from game.app.widgets import Button, row_rects
@@ -720,6 +722,7 @@ class TreeScene(Scene):
             pygame.K_END: lambda: self.replay_jump(start=False),
             pygame.K_s: self.next_speed,
             pygame.K_e: self.export,
+            pygame.K_p: lambda: self.app.stack.push(PracticeScene(self.known_tree)),
             pygame.K_k: lambda: self.app.stack.push(CodeWalkScene(self.known_tree)),
             pygame.K_x: self.stop_replay,
             pygame.K_LEFTBRACKET: lambda: self.switch_record(-1),
