@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from ai.depth_truth import MAX_DEPTH, benchmark_boards, depth_truth
 from ai.levels import Level
 from ai.search import SearchProgress, SearchResult, search
 from ai.tree import (
@@ -154,6 +155,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds per position; a line not solved in time says 'unknown within S s'",
     )
     _add_rule_options(solve, Mode.CLASSIC)
+    chart = commands.add_parser(
+        "depth-chart",
+        help="chart how often each search depth keeps the exact outcome, and its nodes (PNG)",
+        description="For depths 1..12: how often the depth-limited search (alpha-beta, as the levels "
+        "play) picks a move that keeps the exact outcome, over a seeded sample of middle-game "
+        "benchmark positions where a move can change it (and for MOVES, if given), with the nodes "
+        "searched with and without pruning. Drawn headless with pygame.",
+    )
+    chart.add_argument("moves", metavar="MOVES", nargs="?", help="a position to chart beside the sample")
+    chart.add_argument("--out", required=True, metavar="FILE.png", help="the PNG to write")
+    chart.add_argument("--positions", type=int, default=12, help="benchmark positions in the sample (default 12)")
     _add_bot_commands(commands)
     return parser
 
@@ -662,6 +674,47 @@ def _write_tree(tree: SearchTree, output: str, out: TextIO) -> None:
     print(f"Tree written to {_shown(output)} ({stored})", file=out)
 
 
+def cmd_depth_chart(args: argparse.Namespace, out: TextIO) -> int:
+    """depth-chart: measure, print the table, draw the PNG (pygame imported only here)."""
+    if not 0 <= args.positions <= 200:
+        raise CliError(f"--positions must be 0 to 200, not {args.positions}")
+    if Path(args.out).suffix.lower() != ".png":
+        raise CliError(f"--out {args.out}: name a .png file")
+    _check_output(args.out)
+    current = None
+    if args.moves:
+        board = Board.from_moves(args.moves)
+        if board.is_game_over():
+            raise CliError(f"{args.moves}: the game is already over")
+        current = depth_truth([board], f"the position after {args.moves}")
+    bench = None
+    if args.positions:
+        boards = benchmark_boards(args.positions)
+        bench = depth_truth(boards, "middle-game benchmark positions where a move can change the outcome")
+    print("depth  kept (sample)  nodes pruned  nodes unpruned" + ("  this position" if current else ""), file=out)
+    for index in range(MAX_DEPTH):
+        cells = [f"{index + 1:>5}"]
+        if bench is not None:
+            row = bench.rows[index]
+            cells.append(f"{row.kept:>6}/{row.judged:<6}" if row.judged else f"{'-':>13}")
+            cells += [f"{row.pruned_nodes:>12,.0f}" if row.pruned_nodes else f"{'-':>12}"]
+            cells += [f"{row.full_nodes:>14,.0f}" if row.full_nodes else f"{'-':>14}"]
+        if current is not None:
+            row = current.rows[index]
+            kept = "-" if not row.judged else ("keeps" if row.kept else "changes")
+            cells.append(f"  {kept} ({row.pruned_nodes or 0:,.0f} nodes)")
+        print("  ".join(cells), file=out)
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from game.app.depth_chart import save_depth_chart  # pygame: only for this command
+
+    try:
+        save_depth_chart(args.out, current, bench)
+    except (OSError, RuntimeError) as error:  # pygame.error is a RuntimeError
+        raise CliError(f"could not write {_shown(args.out)}: {error}") from None
+    print(f"Chart written to {_shown(args.out)}", file=out)
+    return 0
+
+
 EXACT_SECONDS = 10.0
 """analyze: seconds for the exact column scores of the standard board (without --time-limit)."""
 PROGRESS_SECONDS = 2.0
@@ -869,6 +922,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
             return cmd_analyze(args, out)
         if args.command == "solve":
             return cmd_solve(args, out, inp)
+        if args.command == "depth-chart":
+            return cmd_depth_chart(args, out)
         if args.command == "engine":
             return cmd_engine(args, out, inp)
         if args.command == "match":

@@ -19,6 +19,7 @@ Controls:
 - L: show or hide the legend
 - K: the textbook code beside a line-by-line replay (ai/textbook.py, small depths)
 - P: practice, "you are alpha-beta", on this position's depth-2 tree
+- D: depth against truth: how often each depth keeps the exact outcome, and its nodes
 - E: export the tree as JSON and Graphviz DOT (to the preference folder's trees/)
 - Esc or T: close; play goes on where it was
 """
@@ -50,6 +51,7 @@ from ai.tree import fmt_tree_value as fmt_value  # names the heuristic's forced 
 from game.app.scene import Scene
 from game.app.tree.code_scene import CodeWalkScene
 from game.app.tree.compare import OrderComparison
+from game.app.tree.depth_scene import DepthChartScene
 from game.app.tree.draw import draw_overlay
 from game.app.tree.export import export_to_folder
 from game.app.tree.layout import NODE, PRUNED, Placed, View, layout, path_to
@@ -722,6 +724,7 @@ class TreeScene(Scene):
             pygame.K_END: lambda: self.replay_jump(start=False),
             pygame.K_s: self.next_speed,
             pygame.K_e: self.export,
+            pygame.K_d: lambda: self.app.stack.push(DepthChartScene(self.known_tree)),
             pygame.K_p: lambda: self.app.stack.push(PracticeScene(self.known_tree)),
             pygame.K_k: lambda: self.app.stack.push(CodeWalkScene(self.known_tree)),
             pygame.K_x: self.stop_replay,
