@@ -19,7 +19,7 @@ from ai.solver import Solver, moves_to_end
 from ai.tree import BoundKind, is_forced_value, minimal_tree
 from ai.values import fmt_value
 from game.app.scenes.play import PlayScene, SearchRecord
-from game.app.tree.draw import chart_pitch, chart_rect, order_line
+from game.app.tree.draw import NODE_SIZE, chart_pitch, chart_rect, order_line
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, View, layout
 from game.app.tree.legend import LEGEND
 from game.app.tree.replay import Replay
@@ -736,3 +736,42 @@ def test_e_exports_the_tree_on_screen_and_says_where(app, hand):
     data = json.loads(written[1].read_text())
     assert len(data["nodes"]) == result.stats.nodes + 1
     assert app.stack.top is scene
+
+
+@pytest.mark.parametrize("depth", [8, 12])
+def test_the_deepest_row_stays_on_the_canvas_at_800x600(tmp_path, depth):
+    from game.app.loop import App
+
+    small = App((800, 600), home=tmp_path / "home")
+    try:
+        board = Board.from_moves("4453")
+        result = search(board.grid, board.rules, depth, record_tree=True, to_move=board.to_move)
+        scene = open_tree(small, board.rules, result, side=board.to_move)
+        press(small, pygame.K_f)
+        canvas = scene.areas.canvas
+        nodes = [item for item in scene.drawn if item.kind == NODE]
+        deepest = max(item.level for item in nodes)
+        assert deepest == result.tree.depth  # the line runs down to its leaf ...
+        assert all(canvas.top < item.y and item.y + NODE_SIZE + 14 <= canvas.bottom for item in nodes)  # ... in view
+    finally:
+        small.close()
+
+
+def test_toasts_stay_clear_of_the_bottom_panel(app, hand):
+    scene, _ = hand
+    app.show_toast("A long message about the tree that was just exported somewhere on this machine", 5)
+    shown = []
+    original = app.theme.text
+
+    def spy(surface, text, size, pos, **options):
+        rect = original(surface, text, size, pos, **options)
+        if text.startswith("A long message"):
+            shown.append(rect)
+        return rect
+
+    app.theme.text = spy
+    try:
+        app.draw()
+    finally:
+        app.theme.text = original
+    assert shown and not any(rect.colliderect(scene.areas.bottom) for rect in shown)

@@ -74,6 +74,8 @@ MIN_ROW = 46.0
 """Pixels between two rows of the tree, at least: a node, its value, the next node's label."""
 TIGHT_ROW = 38.0
 """The least, beside the legend: the next row's node just clears its parent's value."""
+DEEP_ROW = 24.0
+"""The least of all: rows closer than ``TIGHT_ROW`` so that a deep tree's last row stays in view."""
 HORIZON_SECONDS = 0.012
 """Time the exact solver may take in one frame for the selected node (it looks at the
 clock every ~15 ms, so a frame stays under ~30 ms)."""
@@ -99,6 +101,15 @@ def areas_for(size: tuple[int, int]) -> Areas:
     detail = pygame.Rect(w - margin - side, header.bottom + 8, side, bottom.top - header.bottom - 16)
     canvas = pygame.Rect(margin, header.bottom + 8, detail.left - 2 * margin, bottom.top - header.bottom - 16)
     return Areas(header, canvas, detail, bottom)
+
+
+def row_pitch(height: float, rows: int, roomy: float) -> float:
+    """Pixels between rows: ``roomy`` or more where every row fits so; else closer (down to
+    ``DEEP_ROW``), so that the deepest row and its values stay on the canvas."""
+    even = height / max(1, rows)
+    if even >= roomy:
+        return min(84.0, even)
+    return max(DEEP_ROW, height / (rows + 0.3))  # the last row's value label hangs below it
 
 
 class TreeScene(Scene):
@@ -613,7 +624,7 @@ class TreeScene(Scene):
                 tree,
                 self.view,
                 (canvas.left + 10, canvas.top + 6, canvas.width - 20, max(60, height)),
-                row_height=max(MIN_ROW if self.legend is None else TIGHT_ROW, min(84.0, height / max(1, rows))),
+                row_height=row_pitch(height, rows, MIN_ROW if self.legend is None else TIGHT_ROW),
                 line=self.line(),
             )
         )
@@ -741,6 +752,10 @@ class TreeScene(Scene):
         elif key in actions:
             actions[key]()
         self.relayout()
+
+    def toast_bottom(self, size: tuple[int, int]) -> int | None:
+        """Toasts go above the bottom panel, over the tree, never over the panel's words."""
+        return areas_for(size).bottom.top - 6
 
     def export(self) -> None:
         """E: write the tree on screen as JSON and DOT to the preference folder; say where."""
