@@ -301,7 +301,7 @@ def test_detail_panel_sets_the_heuristic_value_beside_perfect_play(app):
     board = Board.from_moves("51642713771171647635")
     result = search(board.grid, board.rules, 4, record_tree=True, to_move=board.to_move)
     scene = open_tree(app, board.rules, result, side=board.to_move)
-    scene.horizon_seconds = 60.0  # a frame's budget is for the window; here the answer matters
+    scene.horizon.seconds = 60.0  # a frame's budget is for the window; here the answer matters
     child = result.tree.root.children()[1]
     scene.select(child.index)
     step(app, 2)  # the solver tries on the frame after the selection settles
@@ -318,7 +318,7 @@ def test_detail_panel_sets_the_heuristic_value_beside_perfect_play(app):
     # Early on it is not known within the budget, and the panel says so.
     empty = search(np.zeros((6, 7), dtype=np.int8), Rules(), 3, record_tree=True)
     scene = open_tree(app, Rules(), empty, side=1)
-    scene.horizon_seconds = 0.0  # stop at the solver's first look at the clock
+    scene.horizon.seconds = 0.0  # stop at the solver's first look at the clock
     first = empty.tree.root.children()[0]
     scene.select(first.index)
     step(app, 2)

@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from ai.tree import BoundKind, LeafReason, Node, SearchTree, minimal_tree, nodes_text
-from ai.values import fmt_value
+from ai.tree import BoundKind, LeafReason, Node, SearchTree, fmt_tree_value, minimal_tree, nodes_text
 from game.app.scenes.menu import dim
 from game.app.theme import Theme
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, Placed
@@ -470,7 +469,7 @@ def compare_verdict(scene: TreeScene, value: int) -> str:
     assert other is not None
     if other.value == value:
         return "same value"
-    return f"value differs: {fmt_value(value)} vs {fmt_value(other.value)}"
+    return f"value differs: {fmt_tree_value(value)} vs {fmt_tree_value(other.value)}"
 
 
 def order_line(

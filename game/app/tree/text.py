@@ -7,7 +7,21 @@ the heuristic's forced leaves), so one value is spelled one way in every sentenc
 
 from __future__ import annotations
 
-from ai.tree import LeafReason
+from ai.solver import moves_to_end
+from ai.tree import (
+    BOUND_MEANING,
+    FORCED_MEANING,
+    BoundKind,
+    LeafReason,
+    Node,
+    SearchTree,
+    fmt_tree_value,
+    is_forced_value,
+    nodes_text,
+)
+from game.app.tree.replay import Replay
+from game.board import Board
+from game.rules import MAX
 
 LEAF_WHY = {
     LeafReason.DEPTH: "depth limit: valued by the heuristic",
@@ -15,3 +29,86 @@ LEAF_WHY = {
     LeafReason.FULL: "the board is full: game over",
 }
 """Why a node is a leaf, for the detail panel, the code walk and practice."""
+
+
+def node_text(tree: SearchTree, index: int, replay: Replay | None) -> str | None:
+    """The text under a node: its value with its bound mark, the live window while the
+    replay is inside it, or None when the replay has not reached it."""
+    if replay is None:
+        return tree.node(index).value_text
+    if not replay.is_visited(index):
+        return None
+    if not replay.is_known(index):
+        frame = replay.frame(index)
+        assert frame is not None
+        if tree.pruning:
+            return f"[{fmt_tree_value(frame.alpha)}, {fmt_tree_value(frame.beta)}]"
+        return "..." if frame.best is None else f"best {fmt_tree_value(frame.best)}"
+    return tree.node(index).value_text
+
+
+def detail_lines(node: Node, replay: Replay | None, horizon: str | None, pruned: list[str]) -> list[str]:
+    """What the detail panel says about ``node`` (at the replay's step, if any).
+
+    ``horizon``: the exact verdict beside the value, if known; ``pruned``: the names of
+    the moves a cutoff left unsearched here.
+    """
+    tree = node.tree
+    if replay is not None and not replay.is_visited(node.index):
+        return ["Not searched yet at this step of the replay."]
+    if replay is not None and not replay.is_known(node.index):
+        frame = replay.frame(node.index)
+        assert frame is not None
+        lines = ["Being searched at this step: its value is not known yet."]
+        if tree.pruning:
+            lines.append(f"Window now: alpha {fmt_tree_value(frame.alpha)}, beta {fmt_tree_value(frame.beta)}")
+        best = "none yet" if frame.best is None else fmt_tree_value(frame.best)
+        plural = "" if frame.searched == 1 else "ren"
+        lines.append(f"Best so far: {best} ({frame.searched} child{plural} searched)")
+        return lines
+    bound = node.bound
+    lines = [f"Value: {node.value_text}"]
+    if is_forced_value(node.value):
+        lines.append(f"F: {FORCED_MEANING}")
+    if bound is not BoundKind.EXACT:
+        lines.append(f"This value is {BOUND_MEANING[bound]}.")
+    if tree.pruning:
+        lines.append(f"Window in:  alpha {fmt_tree_value(node.alpha_in)}, beta {fmt_tree_value(node.beta_in)}")
+        lines.append(f"Window out: alpha {fmt_tree_value(node.alpha_out)}, beta {fmt_tree_value(node.beta_out)}")
+    if horizon:
+        lines.append(horizon)
+    if node.is_leaf:
+        lines.append(f"Leaf: {LEAF_WHY.get(node.leaf_reason, '')}")
+        if node.leaf_reason is LeafReason.DEPTH:
+            lines.append(f"Heuristic value: {node.value:,}")
+        return lines
+    lines.append(f"Subtree: {nodes_text(node.subtree_size)}")
+    moves = f" ({' '.join(pruned)})" if pruned else ""
+    lines.append(f"Children: {node.searched_count} searched, {node.pruned_count} pruned{moves}")
+    reason = node.cutoff_reason()
+    if reason:
+        lines.append(f"Cutoff: {reason}")
+    if node.unstored:
+        lines.append(f"{nodes_text(node.unstored)} below counted, not stored")
+    return lines
+
+
+def exact_verdict(node: Node, board: Board, score: int) -> str:
+    """The node's depth-limited value beside perfect play's ``score`` (from the side to
+    move at ``node``, the solver's convention): the tree wing's one wording of an exact
+    result, to be swapped for ``ai.exact``'s when that lands."""
+    tree = node.tree
+    depth = tree.depth - node.ply
+    said = f"Depth {depth} says {node.value_text}" if depth > 0 else f"The heuristic says {node.value_text}"
+    if score == 0:
+        return f"{said}; perfect play: a draw"
+    own = int((board.grid == board.to_move).sum())
+    opponent = int((board.grid == -board.to_move).sum())
+    moves = moves_to_end(score, own, opponent, tree.rules.cells)  # the winner's own moves
+    mover_wins = score > 0
+    winner = board.to_move if mover_wins else -board.to_move
+    name = "MAX (player 1)" if winner == MAX else "MIN (player 2)"
+    # In plies, as the tree's W values count (a ply: one disc, either side's).
+    plies = 2 * moves - 1 if mover_wins else 2 * moves
+    exact = f"{'+' if winner == MAX else '-'}W{node.ply + plies}"
+    return f"{said}; perfect play: {exact}, {name} wins in {plies} pl{'y' if plies == 1 else 'ies'} from here"
