@@ -2,7 +2,7 @@
 
 ``python main.py demo --out DIR`` needs no window (SDL's dummy driver).  It visits the
 title menu, the options, the level select, plays a whole game computer against computer,
-opens the tree overlay, plays a short full-board game without gravity, and asks for a
+opens the tree overlay (with its code walk, practice and depth chart), plays a short full-board game without gravity, and asks for a
 hint against the computer, saving a PNG of each into DIR.  Exit code 0 on success.
 """
 
@@ -166,6 +166,32 @@ class Demo:
             select()
         self.frames(5)
         self.shot("08-tree.png")
+        self.explorer_shots()
+
+    def explorer_shots(self) -> None:
+        """From the tree overlay: the code walk (K), practice (P), depth against truth (D)."""
+        import pygame
+
+        self.key(pygame.K_k)
+        for _ in range(60):
+            self.key(pygame.K_RIGHT)
+        self.shot("08b-tree-code.png")
+        self.key(pygame.K_ESCAPE)
+        self.key(pygame.K_p)
+        practice = self.app.stack.top
+        for number in range(3):
+            question = practice.practice.question
+            practice.submit(question.expected if number != 2 else "0")
+        self.frames(2)
+        self.shot("08c-tree-practice.png")
+        self.key(pygame.K_ESCAPE)
+        self.key(pygame.K_d)
+        chart = self.app.stack.top
+        if not self.until(lambda: chart.done, timeout=300):
+            raise RuntimeError("the depth chart did not finish")
+        self.frames(2)
+        self.shot("08d-tree-depth-chart.png")
+        self.key(pygame.K_ESCAPE)
 
     def close(self) -> None:
         self.app.close()

@@ -161,7 +161,7 @@ class CodeWalkScene(Scene):
             pygame.draw.rect(surface, p.muted, rect, 1, border_radius=6)
         theme.text(
             surface,
-            theme.fit(f"The textbook code, line by line: {self.title}", small, header.width - 16),
+            theme.fit(f"The textbook code, line by line: {self.title}", small, header.width - 16, bold=True),
             small,
             (header.left + 8, header.top + 6),
             bold=True,
