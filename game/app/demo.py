@@ -172,6 +172,9 @@ class Demo:
         """From the tree overlay: the code walk (K), practice (P), depth against truth (D)."""
         import pygame
 
+        from game.app.tree.depth_scene import DepthChartScene
+        from game.app.tree.practice_scene import PracticeScene
+
         self.key(pygame.K_k)
         for _ in range(60):
             self.key(pygame.K_RIGHT)
@@ -179,14 +182,19 @@ class Demo:
         self.key(pygame.K_ESCAPE)
         self.key(pygame.K_p)
         practice = self.app.stack.top
+        if not isinstance(practice, PracticeScene):
+            raise RuntimeError("P did not open the practice")
         for number in range(3):
             question = practice.practice.question
-            practice.submit(question.expected if number != 2 else "0")
+            if question is not None:
+                practice.submit(question.expected if number != 2 else "0")
         self.frames(2)
         self.shot("08c-tree-practice.png")
         self.key(pygame.K_ESCAPE)
         self.key(pygame.K_d)
         chart = self.app.stack.top
+        if not isinstance(chart, DepthChartScene):
+            raise RuntimeError("D did not open the depth chart")
         if not self.until(lambda: chart.done, timeout=300):
             raise RuntimeError("the depth chart did not finish")
         self.frames(2)
