@@ -108,8 +108,14 @@ def draw_header(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
             anchor="topright",
         )
         return
-    hint = "[ ] other searches · Backspace up · Enter focus · F fit · L legend · Esc close"
-    if theme.font(16).size(hint)[0] < rect.right - x - 30:
+    hints = (  # longest first: the new tools (K, P, D, E) are named wherever they fit
+        "[ ] other searches · K code · P practice · D depth chart · E export · F fit · L legend · Esc close",
+        "K code · P practice · D depth chart · E export · F fit · L legend · Esc close",
+        "K code · P practice · D depth · E export · Esc close",
+    )
+    font = theme.font(16)
+    hint = next((text for text in hints if font.size(text)[0] < rect.right - x - 30), None)
+    if hint is not None:
         theme.text(surface, hint, 16, (rect.right - 10, y + 2), color=p.muted, anchor="topright")
 
 
