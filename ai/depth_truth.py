@@ -15,8 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ai.perfect import exact_column_scores
+from ai.perfect import PerfectPlayer, is_standard
 from ai.search import SearchCancelled, SearchProgress, search
+from ai.solver import SolverStopped
 from game.board import Board
 
 MAX_DEPTH = 12
@@ -62,9 +63,10 @@ def benchmark_boards(count: int = SAMPLE, seed: int = 1) -> list[Board]:
     lines = [line.split()[0] for line in BENCHMARK.read_text().splitlines() if line.strip()]
     random.Random(seed).shuffle(lines)
     boards = []
+    player = PerfectPlayer()
     for moves in lines:
         board = Board.from_moves(moves)
-        scores = exact_column_scores(board.grid, board.rules, board.to_move, time_limit=5.0)
+        scores = exact_scores(player, board)
         if scores and len({_sign(score) for score in scores.values()}) > 1:
             boards.append(board)
             if len(boards) == count:
@@ -72,16 +74,32 @@ def benchmark_boards(count: int = SAMPLE, seed: int = 1) -> list[Board]:
     return boards
 
 
+def exact_scores(
+    player: PerfectPlayer, board: Board, should_stop: Callable[[], bool] = lambda: False
+) -> dict[int, int] | None:
+    """The exact score of every column (from the side to move), or None: not the standard
+    board, or not solved within 5 s.  ``player`` is the caller's own (its solver's tables
+    are not safe to share with the window's worker thread)."""
+    if not is_standard(board.rules):
+        return None
+    try:
+        return player.column_scores(board.grid, board.to_move, time_limit=5.0, should_stop=should_stop)
+    except SolverStopped:
+        if should_stop():
+            raise SearchCancelled() from None
+        return None
+
+
 def _sign(score: int) -> int:
     return (score > 0) - (score < 0)
 
 
 def _one(
-    board: Board, depths: range, should_stop: Callable[[], bool]
+    player: PerfectPlayer, board: Board, depths: range, should_stop: Callable[[], bool]
 ) -> tuple[dict[int, bool], dict[int, int], dict[int, int]]:
     """For one position: depth -> kept the outcome, nodes with pruning, nodes without."""
     kept: dict[int, bool] = {}
-    scores = exact_column_scores(board.grid, board.rules, board.to_move, time_limit=5.0, should_stop=should_stop)
+    scores = exact_scores(player, board, should_stop)
     best = max(scores.values()) if scores else None
     pruned: dict[int, int] = {}
     moves: dict[int, int] = {}
@@ -146,10 +164,11 @@ def depth_truth(
     pruned: dict[int, list[int]] = {d: [] for d in depths}
     full: dict[int, list[int]] = {d: [] for d in depths}
     unjudged = 0
+    player = PerfectPlayer()
     for number, board in enumerate(boards):
         if on_position is not None:
             on_position(number, len(boards))
-        one_kept, one_pruned, one_full = _one(board, depths, should_stop)
+        one_kept, one_pruned, one_full = _one(player, board, depths, should_stop)
         unjudged += not one_kept
         for depth in depths:
             if depth in one_kept:
