@@ -21,6 +21,7 @@ from ai.tree import SearchTree, fmt_tree_value
 from game.app.scene import Scene
 from game.app.scenes.menu import dim
 from game.app.tree.codewalk import CodeSource, CodeStep, code_steps, read_source, step_sentence
+from game.app.tree.draw import draw_small_board
 from game.board import Board
 from game.notation import format_move
 
@@ -60,12 +61,19 @@ class CodeWalkScene(Scene):
         self.playing = False
         self.speed_index = 1
         self.clock = 0.0
+        self._boards: dict[int, Board] = {}  # the position at each node stepped through (for the panel)
+        self.seek(0)
 
     # -- moving -----------------------------------------------------------------------
     def seek(self, at: int) -> None:
         self.at = max(0, min(len(self.steps) - 1, at))
         if self.at == len(self.steps) - 1:
             self.playing = False
+        index = self.step.node
+        if index not in self._boards:  # worked out here, so that drawing only reads
+            if len(self._boards) > 2000:
+                self._boards.clear()
+            self._boards[index] = self.tree.node(index).board()
 
     def is_animating(self) -> bool:
         return self.playing
@@ -227,6 +235,14 @@ class CodeWalkScene(Scene):
         lines += [(line, False, p.text) for line in self.stack_lines()]
         for text, bold, color in lines:
             if y + size > area.bottom - 4:
-                break
+                return
             theme.text(surface, theme.fit(text, size, area.width - 16, bold=bold), size, (x, y), color=color, bold=bold)
             y += size + 4
+        # The position at the current node, as far as room allows.
+        board = self._boards.get(node.index)
+        if board is None:
+            return
+        rules = board.rules
+        cell = min((area.width - 24) // rules.cols, (area.bottom - y - 20) // rules.rows, 34)
+        if cell >= 8:
+            draw_small_board(surface, theme, board, (x + 4, y + 10), cell, mark_last=bool(node.path()))

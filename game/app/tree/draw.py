@@ -16,6 +16,7 @@ from game.app.theme import Theme
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, Placed
 from game.app.tree.legend import FONT_SIZE, PAGE_TITLE, TITLE
 from game.app.worker import JobPurpose
+from game.board import Board
 
 if TYPE_CHECKING:
     from game.app.tree.scene import TreeScene
@@ -347,19 +348,7 @@ def draw_detail(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
         return
     rows, cols = board.rules.rows, board.rules.cols
     cell = max(6, min((rect.width - 24) // cols, int(rect.height * (0.3 if rect.height > 420 else 0.26)) // rows))
-    grid_rect = pygame.Rect(x, y + 4, cell * cols, cell * rows)
-    pygame.draw.rect(surface, p.board, grid_rect.inflate(6, 6), border_radius=4)
-    last = board.last_cell()
-    for r in range(rows):
-        for c in range(cols):
-            center = (grid_rect.left + (c + 0.5) * cell, grid_rect.top + (r + 0.5) * cell)
-            value = int(board.grid[r, c])
-            if value:
-                theme.draw_disc(surface, center, cell * 0.42, value)
-            else:
-                pygame.draw.circle(surface, p.hole, center, cell * 0.42)
-            if last == (r, c) and path:
-                pygame.draw.circle(surface, p.glow, center, cell * 0.46, 2)
+    grid_rect = draw_small_board(surface, theme, board, (x, y + 4), cell, mark_last=bool(path))
     y = grid_rect.bottom + 10
     size = 16 if rect.height > 420 else 15
     step = theme.font(size).get_linesize() + 2
@@ -370,6 +359,28 @@ def draw_detail(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
                 return
             theme.text(surface, line, size, (x, y), color=color)
             y += step
+
+
+def draw_small_board(
+    surface: pygame.Surface, theme: Theme, board: Board, topleft: tuple[int, int], cell: int, *, mark_last: bool
+) -> pygame.Rect:
+    """A small picture of ``board`` (``cell`` pixels a cell), the last disc ringed if asked; its rect."""
+    p = theme.palette
+    rows, cols = board.rules.rows, board.rules.cols
+    grid_rect = pygame.Rect(topleft[0], topleft[1], cell * cols, cell * rows)
+    pygame.draw.rect(surface, p.board, grid_rect.inflate(6, 6), border_radius=4)
+    last = board.last_cell()
+    for r in range(rows):
+        for c in range(cols):
+            center = (grid_rect.left + (c + 0.5) * cell, grid_rect.top + (r + 0.5) * cell)
+            value = int(board.grid[r, c])
+            if value:
+                theme.draw_disc(surface, center, cell * 0.42, value)
+            else:
+                pygame.draw.circle(surface, p.hole, center, cell * 0.42)
+            if last == (r, c) and mark_last:
+                pygame.draw.circle(surface, p.glow, center, cell * 0.46, 2)
+    return grid_rect
 
 
 def draw_bottom(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> None:
