@@ -172,11 +172,18 @@ class Demo:
         """From the tree overlay: the code walk (K), practice (P), depth against truth (D)."""
         import pygame
 
+        from game.app.tree.code_scene import CodeWalkScene
+        from game.app.tree.codewalk import Line
         from game.app.tree.depth_scene import DepthChartScene
         from game.app.tree.practice_scene import PracticeScene
 
         self.key(pygame.K_k)
-        for _ in range(60):
+        walk = self.app.stack.top
+        if not isinstance(walk, CodeWalkScene):
+            raise RuntimeError("K did not open the code walk")
+        for _ in range(400):  # line by line up to the first cutoff
+            if walk.step.kind is Line.CUTOFF:
+                break
             self.key(pygame.K_RIGHT)
         self.shot("08b-tree-code.png")
         self.key(pygame.K_ESCAPE)

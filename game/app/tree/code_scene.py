@@ -197,6 +197,9 @@ class CodeWalkScene(Scene):
     def draw_code(self, surface: pygame.Surface, area: pygame.Rect, size: int) -> None:
         theme = self.app.theme
         p = theme.palette
+        both = self.source.last - self.source.first + 1
+        if both * (size + 3) > area.height - 12 and both * 17 <= area.height - 12:
+            size = 14  # both functions, a little smaller, rather than only the running one
         row = size + 3
         rows = max(1, (area.height - 12) // row)
         font = theme.font(size)
