@@ -59,3 +59,14 @@ def test_exact_verdict_counts_plies_from_the_node():
     said = exact_verdict(tree.root, board, 18)  # the solver's score: the mover wins with its 4th disc
     assert "perfect play: +W1, MAX (player 1) wins in 1 ply from here" in said
     assert exact_verdict(tree.root, board, 0).endswith("perfect play: a draw")
+
+
+def test_the_bottom_panel_lines_name_both_values_and_the_minimal_tree():
+    from ai.heuristic import TACTICAL
+    from game.app.tree.text import compare_verdict, order_line
+
+    assert compare_verdict(12, 12) == "same value"
+    assert compare_verdict(TACTICAL, 12) == "value differs: +F vs 12"  # one spelling: +F, never 100000
+    said = order_line(563, 391, 7, None, searched=833)
+    assert said.startswith("Knuth-Moore minimal tree (b=7): 563 nodes, 391 leaves") and "O: rerun" in said
+    assert "needed fewer" in order_line(563, 391, 7, None, searched=100)

@@ -19,11 +19,12 @@ from ai.solver import Solver, moves_to_end
 from ai.tree import BoundKind, is_forced_value, minimal_tree
 from ai.values import fmt_value
 from game.app.scenes.play import PlayScene, SearchRecord
-from game.app.tree.draw import NODE_SIZE, chart_pitch, chart_rect, order_line
+from game.app.tree.draw import NODE_SIZE, chart_pitch, chart_rect
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, View, layout
 from game.app.tree.legend import LEGEND
 from game.app.tree.replay import Replay
 from game.app.tree.scene import TreeScene, areas_for
+from game.app.tree.text import order_line
 from game.app.worker import JobPurpose
 from game.board import Board
 from game.rules import MIN, Rules
@@ -409,7 +410,7 @@ def test_move_orders_rerun_the_search_beside_the_minimal_tree(app):
     assert all(run.nodes >= minimal for run in runs.values())
     # From the empty board at depth 6 the counts differ by about an order of magnitude.
     assert runs[MoveOrder.LEFT_TO_RIGHT].nodes > 5 * runs[MoveOrder.BEST_FIRST].nodes
-    text = order_line(scene, minimal, 0, 7)
+    text = order_line(minimal, 0, 7, scene.orders)
     assert f"minimal {minimal:,}" in text and "left to right" in text and "searching" not in text
     assert not orders._process.is_alive()
 
@@ -588,7 +589,7 @@ def test_nodes_per_ply_chart_has_a_row_for_every_ply_of_a_deep_search(size):
 
 def test_compare_and_orders_rerun_a_noisy_level_with_its_own_noise(app):
     from ai.levels import PRESETS
-    from game.app.tree.draw import compare_verdict
+    from game.app.tree.text import compare_verdict
 
     play = PlayScene(Rules(), PRESETS["Easy"], "computer")
     app.stack.push(play)
@@ -610,7 +611,7 @@ def test_compare_and_orders_rerun_a_noisy_level_with_its_own_noise(app):
     press(app, pygame.K_c)
     assert wait_until(app, lambda: scene.compare_result is not None, 60)
     assert scene.compare_result.pruning is False and scene.compare_result.stats.nodes > shown.stats.nodes
-    verdict = compare_verdict(scene, shown.value)
+    verdict = compare_verdict(shown.value, scene.compare_result.value)
     if scene.compare_result.value == shown.value:
         assert verdict == "same value"
     else:  # never a bare "no": both values, and why they can differ
@@ -639,7 +640,7 @@ def test_forced_values_are_named_and_the_minimal_tree_claim_holds(app):
         assert any(line.startswith("F: a side wins by force") for line in scene.detail_lines(node))
     stats = scene.record.result.stats
     minimal, leaves = minimal_tree(tree.depth, scene.root_moves)
-    text = order_line(scene, minimal, leaves, scene.root_moves, searched=stats.nodes)
+    text = order_line(minimal, leaves, scene.root_moves, scene.orders, searched=stats.nodes)
     assert "no move order does better" not in text
     if stats.nodes < minimal:
         assert "needed fewer" in text

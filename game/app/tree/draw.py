@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from ai.tree import BoundKind, LeafReason, Node, SearchTree, fmt_tree_value, minimal_tree, nodes_text
+from ai.tree import BoundKind, LeafReason, Node, SearchTree, minimal_tree, nodes_text
 from game.app.scenes.menu import dim
 from game.app.theme import Theme
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, Placed
 from game.app.tree.legend import FONT_SIZE, PAGE_TITLE, TITLE
+from game.app.tree.text import compare_verdict, order_line
 from game.app.worker import JobPurpose
 from game.board import Board
 
@@ -448,7 +449,7 @@ def bottom_lines(scene: TreeScene, tree: SearchTree, theme: Theme) -> list[tuple
             f"{stats.leaves:,} leaves, {stats.cutoffs:,} cutoffs, {stats.seconds:.3f} s",
             p.text,
         ),
-        (order_line(scene, minimal_nodes, minimal_leaves, legal, searched=stats.nodes), p.text),
+        (order_line(minimal_nodes, minimal_leaves, legal, scene.orders, searched=stats.nodes), p.text),
     ]
     if scene.record.note and result.move is not None:  # the move played is not this search's choice
         lines.insert(0, (f"Played {scene.move_label(result.move)}: {scene.record.note}.", p.player2))
@@ -465,7 +466,7 @@ def bottom_lines(scene: TreeScene, tree: SearchTree, theme: Theme) -> list[tuple
         lines.append(
             (
                 f"With alpha-beta: {on.nodes:,} nodes, {on.seconds:.3f} s  |  without: {off.nodes:,} nodes, "
-                f"{off.seconds:.3f} s  ({saving:,.1f} x fewer nodes, {compare_verdict(scene, result.value)})",
+                f"{off.seconds:.3f} s  ({saving:,.1f} x fewer nodes, {compare_verdict(result.value, scene.compare_result.value)})",
                 p.text,
             )
         )
@@ -478,41 +479,6 @@ def bottom_lines(scene: TreeScene, tree: SearchTree, theme: Theme) -> list[tuple
     else:
         lines.append(("Space: replay the search step by step (, . to step, S speed)", p.text))
     return lines
-
-
-def compare_verdict(scene: TreeScene, value: int) -> str:
-    """Did switching the pruning change the value? It must not for the same judgement."""
-    other = scene.compare_result
-    assert other is not None
-    if other.value == value:
-        return "same value"
-    return f"value differs: {fmt_tree_value(value)} vs {fmt_tree_value(other.value)}"
-
-
-def order_line(
-    scene: TreeScene, minimal_nodes: int, minimal_leaves: int, branching: int, searched: int | None = None
-) -> str:
-    """The Knuth-Moore minimal tree and, once asked for, each move order's node count.
-
-    The minimal tree is the least alpha-beta visits on a uniform tree (every line
-    ``depth`` plies, ``branching`` moves at each node); a won game or a full column ends
-    a line early, so a real search can need fewer (``searched``: its node count)."""
-    orders = scene.orders
-    minimal = f"Knuth-Moore minimal tree (b={branching}): {minimal_nodes:,} nodes, {minimal_leaves:,} leaves"
-    if orders is None:
-        if searched is not None and searched < minimal_nodes:
-            said = f"{minimal} if no line ended early; this search needed fewer: wins ended lines early"
-        else:
-            said = f"{minimal}: the least alpha-beta visits when no line ends early"
-        return f"{said}. O: rerun with each move order"
-    parts = [f"minimal {minimal_nodes:,}"]
-    for run in orders.runs:
-        ratio = f" ({run.nodes / minimal_nodes:,.1f}x)" if minimal_nodes else ""
-        parts.append(f"{run.order.value} {'over ' if run.capped else ''}{run.nodes:,}{ratio}")
-    searching = orders.next_order
-    if searching is not None:
-        parts.append(f"{searching.value}: searching (O stops)")
-    return f"Nodes at depth {orders.depth} with alpha-beta: " + " · ".join(parts)
 
 
 def _cross(surface: pygame.Surface, color: Color, center: tuple[float, float], arm: float = 6) -> None:

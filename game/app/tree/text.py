@@ -7,6 +7,8 @@ the heuristic's forced leaves), so one value is spelled one way in every sentenc
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ai.solver import moves_to_end
 from ai.tree import (
     BOUND_MEANING,
@@ -22,6 +24,9 @@ from ai.tree import (
 from game.app.tree.replay import Replay
 from game.board import Board
 from game.rules import MAX
+
+if TYPE_CHECKING:
+    from game.app.tree.compare import OrderComparison
 
 LEAF_WHY = {
     LeafReason.DEPTH: "depth limit: valued by the heuristic",
@@ -112,3 +117,39 @@ def exact_verdict(node: Node, board: Board, score: int) -> str:
     plies = 2 * moves - 1 if mover_wins else 2 * moves
     exact = f"{'+' if winner == MAX else '-'}W{node.ply + plies}"
     return f"{said}; perfect play: {exact}, {name} wins in {plies} pl{'y' if plies == 1 else 'ies'} from here"
+
+
+def compare_verdict(value: int, other: int) -> str:
+    """Did switching the pruning change the value? It must not for the same judgement."""
+    if other == value:
+        return "same value"
+    return f"value differs: {fmt_tree_value(value)} vs {fmt_tree_value(other)}"
+
+
+def order_line(
+    minimal_nodes: int,
+    minimal_leaves: int,
+    branching: int,
+    orders: OrderComparison | None,
+    searched: int | None = None,
+) -> str:
+    """The Knuth-Moore minimal tree and, once asked for, each move order's node count.
+
+    The minimal tree is the least alpha-beta visits on a uniform tree (every line
+    ``depth`` plies, ``branching`` moves at each node); a won game or a full column ends
+    a line early, so a real search can need fewer (``searched``: its node count)."""
+    minimal = f"Knuth-Moore minimal tree (b={branching}): {minimal_nodes:,} nodes, {minimal_leaves:,} leaves"
+    if orders is None:
+        if searched is not None and searched < minimal_nodes:
+            said = f"{minimal} if no line ended early; this search needed fewer: wins ended lines early"
+        else:
+            said = f"{minimal}: the least alpha-beta visits when no line ends early"
+        return f"{said}. O: rerun with each move order"
+    parts = [f"minimal {minimal_nodes:,}"]
+    for run in orders.runs:
+        ratio = f" ({run.nodes / minimal_nodes:,.1f}x)" if minimal_nodes else ""
+        parts.append(f"{run.order.value} {'over ' if run.capped else ''}{run.nodes:,}{ratio}")
+    searching = orders.next_order
+    if searching is not None:
+        parts.append(f"{searching.value}: searching (O stops)")
+    return f"Nodes at depth {orders.depth} with alpha-beta: " + " · ".join(parts)
