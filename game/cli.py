@@ -19,10 +19,21 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ai.cost import duration_text, full_tree_positions, pruned_tree_positions, seconds_for, speed_text
+from ai.depth_truth import MAX_DEPTH, benchmark_boards, depth_truth
 from ai.exact import ExactScore, verdict
 from ai.levels import Level
 from ai.search import SearchProgress, SearchResult, search
-from ai.tree import BOUND_NOTE, FORCED_MEANING, BoundKind, fmt_bounded, fmt_tree_value, format_tree, is_forced_value
+from ai.tree import (
+    BOUND_NOTE,
+    FORCED_MEANING,
+    BoundKind,
+    SearchTree,
+    fmt_bounded,
+    fmt_tree_value,
+    format_tree,
+    is_forced_value,
+)
+from ai.tree_export import FORMATS, export_tree
 from ai.values import is_win_value, plies_to_end
 from game.board import TEXT_LEGEND, Board, IllegalMoveError
 from game.board_file import BoardFileError, parse_board_text, save_board
@@ -118,6 +129,11 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--tree", action="store_true", help="print the search tree as text")
     analyze.add_argument("--tree-depth", type=int, default=2, help="levels of the tree to print (default 2)")
     analyze.add_argument(
+        "--export-tree",
+        metavar="FILE",
+        help="write every node of the search tree to FILE.json (data) or FILE.dot (Graphviz)",
+    )
+    analyze.add_argument(
         "--level",
         metavar="NAME",
         help="also print the move this level would play (a preset such as perfect, or depth:N)",
@@ -141,6 +157,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds per position; a line not solved in time says 'unknown within S s'",
     )
     _add_rule_options(solve, Mode.CLASSIC)
+    chart = commands.add_parser(
+        "depth-chart",
+        help="chart how often each search depth keeps the exact outcome, and its nodes (PNG)",
+        description="For depths 1..12: how often the depth-limited search (alpha-beta, as the levels "
+        "play) picks a move that keeps the exact outcome, over a seeded sample of middle-game "
+        "benchmark positions where a move can change it (and for MOVES, if given), with the nodes "
+        "searched with and without pruning. Drawn headless with pygame.",
+    )
+    chart.add_argument("moves", metavar="MOVES", nargs="?", help="a position to chart beside the sample")
+    chart.add_argument("--out", required=True, metavar="FILE.png", help="the PNG to write")
+    chart.add_argument("--positions", type=int, default=12, help="benchmark positions in the sample (default 12)")
     _add_bot_commands(commands)
     from game import review_cli
 
@@ -536,6 +563,8 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     if args.tree_depth < 0:
         raise CliError(f"--tree-depth must be 0 (the root only) or more, not {args.tree_depth}")
     level = _find_level(args.level) if args.level else None  # checked before any output
+    if args.export_tree:
+        _check_export(args.export_tree, args.position)
     board = _read_position(args.position, args)
     rules = board.rules
     print(f"Rules: {rules.describe()}", file=out)
@@ -551,7 +580,12 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     limit_hint = "--time-limit S plays the deepest depth finished in S seconds"
     watch = SearchWatch("analyze", board, depth, not args.no_pruning, limit_hint, args.time_limit)
     result = watched_search(
-        watch, board, depth, pruning=not args.no_pruning, record_tree=args.tree, time_limit=args.time_limit
+        watch,
+        board,
+        depth,
+        pruning=not args.no_pruning,
+        record_tree=args.tree or bool(args.export_tree),
+        time_limit=args.time_limit,
     )
     assert result.move is not None
     stats = result.stats
@@ -581,7 +615,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         assert choice.move is not None
         note = f" ({choice.note})" if choice.note else ""
         print(f"Level {args.level} plays: {format_move(choice.move, rules)}{note}", file=out)
-    if result.tree is not None:
+    if result.tree is not None and args.tree:
         tree = result.tree
         print(f"\nSearch tree ({len(tree):,} nodes stored; W<n> = win in n plies):", file=out)
         if tree.pruning:
@@ -589,6 +623,67 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         print(format_tree(tree, max_depth=args.tree_depth), file=out)
         if not tree.is_complete:
             print(f"(past the budget: {tree.counted - len(tree):,} nodes counted, not stored)", file=out)
+    if args.export_tree and result.tree is not None:
+        _write_tree(result.tree, args.export_tree, out)
+    return 0
+
+
+def _check_export(output: str, *inputs: str) -> None:
+    """analyze --export-tree: refuse a name that is not .json/.dot, or an input's, before searching."""
+    if Path(output).suffix.lower() not in FORMATS:
+        raise CliError(f"--export-tree {output}: name a .json file (data) or a .dot file (Graphviz)")
+    _check_output(output, *inputs)
+
+
+def _write_tree(tree: SearchTree, output: str, out: TextIO) -> None:
+    try:
+        export_tree(tree, output)
+    except OSError as error:
+        raise CliError(f"could not write the tree to {_shown(output)}: {error.strerror or error}") from None
+    stored = f"{len(tree):,} nodes: the root and the {tree.counted - 1:,} the search counts"
+    if not tree.is_complete:
+        stored = f"{len(tree):,} of {tree.counted:,} nodes: the rest were past the budget, counted, not stored"
+    print(f"Tree written to {_shown(output)} ({stored})", file=out)
+
+
+def cmd_depth_chart(args: argparse.Namespace, out: TextIO) -> int:
+    """depth-chart: measure, print the table, draw the PNG (pygame imported only here)."""
+    if not 0 <= args.positions <= 200:
+        raise CliError(f"--positions must be 0 to 200, not {args.positions}")
+    if Path(args.out).suffix.lower() != ".png":
+        raise CliError(f"--out {args.out}: name a .png file")
+    _check_output(args.out)
+    current = None
+    if args.moves:
+        board = Board.from_moves(args.moves)
+        if board.is_game_over():
+            raise CliError(f"{args.moves}: the game is already over")
+        current = depth_truth([board], f"the position after {args.moves}")
+    bench = None
+    if args.positions:
+        boards = benchmark_boards(args.positions)
+        bench = depth_truth(boards, "middle-game benchmark positions where a move can change the outcome")
+    print("depth  kept (sample)  nodes pruned  nodes unpruned" + ("  this position" if current else ""), file=out)
+    for index in range(MAX_DEPTH):
+        cells = [f"{index + 1:>5}"]
+        if bench is not None:
+            row = bench.rows[index]
+            cells.append(f"{row.kept:>6}/{row.judged:<6}" if row.judged else f"{'-':>13}")
+            cells += [f"{row.pruned_nodes:>12,.0f}" if row.pruned_nodes else f"{'-':>12}"]
+            cells += [f"{row.full_nodes:>14,.0f}" if row.full_nodes else f"{'-':>14}"]
+        if current is not None:
+            row = current.rows[index]
+            kept = "-" if not row.judged else ("keeps" if row.kept else "changes")
+            cells.append(f"  {kept} ({row.pruned_nodes or 0:,.0f} nodes)")
+        print("  ".join(cells), file=out)
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from game.app.depth_chart import save_depth_chart  # pygame: only for this command
+
+    try:
+        save_depth_chart(args.out, current, bench)
+    except (OSError, RuntimeError) as error:  # pygame.error is a RuntimeError
+        raise CliError(f"could not write {_shown(args.out)}: {error}") from None
+    print(f"Chart written to {_shown(args.out)}", file=out)
     return 0
 
 
@@ -802,6 +897,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
             return cmd_analyze(args, out)
         if args.command == "solve":
             return cmd_solve(args, out, inp)
+        if args.command == "depth-chart":
+            return cmd_depth_chart(args, out)
         if args.command == "engine":
             return cmd_engine(args, out, inp)
         if args.command == "match":

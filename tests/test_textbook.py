@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from ai.search import search
+from ai.search import MoveOrder, search
 from ai.textbook import textbook_search
 from ai.values import WIN
 from game.board import Board
@@ -73,3 +73,41 @@ def test_a_finished_game_has_no_move():
     board = Board.from_moves("1212121")
     assert board.is_game_over()
     assert textbook_search(board, 2).move is None
+
+
+@pytest.mark.parametrize("rules", ALL_VARIANTS, ids=variant_id)
+def test_the_textbook_records_the_fast_search_tree_node_for_node(rules, rng):
+    checked = 0
+    for depth in (1, 2, 3):
+        for board in small_positions(rules, depth, rng, count=3):
+            slow = textbook_search(board, depth, pruning=False, record_tree=True)
+            fast = search(
+                board.grid,
+                rules,
+                depth,
+                pruning=False,
+                record_tree=True,
+                to_move=board.to_move,
+                iterative=False,
+                order=MoveOrder.LEFT_TO_RIGHT,
+            )
+            assert slow.tree is not None and fast.tree is not None
+            # Every field of every node: parent, move, ply, side, value, windows, reasons, counts.
+            assert slow.tree.data == fast.tree.data, (board.moves_string(), depth)
+            assert slow.stats.nodes == fast.stats.nodes == len(slow.tree) - 1
+            checked += 1
+    assert checked >= 3
+
+
+def test_with_pruning_the_recorded_tree_shows_the_cutoffs():
+    board = Board.from_moves("4455")
+    result = textbook_search(board, 4, pruning=True, record_tree=True)
+    tree = result.tree
+    assert tree is not None and tree.is_complete
+    assert len(tree) - 1 == result.stats.nodes
+    assert result.stats.cutoffs > 0
+    assert any(node.pruned_count for node in tree.iter_nodes())
+    assert tree.root.value == result.value
+    # With the same move order the fast search finds the same tree.
+    fast = search(board.grid, board.rules, 4, record_tree=True, iterative=False, order=MoveOrder.LEFT_TO_RIGHT)
+    assert fast.tree is not None and fast.tree.data == tree.data

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -19,11 +20,12 @@ from ai.solver import Solver
 from ai.tree import BoundKind, is_forced_value, minimal_tree
 from ai.values import fmt_value
 from game.app.scenes.play import PlayScene, SearchRecord
-from game.app.tree.draw import chart_pitch, chart_rect, order_line
+from game.app.tree.draw import NODE_SIZE, chart_pitch, chart_rect
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, View, layout
 from game.app.tree.legend import LEGEND
 from game.app.tree.replay import Replay
 from game.app.tree.scene import TreeScene, areas_for
+from game.app.tree.text import order_line
 from game.app.worker import JobPurpose
 from game.board import Board
 from game.rules import MIN, Rules
@@ -301,7 +303,7 @@ def test_detail_panel_sets_the_heuristic_value_beside_perfect_play(app):
     board = Board.from_moves("51642713771171647635")
     result = search(board.grid, board.rules, 4, record_tree=True, to_move=board.to_move)
     scene = open_tree(app, board.rules, result, side=board.to_move)
-    scene.horizon_seconds = 60.0  # a frame's budget is for the window; here the answer matters
+    scene.horizon.seconds = 60.0  # a frame's budget is for the window; here the answer matters
     child = result.tree.root.children()[1]
     scene.select(child.index)
     step(app, 2)  # the solver tries on the frame after the selection settles
@@ -320,7 +322,7 @@ def test_detail_panel_sets_the_heuristic_value_beside_perfect_play(app):
     # Early on it is not known within the budget, and the panel says so.
     empty = search(np.zeros((6, 7), dtype=np.int8), Rules(), 3, record_tree=True)
     scene = open_tree(app, Rules(), empty, side=1)
-    scene.horizon_seconds = 0.0  # stop at the solver's first look at the clock
+    scene.horizon.seconds = 0.0  # stop at the solver's first look at the clock
     first = empty.tree.root.children()[0]
     scene.select(first.index)
     step(app, 2)
@@ -411,7 +413,7 @@ def test_move_orders_rerun_the_search_beside_the_minimal_tree(app):
     assert all(run.nodes >= minimal for run in runs.values())
     # From the empty board at depth 6 the counts differ by about an order of magnitude.
     assert runs[MoveOrder.LEFT_TO_RIGHT].nodes > 5 * runs[MoveOrder.BEST_FIRST].nodes
-    text = order_line(scene, minimal, 0, 7)
+    text = order_line(minimal, 0, 7, scene.orders)
     assert f"minimal {minimal:,}" in text and "left to right" in text and "searching" not in text
     assert not orders._process.is_alive()
 
@@ -590,7 +592,7 @@ def test_nodes_per_ply_chart_has_a_row_for_every_ply_of_a_deep_search(size):
 
 def test_compare_and_orders_rerun_a_noisy_level_with_its_own_noise(app):
     from ai.levels import PRESETS
-    from game.app.tree.draw import compare_verdict
+    from game.app.tree.text import compare_verdict
 
     play = PlayScene(Rules(), PRESETS["Easy"], "computer")
     app.stack.push(play)
@@ -612,7 +614,7 @@ def test_compare_and_orders_rerun_a_noisy_level_with_its_own_noise(app):
     press(app, pygame.K_c)
     assert wait_until(app, lambda: scene.compare_result is not None, 60)
     assert scene.compare_result.pruning is False and scene.compare_result.stats.nodes > shown.stats.nodes
-    verdict = compare_verdict(scene, shown.value)
+    verdict = compare_verdict(shown.value, scene.compare_result.value)
     if scene.compare_result.value == shown.value:
         assert verdict == "same value"
     else:  # never a bare "no": both values, and why they can differ
@@ -641,7 +643,7 @@ def test_forced_values_are_named_and_the_minimal_tree_claim_holds(app):
         assert any(line.startswith("F: a side wins by force") for line in scene.detail_lines(node))
     stats = scene.record.result.stats
     minimal, leaves = minimal_tree(tree.depth, scene.root_moves)
-    text = order_line(scene, minimal, leaves, scene.root_moves, searched=stats.nodes)
+    text = order_line(minimal, leaves, scene.root_moves, scene.orders, searched=stats.nodes)
     assert "no move order does better" not in text
     if stats.nodes < minimal:
         assert "needed fewer" in text
@@ -705,3 +707,77 @@ def test_the_overlay_says_when_the_levels_solver_played_another_move(app):
     assert first == f"Played {choice.move + 1}: {choice.note}."
     scene.play.searches[-1] = replace_fields(scene.play.searches[-1], note=None)
     assert not bottom_lines(scene, choice.result.tree, app.theme)[0][0].startswith("Played")
+
+
+def test_play_again_after_t_in_the_frame_the_game_over_panel_opens(app):
+    """Issue 17: T and the game-over panel in one frame, then Play again, crashed the overlay."""
+    board = Board.from_moves("121212")
+    result = search(board.grid, board.rules, 2, record_tree=True, to_move=board.to_move)
+    play = PlayScene(board.rules, Level(2), "human")
+    app.stack.push(play)
+    step(app)
+    for column in "121212":
+        press(app, getattr(pygame, f"K_{column}"))
+        settle(app, play)
+    play.searches.append(SearchRecord(6, MIN, JobPurpose.HINT, result))
+    press(app, pygame.K_1)  # the winning disc
+    assert wait_until(app, lambda: play.end_timer is not None, 10)
+    play.end_timer = FRAME / 2  # the panel opens in the next frame ...
+    press(app, pygame.K_t)  # ... the frame in which T is pressed
+    top = app.stack.top
+    assert type(top).__name__ == "GameOverScene"
+    press(app, pygame.K_RETURN, frames=3)  # Play again: the game and its searches are gone
+    assert app.stack.top is play
+    assert play.match.moves == [] and play.searches == []
+    press(app, pygame.K_t, frames=2)  # and the tree key says there is no search yet
+    assert app.stack.top is play
+
+
+def test_e_exports_the_tree_on_screen_and_says_where(app, hand):
+    scene, result = hand
+    press(app, pygame.K_e)
+    written = sorted((app.home / "trees").iterdir())
+    assert [path.suffix for path in written] == [".dot", ".json"]
+    assert app.toast is not None and str(written[1]) in app.toast[0] and "preference folder" in app.toast[0]
+    data = json.loads(written[1].read_text())
+    assert len(data["nodes"]) == result.stats.nodes + 1
+    assert app.stack.top is scene
+
+
+@pytest.mark.parametrize("depth", [8, 12])
+def test_the_deepest_row_stays_on_the_canvas_at_800x600(tmp_path, depth):
+    from game.app.loop import App
+
+    small = App((800, 600), home=tmp_path / "home")
+    try:
+        board = Board.from_moves("4453")
+        result = search(board.grid, board.rules, depth, record_tree=True, to_move=board.to_move)
+        scene = open_tree(small, board.rules, result, side=board.to_move)
+        press(small, pygame.K_f)
+        canvas = scene.areas.canvas
+        nodes = [item for item in scene.drawn if item.kind == NODE]
+        deepest = max(item.level for item in nodes)
+        assert deepest == result.tree.depth  # the line runs down to its leaf ...
+        assert all(canvas.top < item.y and item.y + NODE_SIZE + 14 <= canvas.bottom for item in nodes)  # ... in view
+    finally:
+        small.close()
+
+
+def test_toasts_stay_clear_of_the_bottom_panel(app, hand):
+    scene, _ = hand
+    app.show_toast("A long message about the tree that was just exported somewhere on this machine", 5)
+    shown = []
+    original = app.theme.text
+
+    def spy(surface, text, size, pos, **options):
+        rect = original(surface, text, size, pos, **options)
+        if text.startswith("A long message"):
+            shown.append(rect)
+        return rect
+
+    app.theme.text = spy
+    try:
+        app.draw()
+    finally:
+        app.theme.text = original
+    assert shown and not any(rect.colliderect(scene.areas.bottom) for rect in shown)

@@ -2,11 +2,11 @@
 
 ``python main.py demo --out DIR`` needs no window (SDL's dummy driver).  It visits the
 title menu, the options, the level select, plays a whole game computer against computer,
-opens the tree overlay, plays a short full-board game without gravity, asks for a
-hint against the computer, then shows the review of the first game, the past games
-(the demo's games are in its archive) and the analysis board, saving a PNG of each
-into DIR.  ``--home DIR`` keeps the settings and the archive there (default: a
-temporary folder).  Exit code 0 on success.
+opens the tree overlay (with its code walk, practice and depth chart), plays a short
+full-board game without gravity, asks for a hint against the computer, then shows the
+review of the first game, the past games (the demo's games are in its archive) and the
+analysis board, saving a PNG of each into DIR.  ``--home DIR`` keeps the settings and
+the archive there (default: a temporary folder).  Exit code 0 on success.
 """
 
 from __future__ import annotations
@@ -199,6 +199,47 @@ class Demo:
             select()
         self.frames(5)
         self.shot("08-tree.png")
+        self.explorer_shots()
+
+    def explorer_shots(self) -> None:
+        """From the tree overlay: the code walk (K), practice (P), depth against truth (D)."""
+        import pygame
+
+        from game.app.tree.code_scene import CodeWalkScene
+        from game.app.tree.codewalk import Line
+        from game.app.tree.depth_scene import DepthChartScene
+        from game.app.tree.practice_scene import PracticeScene
+
+        self.key(pygame.K_k)
+        walk = self.app.stack.top
+        if not isinstance(walk, CodeWalkScene):
+            raise RuntimeError("K did not open the code walk")
+        for _ in range(400):  # line by line up to the first cutoff
+            if walk.step.kind is Line.CUTOFF:
+                break
+            self.key(pygame.K_RIGHT)
+        self.shot("08b-tree-code.png")
+        self.key(pygame.K_ESCAPE)
+        self.key(pygame.K_p)
+        practice = self.app.stack.top
+        if not isinstance(practice, PracticeScene):
+            raise RuntimeError("P did not open the practice")
+        for number in range(3):
+            question = practice.practice.question
+            if question is not None:
+                practice.submit(question.expected if number != 2 else "0")
+        self.frames(2)
+        self.shot("08c-tree-practice.png")
+        self.key(pygame.K_ESCAPE)
+        self.key(pygame.K_d)
+        chart = self.app.stack.top
+        if not isinstance(chart, DepthChartScene):
+            raise RuntimeError("D did not open the depth chart")
+        if not self.until(lambda: chart.done, timeout=300):
+            raise RuntimeError("the depth chart did not finish")
+        self.frames(2)
+        self.shot("08d-tree-depth-chart.png")
+        self.key(pygame.K_ESCAPE)
 
     def close(self) -> None:
         self.app.close()

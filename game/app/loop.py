@@ -197,6 +197,10 @@ class App:
         width, height = self.theme.font(20).size(text)
         box = pygame.Rect(0, 0, width + 24, height + 14)
         box.midbottom = (w // 2, h - max(44, int(h * 0.085)) - 16)
+        top = self.stack.top
+        bottom = top.toast_bottom((w, h)) if top is not None else None
+        if bottom is not None:  # the scene keeps a panel there (the tree overlay's bottom panel)
+            box.bottom = bottom
         p = self.theme.palette
         pygame.draw.rect(surface, p.text, box, border_radius=8)
         self.theme.text(surface, text, 20, box.center, color=p.panel, anchor="center")

@@ -50,6 +50,10 @@ class Scene:
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the scene; it must not change any state."""
 
+    def toast_bottom(self, size: tuple[int, int]) -> int | None:
+        """Where the bottom of a toast may go in a window of ``size``; None: the usual place."""
+        return None
+
     def is_animating(self) -> bool:
         """Whether the scene moves on its own and needs frames while no input comes.
 

@@ -58,7 +58,7 @@ def detail_lines(review: GameReview, ply: int, names: dict[int, str]) -> list[st
     start = review.board_at(0).ply
     now = result_words(review.graph[ply], start + ply, exact=review.exact) if ply < len(review.graph) else ""
     if ply == 0:
-        return ["The start of the game.", f"With best play: {now}."]
+        return ["The start of the game.", f"From here: {now}."]
     m = review.moves[ply - 1]
     lines = [f"Move {m.ply}: {who(m.side, names)} played {move_name(review, m.move)}: {m.move_class.value}."]
     if m.move_class is not MoveClass.BEST:

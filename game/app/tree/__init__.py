@@ -7,5 +7,13 @@
 - ``replay``: the state of the search at any step, computed directly (no pygame);
 - ``legend``: the key to the drawing;
 - ``compare``: the search rerun with each move order in a helper process;
+- ``text``: the overlay's sentences, pure functions of the tree (no pygame);
+- ``placing``: where panels, nodes, the path and the buttons go for the window's size;
+- ``navigate``: which node a key or a click means, how a zoom moves the view;
+- ``keys``: which key runs which action; ``horizon``: the exact verdict of the selected node;
+- ``export``: E writes the tree as JSON and DOT (``ai.tree_export``) to the preference folder;
+- ``codewalk`` / ``code_scene``: K, the textbook code line by line beside its run;
+- ``practice`` / ``practice_scene``: P, "you are alpha-beta";
+- ``depth_scene``: D, depth against truth (``ai.depth_truth``, drawn by ``game.app.depth_chart``);
 - ``bench``: frame times on a 1,000,000-node tree (``python -m game.app.tree.bench``).
 """

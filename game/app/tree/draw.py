@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ai.tree import BoundKind, LeafReason, Node, SearchTree, minimal_tree, nodes_text
-from ai.values import fmt_value
 from game.app.scenes.menu import dim
 from game.app.theme import Theme
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, Placed
 from game.app.tree.legend import FONT_SIZE, PAGE_TITLE, TITLE
+from game.app.tree.text import compare_verdict, order_line
 from game.app.worker import JobPurpose
+from game.board import Board
 
 if TYPE_CHECKING:
     from game.app.tree.scene import TreeScene
@@ -109,8 +110,14 @@ def draw_header(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
             anchor="topright",
         )
         return
-    hint = "[ ] other searches · Backspace up · Enter focus · F fit · L legend · Esc close"
-    if theme.font(16).size(hint)[0] < rect.right - x - 30:
+    hints = (  # longest first: the new tools (K, P, D, E) are named wherever they fit
+        "[ ] other searches · K code · P practice · D depth chart · E export · F fit · L legend · Esc close",
+        "K code · P practice · D depth chart · E export · F fit · L legend · Esc close",
+        "K code · P practice · D depth · E export · Esc close",
+    )
+    font = theme.font(16)
+    hint = next((text for text in hints if font.size(text)[0] < rect.right - x - 30), None)
+    if hint is not None:
         theme.text(surface, hint, 16, (rect.right - 10, y + 2), color=p.muted, anchor="topright")
 
 
@@ -342,19 +349,7 @@ def draw_detail(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
         return
     rows, cols = board.rules.rows, board.rules.cols
     cell = max(6, min((rect.width - 24) // cols, int(rect.height * (0.3 if rect.height > 420 else 0.26)) // rows))
-    grid_rect = pygame.Rect(x, y + 4, cell * cols, cell * rows)
-    pygame.draw.rect(surface, p.board, grid_rect.inflate(6, 6), border_radius=4)
-    last = board.last_cell()
-    for r in range(rows):
-        for c in range(cols):
-            center = (grid_rect.left + (c + 0.5) * cell, grid_rect.top + (r + 0.5) * cell)
-            value = int(board.grid[r, c])
-            if value:
-                theme.draw_disc(surface, center, cell * 0.42, value)
-            else:
-                pygame.draw.circle(surface, p.hole, center, cell * 0.42)
-            if last == (r, c) and path:
-                pygame.draw.circle(surface, p.glow, center, cell * 0.46, 2)
+    grid_rect = draw_small_board(surface, theme, board, (x, y + 4), cell, mark_last=bool(path))
     y = grid_rect.bottom + 10
     size = 16 if rect.height > 420 else 15
     step = theme.font(size).get_linesize() + 2
@@ -365,6 +360,28 @@ def draw_detail(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
                 return
             theme.text(surface, line, size, (x, y), color=color)
             y += step
+
+
+def draw_small_board(
+    surface: pygame.Surface, theme: Theme, board: Board, topleft: tuple[int, int], cell: int, *, mark_last: bool
+) -> pygame.Rect:
+    """A small picture of ``board`` (``cell`` pixels a cell), the last disc ringed if asked; its rect."""
+    p = theme.palette
+    rows, cols = board.rules.rows, board.rules.cols
+    grid_rect = pygame.Rect(topleft[0], topleft[1], cell * cols, cell * rows)
+    pygame.draw.rect(surface, p.board, grid_rect.inflate(6, 6), border_radius=4)
+    last = board.last_cell()
+    for r in range(rows):
+        for c in range(cols):
+            center = (grid_rect.left + (c + 0.5) * cell, grid_rect.top + (r + 0.5) * cell)
+            value = int(board.grid[r, c])
+            if value:
+                theme.draw_disc(surface, center, cell * 0.42, value)
+            else:
+                pygame.draw.circle(surface, p.hole, center, cell * 0.42)
+            if last == (r, c) and mark_last:
+                pygame.draw.circle(surface, p.glow, center, cell * 0.46, 2)
+    return grid_rect
 
 
 def draw_bottom(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> None:
@@ -432,7 +449,7 @@ def bottom_lines(scene: TreeScene, tree: SearchTree, theme: Theme) -> list[tuple
             f"{stats.leaves:,} leaves, {stats.cutoffs:,} cutoffs, {stats.seconds:.3f} s",
             p.text,
         ),
-        (order_line(scene, minimal_nodes, minimal_leaves, legal, searched=stats.nodes), p.text),
+        (order_line(minimal_nodes, minimal_leaves, legal, scene.orders, searched=stats.nodes), p.text),
     ]
     played = scene.record.played
     if scene.record.note and played is not None:  # the move played is not this search's choice
@@ -450,7 +467,7 @@ def bottom_lines(scene: TreeScene, tree: SearchTree, theme: Theme) -> list[tuple
         lines.append(
             (
                 f"With alpha-beta: {on.nodes:,} nodes, {on.seconds:.3f} s  |  without: {off.nodes:,} nodes, "
-                f"{off.seconds:.3f} s  ({saving:,.1f} x fewer nodes, {compare_verdict(scene, result.value)})",
+                f"{off.seconds:.3f} s  ({saving:,.1f} x fewer nodes, {compare_verdict(result.value, scene.compare_result.value)})",
                 p.text,
             )
         )
@@ -463,41 +480,6 @@ def bottom_lines(scene: TreeScene, tree: SearchTree, theme: Theme) -> list[tuple
     else:
         lines.append(("Space: replay the search step by step (, . to step, S speed)", p.text))
     return lines
-
-
-def compare_verdict(scene: TreeScene, value: int) -> str:
-    """Did switching the pruning change the value? It must not for the same judgement."""
-    other = scene.compare_result
-    assert other is not None
-    if other.value == value:
-        return "same value"
-    return f"value differs: {fmt_value(value)} vs {fmt_value(other.value)}"
-
-
-def order_line(
-    scene: TreeScene, minimal_nodes: int, minimal_leaves: int, branching: int, searched: int | None = None
-) -> str:
-    """The Knuth-Moore minimal tree and, once asked for, each move order's node count.
-
-    The minimal tree is the least alpha-beta visits on a uniform tree (every line
-    ``depth`` plies, ``branching`` moves at each node); a won game or a full column ends
-    a line early, so a real search can need fewer (``searched``: its node count)."""
-    orders = scene.orders
-    minimal = f"Knuth-Moore minimal tree (b={branching}): {minimal_nodes:,} nodes, {minimal_leaves:,} leaves"
-    if orders is None:
-        if searched is not None and searched < minimal_nodes:
-            said = f"{minimal} if no line ended early; this search needed fewer: wins ended lines early"
-        else:
-            said = f"{minimal}: the least alpha-beta visits when no line ends early"
-        return f"{said}. O: rerun with each move order"
-    parts = [f"minimal {minimal_nodes:,}"]
-    for run in orders.runs:
-        ratio = f" ({run.nodes / minimal_nodes:,.1f}x)" if minimal_nodes else ""
-        parts.append(f"{run.order.value} {'over ' if run.capped else ''}{run.nodes:,}{ratio}")
-    searching = orders.next_order
-    if searching is not None:
-        parts.append(f"{searching.value}: searching (O stops)")
-    return f"Nodes at depth {orders.depth} with alpha-beta: " + " · ".join(parts)
 
 
 def _cross(surface: pygame.Surface, color: Color, center: tuple[float, float], arm: float = 6) -> None:

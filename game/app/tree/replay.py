@@ -20,8 +20,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from ai.tree import END, VALUE, SearchTree
-from ai.values import fmt_value
+from ai.tree import END, VALUE, SearchTree, fmt_tree_value
 from game.notation import format_move
 
 
@@ -172,20 +171,18 @@ class Replay:
             move = "the root" if node.move is None else f"move {format_move(node.move, tree.rules)}"
             if not tree.pruning:  # plain minimax has no window to speak of
                 return f"Enter {move} ({node.side_name})"
-            return (
-                f"Enter {move} ({node.side_name}) with alpha {fmt_value(node.alpha_in)}, beta {fmt_value(node.beta_in)}"
-            )
+            return f"Enter {move} ({node.side_name}) with alpha {fmt_tree_value(node.alpha_in)}, beta {fmt_tree_value(node.beta_in)}"
         parent = self.stack[-1]
         parent_node = tree.node(parent.index)
         if not tree.pruning:
             assert parent.best is not None
-            return f"Return {node.value_text}: {parent_node.side_name}'s best so far {fmt_value(parent.best)}"
+            return f"Return {node.value_text}: {parent_node.side_name}'s best so far {fmt_tree_value(parent.best)}"
         if tree.pruning and parent.alpha >= parent.beta and parent_node.pruned_count:
             self.cutoff = parent.index
             return f"Cutoff! {parent_node.cutoff_reason()}"
         return (
             f"Return {node.value_text}: {parent_node.side_name} window now "
-            f"[{fmt_value(parent.alpha)}, {fmt_value(parent.beta)}]"
+            f"[{fmt_tree_value(parent.alpha)}, {fmt_tree_value(parent.beta)}]"
         )
 
     def forward(self) -> bool:

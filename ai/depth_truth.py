@@ -1,0 +1,189 @@
+"""Depth against truth: how deep must the search look before its move keeps the exact outcome?
+
+For each position and each depth 1..12 the depth-limited search (alpha-beta, best-first
+order, as the levels play) picks a move; the exact solver (``ai.perfect``) says whether
+that move keeps the position's game-theoretic outcome (a win stays a win, a draw a
+draw).  Beside it, the nodes the search needed with pruning and, while it stays under a
+cap, without.  Bounded in time: a node cap per search, a sample of the benchmark
+positions, and ``should_stop`` polled throughout.  No pygame here.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ai.perfect import PerfectPlayer, is_standard
+from ai.search import SearchCancelled, SearchProgress, search
+from ai.solver import SolverStopped
+from game.board import Board
+
+MAX_DEPTH = 12
+PRUNED_CAP = 400_000
+"""Nodes a search with pruning may use on one position (all its passes)."""
+FULL_CAP = 150_000
+"""Nodes a search without pruning may use at one depth; deeper ones are not run."""
+SAMPLE = 12
+"""Benchmark positions in the chart by default."""
+BENCHMARK = Path(__file__).parent / "data" / "positions" / "Test_L2_R1"
+"""Middle-game positions of the standard board with their exact scores (see its README)."""
+
+
+@dataclass(frozen=True)
+class DepthRow:
+    """One depth over the positions: how many kept the outcome of how many judged, mean nodes."""
+
+    depth: int
+    kept: int
+    judged: int
+    pruned_nodes: float | None  # mean over the positions searched to this depth (all passes)
+    full_nodes: float | None  # None: over the cap (not run)
+
+    @property
+    def share(self) -> float | None:
+        return self.kept / self.judged if self.judged else None
+
+
+@dataclass(frozen=True)
+class DepthTruth:
+    label: str
+    positions: int
+    rows: tuple[DepthRow, ...]
+    note: str = ""
+
+
+def benchmark_boards(count: int = SAMPLE, seed: int = 1) -> list[Board]:
+    """A seeded sample of ``count`` critical benchmark positions (the same for the same seed).
+
+    Critical: some move would change the exact outcome (where every move wins, or every
+    move loses, any depth "keeps" it and the position tells nothing).
+    """
+    lines = [line.split()[0] for line in BENCHMARK.read_text().splitlines() if line.strip()]
+    random.Random(seed).shuffle(lines)
+    boards = []
+    player = PerfectPlayer()
+    for moves in lines:
+        board = Board.from_moves(moves)
+        scores = exact_scores(player, board)
+        if scores and len({_sign(score) for score in scores.values()}) > 1:
+            boards.append(board)
+            if len(boards) == count:
+                break
+    return boards
+
+
+def exact_scores(
+    player: PerfectPlayer, board: Board, should_stop: Callable[[], bool] = lambda: False
+) -> dict[int, int] | None:
+    """The exact score of every column (from the side to move), or None: not the standard
+    board, or not solved within 5 s.  ``player`` is the caller's own (its solver's tables
+    are not safe to share with the window's worker thread)."""
+    if not is_standard(board.rules):
+        return None
+    try:
+        return player.column_scores(board.grid, board.to_move, time_limit=5.0, should_stop=should_stop)
+    except SolverStopped:
+        if should_stop():
+            raise SearchCancelled() from None
+        return None
+
+
+def _sign(score: int) -> int:
+    return (score > 0) - (score < 0)
+
+
+def _one(
+    player: PerfectPlayer, board: Board, depths: range, should_stop: Callable[[], bool]
+) -> tuple[dict[int, bool], dict[int, int], dict[int, int]]:
+    """For one position: depth -> kept the outcome, nodes with pruning, nodes without."""
+    kept: dict[int, bool] = {}
+    scores = exact_scores(player, board, should_stop)
+    best = max(scores.values()) if scores else None
+    pruned: dict[int, int] = {}
+    moves: dict[int, int] = {}
+    seen = {"nodes": 0}
+
+    def progress(report: SearchProgress) -> None:
+        seen["nodes"] = report.nodes
+        if report.completed_depth == report.depth and report.move is not None:
+            pruned[report.depth] = report.nodes  # all passes so far: what the level pays
+            moves[report.depth] = report.move
+
+    def stop() -> bool:
+        return should_stop() or seen["nodes"] > PRUNED_CAP
+
+    try:
+        result = search(
+            board.grid, board.rules, depths.stop - 1, to_move=board.to_move, should_stop=stop, on_progress=progress
+        )
+        if result.move is not None:
+            for depth in depths:  # a proven result ends the deepening: deeper passes play the same
+                if depth > result.depth and result.proven:
+                    moves[depth], pruned[depth] = result.move, pruned.get(result.depth, 0)
+    except SearchCancelled:
+        if should_stop():
+            raise
+    if scores is not None and best is not None:
+        for depth, move in moves.items():
+            kept[depth] = _sign(scores[move]) == _sign(best)
+    full: dict[int, int] = {}
+    for depth in depths:
+        if depth > 1 and full.get(depth - 1, FULL_CAP) * len(board.legal_moves()) > FULL_CAP:
+            break
+        if should_stop():
+            raise SearchCancelled()
+        result = search(
+            board.grid,
+            board.rules,
+            depth,
+            pruning=False,
+            to_move=board.to_move,
+            iterative=False,
+            should_stop=should_stop,
+        )
+        full[depth] = result.stats.nodes
+    return kept, {d: n for d, n in pruned.items() if d in depths}, full
+
+
+def depth_truth(
+    boards: list[Board],
+    label: str,
+    *,
+    depths: range = range(1, MAX_DEPTH + 1),
+    should_stop: Callable[[], bool] = lambda: False,
+    on_position: Callable[[int, int], None] | None = None,
+) -> DepthTruth:
+    """Measure ``boards`` at each of ``depths`` (see the module docstring).
+
+    Raises:
+        SearchCancelled: ``should_stop`` returned True.
+    """
+    kept: dict[int, list[bool]] = {d: [] for d in depths}
+    pruned: dict[int, list[int]] = {d: [] for d in depths}
+    full: dict[int, list[int]] = {d: [] for d in depths}
+    unjudged = 0
+    player = PerfectPlayer()
+    for number, board in enumerate(boards):
+        if on_position is not None:
+            on_position(number, len(boards))
+        one_kept, one_pruned, one_full = _one(player, board, depths, should_stop)
+        unjudged += not one_kept
+        for depth in depths:
+            if depth in one_kept:
+                kept[depth].append(one_kept[depth])
+            if depth in one_pruned:
+                pruned[depth].append(one_pruned[depth])
+            if depth in one_full:
+                full[depth].append(one_full[depth])
+
+    def mean(counts: list[int]) -> float | None:
+        """The mean when every position has a count (a mean over fewer would mislead)."""
+        return sum(counts) / len(counts) if counts and len(counts) == len(boards) else None
+
+    rows = tuple(DepthRow(d, sum(kept[d]), len(kept[d]), mean(pruned[d]), mean(full[d])) for d in depths)
+    note = ""
+    if unjudged:
+        note = f"{unjudged} position{'s' if unjudged != 1 else ''} without an exact outcome (off the standard board or not solved in time)"
+    return DepthTruth(label, len(boards), rows, note)

@@ -1,0 +1,251 @@
+"""The code beside the replay (K in the tree overlay): ``maximize``/``minimize`` line by line.
+
+The textbook search (``ai.textbook``) is run on the overlay's position, recording its tree;
+``codewalk.code_steps`` turns that tree into the lines Python executes, and this scene
+steps through them: the source of ``ai/textbook.py`` (read at run time) on the left with
+the executing line lit, the call stack on the right (every open call, root first, with
+its window and value so far) and one sentence for what the line does.
+
+Controls:
+- Space: play/pause; Right or . : one line forward; Left or , : one line back
+- Home / End: the first / last line; S: speed
+- Esc or K: back to the tree
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from ai.textbook import textbook_search
+from ai.tree import SearchTree, fmt_tree_value
+from game.app.scene import Scene
+from game.app.scenes.menu import dim
+from game.app.tree.codewalk import CodeSource, CodeStep, code_steps, read_source, step_sentence
+from game.app.tree.draw import draw_small_board
+from game.board import Board
+from game.notation import format_move
+
+CODE_DEPTH = 4
+"""The deepest textbook search stepped line by line."""
+CODE_NODES = 5_000
+"""The most leaves (branching ** depth) a stepped textbook search may have."""
+SPEEDS = (2, 5, 15, 50, 200)
+"""Lines per second while playing."""
+
+
+def textbook_tree(tree: SearchTree) -> tuple[SearchTree, str]:
+    """Run the textbook on ``tree``'s root position (to ``CODE_DEPTH`` at most); say what ran."""
+    board = Board(tree.rules, tree.grid, tree.to_move)
+    branching = max(2, len(board.legal_moves()))
+    depth = min(tree.depth, CODE_DEPTH)
+    while depth > 1 and branching**depth > CODE_NODES:
+        depth -= 1
+    result = textbook_search(board, depth, pruning=tree.pruning, record_tree=True)
+    assert result.tree is not None
+    said = f"ai/textbook.py to depth {depth}, alpha-beta {'on' if tree.pruning else 'off'}, moves left to right"
+    if depth < tree.depth:
+        said += f" (the search shown went to depth {tree.depth}: too many lines to step)"
+    return result.tree, f"{said}: {result.stats.nodes:,} nodes"
+
+
+class CodeWalkScene(Scene):
+    is_overlay = True
+    name = "code"
+
+    def __init__(self, tree: SearchTree):
+        super().__init__()
+        self.tree, self.title = textbook_tree(tree)
+        self.source: CodeSource = read_source()
+        self.steps: list[CodeStep] = code_steps(self.tree, self.source)
+        self.at = 0
+        self.playing = False
+        self.speed_index = 1
+        self.clock = 0.0
+        self._boards: dict[int, Board] = {}  # the position at each node stepped through (for the panel)
+        self.seek(0)
+
+    # -- moving -----------------------------------------------------------------------
+    def seek(self, at: int) -> None:
+        self.at = max(0, min(len(self.steps) - 1, at))
+        if self.at == len(self.steps) - 1:
+            self.playing = False
+        index = self.step.node
+        if index not in self._boards:  # worked out here, so that drawing only reads
+            if len(self._boards) > 2000:
+                self._boards.clear()
+            self._boards[index] = self.tree.node(index).board()
+
+    def is_animating(self) -> bool:
+        return self.playing
+
+    def update(self, dt: float) -> None:
+        if not self.playing:
+            return
+        self.clock += dt * SPEEDS[self.speed_index]
+        lines = int(self.clock)
+        self.clock -= lines
+        if lines:
+            self.seek(self.at + lines)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type != pygame.KEYDOWN:
+            return
+        key = event.key
+        if key in (pygame.K_ESCAPE, pygame.K_k):
+            self.app.stack.pop()
+        elif key == pygame.K_SPACE:
+            self.playing = not self.playing and self.at < len(self.steps) - 1
+            self.clock = 0.0
+        elif key in (pygame.K_RIGHT, pygame.K_PERIOD):
+            self.seek(self.at + 1)
+        elif key in (pygame.K_LEFT, pygame.K_COMMA):
+            self.seek(self.at - 1)
+        elif key == pygame.K_HOME:
+            self.seek(0)
+        elif key == pygame.K_END:
+            self.seek(len(self.steps) - 1)
+        elif key == pygame.K_s:
+            self.speed_index = (self.speed_index + 1) % len(SPEEDS)
+
+    # -- what is shown ----------------------------------------------------------------
+    @property
+    def step(self) -> CodeStep:
+        return self.steps[self.at]
+
+    def frames(self) -> list[CodeStep]:
+        """For each open call (root first), the latest step it executed: its locals now."""
+        stack = self.step.stack
+        latest: dict[int, CodeStep] = {self.step.node: self.step}
+        wanted = set(stack) - {self.step.node}
+        at = self.at - 1
+        while wanted and at >= 0:
+            step = self.steps[at]
+            if step.node in wanted:
+                latest[step.node] = step
+                wanted.discard(step.node)
+            at -= 1
+        return [latest[index] for index in stack if index in latest]
+
+    def stack_lines(self) -> list[str]:
+        """One line per open call: the move, the function, its window and value so far."""
+        lines = []
+        for depth, frame in enumerate(self.frames()):
+            node = self.tree.node(frame.node)
+            move = "root" if node.move is None else format_move(node.move, self.tree.rules)
+            function = "maximize" if node.is_max else "minimize"
+            value = "-" if frame.value is None else fmt_tree_value(frame.value)
+            lines.append(
+                f"{'  ' * depth}{move}: {function}  alpha {fmt_tree_value(frame.alpha)}"
+                f"  beta {fmt_tree_value(frame.beta)}  value {value}"
+            )
+        return lines
+
+    def shown_lines(self, rows: int) -> range:
+        """The source lines to show in ``rows`` rows: both functions, or the running one."""
+        source = self.source
+        if source.last - source.first + 1 <= rows:
+            return range(source.first, source.last + 1)
+        is_max = self.tree.node(self.step.node).is_max
+        lines = source.max_lines if is_max else source.min_lines
+        first = min(lines.values()) - 2  # the decorator and the def
+        last = max(lines.values())
+        return range(first, min(last, first + rows - 1) + 1)
+
+    # -- drawing ----------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface) -> None:
+        dim(surface, 150)
+        theme = self.app.theme
+        p = theme.palette
+        w, h = surface.get_size()
+        margin = 12
+        small = 15 if h < 700 else 17
+        header = pygame.Rect(margin, margin, w - 2 * margin, 2 * small + 16)
+        footer = pygame.Rect(margin, h - margin - small - 12, w - 2 * margin, small + 12)
+        code_w = int((w - 3 * margin) * 0.56)
+        code = pygame.Rect(margin, header.bottom + 8, code_w, footer.top - header.bottom - 16)
+        side = pygame.Rect(code.right + margin, code.top, w - code.right - 2 * margin, code.height)
+        for rect in (header, code, side, footer):
+            pygame.draw.rect(surface, p.panel, rect, border_radius=6)
+            pygame.draw.rect(surface, p.muted, rect, 1, border_radius=6)
+        theme.text(
+            surface,
+            theme.fit(f"The textbook code, line by line: {self.title}", small, header.width - 16, bold=True),
+            small,
+            (header.left + 8, header.top + 6),
+            bold=True,
+        )
+        sentence = f"Line {self.at + 1:,}/{len(self.steps):,}: {step_sentence(self.tree, self.steps, self.at)}"
+        theme.text(
+            surface,
+            theme.fit(sentence, small, header.width - 16),
+            small,
+            (header.left + 8, header.top + 8 + small),
+            color=p.accent,
+        )
+        self.draw_code(surface, code, small)
+        self.draw_stack(surface, side, small)
+        keys = "Space play/pause   Left/Right one line   Home/End   S speed   Esc back to the tree"
+        state = f"{'playing' if self.playing else 'paused'}, {SPEEDS[self.speed_index]} lines/s"
+        theme.text(
+            surface,
+            theme.fit(f"{keys}   ({state})", small, footer.width - 16),
+            small,
+            (footer.left + 8, footer.top + 6),
+            color=p.muted,
+        )
+
+    def draw_code(self, surface: pygame.Surface, area: pygame.Rect, size: int) -> None:
+        theme = self.app.theme
+        p = theme.palette
+        both = self.source.last - self.source.first + 1
+        if both * (size + 3) > area.height - 12 and both * 17 <= area.height - 12:
+            size = 14  # both functions, a little smaller, rather than only the running one
+        row = size + 3
+        rows = max(1, (area.height - 12) // row)
+        font = theme.font(size)
+        indent = font.size("    ")[0] / 4
+        number_w = font.size("000")[0] + 10
+        y = area.top + 6
+        for number in self.shown_lines(rows):
+            text = self.source.lines[number - 1]
+            if number == self.step.line:
+                pygame.draw.rect(surface, p.glow, (area.left + 4, y - 1, area.width - 8, row), border_radius=3)
+            theme.text(surface, str(number), size - 2, (area.left + 8, y + 1), color=p.muted)
+            stripped = text.lstrip(" ")
+            x = area.left + 8 + number_w + indent * (len(text) - len(stripped))
+            shown = theme.fit(stripped, size, area.right - x - 6)
+            color = p.text if not stripped.startswith(("#", '"""')) else p.muted
+            theme.text(surface, shown, size, (x, y), color=color, bold=number == self.step.line)
+            y += row
+
+    def draw_stack(self, surface: pygame.Surface, area: pygame.Rect, size: int) -> None:
+        theme = self.app.theme
+        p = theme.palette
+        x, y = area.left + 8, area.top + 6
+        node = self.tree.node(self.step.node)
+        board_moves = " ".join(format_move(m, self.tree.rules) for m in node.path()) or "(the root)"
+        lines = [
+            ("Current node", True, p.text),
+            (f"{node.side_name} to move after {board_moves}", False, p.text),
+            (
+                f"window: alpha {fmt_tree_value(self.step.alpha)}, beta {fmt_tree_value(self.step.beta)}",
+                False,
+                p.accent,
+            ),
+            ("", False, p.text),
+            ("Call stack (root first)", True, p.text),
+        ]
+        lines += [(line, False, p.text) for line in self.stack_lines()]
+        for text, bold, color in lines:
+            if y + size > area.bottom - 4:
+                return
+            theme.text(surface, theme.fit(text, size, area.width - 16, bold=bold), size, (x, y), color=color, bold=bold)
+            y += size + 4
+        # The position at the current node, as far as room allows.
+        board = self._boards.get(node.index)
+        if board is None:
+            return
+        rules = board.rules
+        cell = min((area.width - 24) // rules.cols, (area.bottom - y - 20) // rules.rows, 34)
+        if cell >= 8:
+            draw_small_board(surface, theme, board, (x + 4, y + 10), cell, mark_last=bool(node.path()))

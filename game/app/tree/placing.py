@@ -1,0 +1,186 @@
+"""Where the tree overlay's parts go for the window's size, computed before drawing.
+
+``relayout`` places the panels, the nodes (``layout.layout``), the path in the header and
+the buttons, and works out what ``draw.py`` needs beyond them, so that drawing changes
+nothing.  Functions of the scene's state; the scene calls them when its view changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pygame
+
+from game.app.tree.layout import PRUNED, View, layout, path_to
+from game.app.tree.legend import legend_layout
+from game.app.widgets import Button, row_rects
+
+if TYPE_CHECKING:
+    from game.app.tree.scene import TreeScene
+
+SPEEDS = (1, 3, 10, 30, 100, 300, 1000, 3000)
+"""Replay steps per second, one per press of S."""
+
+MIN_ROW = 46.0
+"""Pixels between two rows of the tree, at least: a node, its value, the next node's label."""
+
+TIGHT_ROW = 38.0
+"""The least, beside the legend: the next row's node just clears its parent's value."""
+
+DEEP_ROW = 24.0
+"""The least of all: rows closer than ``TIGHT_ROW`` so that a deep tree's last row stays in view."""
+
+
+@dataclass(frozen=True)
+class Areas:
+    """The overlay's panels, in window pixels."""
+
+    header: pygame.Rect
+    canvas: pygame.Rect
+    detail: pygame.Rect
+    bottom: pygame.Rect
+
+
+def areas_for(size: tuple[int, int]) -> Areas:
+    w, h = size
+    margin = 12
+    header = pygame.Rect(margin, margin, w - 2 * margin, 62)
+    side = min(340, max(240, int(w * 0.3)))
+    bottom_h = min(190, max(150, int(h * 0.26)))
+    bottom = pygame.Rect(margin, h - margin - bottom_h, w - 2 * margin, bottom_h)
+    detail = pygame.Rect(w - margin - side, header.bottom + 8, side, bottom.top - header.bottom - 16)
+    canvas = pygame.Rect(margin, header.bottom + 8, detail.left - 2 * margin, bottom.top - header.bottom - 16)
+    return Areas(header, canvas, detail, bottom)
+
+
+def row_pitch(height: float, rows: int, roomy: float) -> float:
+    """Pixels between rows: ``roomy`` or more where every row fits so; else closer (down to
+    ``DEEP_ROW``), so that the deepest row and its values stay on the canvas."""
+    even = height / max(1, rows)
+    if even >= roomy:
+        return min(84.0, even)
+    return max(DEEP_ROW, height / (rows + 0.3))  # the last row's value label hangs below it
+
+
+def relayout(scene: TreeScene) -> None:
+    """Compute where everything goes for the window's size (``draw`` only reads it)."""
+    surface = pygame.display.get_surface()
+    if surface is None:
+        return
+    scene.areas = areas_for(surface.get_size())
+    tree = scene.tree
+    if tree is None:
+        scene.drawn, scene.crumbs, scene.legend = [], [], None
+        layout_buttons(scene)
+        return
+    canvas = scene.areas.canvas
+    rows = tree.depth - tree.node(scene.view.root).ply + 1
+    theme = scene.app.theme
+    legend = scene.cached(("legend", canvas.size, tree.pruning), lambda: legend_layout(theme, canvas, tree))
+    if scene.legend_open is None:  # by default only where the tree keeps room to breathe
+        roomy = (canvas.height - 20 - legend.box.height) / (tree.depth + 1) >= 56  # the whole tree's rows
+        scene.legend = legend if roomy else None
+    else:
+        scene.legend = legend if scene.legend_open else None
+    height = canvas.height - 12 - (scene.legend.box.height + 8 if scene.legend is not None else 0)
+    # Asked for where the tree's rows would not all fit beside it: the legend takes the canvas.
+    scene.legend_page = scene.legend is not None and height < rows * TIGHT_ROW
+    if scene.legend_page:
+        scene.legend = scene.cached(
+            ("legend-page", canvas.size, tree.pruning), lambda: legend_layout(theme, canvas, tree, page=True)
+        )
+        height = canvas.height - 12
+    scene.drawn = (
+        []
+        if scene.legend_page
+        else layout(
+            tree,
+            scene.view,
+            (canvas.left + 10, canvas.top + 6, canvas.width - 20, max(60, height)),
+            row_height=row_pitch(height, rows, MIN_ROW if scene.legend is None else TIGHT_ROW),
+            line=scene.line(),
+        )
+    )
+    scene.crumbs = crumb_rects(scene)
+    # What draw needs beyond the tree, worked out here so that drawing changes nothing.
+    scene.stub_moves = {item.index: scene.pruned_moves(item.index) for item in scene.drawn if item.kind == PRUNED}
+    scene.selected_board = scene.cached(("board", id(tree), scene.selected), tree.node(scene.selected).board)
+    scene.per_ply = scene.cached(("ply", id(tree)), tree.nodes_per_ply)
+    scene.root_moves = scene.cached(("legal", id(tree)), lambda: len(tree.root.board().legal_moves()))
+    layout_buttons(scene)
+
+
+def crumb_rects(scene: TreeScene) -> list[tuple[pygame.Rect, int]]:
+    """Where each node of the path to the view's root is written in the header."""
+    theme = scene.app.theme
+    tree = scene.known_tree
+    header = scene.areas.header
+    x = header.left + 10 + theme.font(18).size("Path:")[0] + 8
+    y = header.top + 34
+    crumbs = []
+    for index in path_to(tree, scene.view.root):
+        width, height = theme.font(18, bold=index == scene.view.root).size(scene.move_label(tree.node(index).move))
+        crumbs.append((pygame.Rect(x, y, width, height), index))
+        x += width + 6
+        if index != scene.view.root:
+            x += theme.font(18).size(">")[0] + 6
+    return crumbs
+
+
+def tree_buttons(scene: TreeScene) -> list[Button]:
+    """The bottom strip's buttons, in the order ``layout_buttons`` relabels them."""
+    return [
+        Button("|<", lambda: scene.replay_jump(start=True)),
+        Button("<", scene.replay_back),
+        Button("Play", scene.toggle_play),
+        Button(">", scene.replay_forward),
+        Button(">|", lambda: scene.replay_jump(start=False)),
+        Button("Speed", scene.next_speed),
+        Button("Compare", scene.toggle_compare),
+        Button("Orders", scene.toggle_orders),
+        Button("Legend", scene.toggle_legend),
+        Button("Fit", scene.fit),
+        Button("Close", scene.close),
+    ]
+
+
+def layout_buttons(scene: TreeScene) -> None:
+    bottom = scene.areas.bottom
+    strip = pygame.Rect(bottom.left + 10, bottom.bottom - 40, bottom.width - 20, 32)
+    for button, rect in zip(scene.buttons, row_rects(strip, len(scene.buttons), 6)):
+        button.rect = rect
+    if len(scene.buttons) == 11:
+        scene.buttons[2].label = "Pause" if scene.playing else "Play"
+        scene.buttons[5].label = f"x{SPEEDS[scene.speed_index]}"
+        scene.buttons[6].label = "Cancel" if scene.compare_job is not None else "Compare"
+        scene.buttons[7].label = "Stop" if scene.orders is not None and scene.orders.running else "Orders"
+        hide = (
+            "No legend"
+            if scene.app.theme.font(16).size("No legend")[0] + 12 <= scene.buttons[8].rect.width
+            else "Legend"
+        )
+        scene.buttons[8].label = "Legend" if not scene.shows_legend() else hide
+
+
+def demo_select(scene: TreeScene) -> None:
+    """Show the biggest search of the match with a pruned branch selected."""
+    candidates = [i for i, r in enumerate(scene.play.searches) if r.result.tree is not None]
+    if not candidates:
+        return
+    scene.record_index = max(candidates, key=lambda i: len(scene.play.searches[i].result.tree or ()))
+    scene._record = scene.play.searches[scene.record_index]
+    scene.view, scene.replay = View(), None
+    tree = scene.known_tree
+    for child in tree.root.children():
+        if child.pruned_count:
+            scene.select(child.index, follow=False)
+            scene.relayout()
+            return
+    for node in tree.iter_nodes():
+        if node.pruned_count and node.ply <= 3:
+            parent = node.parent
+            scene.focus(parent.index if parent else node.index)
+            scene.select(node.index, follow=False)
+            return
+    scene.relayout()

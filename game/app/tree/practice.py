@@ -1,0 +1,189 @@
+"""Practice, "you are alpha-beta": predict each node's value and its cutoffs, checked at once.
+
+A practice is a depth-2 search of a real position: the root, its children (one row each)
+and their children, the leaves, whose heuristic values are given.  Node by node in the
+order the search finished them, the learner says how many moves of a row the search
+skips (with pruning) and the row's value (``<=v`` / ``>=v`` when it is only a bound), then
+the root's value.  Expected answers come from the recorded tree of the search being
+practised, never from a second implementation; the leaves' values shown for the moves a
+cutoff skipped come from the same search's recorded tree without pruning.  No pygame here.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from ai.search import MoveOrder, search
+from ai.textbook import textbook_search
+from ai.tree import BoundKind, Node, SearchTree, fmt_bounded, fmt_tree_value
+from game.board import Board
+from game.notation import format_move
+
+DEPTH = 2
+"""Plies of a practice: every leaf's value can be shown, every inner node asked."""
+
+
+class Difficulty(enum.Enum):
+    """How the practised search runs."""
+
+    MINIMAX = "minimax only"
+    PRUNING = "with pruning"  # the fast search's order: best moves first, many cutoffs
+    BAD_ORDER = "with a bad move order"  # the textbook's left to right: fewer cutoffs
+
+
+class Ask(enum.Enum):
+    PRUNED = "pruned"
+    VALUE = "value"
+
+
+@dataclass(frozen=True)
+class Cell:
+    move: int
+    value: int
+    searched: bool  # False: a cutoff skipped it (its value is what the search never saw)
+
+
+@dataclass(frozen=True)
+class Row:
+    """A child of the root and its children's leaf values, in the order the search tried them."""
+
+    node: int  # index in the practised tree
+    move: int
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class Question:
+    node: int
+    ask: Ask
+    expected: str
+    prompt: str
+    why: str  # one sentence, shown when the answer is wrong
+
+
+@dataclass
+class Practice:
+    """A practice under way: its tree, rows, questions, and the answers so far."""
+
+    tree: SearchTree
+    difficulty: Difficulty
+    rows: tuple[Row, ...]
+    questions: tuple[Question, ...]
+    at: int = 0
+    score: int = 0
+    results: list[tuple[Question, str, bool]] = field(default_factory=list)
+
+    @property
+    def done(self) -> bool:
+        return self.at >= len(self.questions)
+
+    @property
+    def question(self) -> Question | None:
+        return None if self.done else self.questions[self.at]
+
+    def answer(self, text: str) -> tuple[bool, str]:
+        """Check ``text`` against the current question; move on.  Return (right, sentence)."""
+        question = self.question
+        if question is None:
+            raise ValueError("the practice is over")
+        right = normalise(text) == normalise(question.expected)
+        self.results.append((question, text, right))
+        self.at += 1
+        if right:
+            self.score += 1
+            return True, f"Right: {question.expected}."
+        return False, f"Not {text.strip() or 'blank'}: {question.expected}. {question.why}"
+
+    def answered(self, node: int, ask: Ask) -> bool:
+        return any(q.node == node and q.ask is ask for q, _, _ in self.results)
+
+
+def normalise(text: str) -> str:
+    """An answer as compared: no spaces, one case, ``=v`` read as ``v``, a leading ``+`` dropped from numbers."""
+    text = "".join(text.split()).upper().replace("=<", "<=").replace("=>", ">=")
+    sign = ""
+    for mark in ("<=", ">="):
+        if text.startswith(mark):
+            sign, text = mark, text[len(mark) :]
+    text = text.lstrip("=")
+    if text.startswith("+") and text[1:].isdigit():
+        text = text[1:]
+    return sign + text
+
+
+def practice_tree(board: Board, difficulty: Difficulty) -> SearchTree:
+    """Record the practised search of ``board`` (depth ``DEPTH``)."""
+    if difficulty is Difficulty.PRUNING:
+        tree = search(
+            board.grid, board.rules, DEPTH, record_tree=True, to_move=board.to_move, order=MoveOrder.BEST_FIRST
+        ).tree
+    else:
+        pruning = difficulty is Difficulty.BAD_ORDER
+        tree = textbook_search(board, DEPTH, pruning=pruning, record_tree=True).tree
+    assert tree is not None
+    return tree
+
+
+def _values(nodes: list[Node]) -> str:
+    return ", ".join(fmt_tree_value(node.value) for node in nodes)
+
+
+def build_practice(board: Board, difficulty: Difficulty) -> Practice:
+    """A practice on ``board``'s depth-2 tree (``board`` unfinished)."""
+    tree = practice_tree(board, difficulty)
+    full = textbook_search(board, DEPTH, pruning=False, record_tree=True).tree
+    assert full is not None
+    leaf_of = {tuple(node.path()): node.value for node in full.iter_nodes() if node.ply == DEPTH}
+    rules = tree.rules
+    root = tree.root
+    rows, questions = [], []
+    side, other = ("MAX", "MIN") if root.is_max else ("MIN", "MAX")
+    for child in root.children():
+        move = child.move
+        assert move is not None
+        searched = child.children()
+        tried = [c.move for c in searched]
+        skipped = [m for m in child.board().legal_moves() if m not in tried] if not child.is_leaf else []
+        cells = [Cell(c.move, c.value, True) for c in searched if c.move is not None]
+        cells += [Cell(m, leaf_of[(move, m)], False) for m in skipped]
+        rows.append(Row(child.index, move, tuple(cells)))
+        if child.is_leaf:
+            continue  # its value is the game's end: shown, not asked
+        where = f"after {format_move(move, rules)}"
+        if tree.pruning:
+            window_side, window = ("alpha", child.alpha_in) if not child.is_max else ("beta", child.beta_in)
+            if skipped:
+                last = searched[-1]
+                why = (
+                    f"{window_side} is {fmt_tree_value(window)} here, so after {fmt_tree_value(last.value)} {other} stops: "
+                    f"the remaining {len(skipped)} move{'s are' if len(skipped) != 1 else ' is'} cut"
+                )
+            else:
+                why = f"{window_side} is {fmt_tree_value(window)} here and no value reached it, so {other} tries every move"
+            questions.append(
+                Question(child.index, Ask.PRUNED, str(len(skipped)), f"{where}: how many moves does {other} skip?", why)
+            )
+        expected = fmt_bounded(child.value, child.bound)
+        pick = "least" if not child.is_max else "greatest"
+        if child.bound is BoundKind.EXACT:
+            why = f"{other} takes the {pick} of {_values(searched)}: {fmt_tree_value(child.value)}"
+        else:
+            mark = child.bound.sign
+            why = (
+                f"{other} stopped at {fmt_tree_value(searched[-1].value)} before seeing every move, so the value is only "
+                f"a bound: {mark}{fmt_tree_value(child.value)}"
+            )
+        hint = " (only a bound? write <=v or >=v)" if tree.pruning else ""
+        questions.append(Question(child.index, Ask.VALUE, expected, f"{where}: {other}'s value?{hint}", why))
+    pick = "greatest" if root.is_max else "least"
+    questions.append(
+        Question(
+            0,
+            Ask.VALUE,
+            fmt_bounded(root.value, root.bound),
+            f"the root: {side}'s value?",
+            f"{side} takes the {pick} of its children's values, {_values(root.children())}: {fmt_tree_value(root.value)}",
+        )
+    )
+    return Practice(tree, difficulty, tuple(rows), tuple(questions))

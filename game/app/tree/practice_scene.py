@@ -1,0 +1,167 @@
+"""Practice, "you are alpha-beta" (P in the tree overlay): see ``practice.py``.
+
+The position is the one the tree overlay shows; one row per move of the root, with the
+leaf values of the replies in the order the search tried them.  Type each answer and
+press Enter: it is checked at once, a wrong one explained in one sentence.
+
+Controls:
+- digits, -, <=, >=, +W/F: type an answer; Backspace: erase; Enter: check it
+- Tab: start again at the next difficulty (minimax only, with pruning, with a bad move order)
+- Esc or P: back to the tree
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from ai.tree import SearchTree, fmt_bounded, fmt_tree_value
+from game.app.scene import Scene
+from game.app.scenes.menu import dim
+from game.app.tree.practice import Ask, Difficulty, Practice, build_practice
+from game.board import Board
+from game.notation import format_move
+
+ALLOWED = set("0123456789-+<>=wWfF")
+
+
+class PracticeScene(Scene):
+    is_overlay = True
+    name = "practice"
+
+    def __init__(self, tree: SearchTree, difficulty: Difficulty = Difficulty.PRUNING):
+        super().__init__()
+        self.board = Board(tree.rules, tree.grid, tree.to_move)
+        self.start(difficulty)
+
+    def start(self, difficulty: Difficulty) -> None:
+        self.practice: Practice = build_practice(self.board, difficulty)
+        self.typed = ""
+        self.feedback = f"Practice {difficulty.value}: answer node by node, in the order the search finished them."
+        self.last_right: bool | None = None
+
+    def submit(self, text: str) -> None:
+        """Check ``text`` against the current question (the Enter key)."""
+        if self.practice.done or not text.strip():
+            return
+        right, sentence = self.practice.answer(text)
+        self.last_right = right
+        self.feedback = sentence
+        if self.practice.done:
+            self.feedback += f"  Done: {self.practice.score}/{len(self.practice.questions)}."
+        self.typed = ""
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type != pygame.KEYDOWN:
+            return
+        key = event.key
+        if key in (pygame.K_ESCAPE, pygame.K_p):
+            self.app.stack.pop()
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.submit(self.typed)
+        elif key == pygame.K_BACKSPACE:
+            self.typed = self.typed[:-1]
+        elif key == pygame.K_TAB:
+            order = list(Difficulty)
+            self.start(order[(order.index(self.practice.difficulty) + 1) % len(order)])
+        elif event.unicode and event.unicode in ALLOWED and len(self.typed) < 12:
+            self.typed += event.unicode
+
+    # -- drawing ----------------------------------------------------------------------
+    def row_label(self, index: int) -> str:
+        node = self.practice.tree.node(index)
+        assert node.move is not None
+        return f"{format_move(node.move, self.practice.tree.rules)} ({node.side_name})"
+
+    def draw(self, surface: pygame.Surface) -> None:
+        dim(surface, 150)
+        theme = self.app.theme
+        p = theme.palette
+        practice = self.practice
+        tree = practice.tree
+        w, h = surface.get_size()
+        margin = 12
+        size = 16 if h < 700 else 19
+        panel = pygame.Rect(margin, margin, w - 2 * margin, h - 2 * margin)
+        pygame.draw.rect(surface, p.panel, panel, border_radius=6)
+        pygame.draw.rect(surface, p.muted, panel, 1, border_radius=6)
+        x, y = panel.left + 12, panel.top + 10
+        asked = len(practice.results)
+        title = f"You are alpha-beta: {practice.difficulty.value}   score {practice.score}/{asked}"
+        theme.text(surface, theme.fit(title, size + 2, panel.width - 24, bold=True), size + 2, (x, y), bold=True)
+        y += size + 8
+        root = tree.root
+        intro = (
+            f"{root.side_name} to move at the root, depth 2; each row: a root move, then the values of the replies "
+            "in the order the search tried them."
+        )
+        for line in theme.wrap(intro, size - 2, panel.width - 24)[:2]:
+            theme.text(surface, line, size - 2, (x, y), color=p.muted)
+            y += size
+        y += 6
+        self.draw_rows(surface, pygame.Rect(x, y, panel.width - 24, panel.bottom - y - 5 * (size + 6)), size)
+        # The question, the answer being typed and the verdict.
+        y = panel.bottom - 5 * (size + 6)
+        question = practice.question
+        prompt = (
+            "Done. Tab practises again (next difficulty); Esc goes back."
+            if question is None
+            else f"Q{practice.at + 1}/{len(practice.questions)}: {question.prompt}"
+        )
+        theme.text(surface, theme.fit(prompt, size, panel.width - 24, bold=True), size, (x, y), bold=True)
+        y += size + 6
+        box = pygame.Rect(x, y, 160, size + 8)
+        pygame.draw.rect(surface, p.background, box, border_radius=4)
+        pygame.draw.rect(surface, p.accent, box, 1, border_radius=4)
+        theme.text(surface, self.typed + ("_" if question is not None else ""), size, (box.left + 6, box.top + 4))
+        theme.text(
+            surface,
+            "Enter checks   Tab next difficulty   Esc back",
+            size - 3,
+            (box.right + 12, box.top + 5),
+            color=p.muted,
+        )
+        y = box.bottom + 6
+        color = p.text if self.last_right is None else (p.good if self.last_right else p.warning)
+        for line in theme.wrap(self.feedback, size - 1, panel.width - 24)[:2]:
+            theme.text(surface, line, size - 1, (x, y), color=color)
+            y += size + 2
+
+    def draw_rows(self, surface: pygame.Surface, area: pygame.Rect, size: int) -> None:
+        theme = self.app.theme
+        p = theme.palette
+        practice = self.practice
+        tree = practice.tree
+        current = practice.question.node if practice.question is not None else None
+        columns = max((len(row.cells) for row in practice.rows), default=1)
+        label_w, value_w = 90, 80
+        cell_w = max(40, (area.width - label_w - value_w) // max(1, columns))
+        row_h = min(size + 14, max(size + 4, area.height // max(1, len(practice.rows) + 2)))
+        y = area.top
+        theme.text(surface, "move", size - 2, (area.left, y), color=p.muted)
+        theme.text(surface, "value", size - 2, (area.left + label_w, y), color=p.muted)
+        theme.text(surface, "replies, in search order", size - 2, (area.left + label_w + value_w, y), color=p.muted)
+        y += row_h
+        for row in practice.rows:
+            node = tree.node(row.node)
+            rect = pygame.Rect(area.left - 4, y - 3, area.width + 8, row_h - 2)
+            if row.node == current:
+                pygame.draw.rect(surface, p.accent, rect, 2, border_radius=4)
+            theme.text(surface, self.row_label(row.node), size, (area.left, y))
+            shown = node.is_leaf or practice.answered(row.node, Ask.VALUE)
+            value = fmt_bounded(node.value, node.bound) if shown else "?"
+            theme.text(surface, value, size, (area.left + label_w, y), bold=shown)
+            cut_known = not tree.pruning or practice.answered(row.node, Ask.PRUNED)
+            for column, cell in enumerate(row.cells):
+                cx = area.left + label_w + value_w + column * cell_w
+                skipped = cut_known and not cell.searched
+                text = theme.fit(fmt_tree_value(cell.value), size - 1, cell_w - 6)
+                drawn = theme.text(surface, text, size - 1, (cx, y), color=p.pruned if skipped else p.text)
+                if skipped:
+                    pygame.draw.line(surface, p.pruned, (drawn.left, drawn.centery), (drawn.right, drawn.centery), 2)
+            y += row_h
+        root = tree.root
+        shown = practice.done or practice.answered(0, Ask.VALUE)
+        root_text = f"root ({root.side_name}): {fmt_bounded(root.value, root.bound) if shown else '?'}"
+        if current == 0:
+            pygame.draw.rect(surface, p.accent, (area.left - 4, y - 3, area.width + 8, row_h - 2), 2, border_radius=4)
+        theme.text(surface, root_text, size, (area.left, y), bold=True)

@@ -1,0 +1,47 @@
+"""Trees you can take away: JSON and Graphviz DOT from the CLI (analyze --export-tree)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+from ai.search import search
+from ai.tree_export import export_tree, tree_to_dict
+from game.board import Board
+from game.cli import main
+
+
+def test_the_json_export_has_every_node_the_search_reports(tmp_path):
+    board = Board.from_moves("4453")
+    result = search(board.grid, board.rules, 4, record_tree=True, to_move=board.to_move)
+    assert result.tree is not None
+    path = export_tree(result.tree, tmp_path / "tree.json")
+    data = json.loads(path.read_text())
+    # The search counts the positions below the root; the file holds those and the root.
+    assert data["search_nodes"] == result.stats.nodes == len(data["nodes"]) - 1
+    by_id = {node["id"]: node for node in data["nodes"]}
+    root = by_id[0]
+    assert root["parent"] is None and root["move"] is None and root["value"] == result.value
+    assert all(by_id[node["parent"]]["depth"] == node["depth"] - 1 for node in data["nodes"][1:])
+    pruned = [node for node in data["nodes"] if node["pruned"]]
+    assert pruned and all(node["bound"] in ("lower", "upper") for node in pruned)
+    assert {node["leaf"] for node in data["nodes"]} >= {None, "depth"}
+    assert data == tree_to_dict(result.tree)
+
+
+def test_analyze_exports_a_dot_file_graphviz_renders(tmp_path, capsys):
+    target = tmp_path / "tree.dot"
+    assert main(["analyze", "4453", "--depth", "3", "--export-tree", str(target)]) == 0
+    said = capsys.readouterr().out
+    assert f"Tree written to {target}" in said
+    text = target.read_text()
+    assert "shape=triangle" in text and "shape=invtriangle" in text and "style=dashed" in text
+    svg = subprocess.run(["dot", "-Tsvg", str(target)], capture_output=True, text=True, check=True).stdout
+    assert svg.count('class="node"') == text.count("[shape=")
+
+
+def test_analyze_refuses_an_export_name_it_cannot_write(tmp_path, capsys):
+    assert main(["analyze", "4453", "--depth", "2", "--export-tree", str(tmp_path / "tree.txt")]) == 2
+    error = capsys.readouterr().err
+    assert ".json" in error and ".dot" in error and "Traceback" not in error
+    assert not (tmp_path / "tree.txt").exists()

@@ -1,0 +1,98 @@
+"""Practice, "you are alpha-beta": answers checked against the recorded tree, score kept."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from ai.levels import Level
+from ai.search import search
+from ai.tree import BoundKind
+from game.app.scenes.play import PlayScene, SearchRecord
+from game.app.tree.practice import Ask, Difficulty, build_practice, normalise
+from game.app.tree.practice_scene import PracticeScene
+from game.app.worker import JobPurpose
+from game.board import Board
+from tests.ui import FRAME, press, step
+
+POSITION = "4453"
+
+
+def type_answer(app, text: str) -> None:
+    events = [pygame.event.Event(pygame.KEYDOWN, key=0, mod=0, unicode=char, scancode=0) for char in text]
+    events.append(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0))
+    app.step(events, FRAME)
+
+
+@pytest.mark.parametrize("difficulty", list(Difficulty))
+def test_the_expected_answers_are_the_recorded_trees(difficulty):
+    practice = build_practice(Board.from_moves(POSITION), difficulty)
+    tree = practice.tree
+    assert tree.pruning is (difficulty is not Difficulty.MINIMAX)
+    for question in practice.questions:
+        node = tree.node(question.node)
+        if question.ask is Ask.VALUE:
+            assert normalise(question.expected) == normalise(node.value_text)
+        else:
+            assert int(question.expected) == node.pruned_count
+    # With pruning the tree has cutoffs to find (a practice worth doing).
+    if tree.pruning:
+        assert any(q.ask is Ask.PRUNED and q.expected != "0" for q in practice.questions)
+        assert any(tree.node(q.node).bound is not BoundKind.EXACT for q in practice.questions)
+    # Every row shows a value for every legal reply, searched or cut.
+    for row in practice.rows:
+        node = tree.node(row.node)
+        assert node.is_leaf or len(row.cells) == len(node.board().legal_moves())
+
+
+def open_practice(app) -> PracticeScene:
+    board = Board.from_moves(POSITION)
+    result = search(board.grid, board.rules, 4, record_tree=True, to_move=board.to_move)
+    play = PlayScene(board.rules, Level(4), "computer")
+    play.searches.append(SearchRecord(4, board.to_move, JobPurpose.MOVE, result))
+    app.stack.push(play)
+    step(app)
+    press(app, pygame.K_t, frames=2)
+    press(app, pygame.K_p, frames=2)
+    scene = app.stack.top
+    assert isinstance(scene, PracticeScene)
+    return scene
+
+
+def test_a_whole_practice_with_right_answers_scores_full(app):
+    scene = open_practice(app)
+    press(app, pygame.K_TAB)  # the next difficulty: with a bad move order
+    practice = scene.practice
+    assert practice.difficulty is Difficulty.BAD_ORDER
+    while not practice.done:
+        type_answer(app, practice.questions[practice.at].expected)
+        assert scene.last_right is True
+    assert practice.score == len(practice.questions) == len(practice.results)
+    assert "Done" in scene.feedback
+    press(app, pygame.K_ESCAPE, frames=2)
+    assert type(app.stack.top).__name__ == "TreeScene"
+
+
+def test_a_wrong_answer_is_marked_and_explained_in_one_sentence(app):
+    scene = open_practice(app)
+    practice = scene.practice
+    assert practice.difficulty is Difficulty.PRUNING
+    cut = next(i for i, q in enumerate(practice.questions) if q.ask is Ask.PRUNED and q.expected != "0")
+    for question in practice.questions[:cut]:
+        type_answer(app, question.expected)
+    question = practice.questions[cut]
+    type_answer(app, "0")  # says nothing is cut where something is
+    assert scene.last_right is False
+    _, given, right = practice.results[-1]
+    assert (given, right) == ("0", False)
+    assert question.expected in scene.feedback and "stops" in scene.feedback and "cut" in scene.feedback
+    assert practice.score == cut
+    for question in practice.questions[cut + 1 :]:
+        type_answer(app, question.expected)
+    assert practice.done and practice.score == len(practice.questions) - 1
+
+
+def test_bounds_are_read_however_they_are_typed():
+    assert normalise(" <= 12") == normalise("=<12") == "<=12"
+    assert normalise("+5") == normalise("=5") == "5"
+    assert normalise("+w3") == "+W3" and normalise("-f") == "-F"
