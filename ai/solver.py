@@ -334,8 +334,8 @@ class Solver:
         """Solve a grid position with ``to_move`` (1 or -1) to play.
 
         Raises:
-            SolverStopped: ``should_stop`` (polled every 2048 nodes) returned True, or
-                ``time_limit`` seconds passed.
+            SolverStopped: ``should_stop`` (polled every 2048 nodes) returned True,
+                ``time_limit`` seconds passed, or the search reached ``node_limit`` nodes.
         """
         first, second = self.geo.from_grid(np.asarray(grid, dtype=np.int8))
         current = first if to_move == MAX else second
