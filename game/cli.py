@@ -633,6 +633,14 @@ def _check_export(output: str, *inputs: str) -> None:
     if Path(output).suffix.lower() not in FORMATS:
         raise CliError(f"--export-tree {output}: name a .json file (data) or a .dot file (Graphviz)")
     _check_output(output, *inputs)
+    _check_folder(output)
+
+
+def _check_folder(output: str) -> None:
+    """Refuse, before any work, to write into a folder that does not exist."""
+    folder = Path(output).parent
+    if not folder.is_dir():
+        raise CliError(f"{_shown(output)}: the folder {_shown(folder)} does not exist")
 
 
 def _write_tree(tree: SearchTree, output: str, out: TextIO) -> None:
@@ -652,7 +660,10 @@ def cmd_depth_chart(args: argparse.Namespace, out: TextIO) -> int:
         raise CliError(f"--positions must be 0 to 200, not {args.positions}")
     if Path(args.out).suffix.lower() != ".png":
         raise CliError(f"--out {args.out}: name a .png file")
+    if not args.moves and not args.positions:
+        raise CliError("nothing to chart: give MOVES, or --positions 1 or more")
     _check_output(args.out)
+    _check_folder(args.out)
     current = None
     if args.moves:
         board = Board.from_moves(args.moves)

@@ -69,3 +69,13 @@ def test_cli_depth_chart_writes_a_png_and_prints_the_table(tmp_path, capsys):
     image = pygame.image.load(str(target))
     assert image.get_size() == (1000, 680)
     assert main(["depth-chart", "--out", str(tmp_path / "chart.txt")]) == 2
+
+
+def test_cli_depth_chart_refuses_before_any_work(tmp_path, capsys):
+    assert main(["depth-chart", "--positions", "0", "--out", str(tmp_path / "a.png")]) == 2
+    assert "nothing to chart" in capsys.readouterr().err
+    assert main(["depth-chart", "44", "--out", str(tmp_path / "missing" / "a.png")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert main(["depth-chart", "8", "--out", str(tmp_path / "a.png")]) == 2
+    assert "column 8" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())

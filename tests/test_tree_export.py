@@ -45,3 +45,9 @@ def test_analyze_refuses_an_export_name_it_cannot_write(tmp_path, capsys):
     error = capsys.readouterr().err
     assert ".json" in error and ".dot" in error and "Traceback" not in error
     assert not (tmp_path / "tree.txt").exists()
+
+
+def test_analyze_refuses_a_missing_folder_before_searching(tmp_path, capsys):
+    assert main(["analyze", "4453", "--depth", "2", "--export-tree", str(tmp_path / "no" / "t.json")]) == 2
+    captured = capsys.readouterr()
+    assert "does not exist" in captured.err and "Best move" not in captured.out

@@ -96,3 +96,21 @@ def test_bounds_are_read_however_they_are_typed():
     assert normalise(" <= 12") == normalise("=<12") == "<=12"
     assert normalise("+5") == normalise("=5") == "5"
     assert normalise("+w3") == "+W3" and normalise("-f") == "-F"
+
+
+def test_a_position_too_wide_to_practise_says_why(app):
+    import numpy as np
+
+    from game.rules import Mode, Rules
+
+    rules = Rules(rows=4, cols=5, connect=3, gravity=False, mode=Mode.FULL_BOARD)
+    grid = np.zeros((4, 5), dtype=np.int8)
+    result = search(grid, rules, 2, record_tree=True, to_move=1)
+    play = PlayScene(rules, Level(2), "computer")
+    play.searches.append(SearchRecord(0, 1, JobPurpose.MOVE, result))
+    app.stack.push(play)
+    step(app)
+    press(app, pygame.K_t, frames=2)
+    press(app, pygame.K_p, frames=2)
+    assert type(app.stack.top).__name__ == "TreeScene"
+    assert app.toast is not None and "at most 9 moves" in app.toast[0] and "20" in app.toast[0]

@@ -94,6 +94,9 @@ def draw_depth_chart(
                 color = p.good if row.kept else p.warning
                 pygame.draw.circle(surface, color, (cx + step * 0.32, mark_y), 5)
                 pygame.draw.circle(surface, p.text, (cx + step * 0.32, mark_y), 5, 1)
+    if not any(row.judged for truth in (bench, current) if truth for row in truth.rows):
+        message = "No exact outcome to compare with: the solver knows the standard 6x7 board"
+        theme.text(surface, message, size, ((left + right) / 2, top + top_h / 2), color=p.muted, anchor="center")
     # -- below: nodes, log scale ------------------------------------------------------------
     low = top + top_h + 2 * size + 6
     values = [n for t in (bench, current) if t for r in t.rows for n in (r.pruned_nodes, r.full_nodes) if n]
@@ -124,9 +127,12 @@ def draw_depth_chart(
         )
     theme.text(surface, "depth", size - 2, (left - 8, low + low_h + 4), color=p.muted, anchor="topright")
     key_y = low + low_h + size + 10
-    key = [("with pruning", p.max_node), ("without (until the cap)", p.min_node)]
+    key = [("with pruning", p.max_node), ("without (until the cap)", p.min_node)] if bench is not None else []
     if current is not None:
-        key += [("this position, pruning", p.accent), ("without", p.warning)]
+        key += [
+            ("this position, pruning", p.accent),
+            ("without (until the cap)" if bench is None else "without", p.warning),
+        ]
     kx = left
     for text, color in key:
         pygame.draw.line(surface, color, (kx, key_y + size // 2), (kx + 18, key_y + size // 2), 3)

@@ -15,6 +15,7 @@ import threading
 import pygame
 
 from ai.depth_truth import SAMPLE, DepthTruth, benchmark_boards, depth_truth
+from ai.perfect import is_standard
 from ai.search import SearchCancelled
 from ai.tree import SearchTree
 from game.app.depth_chart import draw_depth_chart
@@ -53,7 +54,7 @@ class DepthChartScene(Scene):
         try:
             label = f"this position ({len(self.board.legal_moves())} moves to choose from)"
             self.current = depth_truth([self.board], label, should_stop=self._stop.is_set)
-            if self.board.rules.rows == 6 and self.board.rules.cols == 7 and self.positions:
+            if is_standard(self.board.rules) and self.positions:  # the benchmark is the standard board's
                 self.status = "Picking the benchmark sample..."
                 boards = benchmark_boards(self.positions)
 

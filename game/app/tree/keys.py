@@ -13,7 +13,7 @@ import pygame
 
 from game.app.tree.code_scene import CodeWalkScene
 from game.app.tree.depth_scene import DepthChartScene
-from game.app.tree.practice_scene import PracticeScene
+from game.app.tree.practice_scene import open_practice
 
 if TYPE_CHECKING:
     from game.app.tree.scene import TreeScene
@@ -37,7 +37,7 @@ def key_actions(scene: TreeScene) -> dict[int, Callable[[], None]]:
         pygame.K_s: scene.next_speed,
         pygame.K_e: scene.export,
         pygame.K_d: lambda: scene.app.stack.push(DepthChartScene(scene.known_tree)),
-        pygame.K_p: lambda: scene.app.stack.push(PracticeScene(scene.known_tree)),
+        pygame.K_p: lambda: open_practice(scene.app, scene.known_tree),
         pygame.K_k: lambda: scene.app.stack.push(CodeWalkScene(scene.known_tree)),
         pygame.K_x: scene.stop_replay,
         pygame.K_LEFTBRACKET: lambda: scene.switch_record(-1),

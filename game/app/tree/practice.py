@@ -24,6 +24,32 @@ DEPTH = 2
 """Plies of a practice: every leaf's value can be shown, every inner node asked."""
 
 
+MAX_MOVES = 9
+"""Moves at a node, at most, for a practice: its rows and columns must stay readable."""
+
+
+def why_not_practice(board: Board) -> str | None:
+    """Why ``board`` cannot be practised (too many moves, or over), or None if it can."""
+    if board.is_game_over():
+        return "The game is over here: nothing to practise"
+    widest = max(len(board.legal_moves()), max_reply_count(board))
+    if widest > MAX_MOVES:
+        return (
+            f"Practice needs at most {MAX_MOVES} moves per position; this one has {widest} (try a board with gravity)"
+        )
+    return None
+
+
+def max_reply_count(board: Board) -> int:
+    """The most replies any move of ``board`` allows."""
+    most = 0
+    for move in board.legal_moves():
+        board.push(move)
+        most = max(most, 0 if board.is_game_over() else len(board.legal_moves()))
+        board.pop()
+    return most
+
+
 class Difficulty(enum.Enum):
     """How the practised search runs."""
 

@@ -12,16 +12,31 @@ Controls:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pygame
 
 from ai.tree import SearchTree, fmt_bounded, fmt_tree_value
 from game.app.scene import Scene
 from game.app.scenes.menu import dim
-from game.app.tree.practice import Ask, Difficulty, Practice, build_practice
+from game.app.tree.practice import Ask, Difficulty, Practice, build_practice, why_not_practice
 from game.board import Board
 from game.notation import format_move
 
+if TYPE_CHECKING:
+    from game.app.loop import App
+
 ALLOWED = set("0123456789-+<>=wWfF")
+
+
+def open_practice(app: App, tree: SearchTree) -> None:
+    """P in the tree overlay: practise on its position, or say in a toast why not."""
+    board = Board(tree.rules, tree.grid, tree.to_move)
+    reason = why_not_practice(board)
+    if reason is not None:
+        app.show_toast(reason, 5.0)
+        return
+    app.stack.push(PracticeScene(tree))
 
 
 class PracticeScene(Scene):
