@@ -8,7 +8,6 @@ earlier ones, and the exact solver (``ai.solver``) answers later ones.
     choice = player.choose(grid, rules, to_move, time_limit=1.0)     # a value-keeping move
     player.ponder(grid, rules, to_move, should_stop)                 # while the person thinks
     exact_column_scores(grid, rules, to_move, time_limit=2.0)        # {col: score} or None
-    column_verdict(col, score, grid)                                 # "column 4: you win in ..."
 
 Scores are in the benchmark convention (``ai.solver``): from the side to move, a win is
 22 minus the winner's discs at the end of the game, a loss the negative, a draw 0.
@@ -320,36 +319,3 @@ def exact_column_scores(
         return shared_player().column_scores(grid, to_move, time_limit=time_limit, should_stop=should_stop)
     except SolverStopped:
         return None
-
-
-def moves_left(score: int, own_discs: int, opponent_discs: int, cells: int = 42) -> int:
-    """For a non-zero score, the discs the winner still has to play, the winning one included."""
-    winner_discs_at_end = cells // 2 + 1 - abs(score)
-    return winner_discs_at_end - (own_discs if score > 0 else opponent_discs)
-
-
-def score_text(score: int, own_discs: int, opponent_discs: int, cells: int = 42) -> str:
-    """A score for the side to move in words, counting each side's own moves (discs).
-
-    "you win in 3 moves" means the winning disc is your 3rd disc from now; "you lose in 2
-    moves" that the opponent's winning disc is their 2nd from now.
-    """
-    if score == 0:
-        return "a draw with perfect play"
-    count = moves_left(score, own_discs, opponent_discs, cells)
-    unit = "move" if count == 1 else "moves"
-    if score > 0:
-        return f"you win in {count} {unit} with perfect play"
-    return f"you lose with perfect play: the opponent wins in {count} {unit}"
-
-
-def column_verdict(column: int, score: int, grid: np.ndarray, to_move: int) -> str:
-    """One line for a hint: "column 4: you win in 18 moves with perfect play".
-
-    ``column`` is 0-based (printed 1-based); ``score`` is the exact score of playing it
-    (from ``exact_column_scores``); the count includes the disc played in that column.
-    """
-    grid = np.asarray(grid)
-    own = int((grid == to_move).sum())
-    other = int((grid == -to_move).sum())
-    return f"column {column + 1}: {score_text(score, own, other, grid.size)}"

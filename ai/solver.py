@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ai import solver_core
-from ai.bitboard import geometry
+from ai.bitboard import Geometry, geometry
 from game.rules import MAX, Mode, Rules
 
 
@@ -154,7 +154,219 @@ class MoveSolution:
     nodes: int
 
 
-class Solver:
+class PythonNegamax:
+    """The reference search in plain Python: the negamax that ``ai.solver_core`` compiles
+    node for node, and what ``Solver`` runs when the compiled core is missing or
+    ``pure_python`` is asked for.  Its state (tables, counters, the board's bit masks)
+    is the ``Solver``'s own: this class holds the search, ``Solver`` the rest.
+    """
+
+    # The solver's state the search reads (set up by ``Solver.__init__`` and its calls).
+    rules: Rules
+    geo: Geometry
+    cells: int
+    nodes: int
+    _order: tuple[int, ...]
+    _columns: list[int]
+    _board_mask: int
+    _bottom_mask: int
+    _threats: Callable[[int, int], int]
+    _etc_below: int
+    _order_below: int
+    _item_shift: int
+    _words: list[int] | memoryview
+    _slots: int
+    _check_at: int
+    _book_plies: int
+    _book_score: Callable[[int, int], int | None] | None
+
+    def table(self, sign_scale: bool = False) -> TranspositionTable:
+        raise NotImplementedError
+
+    def _poll(self, nodes: int) -> None:
+        raise NotImplementedError
+
+    def _search(self, current: int, mask: int, played: int, alpha: int, beta: int) -> int:
+        raise NotImplementedError
+
+    def _column(self, col: int) -> int:
+        return ((1 << self.rules.rows) - 1) << (col * self.geo.height)
+
+    def _possible(self, mask: int) -> int:
+        return (mask + self.geo.bottom_mask) & self.geo.board_mask
+
+    def _root(self, current: int, mask: int, played: int, alpha: int, beta: int) -> tuple[int, int]:
+        """The negamax of the root, also naming a column: (value, column).
+
+        The value has the meaning of ``_negamax``'s; when it is above ``alpha`` the column
+        reaches at least it.  Columns that lose at once or fill the board are scored
+        without a search, and tried last.  The side to move cannot win at once.
+        """
+        cells = self.cells
+        board_mask = self._board_mask
+        threats = self._threats
+        possible = (mask + self._bottom_mask) & board_mask
+        opponent = current ^ mask
+        entry = self.table(sign_scale=self._book_plies == WEAK_BOOK_PLIES).lookup(current + mask)
+        first_rank = -1 if entry is None else entry[2]
+        searched: list[tuple[int, int, int]] = []  # (order key, rank, move)
+        decided: list[tuple[int, int]] = []  # (value, rank)
+        for rank, column in enumerate(self._columns):
+            move = possible & column
+            if not move:
+                continue
+            after = mask | move
+            if after.bit_count() == cells:
+                decided.append((0, rank))
+            elif threats(opponent, board_mask ^ after) & ((after + self._bottom_mask) & board_mask):
+                decided.append((-((cells - played) // 2), rank))
+            else:
+                count = threats(current | move, board_mask ^ after).bit_count()
+                searched.append((-99 if rank == first_rank else -count, rank, move))
+        searched.sort()
+        best_value, best_rank = -cells - 1, -1
+        for _, rank, move in searched:
+            score = -self._search(opponent, mask | move, played + 1, -beta, -alpha)
+            if score > best_value:
+                best_value, best_rank = score, rank
+            if score >= beta:
+                return score, self._order[rank]
+            if score > alpha:
+                alpha = score
+        for score, rank in decided:
+            if score > best_value:
+                best_value, best_rank = score, rank
+            if score >= beta:
+                break
+        return best_value, self._order[best_rank]
+
+    def _negamax(self, current: int, mask: int, played: int, alpha: int, beta: int, opponent_wins: int = -1) -> int:
+        """Score of the position for the side to move, within (alpha, beta).
+
+        Invariants: alpha < beta, and the side to move cannot win with its next move.
+        ``opponent_wins``: the opponent's threat cells where the parent already counted
+        them to order its moves (-1: not known).
+        Table entries are read and written inline (layout: ``TranspositionTable``).
+        """
+        nodes = self.nodes + 1
+        self.nodes = nodes
+        if nodes >= self._check_at:
+            self._poll(nodes)
+        if played == self._book_plies:
+            assert self._book_score is not None
+            known = self._book_score(current, mask)
+            if known is not None:
+                return known
+        cells = self.cells
+        board_mask = self._board_mask
+        possible = (mask + self._bottom_mask) & board_mask
+        if opponent_wins < 0:
+            opponent_wins = self._threats(current ^ mask, board_mask ^ mask)
+        forced = possible & opponent_wins
+        if forced:
+            if forced & (forced - 1):  # two threats to block: lost next move
+                return -((cells - played) // 2)
+            possible = forced
+        moves = possible & ~(opponent_wins >> 1)  # never play under an opponent threat
+        if not moves:
+            return -((cells - played) // 2)
+        if played >= cells - 2:
+            return 0  # neither side can win with the last two discs
+        low = -((cells - 2 - played) // 2)
+        if alpha < low:
+            alpha = low
+            if alpha >= beta:
+                return alpha
+        high = (cells - 1 - played) // 2
+        key = current + mask
+        slots = self._slots
+        slot = key % slots
+        check = key // slots + 1
+        words = self._words
+        entry = words[slot]
+        first_rank = -1
+        if entry >> 20 == check:  # (lower bound, upper bound, best move's rank + 1)
+            lower = (entry >> 8 & 255) - cells
+            upper = (entry & 255) - cells
+            first_rank = (entry >> 16 & 15) - 1
+            if alpha < lower:
+                alpha = lower
+                if alpha >= beta:
+                    return alpha
+            if upper < high:
+                high = upper
+        else:
+            lower, upper = -cells, cells
+        if beta > high:
+            beta = high
+            if alpha >= beta:
+                return beta
+        # alpha < beta here, both inside the position's possible score range.
+        next_played = played + 1
+        opponent = current ^ mask
+        if not moves & (moves - 1):  # one move: nothing to order
+            score = -self._negamax(opponent, mask | moves, next_played, -beta, -alpha)
+            if score >= beta:
+                words[slot] = check << 20 | (max(score, lower) + cells) << 8 | (upper + cells)
+                return score
+            if score > alpha:
+                words[slot] = check << 20 | (score + cells) << 8 | (score + cells)
+                return score
+            words[slot] = check << 20 | (lower + cells) << 8 | (min(alpha, upper) + cells)
+            return alpha
+        columns = self._columns
+        if played < self._etc_below:  # enhanced transposition cutoff: a child the table already refutes
+            for column in columns:
+                move = moves & column
+                if move:
+                    child = opponent + (mask | move)
+                    child_entry = words[child % slots]
+                    if child_entry >> 20 == child // slots + 1 and (child_entry & 255) - cells <= -beta:
+                        score = cells - (child_entry & 255)
+                        words[slot] = check << 20 | (max(score, lower) + cells) << 8 | (upper + cells)
+                        return score
+        threats = self._threats
+        # Each item: ((64 - threats the move makes) << 4 | rank) << shift | (those threats + 1),
+        # so the sort orders by threats made, then centre first; the remembered best move
+        # first; 0 in the low bits where the threats were not counted.
+        shift = self._item_shift
+        order = []
+        rank = 0
+        for column in columns:
+            move = moves & column
+            if move:
+                if rank == first_rank:
+                    order.append(rank << shift)
+                elif played >= self._order_below:
+                    order.append((64 << 4 | rank) << shift)
+                else:
+                    made = threats(current | move, board_mask ^ (mask | move))
+                    order.append(((64 - made.bit_count()) << 4 | rank) << shift | (made + 1))
+            rank += 1
+        order.sort()
+        alpha_in = alpha
+        best_rank = order[0] >> shift & 15
+        low_bits = (1 << shift) - 1
+        for item in order:
+            rank = item >> shift & 15
+            score = -self._negamax(
+                opponent, mask | (moves & columns[rank]), next_played, -beta, -alpha, (item & low_bits) - 1
+            )
+            if score >= beta:
+                words[slot] = check << 20 | (rank + 1) << 16 | (max(score, lower) + cells) << 8 | (upper + cells)
+                return score
+            if score > alpha:
+                alpha = score
+                best_rank = rank
+        if alpha > alpha_in:  # an exact score inside the window
+            words[slot] = check << 20 | (best_rank + 1) << 16 | (alpha + cells) << 8 | (alpha + cells)
+        else:
+            keep = first_rank if first_rank >= 0 else best_rank
+            words[slot] = check << 20 | (keep + 1) << 16 | (lower + cells) << 8 | (min(alpha, upper) + cells)
+        return alpha
+
+
+class Solver(PythonNegamax):
     """Solves positions of one rule set; keeps its transposition tables between calls.
 
     ``use_book`` (default: on the standard board) stops the search at the opening books.
@@ -563,182 +775,6 @@ class Solver:
         # At an even disc count the side to move is the first player: current = first.
         self._book_plies = plies
         self._book_score = lambda current, mask: opening_book.score(current, current ^ mask)
-
-    def _column(self, col: int) -> int:
-        return ((1 << self.rules.rows) - 1) << (col * self.geo.height)
-
-    def _possible(self, mask: int) -> int:
-        return (mask + self.geo.bottom_mask) & self.geo.board_mask
-
-    def _root(self, current: int, mask: int, played: int, alpha: int, beta: int) -> tuple[int, int]:
-        """The negamax of the root, also naming a column: (value, column).
-
-        The value has the meaning of ``_negamax``'s; when it is above ``alpha`` the column
-        reaches at least it.  Columns that lose at once or fill the board are scored
-        without a search, and tried last.  The side to move cannot win at once.
-        """
-        cells = self.cells
-        board_mask = self._board_mask
-        threats = self._threats
-        possible = (mask + self._bottom_mask) & board_mask
-        opponent = current ^ mask
-        entry = self.table(sign_scale=self._book_plies == WEAK_BOOK_PLIES).lookup(current + mask)
-        first_rank = -1 if entry is None else entry[2]
-        searched: list[tuple[int, int, int]] = []  # (order key, rank, move)
-        decided: list[tuple[int, int]] = []  # (value, rank)
-        for rank, column in enumerate(self._columns):
-            move = possible & column
-            if not move:
-                continue
-            after = mask | move
-            if after.bit_count() == cells:
-                decided.append((0, rank))
-            elif threats(opponent, board_mask ^ after) & ((after + self._bottom_mask) & board_mask):
-                decided.append((-((cells - played) // 2), rank))
-            else:
-                count = threats(current | move, board_mask ^ after).bit_count()
-                searched.append((-99 if rank == first_rank else -count, rank, move))
-        searched.sort()
-        best_value, best_rank = -cells - 1, -1
-        for _, rank, move in searched:
-            score = -self._search(opponent, mask | move, played + 1, -beta, -alpha)
-            if score > best_value:
-                best_value, best_rank = score, rank
-            if score >= beta:
-                return score, self._order[rank]
-            if score > alpha:
-                alpha = score
-        for score, rank in decided:
-            if score > best_value:
-                best_value, best_rank = score, rank
-            if score >= beta:
-                break
-        return best_value, self._order[best_rank]
-
-    def _negamax(self, current: int, mask: int, played: int, alpha: int, beta: int, opponent_wins: int = -1) -> int:
-        """Score of the position for the side to move, within (alpha, beta).
-
-        Invariants: alpha < beta, and the side to move cannot win with its next move.
-        ``opponent_wins``: the opponent's threat cells where the parent already counted
-        them to order its moves (-1: not known).
-        Table entries are read and written inline (layout: ``TranspositionTable``).
-        """
-        nodes = self.nodes + 1
-        self.nodes = nodes
-        if nodes >= self._check_at:
-            self._poll(nodes)
-        if played == self._book_plies:
-            assert self._book_score is not None
-            known = self._book_score(current, mask)
-            if known is not None:
-                return known
-        cells = self.cells
-        board_mask = self._board_mask
-        possible = (mask + self._bottom_mask) & board_mask
-        if opponent_wins < 0:
-            opponent_wins = self._threats(current ^ mask, board_mask ^ mask)
-        forced = possible & opponent_wins
-        if forced:
-            if forced & (forced - 1):  # two threats to block: lost next move
-                return -((cells - played) // 2)
-            possible = forced
-        moves = possible & ~(opponent_wins >> 1)  # never play under an opponent threat
-        if not moves:
-            return -((cells - played) // 2)
-        if played >= cells - 2:
-            return 0  # neither side can win with the last two discs
-        low = -((cells - 2 - played) // 2)
-        if alpha < low:
-            alpha = low
-            if alpha >= beta:
-                return alpha
-        high = (cells - 1 - played) // 2
-        key = current + mask
-        slots = self._slots
-        slot = key % slots
-        check = key // slots + 1
-        words = self._words
-        entry = words[slot]
-        first_rank = -1
-        if entry >> 20 == check:  # (lower bound, upper bound, best move's rank + 1)
-            lower = (entry >> 8 & 255) - cells
-            upper = (entry & 255) - cells
-            first_rank = (entry >> 16 & 15) - 1
-            if alpha < lower:
-                alpha = lower
-                if alpha >= beta:
-                    return alpha
-            if upper < high:
-                high = upper
-        else:
-            lower, upper = -cells, cells
-        if beta > high:
-            beta = high
-            if alpha >= beta:
-                return beta
-        # alpha < beta here, both inside the position's possible score range.
-        next_played = played + 1
-        opponent = current ^ mask
-        if not moves & (moves - 1):  # one move: nothing to order
-            score = -self._negamax(opponent, mask | moves, next_played, -beta, -alpha)
-            if score >= beta:
-                words[slot] = check << 20 | (max(score, lower) + cells) << 8 | (upper + cells)
-                return score
-            if score > alpha:
-                words[slot] = check << 20 | (score + cells) << 8 | (score + cells)
-                return score
-            words[slot] = check << 20 | (lower + cells) << 8 | (min(alpha, upper) + cells)
-            return alpha
-        columns = self._columns
-        if played < self._etc_below:  # enhanced transposition cutoff: a child the table already refutes
-            for column in columns:
-                move = moves & column
-                if move:
-                    child = opponent + (mask | move)
-                    child_entry = words[child % slots]
-                    if child_entry >> 20 == child // slots + 1 and (child_entry & 255) - cells <= -beta:
-                        score = cells - (child_entry & 255)
-                        words[slot] = check << 20 | (max(score, lower) + cells) << 8 | (upper + cells)
-                        return score
-        threats = self._threats
-        # Each item: ((64 - threats the move makes) << 4 | rank) << shift | (those threats + 1),
-        # so the sort orders by threats made, then centre first; the remembered best move
-        # first; 0 in the low bits where the threats were not counted.
-        shift = self._item_shift
-        order = []
-        rank = 0
-        for column in columns:
-            move = moves & column
-            if move:
-                if rank == first_rank:
-                    order.append(rank << shift)
-                elif played >= self._order_below:
-                    order.append((64 << 4 | rank) << shift)
-                else:
-                    made = threats(current | move, board_mask ^ (mask | move))
-                    order.append(((64 - made.bit_count()) << 4 | rank) << shift | (made + 1))
-            rank += 1
-        order.sort()
-        alpha_in = alpha
-        best_rank = order[0] >> shift & 15
-        low_bits = (1 << shift) - 1
-        for item in order:
-            rank = item >> shift & 15
-            score = -self._negamax(
-                opponent, mask | (moves & columns[rank]), next_played, -beta, -alpha, (item & low_bits) - 1
-            )
-            if score >= beta:
-                words[slot] = check << 20 | (rank + 1) << 16 | (max(score, lower) + cells) << 8 | (upper + cells)
-                return score
-            if score > alpha:
-                alpha = score
-                best_rank = rank
-        if alpha > alpha_in:  # an exact score inside the window
-            words[slot] = check << 20 | (best_rank + 1) << 16 | (alpha + cells) << 8 | (alpha + cells)
-        else:
-            keep = first_rank if first_rank >= 0 else best_rank
-            words[slot] = check << 20 | (keep + 1) << 16 | (lower + cells) << 8 | (min(alpha, upper) + cells)
-        return alpha
 
 
 class _Watchdog:

@@ -1,0 +1,39 @@
+"""House rules a reader relies on: no god classes, one definition of the moves-to-end
+arithmetic, and no guessing in the play screen of who decided a move."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LONGEST_CLASS = 450
+
+
+def sources() -> list[Path]:
+    return sorted(p for package in ("ai", "game") for p in (ROOT / package).rglob("*.py"))
+
+
+def test_no_class_is_over_450_lines():
+    long = []
+    for path in sources():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+                lines = node.end_lineno - node.lineno + 1
+                if lines > LONGEST_CLASS:
+                    long.append(f"{path.relative_to(ROOT)}:{node.name} ({lines} lines)")
+    assert not long, long
+
+
+def test_the_moves_to_end_arithmetic_is_written_once():
+    """``cells // 2 + 1 - abs(score)`` (the winner's discs at the end) lives in ai/exact.py."""
+    pattern = re.compile(r"//\s*2\s*\+\s*1\s*-\s*abs\(")
+    places = [str(p.relative_to(ROOT)) for p in sources() if pattern.search(p.read_text(encoding="utf-8"))]
+    assert places == ["ai/exact.py"], places
+
+
+def test_the_play_screen_reads_who_decided_never_guesses_it():
+    for name in ("play.py", "play_text.py", "play_view.py", "play_jobs.py"):
+        text = (ROOT / "game" / "app" / "scenes" / name).read_text(encoding="utf-8")
+        assert "depth == 0" not in text and "import re" not in text, name
