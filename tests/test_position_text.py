@@ -64,5 +64,8 @@ def test_review_sentences():
     assert lines[1] == "Best was column 4; before the move: player 1 wins in 20 moves with perfect play."
     assert lines[2] == "After it: player 2 wins in 19 moves with perfect play."
     assert lines[3].startswith("A depth-6 search would have played column 4")
-    assert detail_lines(review, 0, names) == ["The start of the game.", "From here: player 1 wins in 21 moves with perfect play."]
+    assert detail_lines(review, 0, names) == [
+        "The start of the game.",
+        "From here: player 1 wins in 21 moves with perfect play.",
+    ]
     assert turning_points_line(review) == "Turning points: 3 (P1 blunder), 4 (P2 blunder)"
