@@ -456,9 +456,10 @@ def _with_column_scores(answer: Answer, position: _Position) -> Answer:
     move, decided_by, note = answer.move, answer.decided_by, answer.note
     if move not in scores or rank(scores[move]) != best:
         centre = (position.rules.cols - 1) / 2
-        move = min((m for m, e in scores.items() if rank(e) == best), key=lambda m: abs(m - centre))
+        searched, move = move, min((m for m, e in scores.items() if rank(e) == best), key=lambda m: abs(m - centre))
         if decided_by is DecidedBy.SEARCH:
             decided_by = DecidedBy.OVERRULED
+            note = f"the exact scores chose column {move + 1}; the search's column {searched + 1} keeps less"
     return replace(answer, move=move, decided_by=decided_by, exact=exact, column_scores=scores, note=note)
 
 
