@@ -1,4 +1,4 @@
-"""Level select: named presets, search depth, alpha-beta on/off, time budget, and what
+"""Level select: named presets, search depth, alpha-beta on/off, positions per move, and what
 each setting means and costs; a warning with an estimate before a level that cannot
 finish in reasonable time.  In computer vs computer each side gets its own level.
 
@@ -38,7 +38,7 @@ PERFECT_ROWS_TEXT = (
     "Choose another preset to set them."
 )
 """Shown in place of the search rows while Perfect plays on the standard board."""
-"""A level whose worst case takes longer than this (with no time budget) is warned about."""
+"""A level whose worst case takes longer than this (with no node budget) is warned about."""
 
 
 class Side(enum.Enum):
