@@ -1139,3 +1139,14 @@ def test_two_player_hint_names_the_winner_not_the_opponent(app):
     play.jobs.receive(JobResult(1, job, answer))
     assert ": player 1 wins in " in play.headline() and "opponent" not in play.headline()
     assert '"lose 5" = player 1 wins with its 5th' in play.scores_legend()
+
+
+def test_a_hint_never_waits_on_a_level_that_would_take_hours(app):
+    """Against depth 12 without pruning (16 billion positions), the hint level answers
+    instead, and says so; in two players the hint level is named on screen."""
+    play = vs_computer(app, level=Level(12, pruning=False))
+    press(app, pygame.K_h)
+    assert app.toast is not None and "Looking for a hint with Hard" in app.toast[0]
+    assert wait_until(app, lambda: play.jobs.hint is not None, 60)
+    assert play.headline().startswith("Hint: column 4")
+    assert two_player(app).level_line().startswith("Hints: Hard")

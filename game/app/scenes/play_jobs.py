@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from ai.cost import full_tree_positions, seconds_for
 from ai.exact import ExactScore
-from ai.levels import PRESETS, Level
+from ai.levels import PRESETS, Level, preset_name
 from ai.player import Answer, solvable
 from game.app.scenes import play_view
 from game.app.scenes.play_records import SearchRecord
@@ -23,6 +24,9 @@ if TYPE_CHECKING:
     from game.app.scenes.play import PlayScene
 
 UI_TREE_BUDGET = 1_000_000
+SLOW_HINT_SECONDS = 5.0
+"""A hint never waits on a level whose full tree would take longer than this: the hint
+level answers instead (the level line says which level hints use)."""
 STAND_IN_LEVEL = "Expert"
 """What plays for a level whose job failed (a damaged book, say), for the rest of the game."""
 
@@ -51,15 +55,22 @@ class PlayJobs:
         self.analysis, self.analysis_ply = None, -1
 
     def level_for(self, purpose: JobPurpose, side: int) -> Level:
-        """The level a job plays: the side's own for a move; for a hint or the column
-        scores, the opponent computer's (what it would play in your place), or the hint
-        level where no computer plays; a level that failed this game gives way to Expert."""
+        """The level a job plays: the side's own for a move; for a hint, the opponent
+        computer's (what it would play in your place) unless its search could run for
+        long (no pruning, a big tree), else the hint level, which also works out the column
+        scores and plays where no computer does; a level that failed this game gives way
+        to Expert."""
+        hint_level = PRESETS[play_view.HINT_LEVEL]
         if purpose is JobPurpose.MOVE:
             level = self.scene.levels[side]
-        elif self.scene.opponent is Opponent.HUMAN:
-            level = PRESETS[play_view.HINT_LEVEL]
+        elif purpose is JobPurpose.SCORES or self.scene.opponent is Opponent.HUMAN:
+            level = hint_level
         else:
             level = self.scene.levels[-side]
+            if seconds_for(full_tree_positions(self.scene.rules, level.depth)) > SLOW_HINT_SECONDS and not (
+                level.pruning or level.node_budget
+            ):
+                level = hint_level
         return PRESETS[STAND_IN_LEVEL] if level in self.failed_levels and level != PRESETS[STAND_IN_LEVEL] else level
 
     def submit(self, purpose: JobPurpose, side: int) -> None:
@@ -92,7 +103,12 @@ class PlayJobs:
             self.scene.app.show_toast("Hints are for your own turn")
             return
         self.submit(JobPurpose.HINT, side)
-        self.scene.app.show_toast("Looking for a hint...", 1.5)
+        level = self.level_for(JobPurpose.HINT, side)
+        if self.scene.opponent is Opponent.COMPUTER and level != self.scene.levels[-side]:
+            name = preset_name(level) or "the hint level"
+            self.scene.app.show_toast(f"Looking for a hint with {name} (the computer's level would take too long)", 3.0)
+        else:
+            self.scene.app.show_toast("Looking for a hint...", 1.5)
 
     def toggle_scores(self) -> None:
         """S: keep every column's exact score on the board, on each of your turns."""
