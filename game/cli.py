@@ -611,10 +611,10 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     if level is not None:
         from ai.player import choose_move
 
-        choice = choose_move(level, board.grid, rules, board.to_move)
-        assert choice.move is not None
-        note = f" ({choice.note})" if choice.note else ""
-        print(f"Level {args.level} plays: {format_move(choice.move, rules)}{note}", file=out)
+        answer = choose_move(level, board.grid, rules, board.to_move)
+        assert answer.move is not None
+        said = f"decided by the {answer.decided_by.value}" + (f": {answer.note}" if answer.note else "")
+        print(f"Level {args.level} plays: {format_move(answer.move, rules)} ({said})", file=out)
     if result.tree is not None and args.tree:
         tree = result.tree
         print(f"\nSearch tree ({len(tree):,} nodes stored; W<n> = win in n plies):", file=out)

@@ -234,9 +234,9 @@ def test_solve_time_limit_says_unknown_on_that_line():
 def test_analyze_prints_exact_values_and_a_levels_move():
     text = _run_cli(["analyze", "4444", "--depth", "2", "--level", "perfect"])
     assert "Exact values" in text and "4:+" in text
-    assert "Level perfect plays: 4" in text
+    assert "Level perfect plays: 4 (decided by the opening book)" in text
     text = _run_cli(["analyze", "", "--depth", "2", "--level", "beginner"])
-    assert "Level beginner plays:" in text
+    assert "Level beginner plays:" in text and "(decided by the search)" in text
 
 
 def test_one_player_for_both_sides_keeps_every_outcome():
