@@ -308,37 +308,12 @@ def _endgame_columns(position: _Position, node_limit: int) -> tuple[tuple[list[i
     solver nodes it took.
 
     Raises:
-        SolverStopped: the time ran out or ``should_stop`` said so.
+        SolverStopped: the time or the nodes ran out, or ``should_stop`` said so.
     """
-    solver = shared_solver(position.rules)
-    geo = solver.geo
-    first, second = geo.from_grid(position.grid)
-    current = first if position.to_move == MAX else second
-    mask = first | second
     deadline = None if position.soft_limit is None else time.perf_counter() + position.soft_limit
-    spent = 0
-    outcomes: dict[int, int] = {}
-    for col in geo.centre_order:
-        _, add, keep = geo.move_steps[col]
-        bit = (mask + add) & keep
-        if not bit:
-            continue
-        if geo.line_starts(current | bit):
-            return ([col], 1), spent  # a win with this disc
-        if (mask | bit).bit_count() == position.rules.cells:
-            outcomes[col] = 0
-            continue
-        remaining = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
-        child = solver.solve_bits(
-            current ^ mask,
-            mask | bit,
-            weak=True,
-            should_stop=position.should_stop,
-            time_limit=remaining,
-            node_limit=max(node_limit - spent, 0),
-        )
-        spent += child.nodes
-        outcomes[col] = -child.score
+    outcomes, spent = _solve_columns(
+        position.grid, position.rules, position.to_move, node_limit, position.should_stop, weak=True, deadline=deadline
+    )
     best = max(outcomes.values(), default=-1)
     if best < 0:
         return None, spent
@@ -397,7 +372,7 @@ def column_scores(
         if is_standard(rules):
             scores = shared_player().column_scores(grid, to_move, node_limit=node_limit, should_stop=should_stop)
         else:
-            scores = _solver_column_scores(grid, rules, to_move, node_limit, should_stop)
+            scores, _ = _solve_columns(grid, rules, to_move, node_limit, should_stop)
     except SolverStopped:
         if should_stop is not None and should_stop():
             raise
@@ -407,10 +382,23 @@ def column_scores(
     return {col: ExactScore.from_score(score, grid, to_move) for col, score in scores.items()}
 
 
-def _solver_column_scores(
-    grid: np.ndarray, rules: Rules, to_move: int, node_limit: int, should_stop: Callable[[], bool] | None
-) -> dict[int, int]:
-    """Benchmark scores of every column for the side to move, any solvable board."""
+def _solve_columns(
+    grid: np.ndarray,
+    rules: Rules,
+    to_move: int,
+    node_limit: int,
+    should_stop: Callable[[], bool] | None,
+    *,
+    weak: bool = False,
+    deadline: float | None = None,
+) -> tuple[dict[int, int], int]:
+    """Every playable column's benchmark score for the side to move (its outcome 1/0/-1
+    when ``weak``), centre first, within ``node_limit`` solver nodes in all; and the nodes
+    spent.  A column that wins at once ends the look when ``weak``: nothing beats it.
+
+    Raises:
+        SolverStopped: the time or the nodes ran out, or ``should_stop`` said so.
+    """
     solver = shared_solver(rules)
     geo = solver.geo
     first, second = geo.from_grid(grid)
@@ -424,15 +412,24 @@ def _solver_column_scores(
         if not bit:
             continue
         if geo.line_starts(current | bit):
+            if weak:
+                return {col: 1}, spent
             scores[col] = (rules.cells + 1 - mask.bit_count()) // 2
         elif (mask | bit).bit_count() == rules.cells:
             scores[col] = 0
         else:
-            left = max(node_limit - spent, 0)
-            child = solver.solve_bits(current ^ mask, mask | bit, should_stop=should_stop, node_limit=left)
+            remaining = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
+            child = solver.solve_bits(
+                current ^ mask,
+                mask | bit,
+                weak=weak,
+                should_stop=should_stop,
+                time_limit=remaining,
+                node_limit=max(node_limit - spent, 0),
+            )
             spent += child.nodes
             scores[col] = -child.score
-    return scores
+    return scores, spent
 
 
 def _with_column_scores(answer: Answer, position: _Position) -> Answer:
