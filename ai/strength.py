@@ -117,7 +117,10 @@ def round_robin(rules: Rules, openings_count: int, log, jobs: int | None = None)
 def match(a: Contestant, b: Contestant, rules: Rules, games: int, seed: int, jobs: int | None) -> MatchResult:
     """``a`` against ``b`` through ``ai.arena.play_match`` (in ``jobs`` worker processes)."""
     spec_a, spec_b = LevelSpec(a.name, a.level, a.seed), LevelSpec(b.name, b.level, b.seed)
-    return play_match(spec_a, spec_b, rules, games=games, seed=seed, jobs=jobs).result
+    outcome = play_match(spec_a, spec_b, rules, games=games, seed=seed, jobs=jobs)
+    if outcome.interrupted:
+        raise KeyboardInterrupt  # Ctrl+C stopped the match: stop the benchmark too
+    return outcome.result
 
 
 def move_times(result: MatchResult) -> dict[str, list[float]]:
@@ -330,4 +333,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("\nStopped.", file=sys.stderr)
+        sys.exit(130)

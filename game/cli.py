@@ -167,7 +167,12 @@ def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
     )
     match.add_argument("player_a", metavar="A", help="a level name, depth:N, or engine:COMMAND")
     match.add_argument("player_b", metavar="B", help="the opponent, in the same forms")
-    match.add_argument("--games", type=int, default=20, metavar="N", help="games to play (default 20)")
+    match.add_argument(
+        "--games",
+        type=int,
+        metavar="N",
+        help="games to play (default 20; with --sprt the most it plays, default 10,000)",
+    )
     match.add_argument("--movetime", type=int, default=1000, metavar="MS", help="milliseconds per move (default 1000)")
     match.add_argument("--pgn", metavar="FILE", help="write every game to FILE in a PGN-like format")
     match.add_argument(
@@ -768,6 +773,7 @@ def _capped_lines(stream: TextIO, what: str) -> Iterator[str]:
 MAX_MATCH_GAMES = 100_000
 MAX_MOVETIME_MS = 3_600_000  # an hour
 MAX_MATCH_JOBS = 256
+SPRT_MAX_GAMES = 10_000
 
 
 def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
@@ -776,6 +782,8 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     from game.tournament import PgnWriter, PlayerChoice, format_outcome, make_player
 
     rules = rules_from_args(args)
+    if args.games is None:
+        args.games = SPRT_MAX_GAMES if args.sprt is not None else 20
     if not 1 <= args.games <= MAX_MATCH_GAMES:
         raise CliError(f"--games must be 1..{MAX_MATCH_GAMES:,}, not {args.games}")
     if not 1 <= args.movetime <= MAX_MOVETIME_MS:

@@ -229,3 +229,18 @@ def test_a_match_on_a_local_dask_cluster_plays_the_same_games_as_one_worker():
     assert moves_of(outcome) == moves_of(reference)
     for game in outcome.result.games:
         assert Board.from_moves(game.moves_string(Rules())).is_game_over()
+
+
+def test_the_strength_benchmark_plays_the_same_match_with_two_workers():
+    from ai.strength import Contestant, match, move_times
+
+    easy, beginner = Contestant("Easy", PRESETS["Easy"]), Contestant("Beginner", PRESETS["Beginner"])
+    one = match(easy, beginner, Rules(), 4, seed=11, jobs=1)
+    two = match(easy, beginner, Rules(), 4, seed=11, jobs=2)
+    assert [g.moves for g in one.games] == [g.moves for g in two.games]
+    times = move_times(two)
+    assert sum(len(t) for t in times.values()) == sum(len(g.moves) - len(g.opening) for g in two.games)
+    proc = subprocess.run(
+        [sys.executable, "-m", "ai.strength", "--ladder", "--jobs", "0"], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2 and "--jobs must be at least 1" in proc.stderr
