@@ -86,6 +86,17 @@ def test_external_engines_get_a_process_per_running_game_and_none_is_left(tmp_pa
     assert all(gone_soon(pid) for pid in bots)
 
 
+@pytest.mark.parametrize("kind", ["illegal", "crash"])
+def test_a_broken_engine_loses_every_game_in_a_parallel_match(tmp_path, kind):
+    from tests.test_tournament import BROKEN_BOTS, EXPECTED_FAILURE, write_bot
+
+    bot = PlayerChoice("engine:" + write_bot(tmp_path, kind, BROKEN_BOTS[kind]))
+    outcome = play_match(PlayerChoice("depth:2"), bot, Rules(), games=4, movetime=1.0, jobs=2)
+    assert outcome.result.wins == 4
+    assert outcome.result.failures(Side.B)[EXPECTED_FAILURE[kind]] == 4
+    assert not multiprocessing.active_children()
+
+
 def test_a_worker_killed_mid_match_has_its_games_replayed_and_the_match_finishes():
     a, b = LevelSpec("Medium", PRESETS["Medium"], 1), LevelSpec("depth 2", PRESETS["Easy"], 1)
     killed: list[int] = []
@@ -109,7 +120,7 @@ def test_a_worker_killed_mid_match_has_its_games_replayed_and_the_match_finishes
 def test_ctrl_c_stops_the_match_reports_finished_games_and_leaves_no_process(tmp_path):
     bot = pid_bot(tmp_path)
     proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "main.py"), "match", "depth:4", bot, "--games", "40", "--jobs", "2"],
+        [sys.executable, str(ROOT / "main.py"), "match", "depth:5", bot, "--games", "1000", "--jobs", "2"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -123,7 +134,7 @@ def test_ctrl_c_stops_the_match_reports_finished_games_and_leaves_no_process(tmp
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "Traceback" not in err
-    assert "Stopped by the user after" in out and "Match: depth:4 (A)" in out
+    assert "Stopped by the user after" in out and "Match: depth:5 (A)" in out
     assert all(gone_soon(pid) for pid in pids_in(tmp_path))
     leftovers = [p for p in Path("/proc").iterdir() if p.name.isdigit() and _cmdline_has(p, str(tmp_path))]
     assert not leftovers
@@ -131,7 +142,7 @@ def test_ctrl_c_stops_the_match_reports_finished_games_and_leaves_no_process(tmp
 
 def _cmdline_has(proc: Path, text: str) -> bool:
     try:
-        return text in (proc / "cmdline").read_bytes().decode(errors="replace") and gone_soon(int(proc.name), 5)
+        return text in (proc / "cmdline").read_bytes().decode(errors="replace") and not gone_soon(int(proc.name), 5)
     except OSError:
         return False
 
