@@ -729,6 +729,11 @@ class MatchOutcome:
     interrupted: bool = False
     unplayed: tuple[int, ...] = ()  # games given up after their workers died too often
     notices: tuple[str, ...] = ()
+    error: str | None = None  # why the match stopped early, if a game could not be played
+
+
+class MatchStopped(Exception):
+    """A game could not be played at all (not a player's failure): the match stops."""
 
 
 def play_match(
@@ -776,6 +781,7 @@ def play_match(
 
     workers = jobs if jobs is not None else default_jobs(games)
     interrupted = False
+    error: str | None = None
     unplayed: list[int] = []
     try:
         if executor is None and workers <= 1:
@@ -784,6 +790,8 @@ def play_match(
             unplayed = _play_in_pool(tasks, workers, executor, finished, decided, progress, tell)
     except KeyboardInterrupt:
         interrupted = True
+    except MatchStopped as problem:
+        error = str(problem)
     if progress is not None:
         progress.finish()
     sprt_outcome = sprt_prefix(sprt, records) if sprt is not None else None
@@ -791,7 +799,7 @@ def play_match(
     if sprt_outcome is not None and sprt_outcome.verdict is not Verdict.CONTINUE:
         kept = [g for g in kept if g.number <= sprt_outcome.games]  # the same stop for any finishing order
     result = MatchResult(player_a.name, player_b.name, rules, movetime, tuple(kept))
-    return MatchOutcome(result, sprt_outcome, interrupted, tuple(unplayed), tuple(said))
+    return MatchOutcome(result, sprt_outcome, interrupted, tuple(unplayed), tuple(said), error)
 
 
 def _play_here(
@@ -814,7 +822,11 @@ def _play_here(
         if progress is not None:
             progress.show()
         for task in tasks:
-            finished(play_task(task))
+            try:
+                record = play_task(task)
+            except Exception as problem:
+                raise MatchStopped(f"game {task.number} could not be played: {problem}") from problem
+            finished(record)
             if decided():
                 break
     finally:
@@ -856,9 +868,13 @@ def _play_in_pool(
             for future in done:
                 task = running.pop(future)
                 try:
-                    finished(future.result())
+                    record = future.result()
                 except cf.BrokenExecutor:
                     lost.append(task)
+                except Exception as problem:  # e.g. a cluster worker without the engine's program
+                    raise MatchStopped(f"game {task.number} could not be played: {problem}") from problem
+                else:
+                    finished(record)
             if lost and own:
                 lost += list(running.values())
                 running.clear()

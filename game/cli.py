@@ -842,6 +842,8 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
         print(f"Games written to {args.pgn}", file=out)
     if outcome.interrupted:
         return 130
+    if outcome.error is not None:
+        return 1
     return 1 if pgn is not None and pgn.failed is not None else 0
 
 

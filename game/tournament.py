@@ -505,4 +505,6 @@ def format_outcome(outcome: MatchOutcome) -> str:
         )
     if outcome.interrupted:
         lines.append(f"Stopped by the user after {len(outcome.result.games)} finished games.")
+    if outcome.error is not None:
+        lines.append(f"Stopped after {len(outcome.result.games)} finished games: {outcome.error}")
     return "\n".join(lines)

@@ -255,3 +255,23 @@ def test_the_strength_benchmark_plays_the_same_match_with_two_workers():
         [sys.executable, "-m", "ai.strength", "--ladder", "--jobs", "0"], capture_output=True, text=True, timeout=60
     )
     assert proc.returncode == 2 and "--jobs must be at least 1" in proc.stderr
+
+
+class Unbuildable:
+    """A player spec whose player cannot be built (a worker without the engine, say)."""
+
+    name = "unbuildable"
+
+    def __hash__(self) -> int:
+        return 1
+
+    def __call__(self):
+        raise RuntimeError("no such engine on this worker")
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_game_that_cannot_be_played_stops_the_match_with_a_reason(jobs):
+    outcome = play_match(PlayerChoice("depth:1"), Unbuildable(), Rules(), games=4, movetime=1.0, jobs=jobs)
+    assert outcome.error is not None and "no such engine on this worker" in outcome.error
+    assert outcome.result.games == ()
+    assert not multiprocessing.active_children()
