@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ai.arena import GameRecord, LevelSpec, MatchResult, Side, fmt_elo, play_game, play_match
+from ai.arena import GameRecord, LevelSpec, MatchResult, Progress, Side, fmt_elo, play_game, play_match
 from ai.levels import PRESETS, Level
 from ai.perfect import PerfectPlayer, is_standard
 from ai.player import choose_move
@@ -117,7 +117,8 @@ def round_robin(rules: Rules, openings_count: int, log, jobs: int | None = None)
 def match(a: Contestant, b: Contestant, rules: Rules, games: int, seed: int, jobs: int | None) -> MatchResult:
     """``a`` against ``b`` through ``ai.arena.play_match`` (in ``jobs`` worker processes)."""
     spec_a, spec_b = LevelSpec(a.name, a.level, a.seed), LevelSpec(b.name, b.level, b.seed)
-    outcome = play_match(spec_a, spec_b, rules, games=games, seed=seed, jobs=jobs)
+    progress = Progress(games) if sys.stderr.isatty() else None  # a terminal sees the match go
+    outcome = play_match(spec_a, spec_b, rules, games=games, seed=seed, jobs=jobs, progress=progress)
     if outcome.interrupted:
         raise KeyboardInterrupt  # Ctrl+C stopped the match: stop the benchmark too
     return outcome.result
