@@ -56,11 +56,17 @@ def pid_bot(folder: Path) -> str:
     return f"engine:{sys.executable} {path}"
 
 
+def new_children(before: set) -> list:
+    """This process's child processes started since ``before`` that are still alive."""
+    return [p for p in multiprocessing.active_children() if p not in before]
+
+
 def moves_of(outcome) -> list[tuple[int, ...]]:
     return [game.moves for game in outcome.result.games]
 
 
 def test_two_workers_play_the_same_games_as_one():
+    before = set(multiprocessing.active_children())  # other tests' workers may live on
     # a move time far beyond what depth 3 needs: a busy machine never cuts a search short
     a, b = PlayerChoice("depth:3"), PlayerChoice("beginner", seed=4)
     one = play_match(a, b, Rules(), games=6, movetime=10.0, seed=4, jobs=1)
@@ -72,7 +78,7 @@ def test_two_workers_play_the_same_games_as_one():
         one.result.draws,
         one.result.losses,
     )
-    assert not multiprocessing.active_children()
+    assert not new_children(before)
 
 
 def test_external_engines_get_a_process_per_running_game_and_none_is_left(tmp_path):
@@ -88,22 +94,24 @@ def test_external_engines_get_a_process_per_running_game_and_none_is_left(tmp_pa
 
 @pytest.mark.parametrize("kind", ["illegal", "crash"])
 def test_a_broken_engine_loses_every_game_in_a_parallel_match(tmp_path, kind):
+    before = set(multiprocessing.active_children())  # other tests' workers may live on
     from tests.test_tournament import BROKEN_BOTS, EXPECTED_FAILURE, write_bot
 
     bot = PlayerChoice("engine:" + write_bot(tmp_path, kind, BROKEN_BOTS[kind]))
     outcome = play_match(PlayerChoice("depth:2"), bot, Rules(), games=4, movetime=1.0, jobs=2)
     assert outcome.result.wins == 4
     assert outcome.result.failures(Side.B)[EXPECTED_FAILURE[kind]] == 4
-    assert not multiprocessing.active_children()
+    assert not new_children(before)
 
 
 def test_a_worker_killed_mid_match_has_its_games_replayed_and_the_match_finishes():
+    before = set(multiprocessing.active_children())  # other tests' workers may live on
     a, b = LevelSpec("Medium", PRESETS["Medium"], 1), LevelSpec("depth 2", PRESETS["Easy"], 1)
     killed: list[int] = []
 
     def kill_a_worker(game: GameRecord) -> None:
         if not killed:
-            worker = multiprocessing.active_children()[0]
+            worker = new_children(before)[0]
             killed.append(worker.pid or 0)
             os.kill(worker.pid or 0, signal.SIGKILL)
 
@@ -114,7 +122,7 @@ def test_a_worker_killed_mid_match_has_its_games_replayed_and_the_match_finishes
     assert outcome.unplayed == () and not outcome.interrupted
     reference = play_match(a, b, Rules(), games=8, seed=2, jobs=1)
     assert moves_of(outcome) == moves_of(reference)
-    assert not multiprocessing.active_children()
+    assert not new_children(before)
 
 
 def test_ctrl_c_stops_the_match_reports_finished_games_and_leaves_no_process(tmp_path):
@@ -271,7 +279,8 @@ class Unbuildable:
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_game_that_cannot_be_played_stops_the_match_with_a_reason(jobs):
+    before = set(multiprocessing.active_children())  # other tests' workers may live on
     outcome = play_match(PlayerChoice("depth:1"), Unbuildable(), Rules(), games=4, movetime=1.0, jobs=jobs)
     assert outcome.error is not None and "no such engine on this worker" in outcome.error
     assert outcome.result.games == ()
-    assert not multiprocessing.active_children()
+    assert not new_children(before)
