@@ -836,7 +836,9 @@ def _play_here(
 
 
 def _new_pool(workers: int) -> cf.ProcessPoolExecutor:
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    # fork starts a worker in milliseconds with the levels' tables already loaded; it is
+    # safe on Linux only (macOS and Windows spawn, importing the game afresh)
+    method = "fork" if sys.platform.startswith("linux") else None
     return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method), initializer=_worker_start)
 
 
