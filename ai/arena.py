@@ -43,8 +43,10 @@ import math
 import multiprocessing
 import os
 import random
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -657,6 +659,45 @@ def play_task(task: GameTask) -> GameRecord:
     return play_game(a, b, task.opening, task.rules, a_first=task.a_first, movetime=task.movetime, number=task.number)
 
 
+GROUPS_ENV = "CONNECT4_PROCESS_GROUPS"
+"""Names a folder where a pool worker lists the process groups it starts (an external
+engine's), one empty file per group id, taken out when the group is killed.  A worker
+that dies cannot kill its engines; the runner kills the groups still listed."""
+
+
+def note_group(group: int) -> None:
+    """List a process group this process started (see ``GROUPS_ENV``)."""
+    folder = os.environ.get(GROUPS_ENV)
+    if folder:
+        try:
+            open(os.path.join(folder, str(group)), "w").close()
+        except OSError:
+            pass
+
+
+def forget_group(group: int) -> None:
+    """Take a killed process group off the list."""
+    folder = os.environ.get(GROUPS_ENV)
+    if folder:
+        try:
+            os.unlink(os.path.join(folder, str(group)))
+        except OSError:
+            pass
+
+
+def _kill_listed_groups(folder: str) -> None:
+    for name in os.listdir(folder):
+        if name.isdigit() and hasattr(os, "killpg"):
+            try:
+                os.killpg(int(name), signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            os.unlink(os.path.join(folder, name))
+        except OSError:
+            pass
+
+
 def _worker_start() -> None:
     """A pool worker: leave Ctrl+C to the parent; on SIGTERM close the engines and go."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -854,6 +895,10 @@ def _play_in_pool(
     """Play the games on ``executor`` or a pool of ``workers`` processes; returns the
     games given up after their workers died (see the module's rule)."""
     own = executor is None
+    groups = tempfile.mkdtemp(prefix="connect4-groups-") if own else None
+    saved_env = os.environ.get(GROUPS_ENV)
+    if groups is not None:
+        os.environ[GROUPS_ENV] = groups  # the workers inherit it
     pool: cf.Executor = executor if executor is not None else _new_pool(workers)
     window = 2 * workers if own else 64  # games submitted ahead of the finished ones
     waiting: deque[GameTask] = deque(tasks)
@@ -882,6 +927,8 @@ def _play_in_pool(
                 running.clear()
                 lost.sort(key=lambda t: t.number)
                 _stop_pool(pool)
+                if groups is not None:
+                    _kill_listed_groups(groups)  # the dead worker's engines
                 again = []
                 for task in lost:
                     deaths[task.number] = deaths.get(task.number, 0) + 1
@@ -905,6 +952,13 @@ def _play_in_pool(
             future.cancel()
         if own:
             _stop_pool(pool)
+        if groups is not None:
+            _kill_listed_groups(groups)
+            shutil.rmtree(groups, ignore_errors=True)
+            if saved_env is None:
+                os.environ.pop(GROUPS_ENV, None)
+            else:
+                os.environ[GROUPS_ENV] = saved_env
     return sorted(given_up)
 
 

@@ -51,6 +51,8 @@ from ai.arena import (
     Verdict,
     elo,
     fmt_elo,
+    forget_group,
+    note_group,
     opening_pool,
     openings,
     play_game,
@@ -171,6 +173,7 @@ class EnginePlayer:
             raise PlayerFailed(Failure.CRASH, f"cannot start {self.command!r}: {problem}") from None
         assert process.stdout is not None
         self._process = process
+        note_group(process.pid)  # the runner kills it should this worker die
         self._reader = _Reader(process.stdout)
         self._rules_sent = None
         self._fresh = True
@@ -238,6 +241,7 @@ class EnginePlayer:
         if process is None:
             return
         _kill_group(process)
+        forget_group(process.pid)
         try:
             process.wait(timeout=KILL_SECONDS)
         except subprocess.TimeoutExpired:

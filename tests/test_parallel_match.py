@@ -125,6 +125,40 @@ def test_a_worker_killed_mid_match_has_its_games_replayed_and_the_match_finishes
     assert not new_children(before)
 
 
+def test_a_dead_workers_engines_are_killed_even_if_they_outlive_their_input(tmp_path):
+    """The engine sleeps on when its input ends (its worker is gone): the runner kills
+    the process groups the dead worker had listed."""
+    before = set(multiprocessing.active_children())
+    path = tmp_path / "stubborn.py"
+    path.write_text(
+        PID_BOT.format(folder=str(tmp_path)).replace('elif words and words[0] == "quit":\n        break', "")
+        + "import time\ntime.sleep(600)\n"
+    )
+    killed: list[int] = []
+
+    def kill_a_worker(game: GameRecord) -> None:
+        if not killed:
+            worker = new_children(before)[0]
+            killed.append(worker.pid or 0)
+            os.kill(worker.pid or 0, signal.SIGKILL)
+
+    outcome = play_match(
+        PlayerChoice("depth:3"),
+        PlayerChoice(f"engine:{sys.executable} {path}"),
+        Rules(),
+        games=6,
+        movetime=2.0,
+        jobs=2,
+        on_game=kill_a_worker,
+        notice=lambda text: None,
+    )
+    assert killed and len(outcome.result.games) == 6 and outcome.result.wins == 6
+    bots = pids_in(tmp_path)
+    assert len(bots) >= 3  # two first workers, then fresh ones after the death
+    assert all(gone_soon(pid) for pid in bots)
+    assert not new_children(before)
+
+
 def test_ctrl_c_stops_the_match_reports_finished_games_and_leaves_no_process(tmp_path):
     bot = pid_bot(tmp_path)
     proc = subprocess.Popen(
