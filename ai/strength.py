@@ -1,7 +1,7 @@
 """How strong each level is: ``python -m ai.strength`` (prints tables, asserts nothing).
 
 1. A round robin of every preset plus plain depth 2 and depth 4 (``Level(2)``,
-   ``Level(4)``), from balanced openings (``game.tournament.openings``), each opening
+   ``Level(4)``), from balanced openings (``ai.arena.openings``), each opening
    played with both colours, on 6x7, on 7x8 and on 7x8 with connect 5.  Per pair:
    wins/draws/losses, score % and the Elo difference with its 95% error bar.  Off the
    standard board Perfect plays exactly as Expert, so it sits out there.
@@ -11,8 +11,11 @@
    share of moves that keep a win a win and a draw a draw, per level.
 4. Seconds per move of Expert and Perfect (median and max).
 
-``--quick`` runs a short version (fewer openings and positions).  Everything is seeded;
-the time-budgeted levels (Expert) depend a little on the machine's speed.
+``--quick`` runs a short version (fewer openings and positions).  ``--jobs N`` plays the
+games of each match in N worker processes (default: the cores, at most the games; the
+same games for every N); parts 2 to 4 stay in this process.  Everything is seeded; the
+time-budgeted levels (Expert) depend a little on the machine's speed, and so a little on
+how many games share its cores.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ai.arena import GameRecord, LevelSpec, MatchResult, Progress, Side, fmt_elo, play_game, play_match
 from ai.levels import PRESETS, Level
 from ai.perfect import PerfectPlayer, is_standard
 from ai.player import choose_move
@@ -33,7 +37,6 @@ from ai.solver import Solver
 from game.board import Board
 from game.notation import parse_moves
 from game.rules import Rules
-from game.tournament import MatchResult, fmt_elo, run_match
 
 DATA = Path(__file__).resolve().parent / "data" / "positions"
 BOARDS = {
@@ -94,21 +97,44 @@ def score_line(result: MatchResult) -> str:
     )
 
 
-def round_robin(rules: Rules, openings_count: int, log) -> dict[tuple[str, str], MatchResult]:
+def round_robin(rules: Rules, openings_count: int, log, jobs: int | None = None) -> dict[tuple[str, str], MatchResult]:
     """Every pair once, A the first named (the stronger by name order of the ladder)."""
     players = contestants(rules)
     results: dict[tuple[str, str], MatchResult] = {}
+    times: dict[str, list[float]] = {p.name: [] for p in players}
     for a, b in itertools.combinations(players, 2):
         started = time.perf_counter()
-        result = run_match(a, b, rules, games=2 * openings_count, seed=SEED)
+        result = match(a, b, rules, 2 * openings_count, SEED, jobs)
         results[(a.name, b.name)] = result
+        for name, seconds in move_times(result).items():
+            times[name] += seconds
         log(f"  {score_line(result)}   ({time.perf_counter() - started:.0f} s)")
-    log(
-        "Seconds per move: "
-        + ", ".join(f"{p.name} {statistics.median(p.times):.3f}/{max(p.times):.2f}" for p in players)
-    )
+    log("Seconds per move: " + ", ".join(f"{n} {statistics.median(t):.3f}/{max(t):.2f}" for n, t in times.items() if t))
     log("  (median/max)")
     return results
+
+
+def match(a: Contestant, b: Contestant, rules: Rules, games: int, seed: int, jobs: int | None) -> MatchResult:
+    """``a`` against ``b`` through ``ai.arena.play_match`` (in ``jobs`` worker processes)."""
+    spec_a, spec_b = LevelSpec(a.name, a.level, a.seed), LevelSpec(b.name, b.level, b.seed)
+    progress = Progress(games) if sys.stderr.isatty() else None  # a terminal sees the match go
+    outcome = play_match(spec_a, spec_b, rules, games=games, seed=seed, jobs=jobs, progress=progress)
+    if outcome.interrupted:
+        raise KeyboardInterrupt  # Ctrl+C stopped the match: stop the benchmark too
+    return outcome.result
+
+
+def move_times(result: MatchResult) -> dict[str, list[float]]:
+    """Each player's seconds per move over the match's games (the opening excluded)."""
+    times: dict[str, list[float]] = {result.name_a: [], result.name_b: []}
+    for game in result.games:
+        times[name_at(result, game, len(game.moves) - len(game.move_seconds))] += game.move_seconds[::2]
+        times[name_at(result, game, len(game.moves) - len(game.move_seconds) + 1)] += game.move_seconds[1::2]
+    return times
+
+
+def name_at(result: MatchResult, game: GameRecord, ply: int) -> str:
+    return result.name_a if game.side_at(ply) is Side.A else result.name_b
 
 
 def score_of(results: dict[tuple[str, str], MatchResult], a: str, b: str) -> float | None:
@@ -158,8 +184,6 @@ class RandomPerfect:
 
 def perfect_first(games_vs_solver: int, log) -> list[str]:
     """Perfect moving first from the empty board against every preset and the solver."""
-    from game.tournament import Side, play_game
-
     rules = Rules()
     lines = []
     opponents: list = [Contestant(name, level) for name, level in PRESETS.items()]
@@ -237,7 +261,7 @@ LADDER_PAIRS = [
 """The pairs the issue sets targets for (upper first)."""
 
 
-def ladder(rules: Rules, openings_count: int, log) -> dict[tuple[str, str], MatchResult]:
+def ladder(rules: Rules, openings_count: int, log, jobs: int | None = None) -> dict[tuple[str, str], MatchResult]:
     """Only the target pairs, with more games each than the round robin can afford."""
     players = {p.name: p for p in contestants(rules)}
     results: dict[tuple[str, str], MatchResult] = {}
@@ -245,7 +269,7 @@ def ladder(rules: Rules, openings_count: int, log) -> dict[tuple[str, str], Matc
         if upper not in players or lower not in players:
             continue
         started = time.perf_counter()
-        result = run_match(players[upper], players[lower], rules, games=2 * openings_count, seed=SEED + 1)
+        result = match(players[upper], players[lower], rules, 2 * openings_count, SEED + 1, jobs)
         results[(upper, lower)] = result
         log(f"  {score_line(result)}   ({time.perf_counter() - started:.0f} s)")
     return results
@@ -260,17 +284,24 @@ def main(argv: list[str] | None = None) -> int:
         "--ladder", action="store_true", help="only the pairs with targets (adjacent presets, Hard-d2, Expert-d4)"
     )
     parser.add_argument("--perfect", action="store_true", help="only Perfect first from the empty board")
+    parser.add_argument(
+        "--jobs", type=int, metavar="N", help="games played at once in worker processes (default: the cores)"
+    )
     args = parser.parse_args(argv)
+    if args.jobs is not None and args.jobs < 1:
+        parser.error(f"--jobs must be at least 1, not {args.jobs}")
     if args.ladder:
         openings_count = args.openings or 12
         log_ladder = lambda text: print(text, flush=True)  # noqa: E731
+        started = time.perf_counter()
         log_ladder(f"Ladder pairs (seed {SEED + 1}); {openings_count} openings x 2 colours per pair")
         for board in args.boards or ["6x7"]:
             log_ladder(f"\n## {board}: {BOARDS[board].describe()}")
-            results = ladder(BOARDS[board], openings_count, log_ladder)
+            results = ladder(BOARDS[board], openings_count, log_ladder, args.jobs)
             log_ladder("Targets:")
             for line in targets(board, results):
                 log_ladder(line)
+        log_ladder(f"\nTotal time: {time.perf_counter() - started:.0f} s")
         return 0
     if args.perfect:
         perfect_first(2, lambda text: print(text, flush=True))
@@ -286,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     for board in boards:
         rules = BOARDS[board]
         log(f"\n## {board}: {rules.describe()}   (A's wins, draws, losses, score, Elo A-B with 95% bar)")
-        results = round_robin(rules, openings_count, log)
+        results = round_robin(rules, openings_count, log, args.jobs)
         log("Targets:")
         for line in targets(board, results):
             log(line)
@@ -303,4 +334,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("\nStopped.", file=sys.stderr)
+        sys.exit(130)

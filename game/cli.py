@@ -199,7 +199,12 @@ def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
     )
     match.add_argument("player_a", metavar="A", help="a level name, depth:N, or engine:COMMAND")
     match.add_argument("player_b", metavar="B", help="the opponent, in the same forms")
-    match.add_argument("--games", type=int, default=20, metavar="N", help="games to play (default 20)")
+    match.add_argument(
+        "--games",
+        type=int,
+        metavar="N",
+        help="games to play (default 20; with --sprt the most it plays, default 10,000)",
+    )
     match.add_argument("--movetime", type=int, default=1000, metavar="MS", help="milliseconds per move (default 1000)")
     match.add_argument("--pgn", metavar="FILE", help="write every game to FILE in a PGN-like format")
     match.add_argument(
@@ -207,6 +212,27 @@ def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
         type=int,
         metavar="S",
         help="shuffle the openings with S and seed the noisy levels' judgement (Beginner)",
+    )
+    match.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="games played at once, each in its own worker process (default: the cores, at most the games)",
+    )
+    match.add_argument(
+        "--sprt",
+        nargs=2,
+        type=float,
+        metavar=("ELO0", "ELO1"),
+        help="play game pairs until a sequential test decides between A - B <= ELO0 (H0) and >= ELO1 (H1); "
+        "--games is the most it plays",
+    )
+    match.add_argument("--alpha", type=float, default=0.05, help="SPRT false positive rate (default 0.05)")
+    match.add_argument("--beta", type=float, default=0.05, help="SPRT false negative rate (default 0.05)")
+    match.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play on a Dask cluster (tcp://host:8786; needs pip install .[cluster]) instead of local workers",
     )
     _add_rule_options(match, Mode.CLASSIC)
 
@@ -815,47 +841,79 @@ def _capped_lines(stream: TextIO, what: str) -> Iterator[str]:
 
 MAX_MATCH_GAMES = 100_000
 MAX_MOVETIME_MS = 3_600_000  # an hour
+MAX_MATCH_JOBS = 256
+SPRT_MAX_GAMES = 10_000
 
 
 def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
+    from ai.arena import Progress, Sprt, cluster_executor, default_jobs, play_match
     from ai.levels import LevelNotFound
-    from game.tournament import ProgressBar, format_report, make_player, run_match, write_pgn
+    from game.tournament import PgnWriter, PlayerChoice, format_outcome, make_player
 
     rules = rules_from_args(args)
+    if args.games is None:
+        args.games = SPRT_MAX_GAMES if args.sprt is not None else 20
     if not 1 <= args.games <= MAX_MATCH_GAMES:
         raise CliError(f"--games must be 1..{MAX_MATCH_GAMES:,}, not {args.games}")
     if not 1 <= args.movetime <= MAX_MOVETIME_MS:
         raise CliError(f"--movetime must be 1..{MAX_MOVETIME_MS:,} ms, not {args.movetime}")
+    jobs = args.jobs if args.jobs is not None else default_jobs(args.games)
+    if not 1 <= jobs <= MAX_MATCH_JOBS:
+        raise CliError(f"--jobs must be 1..{MAX_MATCH_JOBS}, not {jobs}")
+    sprt = None
+    if args.sprt is not None:
+        try:
+            sprt = Sprt(args.sprt[0], args.sprt[1], alpha=args.alpha, beta=args.beta)
+        except ValueError as error:
+            raise CliError(str(error)) from None
+    seed = args.seed if args.seed is not None else 0
     try:
-        seed = args.seed if args.seed is not None else 0
-        players = [make_player(args.player_a, seed=seed), make_player(args.player_b, seed=seed)]
+        specs = [PlayerChoice(args.player_a, seed), PlayerChoice(args.player_b, seed)]
+        names = [make_player(spec.text, seed=seed).name for spec in specs]  # checks both before any game
     except (LevelNotFound, ValueError) as error:
         raise CliError(str(error)) from None
-    pgn = None
+    executor = close_cluster = None
+    if args.cluster:
+        try:
+            executor, close_cluster = cluster_executor(args.cluster)
+        except ImportError:
+            raise CliError("--cluster needs Dask's distributed: pip install .[cluster]") from None
+        except (OSError, TimeoutError, ValueError) as error:
+            raise CliError(f"cannot reach the cluster at {args.cluster}: {error}") from None
+    pgn = PgnWriter(args.pgn, names[0], names[1], rules) if args.pgn else None
     if args.pgn:
         try:
-            pgn = open(args.pgn, "w", encoding="utf-8")
+            open(args.pgn, "a", encoding="utf-8").close()  # can it be written? (truncated at the first game)
         except OSError as error:
             raise CliError(f"cannot write {args.pgn}: {error.strerror or error}") from None
     try:
-        result = run_match(
-            players[0],
-            players[1],
+        outcome = play_match(
+            specs[0],
+            specs[1],
             rules,
             games=args.games,
             movetime=args.movetime / 1000,
             seed=args.seed,
-            on_game=ProgressBar(args.games),
+            jobs=jobs,
+            executor=executor,
+            sprt=sprt,
+            on_game=pgn.add if pgn is not None else None,
+            progress=Progress(args.games, sprt=sprt),
+            notice=lambda text: print(f"\n{text}", file=sys.stderr, flush=True),
         )
     finally:
-        for player in players:
-            player.close()
-    print(format_report(result), file=out)
-    if pgn is not None:
-        with pgn:
-            write_pgn(result, pgn)
+        if pgn is not None:
+            pgn.close()
+        if close_cluster is not None:
+            close_cluster()
+    print(format_outcome(outcome), file=out)
+    if pgn is not None and pgn.failed is None and pgn.written:
         print(f"Games written to {args.pgn}", file=out)
-    return 0
+    if outcome.interrupted:
+        return 130
+    if outcome.error is not None:
+        return 1
+    return 1 if pgn is not None and pgn.failed is not None else 0
 
 
 def cmd_connectx(args: argparse.Namespace, out: TextIO) -> int:

@@ -1,83 +1,121 @@
 """Matches between players: built-in levels and external engines, from balanced openings.
 
-    from game.tournament import make_player, run_match
-    result = run_match(make_player("hard"), make_player("easy"), Rules(), games=20)
-    print(format_report(result))
+    from game.tournament import PlayerChoice, play_match
+    outcome = play_match(PlayerChoice("hard"), PlayerChoice("easy"), Rules(), games=20, jobs=2)
+    print(format_report(outcome.result))
 
-A player is a built-in level (``hard``, ``depth:6``: ``LevelPlayer``) or an external
-program speaking the engine's native dialect (``engine:python3 bot.py``:
-``EnginePlayer``).  Every opening is played twice, each player taking the first move
-once.  A player that crashes, hangs past its time or answers an illegal move loses that
-game; the failure is counted and reported, and the match goes on.  ``elo`` turns a score
-into an Elo difference with a 95% error bar.  ``python -m ai.strength`` builds on this.
+A player is a built-in level (``hard``, ``depth:6``: ``LevelPlayer``, under the move
+clock of ``game.engine.play_in_time``) or an external program speaking the engine's native
+dialect (``engine:python3 bot.py``: ``EnginePlayer``).  Every opening is played twice,
+each player taking the first move once.  A player that crashes, hangs past its time or
+answers an illegal move loses that game; the failure is counted and reported, and the
+match goes on.  The headless machinery (openings, games, Elo, SPRT, the parallel runner)
+is ``ai.arena``; this module adds external engines, the report and PGN.
+
+An external engine can not hang or sink the runner: it runs in its own process group
+(a session on POSIX), killed as a group, so a wrapper script without ``exec`` or a child
+it left behind goes with it; every wait has a bound; its output is read by a thread that
+keeps only ``bestmove``/``readyok`` lines, at most ``MAX_ENGINE_LINE`` characters each
+and ``MAX_QUEUED_LINES`` of them; an answer counts only for the position it answers
+(``isready``/``readyok`` before each position marks where a stale answer ends).
 """
 
 from __future__ import annotations
 
-import enum
-import functools
-import math
+import os
 import queue
-import random
+import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import IO, Protocol, TextIO
+from dataclasses import dataclass
+from typing import IO, TextIO
 
-from ai.search import search
-from game.board import Board, Termination
+from ai.arena import (
+    DEFAULT_MOVETIME_MS,
+    MAX_REPLAYS,
+    STANDARD_OPENINGS,
+    Failure,
+    GameRecord,
+    MatchOutcome,
+    MatchResult,
+    Player,
+    PlayerFailed,
+    Progress,
+    Side,
+    Sprt,
+    Verdict,
+    elo,
+    fmt_elo,
+    forget_group,
+    note_group,
+    opening_pool,
+    openings,
+    play_game,
+    play_match,
+    run_match,
+)
+from game.board import Board
 from game.engine import find_level, play_in_time
-from game.notation import format_moves, parse_moves
-from game.rules import MAX, MIN, STANDARD, Mode, Rules
+from game.notation import format_moves
+from game.rules import STANDARD, Mode, Rules
+
+__all__ = [
+    "DEFAULT_MOVETIME_MS",
+    "STANDARD_OPENINGS",
+    "EnginePlayer",
+    "Failure",
+    "GameRecord",
+    "LevelPlayer",
+    "MatchOutcome",
+    "MatchResult",
+    "PgnWriter",
+    "Player",
+    "PlayerChoice",
+    "PlayerFailed",
+    "Progress",
+    "Side",
+    "Sprt",
+    "Verdict",
+    "elo",
+    "fmt_elo",
+    "format_outcome",
+    "format_report",
+    "make_player",
+    "opening_pool",
+    "openings",
+    "play_game",
+    "play_match",
+    "run_match",
+    "write_pgn",
+]
 
 ENGINE_PREFIX = "engine:"
-DEFAULT_MOVETIME_MS = 1000
 ENGINE_GRACE_SECONDS = 1.0
 """Past its move time an external engine gets this much more (pipes, a busy machine)
 before it loses on time."""
 ENGINE_START_SECONDS = 10.0
 """Extra time for an engine's first answer: its interpreter and imports start up."""
-Z_95 = 1.959964
-
-
-class Failure(enum.Enum):
-    """How a player can lose a game without the board deciding it."""
-
-    ILLEGAL_MOVE = "illegal move"
-    CRASH = "crash"
-    TIME = "time"
-
-
-class PlayerFailed(Exception):
-    """A player could not give a legal move in time; it loses the game."""
-
-    def __init__(self, failure: Failure, detail: str):
-        super().__init__(f"{failure.value}: {detail}")
-        self.failure = failure
-        self.detail = detail
-
-
-class Player(Protocol):
-    """Anything that can play moves in a match."""
-
-    name: str
-
-    def choose(self, board: Board, seconds: float) -> int:
-        """Return a move for the side to move within ``seconds`` (raises ``PlayerFailed``)."""
-        ...
-
-    def close(self) -> None:
-        """Free what the player holds (an engine process)."""
-        ...
+EXIT_SECONDS = 0.5
+"""After an engine's process has exited, how long its last lines get to arrive."""
+QUIT_SECONDS = 2.0
+"""How long ``close`` lets an engine quit by itself before its group is killed."""
+KILL_SECONDS = 5.0
+"""How long to wait for a killed engine to be gone (it always is, unless the OS is stuck)."""
+MAX_ENGINE_LINE = 64 * 1024
+"""Bytes kept of one line of an engine's output: a line without an end (or a flood)
+costs the runner no more memory than this; the rest of the line is skipped."""
+MAX_QUEUED_LINES = 32
+"""Answer lines kept while nobody reads them; more are dropped (they are stale)."""
+_BESTMOVE = re.compile(r"bestmove\s+(-?[0-9]{1,9})\s*")
 
 
 class LevelPlayer:
-    """A built-in level playing through ``ai.player.choose_move`` under the move clock."""
+    """A built-in level playing through ``game.engine.play_in_time`` under the move clock."""
 
     def __init__(self, name: str, *, seed: int = 0):
         self.level = find_level(name)
@@ -98,8 +136,8 @@ class EnginePlayer:
     """An external program speaking the native dialect on its stdin/stdout.
 
     The process is started on first use and kept between games; after a crash or a time
-    loss it is killed and started afresh for the next game.  Its stderr passes through
-    to ours.
+    loss its process group is killed and it is started afresh for the next game.  Its
+    stderr passes through to ours.
     """
 
     def __init__(
@@ -114,118 +152,180 @@ class EnginePlayer:
         self.name = name or f"engine:{command}"
         self.grace = grace
         self.startup = startup
-        self._process: subprocess.Popen[str] | None = None
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._process: subprocess.Popen[bytes] | None = None
+        self._reader: _Reader | None = None
         self._rules_sent: Rules | None = None
         self._fresh = True
+        self._speaks_ready = False  # it answered isready once: lines before readyok are stale
 
-    def _start(self) -> subprocess.Popen[str]:
-        if self._process is not None and self._process.poll() is None:
-            return self._process
+    def _start(self) -> tuple[subprocess.Popen[bytes], _Reader]:
+        if self._process is not None and self._reader is not None and self._process.poll() is None:
+            return self._process, self._reader
+        self._kill()
+        options: dict = {"start_new_session": True} if os.name == "posix" else {}
+        if os.name == "nt":
+            options["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
         try:
             process = subprocess.Popen(
-                shlex.split(self.command),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                text=True,
-                errors="replace",  # bytes that are not UTF-8 are the engine's problem, not a crash here
-                bufsize=1,
+                shlex.split(self.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, **options
             )
-        except OSError as problem:
+        except (OSError, ValueError) as problem:
             raise PlayerFailed(Failure.CRASH, f"cannot start {self.command!r}: {problem}") from None
+        assert process.stdout is not None
         self._process = process
-        self._lines = queue.Queue()
+        note_group(process.pid)  # the runner kills it should this worker die
+        self._reader = _Reader(process.stdout)
         self._rules_sent = None
         self._fresh = True
-        assert process.stdout is not None
-        threading.Thread(target=_pump, args=(process.stdout, self._lines), daemon=True).start()
-        return process
+        self._speaks_ready = False
+        return process, self._reader
 
-    def _send(self, process: subprocess.Popen[str], line: str) -> None:
+    def _send(self, process: subprocess.Popen[bytes], *lines: str) -> None:
         assert process.stdin is not None
         try:
-            process.stdin.write(line + "\n")
+            process.stdin.write("".join(line + "\n" for line in lines).encode())
             process.stdin.flush()
         except OSError as problem:  # BrokenPipeError: the engine is gone
             self._kill()
             raise PlayerFailed(Failure.CRASH, f"cannot write to the engine: {problem}") from None
 
     def choose(self, board: Board, seconds: float) -> int:
-        process = self._start()
+        process, reader = self._start()
+        reader.drain()  # anything said since the last answer answers nothing now
+        commands = ["isready"]
         if board.rules != self._rules_sent and (board.rules != STANDARD or self._rules_sent is not None):
-            self._send(process, "rules " + rules_words(board.rules))
+            commands.append("rules " + rules_words(board.rules))
         self._rules_sent = board.rules
-        self._send(process, "position " + " ".join(str(m) for m in board.moves))
-        self._send(process, f"go movetime {max(1, round(seconds * 1000))}")
+        commands += [
+            "position " + " ".join(str(m) for m in board.moves),
+            f"go movetime {max(1, round(seconds * 1000))}",
+        ]
+        self._send(process, *commands)
         allowed = seconds + self.grace + (self.startup if self._fresh else 0.0)
         self._fresh = False
-        deadline = time.perf_counter() + allowed
+        deadline = time.monotonic() + allowed
+        ready = False
+        exited_at: float | None = None
         while True:
-            left = deadline - time.perf_counter()
-            try:
-                line = self._lines.get(timeout=max(0.0, left))
-            except queue.Empty:
+            now = time.monotonic()
+            if now >= deadline:
                 self._kill()
-                raise PlayerFailed(Failure.TIME, f"no bestmove within {allowed:.1f}s") from None
+                raise PlayerFailed(Failure.TIME, f"no bestmove within {allowed:.1f}s")
+            line = reader.get(min(0.1, deadline - now))
             if line is None:
-                code = process.wait()
-                self._kill()
-                raise PlayerFailed(Failure.CRASH, f"the engine exited (code {code})")
-            words = line.split()
-            if words[:1] != ["bestmove"]:
-                continue  # info lines, error lines, anything else
-            if len(words) != 2 or not words[1].lstrip("-").isdigit():
-                raise PlayerFailed(Failure.ILLEGAL_MOVE, f"unreadable answer {line.strip()!r}")
-            move = int(words[1])
+                if exited_at is None and process.poll() is not None:
+                    exited_at = now
+                if reader.ended.is_set() or (exited_at is not None and now - exited_at >= EXIT_SECONDS):
+                    code = process.poll()
+                    self._kill()
+                    why = f"the engine exited (code {code})" if code is not None else "the engine closed its output"
+                    raise PlayerFailed(Failure.CRASH, why)
+                continue
+            if line.startswith("readyok"):
+                ready = self._speaks_ready = True
+                continue
+            if self._speaks_ready and not ready:
+                continue  # a late answer to an earlier position
+            found = _BESTMOVE.fullmatch(line.strip())
+            if found is None:
+                raise PlayerFailed(Failure.ILLEGAL_MOVE, f"unreadable answer {_shorten(line.strip())!r}")
+            move = int(found.group(1))
             if not board.is_legal(move):
                 raise PlayerFailed(Failure.ILLEGAL_MOVE, f"bestmove {move} is not legal here")
             return move
 
     def _kill(self) -> None:
+        """Kill the engine's whole process group and reap it (bounded)."""
         process, self._process = self._process, None
+        self._reader = None  # its thread ends when the last writer of the pipe is gone
         if process is None:
             return
-        if process.poll() is None:
-            process.kill()
-        process.wait()
-        for stream in (process.stdin, process.stdout):
-            if stream is not None:
-                try:
-                    stream.close()
-                except OSError:
-                    pass
+        _kill_group(process)
+        forget_group(process.pid)
+        try:
+            process.wait(timeout=KILL_SECONDS)
+        except subprocess.TimeoutExpired:
+            print(f"{self.name}: process {process.pid} did not die", file=sys.stderr)
+        if process.stdin is not None:
+            try:
+                process.stdin.close()
+            except OSError:
+                pass
 
     def close(self) -> None:
         process = self._process
         if process is not None and process.poll() is None:
             try:
                 assert process.stdin is not None
-                process.stdin.write("quit\n")
+                process.stdin.write(b"quit\n")
                 process.stdin.flush()
-                process.wait(timeout=2)
+                process.wait(timeout=QUIT_SECONDS)
             except (OSError, subprocess.TimeoutExpired):
                 pass
-        self._kill()
+        self._kill()  # the group too: a wrapper's children, a child it left behind
 
 
-MAX_ENGINE_LINE = 64 * 1024
-"""Characters kept of one line of an engine's output: a line without an end (or a
-flood) costs the runner no more memory than this; the rest of the line is skipped."""
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    if os.name == "posix":
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    if process.poll() is None:
+        try:
+            process.kill()
+        except OSError:
+            pass
 
 
-def _pump(stream: IO[str], lines: queue.Queue[str | None]) -> None:
-    """Move an engine's output lines into a queue; None marks the end of its output."""
-    try:
-        while line := stream.readline(MAX_ENGINE_LINE):
-            rest = line
-            while not rest.endswith("\n"):  # an overlong line: keep its start, skip the rest
-                rest = stream.readline(MAX_ENGINE_LINE)
-                if not rest:
-                    break
-            lines.put(line)
-    except (OSError, ValueError):
-        pass
-    lines.put(None)
+def _shorten(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
+class _Reader:
+    """A thread reading an engine's stdout: it keeps the answer lines (``bestmove``,
+    ``readyok``) and drops the rest, so a flood costs no memory.  It alone touches the
+    stream (no lock for a close to wait on) and closes it at the end of output."""
+
+    def __init__(self, stream: IO[bytes]):
+        self.lines: queue.Queue[str] = queue.Queue(MAX_QUEUED_LINES)
+        self.ended = threading.Event()
+        threading.Thread(target=self._run, args=(stream,), daemon=True).start()
+
+    def _run(self, stream: IO[bytes]) -> None:
+        try:
+            while line := stream.readline(MAX_ENGINE_LINE):
+                rest = line
+                while not rest.endswith(b"\n"):  # an overlong line: keep its start, skip the rest
+                    rest = stream.readline(MAX_ENGINE_LINE)
+                    if not rest:
+                        break
+                if line.startswith((b"bestmove", b"readyok")):
+                    try:
+                        self.lines.put_nowait(line.decode("utf-8", "replace"))
+                    except queue.Full:
+                        pass  # nobody asked: stale
+        except (OSError, ValueError):
+            pass
+        finally:
+            self.ended.set()
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def get(self, timeout: float) -> str | None:
+        try:
+            return self.lines.get(timeout=max(0.0, timeout))
+        except queue.Empty:
+            return None
+
+    def drain(self) -> None:
+        while True:
+            try:
+                self.lines.get_nowait()
+            except queue.Empty:
+                return
 
 
 def rules_words(rules: Rules) -> str:
@@ -238,6 +338,31 @@ def rules_words(rules: Rules) -> str:
     return words
 
 
+def engine_command(text: str) -> str:
+    """The command of ``engine:COMMAND``; a command quoted whole (``engine:"python3 bot.py"``)
+    loses its quotes, any other keeps them (``python3 "my bot.py"``).
+
+    Raises:
+        ValueError: the command is empty, unbalanced, or names no program to run.
+    """
+    command = text[len(ENGINE_PREFIX) :].strip()
+    try:
+        words = shlex.split(command)
+    except ValueError as problem:
+        raise ValueError(f"engine:{command}: {problem}") from None
+    if len(words) == 1 and command[:1] in "\"'" and command[:1] == command[-1:]:
+        command = words[0].strip()  # the whole command was quoted: its words are inside
+        try:
+            words = shlex.split(command)
+        except ValueError as problem:
+            raise ValueError(f"engine:{command}: {problem}") from None
+    if not words:
+        raise ValueError("engine: needs a command, e.g. engine:'python3 bot.py'")
+    if shutil.which(words[0]) is None:
+        raise ValueError(f"engine:{command}: no program {words[0]!r} to run")
+    return command
+
+
 def make_player(spec: str, *, seed: int = 0) -> Player:
     """A player from its command-line name: a level (``hard``, ``depth:6``) or
     ``engine:COMMAND``.
@@ -247,322 +372,27 @@ def make_player(spec: str, *, seed: int = 0) -> Player:
         ValueError: an engine command that is empty or names no program to run.
     """
     if spec.lower().startswith(ENGINE_PREFIX):
-        command = spec[len(ENGINE_PREFIX) :].strip().strip("\"'")
-        if not command:
-            raise ValueError("engine: needs a command, e.g. engine:'python3 bot.py'")
-        try:
-            program = shlex.split(command)[0]
-        except ValueError as problem:
-            raise ValueError(f"engine:{command}: {problem}") from None
-        if shutil.which(program) is None:
-            raise ValueError(f"engine:{command}: no program {program!r} to run")
-        return EnginePlayer(command)
+        return EnginePlayer(engine_command(spec))
     return LevelPlayer(spec, seed=seed)
 
 
-# -- openings -------------------------------------------------------------------------
-
-STANDARD_OPENINGS = (
-    "344", "434", "244", "334", "343", "424", "433", "353", "355", "364", "425", "242",
-    "325", "332", "363", "365", "225", "263", "313", "315", "322", "362", "366", "375",
-    "213", "266", "273", "275", "312", "316", "372", "411", "113", "311", "112", "211",
-)  # fmt: skip
-"""Three-ply openings of the standard board whose exact value is a draw, one of each
-mirror pair, nearest the centre first.  Each was checked by minimax over win/draw/loss
-down to 8 plies, where the 8-ply book of ``bitbully-databases`` (``ai.book``) gives the
-exact value.  All have the same length, so no game can repeat another's from a shorter
-opening; each is played with both colours, so a slight edge cancels out."""
-
-
-BALANCE_STEP = 20
-"""Heuristic values this close count as equally even when openings are ranked."""
-
-
-def openings(rules: Rules, count: int, *, seed: int | None = None) -> list[str]:
-    """``count`` roughly balanced openings as move strings (deterministic).
-
-    The standard board has its checked list; other rules take the two-ply openings
-    (one of each mirror pair) whose shallow heuristic value is nearest to even, ties
-    broken by the move string.  With more games than openings the list goes round again.
-    ``seed`` shuffles the list first (the same seed, the same openings).
-    """
-    pool = list(opening_pool(rules))
-    if seed is not None:
-        random.Random(seed).shuffle(pool)
-    return [pool[i % len(pool)] for i in range(max(0, count))]
-
-
-def opening_pool(rules: Rules) -> tuple[str, ...]:
-    """Every opening ``openings`` draws from for ``rules``, in its order."""
-    return STANDARD_OPENINGS if rules == STANDARD else _balanced_openings(rules)
-
-
-@functools.lru_cache(maxsize=16)
-def _balanced_openings(rules: Rules) -> tuple[str, ...]:
-    depth = 4 if rules.gravity else 2  # without gravity every cell is a move: keep it cheap
-
-    def balance(board: Board) -> int:
-        return abs(search(board.grid, rules, depth, to_move=board.to_move).value)
-
-    def children(board: Board) -> list[Board]:
-        result = []
-        for move in board.legal_moves():
-            child = board.copy()
-            child.push(move)
-            if not child.is_game_over():
-                result.append(child)
-        return result
-
-    def mirrored(board: Board) -> str:
-        flipped = Board(rules)
-        for move in board.moves:
-            row, col = divmod(move, rules.cols) if not rules.gravity else (0, move)
-            col = rules.cols - 1 - col
-            flipped.push(col if rules.gravity else row * rules.cols + col)
-        return flipped.moves_string()
-
-    parents = children(Board(rules))
-    if not rules.gravity:  # every cell is a move: grow only from the most even first moves
-        parents = sorted(parents, key=lambda b: (balance(b), b.moves_string()))[:4]
-
-    def off_centre(board: Board) -> float:
-        total = 0.0
-        for move in board.moves:
-            row, col = divmod(move, rules.cols) if not rules.gravity else ((rules.rows - 1) / 2, move)
-            total += abs(col - (rules.cols - 1) / 2) + abs(row - (rules.rows - 1) / 2)
-        return total
-
-    # even first (in steps of BALANCE_STEP heuristic points), then nearest the centre
-    ranked = sorted(
-        (balance(b) // BALANCE_STEP, off_centre(b), b.moves_string(), mirrored(b)) for p in parents for b in children(p)
-    )
-    chosen: list[str] = []
-    taken: set[str] = set()
-    for _, _, moves, mirror in ranked:
-        if moves not in taken:
-            chosen.append(moves)
-            taken.update((moves, mirror))
-    return tuple(chosen) or ("",)
-
-
-# -- games and matches ----------------------------------------------------------------
-
-
-class Side(enum.Enum):
-    """Which player of the match: the first named (A) or the second (B)."""
-
-    A = "A"
-    B = "B"
-
-
 @dataclass(frozen=True)
-class GameRecord:
-    """One finished game of a match."""
+class PlayerChoice:
+    """A command-line player (a level or ``engine:COMMAND``) for ``play_match``: each
+    worker builds its own (one engine process per running game)."""
 
-    number: int
-    opening: str
-    first: Side  # who played the first move of the game (the opening's first disc too)
-    moves: tuple[int, ...]  # all moves from the empty board, the opening included
-    winner: Side | None  # None: a draw
-    termination: Termination | Failure  # how the board ended it, or how a player failed
-    failed_side: Side | None = None  # the side that failed (lost by ``termination``)
-    detail: str = ""  # what the failure was, in words
-    seconds: dict[Side, float] = field(default_factory=dict)  # time per side for the moves it made
-    move_counts: dict[Side, int] = field(default_factory=dict)  # moves each side made (opening excluded)
+    text: str
+    seed: int = 0
 
     @property
-    def failure(self) -> Failure | None:
-        """The failure that decided the game, or None if the board did."""
-        return self.termination if isinstance(self.termination, Failure) else None
+    def name(self) -> str:
+        return make_player(self.text, seed=self.seed).name
 
-    def score_of(self, side: Side) -> float:
-        """1 for a win, 0.5 for a draw, 0 for a loss of ``side``."""
-        if self.winner is None:
-            return 0.5
-        return 1.0 if self.winner is side else 0.0
-
-    def moves_string(self, rules: Rules) -> str:
-        """The game in the project's notation (``analyze`` replays it)."""
-        return format_moves(list(self.moves), rules)
-
-    def result_text(self) -> str:
-        """``1-0`` first player won, ``0-1`` second won, ``1/2-1/2`` draw (PGN style)."""
-        if self.winner is None:
-            return "1/2-1/2"
-        return "1-0" if self.winner is self.first else "0-1"
-
-
-def _other(side: Side) -> Side:
-    return Side.B if side is Side.A else Side.A
-
-
-def play_game(
-    player_a: Player,
-    player_b: Player,
-    opening: str,
-    rules: Rules,
-    *,
-    a_first: bool = True,
-    movetime: float = DEFAULT_MOVETIME_MS / 1000,
-    number: int = 1,
-) -> GameRecord:
-    """Play one game from ``opening`` (a move string) to the end.
-
-    ``a_first``: A plays the first move of the game; the opening's moves are played for
-    both sides as given, then the side to move thinks.  ``movetime`` is seconds per move.
-    A player that fails (``PlayerFailed``) loses the game.
-    """
-    board = Board(rules)
-    for move in parse_moves(opening, rules):
-        board.push(move)
-    first = Side.A if a_first else Side.B
-    players = {Side.A: player_a, Side.B: player_b}
-    side_of = {MAX: first, MIN: _other(first)}
-    seconds = {Side.A: 0.0, Side.B: 0.0}
-    counts = {Side.A: 0, Side.B: 0}
-
-    def record(
-        winner: Side | None, termination: Termination | Failure, failed_side: Side | None = None, detail: str = ""
-    ) -> GameRecord:
-        return GameRecord(
-            number,
-            opening,
-            first,
-            tuple(board.moves),
-            winner,
-            termination,
-            failed_side,
-            detail,
-            dict(seconds),
-            dict(counts),
-        )
-
-    while True:
-        outcome = board.outcome()
-        if outcome is not None:
-            winner = None if outcome.winner is None else side_of[outcome.winner]
-            return record(winner, outcome.termination)
-        side = side_of[board.to_move]
-        started = time.perf_counter()
-        try:
-            move = players[side].choose(board.copy(), movetime)
-            if not board.is_legal(move):
-                raise PlayerFailed(Failure.ILLEGAL_MOVE, f"move {move} is not legal here")
-        except PlayerFailed as failed:  # its thinking time is not counted: no move came of it
-            return record(_other(side), failed.failure, side, failed.detail)
-        seconds[side] += time.perf_counter() - started
-        counts[side] += 1
-        board.push(move)
-
-
-@dataclass(frozen=True)
-class MatchResult:
-    """A whole match, from A's side: wins, draws, losses, Elo and every game."""
-
-    name_a: str
-    name_b: str
-    rules: Rules
-    movetime: float
-    games: tuple[GameRecord, ...]
-
-    @property
-    def wins(self) -> int:
-        return sum(1 for g in self.games if g.winner is Side.A)
-
-    @property
-    def losses(self) -> int:
-        return sum(1 for g in self.games if g.winner is Side.B)
-
-    @property
-    def draws(self) -> int:
-        return sum(1 for g in self.games if g.winner is None)
-
-    @property
-    def score(self) -> float:
-        """A's points (win 1, draw 1/2) over the games played, 0..1."""
-        return (self.wins + self.draws / 2) / len(self.games) if self.games else 0.5
-
-    @property
-    def elo(self) -> tuple[float, float]:
-        """A's Elo difference over B and its 95% error bar."""
-        return elo(self.score, len(self.games), draws=self.draws)
-
-    def failures(self, side: Side) -> dict[Failure, int]:
-        """How many games ``side`` lost by each kind of failure."""
-        counted = {failure: 0 for failure in Failure}
-        for game in self.games:
-            failure = game.failure
-            if game.failed_side is side and failure is not None:
-                counted[failure] += 1
-        return counted
-
-    def mean_move_seconds(self, side: Side) -> float:
-        moves = sum(g.move_counts.get(side, 0) for g in self.games)
-        spent = sum(g.seconds.get(side, 0.0) for g in self.games)
-        return spent / moves if moves else 0.0
-
-
-def elo(score: float, games: int, *, draws: int = 0) -> tuple[float, float]:
-    """The Elo difference a score (0..1 over ``games``) means, with a 95% error bar.
-
-    The error comes from the per-game standard deviation (draws make it smaller); it is
-    the half width of the interval the score's 95% range maps to.  A score of 0 or 1 has
-    no finite Elo: it returns -inf/+inf with an infinite error.
-    """
-    if games <= 0:
-        return 0.0, math.inf
-    if score <= 0.0 or score >= 1.0:
-        return (math.inf if score >= 1.0 else -math.inf), math.inf
-    draw_share = draws / games
-    variance = max(0.0, score * (1 - score) - draw_share / 4)
-    spread = Z_95 * math.sqrt(variance / games)
-    low, high = score - spread, score + spread
-    if low <= 0.0 or high >= 1.0:
-        return _elo_of(score), math.inf
-    return _elo_of(score), (_elo_of(high) - _elo_of(low)) / 2
-
-
-def _elo_of(score: float) -> float:
-    return -400 * math.log10(1 / score - 1)
-
-
-def run_match(
-    player_a: Player,
-    player_b: Player,
-    rules: Rules = STANDARD,
-    *,
-    games: int = 20,
-    movetime: float = DEFAULT_MOVETIME_MS / 1000,
-    seed: int | None = None,
-    on_game: Callable[[GameRecord], None] | None = None,
-) -> MatchResult:
-    """Play ``games`` games: each opening twice, A first in one and B first in the other.
-
-    ``movetime`` is seconds per move; ``seed`` shuffles the openings (give the same
-    seed to ``make_player`` for levels that play with variety); ``on_game`` hears of
-    every finished game.  The players stay open: close them when done.
-    """
-    pool = openings(rules, len(opening_pool(rules)), seed=seed)  # each used twice, then round again
-    records: list[GameRecord] = []
-    for number in range(games):
-        opening = pool[number // 2 % len(pool)]
-        record = play_game(
-            player_a, player_b, opening, rules, a_first=number % 2 == 0, movetime=movetime, number=number + 1
-        )
-        records.append(record)
-        if on_game is not None:
-            on_game(record)
-    return MatchResult(player_a.name, player_b.name, rules, movetime, tuple(records))
+    def __call__(self) -> Player:
+        return make_player(self.text, seed=self.seed)
 
 
 # -- reports --------------------------------------------------------------------------
-
-
-def fmt_elo(diff: float, error: float) -> str:
-    """``+123 +/- 45``; infinite values as ``+inf`` and ``n/a``."""
-    shown = f"{round(diff):+d}" if math.isfinite(diff) else ("+inf" if diff > 0 else "-inf")
-    bar = f"{error:.0f}" if math.isfinite(error) else "n/a"
-    return f"{shown} +/- {bar}"
 
 
 def format_report(result: MatchResult) -> str:
@@ -591,47 +421,94 @@ def format_report(result: MatchResult) -> str:
     return "\n".join(lines)
 
 
+def pgn_text(game: GameRecord, name_a: str, name_b: str, rules: Rules, date: str) -> str:
+    """One game in a PGN-like format: tag pairs, then numbered moves and the result."""
+    first, second = (name_a, name_b) if game.first is Side.A else (name_b, name_a)
+    tags = {
+        "Event": f"{name_a} vs {name_b}",
+        "Date": date,
+        "Round": str(game.number),
+        "First": first,
+        "Second": second,
+        "Rules": rules.describe(),
+        "Opening": game.opening,
+        "Moves": game.moves_string(rules),
+        "Result": game.result_text(),
+        "Termination": game.termination.value + (f" ({game.detail})" if game.detail else ""),
+    }
+    out = []
+    for name, value in tags.items():
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        out.append(f'[{name} "{escaped}"]\n')
+    moves = [format_moves([m], rules) for m in game.moves]
+    pairs = [f"{i // 2 + 1}. {' '.join(moves[i : i + 2])}" for i in range(0, len(moves), 2)]
+    out.append("\n" + " ".join(pairs + [game.result_text()]) + "\n\n")
+    return "".join(out)
+
+
 def write_pgn(result: MatchResult, out: TextIO, *, date: str | None = None) -> None:
-    """Write every game in a PGN-like format: tag pairs, then numbered moves and the result."""
+    """Write every game of ``result`` in the PGN-like format."""
     date = date or time.strftime("%Y.%m.%d")
-    rules = result.rules
     for game in result.games:
-        first, second = (result.name_a, result.name_b) if game.first is Side.A else (result.name_b, result.name_a)
-        tags = {
-            "Event": f"{result.name_a} vs {result.name_b}",
-            "Date": date,
-            "Round": str(game.number),
-            "First": first,
-            "Second": second,
-            "Rules": rules.describe(),
-            "Opening": game.opening,
-            "Moves": game.moves_string(rules),
-            "Result": game.result_text(),
-            "Termination": game.termination.value + (f" ({game.detail})" if game.detail else ""),
-        }
-        for name, value in tags.items():
-            escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-            out.write(f'[{name} "{escaped}"]\n')
-        moves = [format_moves([m], rules) for m in game.moves]
-        pairs = [f"{i // 2 + 1}. {' '.join(moves[i : i + 2])}" for i in range(0, len(moves), 2)]
-        out.write("\n" + " ".join(pairs + [game.result_text()]) + "\n\n")
+        out.write(pgn_text(game, result.name_a, result.name_b, result.rules, date))
 
 
-class ProgressBar:
-    """A one-line progress bar on a terminal stream (stderr), redrawn per game."""
+class PgnWriter:
+    """Writes each game to a file as it finishes (in finishing order; ``Round`` is its
+    number).  The file is not touched before the first game is ready (an old file is
+    not truncated by a match that ends before it); a failed write is said once on
+    ``warn`` and writing stops, while the match and its report go on."""
 
-    def __init__(self, total: int, stream: TextIO | None = None, width: int = 30):
-        self.total = total
-        self.stream = stream if stream is not None else sys.stderr
-        self.width = width
-        self.done = 0
-        self.points = 0.0
+    def __init__(self, path: str, name_a: str, name_b: str, rules: Rules, *, warn: TextIO | None = None):
+        self.path = path
+        self.names = (name_a, name_b)
+        self.rules = rules
+        self.warn = warn if warn is not None else sys.stderr
+        self.date = time.strftime("%Y.%m.%d")
+        self.written = 0
+        self.failed: str | None = None
+        self._file: TextIO | None = None
 
-    def __call__(self, game: GameRecord) -> None:
-        self.done += 1
-        self.points += game.score_of(Side.A)
-        filled = round(self.width * self.done / max(1, self.total))
-        bar = "#" * filled + "-" * (self.width - filled)
-        end = "\n" if self.done >= self.total else ""
-        self.stream.write(f"\r[{bar}] {self.done}/{self.total} games, A {self.points:g} points{end}")
-        self.stream.flush()
+    def add(self, game: GameRecord) -> None:
+        if self.failed is not None:
+            return
+        try:
+            if self._file is None:
+                self._file = open(self.path, "w", encoding="utf-8")
+            self._file.write(pgn_text(game, *self.names, self.rules, self.date))
+            self._file.flush()
+            self.written += 1
+        except OSError as problem:
+            self.failed = problem.strerror or str(problem)
+            self.warn.write(
+                f"\ncannot write {self.path}: {self.failed}; the match goes on without it "
+                f"({self.written} games written, the report has them all)\n"
+            )
+            self.warn.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            try:
+                self._file.close()
+            except OSError as problem:
+                if self.failed is None:
+                    self.failed = problem.strerror or str(problem)
+                    self.warn.write(f"cannot write {self.path}: {self.failed}\n")
+            self._file = None
+
+
+def format_outcome(outcome: MatchOutcome) -> str:
+    """The report of ``format_report``, then the SPRT summary and what stopped short."""
+    lines = [format_report(outcome.result)]
+    if outcome.sprt is not None:
+        lines += outcome.sprt.lines()
+    if outcome.unplayed:
+        lines.append(
+            f"Not played (their worker process died {1 + MAX_REPLAYS} times): games "
+            + ", ".join(map(str, outcome.unplayed))
+        )
+    if outcome.interrupted:
+        lines.append(f"Stopped by the user after {len(outcome.result.games)} finished games.")
+    if outcome.error is not None:
+        lines.append(f"Stopped after {len(outcome.result.games)} finished games: {outcome.error}")
+    return "\n".join(lines)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -49,3 +50,29 @@ def test_the_package_faces_name_the_main_types():
     board = Board.from_moves("4453", Rules())
     assert search(board.grid, board.rules, 2).move is not None
     assert Solver is not None
+
+
+HEADLESS_RULES = {"game", "game.rules", "game.board", "game.match", "game.notation", "game.board_file"}
+"""What the AI may import from ``game``: the rules without a front end."""
+
+
+def imported_project_modules(path: Path) -> set[str]:
+    """Every ``game``/``ai`` module a file imports, at the top or inside a function."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return {name for name in found if name.split(".")[0] in ("game", "ai")}
+
+
+def test_the_ai_imports_only_itself_and_the_headless_rules():
+    """The front ends (engine, tournament, cli, launcher, window) sit above the AI, never below."""
+    wrong = {}
+    for path in sorted((ROOT / "ai").rglob("*.py")):
+        outside = {name for name in imported_project_modules(path) if name.split(".")[0] == "game"} - HEADLESS_RULES
+        if outside:
+            wrong[str(path.relative_to(ROOT))] = sorted(outside)
+    assert not wrong, f"ai/ imports front ends: {wrong}"

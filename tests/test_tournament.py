@@ -239,12 +239,12 @@ def test_an_engine_flooding_its_output_still_plays(tmp_path):
 
 def test_the_output_reader_keeps_only_the_start_of_an_overlong_line():
     import io
-    import queue
 
-    from game.tournament import MAX_ENGINE_LINE, _pump
+    from game.tournament import MAX_ENGINE_LINE, _Reader
 
-    lines: queue.Queue[str | None] = queue.Queue()
-    _pump(io.StringIO("x" * (3 * MAX_ENGINE_LINE) + "\nbestmove 3\n"), lines)
-    assert lines.get_nowait() == "x" * MAX_ENGINE_LINE
-    assert lines.get_nowait() == "bestmove 3\n"
-    assert lines.get_nowait() is None
+    text = b"x" * (3 * MAX_ENGINE_LINE) + b"\nbestmove 3\nbestmove " + b"9" * (3 * MAX_ENGINE_LINE) + b"\n"
+    reader = _Reader(io.BytesIO(text))
+    assert reader.ended.wait(10)
+    assert reader.get(1) == "bestmove 3\n"  # the long line that is not an answer is dropped whole
+    assert reader.get(1) == "bestmove " + "9" * (MAX_ENGINE_LINE - len("bestmove "))
+    assert reader.get(0) is None
