@@ -271,6 +271,7 @@ class App:
         self.closed = True
         self.worker.shutdown()
         self.save_settings()
+        self.theme.close()  # each font holds its font file open
         pygame.quit()
 
 

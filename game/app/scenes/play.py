@@ -979,7 +979,10 @@ class PlayScene(Scene):
         y = status.top + status.height * 0.16
         theme.text(surface, theme.fit(headline, size, right - x, bold=True), size, (x, y), bold=True)
         color = p.accent if self.job_purpose is not None else p.muted
-        theme.text(surface, theme.fit(detail, small, right - x), small, (x, y + big * 1.25), color=color)
+        searching = self.job_purpose is not None  # a progress line: new text each update, never cached
+        theme.text(
+            surface, theme.fit(detail, small, right - x), small, (x, y + big * 1.25), color=color, cache=not searching
+        )
         edge = layout.text_right
         if level_line:
             theme.text(surface, level_line, small, (edge, y + 4), anchor="topright", color=p.muted)
