@@ -558,7 +558,8 @@ def book(which: BookFile = BookFile.PLY_12_DISTANCES) -> OpeningBook:
 
 def book_problems() -> list[str]:
     """Why each book that failed its check so far is not used (empty: none failed)."""
-    return [str(book(which)._error) for which in BookFile if book(which)._error is not None]
+    problems = [str(book(which)._error) for which in BookFile if book(which)._error is not None]
+    return list(dict.fromkeys(problems))  # a missing package is one problem, not three
 
 
 def standard_geometry() -> Geometry:

@@ -240,3 +240,17 @@ def test_an_unwritable_cache_folder_only_means_checking_again(tmp_path):
     proc = _run(tmp_path, blocker, "solve", stdin=LINES_11[0] + "\n")
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     assert proc.stdout.split() == [LINES_11[0], str(_solved(LINES_11[:1])[LINES_11[0]])]
+
+
+def test_without_the_books_package_solve_and_analyze_say_so_once_and_stay_exact(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "bitbully_databases.py").write_text('raise ImportError("No module named bitbully_databases")\n')
+    proc = _run(site, tmp_path / "cache", "solve", "--time-limit", "30", stdin="\n".join(LINES_11[:3]) + "\n")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert _check_solve_output(proc.stdout, _solved(LINES_11[:3])) >= 2
+    assert proc.stderr.count("need the 'bitbully-databases' package") == 1
+    proc = _run(site, tmp_path / "cache", "analyze", LINES_11[0], "--level", "perfect", "--time-limit", "2")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.count("need the 'bitbully-databases' package") == 1
+    assert "Level perfect plays:" in proc.stdout
