@@ -25,6 +25,13 @@ from __future__ import annotations
 
 import enum
 import functools
+import hashlib
+import json
+import mmap
+import os
+import random
+import stat
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -39,7 +46,8 @@ HEIGHT = ROWS + 1
 
 
 class BookError(LookupError):
-    """A position a book cannot answer (wrong number of discs, or a book file missing)."""
+    """A position a book cannot answer, or a book that cannot be used (missing, not a
+    regular file, damaged): the message names the file and what is wrong."""
 
 
 class BookFile(enum.Enum):
@@ -58,17 +66,96 @@ class BookFile(enum.Enum):
         return self.value[1]
 
     @property
+    def record_bytes(self) -> int:
+        return self.value[2]
+
+    @property
     def has_distances(self) -> bool:
         return self is BookFile.PLY_12_DISTANCES
+
+
+KNOWN_VERSION = "0.0.2"
+"""The ``bitbully-databases`` release whose files were checked entry by entry (tests/test_book.py)."""
+KNOWN_FILES = {
+    BookFile.PLY_8: (103_545, "d6585494f36e52a6f3731062010c351d8bc168965244968af8f65d8e1c922f88"),
+    BookFile.PLY_12: (6_943_780, "3d4b1b5682f67f360e67c61f2faa6db98a94f4647577ec9bf19131a8d00f7956"),
+    BookFile.PLY_12_DISTANCES: (21_004_495, "1e01874dbb9b296a96baa2f5483ae69333ac7009377b34b222f112d9d8e89704"),
+}
+"""(size in bytes, SHA-256) of each file of ``KNOWN_VERSION``: a file of that release that
+differs in one byte is damaged."""
+MAX_BOOK_BYTES = 64 << 20
+"""A book file above this size is refused unread (the largest known one is 21 MB)."""
+SAMPLE_ENTRIES = 16
+"""Entries of a book of another release checked against the exact solver."""
+BLOCK = 1024
+"""Records per block of the two-level search: a sparse index of every ``BLOCK``-th key is
+held in memory, one block of the mapped file is read per look-up (the keys are never copied
+whole)."""
+CHECKS_FILE = "book-checks.json"
+"""The verdicts of earlier checks, in the user's cache folder, by path, size and mtime."""
+
+
+def _package():
+    try:
+        import bitbully_databases
+    except ImportError as error:
+        raise BookError("the opening books need the 'bitbully-databases' package (pip install it)") from error
+    return bitbully_databases
 
 
 def book_path(which: BookFile) -> Path:
     """The file of ``which`` inside the installed package."""
     try:
-        from bitbully_databases import BitBullyDatabases
-    except ImportError as error:  # pragma: no cover - a requirement of the project
-        raise BookError("the opening books need the 'bitbully-databases' package (pip install it)") from error
-    return Path(BitBullyDatabases.get_database_path(which.package_name))
+        return Path(_package().BitBullyDatabases.get_database_path(which.package_name))
+    except BookError:
+        raise
+    except Exception as error:  # the package's own look-up failed (a damaged install)
+        raise BookError(f"the {which.package_name} book cannot be found: {error}") from error
+
+
+def package_version() -> str:
+    """The version of the installed ``bitbully-databases`` ('' when unknown)."""
+    return str(getattr(_package(), "__version__", ""))
+
+
+def cache_folder() -> Path:
+    """The user's cache folder for this program (``$XDG_CACHE_HOME`` or ``~/.cache``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "connect-four"
+
+
+def _read_verdicts() -> dict[str, str]:
+    try:
+        found = json.loads((cache_folder() / CHECKS_FILE).read_text())
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
+
+def _store_verdict(key: str, verdict: str) -> None:
+    """Remember a verdict; an unwritable cache folder only means checking again next time."""
+    verdicts = _read_verdicts()
+    verdicts[key] = verdict
+    folder = cache_folder()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        temporary = folder / f"{CHECKS_FILE}.{os.getpid()}.tmp"
+        temporary.write_text(json.dumps(verdicts, indent=0))
+        os.replace(temporary, folder / CHECKS_FILE)
+    except OSError:
+        pass
+
+
+def _file_kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
 
 
 @functools.lru_cache(maxsize=256)
@@ -115,76 +202,252 @@ def position_of_key(code: int, length: int) -> tuple[int, int]:
     return first, second
 
 
+def open_book_file(which: BookFile, path: Path) -> tuple[mmap.mmap, os.stat_result]:
+    """Map ``path`` read-only after checking that it is a regular file of a sane size.
+
+    The file is opened without blocking (a FIFO in its place would otherwise wait for a
+    writer for ever) and refused unless ``fstat`` says it is a regular file.
+
+    Raises:
+        BookError: missing, unreadable, not a regular file, empty, too large, or not a
+            whole number of records.
+    """
+    name = f"the {which.package_name} book {path}"
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise BookError(f"{name} cannot be read: {error.strerror or error}") from error
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise BookError(f"{name} is {_file_kind(info.st_mode)}, not a book file")
+        size = info.st_size
+        if size == 0:
+            raise BookError(f"{name} is empty")
+        if size > MAX_BOOK_BYTES:
+            raise BookError(f"{name} is {size:,} bytes, more than any book ({MAX_BOOK_BYTES:,} at most)")
+        if size % which.record_bytes:
+            raise BookError(
+                f"{name} is damaged: {size:,} bytes is not a whole number of {which.record_bytes}-byte records"
+            )
+        try:
+            mapped = mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError) as error:
+            raise BookError(f"{name} cannot be read: {error}") from error
+    finally:
+        os.close(fd)
+    return mapped, info
+
+
 class OpeningBook:
-    """One book file, loaded on first use.  ``score`` answers positions with ``plies`` discs."""
+    """One book file, checked and mapped on first use.  ``score`` answers positions with
+    ``plies`` discs.
+
+    Invariant once loaded: the records are in ascending key order (checked), and
+    ``_index[i]`` is the key of record ``i * BLOCK``.
+    """
 
     def __init__(self, which: BookFile):
         self.which = which
         self.plies = which.plies
-        self._keys: np.ndarray | None = None  # sorted keys (value bits cleared where packed)
-        self._raw: np.ndarray | None = None  # the records as read (packed books)
-        self._values: np.ndarray | None = None  # the value bytes (distance book)
+        self.path: Path | None = None
+        self._mapped: mmap.mmap | None = None
+        self._records: np.ndarray | None = None  # a view of the mapped file, never copied
+        self._index: np.ndarray | None = None  # native int64 keys of every BLOCK-th record
+        self._error: BookError | None = None
+        self._ready = False  # checked and mapped
+        self._lock = threading.Lock()
+
+    # -- reading records ------------------------------------------------------------
+    def _view(self, mapped: mmap.mmap) -> np.ndarray:
+        if self.which is BookFile.PLY_8:
+            return np.frombuffer(mapped, dtype=np.uint8).reshape(-1, 3)
+        if self.which is BookFile.PLY_12:
+            return np.frombuffer(mapped, dtype=">i4")
+        return np.frombuffer(mapped, dtype=[("key", ">i4"), ("value", "i1")])
+
+    def _codes(self, start: int, stop: int, step: int = 1) -> np.ndarray:
+        """Records ``start:stop`` as native int64: the whole record of a packed book (key
+        bits and value bits), the key of the distance book."""
+        records = self._records
+        assert records is not None
+        if self.which is BookFile.PLY_8:
+            raw = records[start:stop:step].astype(np.int64)
+            return raw[:, 0] << 16 | raw[:, 1] << 8 | raw[:, 2]
+        if self.which is BookFile.PLY_12:
+            return records[start:stop:step].astype(np.int64)
+        return records["key"][start:stop:step].astype(np.int64)
+
+    def _value_codes(self, start: int, stop: int) -> np.ndarray:
+        records = self._records
+        assert records is not None
+        if self.which.has_distances:
+            return records["value"][start:stop].astype(np.int64)
+        return self._codes(start, stop) & 3
+
+    def _keys(self, start: int, stop: int, step: int = 1) -> np.ndarray:
+        codes = self._codes(start, stop, step)
+        return codes if self.which.has_distances else codes & ~3
+
+    # -- checking -------------------------------------------------------------------
+    def _check_structure(self, name: str) -> None:
+        """Keys strictly ascending, value codes of the documented kinds (chunk by chunk)."""
+        count = self._count()
+        previous = None
+        chunk = 1 << 18
+        for start in range(0, count, chunk):
+            keys = self._keys(start, min(start + chunk, count))
+            if previous is not None and keys[0] <= previous or np.any(keys[1:] <= keys[:-1]):
+                raise BookError(f"{name} is damaged: its positions are not in ascending order near record {start:,}")
+            previous = keys[-1]
+            values = self._value_codes(start, min(start + chunk, count))
+            if self.which.has_distances:
+                bad = (values != 0) & ((np.abs(values) < 70) | (np.abs(values) > 99))
+            else:
+                bad = values > 1
+            if np.any(bad):
+                where = start + int(np.argmax(bad))
+                raise BookError(f"{name} is damaged: record {where:,} holds no valid value")
+
+    def _check_sample(self, name: str) -> None:
+        """Compare a few entries with the exact solver (``SAMPLE_ENTRIES``, chosen by a
+        fixed seed): close finishes of the distance book solved without a book, entries
+        of the packed books against the checked distance book."""
+        from ai.solver import Solver
+
+        if not self.which.has_distances:  # checked against the distance book: it must pass first
+            try:
+                book(BookFile.PLY_12_DISTANCES).check()
+            except BookError as error:
+                raise BookError(f"{name} cannot be checked without the 12-ply-dist book ({error})") from error
+        rng = random.Random(12)
+        count = self._count()
+        checked = tries = 0
+        solver = Solver(STANDARD_RULES, use_book=False) if self.which.has_distances else None
+        while checked < SAMPLE_ENTRIES and tries < 200 * SAMPLE_ENTRIES:
+            tries += 1
+            first, second, stored = self._entry(rng.randrange(count))
+            if solver is not None:
+                if abs(stored) < 90:  # a finish within 10 plies: quick without a book
+                    continue
+                expected = solver.solve_bits(first, first | second).score
+                found = self._score(first, second)
+            else:
+                exact = book(BookFile.PLY_12_DISTANCES).score(first, second) if self.plies == 12 else None
+                if exact is None and self.plies == 12:
+                    continue
+                if exact is None:  # the 8-ply book: solve down to the 12-ply book
+                    exact = Solver(STANDARD_RULES).solve_bits(first, first | second).score
+                expected, found = (exact > 0) - (exact < 0), self._score(first, second)
+            if found != expected:
+                raise BookError(f"{name} is damaged: it gives {found} where the exact solver finds {expected}")
+            checked += 1
+
+    def _verify(self, name: str, info: os.stat_result) -> None:
+        """The file of the known release byte for byte, or a book of another release that
+        passes the structure and sample checks; the verdict is kept in the cache folder."""
+        key = f"{self.path}|{info.st_size}|{info.st_mtime_ns}"
+        verdict = _read_verdicts().get(key)
+        if verdict == "ok":
+            return
+        if verdict is not None:
+            raise BookError(verdict)
+        try:
+            self._verify_now(name, info)
+        except BookError as error:
+            _store_verdict(key, str(error))
+            raise
+        _store_verdict(key, "ok")
+
+    def _verify_now(self, name: str, info: os.stat_result) -> None:
+        assert self._mapped is not None
+        size, digest = KNOWN_FILES[self.which]
+        if package_version() == KNOWN_VERSION:
+            if info.st_size != size:
+                raise BookError(
+                    f"{name} is damaged: {info.st_size:,} bytes, not the {size:,} of release {KNOWN_VERSION}"
+                )
+            if hashlib.sha256(self._mapped).hexdigest() != digest:
+                raise BookError(f"{name} is damaged: its checksum differs from release {KNOWN_VERSION}'s")
+            return
+        self._check_structure(name)
+        self._check_sample(name)
+
+    def check(self) -> OpeningBook:
+        """Check and map the file (once); return the book.
+
+        Raises:
+            BookError: the file is missing, not a regular file or damaged (the same error
+                on every later call).
+        """
+        if self._ready:
+            return self
+        with self._lock:
+            if self._error is not None:
+                raise self._error
+            if not self._ready:
+                try:
+                    self._load()
+                except BookError as error:
+                    self._records = self._index = None
+                    self._error = error
+                    raise
+                self._ready = True
+        return self
 
     def _load(self) -> None:
-        path = book_path(self.which)
-        if self.which is BookFile.PLY_8:
-            raw = np.fromfile(path, dtype=np.uint8).reshape(-1, 3).astype(np.int64)
-            self._raw = raw[:, 0] << 16 | raw[:, 1] << 8 | raw[:, 2]
-            self._keys = self._raw & ~3
-        elif self.which is BookFile.PLY_12:
-            # Native int32 (a copy of the mapped file): searchsorted on big-endian data or
-            # with a key of another type would convert the whole array on every call.
-            self._raw = np.asarray(np.memmap(path, dtype=">i4", mode="r"), dtype=np.int32)
-            self._keys = self._raw  # key bits never use the two low bits: order is the same
-        else:
-            records = np.memmap(path, dtype=[("key", ">i4"), ("value", "i1")], mode="r")
-            self._keys = np.ascontiguousarray(records["key"]).astype(np.int32)
-            self._values = records["value"]
+        path = self.path = book_path(self.which)
+        mapped, info = open_book_file(self.which, path)
+        self._mapped = mapped
+        self._records = self._view(mapped)
+        self._index = self._keys(0, len(self._records), BLOCK)
+        name = f"the {self.which.package_name} book {path}"
+        self._verify(name, info)
 
+    # -- look-ups -------------------------------------------------------------------
     def __len__(self) -> int:
-        if self._keys is None:
-            self._load()
-        assert self._keys is not None
-        return len(self._keys)
+        self.check()
+        return self._count()
+
+    def _count(self) -> int:
+        assert self._records is not None
+        return len(self._records)
 
     def entry(self, index: int) -> tuple[int, int, int]:
         """The ``index``-th stored position as (first, second, stored value): the raw
         value (distance code, or 0 draw / -1 loss in the packed books)."""
-        if self._keys is None:
-            self._load()
-        assert self._keys is not None
-        if self.which.has_distances:
-            assert self._values is not None
-            key, value = int(self._keys[index]), int(self._values[index])
-        else:
-            assert self._raw is not None
-            record = int(self._raw[index])
-            key, value = record & ~3, -(record & 3)
+        self.check()
+        return self._entry(index)
+
+    def _entry(self, index: int) -> tuple[int, int, int]:
+        key = int(self._keys(index, index + 1)[0])
+        value = int(self._value_codes(index, index + 1)[0])
+        if not self.which.has_distances:
+            value = -value
         length = 24 if self.which is BookFile.PLY_8 else 32
         first, second = position_of_key(key, length)
         return first, second, value
 
     def _find(self, key: int) -> int | None:
         """The record of ``key`` (a first-player value code), or None when absent."""
-        keys = self._keys
-        assert keys is not None
-        index = int(keys.searchsorted(keys.dtype.type(key)))
-        if index >= len(keys):
+        index = self._index
+        assert index is not None
+        block = int(index.searchsorted(key, side="right")) - 1
+        if block < 0:
             return None
-        if self.which.has_distances:
-            if int(keys[index]) != key:
-                return None
-            assert self._values is not None
-            return int(self._values[index])
-        assert self._raw is not None
-        record = int(self._raw[index])
-        if record & ~3 != key:
+        start = block * BLOCK
+        keys = self._keys(start, start + BLOCK)
+        at = int(keys.searchsorted(key))
+        if at >= len(keys) or int(keys[at]) != key:
             return None
-        return -(record & 3)  # 0 draw, -1 first-player loss
+        value = int(self._value_codes(start + at, start + at + 1)[0])
+        return value if self.which.has_distances else -value  # packed: 0 draw, -1 first-player loss
 
     def _lookup(self, first: int, second: int) -> int | None:
-        if self._keys is None:
-            self._load()
+        self.check()
+        return self._look(first, second)
+
+    def _look(self, first: int, second: int) -> int | None:
         for mirror in (False, True):
             code, length = huffman_key(first, second, mirror=mirror)
             if length == 32 and code >= 1 << 31:  # the 12-ply files store signed 32-bit keys
@@ -203,12 +466,17 @@ class OpeningBook:
         package leaves out some positions where the side to move wins at once).
 
         Raises:
-            BookError: the position does not have this book's number of discs.
+            BookError: the position does not have this book's number of discs, or the
+                book cannot be used (``check``).
         """
+        self.check()
+        return self._score(first, second)
+
+    def _score(self, first: int, second: int) -> int | None:
         played = (first | second).bit_count()
         if played != self.plies:
             raise BookError(f"the {self.which.package_name} book holds positions of {self.plies} discs, not {played}")
-        found = self._lookup(first, second)
+        found = self._look(first, second)
         if not self.which.has_distances:
             return 1 if found is None else found
         if found is None:
@@ -286,6 +554,12 @@ def build_early_file(path: Path = EARLY_FILE, plies: int = EARLY_PLIES) -> int:
 def book(which: BookFile = BookFile.PLY_12_DISTANCES) -> OpeningBook:
     """The shared (lazily loaded) book of ``which``."""
     return OpeningBook(which)
+
+
+def book_problems() -> list[str]:
+    """Why each book that failed its check so far is not used (empty: none failed)."""
+    problems = [str(book(which)._error) for which in BookFile if book(which)._error is not None]
+    return list(dict.fromkeys(problems))  # a missing package is one problem, not three
 
 
 def standard_geometry() -> Geometry:

@@ -22,6 +22,7 @@ needs only numpy, whose last function is the agent.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from collections.abc import Mapping
@@ -53,12 +54,58 @@ def _field(source: Any, name: str, default: Any = None) -> Any:
     return getattr(source, name, default)
 
 
+class ConnectXInputError(ValueError):
+    """An observation or configuration the agent cannot read; the message names the field."""
+
+
+MAX_CELLS = 10_000
+"""More cells than any board a rule set allows (and than ConnectX sends)."""
+
+
+def _number(source: Any, where: str, name: str, default: float, *, whole: bool = True) -> Any:
+    """``where.name`` as a number (a whole one unless ``whole`` is False), or ``default``.
+
+    Raises:
+        ConnectXInputError: the field is there but is not such a number.
+    """
+    value = _field(source, name, default)
+    if value is None:
+        return default
+    try:
+        if isinstance(value, bool) or (whole and not float(value).is_integer()):
+            raise ValueError
+        number = int(value) if whole else float(value)
+    except (TypeError, ValueError, OverflowError):
+        kind = "a whole number" if whole else "a number"
+        raise ConnectXInputError(f"{where}.{name}: expected {kind}, got {str(value)[:40]!r}") from None
+    if whole and not 1 <= number <= MAX_CELLS:
+        raise ConnectXInputError(f"{where}.{name}: {number} is out of range (1..{MAX_CELLS})")
+    return number
+
+
 def observation_grid(observation: Any, configuration: Any) -> np.ndarray:
-    """The board as this project's grid: ``int8`` (rows, cols), 1 = mark 1, -1 = mark 2."""
-    rows, cols = int(_field(configuration, "rows", 6)), int(_field(configuration, "columns", 7))
-    cells = np.asarray(list(_field(observation, "board")), dtype=np.int8)
-    if cells.size != rows * cols:
-        raise ValueError(f"observation.board has {cells.size} cells, configuration says {rows}x{cols}")
+    """The board as this project's grid: ``int8`` (rows, cols), 1 = mark 1, -1 = mark 2.
+
+    Raises:
+        ConnectXInputError: a field is missing or malformed (the message names it).
+    """
+    rows = _number(configuration, "configuration", "rows", 6)
+    cols = _number(configuration, "configuration", "columns", 7)
+    if rows * cols > MAX_CELLS:
+        raise ConnectXInputError(f"configuration.rows x columns: {rows}x{cols} is more than {MAX_CELLS:,} cells")
+    board = _field(observation, "board")
+    if board is None:
+        raise ConnectXInputError("observation.board is missing")
+    try:
+        values = list(board)
+    except TypeError:
+        raise ConnectXInputError(f"observation.board: expected a list of cells, got {type(board).__name__}") from None
+    if len(values) != rows * cols:
+        raise ConnectXInputError(f"observation.board has {len(values)} cells, configuration says {rows}x{cols}")
+    for index, value in enumerate(values):
+        if isinstance(value, bool) or value not in (0, 1, 2):
+            raise ConnectXInputError(f"observation.board cell {index} is {repr(value)[:20]}: expected 0, 1 or 2")
+    cells = np.asarray(values, dtype=np.int8)
     marks = cells.reshape(rows, cols)
     grid = np.zeros((rows, cols), dtype=np.int8)
     grid[marks == 1] = 1
@@ -74,18 +121,24 @@ def current_level_name() -> str:
 def agent(observation: Any, configuration: Any) -> int:
     """Return a legal 0-based column for ``observation.mark`` within the time limit."""
     grid = observation_grid(observation, configuration)
-    to_move = MAX if int(_field(observation, "mark", 1)) == 1 else MIN
+    mark = _field(observation, "mark", 1)
+    if isinstance(mark, bool) or mark not in (1, 2):
+        raise ConnectXInputError(f"observation.mark: expected 1 or 2, got {repr(mark)[:20]}")
+    to_move = MAX if mark == 1 else MIN
+    inarow = _number(configuration, "configuration", "inarow", 4)
     open_columns = [int(c) for c in np.flatnonzero(grid[0] == 0)]
     if not open_columns:
         return 0  # a full board: nothing is legal, and Kaggle never asks
     try:
-        rules = Rules(rows=grid.shape[0], cols=grid.shape[1], connect=int(_field(configuration, "inarow", 4)))
+        rules = Rules(rows=grid.shape[0], cols=grid.shape[1], connect=inarow)
     except RulesError:
-        return _fallback_column(grid, to_move, int(_field(configuration, "inarow", 4)), open_columns)
+        return _fallback_column(grid, to_move, inarow, open_columns)
     board = Board(rules, grid, to_move=to_move)
     if board.is_game_over():
         return open_columns[len(open_columns) // 2]
-    act_timeout = float(_field(configuration, "actTimeout", DEFAULT_ACT_TIMEOUT) or DEFAULT_ACT_TIMEOUT)
+    act_timeout = _number(configuration, "configuration", "actTimeout", DEFAULT_ACT_TIMEOUT, whole=False)
+    if not math.isfinite(act_timeout) or act_timeout <= 0:
+        act_timeout = DEFAULT_ACT_TIMEOUT
     seconds = max(MIN_THINK_SECONDS, act_timeout * TIME_SHARE)
     try:
         level = find_level(current_level_name())

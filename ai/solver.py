@@ -437,6 +437,7 @@ class Solver(PythonNegamax):
             )
         self._book_plies = -1  # the disc count at which ``_book_score`` answers (-1: none)
         self._book_score: Callable[[int, int], int | None] | None = None
+        self.book_note: str | None = None  # why a book was left out (then solves take longer)
 
     def clear(self) -> None:
         """Forget the transposition tables (they are otherwise kept between calls)."""
@@ -766,15 +767,19 @@ class Solver(PythonNegamax):
         self._book_plies, self._book_score = -1, None
         if not self.use_book or played > BOOK_PLIES:
             return
-        from ai.book import BookFile, book
+        from ai.book import BookError, BookFile, book
 
         small = weak and played <= WEAK_BOOK_PLIES
-        which = BookFile.PLY_8 if small else BookFile.PLY_12_DISTANCES
-        plies = WEAK_BOOK_PLIES if small else BOOK_PLIES
-        opening_book = book(which)
-        # At an even disc count the side to move is the first player: current = first.
-        self._book_plies = plies
-        self._book_score = lambda current, mask: opening_book.score(current, current ^ mask)
+        for which, plies in [(BookFile.PLY_8, WEAK_BOOK_PLIES)] * small + [(BookFile.PLY_12_DISTANCES, BOOK_PLIES)]:
+            try:  # a book that fails its check is not used: the search goes on past it
+                opening_book = book(which).check()
+            except BookError as error:
+                self.book_note = str(error)
+                continue
+            # At an even disc count the side to move is the first player: current = first.
+            self._book_plies = plies
+            self._book_score = lambda current, mask, found=opening_book: found.score(current, current ^ mask)
+            return
 
 
 class _Watchdog:

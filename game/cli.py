@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from ai.book import BookError
 from ai.cost import duration_text, full_tree_positions, pruned_tree_positions, seconds_for, speed_text
 from ai.depth_truth import MAX_DEPTH, benchmark_boards, depth_truth
 from ai.exact import ExactScore, verdict
@@ -94,9 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Read IN, let the computer make the move of the player to move, "
         "print the board and score, and write the new position to OUT.",
     )
-    one.add_argument("input", metavar="IN")
-    one.add_argument("output", metavar="OUT")
-    one.add_argument("depth", metavar="DEPTH", type=int)
+    one.add_argument("input", metavar="IN", help="the board file to read (6 lines of digits, then the player to move)")
+    one.add_argument("output", metavar="OUT", help="the file to write the position after the move to")
+    one.add_argument(
+        "depth", metavar="DEPTH", type=int, help="how many plies (discs) the computer looks ahead, 1 or more"
+    )
     one.add_argument("--no-pruning", action="store_true", help="plain minimax, no alpha-beta")
     _add_rule_options(one, Mode.FULL_BOARD)
 
@@ -107,9 +110,14 @@ def build_parser() -> argparse.ArgumentParser:
         "is full; the computer writes computer.txt after its moves, you human.txt after "
         "yours.",
     )
-    inter.add_argument("input", metavar="IN")
-    inter.add_argument("first", metavar="computer-next|human-next", choices=["computer-next", "human-next"])
-    inter.add_argument("depth", metavar="DEPTH", type=int)
+    inter.add_argument("input", metavar="IN", help="the board file to start from (an empty board if it does not exist)")
+    inter.add_argument(
+        "first",
+        metavar="computer-next|human-next",
+        choices=["computer-next", "human-next"],
+        help="who makes the next move",
+    )
+    inter.add_argument("depth", metavar="DEPTH", type=int, help="how many plies (discs) the computer looks ahead")
     inter.add_argument("--no-pruning", action="store_true", help="plain minimax, no alpha-beta")
     inter.add_argument("--dir", default=".", help="folder for computer.txt and human.txt")
     _add_rule_options(inter, Mode.FULL_BOARD)
@@ -244,6 +252,7 @@ def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
     )
     connectx.add_argument("--out", required=True, metavar="DIR", help="folder to write main.py into")
     connectx.add_argument("--level", help="the agent's level (default: ai.connectx.LEVEL)")
+    connectx.add_argument("--force", action="store_true", help="overwrite DIR/main.py if it exists")
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
@@ -311,8 +320,36 @@ def _check_input_file(path: str | Path, what: str = "") -> Path:
     return Path(path)
 
 
+def _plural(count: int, one: str, many: str = "") -> str:
+    """``1 node``, ``2,000 nodes``."""
+    return f"{count:,} {one if count == 1 else many or one + 's'}"
+
+
+def _short(path: str | Path) -> str:
+    """A path shown in at most about 60 characters."""
+    text = _shown(path)
+    return text if len(text) <= 60 else text[:40] + "..." + text[-12:]
+
+
+NAME_MAX_BYTES = 255
+"""The longest file or folder name most file systems allow."""
+
+
+def _check_name_length(path: str | Path, what: str) -> None:
+    """Refuse a path with a part over ``NAME_MAX_BYTES`` bytes, before any system call
+    fails on it."""
+    for part in Path(path).parts:
+        size = len(os.fsencode(part))
+        if size > NAME_MAX_BYTES:
+            raise CliError(
+                f"{what}: the name {_shown(part[:24])}... is {size:,} bytes long; "
+                f"a file name can be at most {NAME_MAX_BYTES} bytes"
+            )
+
+
 def _check_output(output: str | Path, *inputs: str | Path) -> None:
     """Refuse to write over an input (or into a folder's name)."""
+    _check_name_length(output, f"cannot write {_short(output)}")
     target = Path(output)
     if target.is_dir():
         raise CliError(f"{output} is a folder; give a file name to write")
@@ -465,7 +502,7 @@ class SearchWatch:
         done = ""
         if progress.completed_depth and progress.move is not None:
             done = f"; depth {progress.completed_depth} done, best move {format_move(progress.move, self.rules)}"
-        return f"searching depth {progress.depth}, {progress.nodes:,} nodes{done}"
+        return f"searching depth {progress.depth}, {_plural(progress.nodes, 'node')}{done}"
 
     def interrupted(self) -> str:
         """The line for Ctrl+C: how far the search got."""
@@ -497,7 +534,8 @@ def _computer_move(board: Board, depth: int, pruning: bool, out: TextIO, command
     print(
         f"Computer plays {format_move(result.move, board.rules)} as {player_name(side)}, "
         f"value {shown_value(result.value)}  "
-        f"[depth {stats.depth}, {stats.nodes:,} nodes, {stats.cutoffs:,} cutoffs, {stats.seconds:.3f}s]",
+        f"[depth {stats.depth}, {_plural(stats.nodes, 'node')}, {_plural(stats.cutoffs, 'cutoff')}, "
+        f"{stats.seconds:.3f}s]",
         file=out,
     )
     return result
@@ -628,9 +666,10 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     pruning = "on" if result.pruning else "off"
     print(
         f"Depth {stats.depth}{'' if result.completed else ' (time ran out)'}, alpha-beta {pruning}: "
-        f"{stats.nodes:,} nodes, {stats.leaves:,} leaves, {stats.cutoffs:,} cutoffs, "
+        f"{_plural(stats.nodes, 'node')}, {_plural(stats.leaves, 'leaf', 'leaves')}, "
+        f"{_plural(stats.cutoffs, 'cutoff')}, "
         f"{stats.seconds:.3f}s, {stats.nodes_per_second:,.0f} nodes/s"
-        + (f" ({stats.total_nodes:,} nodes in all passes)" if stats.total_nodes != stats.nodes else ""),
+        + (f" ({_plural(stats.total_nodes, 'node')} in all passes)" if stats.total_nodes != stats.nodes else ""),
         file=out,
     )
     _print_exact_values(args, board, out)
@@ -641,14 +680,15 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         assert answer.move is not None
         said = f"decided by the {answer.decided_by.value}" + (f": {answer.note}" if answer.note else "")
         print(f"Level {args.level} plays: {format_move(answer.move, rules)} ({said})", file=out)
+    _note_book_problems()
     if result.tree is not None and args.tree:
         tree = result.tree
-        print(f"\nSearch tree ({len(tree):,} nodes stored; W<n> = win in n plies):", file=out)
+        print(f"\nSearch tree ({_plural(len(tree), 'node')} stored; W<n> = win in n plies):", file=out)
         if tree.pruning:
             print(BOUND_NOTE, file=out)
         print(format_tree(tree, max_depth=args.tree_depth), file=out)
         if not tree.is_complete:
-            print(f"(past the budget: {tree.counted - len(tree):,} nodes counted, not stored)", file=out)
+            print(f"(past the budget: {_plural(tree.counted - len(tree), 'node')} counted, not stored)", file=out)
     if args.export_tree and result.tree is not None:
         _write_tree(result.tree, args.export_tree, out)
     return 0
@@ -770,6 +810,48 @@ def _print_exact_values(args: argparse.Namespace, board: Board, out: TextIO) -> 
     print(f"Best: column {format_move(best, rules)}: {perfect_play_verdict(scores[best], board)}", file=out)
 
 
+SOLVE_PROMPT = "solve: reading positions from standard input, one per line; Ctrl+D to end"
+"""Said on stderr when ``solve`` would otherwise wait silently on a terminal."""
+BOOK_FALLBACK = "the exact solver works without it (same answers, slower)"
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+class SolveWatch:
+    """``solve``'s progress on stderr for a line that takes long (with or without
+    ``--time-limit``): polled by the solver every few thousand nodes, it prints a line
+    every ``PROGRESS_SECONDS`` and never stops the solve."""
+
+    def __init__(self, solver: Any, number: int, moves: str):
+        self.solver = solver
+        self.number, self.moves = number, moves
+        self.started = self.last_report = time.perf_counter()
+        self.low: int | None = None
+        self.high: int | None = None
+
+    def bounds(self, progress: Any) -> None:
+        """The solver's ``on_progress``: the score's bounds so far."""
+        self.low, self.high = progress.low, progress.high
+
+    def __call__(self) -> bool:
+        now = time.perf_counter()
+        if now - self.last_report >= PROGRESS_SECONDS:
+            self.last_report = now
+            known = f", score between {self.low} and {self.high}" if self.low is not None else ""
+            print(
+                f"solve: line {self.number} ({_short(self.moves)}): {now - self.started:.0f} s, "
+                f"{_plural(self.solver.nodes, 'position')} searched{known}",
+                file=sys.stderr,
+                flush=True,
+            )
+        return False
+
+
 def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     from ai.solver import Solver, SolverError, SolverStopped
 
@@ -787,8 +869,11 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             raise CliError(f"cannot read {args.file}: {error.strerror or error}") from None
     else:
         source = stdin
+        if _is_terminal(stdin):
+            print(SOLVE_PROMPT, file=sys.stderr, flush=True)
     started = last_report = time.perf_counter()
     unknown = 0
+    book_noted = False
     with source:
         number = 0
         while line := _read_line(source, f"line {number + 1}"):
@@ -797,9 +882,12 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             if not words:
                 continue
             moves_text = words[0]
+            watch = SolveWatch(solver, number, moves_text)
             try:
                 moves = parse_moves("" if moves_text in ('""', "''", "-") else moves_text, rules)
-                solution = solver.solve_moves(moves, weak=args.weak, time_limit=args.time_limit)
+                solution = solver.solve_moves(
+                    moves, weak=args.weak, time_limit=args.time_limit, should_stop=watch, on_progress=watch.bounds
+                )
             except (NotationError, SolverError) as error:
                 raise CliError(f"line {number}: {moves_text}: {error}") from None
             except SolverStopped:
@@ -807,6 +895,9 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
                 print(f"{moves_text} unknown within {args.time_limit:g} s", file=out, flush=True)
             else:
                 print(f"{moves_text} {solution.score}", file=out, flush=True)
+            if solver.book_note and not book_noted:
+                book_noted = True
+                print(f"note: {solver.book_note}; {BOOK_FALLBACK}", file=sys.stderr, flush=True)
             now = time.perf_counter()
             if now - last_report >= PROGRESS_SECONDS:
                 last_report = now
@@ -816,6 +907,14 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
                     flush=True,
                 )
     return 0
+
+
+def _note_book_problems() -> None:
+    """Say once on stderr which opening books failed their check (answers stay exact)."""
+    from ai.book import book_problems
+
+    for problem in book_problems():
+        print(f"note: {problem}; {BOOK_FALLBACK}", file=sys.stderr, flush=True)
 
 
 def cmd_engine(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
@@ -882,6 +981,7 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
             raise CliError(f"cannot reach the cluster at {args.cluster}: {error}") from None
     pgn = PgnWriter(args.pgn, names[0], names[1], rules) if args.pgn else None
     if args.pgn:
+        _check_name_length(args.pgn, f"--pgn {_short(args.pgn)}")
         try:
             open(args.pgn, "a", encoding="utf-8").close()  # can it be written? (truncated at the first game)
         except OSError as error:
@@ -925,11 +1025,14 @@ def cmd_connectx(args: argparse.Namespace, out: TextIO) -> int:
             find_level(args.level)
         except LevelNotFound as error:
             raise CliError(str(error)) from None
+    _check_name_length(args.out, f"--out {_short(args.out)}")
     if Path(args.out).exists() and not Path(args.out).is_dir():
         raise CliError(f"--out {args.out} is a file, not a folder")
     target, own = Path(args.out) / "main.py", Path(__file__).resolve().parent.parent / "main.py"
     if target.exists() and os.path.samefile(target, own):
         raise CliError(f"{target} is this game's own main.py: write the submission into another folder")
+    if target.exists() and not args.force:
+        raise CliError(f"{target} already exists: give --force to overwrite it, or another folder")
     try:
         path = write_submission(Path(args.out), level=args.level)
     except OSError as error:
@@ -993,3 +1096,10 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
+    except BookError as error:  # a book the solver could not do without
+        print(f"{parser.prog} {args.command}: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as error:  # a file system refusal no check above foresaw
+        where = f" ({_short(error.filename)})" if getattr(error, "filename", None) else ""
+        print(f"{parser.prog} {args.command}: error: {error.strerror or error}{where}", file=sys.stderr)
+        return EXIT_BAD_INPUT

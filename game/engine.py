@@ -207,9 +207,9 @@ class Engine:
     def _go(self, args: list[str]) -> None:
         seconds: float | None = None
         if args:
-            if len(args) != 2 or args[0].lower() != "movetime" or not args[1].isdigit():
-                raise ProtocolError(f"bad go {' '.join(args)!r}: expected go or go movetime MS")
-            seconds = int(args[1]) / 1000
+            if len(args) != 2 or args[0].lower() != "movetime":
+                raise ProtocolError(f"bad go {' '.join(args)[:60]!r}: expected go or go movetime MS")
+            seconds = parse_whole_number(args[1], "bad go: movetime MS") / 1000
         if self.board.is_game_over():
             self.send("bestmove none")
             return
@@ -242,9 +242,7 @@ class Engine:
                 raise ProtocolError(f"bad settings line: expected 'settings NAME VALUE', got {' '.join(words)!r}")
             name, value = words[1], words[2]
             if name in ARENA_NUMBER_SETTINGS:
-                if not value.isdigit():
-                    raise ProtocolError(f"settings {name}: expected a whole number, got {value!r}")
-                setattr(self.arena, ARENA_NUMBER_SETTINGS[name], int(value))
+                setattr(self.arena, ARENA_NUMBER_SETTINGS[name], parse_whole_number(value, f"settings {name}"))
             # other settings (player_names, your_bot, ...) need nothing from us
         elif command == "update":
             if len(words) < 4 or words[1] != "game":
@@ -254,9 +252,9 @@ class Engine:
             if words[2] == "field":
                 self.arena.field = words[3]
         elif command == "action":
-            if len(words) != 3 or words[1] != "move" or not words[2].isdigit():
-                raise ProtocolError(f"bad action line {' '.join(words)!r}: expected 'action move MS'")
-            self._arena_move(int(words[2]))
+            if len(words) != 3 or words[1] != "move":
+                raise ProtocolError(f"bad action line {' '.join(words)[:60]!r}: expected 'action move MS'")
+            self._arena_move(parse_whole_number(words[2], "action move"))
         else:
             raise ProtocolError(f"unknown command {words[0]!r} (arena dialect: settings, update, action)")
 
@@ -287,7 +285,8 @@ class _Job:
         self.thinking = thinking
         self._answer = answer
         self._lock = threading.Lock()
-        self.done = threading.Event()
+        self.done = threading.Event()  # an answer is decided (no other will be sent)
+        self.answered = threading.Event()  # ... and written
         self._timer: threading.Timer | None = None
 
     def start(self) -> None:
@@ -321,13 +320,41 @@ class _Job:
             self.done.set()
         if self._timer is not None:
             self._timer.cancel()
-        self._answer(timed)
+        try:
+            self._answer(timed)
+        finally:
+            self.answered.set()
 
     def wait(self) -> None:
-        self.done.wait()
+        """Until the answer is written: a reply to the next line must come after it."""
+        self.answered.wait()
 
 
 # -- parsing -------------------------------------------------------------------------
+
+MAX_DIGITS = 9
+"""The longest whole number a protocol field takes (a billion milliseconds is 11 days):
+longer ones are refused before ``int`` (which refuses over 4,300 digits, and whose result
+over 308 digits overflows a float)."""
+
+
+def is_whole_number(text: str) -> bool:
+    """ASCII digits only, at most ``MAX_DIGITS`` (``'²'`` and ``'③'`` pass ``isdigit``
+    but not ``int``)."""
+    return text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS
+
+
+def parse_whole_number(text: str, what: str) -> int:
+    """Read a protocol field that is a whole number.
+
+    Raises:
+        ProtocolError: not ASCII digits, or more than ``MAX_DIGITS`` of them.
+    """
+    if text.isascii() and text.isdigit() and len(text) > MAX_DIGITS:
+        raise ProtocolError(f"{what}: {len(text):,} digits is too long (at most {MAX_DIGITS})")
+    if not is_whole_number(text):
+        raise ProtocolError(f"{what}: expected a whole number, got {text[:40]!r}")
+    return int(text)
 
 
 def parse_rules(args: list[str]) -> Rules:
@@ -338,9 +365,7 @@ def parse_rules(args: list[str]) -> Rules:
     for name, value in zip(args[::2], args[1::2]):
         key = name.lower()
         if key in ("rows", "cols", "connect"):
-            if not value.isdigit():
-                raise ProtocolError(f"rules {key}: expected a whole number, got {value!r}")
-            fields[key] = int(value)
+            fields[key] = parse_whole_number(value, f"rules {key}")
         elif key == "gravity":
             if value.lower() not in ("on", "off"):
                 raise ProtocolError(f"rules gravity: expected on or off, got {value!r}")
@@ -363,8 +388,8 @@ def parse_position(args: list[str], rules: Rules) -> Board:
     tokens = [token for arg in args for token in arg.split(",") if token]
     board = Board(rules)
     for index, token in enumerate(tokens, start=1):
-        if not token.isdigit():
-            raise ProtocolError(f"position: move {index} {token!r} is not a 0-based number")
+        if not is_whole_number(token):
+            raise ProtocolError(f"position: move {index} {token[:40]!r} is not a 0-based number")
         move = int(token)
         try:
             board.push(move)

@@ -8,7 +8,25 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+
+def display_problem(environ: Mapping[str, str] | None = None, platform: str | None = None) -> str | None:
+    """Why the window could not be seen here, or None: on Linux and the BSDs, with no
+    DISPLAY or WAYLAND_DISPLAY and no SDL_VIDEODRIVER chosen, SDL would draw into an
+    invisible off-screen window and the game would look hung."""
+    environ = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    if platform.startswith(("win", "darwin", "cygwin")):
+        return None
+    if environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY") or environ.get("SDL_VIDEODRIVER"):
+        return None
+    return (
+        "no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set). "
+        "Start it from a desktop session, or without one try: python main.py demo --out screenshots "
+        "(or python main.py --help for the terminal commands)"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -16,6 +34,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     if not args:
+        problem = display_problem()
+        if problem:
+            print(f"{_program()}: {problem}", file=sys.stderr)
+            return 1
         from game.app.loop import launch
 
         return launch()
@@ -26,6 +48,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from game.cli import main as cli_main
 
     return cli_main(args)
+
+
+def _program() -> str:
+    return "connect4" if Path(sys.argv[0]).name == "connect4" else "main.py"
 
 
 if __name__ == "__main__":

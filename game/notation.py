@@ -57,15 +57,17 @@ def parse_moves(text: str, rules: Rules) -> list[int]:
     if rules.gravity:
         moves = []
         for position, char in enumerate(text, start=1):
-            if char.isdigit() and rules.cols <= 9:
+            if char.isascii() and char.isdigit() and rules.cols <= 9:  # not '²' or '③'
                 col = int(char) - 1
             elif "a" <= char <= "l":
                 col = ord(char) - ord("a")
             else:
                 raise NotationError(f"character {position} {char!r} is not a column")
             if not 0 <= col < rules.cols:
+                name = char if char.isdigit() else f"{char} ({col + 1})"
                 raise NotationError(
-                    f"character {position} {char!r}: column {col + 1} is off the board (1..{rules.cols})"
+                    f"character {position} {char!r}: column {name} does not exist on a {rules.cols}-column board "
+                    f"(columns are 1..{rules.cols})"
                 )
             moves.append(col)
         return moves

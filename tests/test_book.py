@@ -119,9 +119,9 @@ def test_keys_round_trip():
 
 def test_a_book_loads_only_when_first_asked():
     fresh = OpeningBook(BookFile.PLY_8)
-    assert fresh._keys is None
+    assert fresh._records is None
     assert len(fresh) == 34515
-    assert fresh._keys is not None
+    assert fresh._records is not None
 
 
 def test_early_table_matches_a_search_one_disc_deeper():

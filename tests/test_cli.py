@@ -202,7 +202,7 @@ def test_solve_prints_benchmark_lines(positions_dir, tmp_path):
         (["one-move", "{bad}", "out.txt", "3"], "", "line 6, column 4: '3' is not 0, 1 or 2"),
         (["one-move", "{good}", "out.txt", "0"], "", "depth must be at least 1"),
         (["analyze", "4444444"], "", "column 4 is full"),
-        (["analyze", "48"], "", "column 8 is off the board"),
+        (["analyze", "48"], "", "column 8 does not exist on a 7-column board"),
         (["analyze", "1212121"], "", None),
         (["analyze", "44", "--depth", "x"], "", "invalid int value"),
         (["analyze", "44", "--connect", "9"], "", "connect must be 3..6"),

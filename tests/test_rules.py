@@ -156,7 +156,7 @@ def test_notation_for_wide_boards_uses_letters():
     assert board.moves_string() == "abl"
     with pytest.raises(NotationError):
         parse_moves("9", rules)  # digits are ambiguous past 9 columns
-    with pytest.raises(NotationError, match="off the board"):
+    with pytest.raises(NotationError, match="column 8 does not exist on a 7-column board"):
         parse_moves("8", Rules())
     with pytest.raises(NotationError, match="expected a cell"):
         parse_moves("d1x", Rules(gravity=False))

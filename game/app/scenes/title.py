@@ -1,6 +1,6 @@
 """The title menu.
 
-Controls: Up/Down choose, Enter play, Esc quit; or click.
+Controls: Up/Down choose, Enter play, Esc twice quits (the first press says so); or click.
 """
 
 from __future__ import annotations
@@ -12,14 +12,23 @@ from game.app.settings import Opponent
 from game.app.widgets import Button
 from game.rules import MAX, MIN
 
+QUIT_CONFIRM_SECONDS = 3.0
+"""After a first Esc on the title, a second one within this many seconds quits."""
+
 
 class TitleScene(MenuScene):
     title = "Connect Four"
     name = "title"
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.quit_armed_until: float | None = None  # app time until which Esc quits
+
     def subtitle_lines(self) -> list[str]:
         s = self.app.settings
         tally = s.tally
+        if self.quit_armed_until is not None:  # in place of the tally: nothing else moves
+            return ["a minimax explorer you can play", "Press Esc again to quit (any other key: stay)"]
         return [
             "a minimax explorer you can play",
             f"{s.rules().describe()}  ·  you {tally['wins']} / draws {tally['draws']} / computer {tally['losses']}",
@@ -93,7 +102,25 @@ class TitleScene(MenuScene):
         self.app.stack.push(HowToPlayScene())
 
     def on_back(self) -> None:
-        self.app.quit()
+        """Esc: quit only when pressed again soon, so a stray press loses nothing."""
+        if self.quit_armed_until is not None and self.app.time < self.quit_armed_until:
+            self.app.quit()
+            return
+        self.quit_armed_until = self.app.time + QUIT_CONFIRM_SECONDS
+        self.app.dirty = True
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.quit_armed_until is not None and self.app.time >= self.quit_armed_until:
+            self.quit_armed_until = None  # the question lapses: the tally line comes back
+            self.app.dirty = True
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN) and getattr(event, "key", None) != pygame.K_ESCAPE:
+            if self.quit_armed_until is not None:
+                self.quit_armed_until = None  # anything else: the next Esc asks again
+                self.app.dirty = True
+        super().handle_event(event)
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)

@@ -1,0 +1,256 @@
+"""Damaged opening books are refused, never trusted: a copy of ``bitbully-databases``
+with its values flipped in place (keys intact, still sorted), truncated, padded to 2 GB or
+replaced by a FIFO is placed first on the path of a real ``main.py`` process; answers stay
+exact (or the line says it is unknown), with one note naming the file."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ai.book import BookFile, book, book_path
+from ai.solver import Solver
+from game.board import Board
+from game.rules import Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+LINES_11 = ["15211441215", "54121572342", "51535762155", "46547345433", "32441617557"]
+"""11-disc lines whose search reaches the 12-disc book, quick to solve even without it."""
+
+
+def _copy_package(site: Path, version: str | None = None) -> Path:
+    """A copy of the installed package under ``site`` (its book files linked, not copied);
+    returns the copy's folder of book files."""
+    source = book_path(BookFile.PLY_8).parent.parent
+    target = site / "bitbully_databases"
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "assets"))
+    (target / "assets").mkdir()
+    for which in BookFile:
+        (target / "assets" / book_path(which).name).symlink_to(book_path(which))
+    if version is not None:
+        init = target / "__init__.py"
+        init.write_text(init.read_text().replace('__version__: str = "0.0.2"', f'__version__: str = "{version}"'))
+    return target / "assets"
+
+
+def _replace(assets: Path, which: BookFile, data: bytes | np.ndarray) -> Path:
+    path = assets / book_path(which).name
+    path.unlink()
+    if isinstance(data, np.ndarray):
+        data.tofile(path)
+    else:
+        path.write_bytes(data)
+    return path
+
+
+def _flip_values(assets: Path) -> None:
+    """Every value flipped in place: draws become losses and back, wins become losses."""
+    eight = np.fromfile(book_path(BookFile.PLY_8), dtype=np.uint8).reshape(-1, 3)
+    eight[:, 2] ^= 1
+    _replace(assets, BookFile.PLY_8, eight)
+    packed = (np.fromfile(book_path(BookFile.PLY_12), dtype=">i4") ^ 1).astype(">i4")
+    _replace(assets, BookFile.PLY_12, packed)
+    records = np.fromfile(book_path(BookFile.PLY_12_DISTANCES), dtype=[("key", ">i4"), ("value", "i1")])
+    records["value"] = -records["value"]
+    _replace(assets, BookFile.PLY_12_DISTANCES, records)
+
+
+def _run(site: Path, cache: Path, *args: str, stdin: str = "", timeout: float = 300) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{ROOT}", XDG_CACHE_HOME=str(cache))
+    return subprocess.run(
+        [sys.executable, "main.py", *args],
+        cwd=ROOT,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,  # a hang guard, not a speed test: a FIFO must not block for ever
+    )
+
+
+def _solved(lines: list[str], *, weak: bool = False) -> dict[str, int]:
+    solver = Solver(Rules())
+    return {line: solver.solve_moves(Board.from_moves(line).moves, weak=weak).score for line in lines}
+
+
+def _check_solve_output(stdout: str, expected: dict[str, int]) -> int:
+    """Each line the exact score or 'unknown'; returns how many were solved."""
+    solved = 0
+    for line in stdout.splitlines():
+        moves, answer = line.split(" ", 1)
+        if answer.startswith("unknown"):
+            continue
+        assert int(answer) == expected[moves], line
+        solved += 1
+    assert len(stdout.splitlines()) == len(expected)
+    return solved
+
+
+@pytest.fixture(scope="module")
+def flipped(tmp_path_factory) -> Path:
+    site = tmp_path_factory.mktemp("flipped")
+    _flip_values(_copy_package(site))
+    return site
+
+
+def test_flipped_values_are_refused_and_solve_stays_exact(flipped, tmp_path):
+    expected = _solved(LINES_11)
+    proc = _run(flipped, tmp_path, "solve", "--time-limit", "30", stdin="\n".join(LINES_11) + "\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert _check_solve_output(proc.stdout, expected) >= 3
+    notes = [line for line in proc.stderr.splitlines() if line.startswith("note:")]
+    assert len(notes) == 1 and "book_12ply_distances.dat is damaged" in notes[0], proc.stderr
+    verdicts = (tmp_path / "connect-four" / "book-checks.json").read_text()
+    assert "book_12ply_distances.dat" in verdicts and "damaged" in verdicts  # cached for the next run
+
+
+def test_flipped_values_never_give_analyze_a_wrong_exact_value(flipped, tmp_path):
+    from ai.perfect import exact_column_scores
+
+    board = Board.from_moves(LINES_11[1])
+    scores = exact_column_scores(board.grid, board.rules, board.to_move, 60)  # with the real books
+    assert scores is not None
+    truth = {col + 1: score for col, score in scores.items()}
+    proc = _run(flipped, tmp_path, "analyze", LINES_11[1], "--depth", "2", "--time-limit", "30", "--level", "perfect")
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    exact = [line for line in proc.stdout.splitlines() if line.startswith("Exact values")]
+    assert len(exact) == 1
+    if "not found" not in exact[0]:
+        shown = dict(part.split(":") for part in exact[0].split(": ", 1)[1].split())
+        assert {int(col): int(score) for col, score in shown.items()} == truth
+    assert "note: the 12-ply-dist book" in proc.stderr
+
+
+def test_a_truncated_eight_ply_book_does_not_make_weak_solve_call_a_missing_position_a_win(tmp_path):
+    site = tmp_path / "site"
+    assets = _copy_package(site)
+    raw = book_path(BookFile.PLY_8).read_bytes()
+    _replace(assets, BookFile.PLY_8, raw[: len(raw) // 2 // 3 * 3])  # whole records, still sorted
+    eight = book(BookFile.PLY_8)
+    tail = [eight.entry(index) for index in range(len(eight) - 40, len(eight))]
+    lines = []
+    geo = Solver(Rules()).geo
+    for first, second, _ in tail:  # positions only in the cut half: draws and losses
+        lines.append(_moves_of(geo.to_grid(first, second)))
+        if len(lines) == 6:
+            break
+    expected = _solved(lines, weak=True)
+    assert any(score < 1 for score in expected.values())
+    proc = _run(site, tmp_path / "cache", "solve", "--weak", "--time-limit", "60", stdin="\n".join(lines) + "\n")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert _check_solve_output(proc.stdout, expected) == len(lines)  # the 12-ply book still answers
+    assert "book_8ply.dat is damaged" in proc.stderr
+
+
+def _moves_of(grid: np.ndarray) -> str:
+    """A move string that builds ``grid`` (player 1 = 1 moves first), found by a small search."""
+    rows, cols = grid.shape
+    columns = [[int(grid[row, col]) for row in range(rows - 1, -1, -1) if grid[row, col]] for col in range(cols)]
+    total = sum(len(column) for column in columns)
+
+    def extend(heights: list[int], side: int, moves: list[int]) -> list[int] | None:
+        if len(moves) == total:
+            return moves
+        for col in range(cols):
+            if heights[col] < len(columns[col]) and columns[col][heights[col]] == side:
+                heights[col] += 1
+                found = extend(heights, -side, moves + [col])
+                heights[col] -= 1
+                if found is not None:
+                    return found
+        return None
+
+    moves = extend([0] * cols, 1, [])
+    assert moves is not None
+    return "".join(str(col + 1) for col in moves)
+
+
+def test_a_fifo_in_a_books_place_is_refused_not_waited_on(tmp_path):
+    site = tmp_path / "site"
+    assets = _copy_package(site)
+    path = assets / book_path(BookFile.PLY_12_DISTANCES).name
+    path.unlink()
+    os.mkfifo(path)
+    proc = _run(site, tmp_path / "cache", "solve", "--time-limit", "30", stdin=LINES_11[0] + "\n", timeout=120)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert _check_solve_output(proc.stdout, _solved(LINES_11[:1])) == 1
+    assert "is a FIFO (named pipe), not a book file" in proc.stderr
+
+
+def test_a_book_padded_to_two_gigabytes_is_refused_unread(tmp_path):
+    site = tmp_path / "site"
+    assets = _copy_package(site)
+    path = _replace(assets, BookFile.PLY_12_DISTANCES, book_path(BookFile.PLY_12_DISTANCES).read_bytes())
+    with open(path, "r+b") as padded:
+        padded.truncate(2 * 1024**3 + 5 * 7)  # sparse: no disc space, still 2 GB to a reader
+    script = (
+        "import resource\n"
+        "from ai.book import BookError, book\n"
+        "try:\n    book().check()\nexcept BookError as error:\n    print(error)\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{ROOT}", XDG_CACHE_HOME=str(tmp_path / "cache"))
+    proc = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    message, peak_kb = proc.stdout.splitlines()
+    assert "2,147,483,683 bytes, more than any book" in message
+    assert int(peak_kb) < 400_000  # well under the 2 GB a copy would take
+
+
+def test_a_book_of_another_release_is_checked_against_the_solver(tmp_path):
+    """Not the checksum of the known release: the order and a sample of entries decide."""
+    intact = tmp_path / "intact"
+    _copy_package(intact, version="0.0.9")
+    script = "from ai.book import BookFile, book\nfor w in BookFile:\n    book(w).check()\nprint('ok')\n"
+    env = dict(os.environ, PYTHONPATH=f"{intact}{os.pathsep}{ROOT}", XDG_CACHE_HOME=str(tmp_path / "cache"))
+    proc = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert proc.stdout.strip() == "ok", proc.stderr
+    flipped = tmp_path / "flipped"
+    _flip_values(_copy_package(flipped, version="0.0.9"))
+    script = (
+        "from ai.book import BookError, BookFile, book\n"
+        "for w in BookFile:\n    try:\n        book(w).check()\n    except BookError as error:\n        print(error)\n"
+    )
+    env["PYTHONPATH"] = f"{flipped}{os.pathsep}{ROOT}"
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache2")
+    proc = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+    problems = proc.stdout.splitlines()
+    assert len(problems) == 3, proc.stdout + proc.stderr
+    assert all("where the exact solver finds" in line or "cannot be checked" in line for line in problems), "\n".join(
+        problems
+    )
+
+
+def test_an_unwritable_cache_folder_only_means_checking_again(tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    proc = _run(tmp_path, blocker, "solve", stdin=LINES_11[0] + "\n")
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert proc.stdout.split() == [LINES_11[0], str(_solved(LINES_11[:1])[LINES_11[0]])]
+
+
+def test_without_the_books_package_solve_and_analyze_say_so_once_and_stay_exact(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "bitbully_databases.py").write_text('raise ImportError("No module named bitbully_databases")\n')
+    proc = _run(site, tmp_path / "cache", "solve", "--time-limit", "30", stdin="\n".join(LINES_11[:3]) + "\n")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert _check_solve_output(proc.stdout, _solved(LINES_11[:3])) >= 2
+    assert proc.stderr.count("need the 'bitbully-databases' package") == 1
+    proc = _run(site, tmp_path / "cache", "analyze", LINES_11[0], "--level", "perfect", "--time-limit", "2")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.count("need the 'bitbully-databases' package") == 1
+    assert "Level perfect plays:" in proc.stdout
