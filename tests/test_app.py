@@ -1164,3 +1164,15 @@ def test_a_hint_never_waits_on_a_level_that_would_take_hours(app):
     assert wait_until(app, lambda: play.jobs.hint is not None, 60)
     assert play.headline().startswith("Hint: column 4")
     assert two_player(app).level_line().startswith("Hints: Hard")
+
+
+def test_full_board_mode_shows_the_running_score(app):
+    """Every line of four scores in full-board mode: the status keeps the points in view."""
+    rules = Rules(mode=Mode.FULL_BOARD)
+    play = PlayScene(rules, Level(2), "human")
+    app.stack.push(play)
+    step(app)
+    assert play.tally_line() == "Score: player 1 0 · player 2 0"
+    for col in (0, 1, 0, 1, 0, 1, 0):  # player 1 fills column 1 with four: one point
+        play.match.play(col)
+    assert play.tally_line() == "Score: player 1 1 · player 2 0"

@@ -205,6 +205,11 @@ def scores_legend(names: Names, side: int) -> str:
     return column_key(names.subject(side), names.subject(-side))
 
 
+def running_score(names: Names, first: int, second: int) -> str:
+    """Full-board mode's points so far: "Score: you 3 · the computer 2"."""
+    return f"Score: {names.subject(MAX)} {first} · {names.subject(MIN)} {second}"
+
+
 def result_text(text: str) -> str:
     """The result as announced: a cheer for the person's own win."""
     return text + "!" if text.startswith("You ") else text

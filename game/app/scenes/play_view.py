@@ -112,6 +112,10 @@ def level_line(scene: PlayScene) -> str:
 
 
 def tally_line(scene: PlayScene) -> str:
+    """The games won so far; in full-board mode, this game's running score instead."""
+    if scene.rules.mode is Mode.FULL_BOARD:
+        first, second = scene.match.board.score()
+        return say.running_score(scene.names(), first, second)
     s = scene.app.settings
     if scene.opponent is Opponent.COMPUTER:
         t = s.tally
