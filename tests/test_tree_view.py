@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import time
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pygame
@@ -415,7 +411,7 @@ def test_move_orders_rerun_the_search_beside_the_minimal_tree(app):
     assert runs[MoveOrder.LEFT_TO_RIGHT].nodes > 5 * runs[MoveOrder.BEST_FIRST].nodes
     text = order_line(minimal, 0, 7, scene.orders)
     assert f"minimal {minimal:,}" in text and "left to right" in text and "searching" not in text
-    assert not orders._process.is_alive()
+    assert app.worker.current is None  # the three runs were the worker's jobs, all answered
 
 
 def test_move_orders_stop_when_cancelled_or_the_overlay_closes(app):
@@ -425,44 +421,13 @@ def test_move_orders_stop_when_cancelled_or_the_overlay_closes(app):
     first = scene.orders
     assert first is not None and first.running
     press(app, pygame.K_o)  # again: stop
-    assert not first.running and not first._process.is_alive()
+    assert not first.running and app.worker.current is None
     press(app, pygame.K_o)
     second = scene.orders
     assert second is not first and second.running
     press(app, pygame.K_ESCAPE, frames=2)
     assert app.stack.top is not scene
-    assert not second.running and not second._process.is_alive()
-
-
-def test_the_order_helper_process_ends_when_its_parent_dies(tmp_path):
-    script = (
-        "import os, sys, time, numpy as np\n"
-        "from game.rules import Rules\n"
-        "from game.app.tree.compare import OrderComparison\n"
-        "comparison = OrderComparison(np.zeros((6, 7), dtype=np.int8), Rules(), 1, 10)\n"
-        "time.sleep(1.0)\n"
-        "print(comparison._process.pid, flush=True)\n"
-        "os.kill(os.getpid(), 9)\n"
-    )
-    proc = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=Path(__file__).parent.parent
-    )
-    helper = int(proc.stdout.split()[0])
-    assert gone_within(helper, 2.0)
-
-
-def gone_within(pid: int, seconds: float) -> bool:
-    """Whether process ``pid`` exits (or is only a zombie) within ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            with open(f"/proc/{pid}/status") as status:
-                if any(line.startswith("State:") and "Z" in line for line in status):
-                    return True
-        except FileNotFoundError:
-            return True
-        time.sleep(0.05)
-    return False
+    assert not second.running and app.worker.current is None  # its job was cancelled
 
 
 def test_earlier_searches_of_the_match_stay_reachable(app):

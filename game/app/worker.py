@@ -263,6 +263,7 @@ def _answer(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[
             level.depth,
             pruning=level.pruning,
             order=level.order,
+            node_limit=level.node_limit,
             noise=level.noise,  # with ``choose_move``'s seed (0): a noisy level's own judgement
             record_tree=job.record_tree,
             to_move=job.to_move,

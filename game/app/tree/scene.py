@@ -355,14 +355,16 @@ class TreeScene(Scene):
             return
         tree = self.known_tree
         noise = self.record_level().noise  # the same judgement as the search shown (same seed too)
-        self.orders = OrderComparison(tree.grid, tree.rules, tree.to_move, tree.depth, noise=noise)
+        self.orders = OrderComparison(self.app, self, tree.grid, tree.rules, tree.to_move, tree.depth, noise=noise)
 
     def cancel_orders(self) -> None:
         if self.orders is not None:
             self.orders.cancel()
 
     def on_worker_event(self, event: WorkerEvent) -> None:
-        """The compare job's progress and answer (the App hands them over)."""
+        """The comparisons' progress and answers (the App hands them over)."""
+        if self.orders is not None and self.orders.take(event):
+            return
         if isinstance(event, JobProgress) and event.job_id == self.compare_job:
             self.compare_progress = event
         elif isinstance(event, JobResult) and event.job_id == self.compare_job:
@@ -386,8 +388,6 @@ class TreeScene(Scene):
         if self.is_stale():
             self.close()
             return
-        if self.orders is not None:
-            self.orders.poll()
         if self.playing and self.replay is not None and self.tree is not None:
             self.step_clock += dt * SPEEDS[self.speed_index]
             steps = int(self.step_clock)
