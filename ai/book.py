@@ -37,7 +37,6 @@ from pathlib import Path
 import numpy as np
 
 from ai.bitboard import Geometry, geometry
-from ai.solver import EARLY_PLIES
 from game.rules import Rules
 
 STANDARD_RULES = Rules()
@@ -491,6 +490,8 @@ class OpeningBook:
         return -(cells_half + 1 - (played + plies_left) // 2)
 
 
+EARLY_PLIES = 4
+"""Up to this many discs an exact solve reads ``early_scores`` (solved once)."""
 EARLY_FILE = Path(__file__).resolve().parent / "data" / "early_exact.txt"
 """Exact scores of every position of at most ``EARLY_PLIES`` discs, one of each mirror
 pair, as ``MOVES SCORE`` lines: computed once by the solver searching down to the

@@ -35,6 +35,7 @@ import numpy as np
 
 from ai import solver_core
 from ai.bitboard import Geometry, geometry
+from ai.book import EARLY_PLIES, BookError, BookFile, book, canonical_key, early_scores
 from game.rules import MAX, Mode, Rules
 
 
@@ -81,8 +82,6 @@ SIGN_TABLE_SLOTS = 1_048_583
 """Slots of the table of weak searches that stop at the 8-ply (win/draw/loss) book: a prime."""
 BOOK_PLIES = 12
 """Discs of the positions of the exact opening book."""
-EARLY_PLIES = 4
-"""Up to this many discs an exact solve reads ``ai.book.early_scores`` (solved once)."""
 WEAK_BOOK_PLIES = 8
 """Discs of the positions of the win/draw/loss book used in weak mode."""
 
@@ -683,8 +682,6 @@ class Solver(PythonNegamax):
         if played >= cells:
             return Solution(0, 0)
         if self.use_book and played <= EARLY_PLIES:  # the table of solved early positions
-            from ai.book import canonical_key, early_scores
-
             known = early_scores().get(canonical_key(*self._sides(current, mask)))
             if known is not None:
                 return Solution((known > 0) - (known < 0) if weak else known, 0)
@@ -767,7 +764,6 @@ class Solver(PythonNegamax):
         self._book_plies, self._book_score = -1, None
         if not self.use_book or played > BOOK_PLIES:
             return
-        from ai.book import BookError, BookFile, book
 
         small = weak and played <= WEAK_BOOK_PLIES
         for which, plies in [(BookFile.PLY_8, WEAK_BOOK_PLIES)] * small + [(BookFile.PLY_12_DISTANCES, BOOK_PLIES)]:
