@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ai.arena import GameRecord, LevelSpec, MatchResult, Progress, Side, fmt_elo, play_game, play_match
+from ai.arena import GameRecord, LevelChooser, LevelSpec, MatchResult, Progress, Side, fmt_elo, play_game, play_match
 from ai.levels import PRESETS, Level
 from ai.perfect import PerfectPlayer, is_standard
 from ai.player import choose_move
@@ -50,34 +50,24 @@ SEED = 20261122
 
 @dataclass
 class Contestant:
-    """A level in a match, playing through ``choose_move`` with no move clock of its own
-    (its level's time budget applies); it keeps its move times."""
+    """A level in a match (``ai.arena.LevelChooser``: ``choose_move`` with the level's own
+    budgets, no move clock) that keeps its move times."""
 
     name: str
     level: Level
     seed: int = SEED
     times: list[float] = field(default_factory=list)
     plies: list[int] = field(default_factory=list)  # the disc count before each timed move
-    perfect: PerfectPlayer | None = None
 
     def __post_init__(self) -> None:
-        if self.level.perfect:
-            self.perfect = PerfectPlayer()
+        self.chooser = LevelChooser(self.name, self.level, seed=self.seed)
 
     def choose(self, board: Board, seconds: float) -> int:
         started = time.perf_counter()
-        choice = choose_move(
-            self.level,
-            board.grid,
-            board.rules,
-            board.to_move,
-            seed=self.seed + board.ply,
-            perfect_player=self.perfect,
-        )
+        move = self.chooser.choose(board, seconds)
         self.times.append(time.perf_counter() - started)
         self.plies.append(board.ply)
-        assert choice.move is not None
-        return choice.move
+        return move
 
     def close(self) -> None:
         pass
