@@ -1176,3 +1176,21 @@ def test_full_board_mode_shows_the_running_score(app):
     for col in (0, 1, 0, 1, 0, 1, 0):  # player 1 fills column 1 with four: one point
         play.match.play(col)
     assert play.tally_line() == "Score: player 1 1 · player 2 0"
+
+
+def test_a_failed_move_job_is_said_once_and_expert_plays_for_the_level(app):
+    """A job that fails (a damaged book, say) is not resubmitted in a loop: the screen
+    names the cause once, and Expert plays for that level for the rest of the game."""
+    from ai.levels import PRESETS
+    from game.app.worker import JobFailed
+
+    play = PlayScene(Rules(), PRESETS["Perfect"], "computer", first="computer")
+    app.stack.push(play)
+    step(app)  # the scene is on the stack, its first update still to come
+    play.jobs.submit(JobPurpose.MOVE, MAX)  # the computer's first move is asked for...
+    assert play.jobs.id is not None
+    play.jobs.on_event(JobFailed(play.jobs.id, "the opening book cannot be used (damaged)"))  # ...and fails
+    assert app.toast is not None and "Expert plays instead" in app.toast[0]
+    assert play.jobs.level_for(JobPurpose.MOVE, MAX) == PRESETS["Expert"]
+    assert wait_until(app, lambda: len(play.match.moves) == 1, 60)  # Expert's move arrives
+    assert play.jobs.report is not None and play.jobs.report.answer.level == PRESETS["Expert"]
