@@ -29,18 +29,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
-from ai.levels import Level, LevelNotFound, find_level, strongest_level
-from ai.player import SAFETY_SECONDS, Answer, Thinking, choose_move
+from ai.levels import LevelNotFound, find_level, strongest_level
+from ai.player import SAFETY_SECONDS, Answer, Thinking
 from ai.search import SearchProgress
 from game.board import Board, IllegalMoveError
 from game.rules import MAX, MIN, Mode, Rules, RulesError
-
-
-def play_in_time(level: Level, board: Board, seconds: float | None, *, seed: int = 0) -> Answer:
-    """``level``'s move in ``board`` within ``seconds`` (None: no clock), through the one
-    decider (``ai.player.choose_move``, whose clock answers on time whatever the level does)."""
-    return choose_move(level, board.grid, board.rules, board.to_move, movetime=seconds, seed=seed)
-
 
 # -- the protocol session ------------------------------------------------------------
 

@@ -5,7 +5,7 @@
     print(format_report(outcome.result))
 
 A player is a built-in level (``hard``, ``depth:6``: ``LevelPlayer``, under the move
-clock of ``game.engine.play_in_time``) or an external program speaking the engine's native
+clock of ``ai.player.choose_move``) or an external program speaking the engine's native
 dialect (``engine:python3 bot.py``: ``EnginePlayer``).  Every opening is played twice,
 each player taking the first move once.  A player that crashes, hangs past its time or
 answers an illegal move loses that game; the failure is counted and reported, and the
@@ -59,8 +59,9 @@ from ai.arena import (
     play_match,
     run_match,
 )
+from ai.levels import find_level
+from ai.player import choose_move
 from game.board import Board
-from game.engine import find_level, play_in_time
 from game.notation import format_moves
 from game.rules import STANDARD, Mode, Rules
 
@@ -115,7 +116,7 @@ _BESTMOVE = re.compile(r"bestmove\s+(-?[0-9]{1,9})\s*")
 
 
 class LevelPlayer:
-    """A built-in level playing through ``game.engine.play_in_time`` under the move clock."""
+    """A built-in level playing through ``ai.player.choose_move`` under the move clock."""
 
     def __init__(self, name: str, *, seed: int = 0):
         self.level = find_level(name)
@@ -123,7 +124,7 @@ class LevelPlayer:
         self.seed = seed  # a noisy level's judgement: same seed, same position, same move
 
     def choose(self, board: Board, seconds: float) -> int:
-        timed = play_in_time(self.level, board, seconds, seed=self.seed)
+        timed = choose_move(self.level, board.grid, board.rules, board.to_move, movetime=seconds, seed=self.seed)
         if timed.move is None:
             raise PlayerFailed(Failure.CRASH, f"{self.name} found no move")
         return timed.move

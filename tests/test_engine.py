@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from ai.levels import PRESETS, Level, LevelNotFound, find_level
-from ai.player import quick_move
+from ai.player import choose_move, quick_move
 from game.board import Board
-from game.engine import ProtocolError, parse_arena_field, play_in_time
+from game.engine import ProtocolError, parse_arena_field
 from game.rules import MAX, MIN, Rules
 from tests.helpers import random_board
 
@@ -271,6 +271,11 @@ def _gives_a_win(board: Board, move: int) -> bool:
         return any(wins_at_once(board, reply) for reply in board.legal_moves())
     finally:
         board.pop()
+
+
+def play_in_time(level, board, seconds):
+    """A level's move under the engine's clock: ``choose_move`` with ``movetime``."""
+    return choose_move(level, board.grid, board.rules, board.to_move, movetime=seconds)
 
 
 def test_play_in_time_gives_a_legal_move_even_when_the_level_cannot_finish():

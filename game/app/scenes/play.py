@@ -40,7 +40,6 @@ from game.rules import MAX, MIN, Cell, Rules
 
 DEMO_PAUSE = 0.35  # seconds between two moves of computer against computer
 END_DELAY = 0.9  # seconds of glow before the result panel
-UI_TREE_BUDGET = 1_000_000
 
 
 class Seat(enum.Enum):

@@ -14,7 +14,6 @@ from ai.cost import full_tree_positions, seconds_for
 from ai.exact import ExactScore
 from ai.levels import PRESETS, Level, preset_name
 from ai.player import Answer, solvable
-from game.app.scenes import play_view
 from game.app.scenes.play_records import SearchRecord
 from game.app.scenes.play_text import Report
 from game.app.settings import Opponent
@@ -24,6 +23,9 @@ if TYPE_CHECKING:
     from game.app.scenes.play import PlayScene
 
 UI_TREE_BUDGET = 1_000_000
+HINT_LEVEL = "Hard"
+"""The level hints and column scores use where no computer plays (two players): fast, and
+exact wherever the solver proves the columns within the hint's budget."""
 SLOW_HINT_SECONDS = 5.0
 """A hint never waits on a level whose full tree would take longer than this: the hint
 level answers instead (the level line says which level hints use)."""
@@ -60,7 +62,7 @@ class PlayJobs:
         long (no pruning, a big tree), else the hint level, which also works out the column
         scores and plays where no computer does; a level that failed this game gives way
         to Expert."""
-        hint_level = PRESETS[play_view.HINT_LEVEL]
+        hint_level = PRESETS[HINT_LEVEL]
         if purpose is JobPurpose.MOVE:
             level = self.scene.levels[side]
         elif purpose is JobPurpose.SCORES or self.scene.opponent is Opponent.HUMAN:

@@ -16,6 +16,7 @@ from ai.exact import ExactScore
 from ai.levels import PRESETS
 from game.app.board_view import BoardLayout, ColumnNote
 from game.app.scenes import play_text as say
+from game.app.scenes.play_jobs import HINT_LEVEL
 from game.app.settings import Opponent
 from game.app.theme import Palette
 from game.app.widgets import row_rects
@@ -27,9 +28,6 @@ if TYPE_CHECKING:
     from game.app.scenes.play import PlayScene
 
 GLOW_SECONDS = 6.0  # the winning line pulses this long, then stays lit (no redraws while idle)
-HINT_LEVEL = "Hard"
-"""The level hints and column scores use where no computer plays (two players): fast, and
-exact wherever the solver proves the columns within the hint's budget."""
 
 
 @dataclass(frozen=True)
