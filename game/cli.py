@@ -764,8 +764,6 @@ def cmd_depth_chart(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-EXACT_SECONDS = 10.0
-"""analyze: seconds for the exact column scores of the standard board (without --time-limit)."""
 PROGRESS_SECONDS = 2.0
 """solve: seconds between two progress lines on stderr."""
 EXIT_INTERRUPTED = 130
@@ -788,22 +786,43 @@ def perfect_play_verdict(score: int, board: Board) -> str:
 
 
 def _print_exact_values(args: argparse.Namespace, board: Board, out: TextIO) -> None:
-    """analyze: the exact score of every column (standard board only)."""
-    from ai.perfect import exact_column_scores, is_standard
+    """analyze: the exact result of every column, wherever the solver proves them all within
+    the hint's budget (``ai.player.column_scores``: the same positions on every machine);
+    elsewhere it says the values above are only estimates."""
+    from ai.player import HINT_EXACT_NODES, column_scores, solvable
+    from ai.solver import SolverStopped
 
     rules = board.rules
-    if not is_standard(rules):
+    if not solvable(rules):
+        print(
+            "Exact values: none for these rules (the solver needs gravity and classic scoring); "
+            "the values above are estimates",
+            file=out,
+        )
         return
-    seconds = args.time_limit or EXACT_SECONDS
-    scores = exact_column_scores(board.grid, rules, board.to_move, seconds)
-    if scores is None:
-        print(f"Exact values: not found within {seconds:g} s", file=out)
+    deadline = None if args.time_limit is None else time.perf_counter() + args.time_limit
+    try:
+        exact = column_scores(
+            board.grid,
+            rules,
+            board.to_move,
+            should_stop=None if deadline is None else (lambda: time.perf_counter() > deadline),
+        )
+    except SolverStopped:  # --time-limit ran out first
+        print(f"Exact values: not found within {args.time_limit:g} s; the values above are estimates", file=out)
         return
+    if exact is None:
+        print(
+            f"Exact values: not proven within {HINT_EXACT_NODES:,} solver positions; the values above are estimates",
+            file=out,
+        )
+        return
+    scores = {col: score.score(board.to_move, board.grid) for col, score in exact.items()}
     parts = [f"{format_move(col, rules)}:{scores[col]:+d}" for col in sorted(scores)]
     mover = player_name(board.to_move)
     print(
         f"Exact values for {mover}, to move (perfect play; + a win, - a loss, 0 a draw; "
-        f"|score| = 22 - the winner's discs at the end): " + "  ".join(parts),
+        f"|score| = {rules.cells // 2 + 1} - the winner's discs at the end): " + "  ".join(parts),
         file=out,
     )
     best = max(sorted(scores), key=lambda col: scores[col])

@@ -434,3 +434,31 @@ def test_a_forced_leaf_value_is_shown_as_f_with_its_side_not_as_a_bare_100000():
     assert "Best move: 2   value -F: player 2 (X) wins by force just past the search depth" in lines
     assert any(line.startswith("Key: +F / -F: a side wins by force") for line in lines)
     assert not any("100000" in line for line in lines)
+
+
+def test_analyze_gives_exact_values_off_the_standard_board_where_the_solver_proves_them():
+    """7x8 with 12 cells left: the solver proves every column (an estimate said nowhere);
+    without gravity it has no solver: the values are said to be estimates."""
+    from ai.player import column_scores
+    from game.board import Board
+    from game.rules import Rules
+
+    rules = Rules(rows=7, cols=8)
+    board = Board(rules)
+    while board.ply < rules.cells - 12:  # fill column by column without ending the game
+        board.push(next(col for col in board.legal_moves() if not _ends_game(board, col)))
+    moves = board.moves_string()
+    text = run("analyze", moves, "--rows", "7", "--cols", "8", "--depth", "2").stdout
+    exact = column_scores(board.grid, rules, board.to_move)
+    assert exact is not None
+    shown = " ".join(f"{col + 1}:{score.score(board.to_move, board.grid):+d}" for col, score in sorted(exact.items()))
+    assert f"|score| = 29 - the winner's discs at the end): {shown.replace(' ', '  ')}" in text
+    assert "estimate" not in text
+    no_gravity = run("analyze", "d1", "--no-gravity", "--depth", "2").stdout
+    assert "Exact values: none for these rules" in no_gravity and "the values above are estimates" in no_gravity
+
+
+def _ends_game(board, col: int) -> bool:
+    child = board.copy()
+    child.push(col)
+    return child.is_game_over()
