@@ -31,7 +31,7 @@ from ai.exact import ExactScore
 from ai.levels import PRESETS, Level
 from ai.perfect import PerfectPlayer, is_standard, shared_player
 from ai.search import ProgressCallback, SearchCancelled, SearchProgress, SearchResult, game_over_value, search
-from ai.solver import BOOK_PLIES, Solver, SolverError, SolverStopped
+from ai.solver import BOOK_PLIES, Solver, SolverError, SolverStopped, fits_compiled
 from ai.tree import DEFAULT_BUDGET
 from game.board import Board
 from game.rules import MAX, Mode, Rules
@@ -42,6 +42,16 @@ OFF_BOARD_LEVEL = "Expert"
 HINT_EXACT_NODES = 20_000_000
 """The most a hint (or the column scores) spends on exact column scores before it says
 "estimate" instead: about 2 s compiled; the same on every machine."""
+PYTHON_EXACT_NODES = 500_000
+"""The same for boards the compiled search cannot take (7x8 and larger,
+``ai.solver.fits_compiled``): the Python search does about 170,000 a second, so a hint
+there says "estimate" within about 3 s instead of 2 minutes."""
+
+
+def exact_nodes(rules: Rules) -> int:
+    """The solver nodes a hint or the column scores may spend on these rules: by the
+    board, never by the machine, so every machine proves the same positions."""
+    return HINT_EXACT_NODES if fits_compiled(rules) else PYTHON_EXACT_NODES
 
 
 class Purpose(enum.Enum):
@@ -356,11 +366,12 @@ def column_scores(
     rules: Rules,
     to_move: int,
     *,
-    node_limit: int = HINT_EXACT_NODES,
+    node_limit: int | None = None,
     should_stop: Callable[[], bool] | None = None,
 ) -> dict[int, ExactScore] | None:
     """The exact result after each playable column, or None where the solver does not
-    prove them all within ``node_limit`` nodes (or the rules are not the solver's).
+    prove them all within ``node_limit`` nodes (default ``exact_nodes(rules)``), or the
+    rules are not the solver's.
 
     Raises:
         SolverStopped: ``should_stop`` returned True.
@@ -368,6 +379,8 @@ def column_scores(
     if not solvable(rules):
         return None
     grid = np.asarray(grid, dtype=np.int8)
+    if node_limit is None:
+        node_limit = exact_nodes(rules)
     try:
         if is_standard(rules):
             scores = shared_player().column_scores(grid, to_move, node_limit=node_limit, should_stop=should_stop)

@@ -365,6 +365,13 @@ class PythonNegamax:
         return alpha
 
 
+def fits_compiled(rules: Rules) -> bool:
+    """Whether the compiled search can take this board: its keys and threat shifts must fit
+    in 63 bits (6x7 and smaller boards do; 7x8 and larger always run the Python search)."""
+    height = rules.rows + 1
+    return rules.cols * height + 1 <= 62 and (height + 1) * (rules.connect - 1) < 63
+
+
 class Solver(PythonNegamax):
     """Solves positions of one rule set; keeps its transposition tables between calls.
 
@@ -420,7 +427,7 @@ class Solver(PythonNegamax):
         self._core_state = np.zeros(3, dtype=np.int64)
         self._stop_flag = np.zeros(1, dtype=np.int64)
         self._watchdog: _Watchdog | None = None
-        if not pure_python and self._key_bits <= 62 and (geo.height + 1) * (rules.connect - 1) < 63:
+        if not pure_python and fits_compiled(rules):
             self._core_params = np.array(
                 [
                     self.cells,

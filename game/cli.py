@@ -789,7 +789,7 @@ def _print_exact_values(args: argparse.Namespace, board: Board, out: TextIO) -> 
     """analyze: the exact result of every column, wherever the solver proves them all within
     the hint's budget (``ai.player.column_scores``: the same positions on every machine);
     elsewhere it says the values above are only estimates."""
-    from ai.player import HINT_EXACT_NODES, column_scores, solvable
+    from ai.player import column_scores, exact_nodes, solvable
     from ai.solver import SolverStopped
 
     rules = board.rules
@@ -813,7 +813,7 @@ def _print_exact_values(args: argparse.Namespace, board: Board, out: TextIO) -> 
         return
     if exact is None:
         print(
-            f"Exact values: not proven within {HINT_EXACT_NODES:,} solver positions; the values above are estimates",
+            f"Exact values: not proven within {exact_nodes(rules):,} solver positions; the values above are estimates",
             file=out,
         )
         return

@@ -234,3 +234,16 @@ def test_every_preset_plays_the_same_moves_with_the_same_work_under_load():
             process.wait()
     assert loaded == idle
     assert len(idle.splitlines()) == len(WORK_POSITIONS) * len(PRESETS)
+
+
+def test_a_hint_off_the_compiled_boards_gives_up_on_exact_scores_within_its_budget():
+    """7x8 is too big for the compiled solver: the hint's exact scores get the Python
+    budget (not the 20M positions of 6x7, two minutes there) and the search's move stands."""
+    from ai.player import PYTHON_EXACT_NODES, Purpose, exact_nodes
+    from ai.solver import fits_compiled
+
+    rules = Rules(rows=7, cols=8)
+    assert not fits_compiled(rules) and fits_compiled(Rules())
+    assert exact_nodes(rules) == PYTHON_EXACT_NODES
+    answer = choose_move(PRESETS["Medium"], Board(rules).grid, rules, 1, purpose=Purpose.HINT)
+    assert answer.move is not None and answer.column_scores is None and answer.exact is None
