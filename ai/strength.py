@@ -251,11 +251,18 @@ LADDER_PAIRS = [
 """The pairs the issue sets targets for (upper first)."""
 
 
-def ladder(rules: Rules, openings_count: int, log, jobs: int | None = None) -> dict[tuple[str, str], MatchResult]:
-    """Only the target pairs, with more games each than the round robin can afford."""
+def ladder(
+    rules: Rules,
+    openings_count: int,
+    log,
+    jobs: int | None = None,
+    pairs: list[tuple[str, str]] | None = None,
+) -> dict[tuple[str, str], MatchResult]:
+    """Only the target pairs (or ``pairs`` of them), with more games each than the round
+    robin can afford."""
     players = {p.name: p for p in contestants(rules)}
     results: dict[tuple[str, str], MatchResult] = {}
-    for upper, lower in LADDER_PAIRS:
+    for upper, lower in pairs or LADDER_PAIRS:
         if upper not in players or lower not in players:
             continue
         started = time.perf_counter()
@@ -273,6 +280,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--ladder", action="store_true", help="only the pairs with targets (adjacent presets, Hard-d2, Expert-d4)"
     )
+    parser.add_argument(
+        "--pairs",
+        nargs="+",
+        metavar="UPPER-LOWER",
+        choices=[f"{upper}-{lower}" for upper, lower in LADDER_PAIRS],
+        help="with --ladder: only these pairs, e.g. Expert-Hard (more openings for one step)",
+    )
     parser.add_argument("--perfect", action="store_true", help="only Perfect first from the empty board")
     parser.add_argument(
         "--jobs", type=int, metavar="N", help="games played at once in worker processes (default: the cores)"
@@ -287,7 +301,8 @@ def main(argv: list[str] | None = None) -> int:
         log_ladder(f"Ladder pairs (seed {SEED + 1}); {openings_count} openings x 2 colours per pair")
         for board in args.boards or ["6x7"]:
             log_ladder(f"\n## {board}: {BOARDS[board].describe()}")
-            results = ladder(BOARDS[board], openings_count, log_ladder, args.jobs)
+            pairs = [tuple(pair.split("-", 1)) for pair in args.pairs] if args.pairs else None
+            results = ladder(BOARDS[board], openings_count, log_ladder, args.jobs, pairs)
             log_ladder("Targets:")
             for line in targets(board, results):
                 log_ladder(line)
