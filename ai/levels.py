@@ -74,11 +74,11 @@ EXPERT_BOOK_DISCS = 7
 EXPERT_ENDGAME_CELLS = 28
 EXPERT_SEARCH_NODES = 300_000
 EXPERT_SOLVER_NODES = 4_000_000
+"""Expert knows the openings up to 7 discs and the last 28 cells: a step above Hard, and
+the middle game (where its search still errs) leaves Perfect a step above it."""
 PERFECT_SOLVER_NODES = 2_000_000
 """Perfect's nodes for the distance to the end (the quickest win, the slowest loss) once
 its outcome-keeping move is found; the outcome itself is always searched to the end."""
-"""Expert knows the openings up to 7 discs and the last 28 cells: a step above Hard, and
-the middle game (where its search still errs) leaves Perfect a step above it."""
 
 PRESETS: dict[str, Level] = {
     "Beginner": Level(2, noise=BEGINNER_NOISE),
