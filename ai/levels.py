@@ -177,6 +177,14 @@ def describe(level: Level, rules: Rules) -> list[str]:
                 "Up to 12 discs it reads the answers from an opening book; after that the exact "
                 "solver works them out. It prefers the quickest win and the slowest loss.",
             ]
+        from ai.solver import fits_compiled
+
+        if fits_compiled(rules) and rules.gravity and rules.mode is Mode.CLASSIC:
+            return [
+                "Off the standard 6x7 board Perfect plays exactly wherever the solver proves the "
+                f"position within {EXPERT_SOLVER_NODES:,} positions (small boards, and late in the game), "
+                "and like Expert elsewhere.",
+            ]
         return [
             "Perfect play is only for the standard 6x7 board with 4 in a row: here it plays like Expert.",
         ]

@@ -37,8 +37,23 @@ from game.board import Board
 from game.rules import MAX, Mode, Rules
 
 NOT_STANDARD_NOTE = "perfect play is only for the standard 6x7 board: playing Expert"
+SOLVED_OFF_BOARD_NOTE = "off the standard board: the solver proved this position, the move keeps its result"
 OFF_BOARD_LEVEL = "Expert"
 """What Perfect plays where no exact answer exists for every move (off the standard board)."""
+
+
+def off_board_perfect(rules: Rules) -> Level:
+    """Perfect off the standard board: Expert, which on the boards the compiled solver
+    takes (``fits_compiled``: 6x7's size and smaller) tries the solver from the first move,
+    within Expert's solver nodes, so it plays exactly wherever the solver proves the
+    position and like Expert elsewhere.  Larger boards run the Python solver, about 35
+    times slower, so there Perfect is Expert as it stands."""
+    expert = PRESETS[OFF_BOARD_LEVEL]
+    if fits_compiled(rules) and solvable(rules):
+        return replace(expert, endgame_cells=rules.cells)
+    return expert
+
+
 HINT_EXACT_NODES = 20_000_000
 """The most a hint (or the column scores) spends on exact column scores before it says
 "estimate" instead: about 2 s compiled; the same on every machine."""
@@ -208,12 +223,14 @@ def _choose_now(
         return Answer(None, DecidedBy.SEARCH, level, over)
     note = None
     if level.perfect and not is_standard(rules):
-        level, note = PRESETS[OFF_BOARD_LEVEL], NOT_STANDARD_NOTE
+        level, note = off_board_perfect(rules), NOT_STANDARD_NOTE
     if purpose is Purpose.HINT:
         level = replace(level, noise=0)
     position = _Position(grid, rules, to_move, should_stop, perfect_player, soft_limit)
     started = time.perf_counter()
     answer = _decide(level, position, on_progress, record_tree, tree_budget, seed)
+    if note and answer.exact is not None and level.endgame_cells >= rules.cells:
+        note = SOLVED_OFF_BOARD_NOTE  # Perfect off the standard board, and the solver proved it
     if purpose is Purpose.HINT:
         answer = _with_column_scores(answer, position)
     if note:

@@ -10,7 +10,7 @@ import pytest
 from ai.exact import ExactScore, verdict
 from ai.levels import PRESETS
 from ai.perfect import PerfectPlayer, exact_column_scores, is_standard
-from ai.player import NOT_STANDARD_NOTE, DecidedBy, choose_move
+from ai.player import NOT_STANDARD_NOTE, DecidedBy, _solve_columns, choose_move
 from ai.solver import Solver, SolverStopped
 from ai.values import WIN, plies_to_end
 from game.board import Board
@@ -322,3 +322,21 @@ def test_a_node_budget_makes_perfect_play_the_same_move_every_time(positions_dir
     with pytest.raises(SolverStopped):
         PerfectPlayer().column_scores(board.grid, board.to_move, node_limit=100)
     assert max(scores.values()) == expected
+
+
+def test_perfect_on_a_small_board_keeps_the_result_the_solver_proves():
+    """4x5 fits the compiled solver: Perfect solves from the first move and keeps the draw,
+    where Expert's search alone would play a column that loses."""
+    from ai.player import SOLVED_OFF_BOARD_NOTE
+    from ai.search import search
+
+    rules = Rules(rows=4, cols=5)
+    board = Board(rules)
+    choice = choose_move(PRESETS["Perfect"], board.grid, rules, board.to_move)
+    assert choice.exact is not None and choice.exact.is_draw
+    assert choice.note is not None and choice.note.startswith(SOLVED_OFF_BOARD_NOTE)
+    outcomes, _ = _solve_columns(board.grid, rules, board.to_move, 10**9, None, weak=True)
+    assert outcomes[choice.move] == 0 == max(outcomes.values())
+    expert = PRESETS["Expert"]
+    searched = search(board.grid, rules, expert.depth, node_limit=expert.node_limit, to_move=board.to_move)
+    assert outcomes[searched.move] < 0  # why Perfect needs the solver here
