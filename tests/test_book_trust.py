@@ -242,7 +242,9 @@ def test_an_unwritable_cache_folder_only_means_checking_again(tmp_path):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
     proc = _run(tmp_path, blocker, "solve", stdin=LINES_11[0] + "\n")
-    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    # Nothing to say but solve's own progress line, which a slow (loaded) machine earns.
+    said = [line for line in proc.stderr.splitlines() if not line.startswith("solve: 1 line")]
+    assert proc.returncode == 0 and said == [], proc.stderr
     assert proc.stdout.split() == [LINES_11[0], str(_solved(LINES_11[:1])[LINES_11[0]])]
 
 

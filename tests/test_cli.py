@@ -387,7 +387,7 @@ def test_a_search_that_may_take_long_is_announced_with_its_size_and_how_to_stop_
     assert SearchWatch("analyze", board, 6, True, "").warning is None  # a quick search says nothing
     assert SearchWatch("analyze", board, 38, True, "", time_limit=2.0).warning is None  # bounded by the clock
     quick = run("analyze", "4453", "--depth", "6")
-    assert quick.returncode == 0 and quick.stderr == ""
+    assert quick.returncode == 0 and "Ctrl+C" not in quick.stderr  # no warning (a starved process may print progress)
 
 
 def test_a_long_search_shows_progress_on_stderr_and_ctrl_c_ends_it_cleanly():
@@ -395,6 +395,7 @@ def test_a_long_search_shows_progress_on_stderr_and_ctrl_c_ends_it_cleanly():
     progress line a second on stderr (never stdout), and Ctrl+C (a real
     KeyboardInterrupt in this thread, sent once a progress line appears) ends with 130."""
     import _thread
+    import signal
     import threading
 
     out, err = io.StringIO(), io.StringIO()
@@ -414,6 +415,9 @@ def test_a_long_search_shows_progress_on_stderr_and_ctrl_c_ends_it_cleanly():
 
     saved = sys.stderr
     sys.stderr = err
+    # Python's own Ctrl+C handler, as a terminal's python has it: interrupt_main does
+    # nothing where an earlier test of this process left SIGINT ignored.
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)
     presser = threading.Thread(target=press_ctrl_c_after_progress, daemon=True)
     presser.start()
     try:
@@ -421,6 +425,7 @@ def test_a_long_search_shows_progress_on_stderr_and_ctrl_c_ends_it_cleanly():
     finally:
         main_returned.set()
         sys.stderr = saved
+        signal.signal(signal.SIGINT, handler)
     presser.join()
     lines = err.getvalue().splitlines()
     assert code == 130
