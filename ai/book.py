@@ -91,7 +91,7 @@ BLOCK = 1024
 held in memory, one block of the mapped file is read per look-up (the keys are never copied
 whole)."""
 CHECKS_FILE = "book-checks.json"
-"""The verdicts of earlier checks, in the user's cache folder, by path, size and mtime."""
+"""The verdicts of earlier checks, in the user's cache folder, by path, inode, size, mtime and ctime."""
 
 
 def _package():
@@ -345,7 +345,9 @@ class OpeningBook:
     def _verify(self, name: str, info: os.stat_result) -> None:
         """The file of the known release byte for byte, or a book of another release that
         passes the structure and sample checks; the verdict is kept in the cache folder."""
-        key = f"{self.path}|{info.st_size}|{info.st_mtime_ns}"
+        # The change time and inode too: a rewrite that keeps size and modification time
+        # (a restore, ``touch -r``) still changes ``st_ctime``, which no program can set.
+        key = f"{self.path}|{info.st_dev}|{info.st_ino}|{info.st_size}|{info.st_mtime_ns}|{info.st_ctime_ns}"
         verdict = _read_verdicts().get(key)
         if verdict == "ok":
             return

@@ -254,3 +254,29 @@ def test_without_the_books_package_solve_and_analyze_say_so_once_and_stay_exact(
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     assert proc.stderr.count("need the 'bitbully-databases' package") == 1
     assert "Level perfect plays:" in proc.stdout
+
+
+def test_a_book_changed_in_place_after_passing_its_check_is_checked_again(tmp_path):
+    """The cached 'ok' verdict must not outlive the file it was given to: values flipped
+    in place, size and modification time kept (as a restore or ``touch -r`` does)."""
+    site = tmp_path / "site"
+    assets = _copy_package(site)
+    path = _replace(assets, BookFile.PLY_12_DISTANCES, book_path(BookFile.PLY_12_DISTANCES).read_bytes())
+    script = "from ai.book import BookError, book\ntry:\n    book().check()\n    print('ok')\nexcept BookError as error:\n    print(error)\n"
+    env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{ROOT}", XDG_CACHE_HOME=str(tmp_path / "cache"))
+
+    def check() -> str:
+        proc = subprocess.run(
+            [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+        )
+        return proc.stdout.strip() + proc.stderr
+
+    assert check() == "ok"
+    before = path.stat()
+    records = np.fromfile(path, dtype=[("key", ">i4"), ("value", "i1")])
+    records["value"] = -records["value"]
+    with open(path, "r+b") as file:  # the same file (inode), rewritten
+        file.write(records.tobytes())
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size and path.stat().st_mtime_ns == before.st_mtime_ns
+    assert "is damaged" in check()
