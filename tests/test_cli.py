@@ -434,3 +434,11 @@ def test_a_forced_leaf_value_is_shown_as_f_with_its_side_not_as_a_bare_100000():
     assert "Best move: 2   value -F: player 2 (X) wins by force just past the search depth" in lines
     assert any(line.startswith("Key: +F / -F: a side wins by force") for line in lines)
     assert not any("100000" in line for line in lines)
+
+
+def test_solve_on_a_board_too_wide_for_the_compiled_solver_answers():
+    """6x12: 84 bits of board do not fit the compiled search's int64 columns (a traceback)."""
+    proc = run("solve", "--cols", "12", "--time-limit", "60", stdin="aabbcc\n")
+    assert proc.returncode == 0, proc.stderr
+    moves, score = proc.stdout.split()
+    assert moves == "aabbcc" and int(score) > 0  # the side to move wins at once

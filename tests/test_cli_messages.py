@@ -86,3 +86,8 @@ def test_connectx_does_not_overwrite_an_existing_main_py_unless_forced(tmp_path)
     assert target.read_text() == "my own agent\n"
     ran = run("connectx", "--out", str(tmp_path), "--force")
     assert ran.returncode == 0 and "def agent(" in target.read_text()
+
+
+def test_a_digit_on_a_board_of_letter_columns_says_the_columns_are_letters():
+    ran = run("analyze", "4453", "--cols", "12")
+    assert_clean_error(ran, "'4' is not a column (columns are the letters a..l)")
