@@ -902,7 +902,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             if now - last_report >= PROGRESS_SECONDS:
                 last_report = now
                 print(
-                    f"solve: {number} lines in {now - started:.1f} s" + (f", {unknown} unknown" if unknown else ""),
+                    f"solve: {_plural(number, 'line')} in {now - started:.1f} s"
+                    + (f", {unknown} unknown" if unknown else ""),
                     file=sys.stderr,
                     flush=True,
                 )
@@ -1103,3 +1104,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         where = f" ({_short(error.filename)})" if getattr(error, "filename", None) else ""
         print(f"{parser.prog} {args.command}: error: {error.strerror or error}{where}", file=sys.stderr)
         return EXIT_BAD_INPUT
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -91,3 +91,10 @@ def test_connectx_does_not_overwrite_an_existing_main_py_unless_forced(tmp_path)
 def test_a_digit_on_a_board_of_letter_columns_says_the_columns_are_letters():
     ran = run("analyze", "4453", "--cols", "12")
     assert_clean_error(ran, "'4' is not a column (columns are the letters a..l)")
+
+
+def test_solve_progress_counts_one_line_in_the_singular(monkeypatch):
+    monkeypatch.setattr(cli, "PROGRESS_SECONDS", 0.0)  # a progress line after every line
+    ran = run("solve", stdin="4453\n")
+    assert ran.returncode == 0, ran.stderr
+    assert "solve: 1 line in" in ran.stderr, ran.stderr
