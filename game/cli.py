@@ -57,6 +57,7 @@ class _Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line (no usage dump)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
+        message = " ".join(message.split())  # an argument may hold a newline
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see --help)\n")
 
 

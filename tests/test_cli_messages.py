@@ -98,3 +98,9 @@ def test_solve_progress_counts_one_line_in_the_singular(monkeypatch):
     ran = run("solve", stdin="4453\n")
     assert ran.returncode == 0, ran.stderr
     assert "solve: 1 line in" in ran.stderr, ran.stderr
+
+
+def test_an_argument_holding_a_newline_still_gets_a_one_line_error():
+    ran = run("solve", "1234567", "4453\n2")
+    assert ran.returncode == 2
+    assert ran.stderr.count("\n") == 1 and "unrecognized arguments: 4453 2" in ran.stderr, ran.stderr
