@@ -10,8 +10,10 @@ import argparse
 import math
 import os
 import re
+import signal
 import stat
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -946,6 +948,10 @@ MAX_MATCH_JOBS = 256
 SPRT_MAX_GAMES = 10_000
 
 
+def _raise_keyboard_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     from ai.arena import Progress, Sprt, cluster_executor, default_jobs, play_match
     from ai.levels import LevelNotFound
@@ -988,6 +994,11 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
             open(args.pgn, "a", encoding="utf-8").close()  # can it be written? (truncated at the first game)
         except OSError as error:
             raise CliError(f"cannot write {args.pgn}: {error.strerror or error}") from None
+    main_thread = threading.current_thread() is threading.main_thread()
+    if main_thread:
+        # ``kill PID`` stops the match as Ctrl+C does: the pool and its engines are shut
+        # down and the finished games reported (the default action left them running)
+        previous = signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
     try:
         outcome = play_match(
             specs[0],
@@ -1004,6 +1015,8 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
             notice=lambda text: print(f"\n{text}", file=sys.stderr, flush=True),
         )
     finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
         if pgn is not None:
             pgn.close()
         if close_cluster is not None:
