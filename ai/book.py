@@ -32,12 +32,17 @@ import os
 import random
 import stat
 import threading
+import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ai.bitboard import Geometry, geometry
 from game.rules import Rules
+
+if TYPE_CHECKING:
+    from game.board import Board
 
 STANDARD_RULES = Rules()
 ROWS, COLS = STANDARD_RULES.rows, STANDARD_RULES.cols
@@ -86,6 +91,13 @@ MAX_BOOK_BYTES = 64 << 20
 """A book file above this size is refused unread (the largest known one is 21 MB)."""
 SAMPLE_ENTRIES = 16
 """Entries of a book of another release checked against the exact solver."""
+PLAYED_POSITIONS = 64
+"""Positions reached by random play that a book of another release is also checked on: a
+packed book reads a missing position as a first-player win, so a file cut short is only
+caught on positions it lacks, never on its own entries."""
+CHECK_SECONDS = 20.0
+"""The most the solver may spend on one book's check (positions it cannot finish in time
+are not counted; too few finished and the book is not used)."""
 BLOCK = 1024
 """Records per block of the two-level search: a sparse index of every ``BLOCK``-th key is
 held in memory, one block of the mapped file is read per look-up (the keys are never copied
@@ -373,6 +385,41 @@ class OpeningBook:
             return
         self._check_structure(name)
         self._check_sample(name)
+        self._check_played(name)
+
+    def _check_played(self, name: str) -> None:
+        """Check ``PLAYED_POSITIONS`` positions reached by random play (a fixed seed): the
+        distance book must hold each one unless the side to move wins at once (the package
+        leaves only those out); a packed book's value must have the sign of the exact score
+        (the checked distance book's, or the solver's for the 8-ply book)."""
+        from ai.solver import Solver, SolverStopped
+
+        rng = random.Random(17)
+        geo = standard_geometry()
+        deadline = time.monotonic() + CHECK_SECONDS
+        solver = Solver(STANDARD_RULES) if self.plies == 8 else None
+        solved = 0
+        for board in _played_positions(rng, self.plies, PLAYED_POSITIONS if solver is None else SAMPLE_ENTRIES):
+            first, second = geo.from_grid(board.grid)
+            if self.which.has_distances:
+                if self._look(first, second) is None and not _wins_at_once(board):
+                    raise BookError(f"{name} is damaged: it lacks positions of {self.plies} discs (cut short?)")
+                continue
+            if solver is None:
+                exact = book(BookFile.PLY_12_DISTANCES).score(first, second)
+                if exact is None:
+                    continue
+            else:
+                try:
+                    exact = solver.solve_bits(first, first | second, time_limit=deadline - time.monotonic()).score
+                except SolverStopped:
+                    break
+                solved += 1
+            expected, found = (exact > 0) - (exact < 0), self._score(first, second)
+            if found != expected:
+                raise BookError(f"{name} is damaged: it gives {found} where the exact solver finds {expected}")
+        if solver is not None and solved < SAMPLE_ENTRIES // 4:
+            raise BookError(f"{name} could not be checked within {CHECK_SECONDS:g} s")
 
     def check(self) -> OpeningBook:
         """Check and map the file (once); return the book.
@@ -490,6 +537,33 @@ class OpeningBook:
             return cells_half + 1 - (played + plies_left + 1) // 2
         plies_left = 100 + found
         return -(cells_half + 1 - (played + plies_left) // 2)
+
+
+def _played_positions(rng: random.Random, plies: int, count: int) -> list[Board]:
+    """``count`` positions of ``plies`` discs reached by random legal play, none over."""
+    from game.board import Board
+
+    found: list[Board] = []
+    while len(found) < count:
+        board = Board(STANDARD_RULES)
+        for _ in range(plies):
+            board.push(rng.choice(board.legal_moves()))
+            if board.is_game_over():
+                break
+        if not board.is_game_over():
+            found.append(board)
+    return found
+
+
+def _wins_at_once(board: Board) -> bool:
+    """The side to move has a move that makes four in a row."""
+    for move in board.legal_moves():
+        after = board.copy()
+        after.push(move)
+        outcome = after.outcome()
+        if outcome is not None and outcome.winner is not None:
+            return True
+    return False
 
 
 EARLY_PLIES = 4

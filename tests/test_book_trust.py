@@ -280,3 +280,38 @@ def test_a_book_changed_in_place_after_passing_its_check_is_checked_again(tmp_pa
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert path.stat().st_size == before.st_size and path.stat().st_mtime_ns == before.st_mtime_ns
     assert "is damaged" in check()
+
+
+def _check_all(site: Path, cache: Path) -> list[str]:
+    """Each book's verdict (``ok`` or the error) in a fresh process with ``site`` first."""
+    script = (
+        "from ai.book import BookError, BookFile, book\n"
+        "for w in BookFile:\n    try:\n        book(w).check()\n        print('ok')\n"
+        "    except BookError as error:\n        print(error)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{ROOT}", XDG_CACHE_HOME=str(cache))
+    proc = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc.stdout.splitlines()
+
+
+def test_books_of_another_release_cut_short_are_refused(tmp_path):
+    """No checksum for another release: a packed book cut in half (whole records, sorted)
+    reads every position it lost as a first-player win, and its own entries all pass."""
+    site = tmp_path / "packed"
+    assets = _copy_package(site, version="0.0.9")
+    for which in (BookFile.PLY_8, BookFile.PLY_12):
+        raw = book_path(which).read_bytes()
+        _replace(assets, which, raw[: len(raw) // 2 // which.record_bytes * which.record_bytes])
+    eight, twelve, distances = _check_all(site, tmp_path / "cache")
+    assert distances == "ok"
+    assert "book_8ply.dat is damaged" in eight and "book_12ply.dat is damaged" in twelve
+    site = tmp_path / "distances"
+    assets = _copy_package(site, version="0.0.9")
+    raw = book_path(BookFile.PLY_12_DISTANCES).read_bytes()
+    _replace(assets, BookFile.PLY_12_DISTANCES, raw[: len(raw) // 2 // 5 * 5])
+    verdicts = _check_all(site, tmp_path / "cache2")
+    assert "book_12ply_distances.dat is damaged: it lacks positions of 12 discs" in verdicts[2]
+    assert all("cannot be checked without the 12-ply-dist book" in line for line in verdicts[:2])
