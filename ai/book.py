@@ -627,9 +627,14 @@ def build_early_file(path: Path = EARLY_FILE, plies: int = EARLY_PLIES) -> int:
     return len(lines)
 
 
-@functools.cache
 def book(which: BookFile = BookFile.PLY_12_DISTANCES) -> OpeningBook:
-    """The shared (lazily loaded) book of ``which``."""
+    """The shared (lazily loaded) book of ``which``: one per file, however it is asked for
+    (``book()`` and ``book(BookFile.PLY_12_DISTANCES)`` are the same book)."""
+    return _shared_book(which)
+
+
+@functools.cache
+def _shared_book(which: BookFile) -> OpeningBook:
     return OpeningBook(which)
 
 

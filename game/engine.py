@@ -51,6 +51,7 @@ NATIVE_COMMANDS = {"rules", "position", "level", "go", "stop", "isready", "quit"
 ARENA_TIME_PER_MOVE_MS = 500
 """The arena's default ``time_per_move``: added to the time bank after each move."""
 ARENA_MIN_THINK_MS = 20
+BOOK_FALLBACK = "the levels play without it (exact only where the solver finishes in time)"
 
 
 @dataclass
@@ -94,6 +95,7 @@ class Engine:
         self.closed = False  # the output pipe is gone
         self._job: _Job | None = None
         self.arena = ArenaState()
+        self._books_noted: set[str] = set()
 
     # -- output -----------------------------------------------------------------------
     def send(self, line: str) -> None:
@@ -112,6 +114,27 @@ class Engine:
 
     def error(self, message: str) -> None:
         self.send(f"error {message}")
+
+    def answer(self, line: str) -> None:
+        """Send a move's answer, then note any opening book refused meanwhile."""
+        self.send(line)
+        self.note_books()
+
+    def note_books(self, *, check: bool = False) -> None:
+        """Say on the log (once each) why an opening book is not used: the level plays
+        without it, maybe weaker or closer to its clock.  ``check``: check the distance
+        book first (once; quick), so Perfect's first move is explained before it is made."""
+        from ai.book import BookError, book, book_problems
+
+        if check:
+            try:
+                book().check()
+            except BookError:
+                pass
+        for problem in book_problems():
+            if problem not in self._books_noted:
+                self._books_noted.add(problem)
+                print(f"engine: note: {problem}; {BOOK_FALLBACK}", file=self.log, flush=True)
 
     # -- the loop -----------------------------------------------------------------------
     def run(self, lines: Iterable[str]) -> int:
@@ -207,6 +230,7 @@ class Engine:
             self.send("bestmove none")
             return
         to_move = self.board.to_move
+        self.note_books(check=self.level.perfect and self.rules == Rules())
 
         def on_pass(progress: SearchProgress) -> None:
             value = progress.value if progress.value is not None else 0
@@ -218,7 +242,7 @@ class Engine:
 
         self._job = _Job(
             Thinking(self.level, self.board, seconds, on_pass=on_pass),
-            lambda timed: self.send(f"bestmove {'none' if timed.move is None else timed.move}"),
+            lambda timed: self.answer(f"bestmove {'none' if timed.move is None else timed.move}"),
         )
         self._job.start()
 
@@ -265,7 +289,8 @@ class Engine:
         seconds = max(ARENA_MIN_THINK_MS, think_ms) / 1000
         if board.is_game_over():
             raise ProtocolError("the field shows a finished game: no move to make")
-        job = _Job(Thinking(self.level, board, seconds), lambda timed: self.send(f"place_disc {timed.move}"))
+        self.note_books(check=self.level.perfect and rules == Rules())
+        job = _Job(Thinking(self.level, board, seconds), lambda timed: self.answer(f"place_disc {timed.move}"))
         self._job = job
         job.start()
         job.wait()  # the arena sends nothing while it waits for the move

@@ -315,3 +315,47 @@ def test_books_of_another_release_cut_short_are_refused(tmp_path):
     verdicts = _check_all(site, tmp_path / "cache2")
     assert "book_12ply_distances.dat is damaged: it lacks positions of 12 discs" in verdicts[2]
     assert all("cannot be checked without the 12-ply-dist book" in line for line in verdicts[:2])
+
+
+def _fifo_site(tmp_path: Path) -> Path:
+    site = tmp_path / "site"
+    assets = _copy_package(site)
+    path = assets / book_path(BookFile.PLY_12_DISTANCES).name
+    path.unlink()
+    os.mkfifo(path)
+    return site
+
+
+def test_the_engine_says_once_that_perfect_plays_without_a_refused_book(tmp_path):
+    """The engine and ConnectX played Perfect's moves without the books and said nothing
+    (a weaker move, -3 where +2 was there, went unexplained in the attack rerun)."""
+    line = "position 4 1 2 5 2 2 2 0 1 4 4\n"  # 0-based moves, 11 discs: the book is asked
+    stdin = "level perfect\n" + line + "go movetime 300\n"
+    proc = _run(_fifo_site(tmp_path), tmp_path / "cache", "engine", stdin=stdin, timeout=120)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stdout.count("bestmove") == 1
+    notes = [text for text in proc.stderr.splitlines() if "note:" in text]
+    assert len(notes) == 1 and "book_12ply_distances.dat is a FIFO" in notes[0], proc.stderr
+
+
+def test_connectx_says_once_that_perfect_plays_without_a_refused_book(tmp_path):
+    script = (
+        "from ai.connectx import agent\nfrom game.board import Board\n"
+        "board = Board.from_moves('52363332315')\n"
+        "cells = [0 if v == 0 else (1 if v == 1 else 2) for v in board.grid.flatten().tolist()]\n"
+        "for _ in range(2):\n"
+        "    print(agent({'board': cells, 'mark': 2}, {'rows': 6, 'columns': 7, 'inarow': 4, 'actTimeout': 0.5}))\n"
+    )
+    env = dict(
+        os.environ,
+        PYTHONPATH=f"{_fifo_site(tmp_path)}{os.pathsep}{ROOT}",
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
+        CONNECT4_CONNECTX_LEVEL="perfect",
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert len(proc.stdout.split()) == 2
+    notes = [text for text in proc.stderr.splitlines() if "note:" in text]
+    assert len(notes) == 1 and "book_12ply_distances.dat is a FIFO" in notes[0], proc.stderr
