@@ -59,7 +59,7 @@ class _Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line (no usage dump)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        message = " ".join(message.split())  # an argument may hold a newline
+        message = _one_line(message)  # an argument may hold a newline, or be huge
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see --help)\n")
 
 
@@ -321,6 +321,18 @@ def _check_input_file(path: str | Path, what: str = "") -> Path:
     if info.st_size > MAX_INPUT_BYTES:
         raise CliError(f"{label} is {info.st_size:,} bytes; input files are at most {MAX_INPUT_BYTES:,}")
     return Path(path)
+
+
+MAX_ERROR_CHARS = 300
+"""The longest error message printed (a huge bad argument it quotes is cut in the middle)."""
+
+
+def _one_line(message: str) -> str:
+    """``message`` on one line of at most ``MAX_ERROR_CHARS``, whatever the input held."""
+    message = " ".join(message.split())
+    if len(message) > MAX_ERROR_CHARS:
+        message = message[: MAX_ERROR_CHARS - 40] + " ... " + message[-35:]
+    return message
 
 
 def _plural(count: int, one: str, many: str = "") -> str:
@@ -1097,7 +1109,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         parser.print_help(out)
         return 0
     except (CliError, BoardFileError, NotationError, IllegalMoveError, RulesError) as error:
-        message = " ".join(str(error).split())  # one line, whatever the input held
+        message = _one_line(str(error))
         print(f"{parser.prog} {args.command}: error: {message}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except UnicodeDecodeError as error:  # standard input (files are read as bytes)

@@ -51,6 +51,8 @@ NATIVE_COMMANDS = {"rules", "position", "level", "go", "stop", "isready", "quit"
 ARENA_TIME_PER_MOVE_MS = 500
 """The arena's default ``time_per_move``: added to the time bank after each move."""
 ARENA_MIN_THINK_MS = 20
+MAX_ERROR_CHARS = 240
+"""The longest ``error`` message sent (the bad token it quotes is cut in the middle)."""
 BOOK_FALLBACK = "the levels play without it (exact only where the solver finishes in time)"
 
 
@@ -113,6 +115,9 @@ class Engine:
                 self.closed = True
 
     def error(self, message: str) -> None:
+        """Send ``error MESSAGE``; a message echoing a huge token is cut to a readable line."""
+        if len(message) > MAX_ERROR_CHARS:
+            message = message[: MAX_ERROR_CHARS - 40] + " ... " + message[-35:]
         self.send(f"error {message}")
 
     def answer(self, line: str) -> None:

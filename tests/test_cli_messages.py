@@ -104,3 +104,19 @@ def test_an_argument_holding_a_newline_still_gets_a_one_line_error():
     ran = run("solve", "1234567", "4453\n2")
     assert ran.returncode == 2
     assert ran.stderr.count("\n") == 1 and "unrecognized arguments: 4453 2" in ran.stderr, ran.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["analyze", "4", "--level", "depth:" + "1" * 4301],
+        ["analyze", "4", "--level", "x" * 4301],
+        ["review", "x" * 4301],
+        ["match", "x" * 4301, "beginner"],
+    ],
+)
+def test_an_error_never_echoes_thousands_of_characters(args):
+    """A 4,301-character level name or game came back in an error line of 4,400."""
+    ran = run(*args)
+    assert ran.returncode == 2
+    assert ran.stderr.count("\n") == 1 and len(ran.stderr) <= 400, len(ran.stderr)
