@@ -579,16 +579,59 @@ def canonical_key(first: int, second: int) -> int:
     return min(huffman_key(first, second)[0], huffman_key(first, second, mirror=True)[0])
 
 
+EARLY_SHA256 = "e080f71252d03e7f39a88e8f718427c351b4ece0819db311f12d3de750a692fe"
+"""SHA-256 of the shipped ``EARLY_FILE``: a table that differs is not used (``python -m
+ai.book`` rebuilds the file and prints the new digest to put here)."""
+MAX_EARLY_BYTES = 1 << 20
+_early_error: BookError | None = None
+
+
+def _read_early_file() -> str:
+    """The text of ``EARLY_FILE``, checked: a regular file (opened without blocking), of
+    sane size, with the shipped digest.
+
+    Raises:
+        BookError: missing, unreadable, not a regular file, or damaged.
+    """
+    name = f"the table of solved early positions {EARLY_FILE}"
+    try:
+        fd = os.open(EARLY_FILE, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise BookError(f"{name} cannot be read: {error.strerror or error}") from error
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise BookError(f"{name} is {_file_kind(info.st_mode)}, not a table")
+        if info.st_size > MAX_EARLY_BYTES:
+            raise BookError(f"{name} is {info.st_size:,} bytes, more than the table ({MAX_EARLY_BYTES:,} at most)")
+        with os.fdopen(os.dup(fd), "rb") as file:
+            data = file.read(MAX_EARLY_BYTES + 1)
+    except OSError as error:
+        raise BookError(f"{name} cannot be read: {error.strerror or error}") from error
+    finally:
+        os.close(fd)
+    data = data.replace(b"\r\n", b"\n")  # a Windows checkout may turn the line ends to CRLF
+    if hashlib.sha256(data).hexdigest() != EARLY_SHA256:
+        raise BookError(f"{name} is damaged: its checksum differs from the shipped table's")
+    return data.decode("ascii")
+
+
 @functools.cache
 def early_scores() -> dict[int, int]:
-    """The table of ``EARLY_FILE`` by ``canonical_key`` (empty if the file is missing)."""
+    """The table of ``EARLY_FILE`` by ``canonical_key``; empty, with the reason in
+    ``book_problems``, when the file fails its check (the solver then searches)."""
     from game.board import Board
 
+    global _early_error
+    _early_error = None
     table: dict[int, int] = {}
-    if not EARLY_FILE.exists():
+    try:
+        text = _read_early_file()
+    except BookError as error:
+        _early_error = error
         return table
     geo = standard_geometry()
-    for line in EARLY_FILE.read_text().splitlines():
+    for line in text.splitlines():
         words = line.split()
         if len(words) != 2:
             continue
@@ -641,6 +684,8 @@ def _shared_book(which: BookFile) -> OpeningBook:
 def book_problems() -> list[str]:
     """Why each book that failed its check so far is not used (empty: none failed)."""
     problems = [str(book(which)._error) for which in BookFile if book(which)._error is not None]
+    if _early_error is not None:
+        problems.append(str(_early_error))
     return list(dict.fromkeys(problems))  # a missing package is one problem, not three
 
 
@@ -650,8 +695,8 @@ def standard_geometry() -> Geometry:
 
 
 if __name__ == "__main__":
-    import time
-
     started = time.perf_counter()
     count = build_early_file()
     print(f"wrote {count} positions to {EARLY_FILE} in {time.perf_counter() - started:.0f} s")
+    digest = hashlib.sha256(EARLY_FILE.read_bytes().replace(b"\r\n", b"\n")).hexdigest()
+    print(f"its SHA-256, for EARLY_SHA256 in ai/book.py: {digest}")

@@ -868,6 +868,7 @@ class SolveWatch:
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    from ai.book import book_problems
     from ai.solver import Solver, SolverError, SolverStopped
 
     _check_seconds(args.time_limit, "--time-limit")
@@ -888,7 +889,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             print(SOLVE_PROMPT, file=sys.stderr, flush=True)
     started = last_report = time.perf_counter()
     unknown = 0
-    book_noted = False
+    noted: set[str] = set()
     with source:
         number = 0
         while line := _read_line(source, f"line {number + 1}"):
@@ -910,9 +911,10 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
                 print(f"{moves_text} unknown within {args.time_limit:g} s", file=out, flush=True)
             else:
                 print(f"{moves_text} {solution.score}", file=out, flush=True)
-            if solver.book_note and not book_noted:
-                book_noted = True
-                print(f"note: {solver.book_note}; {BOOK_FALLBACK}", file=sys.stderr, flush=True)
+            for problem in ([solver.book_note] if solver.book_note else []) + book_problems():
+                if problem not in noted:  # each book that failed its check, said once
+                    noted.add(problem)
+                    print(f"note: {problem}; {BOOK_FALLBACK}", file=sys.stderr, flush=True)
             now = time.perf_counter()
             if now - last_report >= PROGRESS_SECONDS:
                 last_report = now

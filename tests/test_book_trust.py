@@ -359,3 +359,62 @@ def test_connectx_says_once_that_perfect_plays_without_a_refused_book(tmp_path):
     assert len(proc.stdout.split()) == 2
     notes = [text for text in proc.stderr.splitlines() if "note:" in text]
     assert len(notes) == 1 and "book_12ply_distances.dat is a FIFO" in notes[0], proc.stderr
+
+
+@pytest.fixture
+def early_file(tmp_path, monkeypatch):
+    """A copy of the table of solved early positions in ``ai.book.EARLY_FILE``'s place."""
+    import ai.book
+
+    path = tmp_path / "early_exact.txt"
+    path.write_bytes(ai.book.EARLY_FILE.read_bytes())
+    monkeypatch.setattr(ai.book, "EARLY_FILE", path)
+    ai.book.early_scores.cache_clear()
+    yield path
+    monkeypatch.undo()
+    ai.book.early_scores.cache_clear()
+    assert ai.book.early_scores()  # the real table again, its problem forgotten
+
+
+def _early_refused(fragment: str) -> None:
+    from ai.book import book_problems, early_scores
+
+    assert early_scores() == {}
+    assert any(fragment in problem and "early_exact.txt" in problem for problem in book_problems()), book_problems()
+
+
+def test_the_shipped_early_table_passes(early_file):
+    from ai.book import book_problems, early_scores
+
+    assert len(early_scores()) > 700
+    assert not [problem for problem in book_problems() if "early_exact" in problem]
+
+
+def test_an_early_table_with_a_value_changed_is_refused(early_file):
+    """One score changed ('1 2' to '1 -2') would be a wrong exact value with no note."""
+    text = early_file.read_text()
+    early_file.write_text(text.replace("\n1 2\n", "\n1 -2\n", 1))
+    _early_refused("is damaged")
+
+
+def test_a_garbled_early_table_is_refused_not_a_traceback(early_file):
+    early_file.write_text(early_file.read_text().replace("\n44 ", "\n44 x", 1))  # int('x...') raised
+    _early_refused("is damaged")
+
+
+def test_a_fifo_in_the_early_tables_place_is_refused_not_waited_on(early_file):
+    early_file.unlink()
+    os.mkfifo(early_file)
+    _early_refused("FIFO")
+
+
+def test_a_missing_early_table_is_said(early_file):
+    early_file.unlink()
+    _early_refused("cannot be read")
+
+
+def test_an_early_table_with_windows_line_ends_still_passes(early_file):
+    from ai.book import early_scores
+
+    early_file.write_bytes(early_file.read_bytes().replace(b"\n", b"\r\n"))
+    assert len(early_scores()) > 700
