@@ -135,11 +135,27 @@ def cache_folder() -> Path:
     return Path(base) / "connect-four"
 
 
+MAX_CHECKS_BYTES = 1 << 20
+"""A verdict file above this size is ignored (a few hundred bytes per checked file)."""
+
+
 def _read_verdicts() -> dict[str, str]:
+    """The cached verdicts; none when the file is missing, damaged, too large or not a
+    regular file (opened without blocking: a FIFO in its place must not hang us)."""
     try:
-        found = json.loads((cache_folder() / CHECKS_FILE).read_text())
+        fd = os.open(cache_folder() / CHECKS_FILE, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return {}
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_CHECKS_BYTES:
+            return {}
+        with os.fdopen(os.dup(fd), "rb") as file:
+            found = json.loads(file.read(MAX_CHECKS_BYTES))
     except (OSError, ValueError):
         return {}
+    finally:
+        os.close(fd)
     return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
 
 

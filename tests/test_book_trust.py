@@ -418,3 +418,20 @@ def test_an_early_table_with_windows_line_ends_still_passes(early_file):
 
     early_file.write_bytes(early_file.read_bytes().replace(b"\n", b"\r\n"))
     assert len(early_scores()) > 700
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev_zero", "huge"])
+def test_a_verdict_cache_that_is_not_a_small_file_is_ignored_not_waited_on(tmp_path, kind):
+    """A FIFO or /dev/zero in the place of book-checks.json blocked every 'solve' for ever."""
+    checks = tmp_path / "cache" / "connect-four" / "book-checks.json"
+    checks.parent.mkdir(parents=True)
+    if kind == "fifo":
+        os.mkfifo(checks)
+    elif kind == "dev_zero":
+        checks.symlink_to("/dev/zero")
+    else:
+        with open(checks, "wb") as file:
+            file.truncate(2 * 1024**3)  # sparse
+    proc = _run(tmp_path / "site", tmp_path / "cache", "solve", stdin=LINES_11[0] + "\n", timeout=120)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stdout.split() == [LINES_11[0], str(_solved(LINES_11[:1])[LINES_11[0]])]
