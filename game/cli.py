@@ -947,7 +947,16 @@ def cmd_engine(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         engine = Engine(out, level=args.level)
     except LevelNotFound as error:
         raise CliError(str(error)) from None
+    if _is_terminal(stdin):
+        print(ENGINE_PROMPT, file=sys.stderr, flush=True)
     return engine.run(_capped_lines(stdin, "a protocol line"))
+
+
+ENGINE_PROMPT = (
+    "engine: waiting for protocol lines on standard input, e.g. 'position 3 3' then 'go movetime 1000' "
+    "(0-based columns; README, 'Engine protocol'); Ctrl+D to end"
+)
+"""Said on stderr when ``engine`` would otherwise wait silently on a terminal."""
 
 
 def _capped_lines(stream: TextIO, what: str) -> Iterator[str]:

@@ -120,3 +120,23 @@ def test_an_error_never_echoes_thousands_of_characters(args):
     ran = run(*args)
     assert ran.returncode == 2
     assert ran.stderr.count("\n") == 1 and len(ran.stderr) <= 400, len(ran.stderr)
+
+
+def test_the_engine_on_a_terminal_says_what_it_waits_for():
+    """'main.py engine' typed at a terminal waited in silence, as if hung."""
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "main.py", "engine"],
+        cwd=ROOT,
+        stdin=follower,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    os.close(follower)
+    os.write(leader, b"isready\n\x04")
+    out, err = proc.communicate(timeout=120)
+    os.close(leader)
+    assert proc.returncode == 0, err
+    assert err.splitlines()[0] == cli.ENGINE_PROMPT
+    assert out.split() == ["readyok"]
