@@ -24,6 +24,7 @@ from __future__ import annotations
 import enum
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -124,6 +125,16 @@ class Engine:
         """Send a move's answer, then note any opening book refused meanwhile."""
         self.send(line)
         self.note_books()
+
+    def _after_book_check(self, seconds: float | None, check: bool) -> float | None:
+        """``note_books(check=check)``; returns the move's ``seconds`` less the time the
+        check took (the first check of an install reads the whole file), so the clock
+        counts it."""
+        started = time.perf_counter()
+        self.note_books(check=check)
+        if seconds is None:
+            return None
+        return max(ARENA_MIN_THINK_MS / 1000, seconds - (time.perf_counter() - started))
 
     def note_books(self, *, check: bool = False) -> None:
         """Say on the log (once each) why an opening book is not used: the level plays
@@ -235,7 +246,7 @@ class Engine:
             self.send("bestmove none")
             return
         to_move = self.board.to_move
-        self.note_books(check=self.level.perfect and self.rules == Rules())
+        seconds = self._after_book_check(seconds, self.level.perfect and self.rules == Rules())
 
         def on_pass(progress: SearchProgress) -> None:
             value = progress.value if progress.value is not None else 0
@@ -294,8 +305,8 @@ class Engine:
         seconds = max(ARENA_MIN_THINK_MS, think_ms) / 1000
         if board.is_game_over():
             raise ProtocolError("the field shows a finished game: no move to make")
-        self.note_books(check=self.level.perfect and rules == Rules())
-        job = _Job(Thinking(self.level, board, seconds), lambda timed: self.answer(f"place_disc {timed.move}"))
+        thinking = Thinking(self.level, board, self._after_book_check(seconds, self.level.perfect and rules == Rules()))
+        job = _Job(thinking, lambda timed: self.answer(f"place_disc {timed.move}"))
         self._job = job
         job.start()
         job.wait()  # the arena sends nothing while it waits for the move
