@@ -707,9 +707,22 @@ def _worker_start() -> None:
         os._exit(0)
 
     signal.signal(signal.SIGTERM, stop)
+    threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), name="parent-watch", daemon=True).start()
     from multiprocessing import util
 
     util.Finalize(None, close_players, exitpriority=100)  # a normal pool shutdown
+
+
+PARENT_POLL_SECONDS = 0.5
+
+
+def _exit_when_orphaned(parent: int) -> None:
+    """A pool worker whose match process died without shutting the pool down (SIGKILL, a
+    crash) is handed to another parent: close the engines and go, not play on alone."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    close_players()
+    os._exit(0)
 
 
 # -- the runner -------------------------------------------------------------------------

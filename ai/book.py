@@ -32,12 +32,17 @@ import os
 import random
 import stat
 import threading
+import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ai.bitboard import Geometry, geometry
 from game.rules import Rules
+
+if TYPE_CHECKING:
+    from game.board import Board
 
 STANDARD_RULES = Rules()
 ROWS, COLS = STANDARD_RULES.rows, STANDARD_RULES.cols
@@ -86,12 +91,19 @@ MAX_BOOK_BYTES = 64 << 20
 """A book file above this size is refused unread (the largest known one is 21 MB)."""
 SAMPLE_ENTRIES = 16
 """Entries of a book of another release checked against the exact solver."""
+PLAYED_POSITIONS = 64
+"""Positions reached by random play that a book of another release is also checked on: a
+packed book reads a missing position as a first-player win, so a file cut short is only
+caught on positions it lacks, never on its own entries."""
+CHECK_SECONDS = 20.0
+"""The most the solver may spend on one book's check (positions it cannot finish in time
+are not counted; too few finished and the book is not used)."""
 BLOCK = 1024
 """Records per block of the two-level search: a sparse index of every ``BLOCK``-th key is
 held in memory, one block of the mapped file is read per look-up (the keys are never copied
 whole)."""
 CHECKS_FILE = "book-checks.json"
-"""The verdicts of earlier checks, in the user's cache folder, by path, size and mtime."""
+"""The verdicts of earlier checks, in the user's cache folder, by path, inode, size, mtime and ctime."""
 
 
 def _package():
@@ -123,11 +135,27 @@ def cache_folder() -> Path:
     return Path(base) / "connect-four"
 
 
+MAX_CHECKS_BYTES = 1 << 20
+"""A verdict file above this size is ignored (a few hundred bytes per checked file)."""
+
+
 def _read_verdicts() -> dict[str, str]:
+    """The cached verdicts; none when the file is missing, damaged, too large or not a
+    regular file (opened without blocking: a FIFO in its place must not hang us)."""
     try:
-        found = json.loads((cache_folder() / CHECKS_FILE).read_text())
+        fd = os.open(cache_folder() / CHECKS_FILE, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return {}
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_CHECKS_BYTES:
+            return {}
+        with os.fdopen(os.dup(fd), "rb") as file:
+            found = json.loads(file.read(MAX_CHECKS_BYTES))
     except (OSError, ValueError):
         return {}
+    finally:
+        os.close(fd)
     return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
 
 
@@ -345,7 +373,9 @@ class OpeningBook:
     def _verify(self, name: str, info: os.stat_result) -> None:
         """The file of the known release byte for byte, or a book of another release that
         passes the structure and sample checks; the verdict is kept in the cache folder."""
-        key = f"{self.path}|{info.st_size}|{info.st_mtime_ns}"
+        # The change time and inode too: a rewrite that keeps size and modification time
+        # (a restore, ``touch -r``) still changes ``st_ctime``, which no program can set.
+        key = f"{self.path}|{info.st_dev}|{info.st_ino}|{info.st_size}|{info.st_mtime_ns}|{info.st_ctime_ns}"
         verdict = _read_verdicts().get(key)
         if verdict == "ok":
             return
@@ -371,6 +401,41 @@ class OpeningBook:
             return
         self._check_structure(name)
         self._check_sample(name)
+        self._check_played(name)
+
+    def _check_played(self, name: str) -> None:
+        """Check ``PLAYED_POSITIONS`` positions reached by random play (a fixed seed): the
+        distance book must hold each one unless the side to move wins at once (the package
+        leaves only those out); a packed book's value must have the sign of the exact score
+        (the checked distance book's, or the solver's for the 8-ply book)."""
+        from ai.solver import Solver, SolverStopped
+
+        rng = random.Random(17)
+        geo = standard_geometry()
+        deadline = time.monotonic() + CHECK_SECONDS
+        solver = Solver(STANDARD_RULES) if self.plies == 8 else None
+        solved = 0
+        for board in _played_positions(rng, self.plies, PLAYED_POSITIONS if solver is None else SAMPLE_ENTRIES):
+            first, second = geo.from_grid(board.grid)
+            if self.which.has_distances:
+                if self._look(first, second) is None and not _wins_at_once(board):
+                    raise BookError(f"{name} is damaged: it lacks positions of {self.plies} discs (cut short?)")
+                continue
+            if solver is None:
+                exact = book(BookFile.PLY_12_DISTANCES).score(first, second)
+                if exact is None:
+                    continue
+            else:
+                try:
+                    exact = solver.solve_bits(first, first | second, time_limit=deadline - time.monotonic()).score
+                except SolverStopped:
+                    break
+                solved += 1
+            expected, found = (exact > 0) - (exact < 0), self._score(first, second)
+            if found != expected:
+                raise BookError(f"{name} is damaged: it gives {found} where the exact solver finds {expected}")
+        if solver is not None and solved < SAMPLE_ENTRIES // 4:
+            raise BookError(f"{name} could not be checked within {CHECK_SECONDS:g} s")
 
     def check(self) -> OpeningBook:
         """Check and map the file (once); return the book.
@@ -490,6 +555,33 @@ class OpeningBook:
         return -(cells_half + 1 - (played + plies_left) // 2)
 
 
+def _played_positions(rng: random.Random, plies: int, count: int) -> list[Board]:
+    """``count`` positions of ``plies`` discs reached by random legal play, none over."""
+    from game.board import Board
+
+    found: list[Board] = []
+    while len(found) < count:
+        board = Board(STANDARD_RULES)
+        for _ in range(plies):
+            board.push(rng.choice(board.legal_moves()))
+            if board.is_game_over():
+                break
+        if not board.is_game_over():
+            found.append(board)
+    return found
+
+
+def _wins_at_once(board: Board) -> bool:
+    """The side to move has a move that makes four in a row."""
+    for move in board.legal_moves():
+        after = board.copy()
+        after.push(move)
+        outcome = after.outcome()
+        if outcome is not None and outcome.winner is not None:
+            return True
+    return False
+
+
 EARLY_PLIES = 4
 """Up to this many discs an exact solve reads ``early_scores`` (solved once)."""
 EARLY_FILE = Path(__file__).resolve().parent / "data" / "early_exact.txt"
@@ -503,16 +595,59 @@ def canonical_key(first: int, second: int) -> int:
     return min(huffman_key(first, second)[0], huffman_key(first, second, mirror=True)[0])
 
 
+EARLY_SHA256 = "e080f71252d03e7f39a88e8f718427c351b4ece0819db311f12d3de750a692fe"
+"""SHA-256 of the shipped ``EARLY_FILE``: a table that differs is not used (``python -m
+ai.book`` rebuilds the file and prints the new digest to put here)."""
+MAX_EARLY_BYTES = 1 << 20
+_early_error: BookError | None = None
+
+
+def _read_early_file() -> str:
+    """The text of ``EARLY_FILE``, checked: a regular file (opened without blocking), of
+    sane size, with the shipped digest.
+
+    Raises:
+        BookError: missing, unreadable, not a regular file, or damaged.
+    """
+    name = f"the table of solved early positions {EARLY_FILE}"
+    try:
+        fd = os.open(EARLY_FILE, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise BookError(f"{name} cannot be read: {error.strerror or error}") from error
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise BookError(f"{name} is {_file_kind(info.st_mode)}, not a table")
+        if info.st_size > MAX_EARLY_BYTES:
+            raise BookError(f"{name} is {info.st_size:,} bytes, more than the table ({MAX_EARLY_BYTES:,} at most)")
+        with os.fdopen(os.dup(fd), "rb") as file:
+            data = file.read(MAX_EARLY_BYTES + 1)
+    except OSError as error:
+        raise BookError(f"{name} cannot be read: {error.strerror or error}") from error
+    finally:
+        os.close(fd)
+    data = data.replace(b"\r\n", b"\n")  # a Windows checkout may turn the line ends to CRLF
+    if hashlib.sha256(data).hexdigest() != EARLY_SHA256:
+        raise BookError(f"{name} is damaged: its checksum differs from the shipped table's")
+    return data.decode("ascii")
+
+
 @functools.cache
 def early_scores() -> dict[int, int]:
-    """The table of ``EARLY_FILE`` by ``canonical_key`` (empty if the file is missing)."""
+    """The table of ``EARLY_FILE`` by ``canonical_key``; empty, with the reason in
+    ``book_problems``, when the file fails its check (the solver then searches)."""
     from game.board import Board
 
+    global _early_error
+    _early_error = None
     table: dict[int, int] = {}
-    if not EARLY_FILE.exists():
+    try:
+        text = _read_early_file()
+    except BookError as error:
+        _early_error = error
         return table
     geo = standard_geometry()
-    for line in EARLY_FILE.read_text().splitlines():
+    for line in text.splitlines():
         words = line.split()
         if len(words) != 2:
             continue
@@ -551,15 +686,22 @@ def build_early_file(path: Path = EARLY_FILE, plies: int = EARLY_PLIES) -> int:
     return len(lines)
 
 
-@functools.cache
 def book(which: BookFile = BookFile.PLY_12_DISTANCES) -> OpeningBook:
-    """The shared (lazily loaded) book of ``which``."""
+    """The shared (lazily loaded) book of ``which``: one per file, however it is asked for
+    (``book()`` and ``book(BookFile.PLY_12_DISTANCES)`` are the same book)."""
+    return _shared_book(which)
+
+
+@functools.cache
+def _shared_book(which: BookFile) -> OpeningBook:
     return OpeningBook(which)
 
 
 def book_problems() -> list[str]:
     """Why each book that failed its check so far is not used (empty: none failed)."""
     problems = [str(book(which)._error) for which in BookFile if book(which)._error is not None]
+    if _early_error is not None:
+        problems.append(str(_early_error))
     return list(dict.fromkeys(problems))  # a missing package is one problem, not three
 
 
@@ -569,8 +711,8 @@ def standard_geometry() -> Geometry:
 
 
 if __name__ == "__main__":
-    import time
-
     started = time.perf_counter()
     count = build_early_file()
     print(f"wrote {count} positions to {EARLY_FILE} in {time.perf_counter() - started:.0f} s")
+    digest = hashlib.sha256(EARLY_FILE.read_bytes().replace(b"\r\n", b"\n")).hexdigest()
+    print(f"its SHA-256, for EARLY_SHA256 in ai/book.py: {digest}")

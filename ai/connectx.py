@@ -145,8 +145,31 @@ def agent(observation: Any, configuration: Any) -> int:
     except ValueError as problem:
         print(f"connectx: {problem}; playing {LEVEL}", file=sys.stderr)
         level = find_level(LEVEL)
+    if level.perfect and rules == Rules():
+        _note_book_problems(check=True)  # before the move: say why it may be weaker
     move = choose_move(level, grid, rules, to_move, movetime=seconds).move
+    _note_book_problems()
     return move if move in open_columns else open_columns[len(open_columns) // 2]
+
+
+_BOOKS_NOTED: set[str] = set()
+BOOK_FALLBACK = "the agent plays without it (exact only where the solver finishes in time)"
+
+
+def _note_book_problems(*, check: bool = False) -> None:
+    """Say on stderr (once each) why an opening book is not used (Kaggle keeps the log);
+    ``check``: check the distance book first (once; quick)."""
+    from ai.book import BookError, book, book_problems
+
+    if check:
+        try:
+            book().check()
+        except BookError:
+            pass
+    for problem in book_problems():
+        if problem not in _BOOKS_NOTED:
+            _BOOKS_NOTED.add(problem)
+            print(f"connectx: note: {problem}; {BOOK_FALLBACK}", file=sys.stderr, flush=True)
 
 
 def _fallback_column(grid: np.ndarray, to_move: int, inarow: int, open_columns: list[int]) -> int:

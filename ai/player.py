@@ -365,7 +365,9 @@ def _perfect(level: Level, position: _Position) -> Answer:
     else:  # the outcome is known, its distance was not worked out in time
         exact = ExactScore.from_outcome(chosen.outcome, to_move)
     columns = {col: ExactScore.from_score(score, grid, to_move) for col, score in chosen.scores.items()}
-    decided_by = DecidedBy.BOOK if position.discs <= BOOK_PLIES else DecidedBy.SOLVER  # the book's reach
+    # The book's reach, when the books passed their check (else the solver worked it out)
+    by_book = position.discs <= BOOK_PLIES and player.solver.book_note is None
+    decided_by = DecidedBy.BOOK if by_book else DecidedBy.SOLVER
     return Answer(
         chosen.move,
         decided_by,

@@ -423,11 +423,12 @@ class Solver(PythonNegamax):
         self._check_at = CHECK_EVERY  # the next node count at which ``_poll`` runs
         self._array: np.ndarray | None = None  # the table in use, for the compiled search
         self._core_params: np.ndarray | None = None  # the compiled search's geometry
-        self._core_columns = np.array(self._columns, dtype=np.int64)
+        fits = fits_compiled(rules)  # the compiled search keeps bitboards in int64
+        self._core_columns = np.array(self._columns if fits else [], dtype=np.int64)
         self._core_state = np.zeros(3, dtype=np.int64)
         self._stop_flag = np.zeros(1, dtype=np.int64)
         self._watchdog: _Watchdog | None = None
-        if not pure_python and fits_compiled(rules):
+        if not pure_python and fits:
             self._core_params = np.array(
                 [
                     self.cells,

@@ -10,8 +10,10 @@ import argparse
 import math
 import os
 import re
+import signal
 import stat
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -57,6 +59,7 @@ class _Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line (no usage dump)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
+        message = _one_line(message)  # an argument may hold a newline, or be huge
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see --help)\n")
 
 
@@ -318,6 +321,18 @@ def _check_input_file(path: str | Path, what: str = "") -> Path:
     if info.st_size > MAX_INPUT_BYTES:
         raise CliError(f"{label} is {info.st_size:,} bytes; input files are at most {MAX_INPUT_BYTES:,}")
     return Path(path)
+
+
+MAX_ERROR_CHARS = 300
+"""The longest error message printed (a huge bad argument it quotes is cut in the middle)."""
+
+
+def _one_line(message: str) -> str:
+    """``message`` on one line of at most ``MAX_ERROR_CHARS``, whatever the input held."""
+    message = " ".join(message.split())
+    if len(message) > MAX_ERROR_CHARS:
+        message = message[: MAX_ERROR_CHARS - 40] + " ... " + message[-35:]
+    return message
 
 
 def _plural(count: int, one: str, many: str = "") -> str:
@@ -872,6 +887,7 @@ class SolveWatch:
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    from ai.book import book_problems
     from ai.solver import Solver, SolverError, SolverStopped
 
     _check_seconds(args.time_limit, "--time-limit")
@@ -892,7 +908,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             print(SOLVE_PROMPT, file=sys.stderr, flush=True)
     started = last_report = time.perf_counter()
     unknown = 0
-    book_noted = False
+    noted: set[str] = set()
     with source:
         number = 0
         while line := _read_line(source, f"line {number + 1}"):
@@ -914,14 +930,16 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
                 print(f"{moves_text} unknown within {args.time_limit:g} s", file=out, flush=True)
             else:
                 print(f"{moves_text} {solution.score}", file=out, flush=True)
-            if solver.book_note and not book_noted:
-                book_noted = True
-                print(f"note: {solver.book_note}; {BOOK_FALLBACK}", file=sys.stderr, flush=True)
+            for problem in ([solver.book_note] if solver.book_note else []) + book_problems():
+                if problem not in noted:  # each book that failed its check, said once
+                    noted.add(problem)
+                    print(f"note: {problem}; {BOOK_FALLBACK}", file=sys.stderr, flush=True)
             now = time.perf_counter()
             if now - last_report >= PROGRESS_SECONDS:
                 last_report = now
                 print(
-                    f"solve: {number} lines in {now - started:.1f} s" + (f", {unknown} unknown" if unknown else ""),
+                    f"solve: {_plural(number, 'line')} in {now - started:.1f} s"
+                    + (f", {unknown} unknown" if unknown else ""),
                     file=sys.stderr,
                     flush=True,
                 )
@@ -948,7 +966,16 @@ def cmd_engine(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         engine = Engine(out, level=args.level)
     except LevelNotFound as error:
         raise CliError(str(error)) from None
+    if _is_terminal(stdin):
+        print(ENGINE_PROMPT, file=sys.stderr, flush=True)
     return engine.run(_capped_lines(stdin, "a protocol line"))
+
+
+ENGINE_PROMPT = (
+    "engine: waiting for protocol lines on standard input, e.g. 'position 3 3' then 'go movetime 1000' "
+    "(0-based columns; README, 'Engine protocol'); Ctrl+D to end"
+)
+"""Said on stderr when ``engine`` would otherwise wait silently on a terminal."""
 
 
 def _capped_lines(stream: TextIO, what: str) -> Iterator[str]:
@@ -961,6 +988,10 @@ MAX_MATCH_GAMES = 100_000
 MAX_MOVETIME_MS = 3_600_000  # an hour
 MAX_MATCH_JOBS = 256
 SPRT_MAX_GAMES = 10_000
+
+
+def _raise_keyboard_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
@@ -1005,6 +1036,11 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
             open(args.pgn, "a", encoding="utf-8").close()  # can it be written? (truncated at the first game)
         except OSError as error:
             raise CliError(f"cannot write {args.pgn}: {error.strerror or error}") from None
+    main_thread = threading.current_thread() is threading.main_thread()
+    if main_thread:
+        # ``kill PID`` stops the match as Ctrl+C does: the pool and its engines are shut
+        # down and the finished games reported (the default action left them running)
+        previous = signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
     try:
         outcome = play_match(
             specs[0],
@@ -1021,6 +1057,8 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
             notice=lambda text: print(f"\n{text}", file=sys.stderr, flush=True),
         )
     finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
         if pgn is not None:
             pgn.close()
         if close_cluster is not None:
@@ -1101,7 +1139,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         parser.print_help(out)
         return 0
     except (CliError, BoardFileError, NotationError, IllegalMoveError, RulesError) as error:
-        message = " ".join(str(error).split())  # one line, whatever the input held
+        message = _one_line(str(error))
         print(f"{parser.prog} {args.command}: error: {message}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except UnicodeDecodeError as error:  # standard input (files are read as bytes)
@@ -1122,3 +1160,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         where = f" ({_short(error.filename)})" if getattr(error, "filename", None) else ""
         print(f"{parser.prog} {args.command}: error: {error.strerror or error}{where}", file=sys.stderr)
         return EXIT_BAD_INPUT
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -24,6 +24,7 @@ from __future__ import annotations
 import enum
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -51,6 +52,9 @@ NATIVE_COMMANDS = {"rules", "position", "level", "go", "stop", "isready", "quit"
 ARENA_TIME_PER_MOVE_MS = 500
 """The arena's default ``time_per_move``: added to the time bank after each move."""
 ARENA_MIN_THINK_MS = 20
+MAX_ERROR_CHARS = 240
+"""The longest ``error`` message sent (the bad token it quotes is cut in the middle)."""
+BOOK_FALLBACK = "the levels play without it (exact only where the solver finishes in time)"
 
 
 @dataclass
@@ -94,6 +98,7 @@ class Engine:
         self.closed = False  # the output pipe is gone
         self._job: _Job | None = None
         self.arena = ArenaState()
+        self._books_noted: set[str] = set()
 
     # -- output -----------------------------------------------------------------------
     def send(self, line: str) -> None:
@@ -111,7 +116,41 @@ class Engine:
                 self.closed = True
 
     def error(self, message: str) -> None:
+        """Send ``error MESSAGE``; a message echoing a huge token is cut to a readable line."""
+        if len(message) > MAX_ERROR_CHARS:
+            message = message[: MAX_ERROR_CHARS - 40] + " ... " + message[-35:]
         self.send(f"error {message}")
+
+    def answer(self, line: str) -> None:
+        """Send a move's answer, then note any opening book refused meanwhile."""
+        self.send(line)
+        self.note_books()
+
+    def _after_book_check(self, seconds: float | None, check: bool) -> float | None:
+        """``note_books(check=check)``; returns the move's ``seconds`` less the time the
+        check took (the first check of an install reads the whole file), so the clock
+        counts it."""
+        started = time.perf_counter()
+        self.note_books(check=check)
+        if seconds is None:
+            return None
+        return max(ARENA_MIN_THINK_MS / 1000, seconds - (time.perf_counter() - started))
+
+    def note_books(self, *, check: bool = False) -> None:
+        """Say on the log (once each) why an opening book is not used: the level plays
+        without it, maybe weaker or closer to its clock.  ``check``: check the distance
+        book first (once; quick), so Perfect's first move is explained before it is made."""
+        from ai.book import BookError, book, book_problems
+
+        if check:
+            try:
+                book().check()
+            except BookError:
+                pass
+        for problem in book_problems():
+            if problem not in self._books_noted:
+                self._books_noted.add(problem)
+                print(f"engine: note: {problem}; {BOOK_FALLBACK}", file=self.log, flush=True)
 
     # -- the loop -----------------------------------------------------------------------
     def run(self, lines: Iterable[str]) -> int:
@@ -207,6 +246,7 @@ class Engine:
             self.send("bestmove none")
             return
         to_move = self.board.to_move
+        seconds = self._after_book_check(seconds, self.level.perfect and self.rules == Rules())
 
         def on_pass(progress: SearchProgress) -> None:
             value = progress.value if progress.value is not None else 0
@@ -218,7 +258,7 @@ class Engine:
 
         self._job = _Job(
             Thinking(self.level, self.board, seconds, on_pass=on_pass),
-            lambda timed: self.send(f"bestmove {'none' if timed.move is None else timed.move}"),
+            lambda timed: self.answer(f"bestmove {'none' if timed.move is None else timed.move}"),
         )
         self._job.start()
 
@@ -265,7 +305,8 @@ class Engine:
         seconds = max(ARENA_MIN_THINK_MS, think_ms) / 1000
         if board.is_game_over():
             raise ProtocolError("the field shows a finished game: no move to make")
-        job = _Job(Thinking(self.level, board, seconds), lambda timed: self.send(f"place_disc {timed.move}"))
+        thinking = Thinking(self.level, board, self._after_book_check(seconds, self.level.perfect and rules == Rules()))
+        job = _Job(thinking, lambda timed: self.answer(f"place_disc {timed.move}"))
         self._job = job
         job.start()
         job.wait()  # the arena sends nothing while it waits for the move

@@ -62,7 +62,8 @@ def parse_moves(text: str, rules: Rules) -> list[int]:
             elif "a" <= char <= "l":
                 col = ord(char) - ord("a")
             else:
-                raise NotationError(f"character {position} {char!r} is not a column")
+                names = f"1..{rules.cols}" if rules.cols <= 9 else f"the letters a..{chr(ord('a') + rules.cols - 1)}"
+                raise NotationError(f"character {position} {char!r} is not a column (columns are {names})")
             if not 0 <= col < rules.cols:
                 name = char if char.isdigit() else f"{char} ({col + 1})"
                 raise NotationError(

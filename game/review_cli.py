@@ -54,7 +54,15 @@ def add_commands(commands: argparse._SubParsersAction, add_rule_options, classic
 
 
 def _archive(args: argparse.Namespace) -> Archive:
-    archive = Archive.open(Path(args.home) if args.home else default_folder())
+    import logging
+
+    quiet = logging.NullHandler()  # the warning is said once, below, not also by the log
+    logger = logging.getLogger("game.archive")
+    logger.addHandler(quiet)
+    try:
+        archive = Archive.open(Path(args.home) if args.home else default_folder())
+    finally:
+        logger.removeHandler(quiet)
     if archive.warning:
         import sys
 
@@ -75,7 +83,8 @@ def cmd_review(args: argparse.Namespace, out: TextIO, board_of_text) -> int:
     archive: Archive | None = None
     if found:
         archive = _archive(args)
-        record = archive.game(int(found.group(1)))
+        number = int(found.group(1))
+        record = archive.game(number) if number < 1 << 63 else None  # SQLite ids are 64-bit
         if record is None:
             raise ReviewCliError(f"no game {found.group(1)} in the archive (see 'games')")
         board = Board(record.rules)

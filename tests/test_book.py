@@ -142,3 +142,11 @@ def test_early_table_matches_a_search_one_disc_deeper():
             child.push(col)
             best = max(best, -solver.solve_grid(child.grid, child.to_move).score)
         assert best == score, moves
+
+
+def test_the_default_book_is_the_shared_distance_book():
+    """``book()`` and ``book(BookFile.PLY_12_DISTANCES)`` were two objects (two mappings,
+    two checks), and ``book_problems`` never heard of the first one's refusal."""
+    from ai.book import BookFile, book
+
+    assert book() is book(BookFile.PLY_12_DISTANCES)

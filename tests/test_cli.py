@@ -472,3 +472,26 @@ def _ends_game(board, col: int) -> bool:
     child = board.copy()
     child.push(col)
     return child.is_game_over()
+
+
+def test_solve_on_a_board_too_wide_for_the_compiled_solver_answers():
+    """6x12: 84 bits of board do not fit the compiled search's int64 columns (a traceback)."""
+    proc = run("solve", "--cols", "12", "--time-limit", "60", stdin="aabbcc\n")
+    assert proc.returncode == 0, proc.stderr
+    moves, score = proc.stdout.split()
+    assert moves == "aabbcc" and int(score) > 0  # the side to move wins at once
+
+
+def test_python_dash_m_game_cli_runs_the_command():
+    """``python -m game.cli solve`` exited 0 having done nothing (no ``__main__`` block)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "game.cli", "solve"],
+        input="4453\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split()[0] == "4453" and len(proc.stdout.split()) == 2

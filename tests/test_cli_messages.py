@@ -86,3 +86,57 @@ def test_connectx_does_not_overwrite_an_existing_main_py_unless_forced(tmp_path)
     assert target.read_text() == "my own agent\n"
     ran = run("connectx", "--out", str(tmp_path), "--force")
     assert ran.returncode == 0 and "def agent(" in target.read_text()
+
+
+def test_a_digit_on_a_board_of_letter_columns_says_the_columns_are_letters():
+    ran = run("analyze", "4453", "--cols", "12")
+    assert_clean_error(ran, "'4' is not a column (columns are the letters a..l)")
+
+
+def test_solve_progress_counts_one_line_in_the_singular(monkeypatch):
+    monkeypatch.setattr(cli, "PROGRESS_SECONDS", 0.0)  # a progress line after every line
+    ran = run("solve", stdin="4453\n")
+    assert ran.returncode == 0, ran.stderr
+    assert "solve: 1 line in" in ran.stderr, ran.stderr
+
+
+def test_an_argument_holding_a_newline_still_gets_a_one_line_error():
+    ran = run("solve", "1234567", "4453\n2")
+    assert ran.returncode == 2
+    assert ran.stderr.count("\n") == 1 and "unrecognized arguments: 4453 2" in ran.stderr, ran.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["analyze", "4", "--level", "depth:" + "1" * 4301],
+        ["analyze", "4", "--level", "x" * 4301],
+        ["review", "x" * 4301],
+        ["match", "x" * 4301, "beginner"],
+    ],
+)
+def test_an_error_never_echoes_thousands_of_characters(args):
+    """A 4,301-character level name or game came back in an error line of 4,400."""
+    ran = run(*args)
+    assert ran.returncode == 2
+    assert ran.stderr.count("\n") == 1 and len(ran.stderr) <= 400, len(ran.stderr)
+
+
+def test_the_engine_on_a_terminal_says_what_it_waits_for():
+    """'main.py engine' typed at a terminal waited in silence, as if hung."""
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "main.py", "engine"],
+        cwd=ROOT,
+        stdin=follower,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    os.close(follower)
+    os.write(leader, b"isready\n\x04")
+    out, err = proc.communicate(timeout=120)
+    os.close(leader)
+    assert proc.returncode == 0, err
+    assert err.splitlines()[0] == cli.ENGINE_PROMPT
+    assert out.split() == ["readyok"]

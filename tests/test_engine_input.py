@@ -51,3 +51,10 @@ def test_an_arena_move_is_written_before_the_next_lines_error():
         replies = session(*ARENA, EMPTY_FIELD, "action move 200", "bogus line")
         assert replies[0].startswith("place_disc "), replies
         assert replies[1].startswith("error unknown command 'bogus'"), replies
+
+
+def test_an_error_line_never_echoes_thousands_of_characters():
+    """'level depth:' + 4,301 digits came back as an error line of 4,358 characters."""
+    replies = session("level depth:" + "1" * 4301, "level " + "x" * 5000, "bogus" + "y" * 5000)
+    assert len(replies) == 3
+    assert all(reply.startswith("error ") and len(reply) <= 300 for reply in replies), [len(r) for r in replies]

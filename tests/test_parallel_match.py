@@ -318,3 +318,42 @@ def test_a_game_that_cannot_be_played_stops_the_match_with_a_reason(jobs):
     assert outcome.error is not None and "no such engine on this worker" in outcome.error
     assert outcome.result.games == ()
     assert not new_children(before)
+
+
+def _children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL])
+def test_a_match_killed_alone_leaves_no_worker_and_no_engine_behind(tmp_path, stop):
+    """SIGTERM or SIGKILL to the match process only (as ``kill PID`` does, not Ctrl+C to the
+    group): its pool workers and their engines used to live on, orphaned."""
+    bot = pid_bot(tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "main.py"), "match", "depth:5", bot, "--games", "1000", "--jobs", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(pids_in(tmp_path)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        workers = _children_of(proc.pid)
+        assert len(workers) >= 2
+        os.kill(proc.pid, stop)
+        proc.wait(timeout=60)
+        assert all(gone_soon(pid, 15) for pid in workers)
+        assert all(gone_soon(pid, 15) for pid in pids_in(tmp_path))
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # the test's own clean-up, whatever happened
+        except OSError:
+            pass

@@ -84,3 +84,31 @@ def test_games_lists_reviews_and_exports_the_archive(tmp_path, capsys):
     assert '[Player2 "Medium"]' in (tmp_path / "all.pgn").read_text()
     assert main(["games", "--home", str(tmp_path), "--export", str(tmp_path / "no" / "dir.pgn")]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_a_game_id_too_large_for_the_archive_is_no_game(tmp_path, capsys):
+    """'review id:99999999999999999999' ended in SQLite's OverflowError traceback."""
+    code, _ = run("review", "id:99999999999999999999", "--home", str(tmp_path))
+    assert code == 2
+    assert "no game 99999999999999999999 in the archive" in capsys.readouterr().err
+
+
+def test_an_archive_that_cannot_be_opened_is_warned_about_once(tmp_path):
+    """The archive's own log line and the command's 'warning:' line said it twice."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run(
+        [sys.executable, str(root / "main.py"), "games", "--home", str(fifo)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=root,
+    )
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.count(f"no game archive in {fifo}") == 1, proc.stderr
