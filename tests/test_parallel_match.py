@@ -160,9 +160,10 @@ def test_a_dead_workers_engines_are_killed_even_if_they_outlive_their_input(tmp_
 
 
 def test_ctrl_c_stops_the_match_reports_finished_games_and_leaves_no_process(tmp_path):
+    # 100,000 games: on a loaded machine 1,000 of them were all over before Ctrl+C came.
     bot = pid_bot(tmp_path)
     proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "main.py"), "match", "depth:5", bot, "--games", "1000", "--jobs", "2"],
+        [sys.executable, str(ROOT / "main.py"), "match", "depth:5", bot, "--games", "100000", "--jobs", "2"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -337,7 +338,7 @@ def test_a_match_killed_alone_leaves_no_worker_and_no_engine_behind(tmp_path, st
     group): its pool workers and their engines used to live on, orphaned."""
     bot = pid_bot(tmp_path)
     proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "main.py"), "match", "depth:5", bot, "--games", "1000", "--jobs", "2"],
+        [sys.executable, str(ROOT / "main.py"), "match", "depth:5", bot, "--games", "100000", "--jobs", "2"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
