@@ -47,12 +47,12 @@ from typing import Any, Protocol
 import numpy as np
 
 from ai import solver_core
-from ai.book import BookError
+from ai.book import BookError, book
 from ai.levels import Level
-from ai.perfect import shared_player
+from ai.perfect import is_standard, shared_player
 from ai.player import Answer, DecidedBy, Purpose, choose_move
 from ai.search import SearchCancelled, SearchProgress, SearchResult, search
-from ai.solver import SolverStopped
+from ai.solver import BOOK_PLIES, SolverStopped
 from ai.tree import FIELDS, SearchTree
 from game.rules import Rules
 
@@ -232,7 +232,11 @@ def run_job(
         return
     except (EOFError, BrokenPipeError):  # the pipe to the window broke: the caller ends the worker
         raise
-    except Exception as error:  # report (a damaged book too), never kill the worker
+    except BookError as error:  # a damaged or missing book: one line, not a traceback
+        log.warning("%s", _failure_text(error))
+        send(JobFailed(job_id, _failure_text(error)))
+        return
+    except Exception as error:  # report, never kill the worker
         log.exception("search failed")
         send(JobFailed(job_id, _failure_text(error)))
         return
@@ -273,6 +277,11 @@ def _answer(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[
         )
         return Answer(result.move, DecidedBy.SEARCH, level, result.value, result=result, nodes=result.stats.total_nodes)
     purpose = Purpose.MOVE if job.purpose is JobPurpose.MOVE else Purpose.HINT
+    if level.perfect and is_standard(job.rules) and int(np.count_nonzero(job.grid)) <= BOOK_PLIES:
+        # Up to the book's 12 discs Perfect answers from the book; without it the solve
+        # could take hours.  A book that fails its check fails the job at once instead
+        # (BookError): the screen names the book, and Expert plays for Perfect.
+        book().check()
     return choose_move(
         level,
         job.grid,
