@@ -1178,6 +1178,37 @@ def test_full_board_mode_shows_the_running_score(app):
     assert play.tally_line() == "Score: player 1 1 · player 2 0"
 
 
+def test_full_board_score_stays_on_screen_beside_a_long_headline(app):
+    """Issue 17 rerun (screenshot at 1024x720): a long headline ("Computer 1 played column
+    1. Computer 1 expects +0.0 points (estimate)") pushed the running score off the status
+    bar with the level line; in full-board mode the score is what matters and stays."""
+    play = PlayScene(Rules(rows=4, cols=4, mode=Mode.FULL_BOARD), Level(1), "demo", level2=Level(1))
+    app.stack.push(play)
+    assert wait_until(app, lambda: len(play.match.moves) >= 3 and play.drop is None, 60)
+    assert len(play.headline()) > 50
+    drawn: list[str] = []
+    original = app.theme.text
+
+    def spy(surface, text, size, pos, **options):
+        drawn.append(text)
+        return original(surface, text, size, pos, **options)
+
+    app.theme.text = spy
+    try:
+        app.draw()
+    finally:
+        app.theme.text = original
+    assert play.tally_line().startswith("Score:") and play.tally_line() in drawn
+
+
+def test_an_even_full_board_estimate_is_plus_zero_not_minus_zero():
+    from game.app.scenes.play_text import estimate_text
+
+    rules = Rules(mode=Mode.FULL_BOARD)
+    assert estimate_text(-30, "Computer 1", rules) == "Computer 1 expects +0.0 points (estimate)"
+    assert estimate_text(-1500, "You", rules) == "You expect -1.5 points (estimate)"
+
+
 def test_a_failed_move_job_is_said_once_and_expert_plays_for_the_level(app):
     """A job that fails (a damaged book, say) is not resubmitted in a loop: the screen
     names the cause once, and Expert plays for that level for the rest of the game."""
