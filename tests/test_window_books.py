@@ -60,6 +60,30 @@ def test_perfect_with_a_damaged_book_fails_its_job_at_once_naming_the_book(flipp
     assert all("book_12ply_distances.dat is damaged" in text and "reinstall" in text for _, text in sent)
 
 
+EXPERT_JOB = """
+import json
+from ai.levels import PRESETS
+from game.app.worker import JobPurpose, SearchJob, run_job
+from game.board import Board
+board = Board.from_moves("4")
+sent = []
+job = SearchJob(board.grid.copy(), board.rules, board.to_move, PRESETS["Expert"], purpose=JobPurpose.MOVE)
+run_job(1, job, sent.append, lambda: False)
+print(json.dumps([[type(m).__name__, getattr(getattr(m, "answer", None), "move", None),
+                   getattr(getattr(m, "answer", None), "note", None)] for m in sent]))
+"""
+
+
+def test_expert_the_stand_in_plays_without_a_damaged_book_and_says_so(flipped_site, tmp_path):
+    """Expert knows the book up to 12 discs: with the book refused it searched a solve of
+    hours instead (the window then had no move at all); now its search decides."""
+    sent = _child(flipped_site, tmp_path, EXPERT_JOB)
+    (result,) = [message for message in sent if message[0] == "JobResult"]
+    _, move, note = result
+    assert move is not None
+    assert "book_12ply_distances.dat is damaged" in note
+
+
 ANALYSIS = """
 import json, time
 from pathlib import Path

@@ -277,12 +277,8 @@ def _answer(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[
         )
         return Answer(result.move, DecidedBy.SEARCH, level, result.value, result=result, nodes=result.stats.total_nodes)
     purpose = Purpose.MOVE if job.purpose is JobPurpose.MOVE else Purpose.HINT
-    if level.perfect and is_standard(job.rules) and int(np.count_nonzero(job.grid)) <= BOOK_PLIES:
-        # Up to the book's 12 discs Perfect answers from the book; without it the solve
-        # could take hours.  A book that fails its check fails the job at once instead
-        # (BookError): the screen names the book, and Expert plays for Perfect.
-        book().check()
-    return choose_move(
+    level, note = _without_a_bad_book(level, job)
+    answer = choose_move(
         level,
         job.grid,
         job.rules,
@@ -293,6 +289,31 @@ def _answer(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[
         record_tree=job.record_tree,
         tree_budget=job.tree_budget,
     )
+    if note is not None:
+        answer = replace(answer, note=f"{note}; {answer.note}" if answer.note else note)
+    return answer
+
+
+def _without_a_bad_book(level: Level, job: SearchJob) -> tuple[Level, str | None]:
+    """The level to play where the opening book fails its check, and a note saying so.
+
+    Up to the book's 12 discs Perfect, and a level that knows the openings, answer from
+    the book; without it their exact solve could take hours (the book is refused quietly
+    by the solver).  Perfect's job fails at once (BookError: the screen names the book
+    and Expert plays for it); another level plays without its book, by its search.
+    """
+    discs = int(np.count_nonzero(job.grid))
+    if not is_standard(job.rules) or discs > BOOK_PLIES:
+        return level, None
+    if not (level.perfect or (level.knows_openings(job.rules) and discs <= level.book_discs)):
+        return level, None
+    try:
+        book().check()
+    except BookError as error:
+        if level.perfect:
+            raise
+        return replace(level, book_discs=0), f"without the opening book ({error})"
+    return level, None
 
 
 def _failure_text(error: Exception) -> str:
