@@ -1209,6 +1209,42 @@ def test_an_even_full_board_estimate_is_plus_zero_not_minus_zero():
     assert estimate_text(-1500, "You", rules) == "You expect -1.5 points (estimate)"
 
 
+@pytest.mark.parametrize("size", [(1024, 720), (800, 600)])
+@pytest.mark.parametrize("opponent", ["computer", "demo"])
+def test_the_level_select_drops_no_line_of_experts_explanation(tmp_path, size, opponent):
+    """Issue 17 rerun (screenshot): in computer vs computer at 1024x720 the last sentence
+    (alpha-beta and the full tree's size) was cut off for want of room."""
+    from ai.levels import PRESETS, describe
+    from game.app.loop import App
+    from game.app.settings import Opponent
+
+    small = App(size, home=tmp_path / "home")
+    try:
+        small.settings.opponent = Opponent(opponent)
+        scene = LevelSelectScene()
+        small.stack.push(scene)
+        step(small, 2)
+        scene.use_preset(PRESETS["Expert"])
+        step(small)
+        drawn: list[str] = []
+        original = small.theme.text
+
+        def spy(surface, text, size, pos, **options):
+            drawn.append(text)
+            return original(surface, text, size, pos, **options)
+
+        small.theme.text = spy
+        try:
+            small.draw()
+        finally:
+            small.theme.text = original
+        shown = " ".join(drawn)
+        for sentence in describe(scene.level(), small.settings.rules()):
+            assert sentence in shown
+    finally:
+        small.close()
+
+
 def test_a_failed_move_job_is_said_once_and_expert_plays_for_the_level(app):
     """A job that fails (a damaged book, say) is not resubmitted in a loop: the screen
     names the cause once, and Expert plays for that level for the rest of the game."""
