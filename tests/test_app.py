@@ -1245,6 +1245,38 @@ def test_the_level_select_drops_no_line_of_experts_explanation(tmp_path, size, o
         small.close()
 
 
+def test_a_game_kept_in_memory_is_written_when_the_window_closes(tmp_path):
+    """Issue 17 rerun (archive attack): a finished game that could not be written (the
+    archive locked) waited in memory for the next game; closing the window lost it."""
+    import sqlite3
+
+    from game.app.archive_link import archive_of
+    from game.app.loop import App
+    from game.archive import Archive
+
+    home = tmp_path / "home"
+    window = App((900, 700), home=home)
+    try:
+        archive = archive_of(window)
+        blocker = sqlite3.connect(home / "games.sqlite3", timeout=0)
+        blocker.execute("BEGIN EXCLUSIVE")  # another program holds the archive
+        play = PlayScene(Rules(), Level(2), "human")
+        window.stack.push(play)
+        step(window)
+        for column in "1212121":
+            press(window, getattr(pygame, f"K_{column}"))
+            settle(window, play)
+        assert wait_until(window, lambda: play.outcome is not None, 10)
+        assert len(archive.pending) == 1  # kept in memory, said once
+        blocker.rollback()
+        blocker.close()  # the other program is done; the window closes before a next game
+    finally:
+        window.close()
+    reopened = Archive.open(home)
+    assert [game.moves_string for game in reopened.games()] == ["1212121"]
+    reopened.close()
+
+
 def test_a_failed_move_job_is_said_once_and_expert_plays_for_the_level(app):
     """A job that fails (a damaged book, say) is not resubmitted in a loop: the screen
     names the cause once, and Expert plays for that level for the rest of the game."""
