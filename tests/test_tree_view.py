@@ -338,6 +338,25 @@ def test_detail_panel_on_a_board_the_solver_cannot_hold_says_nothing_and_never_c
     assert not any("perfect play" in line.lower() for line in scene.detail_lines(child))
 
 
+def test_the_replays_end_and_start_bring_the_view_back_to_its_root(app):
+    """Issue 17 rerun (screenshot): at the replay's end ("Done: the value here is ...")
+    the selection stayed on the last node entered, deep in the tree, with the view panned
+    after it and the rest of the tree cut off; the search is back at the root by then."""
+    board = Board.from_moves("4453")
+    result = search(board.grid, board.rules, 5, record_tree=True, to_move=board.to_move)
+    scene = open_tree(app, board.rules, result, side=board.to_move)
+    deep = result.tree.root.children()[0].children()[0].children()[0]
+    scene.select(deep.index)  # the view follows a deep node, as during a replay
+    press(app, pygame.K_SPACE)
+    press(app, pygame.K_END)
+    assert scene.replay is not None and scene.replay.done
+    assert scene.selected == scene.replay.start == scene.view.root
+    assert scene.view == View(root=scene.view.root)  # fitted: the whole tree in view
+    press(app, pygame.K_PERIOD)
+    press(app, pygame.K_HOME)  # the start too: nothing entered yet, the root selected
+    assert scene.selected == scene.replay.start and scene.view == View(root=scene.view.root)
+
+
 def test_legend_explains_the_marks_and_l_toggles_it(app, hand):
     scene, _ = hand
     press(app, pygame.K_l)
