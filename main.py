@@ -77,10 +77,27 @@ def _set_up_and_rerun(missing: list[str], argv: list[str]) -> int:
     return subprocess.call([str(python), str(HERE / "main.py"), *argv])
 
 
+def _display_problem() -> str | None:
+    """game.launcher's ``display_problem``, read before set-up: the launcher needs only the
+    standard library, but importing it through the ``game`` package would need numpy."""
+    spec = importlib.util.spec_from_file_location("_connect4_launcher", HERE / "game" / "launcher.py")
+    if spec is None or spec.loader is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    problem: str | None = module.display_problem()
+    return problem
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     sys.path.insert(0, str(HERE))
     missing = _missing_packages(window=not argv or argv[0] in WINDOW_COMMANDS)
+    if missing and not argv:
+        problem = _display_problem()  # say it now, not after installing a window nobody sees
+        if problem:
+            print(f"main.py: {problem}", file=sys.stderr)
+            return 1
     if missing:
         return _set_up_and_rerun(missing, argv)
     from game.launcher import main as route

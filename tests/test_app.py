@@ -1178,6 +1178,105 @@ def test_full_board_mode_shows_the_running_score(app):
     assert play.tally_line() == "Score: player 1 1 · player 2 0"
 
 
+def test_full_board_score_stays_on_screen_beside_a_long_headline(app):
+    """Issue 17 rerun (screenshot at 1024x720): a long headline ("Computer 1 played column
+    1. Computer 1 expects +0.0 points (estimate)") pushed the running score off the status
+    bar with the level line; in full-board mode the score is what matters and stays."""
+    play = PlayScene(Rules(rows=4, cols=4, mode=Mode.FULL_BOARD), Level(1), "demo", level2=Level(1))
+    app.stack.push(play)
+    assert wait_until(app, lambda: len(play.match.moves) >= 3 and play.drop is None, 60)
+    assert len(play.headline()) > 50
+    drawn: list[str] = []
+    original = app.theme.text
+
+    def spy(surface, text, size, pos, **options):
+        drawn.append(text)
+        return original(surface, text, size, pos, **options)
+
+    app.theme.text = spy
+    try:
+        app.draw()
+    finally:
+        app.theme.text = original
+    assert play.tally_line().startswith("Score:") and play.tally_line() in drawn
+
+
+def test_an_even_full_board_estimate_is_plus_zero_not_minus_zero():
+    from game.app.scenes.play_text import estimate_text
+
+    rules = Rules(mode=Mode.FULL_BOARD)
+    assert estimate_text(-30, "Computer 1", rules) == "Computer 1 expects +0.0 points (estimate)"
+    assert estimate_text(-1500, "You", rules) == "You expect -1.5 points (estimate)"
+
+
+@pytest.mark.parametrize("size", [(1024, 720), (800, 600)])
+@pytest.mark.parametrize("opponent", ["computer", "demo"])
+def test_the_level_select_drops_no_line_of_experts_explanation(tmp_path, size, opponent):
+    """Issue 17 rerun (screenshot): in computer vs computer at 1024x720 the last sentence
+    (alpha-beta and the full tree's size) was cut off for want of room."""
+    from ai.levels import PRESETS, describe
+    from game.app.loop import App
+    from game.app.settings import Opponent
+
+    small = App(size, home=tmp_path / "home")
+    try:
+        small.settings.opponent = Opponent(opponent)
+        scene = LevelSelectScene()
+        small.stack.push(scene)
+        step(small, 2)
+        scene.use_preset(PRESETS["Expert"])
+        step(small)
+        drawn: list[str] = []
+        original = small.theme.text
+
+        def spy(surface, text, size, pos, **options):
+            drawn.append(text)
+            return original(surface, text, size, pos, **options)
+
+        small.theme.text = spy
+        try:
+            small.draw()
+        finally:
+            small.theme.text = original
+        shown = " ".join(drawn)
+        for sentence in describe(scene.level(), small.settings.rules()):
+            assert sentence in shown
+    finally:
+        small.close()
+
+
+def test_a_game_kept_in_memory_is_written_when_the_window_closes(tmp_path):
+    """Issue 17 rerun (archive attack): a finished game that could not be written (the
+    archive locked) waited in memory for the next game; closing the window lost it."""
+    import sqlite3
+
+    from game.app.archive_link import archive_of
+    from game.app.loop import App
+    from game.archive import Archive
+
+    home = tmp_path / "home"
+    window = App((900, 700), home=home)
+    try:
+        archive = archive_of(window)
+        blocker = sqlite3.connect(home / "games.sqlite3", timeout=0)
+        blocker.execute("BEGIN EXCLUSIVE")  # another program holds the archive
+        play = PlayScene(Rules(), Level(2), "human")
+        window.stack.push(play)
+        step(window)
+        for column in "1212121":
+            press(window, getattr(pygame, f"K_{column}"))
+            settle(window, play)
+        assert wait_until(window, lambda: play.outcome is not None, 10)
+        assert len(archive.pending) == 1  # kept in memory, said once
+        blocker.rollback()
+        blocker.close()  # the other program is done; the window closes before a next game
+    finally:
+        window.close()
+    reopened = Archive.open(home)
+    assert [game.moves_string for game in reopened.games()] == ["1212121"]
+    reopened.close()
+
+
 def test_a_failed_move_job_is_said_once_and_expert_plays_for_the_level(app):
     """A job that fails (a damaged book, say) is not resubmitted in a loop: the screen
     names the cause once, and Expert plays for that level for the rest of the game."""

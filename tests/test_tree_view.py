@@ -325,6 +325,38 @@ def test_detail_panel_sets_the_heuristic_value_beside_perfect_play(app):
     assert any(line.startswith("Perfect play: not known within") for line in scene.detail_lines(first))
 
 
+def test_detail_panel_on_a_board_the_solver_cannot_hold_says_nothing_and_never_crashes(app):
+    """Frame fuzz (issue 17 rerun): on a 7x9 board, selecting a node made the horizon build
+    a solver whose bitboards overflow int64, and the window died with an OverflowError."""
+    board = Board.from_moves("55", Rules(rows=7, cols=9))
+    result = search(board.grid, board.rules, 2, record_tree=True, to_move=board.to_move)
+    scene = open_tree(app, board.rules, result, side=board.to_move)
+    child = result.tree.root.children()[0]
+    scene.select(child.index)
+    step(app, 3)  # the solver would try on the frame after the selection settles
+    assert not scene.horizon.is_due(result.tree, child.index)
+    assert not any("perfect play" in line.lower() for line in scene.detail_lines(child))
+
+
+def test_the_replays_end_and_start_bring_the_view_back_to_its_root(app):
+    """Issue 17 rerun (screenshot): at the replay's end ("Done: the value here is ...")
+    the selection stayed on the last node entered, deep in the tree, with the view panned
+    after it and the rest of the tree cut off; the search is back at the root by then."""
+    board = Board.from_moves("4453")
+    result = search(board.grid, board.rules, 5, record_tree=True, to_move=board.to_move)
+    scene = open_tree(app, board.rules, result, side=board.to_move)
+    deep = result.tree.root.children()[0].children()[0].children()[0]
+    scene.select(deep.index)  # the view follows a deep node, as during a replay
+    press(app, pygame.K_SPACE)
+    press(app, pygame.K_END)
+    assert scene.replay is not None and scene.replay.done
+    assert scene.selected == scene.replay.start == scene.view.root
+    assert scene.view == View(root=scene.view.root)  # fitted: the whole tree in view
+    press(app, pygame.K_PERIOD)
+    press(app, pygame.K_HOME)  # the start too: nothing entered yet, the root selected
+    assert scene.selected == scene.replay.start and scene.view == View(root=scene.view.root)
+
+
 def test_legend_explains_the_marks_and_l_toggles_it(app, hand):
     scene, _ = hand
     press(app, pygame.K_l)

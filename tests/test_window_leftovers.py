@@ -88,3 +88,17 @@ def test_main_py_without_a_display_says_so_and_exits():
     assert proc.returncode == 1
     assert proc.stderr.startswith("main.py: no display to open the window on")
     assert "python main.py demo --out screenshots" in proc.stderr and len(proc.stderr.splitlines()) == 1
+
+
+def test_main_py_without_a_display_says_so_before_setting_anything_up(tmp_path):
+    """A first start on a server (no display, no packages yet): the no-display line comes
+    at once, not after a minute of installing a window nobody can see."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    env["CONNECT4_NO_SETUP"] = "1"  # were set-up reached, it would only say what is missing
+    # -S: no site-packages, so this Python lacks numpy and pygame, as a fresh system's does.
+    proc = subprocess.run(
+        [sys.executable, "-S", "main.py"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("main.py: no display to open the window on"), proc.stderr
+    assert "Missing" not in proc.stderr

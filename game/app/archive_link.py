@@ -8,6 +8,8 @@ file moved aside, a read-only folder) is shown once as a toast.
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +19,8 @@ from game.archive import HUMAN, Archive, GameResult
 if TYPE_CHECKING:
     from game.app.loop import App
     from game.app.scenes.play import PlayScene
+
+log = logging.getLogger(__name__)
 
 _ARCHIVES: weakref.WeakKeyDictionary[Any, Archive] = weakref.WeakKeyDictionary()
 _GAME_IDS: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
@@ -31,6 +35,17 @@ def archive_of(app: App) -> Archive:
         if archive.warning:
             app.show_toast(f"Game archive: {archive.warning}", 6.0)
     return archive
+
+
+def close_archive(app: App) -> None:
+    """Write the games still kept in memory (the archive was locked or read-only) and
+    close the file: the window is closing, and no next game will write them."""
+    archive = _ARCHIVES.pop(app, None)
+    if archive is not None:
+        try:
+            archive.close()
+        except sqlite3.Error as error:  # the games it could not write were said once already
+            log.warning("closing the game archive: %s", error)
 
 
 def level_label(level: Level) -> str:

@@ -275,6 +275,9 @@ class App:
         self.closed = True
         self.worker.shutdown()
         self.save_settings()
+        from game.app.archive_link import close_archive
+
+        close_archive(self)  # games kept in memory are written now, or never
         self.theme.close()  # each font holds its font file open
         pygame.quit()
 

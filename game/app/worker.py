@@ -47,12 +47,12 @@ from typing import Any, Protocol
 import numpy as np
 
 from ai import solver_core
-from ai.book import BookError
+from ai.book import BookError, book
 from ai.levels import Level
-from ai.perfect import shared_player
+from ai.perfect import is_standard, shared_player
 from ai.player import Answer, DecidedBy, Purpose, choose_move
 from ai.search import SearchCancelled, SearchProgress, SearchResult, search
-from ai.solver import SolverStopped
+from ai.solver import BOOK_PLIES, SolverStopped
 from ai.tree import FIELDS, SearchTree
 from game.rules import Rules
 
@@ -232,7 +232,11 @@ def run_job(
         return
     except (EOFError, BrokenPipeError):  # the pipe to the window broke: the caller ends the worker
         raise
-    except Exception as error:  # report (a damaged book too), never kill the worker
+    except BookError as error:  # a damaged or missing book: one line, not a traceback
+        log.warning("%s", _failure_text(error))
+        send(JobFailed(job_id, _failure_text(error)))
+        return
+    except Exception as error:  # report, never kill the worker
         log.exception("search failed")
         send(JobFailed(job_id, _failure_text(error)))
         return
@@ -273,7 +277,8 @@ def _answer(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[
         )
         return Answer(result.move, DecidedBy.SEARCH, level, result.value, result=result, nodes=result.stats.total_nodes)
     purpose = Purpose.MOVE if job.purpose is JobPurpose.MOVE else Purpose.HINT
-    return choose_move(
+    level, note = _without_a_bad_book(level, job)
+    answer = choose_move(
         level,
         job.grid,
         job.rules,
@@ -284,6 +289,31 @@ def _answer(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[
         record_tree=job.record_tree,
         tree_budget=job.tree_budget,
     )
+    if note is not None:
+        answer = replace(answer, note=f"{note}; {answer.note}" if answer.note else note)
+    return answer
+
+
+def _without_a_bad_book(level: Level, job: SearchJob) -> tuple[Level, str | None]:
+    """The level to play where the opening book fails its check, and a note saying so.
+
+    Up to the book's 12 discs Perfect, and a level that knows the openings, answer from
+    the book; without it their exact solve could take hours (the book is refused quietly
+    by the solver).  Perfect's job fails at once (BookError: the screen names the book
+    and Expert plays for it); another level plays without its book, by its search.
+    """
+    discs = int(np.count_nonzero(job.grid))
+    if not is_standard(job.rules) or discs > BOOK_PLIES:
+        return level, None
+    if not (level.perfect or (level.knows_openings(job.rules) and discs <= level.book_discs)):
+        return level, None
+    try:
+        book().check()
+    except BookError as error:
+        if level.perfect:
+            raise
+        return replace(level, book_discs=0), f"without the opening book ({error})"
+    return level, None
 
 
 def _failure_text(error: Exception) -> str:

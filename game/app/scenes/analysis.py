@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import pygame
 
+from ai.book import BookError, book
 from ai.perfect import PerfectPlayer, is_standard
 from ai.review import result_words
-from ai.solver import SolverStopped
+from ai.solver import BOOK_PLIES, SolverStopped
 from game.app.background import BackgroundTask
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
 from game.app.scene import Scene
@@ -54,6 +55,7 @@ class AnalysisScene(Scene):
         self.task: BackgroundTask[dict[int, int] | None] | None = None
         self.task_key: tuple | None = None
         self.scores: dict[int, int] | None = None
+        self.book_problem: str | None = None  # why the exact scores cannot be worked out here
         self.arrived = False
         self.buttons = [
             Button("Take back", self.take_back, "U"),
@@ -99,8 +101,15 @@ class AnalysisScene(Scene):
             self.task.cancel()
             self.task = None
         self.scores = None
+        self.book_problem = None
         if not is_standard(self.rules) or self.board.is_game_over():
             return
+        if self.board.ply <= BOOK_PLIES:  # the book answers here; without it, hours of solving
+            try:
+                book().check()
+            except BookError as error:
+                self.book_problem = f"No exact scores: {error}; reinstall bitbully-databases"
+                return
         if self.player is None:
             self.player = PerfectPlayer()
         player, grid, side = self.player, self.board.grid.copy(), self.board.to_move
@@ -252,6 +261,8 @@ class AnalysisScene(Scene):
             return [first, outcome.result_text() + ".", "U takes back, N starts anew."]
         if not is_standard(self.rules):
             return [first, f"{who} to move.", "Exact scores only on 6x7 with 4 in a row."]
+        if self.book_problem is not None:
+            return [first, f"{who} to move.", self.book_problem]
         if self.scores is None:
             return [first, f"{who} to move: working out the exact scores...", ""]
         best = max(self.scores.values())

@@ -32,6 +32,9 @@ from game.app.settings import Opponent
 from game.app.widgets import Button, FocusList, Selector, display_size, row_rects, stack_rects
 from game.rules import Rules
 
+MIN_TEXT = 11
+"""The smallest size the explanation shrinks to before lines give way to the buttons."""
+
 SLOW_SECONDS = 60.0
 PERFECT_ROWS_TEXT = (
     "Opening book + exact solver: search depth, pruning, move order and positions per move do not apply. "
@@ -252,19 +255,27 @@ class LevelSelectScene(Scene):
         for selector in self.selectors:
             selector.draw(surface, theme)
         y = self.text_rect.top + row * 0.35
-        size = max(13, int(row * 0.52))
-        bottom = self.back.rect.top - size
-        lines: list[tuple[str, tuple[int, int, int]]] = []
-        if not self.search_rows_apply:
-            lines += [(line, p.text) for line in theme.wrap(PERFECT_ROWS_TEXT, size, width)]
-            lines.append(("", p.text))
-        if current is not None and current in PRESET_NOTES:
-            lines += [(line, p.accent) for line in theme.wrap(f"{current}: {PRESET_NOTES[current]}", size, width)]
         warning = slow_level_warning(level, s.rules())
+        paragraphs: list[tuple[str, tuple[int, int, int]]] = []
+        if not self.search_rows_apply:
+            paragraphs += [(PERFECT_ROWS_TEXT, p.text), ("", p.text)]
+        if current is not None and current in PRESET_NOTES:
+            paragraphs.append((f"{current}: {PRESET_NOTES[current]}", p.accent))
         if warning:
-            lines += [(line, p.warning) for line in theme.wrap(warning, size, width)]
-        for sentence in describe(level, s.rules()):
-            lines += [(line, p.text) for line in theme.wrap(sentence, size, width)]
+            paragraphs.append((warning, p.warning))
+        paragraphs += [(sentence, p.text) for sentence in describe(level, s.rules())]
+
+        def wrapped(size: int) -> list[tuple[str, tuple[int, int, int]]]:
+            return [(line, color) for text, color in paragraphs for line in (theme.wrap(text, size, width) or [""])]
+
+        # The explanation shrinks to fit (Expert's five sentences, two sides' selectors);
+        # only past the smallest readable size does it give way to the buttons.
+        size = max(13, int(row * 0.52))
+        lines = wrapped(size)
+        while size > MIN_TEXT and y + len(lines) * size * 1.15 > self.back.rect.top - size * 0.5:
+            size -= 1
+            lines = wrapped(size)
+        bottom = self.back.rect.top - size * 0.5
         for line, color in lines:
             if y + size > bottom:
                 break  # a small window: the explanation gives way to the buttons

@@ -82,7 +82,8 @@ def estimate_text(own_value: int, name: str, rules: Rules) -> str:
     """How the game stands for ``name`` by the heuristic (never said as a fact)."""
     you = name == "You"
     if rules.mode is Mode.FULL_BOARD:
-        return f"{name} {'expect' if you else 'expects'} {own_value / POINT:+.1f} points (estimate)"
+        points = round(own_value / POINT, 1) + 0.0  # + 0.0: an even game is +0.0, never -0.0
+        return f"{name} {'expect' if you else 'expects'} {points:+.1f} points (estimate)"
     size = abs(own_value)
     if size < EVEN_BELOW:
         return "The position is even (estimate)"

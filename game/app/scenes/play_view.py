@@ -237,10 +237,13 @@ def draw_status(scene: PlayScene, surface: pygame.Surface, layout: PlayLayout) -
     level, tally = level_line(scene), tally_line(scene)
     side_width = max(theme.font(small).size(level)[0], theme.font(small).size(tally)[0])
     needs = max(theme.font(big, True).size(first)[0], theme.font(small).size(second)[0])
-    if x + needs + 24 + side_width > right:  # the level and tally give way (the pause menu has them)
-        level = tally = ""
-    else:
-        right -= side_width + 24
+    if x + needs + 24 + side_width > right:  # the level and tally give way (the pause menu has them) ...
+        level = ""
+        if scene.rules.mode is not Mode.FULL_BOARD:  # ... but not this game's running score
+            tally = ""
+        side_width = theme.font(small).size(tally)[0] if tally else 0
+    if side_width:
+        right -= side_width + 24  # the headline shrinks (or is cut) beside the score
     size = big
     while size > 14 and theme.font(size, True).size(first)[0] > right - x:
         size -= 1  # shrink rather than cut the headline

@@ -7,12 +7,15 @@ are kept.  The wording is ``text.exact_verdict``'s.
 
 from __future__ import annotations
 
+import logging
 import time
 
 from ai.solver import Solver, SolverError, SolverStopped
 from ai.tree import LeafReason, Node, SearchTree
 from game.app.tree.text import exact_verdict
 from game.rules import Mode
+
+log = logging.getLogger(__name__)
 
 HORIZON_SECONDS = 0.012
 """Time the exact solver may take in one frame for the selected node (it looks at the
@@ -26,6 +29,7 @@ class Horizon:
         self.seconds = seconds
         self.known: dict[tuple[int, int], str | None] = {}  # per (tree, node): the verdict, None: none applies
         self._solver: Solver | None = None
+        self._no_solver = False  # the solver cannot be built for these rules: say nothing
         self._settled: tuple[int, int] | None = None  # the (tree, node) selected last frame
 
     def get(self, tree: SearchTree, index: int) -> str | None:
@@ -48,10 +52,19 @@ class Horizon:
         rules = node.tree.rules
         if rules.mode is not Mode.CLASSIC or not rules.gravity or node.leaf_reason in (LeafReason.WIN, LeafReason.FULL):
             return None
+        if self._no_solver:
+            return None
         if self._solver is None:
             # Without the opening book: a book look-up does not poll the clock, and the
             # solver must stop within the frame's budget.
-            self._solver = Solver(rules, use_book=False)
+            try:
+                self._solver = Solver(rules, use_book=False)
+            except (SolverError, OverflowError, ValueError, MemoryError) as error:
+                # Boards whose bitboards pass 64 bits (7x9, 8x8, ...) overflow ai.solver's
+                # int64 arrays: the panel then has no horizon line, and the window lives.
+                log.info("no exact solver for %s: %s", rules.describe(), error)
+                self._no_solver = True
+                return None
         board = node.board()
         deadline = time.perf_counter() + self.seconds
         try:

@@ -312,9 +312,15 @@ class TreeScene(Scene):
         self.speed_index = (self.speed_index + 1) % len(SPEEDS)
 
     def follow_replay(self) -> None:
-        current = self.replay.current if self.replay else None
+        replay = self.replay
+        if replay is None:
+            return
+        current = replay.current
         if current is not None:
             self.select(current)
+        else:  # before the first step or after the last: the search is at the root
+            self.selected = replay.start
+            self.fit()  # the whole replayed tree in view, not the last node's corner
 
     def stop_replay(self) -> None:
         self.replay, self.playing = None, False
