@@ -60,8 +60,8 @@ class Horizon:
             try:
                 self._solver = Solver(rules, use_book=False)
             except (SolverError, OverflowError, ValueError, MemoryError) as error:
-                # Boards whose bitboards pass 64 bits (7x9, 8x8, ...) overflow ai.solver's
-                # int64 arrays: the panel then has no horizon line, and the window lives.
+                # A solver that cannot be built (it once overflowed on boards past 64
+                # bits, 7x9 and up): the panel then has no horizon line, the window lives.
                 log.info("no exact solver for %s: %s", rules.describe(), error)
                 self._no_solver = True
                 return None
