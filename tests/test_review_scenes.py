@@ -208,3 +208,20 @@ def test_t_opens_the_tree_of_a_search_where_the_shown_move_was_chosen(app):
     assert (tree.record.result.tree.grid == review.board_at(3).grid).all()
     press(app, pygame.K_ESCAPE, frames=2)
     assert app.stack.top is review
+
+
+def test_the_analysis_board_says_when_its_scores_run_out_of_budget(app, monkeypatch):
+    """Its column scores have a node budget (the hint's): past it the board says so, and
+    no longer shows "working out" for ever."""
+    import game.app.scenes.analysis as analysis
+
+    monkeypatch.setattr(analysis, "HINT_EXACT_NODES", 1_000)  # a 13-disc position needs far more
+    app.stack.push(AnalysisScene())
+    step(app, 2)
+    board = app.stack.top
+    put_text("4444413222242")
+    press(app, pygame.K_v, pygame.KMOD_CTRL)
+    assert board.board.ply == 13
+    assert wait_until(app, lambda: board.book_problem is not None, 60)
+    assert board.scores is None
+    assert board.status_lines()[2] == "No exact scores: not proven within 1,000 positions here"

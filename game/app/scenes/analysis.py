@@ -16,6 +16,7 @@ import pygame
 
 from ai.book import BookError, book
 from ai.perfect import PerfectPlayer, is_standard
+from ai.player import HINT_EXACT_NODES
 from ai.review import result_words
 from ai.solver import BOOK_PLIES, SolverStopped
 from game.app.background import BackgroundTask
@@ -55,7 +56,7 @@ class AnalysisScene(Scene):
         self.task: BackgroundTask[dict[int, int] | None] | None = None
         self.task_key: tuple | None = None
         self.scores: dict[int, int] | None = None
-        self.book_problem: str | None = None  # why the exact scores cannot be worked out here
+        self.book_problem: str | None = None  # why there are no exact scores here (book, budget)
         self.arrived = False
         self.buttons = [
             Button("Take back", self.take_back, "U"),
@@ -91,6 +92,8 @@ class AnalysisScene(Scene):
         if task is not None and task.finished:
             self.scores = task.result
             self.task = None
+            if self.scores is None:  # the budget ran out (a cancelled task is not awaited)
+                self.book_problem = f"No exact scores: not proven within {HINT_EXACT_NODES:,} positions here"
 
     def position_key(self) -> tuple:
         return (self.board.grid.tobytes(), self.board.to_move)
@@ -116,7 +119,7 @@ class AnalysisScene(Scene):
 
         def run(should_stop, on_progress) -> dict[int, int] | None:
             try:
-                return player.column_scores(grid, side, should_stop=should_stop)
+                return player.column_scores(grid, side, should_stop=should_stop, node_limit=HINT_EXACT_NODES)
             except SolverStopped:
                 return None
 
