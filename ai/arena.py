@@ -804,6 +804,7 @@ def play_match(
     on_game: Callable[[GameRecord], None] | None = None,
     progress: Progress | None = None,
     notice: Callable[[str], None] | None = None,
+    stop_requested: Callable[[], bool] | None = None,
 ) -> MatchOutcome:
     """Play a match, its games in parallel: ``jobs`` worker processes (default one per
     core, at most ``games``), or ``executor`` (a Dask cluster's, say) when given.
@@ -813,6 +814,8 @@ def play_match(
     second; ``notice`` hears of dead workers and replays.  With ``sprt`` the games are
     played as pairs until the test decides (``games`` is the most it may play).  Ctrl+C
     stops the match: the outcome says ``interrupted`` and holds the games finished.
+    ``stop_requested`` is asked about once a second: True stops the match as Ctrl+C does
+    (a signal handler sets it, so a Ctrl+C that Python swallowed still stops it).
     """
     tasks = schedule(player_a, player_b, rules, games=games, movetime=movetime, seed=seed)
     records: dict[int, GameRecord] = {}
@@ -824,6 +827,8 @@ def play_match(
         say(text)
 
     def decided() -> bool:
+        if stop_requested is not None and stop_requested():
+            raise KeyboardInterrupt  # stopped: the games finished so far are the outcome
         return sprt is not None and sprt_prefix(sprt, records).verdict is not Verdict.CONTINUE
 
     def finished(record: GameRecord) -> None:

@@ -990,10 +990,6 @@ MAX_MATCH_JOBS = 256
 SPRT_MAX_GAMES = 10_000
 
 
-def _raise_keyboard_interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     from ai.arena import Progress, Sprt, cluster_executor, default_jobs, play_match
     from ai.levels import LevelNotFound
@@ -1037,10 +1033,16 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
         except OSError as error:
             raise CliError(f"cannot write {args.pgn}: {error.strerror or error}") from None
     main_thread = threading.current_thread() is threading.main_thread()
+    stop = threading.Event()
+
+    def interrupt(signum: int, frame: object) -> None:
+        stop.set()  # kept: Python swallows an exception raised inside a finalizer
+        raise KeyboardInterrupt
+
     if main_thread:
         # ``kill PID`` stops the match as Ctrl+C does: the pool and its engines are shut
         # down and the finished games reported (the default action left them running)
-        previous = signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+        previous = {number: signal.signal(number, interrupt) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
         outcome = play_match(
             specs[0],
@@ -1055,10 +1057,12 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
             on_game=pgn.add if pgn is not None else None,
             progress=Progress(args.games, sprt=sprt),
             notice=lambda text: print(f"\n{text}", file=sys.stderr, flush=True),
+            stop_requested=stop.is_set,
         )
     finally:
         if main_thread:
-            signal.signal(signal.SIGTERM, previous)
+            for number, handler in previous.items():
+                signal.signal(number, handler)
         if pgn is not None:
             pgn.close()
         if close_cluster is not None:

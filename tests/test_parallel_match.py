@@ -3,6 +3,7 @@ one process per running game, a worker killed mid-match, Ctrl+C, SPRT, a Dask cl
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import random
@@ -358,3 +359,20 @@ def test_a_match_killed_alone_leaves_no_worker_and_no_engine_behind(tmp_path, st
             os.killpg(proc.pid, signal.SIGKILL)  # the test's own clean-up, whatever happened
         except OSError:
             pass
+
+
+def test_a_stop_request_ends_the_match_as_ctrl_c_does():
+    """The match CLI's signal handler also sets a flag the match asks about each second: a
+    Ctrl+C whose KeyboardInterrupt Python swallowed (inside a finalizer) still stops it."""
+    asked = itertools.count()
+    outcome = play_match(
+        PlayerChoice("depth:2"),
+        PlayerChoice("beginner", seed=1),
+        Rules(),
+        games=400,
+        jobs=2,
+        seed=3,
+        stop_requested=lambda: next(asked) >= 3,
+    )
+    assert outcome.interrupted
+    assert len(outcome.result.games) < 400
