@@ -815,7 +815,8 @@ def play_match(
     played as pairs until the test decides (``games`` is the most it may play).  Ctrl+C
     stops the match: the outcome says ``interrupted`` and holds the games finished.
     ``stop_requested`` is asked about once a second: True stops the match as Ctrl+C does
-    (a signal handler sets it, so a Ctrl+C that Python swallowed still stops it).
+    (the match command's signal handler sets it; it also stops a match whose
+    KeyboardInterrupt went astray).
     """
     tasks = schedule(player_a, player_b, rules, games=games, movetime=movetime, seed=seed)
     records: dict[int, GameRecord] = {}

@@ -1036,7 +1036,7 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     stop = threading.Event()
 
     def interrupt(signum: int, frame: object) -> None:
-        stop.set()  # kept: Python swallows an exception raised inside a finalizer
+        stop.set()  # also a flag: the match stops even where the exception goes astray
         raise KeyboardInterrupt
 
     if main_thread:

@@ -405,9 +405,8 @@ def test_a_long_search_shows_progress_on_stderr_and_ctrl_c_ends_it_cleanly():
         while "searching depth" not in err.getvalue():
             if main_returned.wait(0.05):
                 return
-        # Once more every 2 s until the stop is said: an interrupt that lands while the
-        # main thread runs a finalizer is swallowed there (as a second Ctrl+C would be
-        # needed in a terminal), and the depth-38 search would otherwise run for ever.
+        # Once more every 2 s until the stop is said, so that a lost interrupt fails the
+        # test instead of leaving the depth-38 search to run for ever.
         while "stopped by Ctrl+C" not in err.getvalue():
             _thread.interrupt_main()
             if main_returned.wait(2.0):
@@ -416,7 +415,8 @@ def test_a_long_search_shows_progress_on_stderr_and_ctrl_c_ends_it_cleanly():
     saved = sys.stderr
     sys.stderr = err
     # Python's own Ctrl+C handler, as a terminal's python has it: interrupt_main does
-    # nothing where an earlier test of this process left SIGINT ignored.
+    # nothing where SIGINT is ignored, as it is for pytest started in the background by
+    # a non-interactive shell (found by the loaded runs of the README's test command).
     handler = signal.signal(signal.SIGINT, signal.default_int_handler)
     presser = threading.Thread(target=press_ctrl_c_after_progress, daemon=True)
     presser.start()

@@ -363,7 +363,9 @@ def test_a_match_killed_alone_leaves_no_worker_and_no_engine_behind(tmp_path, st
 
 def test_a_stop_request_ends_the_match_as_ctrl_c_does():
     """The match CLI's signal handler also sets a flag the match asks about each second: a
-    Ctrl+C whose KeyboardInterrupt Python swallowed (inside a finalizer) still stops it."""
+    Ctrl+C still stops a match whose KeyboardInterrupt went astray. (A match started in the
+    background by a non-interactive shell inherits SIGINT ignored: the command now installs
+    its own handler.)"""
     asked = itertools.count()
     outcome = play_match(
         PlayerChoice("depth:2"),
