@@ -405,8 +405,7 @@ def test_a_long_search_shows_progress_on_stderr_and_ctrl_c_ends_it_cleanly():
         while "searching depth" not in err.getvalue():
             if main_returned.wait(0.05):
                 return
-        # Once more every 2 s until the stop is said, so that a lost interrupt fails the
-        # test instead of leaving the depth-38 search to run for ever.
+        # Once more every 2 s until the stop is said, in case one interrupt is lost.
         while "stopped by Ctrl+C" not in err.getvalue():
             _thread.interrupt_main()
             if main_returned.wait(2.0):
