@@ -159,17 +159,10 @@ BOOK_FALLBACK = "the agent plays without it (exact only where the solver finishe
 def _note_book_problems(*, check: bool = False) -> None:
     """Say on stderr (once each) why an opening book is not used (Kaggle keeps the log);
     ``check``: check the distance book first (once; quick)."""
-    from ai.book import BookError, book, book_problems
+    from ai.book import unsaid_problems
 
-    if check:
-        try:
-            book().check()
-        except BookError:
-            pass
-    for problem in book_problems():
-        if problem not in _BOOKS_NOTED:
-            _BOOKS_NOTED.add(problem)
-            print(f"connectx: note: {problem}; {BOOK_FALLBACK}", file=sys.stderr, flush=True)
+    for problem in unsaid_problems(_BOOKS_NOTED, check=check):
+        print(f"connectx: note: {problem}; {BOOK_FALLBACK}", file=sys.stderr, flush=True)
 
 
 def _fallback_column(grid: np.ndarray, to_move: int, inarow: int, open_columns: list[int]) -> int:

@@ -140,17 +140,10 @@ class Engine:
         """Say on the log (once each) why an opening book is not used: the level plays
         without it, maybe weaker or closer to its clock.  ``check``: check the distance
         book first (once; quick), so Perfect's first move is explained before it is made."""
-        from ai.book import BookError, book, book_problems
+        from ai.book import unsaid_problems
 
-        if check:
-            try:
-                book().check()
-            except BookError:
-                pass
-        for problem in book_problems():
-            if problem not in self._books_noted:
-                self._books_noted.add(problem)
-                print(f"engine: note: {problem}; {BOOK_FALLBACK}", file=self.log, flush=True)
+        for problem in unsaid_problems(self._books_noted, check=check):
+            print(f"engine: note: {problem}; {BOOK_FALLBACK}", file=self.log, flush=True)
 
     # -- the loop -----------------------------------------------------------------------
     def run(self, lines: Iterable[str]) -> int:
