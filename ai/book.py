@@ -173,6 +173,27 @@ def _store_verdict(key: str, verdict: str) -> None:
         pass
 
 
+def _open_regular(path: str | Path, name: str, expected: str) -> tuple[int, os.stat_result]:
+    """Open ``path`` without blocking (a FIFO would wait for a writer) and return the
+    descriptor and its stat; the caller closes it.
+
+    Raises:
+        BookError: it cannot be opened, or is not a regular file (``name`` is ``expected``'s).
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise BookError(f"{name} cannot be read: {error.strerror or error}") from error
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise BookError(f"{name} is {_file_kind(info.st_mode)}, not {expected}")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info
+
+
 def _file_kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a folder"
@@ -240,14 +261,8 @@ def open_book_file(which: BookFile, path: Path) -> tuple[mmap.mmap, os.stat_resu
             whole number of records.
     """
     name = f"the {which.package_name} book {path}"
+    fd, info = _open_regular(path, name, "a book file")
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as error:
-        raise BookError(f"{name} cannot be read: {error.strerror or error}") from error
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise BookError(f"{name} is {_file_kind(info.st_mode)}, not a book file")
         size = info.st_size
         if size == 0:
             raise BookError(f"{name} is empty")
@@ -610,14 +625,8 @@ def _read_early_file() -> str:
         BookError: missing, unreadable, not a regular file, or damaged.
     """
     name = f"the table of solved early positions {EARLY_FILE}"
+    fd, info = _open_regular(EARLY_FILE, name, "a table")
     try:
-        fd = os.open(EARLY_FILE, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as error:
-        raise BookError(f"{name} cannot be read: {error.strerror or error}") from error
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise BookError(f"{name} is {_file_kind(info.st_mode)}, not a table")
         if info.st_size > MAX_EARLY_BYTES:
             raise BookError(f"{name} is {info.st_size:,} bytes, more than the table ({MAX_EARLY_BYTES:,} at most)")
         with os.fdopen(os.dup(fd), "rb") as file:
