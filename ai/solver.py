@@ -366,10 +366,11 @@ class PythonNegamax:
 
 
 def fits_compiled(rules: Rules) -> bool:
-    """Whether the compiled search can take this board: its keys and threat shifts must fit
-    in 63 bits (6x7 and smaller boards do; 7x8 and larger always run the Python search)."""
+    """Whether the compiled search can take this board: a position's bits (a sentinel row
+    on each column) in one 64-bit word, so its discs are below bit 63 (7x8 and 8x7 are the
+    largest boards; keys up to 2**64 are split in ``ai.solver_core.slot_and_check``)."""
     height = rules.rows + 1
-    return rules.cols * height + 1 <= 62 and (height + 1) * (rules.connect - 1) < 63
+    return rules.cols * height <= 64 and (height + 1) * (rules.connect - 1) < 63
 
 
 class Solver(PythonNegamax):

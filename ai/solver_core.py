@@ -140,6 +140,35 @@ def threats(p, empty, height, connect):
     return r & empty
 
 
+def slot_and_check(key, slots, reciprocal, exact_float, wrap_quotient, wrap_slot):
+    """``(key % slots, key // slots + 1)``: a key's slot and check, as ``ai.solver`` has them.
+
+    Keys below 2**52 are exact in a double, so the quotient comes from a multiplication
+    (corrected by one either way) instead of a 64-bit division.  Keys of boards with 64
+    bits a position (7x8) can pass 2**63 and wrap to negative in an int64: the true key is
+    then ``key + 2**64``, whose quotient and remainder add ``2**64``'s (``wrap_*``).
+    """
+    if exact_float:
+        check = np.int64(key * reciprocal)
+        slot = key - check * slots
+        if slot < 0:
+            check -= 1
+            slot += slots
+        elif slot >= slots:
+            check += 1
+            slot -= slots
+        return slot, check + 1
+    slot = key % slots  # Python's floor semantics (numba keeps them): 0 <= slot < slots
+    check = key // slots
+    if key < 0:
+        slot += wrap_slot
+        check += wrap_quotient
+        if slot >= slots:
+            slot -= slots
+            check += 1
+    return slot, check + 1
+
+
 def negamax(words, slots, params, columns, state, flag, current0, mask0, played0, alpha0, beta0, wins0):
     """``ai.solver.Solver._negamax`` over an explicit stack: the same nodes, the same table.
 
@@ -159,6 +188,10 @@ def negamax(words, slots, params, columns, state, flag, current0, mask0, played0
     # Keys below 2**52 are exact in a double: the slot and check come from a multiplication.
     exact_float = board_mask < (1 << 51)
     reciprocal = 1.0 / slots
+    # 2**64 = wrap_quotient * slots + wrap_slot, for keys past 2**63 (see slot_and_check).
+    quarter = 1 << 62
+    wrap_quotient = 4 * (quarter // slots) + (4 * (quarter % slots)) // slots
+    wrap_slot = (4 * (quarter % slots)) % slots
     frame = np.zeros((depth, FIELDS), np.int64)
     prio = np.zeros((depth, 16), np.int64)  # ((64 - threats made) << 4 | rank), sorted
     wins = np.zeros((depth, 16), np.int64)  # the threats a move makes (-1: not counted)
@@ -216,20 +249,7 @@ def negamax(words, slots, params, columns, state, flag, current0, mask0, played0
         first_rank = -1
         if not done:
             high = (cells - 1 - played) // 2
-            key = current + mask
-            if exact_float:  # key // slots by a float reciprocal, corrected: no 64-bit division
-                check = np.int64(key * reciprocal)
-                slot = key - check * slots
-                if slot < 0:
-                    check -= 1
-                    slot += slots
-                elif slot >= slots:
-                    check += 1
-                    slot -= slots
-                check += 1
-            else:
-                slot = key % slots
-                check = key // slots + 1
+            slot, check = slot_and_check(current + mask, slots, reciprocal, exact_float, wrap_quotient, wrap_slot)
             entry = words[slot]
             if (entry >> 20) == check:
                 lower = ((entry >> 8) & 255) - cells
@@ -274,20 +294,9 @@ def negamax(words, slots, params, columns, state, flag, current0, mask0, played0
                     for rank in range(ncols):
                         move = moves & columns[rank]
                         if move:
-                            child = opponent + (mask | move)
-                            if exact_float:
-                                child_check = np.int64(child * reciprocal)
-                                child_slot = child - child_check * slots
-                                if child_slot < 0:
-                                    child_check -= 1
-                                    child_slot += slots
-                                elif child_slot >= slots:
-                                    child_check += 1
-                                    child_slot -= slots
-                                child_check += 1
-                            else:
-                                child_slot = child % slots
-                                child_check = child // slots + 1
+                            child_slot, child_check = slot_and_check(
+                                opponent + (mask | move), slots, reciprocal, exact_float, wrap_quotient, wrap_slot
+                            )
                             child_entry = words[child_slot]
                             if (child_entry >> 20) == child_check and (child_entry & 255) - cells <= -beta:
                                 score = cells - (child_entry & 255)
@@ -422,6 +431,9 @@ def _compile() -> Callable:
 
     module.popcount = compiled(i64(i64), popcount)  # type: ignore[attr-defined]
     module.threats = compiled(i64(i64, i64, i64, i64), threats)  # type: ignore[attr-defined]
+    module.slot_and_check = compiled(  # type: ignore[attr-defined]
+        numba.types.UniTuple(i64, 2)(i64, i64, numba.float64, numba.boolean, i64, i64), slot_and_check
+    )
     return compiled(i64(array, i64, array, array, array, array, i64, i64, i64, i64, i64, i64), negamax)
 
 

@@ -238,13 +238,14 @@ def test_every_preset_plays_the_same_moves_with_the_same_work_under_load():
 
 
 def test_a_hint_off_the_compiled_boards_gives_up_on_exact_scores_within_its_budget():
-    """7x8 is too big for the compiled solver: the hint's exact scores get the Python
-    budget (not the 20M positions of 6x7, two minutes there) and the search's move stands."""
+    """7x9 is too big for the compiled solver (72 bits a position): the hint's exact scores
+    get the Python budget (not the 20M positions of 6x7, two minutes there) and the
+    search's move stands.  7x8, 64 bits, is the largest board it takes."""
     from ai.player import PYTHON_EXACT_NODES, Purpose, exact_nodes
     from ai.solver import fits_compiled
 
-    rules = Rules(rows=7, cols=8)
-    assert not fits_compiled(rules) and fits_compiled(Rules())
+    rules = Rules(rows=7, cols=9)
+    assert not fits_compiled(rules) and fits_compiled(Rules()) and fits_compiled(Rules(rows=7, cols=8))
     assert exact_nodes(rules) == PYTHON_EXACT_NODES
     answer = choose_move(PRESETS["Medium"], Board(rules).grid, rules, 1, purpose=Purpose.HINT)
     assert answer.move is not None and answer.column_scores is None and answer.exact is None

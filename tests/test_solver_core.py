@@ -86,8 +86,15 @@ def test_compiled_and_python_visit_the_same_nodes_on_the_benchmark_positions(fas
 
 @pytest.mark.parametrize(
     "rules",
-    [Rules(), Rules(rows=4, cols=5, connect=4), Rules(rows=5, cols=6, connect=3), Rules(rows=6, cols=8, connect=5)],
-    ids=["6x7", "4x5-k4", "5x6-k3", "6x8-k5"],
+    [
+        Rules(),
+        Rules(rows=4, cols=5, connect=4),
+        Rules(rows=5, cols=6, connect=3),
+        Rules(rows=6, cols=8, connect=5),
+        Rules(rows=7, cols=8),
+        Rules(rows=7, cols=8, connect=5),
+    ],
+    ids=["6x7", "4x5-k4", "5x6-k3", "6x8-k5", "7x8", "7x8-k5"],
 )
 def test_compiled_and_python_agree_on_seeded_positions(fast, rules):
     """Scores, weak scores, best moves and node counts, position by position."""
@@ -101,6 +108,24 @@ def test_compiled_and_python_agree_on_seeded_positions(fast, rules):
         one_move = compiled.best_move(*_bits(compiled, board))
         two_move = python.best_move(*_bits(python, board))
         assert one_move == two_move, board.moves_string()
+    assert np.array_equal(compiled.table().array, python.table().array)
+
+
+def test_keys_past_two_to_the_63_land_in_the_same_slots_on_7x8(fast):
+    """7x8 takes 64 bits a position: with the last column full and its top disc the side
+    to move's, every key is 2**63 or more, which an int64 holds as a negative number.
+    Both paths must still write the same words, node for node (stopped by a node limit:
+    the position is far from solved)."""
+    rules = Rules(rows=7, cols=8)
+    board = Board.from_moves("88888884", rules)
+    compiled, python = _pair(rules)
+    current, mask = _bits(compiled, board)
+    assert current + mask >= 1 << 63
+    for solver in (compiled, python):
+        with pytest.raises(SolverStopped, match="node budget"):
+            solver.solve_grid(board.grid, board.to_move, node_limit=150_000)
+        assert solver.nodes == 150_001
+    assert np.count_nonzero(compiled.table().array) > 10_000
     assert np.array_equal(compiled.table().array, python.table().array)
 
 
