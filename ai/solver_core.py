@@ -429,11 +429,10 @@ def _compile() -> Callable:
         jit: Any = numba.njit
         return jit(signature, cache=True, nogil=True)(function)
 
-    module.popcount = compiled(i64(i64), popcount)  # type: ignore[attr-defined]
-    module.threats = compiled(i64(i64, i64, i64, i64), threats)  # type: ignore[attr-defined]
-    module.slot_and_check = compiled(  # type: ignore[attr-defined]
-        numba.types.UniTuple(i64, 2)(i64, i64, numba.float64, numba.boolean, i64, i64), slot_and_check
-    )
+    lazy: Any = numba.njit(cache=True, nogil=True)
+    module.popcount = lazy(popcount)  # type: ignore[attr-defined]
+    module.threats = lazy(threats)  # type: ignore[attr-defined]
+    module.slot_and_check = lazy(slot_and_check)  # type: ignore[attr-defined]
     return compiled(i64(array, i64, array, array, array, array, i64, i64, i64, i64, i64, i64), negamax)
 
 

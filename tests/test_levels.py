@@ -119,7 +119,8 @@ def test_levels_are_frozen_values_with_notes():
 
 def test_describe_says_where_perfect_play_applies():
     assert "Perfect play" in describe(PRESETS["Perfect"], Rules())[0]
-    assert "only for the standard" in describe(PRESETS["Perfect"], Rules(rows=7, cols=8))[0]
+    assert "only for the standard" in describe(PRESETS["Perfect"], Rules(rows=7, cols=9))[0]
+    assert "plays exactly wherever the solver proves" in describe(PRESETS["Perfect"], Rules(rows=7, cols=8))[0]
     assert "plays exactly wherever the solver proves" in describe(PRESETS["Perfect"], Rules(rows=5, cols=6))[0]
     assert any("left to right" in line for line in describe(Level(4, order=MoveOrder.LEFT_TO_RIGHT), Rules()))
 
