@@ -44,7 +44,7 @@ OFF_BOARD_LEVEL = "Expert"
 
 def off_board_perfect(rules: Rules) -> Level:
     """Perfect off the standard board: Expert, which on the boards the compiled solver
-    takes (``fits_compiled``: 6x7's size and smaller) tries the solver from the first move,
+    takes (``fits_compiled``: up to 64 bits a position, 7x8 or 8x7) tries the solver from the first move,
     within Expert's solver nodes, so it plays exactly wherever the solver proves the
     position and like Expert elsewhere.  Larger boards run the Python solver, about 35
     times slower, so there Perfect is Expert as it stands."""
@@ -54,11 +54,19 @@ def off_board_perfect(rules: Rules) -> Level:
     return expert
 
 
+def level_played(level: Level, rules: Rules) -> Level:
+    """The level that plays on ``rules``: Perfect off the standard board is Expert
+    (``off_board_perfect``); every other level is itself.  The level select shows its rows."""
+    if level.perfect and not is_standard(rules):
+        return off_board_perfect(rules)
+    return level
+
+
 HINT_EXACT_NODES = 20_000_000
 """The most a hint (or the column scores) spends on exact column scores before it says
 "estimate" instead: about 2 s compiled; the same on every machine."""
 PYTHON_EXACT_NODES = 500_000
-"""The same for boards the compiled search cannot take (7x8 and larger,
+"""The same for boards the compiled search cannot take (7x9 and larger,
 ``ai.solver.fits_compiled``): the Python search does about 170,000 a second, so a hint
 there says "estimate" within about 3 s instead of 2 minutes."""
 
@@ -222,8 +230,8 @@ def _choose_now(
     if over is not None:
         return Answer(None, DecidedBy.SEARCH, level, over)
     note = None
-    if level.perfect and not is_standard(rules):
-        level, note = off_board_perfect(rules), NOT_STANDARD_NOTE
+    if level_played(level, rules) != level:
+        level, note = level_played(level, rules), NOT_STANDARD_NOTE
     if purpose is Purpose.HINT:
         level = replace(level, noise=0)
     position = _Position(grid, rules, to_move, should_stop, perfect_player, soft_limit)

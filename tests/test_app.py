@@ -1029,6 +1029,25 @@ def test_perfect_hides_the_search_rows_that_do_not_apply(app):
     assert app.stack.top.level_line() == "Hard: depth 8, alpha-beta on, solves the last 26"
 
 
+def test_perfect_off_the_standard_board_shows_the_expert_rows_it_plays(app):
+    """On 7x8 Perfect plays Expert's search (and the solver where it proves the position):
+    the rows show that search, not Perfect's unused depth 12 and "no limit", and a row
+    changed by hand starts from it."""
+    from ai.levels import EXPERT_SEARCH_NODES, MAX_DEPTH, PRESETS
+
+    app.settings.rows, app.settings.cols = 7, 8
+    app.stack.push(LevelSelectScene())
+    step(app, 2)
+    scene = app.stack.top
+    click(app, next(b for b in scene.presets if b.label == "Perfect").rect.center)
+    assert scene.selectors == [scene.depth, scene.pruning, scene.order, scene.budget]
+    assert (scene.depth.value, scene.budget.value) == (MAX_DEPTH, EXPERT_SEARCH_NODES)
+    assert app.settings.level() == PRESETS["Perfect"]
+    click(app, scene.pruning.arrow_rects()[1].center)
+    level = app.settings.level()
+    assert (level.perfect, level.pruning, level.node_budget) == (False, False, EXPERT_SEARCH_NODES)
+
+
 def test_perfect_status_line_names_book_and_solver_not_depth(app):
     from ai.levels import PRESETS
 

@@ -26,6 +26,7 @@ from ai.levels import (
     preset_name,
 )
 from ai.perfect import is_standard
+from ai.player import level_played
 from ai.search import MoveOrder
 from game.app.scene import Scene
 from game.app.settings import Opponent
@@ -81,7 +82,7 @@ class LevelSelectScene(Scene):
                 # A row changed by hand makes a plain search of it (no beginner's blur, no
                 # book or solver, no perfect play: those come with their presets).
                 change: dict[str, Any] = {field: value}
-                plain = replace(self.level(), noise=0, perfect=False, book_discs=0, endgame_cells=0)
+                plain = replace(self.level_played(), noise=0, perfect=False, book_discs=0, endgame_cells=0)
                 self.set_level(replace(plain, **change))
 
             return apply
@@ -148,8 +149,12 @@ class LevelSelectScene(Scene):
         self.side = Side(side)
         self._sync()
 
+    def level_played(self) -> Level:
+        """What the rows show: the level as it plays here (Perfect off 6x7 is Expert)."""
+        return level_played(self.level(), self.app.settings.rules())
+
     def _sync(self) -> None:
-        level = self.level()
+        level = self.level_played()
         self.side_selector.set_value(self.side)
         self.depth.set_value(level.depth)
         self.pruning.set_value(level.pruning)
