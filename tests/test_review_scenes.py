@@ -222,6 +222,6 @@ def test_the_analysis_board_says_when_its_scores_run_out_of_budget(app, monkeypa
     put_text("4444413222242")
     press(app, pygame.K_v, pygame.KMOD_CTRL)
     assert board.board.ply == 13
-    assert wait_until(app, lambda: board.book_problem is not None, 60)
+    assert wait_until(app, lambda: board.no_scores_reason is not None, 60)
     assert board.scores is None
     assert board.status_lines()[2] == "No exact scores: not proven within 1,000 positions here"

@@ -56,7 +56,7 @@ class AnalysisScene(Scene):
         self.task: BackgroundTask[dict[int, int] | None] | None = None
         self.task_key: tuple | None = None
         self.scores: dict[int, int] | None = None
-        self.book_problem: str | None = None  # why there are no exact scores here (book, budget)
+        self.no_scores_reason: str | None = None  # why there are no exact scores here (book, budget)
         self.arrived = False
         self.buttons = [
             Button("Take back", self.take_back, "U"),
@@ -93,7 +93,7 @@ class AnalysisScene(Scene):
             self.scores = task.result
             self.task = None
             if self.scores is None:  # the budget ran out (a cancelled task is not awaited)
-                self.book_problem = f"No exact scores: not proven within {HINT_EXACT_NODES:,} positions here"
+                self.no_scores_reason = f"No exact scores: not proven within {HINT_EXACT_NODES:,} positions here"
 
     def position_key(self) -> tuple:
         return (self.board.grid.tobytes(), self.board.to_move)
@@ -104,14 +104,14 @@ class AnalysisScene(Scene):
             self.task.cancel()
             self.task = None
         self.scores = None
-        self.book_problem = None
+        self.no_scores_reason = None
         if not is_standard(self.rules) or self.board.is_game_over():
             return
         if self.board.ply <= BOOK_PLIES:  # the book answers here; without it, hours of solving
             try:
                 book().check()
             except BookError as error:
-                self.book_problem = f"No exact scores: {error}; reinstall bitbully-databases"
+                self.no_scores_reason = f"No exact scores: {error}; reinstall bitbully-databases"
                 return
         if self.player is None:
             self.player = PerfectPlayer()
@@ -264,8 +264,8 @@ class AnalysisScene(Scene):
             return [first, outcome.result_text() + ".", "U takes back, N starts anew."]
         if not is_standard(self.rules):
             return [first, f"{who} to move.", "Exact scores only on 6x7 with 4 in a row."]
-        if self.book_problem is not None:
-            return [first, f"{who} to move.", self.book_problem]
+        if self.no_scores_reason is not None:
+            return [first, f"{who} to move.", self.no_scores_reason]
         if self.scores is None:
             return [first, f"{who} to move: working out the exact scores...", ""]
         best = max(self.scores.values())
