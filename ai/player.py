@@ -286,7 +286,7 @@ def _decide(
     try:
         if level.knows_openings(rules) and position.discs <= level.book_discs:
             return _perfect(level, position)
-        if level.solves_endgames(rules) and position.grid.size - position.discs <= level.endgame_cells:
+        if level.solves_endgames(rules) and position.grid.size - position.discs <= level.endgame_cells_on(rules):
             keeping, solver_spent = _endgame_columns(position, level.solver_nodes)
     except SolverStopped:
         if position.stopped():

@@ -231,3 +231,24 @@ def test_every_preset_survives_a_save_for_each_side(tmp_path):
         report = read_settings(path)
         assert report.problems == ()
         assert report.settings.level() == first and report.settings.second_level() == second
+
+
+def test_expert_saved_before_its_board_share_existed_is_still_expert(tmp_path):
+    """Settings written before ``endgame_percent`` hold Expert's other fields only: the
+    game reads them as the Expert preset (its share included), both sides; a level
+    changed by hand stays as it was, and a bad share is reported like any bad value."""
+    from dataclasses import asdict
+
+    from ai.levels import PRESETS, Level
+
+    old = {name: value for name, value in asdict(PRESETS["Expert"]).items() if name != "endgame_percent"}
+    old["order"] = PRESETS["Expert"].order.value
+    data = {**old, **{f"second_{name}": value for name, value in old.items()}}
+    settings = load_settings(write(tmp_path, json.dumps(data)))
+    assert settings.level() == settings.second_level() == PRESETS["Expert"]
+    custom = {**old, "node_budget": 50_000}
+    assert load_settings(write(tmp_path, json.dumps(custom))).level() == Level(
+        **{**custom, "order": PRESETS["Expert"].order}
+    )
+    report = read_settings(write(tmp_path, json.dumps({**old, "endgame_percent": 150})))
+    assert any(problem.startswith("endgame_percent=150") for problem in report.problems)

@@ -24,10 +24,10 @@ import stat
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
-from ai.levels import MAX_DEPTH, MIN_DEPTH, NODE_BUDGETS, SOLVER_NODES, Level
+from ai.levels import MAX_DEPTH, MIN_DEPTH, NODE_BUDGETS, PRESETS, SOLVER_NODES, Level
 from ai.search import MoveOrder
 from game.rules import MAX_COLS, MAX_CONNECT, MAX_ROWS, MIN_COLS, MIN_CONNECT, MIN_ROWS, Mode, Rules, RulesError
 
@@ -86,6 +86,7 @@ class Settings:
     perfect: bool = False
     book_discs: int = 0
     endgame_cells: int = 0
+    endgame_percent: int = 0
     solver_nodes: int = SOLVER_NODES
     # Player 2's level in computer vs computer (player 1 plays the level above).
     second_depth: int = 2
@@ -96,6 +97,7 @@ class Settings:
     second_perfect: bool = False
     second_book_discs: int = 0
     second_endgame_cells: int = 0
+    second_endgame_percent: int = 0
     second_solver_nodes: int = SOLVER_NODES
     window_size: tuple[int, int] = (1024, 720)  # the window's last size (windowed, not full screen)
     tally: dict[str, int] = field(default_factory=_empty_tally)
@@ -188,6 +190,7 @@ _READERS: dict[str, Callable[[object], object]] = {
     "perfect": _bool,
     "book_discs": _int_in(0, 42),
     "endgame_cells": _int_in(0, 1000),
+    "endgame_percent": _int_in(0, 100),
     "solver_nodes": _int_in(0, 10**9),
     "second_depth": _int_in(MIN_DEPTH, MAX_DEPTH),
     "second_pruning": _bool,
@@ -197,6 +200,7 @@ _READERS: dict[str, Callable[[object], object]] = {
     "second_perfect": _bool,
     "second_book_discs": _int_in(0, 42),
     "second_endgame_cells": _int_in(0, 1000),
+    "second_endgame_percent": _int_in(0, 100),
     "second_solver_nodes": _int_in(0, 10**9),
     "window_size": _window_size,
 }
@@ -420,6 +424,7 @@ def read_settings(path: Path) -> SettingsReport:
     for name, template in (("tally", _empty_tally()), ("two_player_tally", _empty_two_player_tally())):
         if name in data:
             setattr(settings, name, _read_tally(data[name], template, name, problems))
+    _keep_presets(settings, data)
     try:
         settings.rules()
     except RulesError as error:
@@ -427,6 +432,24 @@ def read_settings(path: Path) -> SettingsReport:
         settings.rows, settings.cols, settings.connect = 6, 7, 4
     moved_to = _move_aside(path) if damaged else None
     return SettingsReport(settings, tuple(problems), moved_to)
+
+
+LATER_LEVEL_FIELDS = ("endgame_percent",)
+"""``Level`` fields added after settings files were first written."""
+
+
+def _keep_presets(settings: Settings, data: dict) -> None:
+    """A preset saved before a ``Level`` field existed (Expert before ``endgame_percent``)
+    is still that preset: the new field takes the preset's value, not the default."""
+    for prefix in ("", "second_"):
+        missing = [name for name in LEVEL_FIELDS if prefix + name not in data]
+        if not missing or not set(missing) <= set(LATER_LEVEL_FIELDS):
+            continue
+        stored = settings._level_at(prefix)
+        for preset in PRESETS.values():
+            if replace(preset, **{name: getattr(stored, name) for name in missing}) == stored:
+                settings._store_level(prefix, preset)
+                break
 
 
 def load_settings(path: Path) -> Settings:

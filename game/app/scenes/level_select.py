@@ -82,7 +82,9 @@ class LevelSelectScene(Scene):
                 # A row changed by hand makes a plain search of it (no beginner's blur, no
                 # book or solver, no perfect play: those come with their presets).
                 change: dict[str, Any] = {field: value}
-                plain = replace(self.level_played(), noise=0, perfect=False, book_discs=0, endgame_cells=0)
+                plain = replace(
+                    self.level_played(), noise=0, perfect=False, book_discs=0, endgame_cells=0, endgame_percent=0
+                )
                 self.set_level(replace(plain, **change))
 
             return apply

@@ -184,7 +184,7 @@ def level_text(level: Level, rules: Rules) -> str:
     if level.knows_openings(rules):
         text += ", book"
     if level.solves_endgames(rules):
-        text += f", solves the last {level.endgame_cells}"
+        text += f", solves the last {level.endgame_cells_on(rules)}"
     return text
 
 
