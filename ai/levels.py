@@ -120,7 +120,8 @@ PRESET_NOTES: dict[str, str] = {
     "Easy": "Looks 4 plies ahead, a little roughly: scores 81% against Beginner.",
     "Medium": "Looks 6 plies ahead: scores 78% against Easy.",
     "Hard": "Looks 8 plies ahead, solves the last 26 cells: 75% against Medium, 82% against plain depth 2.",
-    "Expert": "300,000 positions a move, knows the openings and the last 28 cells: 78% against Hard, 93% against depth 4.",
+    "Expert": "300,000 positions a move, knows the openings and the last 28 cells (two thirds of bigger boards): "
+    "78% against Hard, 97% against depth 4.",
     "Perfect": "Never lets a win or a draw slip on 6x7 (book + solver): 76% against Expert, no losses.",
 }
 """One line per preset saying how strong it is: 6x7 scores from ``python -m ai.strength``
