@@ -230,8 +230,9 @@ def _choose_now(
     if over is not None:
         return Answer(None, DecidedBy.SEARCH, level, over)
     note = None
-    if level_played(level, rules) != level:
-        level, note = level_played(level, rules), NOT_STANDARD_NOTE
+    played = level_played(level, rules)
+    if played != level:
+        level, note = played, NOT_STANDARD_NOTE
     if purpose is Purpose.HINT:
         level = replace(level, noise=0)
     position = _Position(grid, rules, to_move, should_stop, perfect_player, soft_limit)

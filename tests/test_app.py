@@ -27,7 +27,7 @@ from game.app.scenes.play_text import Report
 from game.app.scenes.title import TitleScene
 from game.app.worker import JobPurpose
 from game.rules import MAX, MIN, Mode, Rules
-from tests.ui import FRAME, click, column_point, press, settle, step, wait_until
+from tests.ui import FRAME, click, column_point, drawn_texts, press, settle, step, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -1205,18 +1205,7 @@ def test_full_board_score_stays_on_screen_beside_a_long_headline(app):
     app.stack.push(play)
     assert wait_until(app, lambda: len(play.match.moves) >= 3 and play.drop is None, 60)
     assert len(play.headline()) > 50
-    drawn: list[str] = []
-    original = app.theme.text
-
-    def spy(surface, text, size, pos, **options):
-        drawn.append(text)
-        return original(surface, text, size, pos, **options)
-
-    app.theme.text = spy
-    try:
-        app.draw()
-    finally:
-        app.theme.text = original
+    drawn = [text for text, _ in drawn_texts(app)]
     assert play.tally_line().startswith("Score:") and play.tally_line() in drawn
 
 
@@ -1245,19 +1234,7 @@ def test_the_level_select_drops_no_line_of_experts_explanation(tmp_path, size, o
         step(small, 2)
         scene.use_preset(PRESETS["Expert"])
         step(small)
-        drawn: list[str] = []
-        original = small.theme.text
-
-        def spy(surface, text, size, pos, **options):
-            drawn.append(text)
-            return original(surface, text, size, pos, **options)
-
-        small.theme.text = spy
-        try:
-            small.draw()
-        finally:
-            small.theme.text = original
-        shown = " ".join(drawn)
+        shown = " ".join(text for text, _ in drawn_texts(small))
         for sentence in describe(scene.level(), small.settings.rules()):
             assert sentence in shown
     finally:

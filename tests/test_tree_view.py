@@ -26,7 +26,7 @@ from game.app.worker import JobPurpose
 from game.board import Board
 from game.rules import MIN, Rules
 from tests.test_search import HAND_GRID, HAND_RULES
-from tests.ui import FRAME, click, press, settle, step, wait_until
+from tests.ui import FRAME, click, drawn_texts, press, settle, step, wait_until
 
 pytestmark = pytest.mark.window  # drives the real window (deselect with -m 'not window')
 
@@ -765,18 +765,5 @@ def test_the_deepest_row_stays_on_the_canvas_at_800x600(tmp_path, depth):
 def test_toasts_stay_clear_of_the_bottom_panel(app, hand):
     scene, _ = hand
     app.show_toast("A long message about the tree that was just exported somewhere on this machine", 5)
-    shown = []
-    original = app.theme.text
-
-    def spy(surface, text, size, pos, **options):
-        rect = original(surface, text, size, pos, **options)
-        if text.startswith("A long message"):
-            shown.append(rect)
-        return rect
-
-    app.theme.text = spy
-    try:
-        app.draw()
-    finally:
-        app.theme.text = original
+    shown = [rect for text, rect in drawn_texts(app) if text.startswith("A long message")]
     assert shown and not any(rect.colliderect(scene.areas.bottom) for rect in shown)

@@ -55,3 +55,21 @@ def column_point(app, play, col: int) -> tuple[int, int]:
     layout = play.layout_board(pygame.display.get_surface())
     x, y = layout.center(0, col)
     return int(x), int(y)
+
+
+def drawn_texts(app) -> list[tuple[str, pygame.Rect]]:
+    """Draw one frame and return every text the theme drew, with where it went."""
+    drawn: list[tuple[str, pygame.Rect]] = []
+    original = app.theme.text
+
+    def spy(surface, text, size, pos, **options):
+        rect = original(surface, text, size, pos, **options)
+        drawn.append((text, rect))
+        return rect
+
+    app.theme.text = spy
+    try:
+        app.draw()
+    finally:
+        app.theme.text = original
+    return drawn

@@ -83,7 +83,7 @@ class LevelSelectScene(Scene):
                 # book or solver, no perfect play: those come with their presets).
                 change: dict[str, Any] = {field: value}
                 plain = replace(
-                    self.level_played(), noise=0, perfect=False, book_discs=0, endgame_cells=0, endgame_percent=0
+                    self.played_level(), noise=0, perfect=False, book_discs=0, endgame_cells=0, endgame_percent=0
                 )
                 self.set_level(replace(plain, **change))
 
@@ -151,12 +151,12 @@ class LevelSelectScene(Scene):
         self.side = Side(side)
         self._sync()
 
-    def level_played(self) -> Level:
+    def played_level(self) -> Level:
         """What the rows show: the level as it plays here (Perfect off 6x7 is Expert)."""
         return level_played(self.level(), self.app.settings.rules())
 
     def _sync(self) -> None:
-        level = self.level_played()
+        level = self.played_level()
         self.side_selector.set_value(self.side)
         self.depth.set_value(level.depth)
         self.pruning.set_value(level.pruning)
