@@ -15,11 +15,13 @@ Two terms make depth count (without them depth 2 and depth 8 chose alike, issue 
   right above it.  Such a leaf scores ``TACTICAL`` (far above any positional value, far
   below a proven ``WIN``), so a search no longer walks into a loss one ply past its
   horizon and sees a win one ply early.
-- **Threat parity** (gravity): in the endgame columns fill up in turn, and a threat on an
-  odd row (counting 1 from the bottom) tends to fall to the first player, one on an even
-  row to the second (Allis).  A threat cell on a player's own parity is worth
-  ``PARITY_GOOD``, on the other parity ``PARITY_OTHER``; a threat with an opponent's
-  threat below it in its column is worth little (that one comes first) and is not counted.
+- **Threat parity** (gravity): in the endgame columns fill up in turn until the last
+  open column decides, and a player gets the cells of the rows whose turn is theirs
+  there (``first_player_rows``): on 6x7 the first player's are the odd rows counting 1
+  from the bottom, the second's the even ones (Allis); on 7x8 it is the other way round.
+  A threat cell on a player's own parity is worth ``PARITY_GOOD``, on the other parity
+  ``PARITY_OTHER``; a threat with an opponent's threat below it in its column is worth
+  little (that one comes first) and is not counted.
 
 The evaluator is generated as straight-line code for the board's K and height: per
 direction, the windows free of the opponent come from a doubling AND chain, and "at
@@ -35,7 +37,7 @@ from collections.abc import Callable
 from typing import cast
 
 from ai.bitboard import Geometry
-from game.rules import Mode
+from game.rules import Mode, Rules
 
 POINT = 1_000
 """FULL_BOARD: the value of one completed run (a point)."""
@@ -44,7 +46,7 @@ CENTRE_WEIGHT = 3
 TACTICAL = 100_000
 """A leaf whose next moves are forced to a win: far above positions, below ``WIN``."""
 PARITY_GOOD = 40
-"""Per threat cell on the owner's good row parity (first player: odd rows from the bottom)."""
+"""Per threat cell on the owner's good row parity (``first_player_rows``)."""
 PARITY_OTHER = 12
 """Per threat cell on the other parity."""
 
@@ -87,13 +89,25 @@ def _side_source(own: str, other: str, k: int, directions: tuple[int, ...]) -> l
     return lines
 
 
+def first_player_rows(rules: Rules) -> int:
+    """The row parity the first player gets at the end: 1 for the odd rows (counting 1 from
+    the bottom), 0 for the even ones.
+
+    When every other column is full, the discs already played before row ``r`` of the
+    last open column are ``cells - rows - 1 + r``, and the first player moves on an even
+    count: so the odd rows on 6x7 (35 + r) and the even ones on 7x8 (48 + r).  Solved
+    7x8 endgames with one lone threat agree: the first player won 80 of 84 with it on an
+    even row, 44 of 70 on an odd one."""
+    return (rules.cells - rules.rows + 1) % 2
+
+
 def row_parity_masks(geo: Geometry) -> tuple[int, int]:
-    """(odd rows, even rows) counting 1 from the bottom, as bitboards."""
-    odd = 0
+    """(the first player's rows, the second player's rows) at the end, as bitboards."""
+    firsts = 0
     for col in range(geo.rules.cols):
-        for row in range(0, geo.rules.rows, 2):
-            odd |= 1 << (col * geo.height + row)
-    return odd, geo.board_mask ^ odd
+        for row in range(1 - first_player_rows(geo.rules), geo.rules.rows, 2):
+            firsts |= 1 << (col * geo.height + row)
+    return firsts, geo.board_mask ^ firsts
 
 
 def _threat_source(geo: Geometry) -> list[str]:
@@ -152,15 +166,15 @@ def _parity_source(geo: Geometry) -> list[str]:
     """Source lines adding the threat parity to ``s`` (gravity only)."""
     lines: list[str] = []
     if geo.rules.gravity:
-        odd, even = row_parity_masks(geo)
+        firsts, seconds = row_parity_masks(geo)
         # A threat above an opponent threat in its column is dead: the opponent's threat
         # below is reached first and decides the column (Allis).
         lines += _fill_up_source("tf", geo) + _fill_up_source("ts", geo)
         lines += [
             "    live_f = tf & ~above_ts",
             "    live_s = ts & ~above_tf",
-            f"    s += {PARITY_GOOD} * ((live_f & {odd}).bit_count() - (live_s & {even}).bit_count())",
-            f"    s += {PARITY_OTHER} * ((live_f & {even}).bit_count() - (live_s & {odd}).bit_count())",
+            f"    s += {PARITY_GOOD} * ((live_f & {firsts}).bit_count() - (live_s & {seconds}).bit_count())",
+            f"    s += {PARITY_OTHER} * ((live_f & {seconds}).bit_count() - (live_s & {firsts}).bit_count())",
         ]
     return lines
 
