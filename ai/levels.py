@@ -94,7 +94,9 @@ EXPERT_SOLVER_NODES = 4_000_000
 """Expert knows the openings up to 7 discs and the last 28 cells (two thirds of the board:
 37 cells on 7x8): a step above Hard, and the middle game (where its search still errs)
 leaves Perfect a step above it.  On 7x8 the last 28 cells were not enough (62.5% against
-Hard in 36 games; 36 cells: 72.2%)."""
+Hard in 36 games; 36 cells: 72.2%; before the threat-parity fix); with 37 it scores 81.2%
+over the 64 games of every 7x8 opening.  On connect 5 it is not measurably stronger than
+Hard (53.9%): those games are lost in the middle game, where no solver reaches (README)."""
 PERFECT_SOLVER_NODES = 2_000_000
 """Perfect's nodes for the distance to the end (the quickest win, the slowest loss) once
 its outcome-keeping move is found; the outcome itself is always searched to the end."""
