@@ -29,7 +29,18 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ai.arena import GameRecord, LevelChooser, LevelSpec, MatchResult, Progress, Side, fmt_elo, play_game, play_match
+from ai.arena import (
+    GameRecord,
+    LevelChooser,
+    LevelSpec,
+    MatchResult,
+    Progress,
+    Side,
+    fmt_elo,
+    opening_pool,
+    play_game,
+    play_match,
+)
 from ai.levels import PRESETS, Level
 from ai.perfect import PerfectPlayer, is_standard
 from ai.player import choose_move
@@ -272,10 +283,21 @@ def ladder(
     return results
 
 
+def ladder_openings(rules: Rules) -> int:
+    """The ladder's openings per pair by default: 12 on 6x7; elsewhere the whole pool (32
+    on 7x8), since a third of those games or more are drawn and 36 games leave a score
+    within a game or two of any target."""
+    return 12 if is_standard(rules) else len(opening_pool(rules))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ai.strength", description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a short run: 6x7 only, 2 openings, 40 positions")
-    parser.add_argument("--openings", type=int, help="openings per pair (each played twice; default 4, quick 2)")
+    parser.add_argument(
+        "--openings",
+        type=int,
+        help="openings per pair (each played twice; default 4, quick 2; --ladder: 12 on 6x7, the whole pool elsewhere)",
+    )
     parser.add_argument("--boards", nargs="*", choices=list(BOARDS), help="boards to play on (default all)")
     parser.add_argument(
         "--ladder", action="store_true", help="only the pairs with targets (adjacent presets, Hard-d2, Expert-d4)"
@@ -295,12 +317,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.jobs is not None and args.jobs < 1:
         parser.error(f"--jobs must be at least 1, not {args.jobs}")
     if args.ladder:
-        openings_count = args.openings or 12
         log_ladder = lambda text: print(text, flush=True)  # noqa: E731
         started = time.perf_counter()
-        log_ladder(f"Ladder pairs (seed {SEED + 1}); {openings_count} openings x 2 colours per pair")
+        log_ladder(f"Ladder pairs (seed {SEED + 1})")
         for board in args.boards or ["6x7"]:
-            log_ladder(f"\n## {board}: {BOARDS[board].describe()}")
+            openings_count = args.openings or ladder_openings(BOARDS[board])
+            log_ladder(f"\n## {board}: {BOARDS[board].describe()}; {openings_count} openings x 2 colours per pair")
             pairs = [tuple(pair.split("-", 1)) for pair in args.pairs] if args.pairs else None
             results = ladder(BOARDS[board], openings_count, log_ladder, args.jobs, pairs)
             log_ladder("Targets:")
