@@ -104,8 +104,9 @@ def first_player_rows(rules: Rules) -> int:
 def row_parity_masks(geo: Geometry) -> tuple[int, int]:
     """(the first player's rows, the second player's rows) at the end, as bitboards."""
     firsts = 0
+    lowest = 1 - first_player_rows(geo.rules)  # 0-based: row 1 is index 0
     for col in range(geo.rules.cols):
-        for row in range(1 - first_player_rows(geo.rules), geo.rules.rows, 2):
+        for row in range(lowest, geo.rules.rows, 2):
             firsts |= 1 << (col * geo.height + row)
     return firsts, geo.board_mask ^ firsts
 

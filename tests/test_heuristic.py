@@ -17,29 +17,28 @@ def _last_column_threats(rules: Rules, seed: int) -> dict[int, list[int]]:
     player one threat there and the second none: the moves, by the threat's row (1 at the
     bottom), at least one of each parity."""
     geo = geometry(rules)
-    rows, height = rules.rows, geo.height
     rng = random.Random(seed)
     found: dict[int, list[int]] = {}
     while len({row % 2 for row in found}) < 2:
         discs = [0, 0]  # first, second
         mask = 0
         moves: list[int] = []
-        for ply in range(rows * (rules.cols - 1)):
-            columns = [c for c in range(rules.cols - 1) if not mask >> (c * height + rows - 1) & 1]
-            rng.shuffle(columns)
-            for col in columns:
-                bit = (mask + (1 << (col * height))) & (((1 << rows) - 1) << (col * height))
-                if not geo.line_starts(discs[ply % 2] | bit):
+        for ply in range(rules.rows * (rules.cols - 1)):
+            steps = list(geo.move_steps[:-1])  # every column but the last
+            rng.shuffle(steps)
+            for col, add, keep in steps:
+                bit = (mask + add) & keep  # 0: the column is full
+                if bit and not geo.line_starts(discs[ply % 2] | bit):
                     discs[ply % 2] |= bit
                     mask |= bit
                     moves.append(col)
                     break
             else:
-                break  # every column would finish a line: start again
+                break  # every column is full or would finish a line: start again
         empty = geo.board_mask ^ mask
         threat = geo.threats(discs[0], empty)
-        if len(moves) == rows * (rules.cols - 1) and threat.bit_count() == 1 and not geo.threats(discs[1], empty):
-            found[(threat.bit_length() - 1) % height + 1] = moves
+        if len(moves) == rules.rows * (rules.cols - 1) and threat.bit_count() == 1 and not geo.threats(discs[1], empty):
+            found[(threat.bit_length() - 1) % geo.height + 1] = moves
     return found
 
 
