@@ -316,6 +316,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.jobs is not None and args.jobs < 1:
         parser.error(f"--jobs must be at least 1, not {args.jobs}")
+    if args.openings is not None and args.openings < 1:
+        parser.error(f"--openings must be at least 1, not {args.openings}")
     if args.ladder:
         log_ladder = lambda text: print(text, flush=True)  # noqa: E731
         started = time.perf_counter()

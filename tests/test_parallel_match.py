@@ -299,6 +299,13 @@ def test_the_strength_benchmark_plays_the_same_match_with_two_workers():
         [sys.executable, "-m", "ai.strength", "--ladder", "--jobs", "0"], capture_output=True, text=True, timeout=60
     )
     assert proc.returncode == 2 and "--jobs must be at least 1" in proc.stderr
+    proc = subprocess.run(
+        [sys.executable, "-m", "ai.strength", "--ladder", "--openings", "-3"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2 and "--openings must be at least 1" in proc.stderr
 
 
 class Unbuildable:
