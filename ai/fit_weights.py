@@ -114,15 +114,28 @@ def save_positions(path: Path, rules: Rules, games: list[list[Solved]]) -> None:
 
 
 def load_positions(path: Path, rules: Rules) -> list[list[Solved]]:
-    """Read what ``save_positions`` wrote."""
+    """Read what ``save_positions`` wrote.
+
+    Raises:
+        OSError: the file cannot be read.
+        ValueError: a line is not what ``save_positions`` writes (the message names it).
+    """
     games = []
-    for line in path.read_text().splitlines():
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
         if line.startswith("#"):
             continue
         positions = []
         for item in line.split():
-            moves, outcome = item.split(":")
-            positions.append(Solved(tuple(parse_moves(moves, rules)), int(outcome)))
+            try:
+                moves, outcome = item.split(":")
+                board = Board(rules)
+                for move in parse_moves(moves, rules):
+                    board.push(move)  # the moves must be legal
+                if outcome not in ("-1", "0", "1"):
+                    raise ValueError(f"outcome {outcome!r} is not -1, 0 or 1")
+            except ValueError as error:
+                raise ValueError(f"line {number}: {item!r}: {error}") from None
+            positions.append(Solved(tuple(board.moves), int(outcome)))
         games.append(positions)
     return games
 
@@ -234,16 +247,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", type=Path, help="write the solved positions to this file")
     parser.add_argument("--positions", type=Path, help="fit the positions of this file (from --save) instead")
     args = parser.parse_args(argv)
-    rules = Rules(rows=args.rows, cols=args.cols, connect=args.connect)
+    try:
+        rules = Rules(rows=args.rows, cols=args.cols, connect=args.connect)
+    except ValueError as error:
+        parser.error(str(error))
     if not fits_compiled(rules):
         parser.error("the positions are solved with the compiled solver: at most 64 bits a position (7x8)")
+    if args.games < 1 or args.solver_nodes < 1:
+        parser.error("--games and --solver-nodes must be at least 1")
     if args.positions:
-        games = load_positions(args.positions, rules)
+        try:
+            games = load_positions(args.positions, rules)
+        except (OSError, ValueError) as error:  # unreadable, or not what --save writes
+            parser.error(f"cannot read positions from {args.positions}: {error}")
     else:
         games = solved_positions(rules, args.games, args.solver_nodes, max(1, args.jobs))
     if args.save:
         save_positions(args.save, rules, games)
     x, y, numbers, to_move = term_values(rules, games)
+    if len(set(y.tolist())) < 3 or (numbers % 3 == 0).sum() == 0 or (numbers % 3 != 0).sum() == 0:
+        print(f"too few solved positions to fit ({len(y)}): play more games", file=sys.stderr)
+        return 1
     counts = {name: int((y == value).sum()) for name, value in (("losses", -1), ("draws", 0), ("wins", 1))}
     print(
         f"{rules.rows}x{rules.cols} connect {rules.connect}: {len(y)} quiet solved positions of {len(games)} games {counts}"

@@ -10,6 +10,7 @@ import pytest
 
 from ai.bitboard import geometry
 from ai.fit_weights import as_vector, fit, load_positions, log_likelihood, term_values, unit_weights
+from ai.fit_weights import main as fit_weights_main
 from ai.heuristic import (
     TACTICAL,
     build_evaluator,
@@ -146,3 +147,16 @@ def test_the_connect5_weights_predict_solved_outcomes_better_than_the_generic_on
         for move in position.moves:
             board.push(move)
         assert solver.solve_moves(list(position.moves), weak=True).score * board.to_move == position.outcome
+
+
+def test_a_bad_positions_file_is_refused_with_the_line_that_is_wrong(tmp_path, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("# 7x8 connect 5\n44:0 45:1\n4444444444:0\n")
+    with pytest.raises(SystemExit) as stopped:
+        fit_weights_main(["--positions", str(bad)])
+    assert stopped.value.code == 2
+    assert "line 3: '4444444444:0': column 4 is full" in capsys.readouterr().err
+    few = tmp_path / "few.txt"
+    few.write_text("44:0 45:1\n")
+    assert fit_weights_main(["--positions", str(few)]) == 1
+    assert "too few solved positions to fit (2)" in capsys.readouterr().err
