@@ -71,10 +71,6 @@ class Weights:
     dead_threat: int = 0
     good_threat: int = 0
 
-    def window_value(self, discs: int) -> int:
-        """The value of an open window holding ``discs`` own discs."""
-        return sum(weight for m, weight in self.tiers if m <= discs)
-
 
 GENERIC_WEIGHTS = Weights(tiers=((1, 1), (2, 4), (3, 45)), centre=3, parity_good=40, parity_other=12)
 """Connect 4's weights: a window of 1, 2 or 3 discs (a threat) is worth 1, 5 or 50, a live
