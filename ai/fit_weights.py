@@ -63,6 +63,13 @@ class Solved:
     moves: tuple[int, ...]
     outcome: int
 
+    def board(self, rules: Rules) -> Board:
+        """The position, replayed from the empty board (``IllegalMoveError`` if it cannot be)."""
+        board = Board(rules)
+        for move in self.moves:
+            board.push(move)
+        return board
+
 
 def play_and_solve(rules: Rules, game: int, solver_nodes: int) -> list[Solved]:
     """One seeded game of noisy searches; its sampled positions that the solver proves."""
@@ -128,14 +135,13 @@ def load_positions(path: Path, rules: Rules) -> list[list[Solved]]:
         for item in line.split():
             try:
                 moves, outcome = item.split(":")
-                board = Board(rules)
-                for move in parse_moves(moves, rules):
-                    board.push(move)  # the moves must be legal
                 if outcome not in ("-1", "0", "1"):
                     raise ValueError(f"outcome {outcome!r} is not -1, 0 or 1")
+                position = Solved(tuple(parse_moves(moves, rules)), int(outcome))
+                position.board(rules)  # the moves must be legal
             except ValueError as error:
                 raise ValueError(f"line {number}: {item!r}: {error}") from None
-            positions.append(Solved(tuple(board.moves), int(outcome)))
+            positions.append(position)
         games.append(positions)
     return games
 
@@ -179,9 +185,7 @@ def term_values(rules: Rules, games: list[list[Solved]]) -> tuple[np.ndarray, np
     rows, outcomes, numbers, to_move = [], [], [], []
     for number, solved in enumerate(games):
         for position in solved:
-            board = Board(rules)
-            for move in position.moves:
-                board.push(move)
+            board = position.board(rules)
             first, second = geo.from_grid(board.grid)
             terms = [evaluate(first, second) for evaluate in evaluators]
             if abs(terms[0]) >= TACTICAL:

@@ -143,10 +143,8 @@ def test_the_connect5_weights_predict_solved_outcomes_better_than_the_generic_on
     late = [p for game in games for p in game if len(p.moves) >= 36][::25]
     assert len(late) >= 10
     for position in late:
-        board = Board(CONNECT5)
-        for move in position.moves:
-            board.push(move)
-        assert solver.solve_moves(list(position.moves), weak=True).score * board.to_move == position.outcome
+        to_move = position.board(CONNECT5).to_move
+        assert solver.solve_moves(list(position.moves), weak=True).score * to_move == position.outcome
 
 
 def test_a_bad_positions_file_is_refused_with_the_line_that_is_wrong(tmp_path, capsys):
