@@ -10,9 +10,10 @@
 ``ai.exact`` the exact-score type and its words; ``ai.values`` the value scale.
 """
 
+from ai.answer import Answer, DecidedBy
 from ai.exact import ExactScore
 from ai.levels import PRESETS, Level
-from ai.player import Answer, DecidedBy, choose_move
+from ai.player import choose_move
 from ai.search import SearchResult, search
 from ai.solver import Solver
 from ai.textbook import maximize, minimize, textbook_search

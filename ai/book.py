@@ -39,13 +39,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ai.bitboard import Geometry, geometry
-from game.rules import Rules
+from game.rules import STANDARD
 
 if TYPE_CHECKING:
     from game.board import Board
 
-STANDARD_RULES = Rules()
-ROWS, COLS = STANDARD_RULES.rows, STANDARD_RULES.cols
+ROWS, COLS = STANDARD.rows, STANDARD.cols
 HEIGHT = ROWS + 1
 
 
@@ -365,7 +364,7 @@ class OpeningBook:
         rng = random.Random(12)
         count = self._count()
         checked = tries = 0
-        solver = Solver(STANDARD_RULES, use_book=False) if self.which.has_distances else None
+        solver = Solver(STANDARD, use_book=False) if self.which.has_distances else None
         while checked < SAMPLE_ENTRIES and tries < 200 * SAMPLE_ENTRIES:
             tries += 1
             first, second, stored = self._entry(rng.randrange(count))
@@ -379,7 +378,7 @@ class OpeningBook:
                 if exact is None and self.plies == 12:
                     continue
                 if exact is None:  # the 8-ply book: solve down to the 12-ply book
-                    exact = Solver(STANDARD_RULES).solve_bits(first, first | second).score
+                    exact = Solver(STANDARD).solve_bits(first, first | second).score
                 expected, found = (exact > 0) - (exact < 0), self._score(first, second)
             if found != expected:
                 raise BookError(f"{name} is damaged: it gives {found} where the exact solver finds {expected}")
@@ -428,7 +427,7 @@ class OpeningBook:
         rng = random.Random(17)
         geo = standard_geometry()
         deadline = time.monotonic() + CHECK_SECONDS
-        solver = Solver(STANDARD_RULES) if self.plies == 8 else None
+        solver = Solver(STANDARD) if self.plies == 8 else None
         solved = 0
         for board in _played_positions(rng, self.plies, PLAYED_POSITIONS if solver is None else SAMPLE_ENTRIES):
             first, second = geo.from_grid(board.grid)
@@ -562,7 +561,7 @@ class OpeningBook:
             return None
         if found == 0:
             return 0
-        cells_half = STANDARD_RULES.cells // 2
+        cells_half = STANDARD.cells // 2
         if found > 0:  # first player wins ``plies_left`` plies from now
             plies_left = 100 - found
             return cells_half + 1 - (played + plies_left + 1) // 2
@@ -576,7 +575,7 @@ def _played_positions(rng: random.Random, plies: int, count: int) -> list[Board]
 
     found: list[Board] = []
     while len(found) < count:
-        board = Board(STANDARD_RULES)
+        board = Board(STANDARD)
         for _ in range(plies):
             board.push(rng.choice(board.legal_moves()))
             if board.is_game_over():
@@ -672,7 +671,7 @@ def build_early_file(path: Path = EARLY_FILE, plies: int = EARLY_PLIES) -> int:
     from game.board import Board
 
     geo = standard_geometry()
-    solver = Solver(STANDARD_RULES)
+    solver = Solver(STANDARD)
     seen: set[int] = set()
     lines = []
     frontier = [Board()]
@@ -730,7 +729,7 @@ def unsaid_problems(said: set[str], *, check: bool = False) -> list[str]:
 
 def standard_geometry() -> Geometry:
     """The bitboard geometry the books are keyed in."""
-    return geometry(STANDARD_RULES)
+    return geometry(STANDARD)
 
 
 if __name__ == "__main__":

@@ -15,10 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ai.perfect import PerfectPlayer, is_standard
+from ai.perfect import PerfectPlayer
 from ai.search import SearchCancelled, SearchProgress, search
 from ai.solver import SolverStopped
 from game.board import Board
+from game.rules import STANDARD
 
 MAX_DEPTH = 12
 PRUNED_CAP = 400_000
@@ -80,7 +81,7 @@ def exact_scores(
     """The exact score of every column (from the side to move), or None: not the standard
     board, or not solved within 5 s.  ``player`` is the caller's own (its solver's tables
     are not safe to share with the window's worker thread)."""
-    if not is_standard(board.rules):
+    if board.rules != STANDARD:
         return None
     try:
         return player.column_scores(board.grid, board.to_move, time_limit=5.0, should_stop=should_stop)

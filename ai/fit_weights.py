@@ -40,10 +40,10 @@ from pathlib import Path
 import numpy as np
 
 from ai.arena import opening_pool
-from ai.bitboard import geometry
+from ai.bitboard import fits_compiled, geometry
 from ai.heuristic import TACTICAL, Weights, build_evaluator, generic_weights, weights_for
 from ai.search import search
-from ai.solver import Solver, SolverStopped, fits_compiled
+from ai.solver import Solver, SolverStopped
 from game.board import Board
 from game.notation import format_moves, parse_moves
 from game.rules import MAX, Rules

@@ -12,11 +12,12 @@ one-line note says how strong it is, as measured by ``python -m ai.strength``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from ai.bitboard import fits_compiled
 from ai.cost import full_tree_positions
 from ai.search import MoveOrder
-from game.rules import Mode, Rules
+from game.rules import STANDARD, Mode, Rules
 
 MIN_DEPTH, MAX_DEPTH = 1, 12
 NODE_BUDGETS = (0, 10_000, 50_000, 300_000, 1_000_000, 5_000_000)
@@ -48,9 +49,8 @@ class Level:
 
     def knows_openings(self, rules: Rules) -> bool:
         """Whether this level plays book moves on ``rules`` (the books: standard board only)."""
-        from ai.perfect import is_standard
 
-        return bool(self.book_discs) and is_standard(rules)
+        return bool(self.book_discs) and rules == STANDARD
 
     def solves_endgames(self, rules: Rules) -> bool:
         """Whether this level's solver applies on ``rules`` (classic rules with gravity)."""
@@ -66,7 +66,7 @@ class Level:
         35 times as long there)."""
         if not self.solves_endgames(rules):
             return 0
-        from ai.solver import fits_compiled
+        from ai.bitboard import fits_compiled
 
         share = rules.cells * self.endgame_percent // 100 if fits_compiled(rules) else 0
         return max(self.endgame_cells, share)
@@ -194,15 +194,13 @@ def describe(level: Level, rules: Rules) -> list[str]:
     depth = level.depth
     worst = full_tree_positions(rules, depth)
     if level.perfect:
-        from ai.perfect import is_standard
-
-        if is_standard(rules):
+        if rules == STANDARD:
             return [
                 "Perfect play: every move keeps the game's exact value (win, draw or loss).",
                 "Up to 12 discs it reads the answers from an opening book; after that the exact "
                 "solver works them out. It prefers the quickest win and the slowest loss.",
             ]
-        from ai.solver import fits_compiled
+        from ai.bitboard import fits_compiled
 
         if fits_compiled(rules) and rules.gravity and rules.mode is Mode.CLASSIC:
             return [
@@ -239,3 +237,32 @@ def describe(level: Level, rules: Rules) -> list[str]:
     if level.noise:
         lines.append(f"It judges quiet positions roughly (up to {level.noise} points off), like a beginner.")
     return lines
+
+
+def solvable(rules: Rules) -> bool:
+    """Whether the exact solver plays these rules (classic, with gravity)."""
+    return rules.gravity and rules.mode is Mode.CLASSIC
+
+
+OFF_BOARD_LEVEL = "Expert"
+"""What Perfect plays where no exact answer exists for every move (off the standard board)."""
+
+
+def off_board_perfect(rules: Rules) -> Level:
+    """Perfect off the standard board: Expert, which on the boards the compiled solver
+    takes (``fits_compiled``: up to 64 bits a position, 7x8 or 8x7) tries the solver from the first move,
+    within Expert's solver nodes, so it plays exactly wherever the solver proves the
+    position and like Expert elsewhere.  Larger boards run the Python solver, about 35
+    times slower, so there Perfect is Expert as it stands."""
+    expert = PRESETS[OFF_BOARD_LEVEL]
+    if fits_compiled(rules) and solvable(rules):
+        return replace(expert, endgame_cells=rules.cells)
+    return expert
+
+
+def level_played(level: Level, rules: Rules) -> Level:
+    """The level that plays on ``rules``: Perfect off the standard board is Expert
+    (``off_board_perfect``); every other level is itself.  The level select shows its rows."""
+    if level.perfect and rules != STANDARD:
+        return off_board_perfect(rules)
+    return level

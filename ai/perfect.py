@@ -23,18 +23,11 @@ import numpy as np
 
 from ai.bitboard import geometry
 from ai.solver import BOOK_PLIES, Solver, SolverStopped
-from game.rules import MAX, Mode, Rules
-
-STANDARD_SHAPE = (6, 7, 4)
+from game.rules import MAX, STANDARD, Rules
 
 
 class NotStandardError(ValueError):
     """Perfect play was asked for off the standard board."""
-
-
-def is_standard(rules: Rules) -> bool:
-    """True for the one rule set with exact answers: 6x7, connect 4, gravity, classic."""
-    return (rules.rows, rules.cols, rules.connect) == STANDARD_SHAPE and rules.gravity and rules.mode is Mode.CLASSIC
 
 
 def _sign(score: int) -> int:
@@ -188,7 +181,7 @@ class PerfectPlayer:
             NotStandardError: ``rules`` are not the standard board.
             SolverStopped: ``should_stop`` returned True.
         """
-        if not is_standard(rules):
+        if rules != STANDARD:
             raise NotStandardError("perfect play is only for the standard 6x7 connect-4 board")
         started = time.perf_counter()
         deadline = None if time_limit is None else started + time_limit
@@ -267,7 +260,7 @@ class PerfectPlayer:
         is done.  The next ``choose`` then mostly reads its answer from the tables.
         Returns the number of replies finished.
         """
-        if not is_standard(rules):
+        if rules != STANDARD:
             return 0
         current, mask = self._position(grid, to_move)
         if self.geo.line_starts(current) or self.geo.line_starts(current ^ mask):
@@ -313,7 +306,7 @@ def exact_column_scores(
     None: the rules are not the standard board, or the scores were not all found within
     ``time_limit`` seconds.  Scores are in the benchmark convention (see module doc).
     """
-    if not is_standard(rules):
+    if rules != STANDARD:
         return None
     try:
         return shared_player().column_scores(grid, to_move, time_limit=time_limit, should_stop=should_stop)

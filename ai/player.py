@@ -17,51 +17,27 @@ the standard board plays the Expert preset, and says so.
 
 from __future__ import annotations
 
-import enum
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ai.bitboard import geometry
+from ai.answer import Answer, DecidedBy, Purpose
+from ai.bitboard import fits_compiled, geometry
 from ai.book import BookError
 from ai.exact import ExactScore
-from ai.levels import PRESETS, Level
-from ai.perfect import PerfectPlayer, is_standard, shared_player
-from ai.search import ProgressCallback, SearchCancelled, SearchProgress, SearchResult, game_over_value, search
-from ai.solver import BOOK_PLIES, Solver, SolverError, SolverStopped, fits_compiled
+from ai.levels import OFF_BOARD_LEVEL, PRESETS, Level, level_played, solvable
+from ai.perfect import PerfectPlayer, shared_player
+from ai.search import ProgressCallback, SearchCancelled, SearchProgress, game_over_value, search
+from ai.solver import BOOK_PLIES, Solver, SolverError, SolverStopped
 from ai.tree import DEFAULT_BUDGET
 from game.board import Board
-from game.rules import MAX, Mode, Rules
+from game.rules import MAX, STANDARD, Mode, Rules
 
 NOT_STANDARD_NOTE = "perfect play is only for the standard 6x7 board: playing Expert"
 SOLVED_OFF_BOARD_NOTE = "off the standard board: the solver proved this position, the move keeps its result"
-OFF_BOARD_LEVEL = "Expert"
-"""What Perfect plays where no exact answer exists for every move (off the standard board)."""
-
-
-def off_board_perfect(rules: Rules) -> Level:
-    """Perfect off the standard board: Expert, which on the boards the compiled solver
-    takes (``fits_compiled``: up to 64 bits a position, 7x8 or 8x7) tries the solver from the first move,
-    within Expert's solver nodes, so it plays exactly wherever the solver proves the
-    position and like Expert elsewhere.  Larger boards run the Python solver, about 35
-    times slower, so there Perfect is Expert as it stands."""
-    expert = PRESETS[OFF_BOARD_LEVEL]
-    if fits_compiled(rules) and solvable(rules):
-        return replace(expert, endgame_cells=rules.cells)
-    return expert
-
-
-def level_played(level: Level, rules: Rules) -> Level:
-    """The level that plays on ``rules``: Perfect off the standard board is Expert
-    (``off_board_perfect``); every other level is itself.  The level select shows its rows."""
-    if level.perfect and not is_standard(rules):
-        return off_board_perfect(rules)
-    return level
-
-
 HINT_EXACT_NODES = 20_000_000
 """The most a hint (or the column scores) spends on exact column scores before it says
 "estimate" instead: about 2 s compiled; the same on every machine."""
@@ -77,76 +53,17 @@ def exact_nodes(rules: Rules) -> int:
     return HINT_EXACT_NODES if fits_compiled(rules) else PYTHON_EXACT_NODES
 
 
-class Purpose(enum.Enum):
-    """What a move is asked for."""
-
-    MOVE = "move"  # the level's own move, as it plays
-    HINT = "hint"  # the best move for the side to move: no beginner's blur, exact scores where found
-
-
-class DecidedBy(enum.Enum):
-    """Who decided the move of an ``Answer``."""
-
-    BOOK = "opening book"
-    SOLVER = "exact solver"
-    SEARCH = "search"
-    OVERRULED = "search overruled by the solver"
-    FALLBACK = "fallback"  # the outside clock ran out: a shallow search or a quick safe move
-
-    @property
-    def is_exact(self) -> bool:
-        """The move itself came from perfect knowledge (book or solver)."""
-        return self in (DecidedBy.BOOK, DecidedBy.SOLVER)
-
-
-@dataclass(frozen=True)
-class Answer:
-    """A level's move and everything it knew when it chose it (immutable).
-
-    ``value`` is the heuristic search's value from MAX's side (the exact one when no
-    search ran); ``exact`` the position's exact result where known; ``column_scores`` the
-    exact result after each column, where known; ``result`` the search (stats, line, move
-    values, tree), None for book and solver answers.
-    """
-
-    move: int | None  # 0-based; None when the game is already over
-    decided_by: DecidedBy
-    level: Level  # the level that played (Perfect off the standard board: Expert)
-    value: int
-    exact: ExactScore | None = None
-    column_scores: Mapping[int, ExactScore] | None = None
-    result: SearchResult | None = None
-    nodes: int = 0  # everything this answer cost: solver and search nodes
-    seconds: float = 0.0
-    note: str | None = None  # something the person should know (an overrule, a stand-in level)
-
-    @property
-    def depth(self) -> int:
-        """The deepest finished search pass (0: no search decided)."""
-        return self.result.depth if self.result is not None else 0
-
-    @property
-    def cut_short(self) -> bool:
-        """A clock or a budget stopped the thinking before the level was done."""
-        return self.decided_by is DecidedBy.FALLBACK or (self.result is not None and not self.result.completed)
-
-
 _SOLVERS: dict[Rules, Solver] = {}
 
 
 def shared_solver(rules: Rules) -> Solver:
     """The process-wide exact solver of ``rules`` (its table kept between moves); the
     standard board shares the Perfect player's."""
-    if is_standard(rules):
+    if rules == STANDARD:
         return shared_player().solver
     if rules not in _SOLVERS:
         _SOLVERS[rules] = Solver(rules)
     return _SOLVERS[rules]
-
-
-def solvable(rules: Rules) -> bool:
-    """Whether the exact solver plays these rules (classic, with gravity)."""
-    return rules.gravity and rules.mode is Mode.CLASSIC
 
 
 def choose_move(
@@ -410,7 +327,7 @@ def column_scores(
     if node_limit is None:
         node_limit = exact_nodes(rules)
     try:
-        if is_standard(rules):
+        if rules == STANDARD:
             scores = shared_player().column_scores(grid, to_move, node_limit=node_limit, should_stop=should_stop)
         else:
             scores, _ = _solve_columns(grid, rules, to_move, node_limit, should_stop)

@@ -33,12 +33,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ai.exact import ExactScore, verdict
-from ai.perfect import PerfectPlayer, is_standard
+from ai.perfect import PerfectPlayer
 from ai.search import SearchCancelled, search
 from ai.solver import SolverStopped
 from ai.values import WIN, is_win_value, plies_to_end
 from game.board import Board
-from game.rules import MAX, MIN, Rules
+from game.rules import MAX, MIN, STANDARD, Rules
 
 PERSON_DEPTH = 6
 """The search depth a person's move is compared with ("a depth-6 search would have ...")."""
@@ -286,7 +286,7 @@ def review_game(
         ReviewStopped: ``should_stop`` returned True.
         IllegalMoveError: a move is not legal where it was played.
     """
-    exact = is_standard(rules)
+    exact = rules == STANDARD
     grid = rules.empty_grid() if start is None else np.asarray(start, dtype=np.int8)
     board = Board(rules, grid, start_to_move)
     depths = depths or {}

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ai import solver_core
-from ai.bitboard import Geometry, geometry
+from ai.bitboard import Geometry, fits_compiled, geometry
 from ai.book import EARLY_PLIES, BookError, BookFile, book, canonical_key, early_scores
 from game.rules import MAX, Mode, Rules
 
@@ -363,14 +363,6 @@ class PythonNegamax:
             keep = first_rank if first_rank >= 0 else best_rank
             words[slot] = check << 20 | (keep + 1) << 16 | (lower + cells) << 8 | (min(alpha, upper) + cells)
         return alpha
-
-
-def fits_compiled(rules: Rules) -> bool:
-    """Whether the compiled search can take this board: a position's bits (a sentinel row
-    on each column) in one 64-bit word, so its discs are below bit 63 (7x8 and 8x7 are the
-    largest boards; keys up to 2**64 are split in ``ai.solver_core.slot_and_check``)."""
-    height = rules.rows + 1
-    return rules.cols * height <= 64 and (height + 1) * (rules.connect - 1) < 63
 
 
 class Solver(PythonNegamax):

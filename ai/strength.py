@@ -42,12 +42,12 @@ from ai.arena import (
     play_match,
 )
 from ai.levels import PRESETS, Level
-from ai.perfect import PerfectPlayer, is_standard
+from ai.perfect import PerfectPlayer
 from ai.player import choose_move
 from ai.solver import Solver
 from game.board import Board
 from game.notation import parse_moves
-from game.rules import Rules
+from game.rules import STANDARD, Rules
 
 DATA = Path(__file__).resolve().parent / "data" / "positions"
 BOARDS = {
@@ -86,7 +86,7 @@ class Contestant:
 
 def contestants(rules: Rules) -> list[Contestant]:
     """Every preset (Perfect only on the standard board) and plain depths 2 and 4."""
-    players = [Contestant(name, level) for name, level in PRESETS.items() if is_standard(rules) or not level.perfect]
+    players = [Contestant(name, level) for name, level in PRESETS.items() if rules == STANDARD or not level.perfect]
     players += [Contestant("depth 2", Level(2)), Contestant("depth 4", Level(4))]
     return players
 
@@ -287,7 +287,7 @@ def ladder_openings(rules: Rules) -> int:
     """The ladder's openings per pair by default: 12 on 6x7; elsewhere the whole pool (32
     on 7x8), since a third of those games or more are drawn and 36 games leave a score
     within a game or two of any target."""
-    return 12 if is_standard(rules) else len(opening_pool(rules))
+    return 12 if rules == STANDARD else len(opening_pool(rules))
 
 
 def main(argv: list[str] | None = None) -> int:

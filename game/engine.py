@@ -30,8 +30,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
+from ai.answer import Answer
 from ai.levels import LevelNotFound, find_level, strongest_level
-from ai.player import SAFETY_SECONDS, Answer, Thinking
+from ai.player import SAFETY_SECONDS, Thinking
 from ai.search import SearchProgress
 from game.board import Board, IllegalMoveError
 from game.rules import MAX, MIN, Mode, Rules, RulesError

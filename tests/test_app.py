@@ -13,9 +13,9 @@ import numpy as np
 import pygame
 import pytest
 
+from ai.answer import Answer, DecidedBy
 from ai.exact import ExactScore
 from ai.levels import Level
-from ai.player import Answer, DecidedBy
 from game.app.scene import Scene
 from game.app.scenes.game_over import GameOverScene
 from game.app.scenes.help import HowToPlayScene
@@ -758,7 +758,8 @@ def test_full_board_runs_are_drawn_in_their_players_colours(app):
 
 def test_exact_scores_label_every_column_and_make_the_hint(app):
     """Exact scores from the solver, as the worker's result carries them, show on the board."""
-    from ai.player import Purpose, choose_move
+    from ai.answer import Purpose
+    from ai.player import choose_move
     from ai.solver import Solver
     from game.app.worker import JobPurpose, JobResult, SearchJob
     from game.board import Board
@@ -1103,8 +1104,8 @@ def test_scores_button_is_off_once_the_game_is_over(app):
 
 def test_perfect_detail_says_book_or_solver_without_zero_positions(app):
 
+    from ai.answer import Answer, DecidedBy
     from ai.levels import PRESETS
-    from ai.player import Answer, DecidedBy
 
     play = vs_computer(app, level=Level(2))
     exact = ExactScore(MAX, 21)
@@ -1150,7 +1151,8 @@ def test_level_line_names_what_a_preset_knows_exactly(app):
 
 def test_two_player_hint_names_the_winner_not_the_opponent(app):
     """A lost position for player 2 in two-player mode: the hint names player 1."""
-    from ai.player import Purpose, choose_move
+    from ai.answer import Purpose
+    from ai.player import choose_move
     from ai.solver import Solver
     from game.app.worker import JobResult, SearchJob
     from game.board import Board

@@ -242,8 +242,9 @@ def test_a_hint_off_the_compiled_boards_gives_up_on_exact_scores_within_its_budg
     """7x9 is too big for the compiled solver (72 bits a position): the hint's exact scores
     get the Python budget (not the 20M positions of 6x7, two minutes there) and the
     search's move stands.  7x8, 64 bits, is the largest board it takes."""
-    from ai.player import PYTHON_EXACT_NODES, Purpose, exact_nodes
-    from ai.solver import fits_compiled
+    from ai.answer import Purpose
+    from ai.bitboard import fits_compiled
+    from ai.player import PYTHON_EXACT_NODES, exact_nodes
 
     rules = Rules(rows=7, cols=9)
     assert not fits_compiled(rules) and fits_compiled(Rules()) and fits_compiled(Rules(rows=7, cols=8))

@@ -7,14 +7,15 @@ from dataclasses import replace
 
 import pytest
 
+from ai.answer import DecidedBy
 from ai.exact import ExactScore, verdict
 from ai.levels import PRESETS
-from ai.perfect import PerfectPlayer, exact_column_scores, is_standard
-from ai.player import NOT_STANDARD_NOTE, DecidedBy, _solve_columns, choose_move
+from ai.perfect import PerfectPlayer, exact_column_scores
+from ai.player import NOT_STANDARD_NOTE, _solve_columns, choose_move
 from ai.solver import Solver, SolverStopped
 from ai.values import WIN, plies_to_end
 from game.board import Board
-from game.rules import MAX, MIN, Rules
+from game.rules import MAX, MIN, STANDARD, Rules
 
 
 def _lines(path, step):
@@ -169,7 +170,7 @@ def test_exact_value_uses_the_search_value_scale():
 
 def test_perfect_off_the_standard_board_plays_expert_and_says_so():
     rules = Rules(rows=7, cols=8, connect=5)
-    assert not is_standard(rules)
+    assert rules != STANDARD
     board = Board(rules)
     choice = choose_move(PRESETS["Perfect"], board.grid, rules, board.to_move)
     assert choice.note == NOT_STANDARD_NOTE

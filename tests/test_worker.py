@@ -10,8 +10,8 @@ import time
 import numpy as np
 import pytest
 
+from ai.answer import DecidedBy
 from ai.levels import Level
-from ai.player import DecidedBy
 from ai.search import search
 from game.app.worker import (
     AIWorker,

@@ -47,14 +47,15 @@ from typing import Any, Protocol
 import numpy as np
 
 from ai import solver_core
+from ai.answer import Answer, DecidedBy, Purpose
 from ai.book import BookError, book
 from ai.levels import Level
-from ai.perfect import is_standard, shared_player
-from ai.player import Answer, DecidedBy, Purpose, choose_move
+from ai.perfect import shared_player
+from ai.player import choose_move
 from ai.search import SearchCancelled, SearchProgress, SearchResult, search
 from ai.solver import BOOK_PLIES, SolverStopped
 from ai.tree import FIELDS, SearchTree
-from game.rules import Rules
+from game.rules import STANDARD, Rules
 
 log = logging.getLogger(__name__)
 
@@ -303,7 +304,7 @@ def _without_a_bad_book(level: Level, job: SearchJob) -> tuple[Level, str | None
     and Expert plays for it); another level plays without its book, by its search.
     """
     discs = int(np.count_nonzero(job.grid))
-    if not is_standard(job.rules) or discs > BOOK_PLIES:
+    if job.rules != STANDARD or discs > BOOK_PLIES:
         return level, None
     if not (level.perfect or (level.knows_openings(job.rules) and discs <= level.book_discs)):
         return level, None

@@ -15,7 +15,7 @@ from __future__ import annotations
 import pygame
 
 from ai.book import BookError, book
-from ai.perfect import PerfectPlayer, is_standard
+from ai.perfect import PerfectPlayer
 from ai.player import HINT_EXACT_NODES
 from ai.review import result_words
 from ai.solver import BOOK_PLIES, SolverStopped
@@ -26,7 +26,7 @@ from game.app.scenes.play_view import notes_from_scores
 from game.app.widgets import Button, display_size, row_rects
 from game.board import Board
 from game.notation import format_move
-from game.rules import MAX
+from game.rules import MAX, STANDARD
 
 
 def analysis_areas(size: tuple[int, int]) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect, int]:
@@ -105,7 +105,7 @@ class AnalysisScene(Scene):
             self.task = None
         self.scores = None
         self.no_scores_reason = None
-        if not is_standard(self.rules) or self.board.is_game_over():
+        if self.rules != STANDARD or self.board.is_game_over():
             return
         if self.board.ply <= BOOK_PLIES:  # the book answers here; without it, hours of solving
             try:
@@ -262,7 +262,7 @@ class AnalysisScene(Scene):
         outcome = board.outcome()
         if outcome is not None:
             return [first, outcome.result_text() + ".", "U takes back, N starts anew."]
-        if not is_standard(self.rules):
+        if self.rules != STANDARD:
             return [first, f"{who} to move.", "Exact scores only on 6x7 with 4 in a row."]
         if self.no_scores_reason is not None:
             return [first, f"{who} to move.", self.no_scores_reason]

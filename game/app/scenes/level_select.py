@@ -23,15 +23,14 @@ from ai.levels import (
     PRESETS,
     Level,
     describe,
+    level_played,
     preset_name,
 )
-from ai.perfect import is_standard
-from ai.player import level_played
 from ai.search import MoveOrder
 from game.app.scene import Scene
 from game.app.settings import Opponent
 from game.app.widgets import Button, FocusList, Selector, display_size, row_rects, stack_rects
-from game.rules import Rules
+from game.rules import STANDARD, Rules
 
 MIN_TEXT = 11
 """The smallest size the explanation shrinks to before lines give way to the buttons."""
@@ -125,7 +124,7 @@ class LevelSelectScene(Scene):
     @property
     def search_rows_apply(self) -> bool:
         """False while Perfect plays from its book and solver: no search row has a say."""
-        return not (self.level().perfect and is_standard(self.app.settings.rules()))
+        return not (self.level().perfect and self.app.settings.rules() == STANDARD)
 
     @property
     def selectors(self) -> list[Selector]:

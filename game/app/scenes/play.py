@@ -20,8 +20,7 @@ import enum
 
 import pygame
 
-from ai.levels import Level
-from ai.player import solvable
+from ai.levels import Level, solvable
 from game.app import archive_link
 from game.app.animation import DiscDrop, DropEvent
 from game.app.board_view import BoardLayout, BoardView, ColumnNote

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from ai.answer import Answer
 from ai.cost import full_tree_positions, seconds_for
 from ai.exact import ExactScore
-from ai.levels import PRESETS, Level, preset_name
-from ai.player import Answer, solvable
+from ai.levels import PRESETS, Level, preset_name, solvable
 from game.app.scenes.play_records import SearchRecord
 from game.app.scenes.play_text import Report
 from game.app.settings import Opponent

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ai.answer import Answer, DecidedBy
 from ai.cost import full_tree_positions
 from ai.exact import ExactScore, column_key, column_label, standing, verdict
 from ai.heuristic import POINT
 from ai.levels import Level, preset_name
-from ai.perfect import is_standard
-from ai.player import Answer, DecidedBy
 from ai.values import is_win_value, plies_to_end
 from game.notation import format_move
-from game.rules import MAX, MIN, Mode, Rules
+from game.rules import MAX, MIN, STANDARD, Mode, Rules
 
 EVEN_BELOW = 8  # heuristic values under this are "even": a few discs' worth of centre
 THREAT_VALUE = 50  # about one open threat (a window with 3 own discs): "slightly" below it
@@ -175,7 +174,7 @@ def progress_text(who: str, depth: int, nodes: int, seconds: float, level: Level
 def level_text(level: Level, rules: Rules) -> str:
     """One level in a few words: "Hard: depth 8, alpha-beta on, solves the last 26"."""
     name = preset_name(level)
-    if level.perfect and is_standard(rules):  # no search settings: they do not apply
+    if level.perfect and rules == STANDARD:  # no search settings: they do not apply
         return f"{name or 'Perfect'} (opening book + solver)"
     if level.perfect:
         return f"{name or 'Perfect'}: plays Expert here (perfect play is for 6x7)"

@@ -15,7 +15,6 @@ import threading
 import pygame
 
 from ai.depth_truth import SAMPLE, DepthTruth, benchmark_boards, depth_truth
-from ai.perfect import is_standard
 from ai.search import SearchCancelled
 from ai.tree import SearchTree
 from game.app.depth_chart import draw_depth_chart
@@ -23,6 +22,7 @@ from game.app.scene import Scene
 from game.app.scenes.menu import dim
 from game.board import Board
 from game.notation import format_move
+from game.rules import STANDARD
 
 
 class DepthChartScene(Scene):
@@ -54,7 +54,7 @@ class DepthChartScene(Scene):
         try:
             label = f"this position ({len(self.board.legal_moves())} moves to choose from)"
             self.current = depth_truth([self.board], label, should_stop=self._stop.is_set)
-            if is_standard(self.board.rules) and self.positions:  # the benchmark is the standard board's
+            if self.board.rules == STANDARD and self.positions:  # the benchmark is the standard board's
                 self.status = "Picking the benchmark sample..."
                 boards = benchmark_boards(self.positions)
 
