@@ -8,6 +8,7 @@
 ``textbook_search`` recording its tree); ``ai.search`` the same search made fast;
 ``ai.solver`` the exact solver; ``ai.player`` the one place a move is decided;
 ``ai.exact`` the exact-score type and its words; ``ai.values`` the value scale.
+The measuring tools live in ``ai.lab``, which nothing else here imports.
 """
 
 from ai.answer import Answer, DecidedBy

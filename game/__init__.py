@@ -1,4 +1,5 @@
-"""The game without a window: rules, board, match, notation, board files and the command line.
+"""The game without a window: rules, board, match, notation, board files, and the front ends
+above the AI (command line, engine, match runner, tournament, ConnectX writer).
 
     from game import Board, Rules
     board = Board.from_moves("4453", Rules())

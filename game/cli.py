@@ -187,7 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
-    """The bot subcommands: engine, match, connectx (game.engine, game.tournament, ai.connectx)."""
+    """The bot subcommands: engine, match, connectx (game.engine, game.tournament, game.connectx)."""
     from ai.levels import level_names, strongest_level
 
     levels = ", ".join(level_names())
@@ -254,7 +254,7 @@ def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
         "function is agent(observation, configuration); it needs only numpy.",
     )
     connectx.add_argument("--out", required=True, metavar="DIR", help="folder to write main.py into")
-    connectx.add_argument("--level", help="the agent's level (default: ai.connectx.LEVEL)")
+    connectx.add_argument("--level", help="the agent's level (default: game.connectx.LEVEL)")
     connectx.add_argument("--force", action="store_true", help="overwrite DIR/main.py if it exists")
 
 
@@ -992,8 +992,8 @@ SPRT_MAX_GAMES = 10_000
 
 
 def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
-    from ai.arena import Progress, Sprt, cluster_executor, default_jobs, play_match
     from ai.levels import LevelNotFound
+    from game.arena import Progress, Sprt, cluster_executor, default_jobs, play_match
     from game.tournament import PgnWriter, PlayerChoice, format_outcome, make_player
 
     rules = rules_from_args(args)
@@ -1079,8 +1079,8 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_connectx(args: argparse.Namespace, out: TextIO) -> int:
-    from ai.connectx import write_submission
     from ai.levels import LevelNotFound, find_level
+    from game.connectx import write_submission
 
     if args.level:
         try:

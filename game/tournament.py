@@ -1,6 +1,7 @@
 """Matches between players: built-in levels and external engines, from balanced openings.
 
-    from game.tournament import PlayerChoice, play_match
+    from game.arena import play_match
+    from game.tournament import PlayerChoice, format_report
     outcome = play_match(PlayerChoice("hard"), PlayerChoice("easy"), Rules(), games=20, jobs=2)
     print(format_report(outcome.result))
 
@@ -10,7 +11,7 @@ dialect (``engine:python3 bot.py``: ``EnginePlayer``).  Every opening is played 
 each player taking the first move once.  A player that crashes, hangs past its time or
 answers an illegal move loses that game; the failure is counted and reported, and the
 match goes on.  The headless machinery (openings, games, Elo, SPRT, the parallel runner)
-is ``ai.arena``; this module adds external engines, the report and PGN.
+is ``game.arena``; this module adds external engines, the report and PGN.
 
 An external engine can not hang or sink the runner: it runs in its own process group
 (a session on POSIX), killed as a group, so a wrapper script without ``exec`` or a child
@@ -35,63 +36,33 @@ import time
 from dataclasses import dataclass
 from typing import IO, TextIO
 
-from ai.arena import (
-    DEFAULT_MOVETIME_MS,
+from ai.levels import find_level
+from ai.player import choose_move
+from game.arena import (
     MAX_REPLAYS,
-    STANDARD_OPENINGS,
     Failure,
     GameRecord,
     MatchOutcome,
     MatchResult,
     Player,
     PlayerFailed,
-    Progress,
     Side,
-    Sprt,
-    Verdict,
-    elo,
     fmt_elo,
     forget_group,
     note_group,
-    opening_pool,
-    openings,
-    play_game,
-    play_match,
-    run_match,
 )
-from ai.levels import find_level
-from ai.player import choose_move
 from game.board import Board
 from game.notation import format_moves
 from game.rules import STANDARD, Mode, Rules
 
 __all__ = [
-    "DEFAULT_MOVETIME_MS",
-    "STANDARD_OPENINGS",
     "EnginePlayer",
-    "Failure",
-    "GameRecord",
     "LevelPlayer",
-    "MatchOutcome",
-    "MatchResult",
     "PgnWriter",
-    "Player",
     "PlayerChoice",
-    "PlayerFailed",
-    "Progress",
-    "Side",
-    "Sprt",
-    "Verdict",
-    "elo",
-    "fmt_elo",
     "format_outcome",
     "format_report",
     "make_player",
-    "opening_pool",
-    "openings",
-    "play_game",
-    "play_match",
-    "run_match",
     "write_pgn",
 ]
 

@@ -22,7 +22,7 @@ def data_dir() -> Path:
 
 @pytest.fixture
 def positions_dir() -> Path:
-    """The benchmark positions with exact scores (shared with ``ai.bench``)."""
+    """The benchmark positions with exact scores (shared with ``ai.lab.bench``)."""
     return POSITIONS
 
 

@@ -320,7 +320,8 @@ def test_a_level_that_reports_no_passes_falls_back_to_a_searched_move():
 
 
 def test_our_own_engine_plays_a_match_through_the_native_dialect():
-    from game.tournament import EnginePlayer, LevelPlayer, run_match
+    from game.arena import run_match
+    from game.tournament import EnginePlayer, LevelPlayer
 
     rules = Rules(rows=5, cols=8, connect=4)
     engine = EnginePlayer(f"{sys.executable} {ROOT / 'main.py'} engine --level depth:3", name="engine")

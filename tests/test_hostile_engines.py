@@ -10,18 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from game.arena import Failure, Side, run_match
 from game.board import Board
 from game.rules import Rules
-from game.tournament import (
-    MAX_QUEUED_LINES,
-    EnginePlayer,
-    Failure,
-    LevelPlayer,
-    PgnWriter,
-    Side,
-    make_player,
-    run_match,
-)
+from game.tournament import MAX_QUEUED_LINES, EnginePlayer, LevelPlayer, PgnWriter, make_player
 
 ROOT = Path(__file__).resolve().parent.parent
 

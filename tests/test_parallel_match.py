@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from ai.arena import (
+from ai.levels import PRESETS
+from game.arena import (
     GameRecord,
     LevelSpec,
     Side,
@@ -25,7 +26,6 @@ from ai.arena import (
     play_match,
     sprt_prefix,
 )
-from ai.levels import PRESETS
 from game.board import Board, Termination
 from game.rules import Rules
 from game.tournament import PlayerChoice
@@ -265,7 +265,7 @@ def test_sprt_command_reports_the_verdict_llr_and_elo():
 
 def test_a_match_on_a_local_dask_cluster_plays_the_same_games_as_one_worker():
     distributed = pytest.importorskip("distributed")
-    from ai.arena import client_executor
+    from game.arena import client_executor
 
     a, b = PlayerChoice("depth:3"), PlayerChoice("beginner", seed=7)
     reference = play_match(a, b, Rules(), games=4, movetime=10.0, seed=7, jobs=1)
@@ -287,7 +287,7 @@ def test_a_match_on_a_local_dask_cluster_plays_the_same_games_as_one_worker():
 
 
 def test_the_strength_benchmark_plays_the_same_match_with_two_workers():
-    from ai.strength import Contestant, match, move_times
+    from ai.lab.strength import Contestant, match, move_times
 
     easy, beginner = Contestant("Easy", PRESETS["Easy"]), Contestant("Beginner", PRESETS["Beginner"])
     one = match(easy, beginner, Rules(), 4, seed=11, jobs=1)
@@ -296,11 +296,11 @@ def test_the_strength_benchmark_plays_the_same_match_with_two_workers():
     times = move_times(two)
     assert sum(len(t) for t in times.values()) == sum(len(g.moves) - len(g.opening) for g in two.games)
     proc = subprocess.run(
-        [sys.executable, "-m", "ai.strength", "--ladder", "--jobs", "0"], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "ai.lab.strength", "--ladder", "--jobs", "0"], capture_output=True, text=True, timeout=60
     )
     assert proc.returncode == 2 and "--jobs must be at least 1" in proc.stderr
     proc = subprocess.run(
-        [sys.executable, "-m", "ai.strength", "--ladder", "--openings", "-3"],
+        [sys.executable, "-m", "ai.lab.strength", "--ladder", "--openings", "-3"],
         capture_output=True,
         text=True,
         timeout=60,

@@ -9,22 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from game.arena import STANDARD_OPENINGS, Failure, Side, elo, openings, play_game, run_match
 from game.board import Board
 from game.rules import MAX, MIN, Rules
-from game.tournament import (
-    STANDARD_OPENINGS,
-    EnginePlayer,
-    Failure,
-    LevelPlayer,
-    Side,
-    elo,
-    format_report,
-    make_player,
-    openings,
-    play_game,
-    run_match,
-    write_pgn,
-)
+from game.tournament import EnginePlayer, LevelPlayer, format_report, make_player, write_pgn
 
 ROOT = Path(__file__).resolve().parent.parent
 

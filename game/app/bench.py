@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
-    from ai.bench import machine
+    from ai.lab.bench import machine
 
     print(f"# game.bench on {machine()}")
     idle_bench(args.idle_seconds)

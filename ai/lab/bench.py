@@ -1,4 +1,4 @@
-"""Speed of the search, the tree recorder and the solver: ``python -m ai.bench``.
+"""Speed of the search, the tree recorder and the solver: ``python -m ai.lab.bench``.
 
 Prints tables; asserts nothing.  Positions: the empty 6x7 board and three mid-game
 positions (the first 12 moves of the first three lines of ``Test_L2_R1``).  Each time is
@@ -25,7 +25,7 @@ from game.board import Board
 from game.notation import parse_moves
 from game.rules import STANDARD
 
-DATA = Path(__file__).resolve().parent / "data" / "positions"
+DATA = Path(__file__).resolve().parent.parent / "data" / "positions"
 MID_GAME_PREFIX = 12
 
 
@@ -429,7 +429,7 @@ def bench_analyze_process(count: int) -> None:
     import subprocess
 
     print("\n## analyze MOVES --level perfect, a new process each (warm cache)")
-    main_py = Path(__file__).resolve().parent.parent / "main.py"
+    main_py = Path(__file__).resolve().parents[2] / "main.py"
     subprocess.run([sys.executable, str(main_py), "analyze", "4", "--level", "perfect"], capture_output=True)
     rng = random.Random(13)
     chosen = []
@@ -470,7 +470,7 @@ def _children_cpu() -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m ai.lab.bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats, 200 Test_L2_R1 positions")
     sections = ["search", "tree", "solver", "early", "perfect", "ratio", "games", "analyze"]
     parser.add_argument("--only", choices=sections, action="append", help="run only this part (repeatable)")
@@ -491,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
     from ai import solver_core
 
     solver_core.prepare()
-    print(f"# ai.bench on {machine()}; {solver_core.status()}")
+    print(f"# ai.lab.bench on {machine()}; {solver_core.status()}")
     for name in sections:
         if not args.only or name in args.only:
             parts[name]()

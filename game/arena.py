@@ -1,14 +1,15 @@
 """Headless matches: balanced openings, one game between two players, Elo, SPRT, and the
 parallel runner that plays a match's games in worker processes (or on a Dask cluster).
 
-    from ai.arena import LevelSpec, play_match
+    from game.arena import LevelSpec, play_match
     outcome = play_match(LevelSpec("Hard", PRESETS["Hard"]), LevelSpec("Easy", PRESETS["Easy"]),
                          Rules(), games=20, jobs=2)
     print(outcome.result.score)
 
-Only ``ai.*`` and the headless rules (``game.rules``, ``game.board``, ``game.notation``)
-are imported here; ``game.tournament`` adds external engines, PGN and the report on top,
-and ``python -m ai.strength`` plays its ladders with it.
+A front end above the AI, beside ``game.engine``: only ``ai.*`` and the headless rules
+(``game.rules``, ``game.board``, ``game.notation``) are imported here; ``game.tournament``
+adds external engines, PGN and the report on top, and ``python -m ai.lab.strength`` plays
+its ladders with it.
 
 Games and players
     A player has a ``name``, ``choose(board, seconds) -> move`` (raising ``PlayerFailed``

@@ -233,8 +233,8 @@ def bundle_sources(root: Path | None = None) -> dict[str, tuple[str, str]]:
     those inside functions, so a lazily imported module is carried too)."""
     root = root or Path(__file__).resolve().parent.parent
     finder = ModuleFinder(path=[str(root)])  # the project only: stdlib and numpy stay out
-    finder.run_script(str(root / "ai" / "connectx.py"))
-    names = {name for name in finder.modules if name.split(".")[0] in BUNDLED_PACKAGES} | {"ai.connectx"}
+    finder.run_script(str(root / "game" / "connectx.py"))
+    names = {name for name in finder.modules if name.split(".")[0] in BUNDLED_PACKAGES} | {"game.connectx"}
     sources: dict[str, tuple[str, str]] = {}
     for name in sorted(names):
         parts = name.split(".")
@@ -257,7 +257,7 @@ def submission_text(level: str | None = None) -> str:
         "",
         f"SOURCES = {bundle_sources()!r}",
         _LOADER,
-        "from ai import connectx as _connectx  # noqa: E402  (imports the engine now, not on the first move)",
+        "from game import connectx as _connectx  # noqa: E402  (imports the engine now, not on the first move)",
         "",
         f"_connectx.LEVEL = {chosen!r}",
         "",

@@ -1,4 +1,4 @@
-"""Fit the evaluation's weights to solved positions: ``python -m ai.fit_weights``.
+"""Fit the evaluation's weights to solved positions: ``python -m ai.lab.fit_weights``.
 
 The evaluation (``ai.heuristic``) is a sum of terms: open windows holding at least m own
 discs, centre discs, threat cells by row parity (live or dead), and having a live threat
@@ -7,7 +7,7 @@ on connect 5 the generic weights (made for connect 4) were measurably wrong: the
 a threat window ten times a window of three, while solved positions say a threat is
 worth little unless it is live and on its owner's rows.  This script measures it:
 
-1. Positions: seeded games from the balanced openings (``ai.arena``), each side a noisy
+1. Positions: seeded games from the balanced openings (``game.arena``), each side a noisy
    search of 4 to 6 plies with now and then a random move, so the positions are varied;
    four positions a game between 22 and 39 discs.
 2. Each is solved (win, draw or loss, the exact solver within ``--solver-nodes``); the
@@ -39,11 +39,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ai.arena import opening_pool
 from ai.bitboard import fits_compiled, geometry
 from ai.heuristic import TACTICAL, Weights, build_evaluator, generic_weights, weights_for
 from ai.search import search
 from ai.solver import Solver, SolverStopped
+from game.arena import opening_pool
 from game.board import Board
 from game.notation import format_moves, parse_moves
 from game.rules import MAX, Rules
@@ -114,7 +114,7 @@ def save_positions(path: Path, rules: Rules, games: list[list[Solved]]) -> None:
     """Write the solved positions, one game a line: ``moves:outcome`` per position."""
     lines = [" ".join(f"{format_moves(list(p.moves), rules)}:{p.outcome}" for p in game) for game in games]
     path.write_text(
-        f"# {rules.rows}x{rules.cols} connect {rules.connect}: solved positions of ai.fit_weights, a game a line\n"
+        f"# {rules.rows}x{rules.cols} connect {rules.connect}: solved positions of ai.lab.fit_weights, a game a line\n"
         + "\n".join(lines)
         + "\n"
     )
@@ -241,7 +241,7 @@ def to_weights(k: int, fitted: np.ndarray, scale: float) -> Weights:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ai.fit_weights", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m ai.lab.fit_weights", description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=7)
     parser.add_argument("--cols", type=int, default=8)
     parser.add_argument("--connect", type=int, default=5)

@@ -1,7 +1,7 @@
-"""How strong each level is: ``python -m ai.strength`` (prints tables, asserts nothing).
+"""How strong each level is: ``python -m ai.lab.strength`` (prints tables, asserts nothing).
 
 1. A round robin of every preset plus plain depth 2 and depth 4 (``Level(2)``,
-   ``Level(4)``), from balanced openings (``ai.arena.openings``), each opening
+   ``Level(4)``), from balanced openings (``game.arena.openings``), each opening
    played with both colours, on 6x7, on 7x8 and on 7x8 with connect 5.  Per pair:
    wins/draws/losses, score % and the Elo difference with its 95% error bar.  Off the
    standard board Perfect plays exactly as Expert, so it sits out there.
@@ -29,7 +29,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ai.arena import (
+from ai.levels import PRESETS, Level
+from ai.perfect import PerfectPlayer
+from ai.player import choose_move
+from ai.solver import Solver
+from game.arena import (
     GameRecord,
     LevelChooser,
     LevelSpec,
@@ -41,15 +45,11 @@ from ai.arena import (
     play_game,
     play_match,
 )
-from ai.levels import PRESETS, Level
-from ai.perfect import PerfectPlayer
-from ai.player import choose_move
-from ai.solver import Solver
 from game.board import Board
 from game.notation import parse_moves
 from game.rules import STANDARD, Rules
 
-DATA = Path(__file__).resolve().parent / "data" / "positions"
+DATA = Path(__file__).resolve().parent.parent / "data" / "positions"
 BOARDS = {
     "6x7": Rules(),
     "7x8": Rules(rows=7, cols=8),
@@ -61,7 +61,7 @@ SEED = 20261122
 
 @dataclass
 class Contestant:
-    """A level in a match (``ai.arena.LevelChooser``: ``choose_move`` with the level's own
+    """A level in a match (``game.arena.LevelChooser``: ``choose_move`` with the level's own
     budgets, no move clock) that keeps its move times."""
 
     name: str
@@ -116,7 +116,7 @@ def round_robin(rules: Rules, openings_count: int, log, jobs: int | None = None)
 
 
 def match(a: Contestant, b: Contestant, rules: Rules, games: int, seed: int, jobs: int | None) -> MatchResult:
-    """``a`` against ``b`` through ``ai.arena.play_match`` (in ``jobs`` worker processes)."""
+    """``a`` against ``b`` through ``game.arena.play_match`` (in ``jobs`` worker processes)."""
     spec_a, spec_b = LevelSpec(a.name, a.level, a.seed), LevelSpec(b.name, b.level, b.seed)
     progress = Progress(games) if sys.stderr.isatty() else None  # a terminal sees the match go
     outcome = play_match(spec_a, spec_b, rules, games=games, seed=seed, jobs=jobs, progress=progress)
@@ -291,7 +291,7 @@ def ladder_openings(rules: Rules) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ai.strength", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m ai.lab.strength", description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a short run: 6x7 only, 2 openings, 40 positions")
     parser.add_argument(
         "--openings",
