@@ -398,10 +398,8 @@ def test_click_while_the_computer_thinks_is_refused_politely(app):
     assert "thinking" in app.toast[0]
 
 
-def test_closing_the_window_mid_search_exits_cleanly(tmp_path):
-    from game.app.loop import App
-
-    app = App((800, 600), home=tmp_path)
+def test_closing_the_window_mid_search_exits_cleanly(tmp_path, make_app):
+    app = make_app((800, 600), home=tmp_path)
     play = vs_computer(app, level=Level(12), first="computer")
     assert wait_until(app, lambda: play.thinking, 10)
     assert app.worker.is_alive()
@@ -442,14 +440,12 @@ def test_demo_mode_plays_by_itself(app):
 
 
 # -- persistence, sound, screenshots, window -----------------------------------------
-def test_corrupt_settings_file_means_defaults_and_a_warning(tmp_path, caplog):
-    from game.app.loop import App
-
+def test_corrupt_settings_file_means_defaults_and_a_warning(tmp_path, caplog, make_app):
     home = tmp_path / "home"
     home.mkdir()
     (home / "settings.json").write_text("{ this is not json")
     with caplog.at_level(logging.WARNING):
-        app = App((640, 480), home=home)
+        app = make_app((640, 480), home=home)
     try:
         assert app.settings.rows == 6 and app.settings.tally == {"wins": 0, "draws": 0, "losses": 0}
         assert "corrupt" in caplog.text
@@ -476,13 +472,11 @@ def test_settings_with_bad_values_keep_the_good_ones(tmp_path, caplog):
     assert "rows=99" in caplog.text and "depth" in caplog.text
 
 
-def test_tally_survives_a_restart_of_the_app(tmp_path):
-    from game.app.loop import App
-
-    app = App((640, 480), home=tmp_path)
+def test_tally_survives_a_restart_of_the_app(tmp_path, make_app):
+    app = make_app((640, 480), home=tmp_path)
     app.settings.tally["wins"] = 4
     app.close()
-    again = App((640, 480), home=tmp_path)
+    again = make_app((640, 480), home=tmp_path)
     try:
         assert again.settings.tally["wins"] == 4
     finally:
@@ -538,6 +532,7 @@ def test_discs_differ_by_mark_not_only_colour(app):
     assert surface.get_at((75, 25))[:3] == app.theme.palette.player2_mark
 
 
+@pytest.mark.slow
 def test_demo_command_writes_screenshots(tmp_path):
     out = tmp_path / "shots"
     proc = subprocess.run(
@@ -567,6 +562,7 @@ def test_demo_command_writes_screenshots(tmp_path):
         assert pygame.image.load(str(path)).get_width() == 1024
 
 
+@pytest.mark.slow
 def test_demo_command_bad_size_is_one_line():
     proc = subprocess.run(
         [sys.executable, str(ROOT / "main.py"), "demo", "--out", "x", "--size", "big"],
@@ -597,14 +593,13 @@ def answer_of(result, exact=None, columns=None, *, note=None):
     return Answer(result.move, decided_by, Level(2), result.value, exact, columns, result, note=note)
 
 
-def test_longest_status_texts_fit_at_800x600_and_up(tmp_path):
+def test_longest_status_texts_fit_at_800x600_and_up(tmp_path, make_app):
     from dataclasses import replace
 
     from ai.values import WIN
-    from game.app.loop import App
     from game.board import Board, Outcome, Termination
 
-    app = App((800, 600), home=tmp_path)
+    app = make_app((800, 600), home=tmp_path)
     try:
         play = vs_computer(app, level=Level(2))
         board = Board.from_moves("44")
@@ -686,10 +681,8 @@ def test_result_counts_at_once_and_undo_keeps_it(app):
     assert app.settings.two_player_tally["player1"] == 2  # a new game counts
 
 
-def test_quitting_while_the_winning_disc_falls_still_counts(tmp_path):
-    from game.app.loop import App
-
-    app = App((800, 600), home=tmp_path)
+def test_quitting_while_the_winning_disc_falls_still_counts(tmp_path, make_app):
+    app = make_app((800, 600), home=tmp_path)
     play = two_player(app)
     win_for_player1(app, play)
     assert play.drop is not None
@@ -813,10 +806,8 @@ def test_one_mark_for_player_1_in_the_window_and_the_text_board(app):
 
 
 # -- menus and options -----------------------------------------------------------------
-def test_options_values_never_reach_the_arrows(tmp_path):
-    from game.app.loop import App
-
-    app = App((800, 600), home=tmp_path)
+def test_options_values_never_reach_the_arrows(tmp_path, make_app):
+    app = make_app((800, 600), home=tmp_path)
     try:
         app.stack.push(OptionsScene())
         step(app, 2)
@@ -885,12 +876,10 @@ def test_an_idle_window_draws_nothing_until_something_changes(app):
 
 
 # -- the window: its name, its folder, its size ------------------------------------------
-def test_window_is_called_connect_four_and_remembers_its_size(tmp_path):
+def test_window_is_called_connect_four_and_remembers_its_size(tmp_path, make_app):
     import os
 
-    from game.app.loop import App
-
-    app = App((700, 500), home=tmp_path)
+    app = make_app((700, 500), home=tmp_path)
     try:
         assert pygame.display.get_caption()[0] == "Connect Four"
         assert os.environ["SDL_VIDEO_X11_WMCLASS"] == "Connect Four"  # the task bar's name, not main.py
@@ -898,7 +887,7 @@ def test_window_is_called_connect_four_and_remembers_its_size(tmp_path):
         app.step([pygame.event.Event(pygame.VIDEORESIZE, w=900, h=640, size=(900, 640))], FRAME)
     finally:
         app.close()
-    again = App(home=tmp_path)  # no size asked: the last one
+    again = make_app(home=tmp_path)  # no size asked: the last one
     try:
         assert pygame.display.get_surface().get_size() == (900, 640)
     finally:
@@ -1221,14 +1210,13 @@ def test_an_even_full_board_estimate_is_plus_zero_not_minus_zero():
 
 @pytest.mark.parametrize("size", [(1024, 720), (800, 600)])
 @pytest.mark.parametrize("opponent", ["computer", "demo"])
-def test_the_level_select_drops_no_line_of_experts_explanation(tmp_path, size, opponent):
+def test_the_level_select_drops_no_line_of_experts_explanation(tmp_path, size, opponent, make_app):
     """Issue 17 rerun (screenshot): in computer vs computer at 1024x720 the last sentence
     (alpha-beta and the full tree's size) was cut off for want of room."""
     from ai.levels import PRESETS, describe
-    from game.app.loop import App
     from game.app.settings import Opponent
 
-    small = App(size, home=tmp_path / "home")
+    small = make_app(size, home=tmp_path / "home")
     try:
         small.settings.opponent = Opponent(opponent)
         scene = LevelSelectScene()
@@ -1243,17 +1231,16 @@ def test_the_level_select_drops_no_line_of_experts_explanation(tmp_path, size, o
         small.close()
 
 
-def test_a_game_kept_in_memory_is_written_when_the_window_closes(tmp_path):
+def test_a_game_kept_in_memory_is_written_when_the_window_closes(tmp_path, make_app):
     """Issue 17 rerun (archive attack): a finished game that could not be written (the
     archive locked) waited in memory for the next game; closing the window lost it."""
     import sqlite3
 
     from game.app.archive_link import archive_of
-    from game.app.loop import App
     from game.archive import Archive
 
     home = tmp_path / "home"
-    window = App((900, 700), home=home)
+    window = make_app((900, 700), home=home)
     try:
         archive = archive_of(window)
         blocker = sqlite3.connect(home / "games.sqlite3", timeout=0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 from ai.book import BookFile, OpeningBook, book, huffman_key, position_of_key, standard_geometry
 from ai.solver import Solver
@@ -25,6 +26,7 @@ def _sample(which: BookFile, count: int, seed: int, keep=lambda value: True) -> 
     return chosen
 
 
+@pytest.mark.slow
 def test_distance_book_scores_match_the_plain_solver():
     """200 12-disc entries that end soon, solved without any book."""
     solver = Solver(Rules(), use_book=False)
@@ -124,6 +126,7 @@ def test_a_book_loads_only_when_first_asked():
     assert fresh._records is not None
 
 
+@pytest.mark.slow
 def test_early_table_matches_a_search_one_disc_deeper():
     """Each sampled 4-disc entry is the best of its columns, solved at 5 discs (past the
     table: search down to the 12-ply book)."""

@@ -99,6 +99,7 @@ def flipped(tmp_path_factory) -> Path:
     return site
 
 
+@pytest.mark.slow
 def test_flipped_values_are_refused_and_solve_stays_exact(flipped, tmp_path):
     expected = _solved(LINES_11)
     proc = _run(flipped, tmp_path, "solve", "--time-limit", "30", stdin="\n".join(LINES_11) + "\n")
@@ -111,6 +112,7 @@ def test_flipped_values_are_refused_and_solve_stays_exact(flipped, tmp_path):
     assert "book_12ply_distances.dat" in verdicts and "damaged" in verdicts  # cached for the next run
 
 
+@pytest.mark.slow
 def test_flipped_values_never_give_analyze_a_wrong_exact_value(flipped, tmp_path):
     from ai.perfect import exact_column_scores
 
@@ -129,6 +131,7 @@ def test_flipped_values_never_give_analyze_a_wrong_exact_value(flipped, tmp_path
     assert "note: the 12-ply-dist book" in proc.stderr
 
 
+@pytest.mark.slow
 def test_a_truncated_eight_ply_book_does_not_make_weak_solve_call_a_missing_position_a_win(tmp_path):
     site = tmp_path / "site"
     assets = _copy_package(site)
@@ -173,6 +176,7 @@ def _moves_of(grid: np.ndarray) -> str:
     return "".join(str(col + 1) for col in moves)
 
 
+@pytest.mark.slow
 def test_a_fifo_in_a_books_place_is_refused_not_waited_on(tmp_path):
     site = tmp_path / "site"
     assets = _copy_package(site)
@@ -185,6 +189,7 @@ def test_a_fifo_in_a_books_place_is_refused_not_waited_on(tmp_path):
     assert "is a FIFO (named pipe), not a book file" in proc.stderr
 
 
+@pytest.mark.slow
 def test_a_book_padded_to_two_gigabytes_is_refused_unread(tmp_path):
     site = tmp_path / "site"
     assets = _copy_package(site)
@@ -210,6 +215,7 @@ def test_a_book_padded_to_two_gigabytes_is_refused_unread(tmp_path):
     assert int(peak_kb) < 400_000  # well under the 2 GB a copy would take
 
 
+@pytest.mark.slow
 def test_a_book_of_another_release_is_checked_against_the_solver(tmp_path):
     """Not the checksum of the known release: the order and a sample of entries decide."""
     intact = tmp_path / "intact"
@@ -238,6 +244,7 @@ def test_a_book_of_another_release_is_checked_against_the_solver(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_an_unwritable_cache_folder_only_means_checking_again(tmp_path):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
@@ -248,6 +255,7 @@ def test_an_unwritable_cache_folder_only_means_checking_again(tmp_path):
     assert proc.stdout.split() == [LINES_11[0], str(_solved(LINES_11[:1])[LINES_11[0]])]
 
 
+@pytest.mark.slow
 def test_without_the_books_package_solve_and_analyze_say_so_once_and_stay_exact(tmp_path):
     site = tmp_path / "site"
     site.mkdir()
@@ -263,6 +271,7 @@ def test_without_the_books_package_solve_and_analyze_say_so_once_and_stay_exact(
     assert "(decided by the exact solver" in proc.stdout  # no book: not "the opening book"
 
 
+@pytest.mark.slow
 def test_a_book_changed_in_place_after_passing_its_check_is_checked_again(tmp_path):
     """The cached 'ok' verdict must not outlive the file it was given to: values flipped
     in place, size and modification time kept (as a restore or ``touch -r`` does)."""
@@ -304,6 +313,7 @@ def _check_all(site: Path, cache: Path) -> list[str]:
     return proc.stdout.splitlines()
 
 
+@pytest.mark.slow
 def test_books_of_another_release_cut_short_are_refused(tmp_path):
     """No checksum for another release: a packed book cut in half (whole records, sorted)
     reads every position it lost as a first-player win, and its own entries all pass."""
@@ -333,6 +343,7 @@ def _fifo_site(tmp_path: Path) -> Path:
     return site
 
 
+@pytest.mark.slow
 def test_the_engine_says_once_that_perfect_plays_without_a_refused_book(tmp_path):
     """The engine and ConnectX played Perfect's moves without the books and said nothing
     (a weaker move, -3 where +2 was there, went unexplained in the attack rerun)."""
@@ -345,6 +356,7 @@ def test_the_engine_says_once_that_perfect_plays_without_a_refused_book(tmp_path
     assert len(notes) == 1 and "book_12ply_distances.dat is a FIFO" in notes[0], proc.stderr
 
 
+@pytest.mark.slow
 def test_connectx_says_once_that_perfect_plays_without_a_refused_book(tmp_path):
     script = (
         "from game.connectx import agent\nfrom game.board import Board\n"
@@ -428,6 +440,7 @@ def test_an_early_table_with_windows_line_ends_still_passes(early_file):
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev_zero", "huge"])
+@pytest.mark.slow
 def test_a_verdict_cache_that_is_not_a_small_file_is_ignored_not_waited_on(tmp_path, kind):
     """A FIFO or /dev/zero in the place of book-checks.json blocked every 'solve' for ever."""
     checks = tmp_path / "cache" / "connect-four" / "book-checks.json"

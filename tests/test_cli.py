@@ -65,6 +65,7 @@ def assert_clean_error(proc: Ran | subprocess.CompletedProcess, fragment: str) -
     assert fragment in lines[0]
 
 
+@pytest.mark.slow
 def test_main_py_plays_one_move_in_a_process(data_dir, tmp_path):
     """Smoke test: the real entry point, a real process, a real file written."""
     out = tmp_path / "out.txt"
@@ -73,6 +74,7 @@ def test_main_py_plays_one_move_in_a_process(data_dir, tmp_path):
     assert "Computer plays 4 as player 1 (O), value +" in proc.stdout and out.exists()
 
 
+@pytest.mark.slow
 def test_main_py_refuses_dev_zero_in_a_process(tmp_path):
     """Smoke test: an endless input is refused unread, in one line."""
     proc = run_process("one-move", "/dev/zero", str(tmp_path / "out.txt"), "2")
@@ -283,6 +285,7 @@ def test_a_huge_depth_is_capped_at_the_empty_cells_and_said_once(depth):
     assert done.stderr.count("capped at 8") == 1 and "Best move:" in done.stdout
 
 
+@pytest.mark.slow
 def test_rows_zero_is_refused_and_one_size_alone_keeps_the_files_other(tmp_path, data_dir):
     source = data_dir / "maxconnect4" / "midgame_lf.txt"
     assert_clean_error(run("analyze", str(source), "--rows", "0"), "rows must be")
@@ -481,6 +484,7 @@ def test_solve_on_a_board_too_wide_for_the_compiled_solver_answers():
     assert moves == "aabbcc" and int(score) > 0  # the side to move wins at once
 
 
+@pytest.mark.slow
 def test_python_dash_m_game_cli_runs_the_command():
     """``python -m game.cli solve`` exited 0 having done nothing (no ``__main__`` block)."""
     proc = subprocess.run(

@@ -50,6 +50,7 @@ def test_counts_of_one_are_singular():
     assert re.search(r"\b1 nodes\b|\b1 leaves\b|\b1 cutoffs\b", ran.stdout) is None
 
 
+@pytest.mark.slow
 def test_solve_on_a_terminal_says_what_it_waits_for():
     leader, follower = pty.openpty()
     proc = subprocess.Popen(
@@ -122,6 +123,7 @@ def test_an_error_never_echoes_thousands_of_characters(args):
     assert ran.stderr.count("\n") == 1 and len(ran.stderr) <= 400, len(ran.stderr)
 
 
+@pytest.mark.slow
 def test_the_engine_on_a_terminal_says_what_it_waits_for():
     """'main.py engine' typed at a terminal waited in silence, as if hung."""
     leader, follower = pty.openpty()

@@ -92,6 +92,7 @@ def test_boards_outside_the_rules_still_get_a_legal_winning_column():
     assert column in (4, 8)
 
 
+@pytest.mark.slow
 def test_submission_runs_alone_with_only_numpy(tmp_path):
     path = write_submission(tmp_path / "submission", level="depth:3")
     script = """
@@ -125,6 +126,7 @@ print(json.dumps({"name": agent.__name__, "answers": answers, "origins": origins
     assert report["level"] == "depth:3" and report["pygame"] is False
 
 
+@pytest.mark.slow
 def test_connectx_command_writes_the_submission(tmp_path):
     proc = subprocess.run(
         [sys.executable, str(ROOT / "main.py"), "connectx", "--out", str(tmp_path / "out"), "--level", "hard"],
@@ -157,6 +159,7 @@ print(json.dumps([agent({"board": json.loads(board), "mark": 1}, configuration) 
 """
 
 
+@pytest.mark.slow
 def test_perfect_submission_plays_without_the_opening_books(tmp_path):
     path = write_submission(tmp_path / "submission", level="perfect")
     empty = [0] * 42

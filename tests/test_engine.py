@@ -90,6 +90,7 @@ def engine_process():
         engine.process.wait()
 
 
+@pytest.mark.slow
 def test_native_session_answers_legal_moves_errors_and_ends_with_the_input(engine_process):
     engine = engine_process("--level", "depth:4")
     engine.send("isready")
@@ -127,6 +128,7 @@ def test_native_session_answers_legal_moves_errors_and_ends_with_the_input(engin
     assert "native dialect" in log  # logs go to stderr, never stdout
 
 
+@pytest.mark.slow
 def test_native_engine_answers_in_time_even_at_a_depth_it_cannot_finish(engine_process):
     engine = engine_process("--level", "depth:40")
     engine.send("position 3", "go movetime 300")
@@ -141,6 +143,7 @@ def test_native_engine_answers_in_time_even_at_a_depth_it_cannot_finish(engine_p
     assert engine.process.wait(timeout=ANSWER_WAIT) == 0
 
 
+@pytest.mark.slow
 def test_native_rules_command_plays_other_boards(engine_process):
     engine = engine_process("--level", "depth:3")
     engine.send("rules rows 5 cols 10 connect 4", "position 9 9 8", "go movetime 500")
@@ -173,6 +176,7 @@ def arena_field(rows: list[str]) -> str:
     return ";".join(",".join(row) for row in rows)
 
 
+@pytest.mark.slow
 def test_arena_session_places_legal_discs_takes_wins_and_reports_bad_lines(engine_process):
     engine = engine_process("--level", "depth:4")
     engine.send(*ARENA_SETTINGS)
@@ -204,6 +208,7 @@ def test_arena_session_places_legal_discs_takes_wins_and_reports_bad_lines(engin
     assert "arena dialect" in log
 
 
+@pytest.mark.slow
 def test_first_line_of_neither_dialect_is_an_error_and_the_session_waits(engine_process):
     engine = engine_process("--level", "depth:2")
     engine.send("hello")
@@ -285,6 +290,7 @@ def test_play_in_time_gives_a_legal_move_even_when_the_level_cannot_finish():
     assert timed.cut_short
 
 
+@pytest.mark.slow
 def test_stray_bytes_are_a_bad_line_and_the_session_goes_on():
     proc = subprocess.run(
         [sys.executable, str(ROOT / "main.py"), "engine", "--level", "depth:2"],
@@ -303,6 +309,7 @@ MIDGAME_SLOW_FOR_THE_SOLVER = "244446735556"
 """A position past the opening books where Perfect's exact solver needs seconds."""
 
 
+@pytest.mark.slow
 def test_perfect_answers_in_time_through_the_engine(engine_process):
     engine = engine_process("--level", "perfect")
     moves = " ".join(str(int(c) - 1) for c in MIDGAME_SLOW_FOR_THE_SOLVER)
@@ -319,6 +326,7 @@ def test_a_level_that_reports_no_passes_falls_back_to_a_searched_move():
     assert timed.depth >= 1 or not timed.cut_short  # the safety net's search, not a guess
 
 
+@pytest.mark.slow
 def test_our_own_engine_plays_a_match_through_the_native_dialect():
     from game.arena import run_match
     from game.tournament import EnginePlayer, LevelPlayer

@@ -11,6 +11,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -144,6 +145,7 @@ def test_interactive_with_any_stdin_bytes(stdin, depth, rules):
         assert_clean(run(*args, stdin=stdin))
 
 
+@pytest.mark.slow
 @FUZZ
 @given(position=move_strings, depth=depths, rules=rule_options, tree=st.booleans())
 def test_analyze_with_any_move_string(position, depth, rules, tree):
@@ -196,6 +198,7 @@ def test_engine_with_any_stdin(stdin, level):
     assert "Traceback" not in done.stderr and "Traceback" not in done.stdout
 
 
+@pytest.mark.slow
 @FUZZ
 @given(
     players=st.tuples(*[st.sampled_from(["Easy", "Beginner", "nonsense", "engine:", "engine:/no/such/bot"])] * 2),

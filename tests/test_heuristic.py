@@ -106,6 +106,7 @@ def test_the_evaluation_is_its_terms_times_its_weights(rules, rng):
         checked += 1
 
 
+@pytest.mark.slow
 def test_the_fit_finds_the_weights_that_made_the_outcomes():
     """Outcomes drawn from an ordered logistic model with known weights: the fit gets the
     weights back (the ratios within 15%), and scores them above a model that ignores one."""
@@ -124,6 +125,7 @@ def test_the_fit_finds_the_weights_that_made_the_outcomes():
 CONNECT5 = Rules(rows=7, cols=8, connect=5)
 
 
+@pytest.mark.slow
 def test_the_connect5_weights_predict_solved_outcomes_better_than_the_generic_ones():
     """The fitted connect-5 weights are in use, and on the solved positions they were
     fitted to they tell the exact outcome better than connect 4's weights shifted to K

@@ -65,6 +65,7 @@ def play_two(bot: EnginePlayer) -> tuple:
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="process groups are tested on POSIX")
 
 
+@pytest.mark.slow
 def test_an_engine_that_closes_its_output_but_keeps_running_loses_and_is_killed(tmp_path):
     source = f"""
 import os, sys, time
@@ -81,6 +82,7 @@ for line in sys.stdin:
     assert all(gone_soon(pid) for pid in pids_in(tmp_path))
 
 
+@pytest.mark.slow
 def test_a_crash_that_leaves_a_child_holding_the_output_loses_and_the_child_goes_too(tmp_path):
     source = f"""
 import os, subprocess, sys
@@ -98,6 +100,7 @@ for line in sys.stdin:
     assert len(children) == 2 and all(gone_soon(pid) for pid in children)
 
 
+@pytest.mark.slow
 def test_an_engine_behind_a_wrapper_shell_without_exec_is_killed_with_its_shell(tmp_path):
     source = f"""
 import os, sys, time
@@ -118,6 +121,7 @@ for line in sys.stdin:
 
 
 @pytest.mark.parametrize("answer", ["bestmove \u00b2", "bestmove " + "7" * 5000, "bestmove -0x3", "bestmove 3 4"])
+@pytest.mark.slow
 def test_an_unreadable_bestmove_loses_that_game_and_the_match_goes_on(tmp_path, answer):
     source = (
         f"import sys\nfor line in sys.stdin:\n    if line.startswith('go'):\n        print({answer!r}, flush=True)\n"
@@ -129,6 +133,7 @@ def test_an_unreadable_bestmove_loses_that_game_and_the_match_goes_on(tmp_path, 
     assert "unreadable answer" in result.games[0].detail and len(result.games[0].detail) < 120
 
 
+@pytest.mark.slow
 def test_a_stale_second_bestmove_is_not_the_answer_to_the_next_position(tmp_path):
     """The bot answers each position with its leftmost column, then, a moment later, says
     ``bestmove`` again with another column: only the first answer may be played."""
@@ -166,6 +171,7 @@ for line in sys.stdin:
             board.push(move)
 
 
+@pytest.mark.slow
 def test_a_flooding_engine_costs_no_memory_while_it_waits(tmp_path):
     source = (
         LEFTMOST
@@ -195,6 +201,7 @@ for line in sys.stdin:
         bot.close()
 
 
+@pytest.mark.slow
 def test_a_command_that_ends_in_a_quote_is_accepted(tmp_path):
     folder = tmp_path / "my bots"
     folder.mkdir()
@@ -223,6 +230,7 @@ def test_a_pgn_file_is_not_truncated_before_the_first_game(tmp_path):
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.slow
 def test_match_on_a_full_disk_says_so_once_and_still_reports_every_game(tmp_path):
     proc = subprocess.run(
         [sys.executable, str(ROOT / "main.py"), "match", "depth:2", "depth:1", "--games", "4", "--movetime", "200"]

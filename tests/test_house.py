@@ -37,3 +37,24 @@ def test_the_play_screen_reads_who_decided_never_guesses_it():
     for name in ("play.py", "play_text.py", "play_view.py", "play_jobs.py"):
         text = (ROOT / "game" / "app" / "scenes" / name).read_text(encoding="utf-8")
         assert "depth == 0" not in text and "import re" not in text, name
+
+
+def test_no_test_starts_the_app_but_through_the_window_fixtures():
+    """``app``, ``make_app`` and ``window_script`` (tests/conftest.py) mark each test that
+    uses them ``window``; a test that built the App itself would escape the mark."""
+    builds = re.compile(r"\bApp\(|^\s*from game\.app\.loop import[^\n]*\bApp\b|\bloop\.App\b", re.MULTILINE)
+    tests = sorted(p for p in (ROOT / "tests").rglob("*.py") if p.name != "conftest.py")
+    offenders = [str(p.relative_to(ROOT)) for p in tests if builds.search(p.read_text(encoding="utf-8"))]
+    assert not offenders, f"build the App through make_app or window_script: {offenders}"
+    conftest = (ROOT / "tests" / "conftest.py").read_text(encoding="utf-8")
+    from tests.conftest import WINDOW_FIXTURES
+
+    for node in ast.parse(conftest).body:
+        if isinstance(node, ast.FunctionDef) and any("fixture" in ast.unparse(d) for d in node.decorator_list):
+            source = ast.get_source_segment(conftest, node) or ""
+            if re.search(r"\bApp\b|WINDOW_PRELUDE", source):
+                assert node.name in WINDOW_FIXTURES, f"{node.name} starts the App: add it to WINDOW_FIXTURES"
+
+
+def test_a_window_fixture_marks_its_test(request, make_app):
+    assert request.node.get_closest_marker("window") is not None

@@ -71,6 +71,7 @@ def test_beginner_plays_human_like_variety():
     assert len(moves) >= 2
 
 
+@pytest.mark.slow
 def test_ladder_order_on_a_small_seeded_tournament():
     """Beginner, Medium and Hard each play the two others from 3 balanced openings,
     both colours: the points come out in ladder order."""
@@ -215,6 +216,7 @@ for moves in sys.argv[1:]:
 """
 
 
+@pytest.mark.slow
 def test_every_preset_plays_the_same_moves_with_the_same_work_under_load():
     """A level is defined by work: with both cores busy it plays the same move after the
     same number of nodes as on an idle machine (each run in a fresh process)."""
@@ -238,6 +240,7 @@ def test_every_preset_plays_the_same_moves_with_the_same_work_under_load():
     assert len(idle.splitlines()) == len(WORK_POSITIONS) * len(PRESETS)
 
 
+@pytest.mark.slow
 def test_a_hint_off_the_compiled_boards_gives_up_on_exact_scores_within_its_budget():
     """7x9 is too big for the compiled solver (72 bits a position): the hint's exact scores
     get the Python budget (not the 20M positions of 6x7, two minutes there) and the

@@ -66,6 +66,7 @@ def moves_of(outcome) -> list[tuple[int, ...]]:
     return [game.moves for game in outcome.result.games]
 
 
+@pytest.mark.slow
 def test_two_workers_play_the_same_games_as_one():
     before = set(multiprocessing.active_children())  # other tests' workers may live on
     # a move time far beyond what depth 3 needs: a busy machine never cuts a search short
@@ -82,6 +83,7 @@ def test_two_workers_play_the_same_games_as_one():
     assert not new_children(before)
 
 
+@pytest.mark.slow
 def test_external_engines_get_a_process_per_running_game_and_none_is_left(tmp_path):
     outcome = play_match(
         PlayerChoice("depth:2"), PlayerChoice(pid_bot(tmp_path)), Rules(), games=4, movetime=2.0, jobs=2
@@ -94,6 +96,7 @@ def test_external_engines_get_a_process_per_running_game_and_none_is_left(tmp_pa
 
 
 @pytest.mark.parametrize("kind", ["illegal", "crash"])
+@pytest.mark.slow
 def test_a_broken_engine_loses_every_game_in_a_parallel_match(tmp_path, kind):
     before = set(multiprocessing.active_children())  # other tests' workers may live on
     from tests.test_tournament import BROKEN_BOTS, EXPECTED_FAILURE, write_bot
@@ -105,6 +108,7 @@ def test_a_broken_engine_loses_every_game_in_a_parallel_match(tmp_path, kind):
     assert not new_children(before)
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_match_has_its_games_replayed_and_the_match_finishes():
     before = set(multiprocessing.active_children())  # other tests' workers may live on
     a, b = LevelSpec("Medium", PRESETS["Medium"], 1), LevelSpec("depth 2", PRESETS["Easy"], 1)
@@ -126,6 +130,7 @@ def test_a_worker_killed_mid_match_has_its_games_replayed_and_the_match_finishes
     assert not new_children(before)
 
 
+@pytest.mark.slow
 def test_a_dead_workers_engines_are_killed_even_if_they_outlive_their_input(tmp_path):
     """The engine sleeps on when its input ends (its worker is gone): the runner kills
     the process groups the dead worker had listed."""
@@ -160,6 +165,7 @@ def test_a_dead_workers_engines_are_killed_even_if_they_outlive_their_input(tmp_
     assert not new_children(before)
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_match_reports_finished_games_and_leaves_no_process(tmp_path):
     # 100,000 games: on a loaded machine 1,000 of them were all over before Ctrl+C came.
     bot = pid_bot(tmp_path)
@@ -231,6 +237,7 @@ def test_sprt_bounds_and_pair_counts_are_those_of_fishtest():
         Sprt(10, 0)
 
 
+@pytest.mark.slow
 def test_a_real_sprt_match_stops_when_the_answer_is_clear():
     test = Sprt(0, 300)
     medium, beginner = LevelSpec("Medium", PRESETS["Medium"], 5), LevelSpec("Beginner", PRESETS["Beginner"], 5)
@@ -240,6 +247,7 @@ def test_a_real_sprt_match_stops_when_the_answer_is_clear():
     assert outcome.result.score > 0.6
 
 
+@pytest.mark.slow
 def test_sprt_command_reports_the_verdict_llr_and_elo():
     proc = subprocess.run(
         [sys.executable, str(ROOT / "main.py"), "match", "medium", "beginner", "--sprt", "0", "300"]
@@ -263,6 +271,7 @@ def test_sprt_command_reports_the_verdict_llr_and_elo():
 # -- a Dask cluster ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_match_on_a_local_dask_cluster_plays_the_same_games_as_one_worker():
     distributed = pytest.importorskip("distributed")
     from game.arena import client_executor
@@ -286,6 +295,7 @@ def test_a_match_on_a_local_dask_cluster_plays_the_same_games_as_one_worker():
         assert Board.from_moves(game.moves_string(Rules())).is_game_over()
 
 
+@pytest.mark.slow
 def test_the_strength_benchmark_plays_the_same_match_with_two_workers():
     from ai.lab.strength import Contestant, match, move_times
 
@@ -321,6 +331,7 @@ class Unbuildable:
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.slow
 def test_a_game_that_cannot_be_played_stops_the_match_with_a_reason(jobs):
     before = set(multiprocessing.active_children())  # other tests' workers may live on
     outcome = play_match(PlayerChoice("depth:1"), Unbuildable(), Rules(), games=4, movetime=1.0, jobs=jobs)
@@ -341,6 +352,7 @@ def _children_of(pid: int) -> list[int]:
 
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL])
+@pytest.mark.slow
 def test_a_match_killed_alone_leaves_no_worker_and_no_engine_behind(tmp_path, stop):
     """SIGTERM or SIGKILL to the match process only (as ``kill PID`` does, not Ctrl+C to the
     group): its pool workers and their engines used to live on, orphaned."""
@@ -368,6 +380,7 @@ def test_a_match_killed_alone_leaves_no_worker_and_no_engine_behind(tmp_path, st
             pass
 
 
+@pytest.mark.slow
 def test_a_stop_request_ends_the_match_as_ctrl_c_does():
     """The match CLI's signal handler also sets a flag the match asks about each second: a
     Ctrl+C still stops a match whose KeyboardInterrupt went astray. (A match started in the

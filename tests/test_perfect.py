@@ -168,6 +168,7 @@ def test_exact_value_uses_the_search_value_scale():
     assert value == -(WIN - 24)
 
 
+@pytest.mark.slow
 def test_perfect_off_the_standard_board_plays_expert_and_says_so():
     rules = Rules(rows=7, cols=8, connect=5)
     assert rules != STANDARD

@@ -31,9 +31,8 @@ UI_SCRIPT = """
 import os, sys, time
 from pathlib import Path
 from ai.levels import Level
-from game.app.loop import App
 from game.app.scenes.play import PlayScene
-app = App((640, 480), home=Path(sys.argv[1]))
+app = start_app((640, 480))
 app.settings.tally.update(wins=5, draws=2, losses=7)
 play = PlayScene(app.settings.rules(), Level(12, pruning=False), "computer", first="computer")
 app.stack.push(play)
@@ -49,8 +48,13 @@ else:
 """
 
 
-def start_window(home: Path, mode: str) -> tuple[subprocess.Popen, int]:
-    """The window in its own process, and its worker's pid (the caller ends both)."""
+@pytest.fixture
+def start_window(window_script):
+    """Start the window in its own process; give it and its worker's pid (the caller ends both)."""
+    return lambda home, mode: _start_window(window_script(UI_SCRIPT), home, mode)
+
+
+def _start_window(script: str, home: Path, mode: str) -> tuple[subprocess.Popen, int]:
     env = dict(
         os.environ,
         SDL_VIDEODRIVER="dummy",
@@ -59,7 +63,7 @@ def start_window(home: Path, mode: str) -> tuple[subprocess.Popen, int]:
         PYGAME_HIDE_SUPPORT_PROMPT="1",
     )
     process = subprocess.Popen(
-        [sys.executable, "-c", UI_SCRIPT, str(home), mode], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", script, str(home), mode], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
     )
     assert process.stdout is not None
     ready, _, _ = select.select([process.stdout], [], [], 60)
@@ -89,7 +93,8 @@ def wait_gone(pid: int, timeout: float) -> float | None:
     return None
 
 
-def test_the_worker_exits_when_the_window_is_killed(tmp_path):
+@pytest.mark.slow
+def test_the_worker_exits_when_the_window_is_killed(tmp_path, start_window):
     window, worker_pid = start_window(tmp_path, "step")
     try:
         assert not is_gone(worker_pid)
@@ -102,7 +107,8 @@ def test_the_worker_exits_when_the_window_is_killed(tmp_path):
     assert seconds is not None, f"the orphaned worker ran on past {HANG_SECONDS:g} s"
 
 
-def test_sigterm_ends_the_game_with_the_tally_saved(tmp_path):
+@pytest.mark.slow
+def test_sigterm_ends_the_game_with_the_tally_saved(tmp_path, start_window):
     window, worker_pid = start_window(tmp_path, "run")
     try:
         time.sleep(0.3)  # frames of the real loop with the search running
@@ -146,12 +152,11 @@ def test_killing_the_worker_mid_tree_keeps_the_frames_coming_and_says_so(app):
     assert not app.worker.receiving and app.worker.is_alive() and not app.worker.use_process
 
 
-def test_no_sound_card_gives_one_line_not_the_alsa_flood(tmp_path):
+@pytest.mark.slow
+def test_no_sound_card_gives_one_line_not_the_alsa_flood(tmp_path, window_script):
     """SDL's ALSA back end writes its complaints to fd 2; the game says one line itself."""
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="alsa", PYGAME_HIDE_SUPPORT_PROMPT="1")
-    script = (
-        "from game.app.loop import App; import sys, pathlib; App((640, 480), home=pathlib.Path(sys.argv[1])).close()"
-    )
+    script = window_script("start_app((640, 480)).close()\n")
     done = subprocess.run(
         [sys.executable, "-c", script, str(tmp_path)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
     )
@@ -160,11 +165,10 @@ def test_no_sound_card_gives_one_line_not_the_alsa_flood(tmp_path):
     assert len(done.stderr.strip().splitlines()) <= 1  # "no sound (...)" where there is no card
 
 
-def test_after_the_worker_dies_restart_and_quit_still_stop_the_threads_search(tmp_path):
-    from game.app.loop import App
+def test_after_the_worker_dies_restart_and_quit_still_stop_the_threads_search(tmp_path, make_app):
     from tests.ui import press, wait_until
 
-    app = App((800, 600), home=tmp_path)
+    app = make_app((800, 600), home=tmp_path)
     try:
         play = PlayScene(app.settings.rules(), Level(12, pruning=False), "computer", first="computer")
         app.stack.push(play)

@@ -93,6 +93,7 @@ def test_a_game_id_too_large_for_the_archive_is_no_game(tmp_path, capsys):
     assert "no game 99999999999999999999 in the archive" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_an_archive_that_cannot_be_opened_is_warned_about_once(tmp_path):
     """The archive's own log line and the command's 'warning:' line said it twice."""
     import os

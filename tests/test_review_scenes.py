@@ -174,11 +174,9 @@ def test_ctrl_c_and_ctrl_v_in_a_game(app):
     assert play.match.board.moves_string() == "123" and play.match.to_move == MIN
 
 
-def test_an_unfinished_game_is_offered_on_the_next_start(app, tmp_path):
+def test_an_unfinished_game_is_offered_on_the_next_start(app, tmp_path, make_app):
     two_player_game(app, "445")
-    from game.app.loop import App
-
-    again = App((900, 700), home=app.home)
+    again = make_app((900, 700), home=app.home)
     try:
         again.stack.push(TitleScene())
         step(again, 2)

@@ -90,7 +90,7 @@ def test_compiled_and_python_visit_the_same_nodes_on_the_benchmark_positions(fas
         Rules(),
         Rules(rows=4, cols=5, connect=4),
         Rules(rows=5, cols=6, connect=3),
-        Rules(rows=6, cols=8, connect=5),
+        pytest.param(Rules(rows=6, cols=8, connect=5), marks=pytest.mark.slow),  # a long pure-Python solve
         Rules(rows=7, cols=8),
         Rules(rows=7, cols=8, connect=5),
     ],
@@ -220,6 +220,7 @@ def _env(**changes: str) -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow
 def test_without_numba_the_solver_solves_with_one_warning():
     result = _run("import sys; sys.modules['numba'] = None\n" + SOLVE_PAST_THE_BOOK, _env())
     assert result.returncode == 0, result.stderr
@@ -229,6 +230,7 @@ def test_without_numba_the_solver_solves_with_one_warning():
     assert len(warnings) == 1 and "numba is not installed" in warnings[0], result.stderr
 
 
+@pytest.mark.slow
 def test_without_a_writable_cache_folder_the_solver_solves_with_one_warning(tmp_path):
     """The cache folder cannot be made (a file stands in the way; root ignores modes):
     the Python path, one warning, and nothing cached beside the code."""
@@ -243,6 +245,7 @@ def test_without_a_writable_cache_folder_the_solver_solves_with_one_warning(tmp_
     assert sorted((ROOT / "ai").rglob("*.nbi")) == before == []
 
 
+@pytest.mark.slow
 def test_the_cache_goes_to_the_games_folder_under_the_users_cache(tmp_path):
     result = _run(SOLVE_PAST_THE_BOOK, _env(XDG_CACHE_HOME=str(tmp_path)))
     assert result.returncode == 0, result.stderr

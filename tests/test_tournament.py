@@ -69,6 +69,7 @@ def replay(moves: tuple[int, ...], rules: Rules) -> Board:
 # use, so that a busy machine never cuts a search short.
 
 
+@pytest.mark.slow
 def test_match_between_two_levels_plays_each_opening_with_both_colours():
     rules = Rules()
     result = run_match(LevelPlayer("depth:4"), LevelPlayer("depth:1"), rules, games=6, movetime=5.0)
@@ -88,6 +89,7 @@ def test_match_between_two_levels_plays_each_opening_with_both_colours():
     assert result.mean_move_seconds(Side.A) > 0
 
 
+@pytest.mark.slow
 def test_match_on_another_board_uses_its_own_balanced_openings():
     rules = Rules(rows=5, cols=6, connect=4)
     result = run_match(LevelPlayer("depth:2"), LevelPlayer("easy"), rules, games=4, movetime=0.3)
@@ -104,6 +106,7 @@ def test_seed_shuffles_the_openings_reproducibly():
     assert set(openings(Rules(), len(STANDARD_OPENINGS), seed=7)) == set(STANDARD_OPENINGS)
 
 
+@pytest.mark.slow
 def test_a_level_beats_an_external_engine_and_the_engine_moves_are_legal(tmp_path):
     bot = EnginePlayer(write_bot(tmp_path, "leftmost", LEFTMOST_BOT), name="leftmost")
     try:
@@ -115,6 +118,7 @@ def test_a_level_beats_an_external_engine_and_the_engine_moves_are_legal(tmp_pat
     assert result.mean_move_seconds(Side.B) > 0
 
 
+@pytest.mark.slow
 def test_external_engine_on_another_board_gets_the_rules(tmp_path):
     rules = Rules(rows=6, cols=9, connect=4)
     bot = EnginePlayer(write_bot(tmp_path, "leftmost", LEFTMOST_BOT), name="leftmost")
@@ -127,6 +131,7 @@ def test_external_engine_on_another_board_gets_the_rules(tmp_path):
 
 
 @pytest.mark.parametrize("kind", ["illegal", "crash", "hang"])
+@pytest.mark.slow
 def test_a_broken_engine_loses_its_games_and_the_match_goes_on(tmp_path, kind):
     # only the hanging bot makes the runner wait out its clock: keep that one short
     clock = {"grace": 0.3, "startup": 1.0} if kind == "hang" else {}
@@ -162,6 +167,7 @@ def test_elo_is_zero_for_an_even_score_and_grows_with_it():
     assert elo(0.0, 10)[0] == -math.inf
 
 
+@pytest.mark.slow
 def test_match_command_prints_the_report_and_writes_replayable_games(tmp_path):
     pgn = tmp_path / "games.pgn"
     proc = subprocess.run(
@@ -186,6 +192,7 @@ def test_match_command_prints_the_report_and_writes_replayable_games(tmp_path):
     assert analyze.returncode == 0 and "The game is over" in analyze.stdout
 
 
+@pytest.mark.slow
 def test_match_command_refuses_unknown_players():
     proc = subprocess.run(
         [sys.executable, str(ROOT / "main.py"), "match", "hard", "wizard"], capture_output=True, text=True, timeout=60
@@ -194,6 +201,7 @@ def test_match_command_refuses_unknown_players():
     assert "unknown level 'wizard'" in proc.stderr and "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_pgn_has_tags_and_numbered_moves(tmp_path):
     result = run_match(LevelPlayer("depth:1"), LevelPlayer("depth:1"), Rules(), games=1, movetime=0.2)
     path = tmp_path / "one.pgn"
@@ -204,6 +212,7 @@ def test_pgn_has_tags_and_numbered_moves(tmp_path):
     assert "1. 3 4 2. 4 " in text and text.rstrip().endswith(("1-0", "0-1", "1/2-1/2"))
 
 
+@pytest.mark.slow
 def test_the_same_seed_replays_the_same_match():
     def games(seed: int) -> list[tuple[int, ...]]:
         beginner, medium = make_player("beginner", seed=seed), make_player("medium", seed=seed)
@@ -213,6 +222,7 @@ def test_the_same_seed_replays_the_same_match():
     assert games(5) == games(5)
 
 
+@pytest.mark.slow
 def test_an_engine_flooding_its_output_still_plays(tmp_path):
     """Overlong and undecodable lines are skipped: the runner keeps at most
     ``MAX_ENGINE_LINE`` characters of a line and the engine's moves still count."""

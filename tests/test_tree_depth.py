@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pygame
+import pytest
 
 from ai.depth_truth import benchmark_boards, depth_truth
 from ai.levels import Level
@@ -61,6 +62,7 @@ def test_d_opens_the_chart_which_measures_away_from_the_frames_and_stops_on_clos
     assert small.bench.positions == 1 and all(row.judged <= 1 for row in small.bench.rows)
 
 
+@pytest.mark.slow
 def test_cli_depth_chart_writes_a_png_and_prints_the_table(tmp_path, capsys):
     target = tmp_path / "chart.png"
     assert main(["depth-chart", "4453", "--positions", "1", "--out", str(target)]) == 0

@@ -650,11 +650,10 @@ def test_forced_values_are_named_and_the_minimal_tree_claim_holds(app):
 
 
 @pytest.mark.parametrize("size", [(800, 600), (1280, 800)])
-def test_overlay_fits_its_words_and_keeps_the_tree_clear_of_the_legend(tmp_path, size):
-    from game.app.loop import App
+def test_overlay_fits_its_words_and_keeps_the_tree_clear_of_the_legend(tmp_path, size, make_app):
     from game.app.tree.draw import detail_heading, header_title
 
-    app = App(size, home=tmp_path / "home")
+    app = make_app(size, home=tmp_path / "home")
     try:
         board = Board(Rules())
         for move in (3, 3, 2):
@@ -744,10 +743,8 @@ def test_e_exports_the_tree_on_screen_and_says_where(app, hand):
 
 
 @pytest.mark.parametrize("depth", [8, 12])
-def test_the_deepest_row_stays_on_the_canvas_at_800x600(tmp_path, depth):
-    from game.app.loop import App
-
-    small = App((800, 600), home=tmp_path / "home")
+def test_the_deepest_row_stays_on_the_canvas_at_800x600(tmp_path, depth, make_app):
+    small = make_app((800, 600), home=tmp_path / "home")
     try:
         board = Board.from_moves("4453")
         result = search(board.grid, board.rules, depth, record_tree=True, to_move=board.to_move)

@@ -86,11 +86,9 @@ def test_expert_the_stand_in_plays_without_a_damaged_book_and_says_so(flipped_si
 
 ANALYSIS = """
 import json, time
-from pathlib import Path
-from game.app.loop import App
 from game.app.scenes.analysis import AnalysisScene
 from game.board import Board
-app = App((900, 700), home=Path(%r))
+app = start_app((900, 700), home=%r)
 scene = AnalysisScene(Board.from_moves("44"))
 app.stack.push(scene)
 app.step([], 1 / 60)
@@ -102,8 +100,11 @@ print(json.dumps({"lines": lines, "busy": busy, "toast": app.toast[0] if app.toa
 """
 
 
-def test_the_analysis_board_says_the_book_is_damaged_instead_of_working_for_hours(flipped_site, tmp_path):
-    shown = _child(flipped_site, tmp_path / "cache", ANALYSIS % str(tmp_path / "home"))
+@pytest.mark.slow
+def test_the_analysis_board_says_the_book_is_damaged_instead_of_working_for_hours(
+    flipped_site, tmp_path, window_script
+):
+    shown = _child(flipped_site, tmp_path / "cache", window_script(ANALYSIS % str(tmp_path / "home")))
     assert not shown["busy"]
     text = " ".join(shown["lines"])
     assert "working out" not in text

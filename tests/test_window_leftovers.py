@@ -53,12 +53,10 @@ def test_a_line_in_use_stays_cached_while_others_come_and_go(app):
     assert ("Your move", 24, False, theme.palette.text) in theme._texts
 
 
-def test_closing_the_app_closes_its_font_files(tmp_path):
-    from game.app.loop import App
-
+def test_closing_the_app_closes_its_font_files(tmp_path, make_app):
     before = len(open_font_files())
     for round_ in range(2):
-        app = App((800, 600), home=tmp_path / str(round_))
+        app = make_app((800, 600), home=tmp_path / str(round_))
         app.stack.push(TitleScene())
         step(app, 3)
         Theme.text(app.theme, pygame.display.get_surface(), "bold", 30, (0, 0), bold=True)
@@ -82,6 +80,7 @@ def test_no_display_is_noticed_before_the_window_opens(environ, platform, proble
     assert (display_problem(environ, platform) is not None) == problem
 
 
+@pytest.mark.slow
 def test_main_py_without_a_display_says_so_and_exits():
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
     proc = subprocess.run([sys.executable, "main.py"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
@@ -90,6 +89,7 @@ def test_main_py_without_a_display_says_so_and_exits():
     assert "python main.py demo --out screenshots" in proc.stderr and len(proc.stderr.splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_main_py_without_a_display_says_so_before_setting_anything_up(tmp_path):
     """A first start on a server (no display, no packages yet): the no-display line comes
     at once, not after a minute of installing a window nobody can see."""

@@ -32,11 +32,11 @@ def test_a_class_the_user_chose_is_kept(monkeypatch):
 
 
 @pytest.mark.parametrize("display", [":0", None])
-def test_a_started_app_names_its_window_with_and_without_display(tmp_path, display):
-    script = (
-        "import os, sys\n"
-        "from game.app.loop import App\n"
-        "app = App((320, 240), home=__import__('pathlib').Path(sys.argv[1]))\n"
+@pytest.mark.slow
+def test_a_started_app_names_its_window_with_and_without_display(tmp_path, display, window_script):
+    script = window_script(
+        "import os\n"
+        "app = start_app((320, 240))\n"
         "import pygame\n"
         "print(os.environ['SDL_VIDEO_X11_WMCLASS'], '|', pygame.display.get_caption()[0])\n"
         "app.close()\n"

@@ -58,7 +58,7 @@ def job_for(moves: str, depth: int, *, pruning: bool = True, level: Level | None
     return SearchJob(board.grid.copy(), Rules(), board.to_move, level or Level(depth, pruning=pruning), **options)
 
 
-@pytest.fixture(params=[True, False], ids=["process", "thread"])
+@pytest.fixture(params=[pytest.param(True, marks=pytest.mark.slow), False], ids=["process", "thread"])
 def worker(request):
     ai = AIWorker(use_process=request.param)
     yield ai
@@ -127,6 +127,7 @@ def test_a_failing_search_is_reported_to_its_owner(worker):
     pump(worker, lambda: any(isinstance(e, JobResult) for e in owner.events))
 
 
+@pytest.mark.slow
 def test_a_killed_process_is_said_once_and_a_thread_finishes_the_job():
     worker = AIWorker()
     try:
