@@ -88,7 +88,7 @@ nothing.  Fitted on 1,277 positions of an earlier run of the same generator; on 
 2,155 positions of ``ai/data/connect5_solved.txt``, which it never saw, it tells the
 exact outcome better (held-out log-likelihood -0.911) than the generic weights (-0.972)
 and than that sample's own refit (-0.938).  In the ladder it makes depth count on connect
-5 (README, "The connect-5 weights")."""
+5 (docs/strength.md, "The connect-5 weights")."""
 
 
 def generic_weights(k: int) -> Weights:

@@ -195,7 +195,7 @@ def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
         "engine",
         help="be a bot on stdin/stdout (arena Four-in-a-Row or native position/go/bestmove dialect)",
         description="Speak a line protocol on stdin/stdout; the first command picks the dialect. "
-        "Columns are 0-based on the wire. See the README, 'Engine protocol'.",
+        "Columns are 0-based on the wire. See docs/engine-protocol.md.",
     )
     engine.add_argument(
         "--level", default=strongest_level(), metavar="NAME", help=f"{levels} (default {strongest_level()})"
@@ -974,7 +974,7 @@ def cmd_engine(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
 
 ENGINE_PROMPT = (
     "engine: waiting for protocol lines on standard input, e.g. 'position 3 3' then 'go movetime 1000' "
-    "(0-based columns; README, 'Engine protocol'); Ctrl+D to end"
+    "(0-based columns; docs/engine-protocol.md); Ctrl+D to end"
 )
 """Said on stderr when ``engine`` would otherwise wait silently on a terminal."""
 

@@ -1,6 +1,6 @@
 """The computer as a bot on stdin/stdout: ``python main.py engine``.
 
-Two line protocols, chosen by the first command read (README, "Engine protocol"):
+Two line protocols, chosen by the first command read (docs/engine-protocol.md):
 
 - the arena Four-in-a-Row dialect: ``settings field_columns 7``, ``settings your_botid 1``,
   ``update game field 0,0,1,...;...`` (rows top first), ``action move 10000`` (time bank

@@ -58,3 +58,36 @@ def test_no_test_starts_the_app_but_through_the_window_fixtures():
 
 def test_a_window_fixture_marks_its_test(request, make_app):
     assert request.node.get_closest_marker("window") is not None
+
+
+def markdown_pages() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def anchors(page: Path) -> set[str]:
+    """GitHub's anchors for the page's headings (lower case, punctuation dropped, - for spaces)."""
+    text = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.MULTILINE | re.DOTALL)
+    headings = re.findall(r"^#{1,6} (.+)$", text, flags=re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-") for heading in headings}
+
+
+def test_the_readme_is_a_front_door_of_at_most_300_lines():
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 300, f"README.md has {len(lines)} lines: move the manual's parts to docs/"
+    assert "docs/user-guide.md" in "\n".join(lines)
+
+
+def test_every_relative_link_of_the_readme_and_docs_resolves():
+    broken = []
+    for page in markdown_pages():
+        text = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.MULTILINE | re.DOTALL)
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue  # https:, mailto: ...
+            path, _, anchor = target.partition("#")
+            linked = (page.parent / path).resolve() if path else page
+            if not linked.exists():
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such file)")
+            elif anchor and linked.suffix == ".md" and anchor not in anchors(linked):
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such heading)")
+    assert not broken, broken
