@@ -36,6 +36,7 @@ def test_distance_book_scores_match_the_plain_solver():
         assert book().score(first, second) == expected
 
 
+@pytest.mark.slow
 def test_eight_ply_book_outcomes_match_the_solver():
     """120 8-disc entries (draws and losses) and 30 absent positions (first-player wins),
     solved exactly by the solver searching down to the 12-ply book."""

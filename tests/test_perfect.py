@@ -329,6 +329,7 @@ def test_a_node_budget_makes_perfect_play_the_same_move_every_time(positions_dir
     assert max(scores.values()) == expected
 
 
+@pytest.mark.slow
 def test_perfect_on_a_small_board_keeps_the_result_the_solver_proves():
     """4x5 fits the compiled solver: Perfect solves from the first move and keeps the draw,
     where Expert's search alone would play a column that loses."""

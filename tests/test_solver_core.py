@@ -111,6 +111,7 @@ def test_compiled_and_python_agree_on_seeded_positions(fast, rules):
     assert np.array_equal(compiled.table().array, python.table().array)
 
 
+@pytest.mark.slow
 def test_keys_past_two_to_the_63_land_in_the_same_slots_on_7x8(fast):
     """7x8 takes 64 bits a position: with the last column full and its top disc the side
     to move's, every key is 2**63 or more, which an int64 holds as a negative number.
