@@ -11,14 +11,32 @@
 The measuring tools live in ``ai.lab``, which nothing else here imports.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ai.answer import Answer, DecidedBy
 from ai.exact import ExactScore
 from ai.levels import PRESETS, Level
-from ai.player import choose_move
 from ai.search import SearchResult, search
-from ai.solver import Solver
 from ai.textbook import maximize, minimize, textbook_search
 from ai.values import INF, WIN, fmt_value, is_win_value, plies_to_end
+
+if TYPE_CHECKING:
+    from ai.player import choose_move
+    from ai.solver import Solver
+
+_LOADED_ON_USE = {"choose_move": "ai.player", "Solver": "ai.solver"}
+"""Names whose modules bring the exact solver (and numba, once it runs): loaded when first
+used, so ``import ai.review`` in the window never pulls the solver in through this face."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LOADED_ON_USE:
+        return getattr(importlib.import_module(_LOADED_ON_USE[name]), name)
+    raise AttributeError(f"module 'ai' has no attribute {name!r}")
+
 
 __all__ = [
     "INF",

@@ -12,47 +12,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
+from ai.depth_table import MAX_DEPTH, SAMPLE, DepthRow, DepthTruth
 from ai.perfect import PerfectPlayer
 from ai.search import SearchCancelled, SearchProgress, search
 from ai.solver import SolverStopped
 from game.board import Board
 from game.rules import STANDARD
 
-MAX_DEPTH = 12
 PRUNED_CAP = 400_000
 """Nodes a search with pruning may use on one position (all its passes)."""
 FULL_CAP = 150_000
 """Nodes a search without pruning may use at one depth; deeper ones are not run."""
-SAMPLE = 12
-"""Benchmark positions in the chart by default."""
 BENCHMARK = Path(__file__).parent / "data" / "positions" / "Test_L2_R1"
 """Middle-game positions of the standard board with their exact scores (see its README)."""
-
-
-@dataclass(frozen=True)
-class DepthRow:
-    """One depth over the positions: how many kept the outcome of how many judged, mean nodes."""
-
-    depth: int
-    kept: int
-    judged: int
-    pruned_nodes: float | None  # mean over the positions searched to this depth (all passes)
-    full_nodes: float | None  # None: over the cap (not run)
-
-    @property
-    def share(self) -> float | None:
-        return self.kept / self.judged if self.judged else None
-
-
-@dataclass(frozen=True)
-class DepthTruth:
-    label: str
-    positions: int
-    rows: tuple[DepthRow, ...]
-    note: str = ""
 
 
 def benchmark_boards(count: int = SAMPLE, seed: int = 1) -> list[Board]:

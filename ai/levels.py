@@ -266,3 +266,18 @@ def level_played(level: Level, rules: Rules) -> Level:
     if level.perfect and rules != STANDARD:
         return off_board_perfect(rules)
     return level
+
+
+HINT_EXACT_NODES = 20_000_000
+"""The most a hint (or the column scores) spends on exact column scores before it says
+"estimate" instead: about 2 s compiled; the same on every machine."""
+PYTHON_EXACT_NODES = 500_000
+"""The same for boards the compiled search cannot take (7x9 and larger,
+``ai.bitboard.fits_compiled``): the Python search does about 170,000 a second, so a hint
+there says "estimate" within about 3 s instead of 2 minutes."""
+
+
+def exact_nodes(rules: Rules) -> int:
+    """The solver nodes a hint or the column scores may spend on these rules: by the
+    board, never by the machine, so every machine proves the same positions."""
+    return HINT_EXACT_NODES if fits_compiled(rules) else PYTHON_EXACT_NODES

@@ -16,29 +16,25 @@ The graph is the exact score after every ply, from player 1's side.
 Off the standard board the same classes come from a search of every column (wins and
 losses it proves, the heuristic elsewhere); the review says they are estimates.
 
-    review = review_game(board.rules, board.moves, depths={MAX: 6, MIN: 8})
+    review = review_game(board.rules, board.moves, depths={MAX: 6, MIN: 8})  # ai.reviewer
     review.moves[3].move_class      # MoveClass.MISTAKE
     review.accuracy(MAX)            # 0.86
 
-The review never imports pygame; a front end runs it in a thread (``should_stop`` and
-``on_progress`` make it cancellable and visible).
+This module is the review's data and words only: ``ai.reviewer`` does the work (the
+solver, the searches), so the window can show a review it never computed.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ai.exact import ExactScore, verdict
-from ai.perfect import PerfectPlayer
-from ai.search import SearchCancelled, search
-from ai.solver import SolverStopped
-from ai.values import WIN, is_win_value, plies_to_end
+from ai.values import is_win_value, plies_to_end
 from game.board import Board
-from game.rules import MAX, MIN, STANDARD, Rules
+from game.rules import MAX, MIN, Rules
 
 PERSON_DEPTH = 6
 """The search depth a person's move is compared with ("a depth-6 search would have ...")."""
@@ -49,10 +45,6 @@ ESTIMATE_GAP = 150
 (about an open three) is a mistake even when no search proved a win or a loss."""
 TURNING_POINTS = 3
 """At most this many turning points are named."""
-
-
-class ReviewStopped(Exception):
-    """``should_stop`` asked the review to give up."""
 
 
 class MoveClass(enum.Enum):
@@ -221,142 +213,6 @@ def classify(played: int, best: int, *, exact: bool = True) -> MoveClass:
     return MoveClass.GOOD
 
 
-# -- scoring the columns of one position -----------------------------------------------
-def _estimate_scores(board: Board, depth: int, should_stop: Callable[[], bool] | None) -> dict[int, int]:
-    """Search values of every legal move from the side to move (off the standard board)."""
-    side = board.to_move
-    scores = {}
-    for move in board.legal_moves():
-        board.push(move)
-        try:
-            outcome = board.outcome()
-            if outcome is not None:
-                if outcome.winner is None:
-                    value = 0
-                else:
-                    value = (WIN - 1) if outcome.winner == side else -(WIN - 1)
-            else:
-                result = search(board.grid, board.rules, depth, to_move=board.to_move, should_stop=should_stop)
-                value = side * result.value
-                if is_win_value(value):  # one ply further from the root than the child's
-                    value -= 1 if value > 0 else -1
-            scores[move] = value
-        finally:
-            board.pop()
-    return scores
-
-
-def _best_order(scores: dict[int, int], cols: int) -> tuple[int, ...]:
-    """The best moves, centre first (the order the players break ties in)."""
-    best = max(scores.values())
-    centre = (cols - 1) / 2
-    return tuple(sorted((m for m, s in scores.items() if s == best), key=lambda m: (abs(m % cols - centre), m)))
-
-
-def review_game(
-    rules: Rules,
-    moves: Sequence[int],
-    *,
-    start: np.ndarray | None = None,
-    start_to_move: int = MAX,
-    depths: dict[int, int] | None = None,
-    estimate_depth: int = ESTIMATE_DEPTH,
-    should_stop: Callable[[], bool] | None = None,
-    on_progress: Callable[[int, int], None] | None = None,
-    player: PerfectPlayer | None = None,
-) -> GameReview:
-    """Review the game ``moves`` (0-based move ids) played from ``start``.
-
-    Args:
-        rules: the rules the game was played under.
-        moves: the moves played, in order.
-        start: the starting grid (default: the empty board); ``start_to_move`` moves first.
-        depths: each side's search depth for "a depth-N search would have played X"
-            (a person: ``PERSON_DEPTH``, the default).
-        estimate_depth: off the standard board, plies searched below each column.
-        should_stop: polled between moves and inside the searches; True stops the
-            review (``ReviewStopped``).
-        on_progress: called as ``on_progress(done, total)`` after each move reviewed.
-        player: the perfect player whose tables to use (default: a fresh one).
-
-    Returns:
-        A ``GameReview`` with every move classed.
-
-    Raises:
-        ReviewStopped: ``should_stop`` returned True.
-        IllegalMoveError: a move is not legal where it was played.
-    """
-    exact = rules == STANDARD
-    grid = rules.empty_grid() if start is None else np.asarray(start, dtype=np.int8)
-    board = Board(rules, grid, start_to_move)
-    depths = depths or {}
-    perfect = (player or PerfectPlayer()) if exact else None
-    reviewed: list[MoveReview] = []
-    graph: list[int] = []
-    total = len(moves)
-    for index, move in enumerate(moves):
-        if should_stop is not None and should_stop():
-            raise ReviewStopped("the review was cancelled")
-        if board.is_game_over():
-            break
-        side = board.to_move
-        try:
-            if perfect is not None:
-                scores = perfect.column_scores(board.grid, side, should_stop=should_stop)
-            else:
-                scores = _estimate_scores(board, estimate_depth, should_stop)
-        except (SolverStopped, SearchCancelled) as stopped:
-            raise ReviewStopped("the review was cancelled") from stopped
-        if move not in scores:
-            board.push(move)  # raises IllegalMoveError, which says why
-        best_moves = _best_order(scores, rules.cols)
-        best = scores[best_moves[0]]
-        if not graph:
-            graph.append(side * best)
-        move_class = classify(scores[move], best, exact=exact)
-        depth = depths.get(side, PERSON_DEPTH)
-        horizon = None
-        if not move_class.keeps_outcome:
-            try:
-                horizon = search(board.grid, rules, depth, to_move=side, should_stop=should_stop).move
-            except SearchCancelled as stopped:
-                raise ReviewStopped("the review was cancelled") from stopped
-        reviewed.append(
-            MoveReview(
-                ply=index + 1,
-                side=side,
-                move=move,
-                move_class=move_class,
-                score=scores[move],
-                best_score=best,
-                best_moves=best_moves,
-                scores=scores,
-                horizon_depth=depth,
-                horizon_move=horizon,
-            )
-        )
-        graph.append(side * scores[move])
-        board.push(move)
-        if on_progress is not None:
-            on_progress(index + 1, total)
-    return GameReview(
-        rules=rules,
-        start=tuple(tuple(int(v) for v in row) for row in grid),
-        start_to_move=start_to_move,
-        played=tuple(moves),
-        moves=tuple(reviewed),
-        graph=tuple(graph),
-        exact=exact,
-    )
-
-
-def review_board(board: Board, **options) -> GameReview:
-    """Review the moves of ``board`` from its starting position (see ``review_game``)."""
-    return review_game(
-        board.rules, board.moves, start=board.start_grid(), start_to_move=board.start_to_move(), **options
-    )
-
-
 def sparkline(review: GameReview) -> str:
     """The graph as one line of text: high blocks player 1 ahead, low player 2."""
     blocks = "▁▂▃▄▅▆▇█"
@@ -370,18 +226,3 @@ def sparkline(review: GameReview) -> str:
 def side_number(side: int) -> int:
     """1 for player 1 (MAX), 2 for player 2."""
     return 1 if side == MAX else 2
-
-
-__all__ = [
-    "GameReview",
-    "MoveClass",
-    "MoveReview",
-    "ReviewStopped",
-    "classify",
-    "graph_height",
-    "result_words",
-    "review_board",
-    "review_game",
-    "side_number",
-    "sparkline",
-]

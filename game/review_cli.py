@@ -14,7 +14,8 @@ import re
 from pathlib import Path
 from typing import TextIO
 
-from ai.review import GameReview, ReviewStopped, result_words, review_board, side_number, sparkline
+from ai.review import GameReview, result_words, side_number, sparkline
+from ai.reviewer import ReviewStopped, review_board
 from game.archive import HUMAN, Archive, GameRecord, GameResult, default_folder
 from game.board import Board
 from game.notation import format_move

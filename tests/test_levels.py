@@ -247,7 +247,7 @@ def test_a_hint_off_the_compiled_boards_gives_up_on_exact_scores_within_its_budg
     search's move stands.  7x8, 64 bits, is the largest board it takes."""
     from ai.answer import Purpose
     from ai.bitboard import fits_compiled
-    from ai.player import PYTHON_EXACT_NODES, exact_nodes
+    from ai.levels import PYTHON_EXACT_NODES, exact_nodes
 
     rules = Rules(rows=7, cols=9)
     assert not fits_compiled(rules) and fits_compiled(Rules()) and fits_compiled(Rules(rows=7, cols=8))

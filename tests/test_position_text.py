@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ai.review import review_board
+from ai.reviewer import review_board
 from game.app.scenes.review_text import detail_lines, header_lines, list_line, turning_points_line
 from game.board import Board
 from game.position_text import PositionTextError, position_text, read_position

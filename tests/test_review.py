@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from ai.review import (
-    MoveClass,
-    ReviewStopped,
-    classify,
-    graph_height,
-    result_words,
-    review_board,
-    sparkline,
-)
+from ai.review import MoveClass, classify, graph_height, result_words, sparkline
+from ai.reviewer import ReviewStopped, review_board, review_game
 from ai.solver import Solver
 from game.board import Board
 from game.rules import MAX, MIN, Rules
@@ -179,3 +173,31 @@ def test_words_and_sparkline():
     assert len(line) == len(board.moves) + 1 and line[-1] == "█"
     assert review.moves[-1].move_class is MoveClass.BEST
     assert review.summary()["turning_points"] == [m.ply for m in review.turning_points]
+
+
+REVIEW_CLASSES = Path(__file__).parent / "data" / "review_classes.txt"
+"""Seeded games reviewed by commit 7ca6f41, when the review ran in the window's thread
+(``tests/data/make_review_classes.py`` says how it was made)."""
+
+
+def test_the_review_classes_and_graph_are_what_they_were_before_the_review_moved():
+    letter = {"b": MoveClass.BEST, "g": MoveClass.GOOD, "m": MoveClass.MISTAKE, "B": MoveClass.BLUNDER}
+    lines = REVIEW_CLASSES.read_text().split("\n")
+    games = [line.split() for line in lines if line.strip()]
+    assert len(games) == 13
+    for shape, moves, classes, graph in games:
+        rows, cols, connect = (int(n) for n in shape.split("x"))
+        rules = Rules(rows=rows, cols=cols, connect=connect)
+        review = review_game(rules, [int(m) - 1 for m in moves])
+        assert [m.move_class for m in review.moves] == [letter[c] for c in classes], moves
+        assert list(review.graph) == [int(v) for v in graph.split(",")], moves
+
+
+def test_a_review_resumed_from_its_first_moves_is_the_review_run_straight():
+    """The window's worker goes on where a stopped review ended (``done``)."""
+    board = Board.from_moves("4453726")
+    straight = review_board(board)
+    seen = []
+    resumed = review_board(board, done=straight.moves[:3], on_move=seen.append)
+    assert resumed == straight
+    assert [m.ply for m in seen] == [4, 5, 6, 7]  # only the fresh moves stream

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from ai.review import review_board
+from ai.reviewer import review_board
 from game.archive import HUMAN, Archive, GameResult
 from game.board import Board
 from game.cli import main

@@ -99,10 +99,32 @@ def test_leaving_a_review_under_way_cancels_it(app):
     review = ReviewScene(Rules(), Board.from_moves("4444332").moves)
     app.stack.push(review)
     step(app)
-    assert review.task is not None
+    assert review.reviewing and review.job.running  # a job for the worker, not a thread here
+    asked = review.job.id
     press(app, pygame.K_ESCAPE, frames=2)
-    assert review.task.wait(30)
     assert app.stack.top is not review
+    assert app.worker.current != asked and app.worker.cancelled_upto() >= asked
+
+
+def test_a_review_stopped_by_another_job_goes_on_where_it_stopped(app):
+    """The analysis board pushed over a review takes the worker; back on top, the review
+    asks again from the first move not reviewed, and ends the same as one run straight."""
+    from ai.reviewer import review_game
+
+    moves = Board.from_moves(GAME).moves
+    review = ReviewScene(Rules(), moves)
+    app.stack.push(review)
+    assert wait_until(app, lambda: len(review.reviewed) >= 2, 30)
+    review.set_ply(3)  # a position with moves left: the analysis board asks for its scores
+    review.open_analysis()
+    step(app, 2)
+    assert isinstance(app.stack.top, AnalysisScene) and not review.job.running
+    press(app, pygame.K_ESCAPE, frames=2)
+    assert app.stack.top is review
+    assert wait_until(app, lambda: review.review is not None, 60)
+    straight = review_game(Rules(), moves)
+    assert [m.move_class for m in review.review.moves] == [m.move_class for m in straight.moves]
+    assert review.review.graph == straight.graph
 
 
 def test_past_games_lists_filters_and_opens_a_review(app):
@@ -208,18 +230,21 @@ def test_t_opens_the_tree_of_a_search_where_the_shown_move_was_chosen(app):
     assert app.stack.top is review
 
 
-def test_the_analysis_board_says_when_its_scores_run_out_of_budget(app, monkeypatch):
-    """Its column scores have a node budget (the hint's): past it the board says so, and
-    no longer shows "working out" for ever."""
-    import game.app.scenes.analysis as analysis
+def test_the_analysis_board_shows_the_exact_column_scores_the_solver_finds(app):
+    """Past the book (13 discs) the worker's answer (Perfect's hint, the one decider) gives
+    every column the same exact result as the reference solve in this process."""
+    from ai.exact import ExactScore
+    from ai.perfect import exact_column_scores
 
-    monkeypatch.setattr(analysis, "HINT_EXACT_NODES", 1_000)  # a 13-disc position needs far more
     app.stack.push(AnalysisScene())
     step(app, 2)
     board = app.stack.top
     put_text("4444413222242")
     press(app, pygame.K_v, pygame.KMOD_CTRL)
     assert board.board.ply == 13
-    assert wait_until(app, lambda: board.no_scores_reason is not None, 60)
-    assert board.scores is None
-    assert board.status_lines()[2] == "No exact scores: not proven within 1,000 positions here"
+    assert wait_until(app, lambda: board.scores is not None or board.no_scores_reason is not None, 120)
+    grid, side = board.board.grid, board.board.to_move
+    reference = exact_column_scores(grid, board.rules, side, time_limit=None)
+    assert reference is not None and board.scores is not None
+    assert dict(board.scores) == {col: ExactScore.from_score(score, grid, side) for col, score in reference.items()}
+    assert board.status_lines()[1].startswith("Player 2 to move: ")

@@ -75,7 +75,7 @@ def test_k_opens_the_code_walk_whose_steps_follow_the_textbook(app):
     from game.app.scenes.play import PlayScene, SearchRecord
     from game.app.tree.code_scene import CodeWalkScene
     from game.app.worker import JobPurpose
-    from tests.ui import press, step
+    from tests.ui import press, step, wait_until
 
     board = Board.from_moves("44336")
     result = search(board.grid, board.rules, 6, record_tree=True, to_move=board.to_move)
@@ -87,6 +87,7 @@ def test_k_opens_the_code_walk_whose_steps_follow_the_textbook(app):
     press(app, pygame.K_k, frames=2)
     walk = app.stack.top
     assert isinstance(walk, CodeWalkScene)
+    assert wait_until(app, lambda: walk.ready, 30)  # the worker records the textbook's tree
     assert walk.tree.depth == 4 and "depth 4" in walk.title and "depth 6" in walk.title  # capped, and says so
     source = read_source()
     assert walk.step.line == source.max_lines[Line.ENTER] or walk.step.line == source.min_lines[Line.ENTER]

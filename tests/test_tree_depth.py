@@ -50,10 +50,11 @@ def test_d_opens_the_chart_which_measures_away_from_the_frames_and_stops_on_clos
     press(app, pygame.K_t, frames=2)
     press(app, pygame.K_d, frames=2)
     chart = app.stack.top
-    assert isinstance(chart, DepthChartScene) and chart.thread.is_alive()
-    press(app, pygame.K_ESCAPE, frames=2)  # closing stops the measurement
-    chart.thread.join(60)
-    assert not chart.thread.is_alive() and chart.bench is None
+    assert isinstance(chart, DepthChartScene) and chart.job.running  # a job for the worker
+    asked = chart.job.id
+    press(app, pygame.K_ESCAPE, frames=2)  # closing cancels the measurement
+    assert app.worker.current != asked and chart.job.id is None and chart.bench is None
+    assert app.worker.cancelled_upto() >= asked
     assert type(app.stack.top).__name__ == "TreeScene"
     small = DepthChartScene(result.tree, positions=1)
     app.stack.push(small)

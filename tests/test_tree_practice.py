@@ -9,11 +9,11 @@ from ai.levels import Level
 from ai.search import search
 from ai.tree import BoundKind
 from game.app.scenes.play import PlayScene, SearchRecord
-from game.app.tree.practice import Ask, Difficulty, build_practice, normalise
+from game.app.tree.practice import Ask, Difficulty, build_practice, normalise, practice_asks
 from game.app.tree.practice_scene import PracticeScene
 from game.app.worker import JobPurpose
 from game.board import Board
-from tests.ui import FRAME, press, step
+from tests.ui import FRAME, press, step, wait_until
 
 POSITION = "4453"
 
@@ -26,7 +26,9 @@ def type_answer(app, text: str) -> None:
 
 @pytest.mark.parametrize("difficulty", list(Difficulty))
 def test_the_expected_answers_are_the_recorded_trees(difficulty):
-    practice = build_practice(Board.from_moves(POSITION), difficulty)
+    board = Board.from_moves(POSITION)
+    tree, full = (ask.record() for ask in practice_asks(board, difficulty))
+    practice = build_practice(board, difficulty, tree, full)
     tree = practice.tree
     assert tree.pruning is (difficulty is not Difficulty.MINIMAX)
     for question in practice.questions:
@@ -56,12 +58,14 @@ def open_practice(app) -> PracticeScene:
     press(app, pygame.K_p, frames=2)
     scene = app.stack.top
     assert isinstance(scene, PracticeScene)
+    assert wait_until(app, lambda: scene.practice is not None, 30)  # the worker records its trees
     return scene
 
 
 def test_a_whole_practice_with_right_answers_scores_full(app):
     scene = open_practice(app)
     press(app, pygame.K_TAB)  # the next difficulty: with a bad move order
+    assert wait_until(app, lambda: scene.practice is not None, 30)
     practice = scene.practice
     assert practice.difficulty is Difficulty.BAD_ORDER
     while not practice.done:

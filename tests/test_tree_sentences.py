@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from ai.exact import ExactScore
 from ai.search import search
 from ai.tree import FORCED_MEANING, fmt_tree_value, is_forced_value
 from game.app.tree.replay import Replay
@@ -56,9 +57,14 @@ def test_exact_verdict_counts_plies_from_the_node():
     board = Board.from_moves("121212")  # player 1 (MAX) wins at once in column 1
     tree = search(board.grid, board.rules, 2, record_tree=True, to_move=board.to_move).tree
     assert tree is not None
-    said = exact_verdict(tree.root, board, 18)  # the solver's score: the mover wins with its 4th disc
+    won = ExactScore.from_score(18, board.grid, board.to_move)  # the solver's score: the mover wins with its 4th disc
+    said = exact_verdict(tree.root, won)
     assert "perfect play: +W1, MAX (player 1) wins in 1 ply from here" in said
-    assert exact_verdict(tree.root, board, 0).endswith("perfect play: a draw")
+    assert exact_verdict(tree.root, ExactScore.from_score(0, board.grid, board.to_move)).endswith(
+        "perfect play: a draw"
+    )
+    unknown_distance = exact_verdict(tree.root, ExactScore(winner=1))
+    assert unknown_distance.endswith("MAX (player 1) wins (how soon was not worked out)")
 
 
 def test_the_bottom_panel_lines_name_both_values_and_the_minimal_tree():

@@ -42,7 +42,8 @@ MOVE_JOB = """
 import json
 import numpy as np
 from ai.levels import PRESETS
-from game.app.worker import JobFailed, JobPurpose, SearchJob, run_job
+from game.app.worker import JobFailed, JobPurpose, SearchJob
+from game.app.worker_jobs import run_job
 from game.board import Board
 board = Board.from_moves("4")
 sent = []
@@ -63,7 +64,8 @@ def test_perfect_with_a_damaged_book_fails_its_job_at_once_naming_the_book(flipp
 EXPERT_JOB = """
 import json
 from ai.levels import PRESETS
-from game.app.worker import JobPurpose, SearchJob, run_job
+from game.app.worker import JobPurpose, SearchJob
+from game.app.worker_jobs import run_job
 from game.board import Board
 board = Board.from_moves("4")
 sent = []
@@ -91,10 +93,12 @@ from game.board import Board
 app = start_app((900, 700), home=%r)
 scene = AnalysisScene(Board.from_moves("44"))
 app.stack.push(scene)
-app.step([], 1 / 60)
-app.step([], 1 / 60)
+deadline = time.time() + 60
+while scene.answer is None and scene.no_scores_reason is None and time.time() < deadline:
+    app.step([], 1 / 60)
+    time.sleep(0.01)
 lines = scene.status_lines()
-busy = scene.task is not None
+busy = scene.job.id is not None
 app.close()
 print(json.dumps({"lines": lines, "busy": busy, "toast": app.toast[0] if app.toast else None}))
 """

@@ -13,7 +13,7 @@ import time
 
 from ai.levels import PRESETS
 from ai.player import choose_move
-from ai.review import review_game
+from ai.reviewer import review_game
 from game.board import Board
 
 PAIRINGS = (("Medium", "Medium"), ("Hard", "Expert"), ("Perfect", "Perfect"))

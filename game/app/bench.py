@@ -10,6 +10,10 @@ The play scene runs at 60 frames per second (SDL dummy driver) while the compute
 searches depth 8 without pruning on the empty 6x7 board (about 6.7 million nodes) in the
 worker process, recording its tree as the game does, and the tree is taken in at the end.
 It reports the work per frame (events, update, draw) and the interval between frames.
+
+Frames while a review runs: the review scene at 60 frames per second while the worker
+reviews a 34-move game (the exact solver on every position), stepping through the game
+with the arrow keys meanwhile, as a person would.
 """
 
 from __future__ import annotations
@@ -41,17 +45,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-search", action="store_true", help="skip the frames-while-searching benchmark")
     parser.add_argument("--idle-seconds", type=float, default=10.0, help="seconds of each idle CPU measurement")
     parser.add_argument("--only-idle", action="store_true", help="only the idle CPU benchmark")
+    parser.add_argument("--only-review", action="store_true", help="only the frames-while-reviewing benchmark")
     args = parser.parse_args(argv)
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     from ai.lab.bench import machine
 
     print(f"# game.bench on {machine()}")
+    if args.only_review:
+        review_bench(args.limit)
+        return 0
     idle_bench(args.idle_seconds)
     if args.only_idle:
         return 0
     if not args.skip_search:
         search_bench(args)
+    review_bench(args.limit)
     tree_bench()
     return 0
 
@@ -159,6 +168,49 @@ def search_bench(args) -> None:
             f"{len(tree) if tree else 0:,} nodes of tree taken in; {len(work)} frames in {total:.1f} s, "
             f"{searching_frames} of them during the search"
         )
+    report([("work per frame", work), ("frame interval", intervals[1:])])
+
+
+REVIEWED_GAME = "7422341735647741166133573473242566"
+"""A 34-move game of the standard board (the second line of the end-game benchmark positions): the review's
+solver works on every position."""
+
+
+def review_bench(limit: float) -> None:
+    """Frames of the review scene while the worker reviews a game."""
+    import pygame
+
+    from game.app.loop import FPS, App
+    from game.app.scenes.review import ReviewScene
+    from game.board import Board
+
+    app = App(home=Path(tempfile.mkdtemp(prefix="connect4-bench-")))
+    board = Board.from_moves(REVIEWED_GAME)
+    review = ReviewScene(board.rules, board.moves)
+    app.stack.push(review)
+    work: list[float] = []
+    intervals: list[float] = []
+    clock = pygame.time.Clock()
+    started = last = time.perf_counter()
+    keys = (pygame.K_LEFT, pygame.K_LEFT, pygame.K_RIGHT)
+    while (review.review is None and review.failed is None) and time.perf_counter() - started < limit:
+        dt = clock.tick(FPS) / 1000.0
+        now = time.perf_counter()
+        intervals.append(now - last)
+        last = now
+        events = []
+        if len(work) % 10 == 0:  # a key every sixth of a second: stepping through the game
+            key = keys[len(work) // 10 % len(keys)]
+            events.append(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
+        app.step(events, dt)
+        pygame.display.flip()
+        work.append(time.perf_counter() - now)
+    total = time.perf_counter() - started
+    done = review.review is not None
+    app.close()
+    print("\n## Review scene while the worker reviews a game")
+    state = "reviewed" if done else f"not finished within {limit:.0f} s"
+    print(f"{len(board.moves)} moves {state} in {total:.1f} s; {len(work)} frames, a key every 10 frames")
     report([("work per frame", work), ("frame interval", intervals[1:])])
 
 

@@ -119,31 +119,51 @@ class BoardView:
     ) -> None:
         """Draw the board; ``glow`` runs light up (in each run's side colour when
         ``glow_sides`` gives the sides, as in full-board mode), ``notes`` label columns."""
-        p = self.theme.palette
-        rules = layout.rules
         pad = max(4, layout.cell // 8)
-        # Back of the holes, and the highlighted column.
+        self.draw_highlights(surface, layout, highlight_col, highlight_cell)
+        self.draw_discs(surface, layout, grid, hidden, drop, ghost)
+        surface.blit(self._frame(layout), (layout.grid_rect.left - pad, layout.grid_rect.top - pad))
+        self.draw_labels(surface, layout)
+        # Marks over the frame: last move, hint, glowing runs, column notes.
+        if last is not None:
+            x, y = layout.center(*last)
+            pygame.draw.circle(surface, self.theme.palette.accent, (x, y), max(3, layout.radius // 6))
+        if hint is not None:
+            self.draw_hint(surface, layout, hint, ghost)
+        if glow:
+            self.draw_glow(surface, layout, glow, glow_sides, t)
+        for col, note in enumerate(notes):
+            if note is not None:
+                self.draw_note(surface, layout, col, note)
+
+    def draw_highlights(
+        self, surface: pygame.Surface, layout: BoardLayout, column: int | None, cell: Cell | None
+    ) -> None:
+        """The back of the holes, with the column (or cell) under the cursor lit."""
+        p = self.theme.palette
         pygame.draw.rect(surface, p.hole, layout.grid_rect)
-        if highlight_col is not None:
-            column = pygame.Rect(
-                layout.grid_rect.left + highlight_col * layout.cell,
-                layout.grid_rect.top,
-                layout.cell,
-                layout.grid_rect.height,
+        top, left, size = layout.grid_rect.top, layout.grid_rect.left, layout.cell
+        if column is not None:
+            lit = pygame.Rect(left + column * size, top, size, layout.grid_rect.height)
+            pygame.draw.rect(surface, _mix(p.hole, p.accent, 0.22), lit)
+        if cell is not None:
+            r, c = cell
+            pygame.draw.rect(
+                surface, _mix(p.hole, p.accent, 0.3), pygame.Rect(left + c * size, top + r * size, size, size)
             )
-            pygame.draw.rect(surface, _mix(p.hole, p.accent, 0.22), column)
-        if highlight_cell is not None:
-            r, c = highlight_cell
-            cell = pygame.Rect(
-                layout.grid_rect.left + c * layout.cell,
-                layout.grid_rect.top + r * layout.cell,
-                layout.cell,
-                layout.cell,
-            )
-            pygame.draw.rect(surface, _mix(p.hole, p.accent, 0.3), cell)
-        # Discs behind the frame.
-        for row in range(rules.rows):
-            for col in range(rules.cols):
+
+    def draw_discs(
+        self,
+        surface: pygame.Surface,
+        layout: BoardLayout,
+        grid: np.ndarray,
+        hidden: set[Cell],
+        drop: DiscDrop | None,
+        ghost: tuple[Cell, int, bool] | None,
+    ) -> None:
+        """The discs behind the frame: the grid's, the falling one, the ghost."""
+        for row in range(layout.rules.rows):
+            for col in range(layout.rules.cols):
                 side = int(grid[row, col])
                 if side != EMPTY and (row, col) not in hidden:
                     self.theme.draw_disc(surface, layout.center(row, col), layout.radius, side)
@@ -154,44 +174,48 @@ class BoardView:
             if above:
                 self.theme.draw_disc(surface, layout.center(-1.05, col), layout.radius, side, alpha=200)
             self.theme.draw_disc(surface, layout.center(row, col), layout.radius, side, alpha=90)
-        surface.blit(self._frame(layout), (layout.grid_rect.left - pad, layout.grid_rect.top - pad))
-        self.draw_labels(surface, layout)
-        # Marks over the frame: last move, hint, glowing runs.
-        if last is not None:
-            x, y = layout.center(*last)
-            pygame.draw.circle(surface, p.accent, (x, y), max(3, layout.radius // 6))
-        if hint is not None:
-            if isinstance(hint, tuple):
-                x, y = layout.center(*hint)
-                pygame.draw.circle(surface, p.glow, (x, y), layout.radius + 3, max(3, layout.cell // 14))
-            elif ghost is not None and ghost[2] and ghost[0][1] == hint:
-                # The ghost disc waits over the hinted column: ring it rather than draw
-                # the arrow across it.
-                x, y = layout.center(-1.05, hint)
-                pygame.draw.circle(surface, p.glow, (x, y), layout.radius + 3, max(3, layout.cell // 14))
-            else:
-                x, _ = layout.center(0, hint)
-                arrow_y = layout.grid_rect.top - layout.cell * 0.15
-                size = layout.cell * 0.3
-                pygame.draw.polygon(
-                    surface, p.glow, [(x - size, arrow_y - size), (x + size, arrow_y - size), (x, arrow_y)]
-                )
-        if glow:
-            strength = pulse(t)
-            width = max(3, int(layout.cell * (0.06 + 0.05 * strength)))
-            for index, run in enumerate(glow):
-                if glow_sides is None:
-                    color, line_color = _mix(p.glow, (255, 255, 255), 0.4 * strength), None
-                else:  # each player's runs in that player's mark colour (seen on its own discs)
-                    mark = self.theme.side_colors(glow_sides[index])[1]
-                    color, line_color = _mix(mark, (255, 255, 255), 0.25 * strength), mark
-                for row, col in run:
-                    pygame.draw.circle(surface, color, layout.center(row, col), layout.radius + 2, width)
-                first, last_cell = layout.center(*run[0]), layout.center(*run[-1])
-                pygame.draw.line(surface, line_color or color, first, last_cell, max(2, width // 2))
-        for col, note in enumerate(notes):
-            if note is not None:
-                self.draw_note(surface, layout, col, note)
+
+    def draw_hint(
+        self, surface: pygame.Surface, layout: BoardLayout, hint: int | Cell, ghost: tuple[Cell, int, bool] | None
+    ) -> None:
+        """A ring on the hinted cell, or an arrow over the hinted column."""
+        glow = self.theme.palette.glow
+        if isinstance(hint, tuple):
+            x, y = layout.center(*hint)
+            pygame.draw.circle(surface, glow, (x, y), layout.radius + 3, max(3, layout.cell // 14))
+        elif ghost is not None and ghost[2] and ghost[0][1] == hint:
+            # The ghost disc waits over the hinted column: ring it rather than draw
+            # the arrow across it.
+            x, y = layout.center(-1.05, hint)
+            pygame.draw.circle(surface, glow, (x, y), layout.radius + 3, max(3, layout.cell // 14))
+        else:
+            x, _ = layout.center(0, hint)
+            arrow_y = layout.grid_rect.top - layout.cell * 0.15
+            size = layout.cell * 0.3
+            pygame.draw.polygon(surface, glow, [(x - size, arrow_y - size), (x + size, arrow_y - size), (x, arrow_y)])
+
+    def draw_glow(
+        self,
+        surface: pygame.Surface,
+        layout: BoardLayout,
+        glow: Sequence[Run],
+        glow_sides: Sequence[int] | None,
+        t: float,
+    ) -> None:
+        """The winning runs, pulsing (full board: each in its side's mark colour)."""
+        p = self.theme.palette
+        strength = pulse(t)
+        width = max(3, int(layout.cell * (0.06 + 0.05 * strength)))
+        for index, run in enumerate(glow):
+            if glow_sides is None:
+                color, line_color = _mix(p.glow, (255, 255, 255), 0.4 * strength), None
+            else:  # each player's runs in that player's mark colour (seen on its own discs)
+                mark = self.theme.side_colors(glow_sides[index])[1]
+                color, line_color = _mix(mark, (255, 255, 255), 0.25 * strength), mark
+            for row, col in run:
+                pygame.draw.circle(surface, color, layout.center(row, col), layout.radius + 2, width)
+            first, last_cell = layout.center(*run[0]), layout.center(*run[-1])
+            pygame.draw.line(surface, line_color or color, first, last_cell, max(2, width // 2))
 
     def draw_note(self, surface: pygame.Surface, layout: BoardLayout, col: int, note: ColumnNote) -> None:
         """A column's badge: its text on the note's colour."""

@@ -123,7 +123,7 @@ class Demo:
         review = ReviewScene.of_play(play)
         self.app.stack.push(review)
         self.frames(2)
-        if review.task is None or not self.until(lambda: review.review is not None, timeout=300):
+        if not review.reviewing or not self.until(lambda: review.review is not None, timeout=300):
             raise RuntimeError("the review did not finish")
         points = review.review.turning_points if review.review is not None else ()
         review.set_ply(points[0].ply if points else len(review.moves) // 2)
@@ -131,7 +131,9 @@ class Demo:
         self.shot("11-review.png")
         self.key(pygame.K_a)
         analysis = self.app.stack.top
-        self.until(lambda: getattr(analysis, "scores", None) is not None or getattr(analysis, "task", None) is None, 60)
+        self.until(
+            lambda: getattr(analysis, "answer", None) is not None or getattr(analysis, "no_scores_reason", None), 60
+        )
         self.frames(2)
         self.shot("13-analysis.png")
         self.app.stack.reset(TitleScene())
@@ -214,6 +216,8 @@ class Demo:
         walk = self.app.stack.top
         if not isinstance(walk, CodeWalkScene):
             raise RuntimeError("K did not open the code walk")
+        if not self.until(lambda: walk.ready, 60):
+            raise RuntimeError("the worker sent no textbook tree")
         for _ in range(400):  # line by line up to the first cutoff
             if walk.step.kind is Line.CUTOFF:
                 break
@@ -224,6 +228,8 @@ class Demo:
         practice = self.app.stack.top
         if not isinstance(practice, PracticeScene):
             raise RuntimeError("P did not open the practice")
+        if not self.until(lambda: practice.practice is not None, 60) or practice.practice is None:
+            raise RuntimeError("the worker sent no practice trees")
         for number in range(3):
             question = practice.practice.question
             if question is not None:

@@ -9,18 +9,36 @@ not); below, the nodes searched with and without pruning on a logarithmic scale.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import pygame
 
-from ai.depth_truth import DepthTruth
+from ai.depth_table import DepthTruth
 from game.app.theme import Theme
 
 Color = tuple[int, int, int]
 
 
-def _log_y(nodes: float, top: int, height: int, decades: int) -> float:
+def _log_y(nodes: float, top: float, height: int, decades: int) -> float:
     return top + height - height * min(decades, math.log10(max(1.0, nodes))) / decades
+
+
+@dataclass(frozen=True)
+class _Axes:
+    """Where the charts' columns go: one per depth between ``left`` and ``right``."""
+
+    left: float
+    right: float
+    depths: list[int]
+    size: int  # the text size
+
+    @property
+    def step(self) -> float:
+        return (self.right - self.left) / max(1, len(self.depths))
+
+    def x(self, index: int) -> float:
+        return self.left + self.step * (index + 0.5)
 
 
 def draw_depth_chart(
@@ -32,18 +50,34 @@ def draw_depth_chart(
     status: str = "",
 ) -> None:
     """Draw both charts in ``area`` (the panel behind is the caller's)."""
-    p = theme.palette
     size = 15 if area.height < 560 else 17
+    y = _draw_heading(surface, area, theme, current, bench, status, size)
+    shown = bench or current
+    depths = [row.depth for row in shown.rows] if shown is not None else list(range(1, 13))
+    axes = _Axes(area.left + 64, area.right - 16, depths, size)
+    free = area.bottom - y - 6 * size - 30  # less the labels above each chart, the depths and the key
+    top_h = int(free * 0.42)
+    top = y + size + 6
+    _draw_shares(surface, theme, axes, top, top_h, current, bench)
+    low = top + top_h + 2 * size + 6
+    low_h = free - top_h
+    _draw_nodes(surface, theme, axes, low, low_h, current, bench)
+    _draw_key(surface, theme, axes, low + low_h + size + 10, current, bench)
+
+
+def _draw_heading(
+    surface: pygame.Surface,
+    area: pygame.Rect,
+    theme: Theme,
+    current: DepthTruth | None,
+    bench: DepthTruth | None,
+    status: str,
+    size: int,
+) -> int:
+    """The title and what the bars and marks are; returns the y below them."""
     x0, y = area.left + 10, area.top + 8
-    theme.text(
-        surface,
-        theme.fit(
-            "Depth against truth: when does the search keep the exact outcome?", size + 2, area.width - 20, bold=True
-        ),
-        size + 2,
-        (x0, y),
-        bold=True,
-    )
+    title = "Depth against truth: when does the search keep the exact outcome?"
+    theme.text(surface, theme.fit(title, size + 2, area.width - 20, bold=True), size + 2, (x0, y), bold=True)
     y += size + 8
     lines = []
     if bench is not None:
@@ -53,56 +87,64 @@ def draw_depth_chart(
     if status:
         lines.append(status)
     for line in lines:
-        theme.text(surface, theme.fit(line, size - 2, area.width - 20), size - 2, (x0, y), color=p.muted)
+        theme.text(surface, theme.fit(line, size - 2, area.width - 20), size - 2, (x0, y), color=theme.palette.muted)
         y += size
-    shown = bench or current
-    depths = [row.depth for row in shown.rows] if shown is not None else list(range(1, 13))
-    left = area.left + 64
-    right = area.right - 16
-    step = (right - left) / max(1, len(depths))
-    free = area.bottom - y - 6 * size - 30  # less the labels above each chart, the depths and the key
-    top_h = int(free * 0.42)
-    low_h = free - top_h
-    # -- above: the share that keeps the outcome --------------------------------------------
-    top = y + size + 6
-    pygame.draw.line(surface, p.muted, (left, top + top_h), (right, top + top_h))
+    return y
+
+
+def _draw_shares(
+    surface: pygame.Surface,
+    theme: Theme,
+    axes: _Axes,
+    top: float,
+    height: int,
+    current: DepthTruth | None,
+    bench: DepthTruth | None,
+) -> None:
+    """Above: the share of positions whose move keeps the outcome, per depth."""
+    p, size, left, right, step = theme.palette, axes.size, axes.left, axes.right, axes.step
+    base = top + height
+    pygame.draw.line(surface, p.muted, (left, base), (right, base))
     for share in (0.0, 0.5, 1.0):
-        gy = top + top_h - top_h * share
+        gy = base - height * share
         pygame.draw.line(surface, p.muted, (left - 4, gy), (left, gy))
         theme.text(surface, f"{share:.0%}", size - 3, (left - 8, gy), color=p.muted, anchor="midright")
     theme.text(surface, "keeps the outcome", size - 3, (left, top - 4), color=p.muted, anchor="bottomleft")
-    for index in range(len(depths)):
-        cx = left + step * (index + 0.5)
-        if bench is not None:
+    for index in range(len(axes.depths)):
+        cx = axes.x(index)
+        if bench is not None and bench.rows[index].share is not None:
             row = bench.rows[index]
-            if row.share is not None:
-                bar_h = top_h * row.share
-                pygame.draw.rect(surface, p.max_node, (cx - step * 0.3, top + top_h - bar_h, step * 0.6, bar_h))
-                pygame.draw.rect(surface, p.text, (cx - step * 0.3, top + top_h - bar_h, step * 0.6, bar_h), 1)
-                theme.text(
-                    surface,
-                    f"{row.kept}/{row.judged}",
-                    size - 4,
-                    (cx, top + top_h - bar_h - 2),
-                    color=p.text,
-                    anchor="midbottom",
-                )
-        if current is not None:
-            row = current.rows[index]
-            if row.judged:
-                mark_y = top + top_h - (top_h if row.kept else 0) + (8 if row.kept else -8)
-                color = p.good if row.kept else p.warning
-                pygame.draw.circle(surface, color, (cx + step * 0.32, mark_y), 5)
-                pygame.draw.circle(surface, p.text, (cx + step * 0.32, mark_y), 5, 1)
+            bar_h = height * (row.share or 0.0)
+            bar = (cx - step * 0.3, base - bar_h, step * 0.6, bar_h)
+            pygame.draw.rect(surface, p.max_node, bar)
+            pygame.draw.rect(surface, p.text, bar, 1)
+            label = f"{row.kept}/{row.judged}"
+            theme.text(surface, label, size - 4, (cx, base - bar_h - 2), color=p.text, anchor="midbottom")
+        if current is not None and current.rows[index].judged:
+            kept = current.rows[index].kept
+            mark_y = base - (height if kept else 0) + (8 if kept else -8)
+            pygame.draw.circle(surface, p.good if kept else p.warning, (cx + step * 0.32, mark_y), 5)
+            pygame.draw.circle(surface, p.text, (cx + step * 0.32, mark_y), 5, 1)
     if not any(row.judged for truth in (bench, current) if truth for row in truth.rows):
         message = "No exact outcome to compare with: the solver knows the standard 6x7 board"
-        theme.text(surface, message, size, ((left + right) / 2, top + top_h / 2), color=p.muted, anchor="center")
-    # -- below: nodes, log scale ------------------------------------------------------------
-    low = top + top_h + 2 * size + 6
+        theme.text(surface, message, size, ((left + right) / 2, top + height / 2), color=p.muted, anchor="center")
+
+
+def _draw_nodes(
+    surface: pygame.Surface,
+    theme: Theme,
+    axes: _Axes,
+    low: float,
+    height: int,
+    current: DepthTruth | None,
+    bench: DepthTruth | None,
+) -> None:
+    """Below: the nodes searched with and without pruning, on a log scale, and the depths."""
+    p, size, left, right = theme.palette, axes.size, axes.left, axes.right
     values = [n for t in (bench, current) if t for r in t.rows for n in (r.pruned_nodes, r.full_nodes) if n]
     decades = max(2, math.ceil(math.log10(max(values)))) if values else 6
     for decade in range(0, decades + 1, max(1, decades // 6)):
-        gy = _log_y(10**decade, low, low_h, decades)
+        gy = _log_y(10**decade, low, height, decades)
         pygame.draw.line(surface, p.muted, (left - 4, gy), (right, gy), 1)
         theme.text(surface, f"1e{decade}", size - 3, (left - 8, gy), color=p.muted, anchor="midright")
     theme.text(surface, "nodes searched (log scale)", size - 3, (left, low - 4), color=p.muted, anchor="bottomleft")
@@ -112,31 +154,40 @@ def draw_depth_chart(
     if current is not None:
         series += [(current, "pruned_nodes", p.accent, 1), (current, "full_nodes", p.warning, 1)]
     for truth, name, color, width in series:
-        points = []
-        for index, row in enumerate(truth.rows):
-            nodes = getattr(row, name)
-            if nodes:
-                points.append((left + step * (index + 0.5), _log_y(nodes, low, low_h, decades)))
+        points = [
+            (axes.x(index), _log_y(getattr(row, name), low, height, decades))
+            for index, row in enumerate(truth.rows)
+            if getattr(row, name)
+        ]
         if len(points) > 1:
             pygame.draw.lines(surface, color, False, points, width)
         for point in points:
             pygame.draw.circle(surface, color, point, width + 2)
-    for index, depth in enumerate(depths):
-        theme.text(
-            surface, str(depth), size - 2, (left + step * (index + 0.5), low + low_h + 4), color=p.text, anchor="midtop"
-        )
-    theme.text(surface, "depth", size - 2, (left - 8, low + low_h + 4), color=p.muted, anchor="topright")
-    key_y = low + low_h + size + 10
+    for index, depth in enumerate(axes.depths):
+        theme.text(surface, str(depth), size - 2, (axes.x(index), low + height + 4), color=p.text, anchor="midtop")
+    theme.text(surface, "depth", size - 2, (left - 8, low + height + 4), color=p.muted, anchor="topright")
+
+
+def _draw_key(
+    surface: pygame.Surface,
+    theme: Theme,
+    axes: _Axes,
+    y: float,
+    current: DepthTruth | None,
+    bench: DepthTruth | None,
+) -> None:
+    """What each line's colour stands for, in a row under the depths."""
+    p, size = theme.palette, axes.size
     key = [("with pruning", p.max_node), ("without (until the cap)", p.min_node)] if bench is not None else []
     if current is not None:
         key += [
             ("this position, pruning", p.accent),
             ("without (until the cap)" if bench is None else "without", p.warning),
         ]
-    kx = left
+    kx = axes.left
     for text, color in key:
-        pygame.draw.line(surface, color, (kx, key_y + size // 2), (kx + 18, key_y + size // 2), 3)
-        rect = theme.text(surface, text, size - 3, (kx + 22, key_y), color=p.text)
+        pygame.draw.line(surface, color, (kx, y + size // 2), (kx + 18, y + size // 2), 3)
+        rect = theme.text(surface, text, size - 3, (kx + 22, y), color=p.text)
         kx = rect.right + 14
 
 

@@ -25,7 +25,7 @@ from game.app.scene import Scene, SceneStack
 from game.app.settings import FILE_NAME, Settings, read_settings, save_settings
 from game.app.sound import Sounds, quiet_stderr
 from game.app.theme import Theme
-from game.app.worker import AIWorker, SearchJob, WorkerLost, WorkerNote
+from game.app.worker import AIWorker, Job, WorkerLost, WorkerNote
 
 log = logging.getLogger(__name__)
 
@@ -221,7 +221,7 @@ class App:
                 self.dirty = True
 
     # -- services for scenes ----------------------------------------------------------
-    def submit(self, job: SearchJob, scene: Scene) -> int:
+    def submit(self, job: Job, scene: Scene) -> int:
         """Start ``job`` for ``scene`` (cancelling the one under way); return its id."""
         return self.worker.submit(job, owner=scene)
 

@@ -1,10 +1,13 @@
-"""The window's memory over many games: ``python -m game.app.memory_bench`` (headless).
+"""The window's memory over many games and every scene: ``python -m game.app.memory_bench``.
 
 The real App (SDL dummy drivers, the AI in its worker process) plays computer against
-computer at fast levels, game after game through the game-over panel's "Play again",
-with every frame drawn as the window draws it.  It prints the window process's resident
-memory (RSS) every ``--every`` games and the growth after the warm-up: a leak shows as a
-rising column (issue 17: 65 -> 112 MB over 200 games, from the rendered-text cache).
+computer at fast levels, game after game; after each game it opens the review (V) and,
+at a position of the game, the analysis board (A), then "Play again".  Every
+``--tour-every`` games it also visits every scene (``game.app.tour``: hints, the tree
+overlay, the code walk, practice, the depth chart, ...).  Every frame is drawn as the
+window draws it.  It prints the window process's resident memory (RSS) every ``--every``
+games, its peak, and the growth after the warm-up: a leak shows as a rising column, and
+a solver loaded in the window (numba alone is 200 MB) as a jump.
 
 A benchmark, not a test: it prints a table and judges nothing.
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -39,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=int, default=20, help="games between two rows (default 20)")
     parser.add_argument("--warmup", type=int, default=10, help="games before the baseline (default 10)")
     parser.add_argument("--size", default="1024x720", help="window size WxH (default 1024x720)")
+    parser.add_argument("--tour-every", type=int, default=25, help="games between two visits of every scene")
     args = parser.parse_args(argv)
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
@@ -50,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     from game.app.scenes.game_over import GameOverScene
     from game.app.scenes.play import PlayScene
     from game.app.scenes.title import TitleScene
+    from game.app.tour import Tour, loaded_solver_modules
     from game.rules import Rules
 
     width, height = (int(value) for value in args.size.lower().split("x"))
@@ -57,40 +63,73 @@ def main(argv: list[str] | None = None) -> int:
     home = Path(tempfile.mkdtemp(prefix="connect4-memory-"))
     app = App((width, height), home=home)
     app.settings.sound = False
-    app.stack.push(TitleScene())
-    # Depths 1-3 on each side: quick, and different games (the levels' choices differ).
-    play = PlayScene(Rules(), Level(rng.randint(1, 3)), "demo", level2=Level(rng.randint(1, 3)))
-    app.stack.push(play)
+    tour = Tour(app, timeout=300)
+
+    def new_game() -> PlayScene:
+        """Depths 1-3 on each side: quick, and different games (the levels' choices differ)."""
+        app.stack.reset(TitleScene())
+        play = PlayScene(Rules(), Level(rng.randint(1, 3)), "demo", level2=Level(rng.randint(1, 3)))
+        app.stack.push(play)
+        return play
+
+    play = new_game()
     started = time.perf_counter()
     baseline: float | None = None
-    print(f"# game.app.memory_bench: {args.games} computer-vs-computer games at {width}x{height}")
-    print("| games | RSS MB | text cache KB | seconds |")
-    print("|------:|-------:|--------------:|--------:|")
-    games = frames = 0
+    peak = 0.0
+    print(f"# game.app.memory_bench: {args.games} computer-vs-computer games at {width}x{height},")
+    print(f"# each reviewed and analysed; every scene visited every {args.tour_every} games")
+    print("| games | RSS MB | peak MB | text cache KB | seconds |")
+    print("|------:|-------:|--------:|--------------:|--------:|")
+    games = 0
     try:
         while games < args.games:
-            app.step([], FRAME)
-            frames += 1
-            time.sleep(0.001)  # the worker process needs the core too
-            if isinstance(app.stack.top, GameOverScene):
-                games += 1
+            tour.until(lambda: isinstance(app.stack.top, GameOverScene), "the end of a game")
+            games += 1
+            review_and_analyse(tour, rng)
+            peak = max(peak, rss_mb())
+            if games % args.tour_every == 0:
+                tour.run()
+                peak = max(peak, rss_mb())
+                play = new_game()
+            else:
                 play.levels = {1: Level(rng.randint(1, 3)), -1: Level(rng.randint(1, 3))}
-                app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r")], FRAME)
-                if games == args.warmup:
-                    baseline = rss_mb()
-                if games % args.every == 0 or games == args.warmup:
-                    print(
-                        f"| {games} | {rss_mb():.1f} | {app.theme.text_bytes / 1024:,.0f} | "
-                        f"{time.perf_counter() - started:.0f} |",
-                        flush=True,
-                    )
+                tour.key(pygame.K_RETURN)  # Play again
+            if games == args.warmup:
+                baseline = rss_mb()
+            if games % args.every == 0 or games == args.warmup:
+                print(
+                    f"| {games} | {rss_mb():.1f} | {peak:.1f} | {app.theme.text_bytes / 1024:,.0f} | "
+                    f"{time.perf_counter() - started:.0f} |",
+                    flush=True,
+                )
         end = rss_mb()
+        loaded = loaded_solver_modules(sys.modules)
     finally:
         app.close()
     if baseline is not None:
         print(f"\nRSS after game {args.warmup}: {baseline:.1f} MB; after game {games}: {end:.1f} MB ", end="")
-        print(f"(growth {end - baseline:+.1f} MB over {games - args.warmup} games, {frames:,} frames)")
+        print(f"(growth {end - baseline:+.1f} MB over {games - args.warmup} games); peak {peak:.1f} MB")
+    print(f"Solver modules in the window's process: {', '.join(loaded[:5]) or 'none'}")
     return 0
+
+
+def review_and_analyse(tour, rng: random.Random) -> None:
+    """From the result panel: the review (V) to its end, the analysis board (A) at a
+    random position of the game until its scores come, then back to the panel."""
+    import pygame
+
+    from game.app.scenes.analysis import AnalysisScene
+    from game.app.scenes.review import ReviewScene
+
+    tour.key(pygame.K_v)
+    review = tour.top(ReviewScene)
+    tour.until(lambda: review.review is not None or review.failed is not None, "the review")
+    review.set_ply(rng.randrange(len(review.moves)))
+    tour.key(pygame.K_a)
+    analysis = tour.top(AnalysisScene)
+    tour.until(lambda: analysis.answer is not None or analysis.no_scores_reason is not None, "the scores")
+    tour.key(pygame.K_ESCAPE)
+    tour.key(pygame.K_ESCAPE)
 
 
 if __name__ == "__main__":

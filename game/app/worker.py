@@ -1,8 +1,17 @@
 """Runs the AI away from the frame loop, in a worker process, and can stop it at once.
 
+One road: every piece of AI work the window asks for (moves, hints, column scores, the
+review, the analysis board, comparisons, the depth chart, the code walk's and practice's
+trees) is a job here.  This module is the window's side and stays light: the worker's
+side (``game.app.worker_jobs``: the decider, the solver, the book, numba) is imported
+only in the worker process, so the window process never loads the solver's core.
+
 The frame loop submits a job and takes in what has arrived once per frame; it never
 waits.  The messages both ways are frozen dataclasses (``JobProgress``, ``JobResult``,
-``TreeHeader``, ``TreeChunk``, ``JobCancelled``, ``JobFailed``).
+``ReviewMove``, ``ReviewResult``, ``DepthResult``, ``TreeHeader``, ``TreeChunk``,
+``JobCancelled``, ``JobFailed``).  One job runs at a time: submitting one cancels the
+job under way, and a scene whose job was cancelled that way asks again when it is on
+top (``AIWorker.current`` tells it).
 
 Transport: two one-way pipes.  ``Connection.send`` writes length-prefixed messages; on
 the window's side a reader thread receives them (only after ``poll()``) and hands whole
@@ -15,12 +24,14 @@ every few thousand nodes, so Undo, Restart, Menu and closing the window stop it 
 milliseconds, and the result of a cancelled job is never delivered.  At the same checks
 (and while idle) the worker asks whether its parent is still alive and exits if not.
 
-Jobs: a MOVE, HINT or SCORES job plays its ``Level`` through ``ai.player.choose_move``
-(the one decider, as in the CLI) and sends back its ``Answer`` (a hint's carries every
-column's exact score where the solver finds them); after a book or solver move the
-worker ponders on the person's time until the next job; a COMPARE job is a plain search
-with the level's settings, for the tree overlay.  A job that fails (a damaged book, say)
-answers ``JobFailed`` with the cause in words, once; the worker lives on.
+Jobs: a MOVE, HINT or SCORES ``SearchJob`` plays its ``Level`` through
+``ai.player.choose_move`` (the one decider, as in the CLI) and sends back its ``Answer``
+(a hint's carries every column's exact score where the solver finds them); after a book
+or solver move the worker ponders on the person's time until the next job; a COMPARE
+job is a plain search with the level's settings, for the tree overlay.  A ``ReviewJob``
+streams each move's review; a ``DepthJob`` answers in steps; a ``TextbookJob`` records
+the textbook's tree.  A job that fails (a damaged book, say) answers ``JobFailed`` with
+the cause in words, once; the worker lives on.
 
 A recorded tree can hold a million nodes (44 MB): it is sent after the answer, with its
 own ``TreeHeader``, in chunks of a quarter megabyte, and rebuilt in one place
@@ -35,27 +46,23 @@ import logging
 import multiprocessing
 import os
 import queue
-import signal
 import threading
 import time
 from array import array
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
 import numpy as np
 
-from ai import solver_core
-from ai.answer import Answer, DecidedBy, Purpose
-from ai.book import BookError, book
+from ai.answer import Answer
+from ai.depth_table import DepthTruth
 from ai.levels import Level
-from ai.perfect import shared_player
-from ai.player import choose_move
-from ai.search import SearchCancelled, SearchProgress, SearchResult, search
-from ai.solver import BOOK_PLIES, SolverStopped
+from ai.review import GameReview, MoveReview
+from ai.search import SearchResult
 from ai.tree import FIELDS, SearchTree
-from game.rules import STANDARD, Rules
+from game.rules import Rules
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +103,46 @@ class SearchJob:
     tree_budget: int = 1_000_000
 
 
+@dataclass(frozen=True)
+class ReviewJob:
+    """Review a game (``ai.reviewer.review_game``); each move's review streams back as a
+    ``ReviewMove``, the whole as a ``ReviewResult``.  ``done`` holds the moves an earlier,
+    stopped run reviewed already, so a review goes on where it stopped."""
+
+    rules: Rules
+    moves: tuple[int, ...]
+    start: np.ndarray
+    start_to_move: int
+    depths: Mapping[int, int] = field(default_factory=dict)
+    done: tuple[MoveReview, ...] = ()
+
+
+@dataclass(frozen=True)
+class DepthJob:
+    """Depth against truth (``ai.depth_truth``) for a position, then for ``sample``
+    benchmark positions (standard board); answered by ``DepthResult``s as it goes."""
+
+    grid: np.ndarray
+    rules: Rules
+    to_move: int
+    sample: int
+
+
+@dataclass(frozen=True)
+class TextbookJob:
+    """Record ``ai.textbook``'s search of a position (the code walk, practice); small
+    by the caller's choice of depth.  Answered like a search: ``JobResult`` + tree."""
+
+    grid: np.ndarray
+    rules: Rules
+    to_move: int
+    depth: int
+    pruning: bool
+
+
+Job = SearchJob | ReviewJob | DepthJob | TextbookJob
+
+
 # -- messages from the worker (each names its job) ---------------------------------------
 @dataclass(frozen=True)
 class JobProgress:
@@ -113,7 +160,7 @@ class JobResult:
     """The answer; its tree (if recorded) follows as ``TreeHeader`` + ``TreeChunk``s."""
 
     job_id: int
-    job: SearchJob
+    job: SearchJob | TextbookJob
     answer: Answer  # ``answer.result.tree`` is None here: it arrives as ``TreeReady``
     tree_follows: bool = False  # a ``TreeHeader`` and its chunks come next
 
@@ -160,6 +207,36 @@ class JobFailed:
     message: str
 
 
+@dataclass(frozen=True)
+class ReviewMove:
+    """One more move of a review is done (they come in order: ``done`` of ``total``)."""
+
+    job_id: int
+    review: MoveReview
+    done: int
+    total: int
+
+
+@dataclass(frozen=True)
+class ReviewResult:
+    """The whole review of a ``ReviewJob``."""
+
+    job_id: int
+    review: GameReview
+
+
+@dataclass(frozen=True)
+class DepthResult:
+    """Depth against truth so far: this position, the benchmark (once measured), and
+    what is being measured now; ``final`` on the last one."""
+
+    job_id: int
+    current: DepthTruth
+    bench: DepthTruth | None
+    status: str
+    final: bool = True
+
+
 # -- events for the scenes ---------------------------------------------------------------
 @dataclass(frozen=True)
 class TreeReady:
@@ -186,8 +263,9 @@ class WorkerLost:
     job_id: int = 0
 
 
-WorkerMessage = JobProgress | JobResult | TreeHeader | TreeChunk | JobCancelled | JobFailed | WorkerNote
-WorkerEvent = JobProgress | JobResult | TreeReady | JobCancelled | JobFailed | WorkerLost | WorkerNote
+JobAnswer = JobResult | ReviewMove | ReviewResult | DepthResult
+WorkerMessage = JobProgress | JobAnswer | TreeHeader | TreeChunk | JobCancelled | JobFailed | WorkerNote
+WorkerEvent = JobProgress | JobAnswer | TreeReady | JobCancelled | JobFailed | WorkerLost | WorkerNote
 
 
 class JobOwner(Protocol):
@@ -197,211 +275,21 @@ class JobOwner(Protocol):
 
 
 @dataclass(frozen=True)
-class _JobRequest:
+class JobRequest:
     job_id: int
-    job: SearchJob
+    job: Job
 
 
 class _WorkerGone:
     """Put by the reader thread when the worker's pipe closed."""
 
 
-# -- the worker side --------------------------------------------------------------------
-def run_job(
-    job_id: int,
-    job: SearchJob,
-    send: Callable[[WorkerMessage], None],
-    should_stop: Callable[[], bool],
-) -> None:
-    """Work out one job and send its messages: progress, the answer, then the tree."""
-    last = [0.0]
-
-    def progress(report: SearchProgress) -> None:
-        now = time.perf_counter()
-        if now - last[0] >= PROGRESS_EVERY:
-            last[0] = now
-            send(JobProgress(job_id, report.depth, report.completed_depth, report.nodes, report.seconds))
-
-    try:
-        if job.purpose is JobPurpose.PONDER:
-            _ponder(job.grid, job.rules, job.to_move, should_stop)
-            send(JobCancelled(job_id))  # pondering has no answer: it ends when it is stopped or done
-            return
-        answer = _answer(job, should_stop, progress)
-    except (SearchCancelled, SolverStopped):
-        send(JobCancelled(job_id))
-        return
-    except (EOFError, BrokenPipeError):  # the pipe to the window broke: the caller ends the worker
-        raise
-    except BookError as error:  # a damaged or missing book: one line, not a traceback
-        log.warning("%s", _failure_text(error))
-        send(JobFailed(job_id, _failure_text(error)))
-        return
-    except Exception as error:  # report, never kill the worker
-        log.exception("search failed")
-        send(JobFailed(job_id, _failure_text(error)))
-        return
-    result = answer.result
-    tree = result.tree if result is not None else None
-    if result is not None and tree is not None:
-        answer = replace(answer, result=replace(result, tree=None))
-    # The answer first, so the move can be played at once; the tree follows.
-    send(JobResult(job_id, job, answer, tree_follows=tree is not None))
-    if tree is not None:
-        send_tree(job_id, tree, send)
-    if job.purpose is JobPurpose.MOVE and answer.move is not None and answer.decided_by.is_exact:
-        # Think on the person's time: the next job (their move's answer) stops it at once.
-        after = _grid_after(job.grid, job.rules, answer.move, job.to_move)
-        try:
-            _ponder(after, job.rules, -job.to_move, should_stop)
-        except (SearchCancelled, SolverStopped):
-            pass
-
-
-def _answer(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[[SearchProgress], None]) -> Answer:
-    """The job's answer: the decider's for a move or a hint, a plain search to compare."""
-    level = job.level
-    if job.purpose is JobPurpose.COMPARE:
-        result = search(
-            job.grid,
-            job.rules,
-            level.depth,
-            pruning=level.pruning,
-            order=level.order,
-            node_limit=level.node_limit,
-            noise=level.noise,  # with ``choose_move``'s seed (0): a noisy level's own judgement
-            record_tree=job.record_tree,
-            to_move=job.to_move,
-            should_stop=should_stop,
-            on_progress=progress,
-            tree_budget=job.tree_budget,
-        )
-        return Answer(result.move, DecidedBy.SEARCH, level, result.value, result=result, nodes=result.stats.total_nodes)
-    purpose = Purpose.MOVE if job.purpose is JobPurpose.MOVE else Purpose.HINT
-    level, note = _without_a_bad_book(level, job)
-    answer = choose_move(
-        level,
-        job.grid,
-        job.rules,
-        job.to_move,
-        purpose=purpose,
-        should_stop=should_stop,
-        on_progress=progress,
-        record_tree=job.record_tree,
-        tree_budget=job.tree_budget,
-    )
-    if note is not None:
-        answer = replace(answer, note=f"{note}; {answer.note}" if answer.note else note)
-    return answer
-
-
-def _without_a_bad_book(level: Level, job: SearchJob) -> tuple[Level, str | None]:
-    """The level to play where the opening book fails its check, and a note saying so.
-
-    Up to the book's 12 discs Perfect, and a level that knows the openings, answer from
-    the book; without it their exact solve could take hours (the book is refused quietly
-    by the solver).  Perfect's job fails at once (BookError: the screen names the book
-    and Expert plays for it); another level plays without its book, by its search.
-    """
-    discs = int(np.count_nonzero(job.grid))
-    if job.rules != STANDARD or discs > BOOK_PLIES:
-        return level, None
-    if not (level.perfect or (level.knows_openings(job.rules) and discs <= level.book_discs)):
-        return level, None
-    try:
-        book().check()
-    except BookError as error:
-        if level.perfect:
-            raise
-        return replace(level, book_discs=0), f"without the opening book ({error})"
-    return level, None
-
-
-def _failure_text(error: Exception) -> str:
-    """One line naming what failed and, where there is one, the fix."""
-    if isinstance(error, BookError):
-        return f"the opening book cannot be used ({error}); reinstall bitbully-databases"
-    if isinstance(error, OSError):
-        return f"{error.strerror or error}" + (f": {error.filename}" if error.filename else "")
-    return f"{type(error).__name__}: {error}"
-
-
-def _grid_after(grid: np.ndarray, rules: Rules, move: int, side: int) -> np.ndarray:
-    """The grid once ``side`` has played ``move`` (a column under gravity, else a cell)."""
-    after = np.array(grid, dtype=np.int8)
-    if rules.gravity:
-        empty = np.flatnonzero(after[:, move] == 0)
-        after[empty[-1], move] = side
-    else:
-        after.flat[move] = side
-    return after
-
-
-def _ponder(grid: np.ndarray, rules: Rules, to_move: int, should_stop: Callable[[], bool]) -> None:
-    """Fill the perfect player's tables with answers to the person's likely replies."""
-    shared_player().ponder(grid, rules, to_move, should_stop)
-
-
-def send_tree(job_id: int, tree: SearchTree, send: Callable[[WorkerMessage], None]) -> None:
-    """The tree's header, then its node data in chunks (a memoryview: no whole copy)."""
-    raw = memoryview(tree.data).cast("B")
-    chunks = (len(raw) + CHUNK_BYTES - 1) // CHUNK_BYTES
-    send(TreeHeader(job_id, tree.grid, tree.rules, tree.to_move, tree.depth, tree.pruning, len(raw), chunks))
-    for index in range(chunks):
-        send(TreeChunk(job_id, index, bytes(raw[index * CHUNK_BYTES : (index + 1) * CHUNK_BYTES])))
-
-
-def serve(
-    receive: Callable[[], _JobRequest | None],
-    send: Callable[[WorkerMessage], None],
-    cancelled_upto: Any,
-    parent_alive: Callable[[], bool] | None = None,
-) -> None:
-    """The worker loop: take jobs until None and answer each (process or thread)."""
-    checked = [time.perf_counter()]
-    preparing = solver_core.prepare_in_background()  # the solver uses Python until it is ready
-    preparing.join(FAST_SOLVER_QUIET)
-    if preparing.is_alive():  # compiling, not loading the cache: say so once
-        send(WorkerNote(f"{solver_core.status().capitalize()}: exact answers are slower until it is ready"))
-
-    while True:
-        request = receive()
-        if request is None:
-            return
-        job_id = request.job_id
-
-        def should_stop(job_id: int = job_id) -> bool:
-            if parent_alive is not None:
-                now = time.perf_counter()
-                if now - checked[0] > PARENT_CHECK_EVERY:
-                    checked[0] = now
-                    if not parent_alive():
-                        os._exit(0)  # nobody is left to answer: a worker has nothing to save
-            return bool(cancelled_upto.value >= job_id)
-
-        if should_stop():
-            continue
-        run_job(job_id, request.job, send, should_stop)
-
-
 def _process_main(requests: Connection, replies: Connection, cancelled_upto: Any, parent_pid: int) -> None:
-    """The worker process: serve until told to stop, the pipe closes or the parent dies."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is for the window, which stops us
+    """The worker process's entry point.  Its modules (the solver, the book, numba) load
+    here, in the worker, never in the window: this is the one import across the line."""
+    from game.app import worker_jobs
 
-    def parent_alive() -> bool:
-        return os.getppid() == parent_pid
-
-    def receive() -> _JobRequest | None:
-        while not requests.poll(PARENT_CHECK_EVERY):
-            if not parent_alive():
-                return None
-        message = requests.recv()
-        return message if isinstance(message, _JobRequest) else None
-
-    try:
-        serve(receive, replies.send, cancelled_upto, parent_alive)
-    except (EOFError, OSError):  # the window is gone: nobody to answer, nothing to save
-        os._exit(0)  # at once, without the interpreter's slow tidy-up
+    worker_jobs.process_main(requests, replies, cancelled_upto, parent_pid)
 
 
 def _read_replies(replies: Connection, inbox: queue.Queue, stop: threading.Event) -> None:
@@ -476,7 +364,7 @@ class AIWorker:
         self._next_id = 0
         self.current: int | None = None  # the job whose messages are wanted
         self._owners: dict[int, JobOwner | None] = {}  # jobs with messages still wanted
-        self._jobs: dict[int, SearchJob] = {}
+        self._jobs: dict[int, Job] = {}
         self._awaiting_tree: set[int] = set()  # answered jobs whose tree is still to come
         self._intake: dict[int, _TreeIntake] = {}
         self._inbox: queue.Queue = queue.Queue()
@@ -528,6 +416,10 @@ class AIWorker:
         self._started = True
 
     def _start_thread(self) -> None:
+        """The fallback where no process can run: the same work in a thread of the window
+        (said once), which then loads the solver after all."""
+        from game.app.worker_jobs import serve
+
         self.use_process = False
         self._inbox = queue.Queue()
         self._thread_requests = queue.Queue()
@@ -541,7 +433,7 @@ class AIWorker:
         self._thread.start()
         self._started = True
 
-    def _send(self, request: _JobRequest | None) -> None:
+    def _send(self, request: JobRequest | None) -> None:
         if self.use_process:
             assert self._requests is not None
             try:
@@ -590,7 +482,7 @@ class AIWorker:
         return self._process.pid if self._started and self.use_process else None
 
     # -- jobs -----------------------------------------------------------------------
-    def submit(self, job: SearchJob, owner: JobOwner | None = None) -> int:
+    def submit(self, job: Job, owner: JobOwner | None = None) -> int:
         """Start ``job`` for ``owner`` (cancelling the one under way); return its id."""
         self._start()
         self.cancel()
@@ -599,8 +491,12 @@ class AIWorker:
         self.current = self._next_id
         self._owners[self.current] = owner
         self._jobs[self.current] = job
-        self._send(_JobRequest(self.current, job))
+        self._send(JobRequest(self.current, job))
         return self.current
+
+    def cancelled_upto(self) -> int:
+        """Every job with an id up to this one is cancelled (the worker stops it at its next check)."""
+        return int(self._cancelled.value)
 
     def cancel(self) -> None:
         """Stop the current job; its messages will be ignored."""
@@ -685,12 +581,16 @@ class AIWorker:
             return None
 
     def _after(self, event: WorkerEvent) -> None:
-        """Book-keeping once an event is handed out."""
-        if isinstance(event, JobProgress):
+        """Book-keeping once an event is handed out: a job's last message ends it."""
+        if isinstance(event, JobProgress | ReviewMove) or (isinstance(event, DepthResult) and not event.final):
             return
         if event.job_id == self.current:
             self.current = None
         self._forget(event.job_id)
+
+    def is_pending(self, job_id: int) -> bool:
+        """Tell whether ``job_id`` still has messages to come: running, or its tree on the way."""
+        return job_id == self.current or job_id in self._awaiting_tree or job_id in self._intake
 
     @property
     def receiving(self) -> bool:
@@ -711,7 +611,7 @@ class AIWorker:
         self._started = False
         self._start_thread()
         if self.current is not None:
-            self._send(_JobRequest(self.current, self._jobs[self.current]))
+            self._send(JobRequest(self.current, self._jobs[self.current]))
         for job_id in list(self._owners):
             if job_id != self.current:
                 self._forget(job_id)

@@ -1,5 +1,5 @@
 """The analysis board: both sides played by hand, the exact score of every column on the
-standard board (worked out in a thread), take back, and branches.
+standard board (Perfect's scores, a job for the AI worker), take back, and branches.
 
 Taking back keeps the moves for Redo; playing another move there starts a branch, and
 the line it left is kept: B goes through the kept lines.
@@ -12,21 +12,22 @@ Esc back.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pygame
 
-from ai.book import BookError, book
-from ai.perfect import PerfectPlayer
-from ai.player import HINT_EXACT_NODES
-from ai.review import result_words
-from ai.solver import BOOK_PLIES, SolverStopped
-from game.app.background import BackgroundTask
+from ai.answer import Answer
+from ai.exact import ExactScore, verdict
+from ai.levels import HINT_EXACT_NODES, PRESETS
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
+from game.app.job_slot import JobSlot
 from game.app.scene import Scene
-from game.app.scenes.play_view import notes_from_scores
+from game.app.scenes.play_view import notes_for
 from game.app.widgets import Button, display_size, row_rects
+from game.app.worker import JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
 from game.board import Board
 from game.notation import format_move
-from game.rules import MAX, STANDARD
+from game.rules import MAX, MIN, STANDARD
 
 
 def analysis_areas(size: tuple[int, int]) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect, int]:
@@ -52,10 +53,9 @@ class AnalysisScene(Scene):
         self.line_index = 0
         self.cursor = self.board.rules.cols // 2
         self.view: BoardView | None = None
-        self.player: PerfectPlayer | None = None
-        self.task: BackgroundTask[dict[int, int] | None] | None = None
-        self.task_key: tuple | None = None
-        self.scores: dict[int, int] | None = None
+        self.job = JobSlot(self)  # the column scores of the position shown
+        self.answer: Answer | None = None  # Perfect's answer for the position shown
+        self.scores: Mapping[int, ExactScore] | None = None
         self.no_scores_reason: str | None = None  # why there are no exact scores here (book, budget)
         self.arrived = False
         self.buttons = [
@@ -78,53 +78,48 @@ class AnalysisScene(Scene):
         self.ask_scores()
 
     def on_exit(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+        self.job.cancel()
 
     def is_animating(self) -> bool:
-        """Only the frame the scores arrive in: redrawing while the solver works would
-        take the solver's thread time for a still picture."""
+        """Only the frame the scores arrive in."""
         return self.arrived
 
     def update(self, dt: float) -> None:
-        task = self.task
-        self.arrived = task is not None and task.finished
-        if task is not None and task.finished:
-            self.scores = task.result
-            self.task = None
-            if self.scores is None:  # the budget ran out (a cancelled task is not awaited)
-                self.no_scores_reason = f"No exact scores: not proven within {HINT_EXACT_NODES:,} positions here"
+        self.arrived = False
+        if self.job.lost():  # another scene's job took the worker: ask again
+            self.ask_scores()
 
-    def position_key(self) -> tuple:
-        return (self.board.grid.tobytes(), self.board.to_move)
+    def on_worker_event(self, event: WorkerEvent) -> None:
+        if not self.job.owns(event):
+            return
+        if isinstance(event, JobResult):
+            self.job.done()
+            self.arrived = True
+            self.answer = event.answer
+            self.scores = event.answer.column_scores
+            if self.scores is None:  # the budget ran out, or the book could not be used
+                self.no_scores_reason = "No exact scores: " + (
+                    event.answer.note or f"not proven within {HINT_EXACT_NODES:,} positions here"
+                )
+        elif isinstance(event, JobFailed):
+            self.job.done()
+            self.arrived = True
+            self.no_scores_reason = f"No exact scores: {event.message}"
 
     def ask_scores(self) -> None:
-        """Start working out the exact column scores of the position on the board."""
-        if self.task is not None:
-            self.task.cancel()
-            self.task = None
+        """Ask the worker for the exact column scores of the position on the board: a hint
+        of Perfect's through the one decider, as the play screen's badges."""
+        self.job.cancel()
+        self.answer = None
         self.scores = None
         self.no_scores_reason = None
         if self.rules != STANDARD or self.board.is_game_over():
             return
-        if self.board.ply <= BOOK_PLIES:  # the book answers here; without it, hours of solving
-            try:
-                book().check()
-            except BookError as error:
-                self.no_scores_reason = f"No exact scores: {error}; reinstall bitbully-databases"
-                return
-        if self.player is None:
-            self.player = PerfectPlayer()
-        player, grid, side = self.player, self.board.grid.copy(), self.board.to_move
-
-        def run(should_stop, on_progress) -> dict[int, int] | None:
-            try:
-                return player.column_scores(grid, side, should_stop=should_stop, node_limit=HINT_EXACT_NODES)
-            except SolverStopped:
-                return None
-
-        self.task = BackgroundTask(run).start()
-        self.task_key = self.position_key()
+        board = self.board
+        job = SearchJob(
+            board.grid.copy(), self.rules, board.to_move, PRESETS["Perfect"], JobPurpose.SCORES, record_tree=False
+        )
+        self.job.submit(job)
 
     # -- moves ------------------------------------------------------------------------
     def play(self, move: int) -> None:
@@ -268,9 +263,8 @@ class AnalysisScene(Scene):
             return [first, f"{who} to move.", self.no_scores_reason]
         if self.scores is None:
             return [first, f"{who} to move: working out the exact scores...", ""]
-        best = max(self.scores.values())
-        value = best if board.to_move == MAX else -best
-        words = result_words(value, board.ply, exact=True)
+        exact = self.answer.exact if self.answer is not None else None
+        words = verdict(exact, {MAX: "player 1", MIN: "player 2"}) if exact is not None else "exact result not known"
         kept = f"{len(self.lines)} branch{'es' if len(self.lines) != 1 else ''} kept" if self.lines else ""
         legend = "Badges: each column's exact result for the side to move (in its own moves)"
         return [first, f"{who} to move: {words}.", legend + (f" · {kept}" if kept else "")]
@@ -278,7 +272,8 @@ class AnalysisScene(Scene):
     def notes(self) -> list[ColumnNote | None]:
         if self.scores is None:
             return []
-        return notes_from_scores(self.scores, self.board, self.app.theme.palette)
+        board = self.board
+        return notes_for(self.scores, board.rules, board.to_move, self.app.theme.palette) if board.rules.gravity else []
 
     def draw(self, surface: pygame.Surface) -> None:
         assert self.view is not None

@@ -2,8 +2,10 @@
 evaluation graph; the board shows the position after the chosen ply, the move played
 (dot) and the best move (ring), with the column scores the player faced.
 
-The review runs in a thread (``game.app.background``) with a progress bar; the board
-and the move list can be stepped through meanwhile.
+The review is a job for the AI worker (``game.app.worker.ReviewJob``): each move's
+review streams back to a progress bar, and the board and the move list can be stepped
+through meanwhile.  If another scene's job takes the worker, the review goes on where
+it stopped once this scene is on top again.
 
 Controls: Left/Right (or Up/Down) step a ply, Home/End the start/end, PageUp/PageDown
 ten plies, click the graph or a row of the list; A the analysis board at this position;
@@ -13,21 +15,32 @@ depth: 6 for a person); Ctrl+C copy the position; Esc back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pygame
 
 from ai.levels import Level
-from ai.review import PERSON_DEPTH, GameReview, MoveClass, graph_height, review_game
-from ai.search import SearchResult, search
-from game.app.background import BackgroundTask
+from ai.review import PERSON_DEPTH, GameReview, MoveClass, MoveReview, graph_height
+from ai.search import SearchResult
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
+from game.app.job_slot import JobSlot
 from game.app.scene import Scene
 from game.app.scenes.play_view import notes_from_scores
 from game.app.scenes.review_text import detail_lines, header_lines, list_line, turning_points_line
 from game.app.widgets import Button, display_size
+from game.app.worker import (
+    JobFailed,
+    JobPurpose,
+    JobResult,
+    ReviewJob,
+    ReviewMove,
+    ReviewResult,
+    SearchJob,
+    TreeReady,
+    WorkerEvent,
+)
 from game.board import Board
 from game.rules import MAX, MIN, Rules
 
@@ -113,13 +126,16 @@ class ReviewScene(Scene):
         self.depths = depths or {}
         self.game_id = game_id
         self.ply = len(self.moves) if ply is None else max(0, min(ply, len(self.moves)))
-        self.task: BackgroundTask[GameReview] | None = None
+        self.job = JobSlot(self)  # the review
+        self.reviewed: list[MoveReview] = []  # streamed so far, in order
+        self.failed: str | None = None  # why the review stopped for good
         self.review: GameReview | None = None
         self.saved = False
         self.view: BoardView | None = None
         self.buttons = [Button("Analysis", self.open_analysis, "A"), Button("Back", self.back, "Esc")]
         self._boards: dict[int, Board] = {}
-        self.tree_task: BackgroundTask[SearchResult] | None = None
+        self.tree_job = JobSlot(self)  # the search T asked for, then its tree
+        self.tree_result: SearchResult | None = None
         self.seen_done = -1  # the progress last drawn (-1: no review running)
         self.progress_moved = False
         self.tree_ply = 0
@@ -151,50 +167,77 @@ class ReviewScene(Scene):
     # -- life cycle -------------------------------------------------------------------
     def on_enter(self) -> None:
         self.view = BoardView(self.app.theme)
-        if self.task is None and self.moves:
-            rules, moves, start, first, depths = self.rules, self.moves, self.start, self.start_to_move, self.depths
+        self.ask_review()
 
-            def run(should_stop, on_progress) -> GameReview:
-                on_progress(0, len(moves))
-                return review_game(
-                    rules,
-                    moves,
-                    start=start,
-                    start_to_move=first,
-                    depths=depths,
-                    should_stop=should_stop,
-                    on_progress=on_progress,
-                )
-
-            self.task = BackgroundTask(run).start()
+    def ask_review(self) -> None:
+        """Ask the worker for the review, from the first move not reviewed yet."""
+        if self.review is not None or self.failed is not None or not self.moves:
+            return
+        self.job.submit(
+            ReviewJob(
+                self.rules,
+                tuple(self.moves),
+                self.start,
+                self.start_to_move,
+                dict(self.depths),
+                done=tuple(self.reviewed),
+            )
+        )
 
     def on_exit(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-        if self.tree_task is not None:
-            self.tree_task.cancel()
+        self.job.cancel()
+        self.tree_job.cancel()
+
+    @property
+    def reviewing(self) -> bool:
+        """The review is asked for and not yet complete."""
+        return self.job.id is not None
 
     def is_animating(self) -> bool:
-        """Only while the progress bar moves: a redraw costs the review thread time."""
+        """Only while the progress bar moves."""
         return self.progress_moved
 
     def update(self, dt: float) -> None:
-        done = self.task.done if self.task is not None and self.task.running else -1
+        done = len(self.reviewed) if self.reviewing else -1
         self.progress_moved = done != self.seen_done
         self.seen_done = done
-        tree_task = self.tree_task
-        if tree_task is not None and tree_task.finished:
-            self.tree_task = None
-            if tree_task.result is not None:
-                self.show_tree(tree_task.result)
-        task = self.task
-        if task is not None and task.finished and self.review is None:
-            if task.result is not None:
-                self.review = task.result
-                self.store_summary()
-            elif task.error is not None:
-                self.app.show_toast(f"The review stopped: {task.error}", 5.0)
-                self.task = None
+        if self.tree_job.lost():
+            self.tree_job.done()
+        # Another job took the worker (the analysis board, say): go on where it stopped,
+        # once T's search is not waiting for the worker (the review would cancel it).
+        if self.job.lost() and self.tree_job.id is None:
+            self.ask_review()
+
+    def on_worker_event(self, event: WorkerEvent) -> None:
+        if self.job.owns(event):
+            self.take_review_event(event)
+        elif self.tree_job.owns(event):
+            self.take_tree_event(event)
+
+    def take_review_event(self, event: WorkerEvent) -> None:
+        if isinstance(event, ReviewMove):
+            if event.review.ply == len(self.reviewed) + 1:
+                self.reviewed.append(event.review)
+        elif isinstance(event, ReviewResult):
+            self.job.done()
+            self.review = event.review
+            self.store_summary()
+        elif isinstance(event, JobFailed):
+            self.job.done()
+            self.failed = event.message
+            self.app.show_toast(f"The review stopped: {event.message}", 5.0)
+
+    def take_tree_event(self, event: WorkerEvent) -> None:
+        if isinstance(event, JobResult) and event.answer.result is not None:
+            self.tree_result = event.answer.result
+            if not event.tree_follows:
+                self.tree_job.done()
+        elif isinstance(event, TreeReady) and self.tree_result is not None:
+            self.tree_job.done()
+            self.show_tree(replace(self.tree_result, tree=event.tree))
+        elif isinstance(event, JobFailed):
+            self.tree_job.done()
+            self.app.show_toast(f"The search failed: {event.message}", 5.0)
 
     def store_summary(self) -> None:
         if self.game_id is None or self.review is None or self.saved:
@@ -230,7 +273,7 @@ class ReviewScene(Scene):
 
     def open_tree(self) -> None:
         """Search the position where the shown move was chosen, then open its tree."""
-        if self.tree_task is not None:
+        if self.tree_job.id is not None:
             return
         ply = max(0, self.ply - 1) if self.moves else 0
         board = self.board_at(ply)
@@ -239,19 +282,15 @@ class ReviewScene(Scene):
             return
         side = board.to_move
         depth = min(self.depths.get(side, PERSON_DEPTH), TREE_DEPTH_CAP, int((board.grid == 0).sum()))
-        grid, rules = board.grid.copy(), self.rules
-
-        def run(should_stop, on_progress) -> SearchResult:
-            return search(grid, rules, depth, to_move=side, record_tree=True, should_stop=should_stop)
-
         self.tree_ply = ply
-        self.tree_task = BackgroundTask(run).start()
+        self.tree_result = None
+        job = SearchJob(board.grid.copy(), self.rules, side, Level(depth), purpose=JobPurpose.COMPARE)
+        self.tree_job.submit(job)
         self.app.show_toast(f"Searching move {ply + 1} to depth {depth} for its tree...")
 
     def show_tree(self, result: SearchResult) -> None:
         from game.app.scenes.play import SearchRecord
         from game.app.tree.scene import TreeScene
-        from game.app.worker import JobPurpose
 
         side = self.board_at(self.tree_ply).to_move
         level = Level(result.stats.depth)
@@ -350,8 +389,7 @@ class ReviewScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
         lay = review_layout(surface.get_size())
-        task = self.task
-        done, total = (task.done, task.total or len(self.moves)) if task is not None else (0, len(self.moves))
+        done, total = len(self.reviewed), len(self.moves)
         lines = header_lines(self.review, self.names, done, total)
         if not self.moves:
             lines = ["No moves to review yet."]
@@ -497,19 +535,18 @@ class ReviewScene(Scene):
                 color=p.muted,
                 anchor="topright",
             )
-        task = self.task
-        if task is not None and task.running:
-            total = task.total or len(self.moves)
+        if self.reviewing:
+            done, total = len(self.reviewed), len(self.moves)
             bar = pygame.Rect(0, 0, min(plot.width - 20, 420), 22)
             bar.center = plot.center
             pygame.draw.rect(surface, p.panel, bar.inflate(16, 40), border_radius=8)
             pygame.draw.rect(surface, p.hole, bar, border_radius=6)
             filled = bar.copy()
-            filled.width = int(bar.width * task.done / max(1, total))
+            filled.width = int(bar.width * done / max(1, total))
             pygame.draw.rect(surface, p.accent, filled, border_radius=6)
             theme.text(
                 surface,
-                f"Reviewing... {task.done} of {total} moves",
+                f"Reviewing... {done} of {total} moves",
                 small,
                 (bar.centerx, bar.top - 4),
                 anchor="midbottom",

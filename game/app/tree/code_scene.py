@@ -1,7 +1,7 @@
 """The code beside the replay (K in the tree overlay): ``maximize``/``minimize`` line by line.
 
-The textbook search (``ai.textbook``) is run on the overlay's position, recording its tree;
-``codewalk.code_steps`` turns that tree into the lines Python executes, and this scene
+The textbook search (``ai.textbook``) is run on the overlay's position by the AI worker,
+recording its tree; ``codewalk.code_steps`` turns that tree into the lines Python executes, and this scene
 steps through them: the source of ``ai/textbook.py`` (read at run time) on the left with
 the executing line lit, the call stack on the right (every open call, root first, with
 its window and value so far) and one sentence for what the line does.
@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import pygame
 
-from ai.textbook import textbook_search
 from ai.tree import SearchTree, fmt_tree_value
 from game.app.scene import Scene
 from game.app.scenes.menu import dim
 from game.app.tree.codewalk import CodeSource, CodeStep, code_steps, read_source, step_sentence
 from game.app.tree.draw import draw_small_board
+from game.app.tree.tree_fetch import TreeAsk, TreeFetch
+from game.app.worker import WorkerEvent
 from game.board import Board
 from game.notation import format_move
 
@@ -33,19 +34,23 @@ SPEEDS = (2, 5, 15, 50, 200)
 """Lines per second while playing."""
 
 
-def textbook_tree(tree: SearchTree) -> tuple[SearchTree, str]:
-    """Run the textbook on ``tree``'s root position (to ``CODE_DEPTH`` at most); say what ran."""
+def textbook_ask(tree: SearchTree) -> TreeAsk:
+    """The textbook search of ``tree``'s root position (to ``CODE_DEPTH`` at most, and
+    fewer plies where the lines would be too many to step)."""
     board = Board(tree.rules, tree.grid, tree.to_move)
     branching = max(2, len(board.legal_moves()))
     depth = min(tree.depth, CODE_DEPTH)
     while depth > 1 and branching**depth > CODE_NODES:
         depth -= 1
-    result = textbook_search(board, depth, pruning=tree.pruning, record_tree=True)
-    assert result.tree is not None
-    said = f"ai/textbook.py to depth {depth}, alpha-beta {'on' if tree.pruning else 'off'}, moves left to right"
-    if depth < tree.depth:
-        said += f" (the search shown went to depth {tree.depth}: too many lines to step)"
-    return result.tree, f"{said}: {result.stats.nodes:,} nodes"
+    return TreeAsk.of(board, depth, pruning=tree.pruning, textbook=True)
+
+
+def textbook_title(shown: SearchTree, depth: int, nodes: int) -> str:
+    """What ran, in words: the textbook's depth, pruning, order, and the nodes it visited."""
+    said = f"ai/textbook.py to depth {depth}, alpha-beta {'on' if shown.pruning else 'off'}, moves left to right"
+    if depth < shown.depth:
+        said += f" (the search shown went to depth {shown.depth}: too many lines to step)"
+    return f"{said}: {nodes:,} nodes"
 
 
 class CodeWalkScene(Scene):
@@ -54,18 +59,40 @@ class CodeWalkScene(Scene):
 
     def __init__(self, tree: SearchTree):
         super().__init__()
-        self.tree, self.title = textbook_tree(tree)
+        self.shown = tree  # the overlay's tree, whose position the textbook searches
+        self.fetch = TreeFetch(self, [textbook_ask(tree)])
+        self.tree: SearchTree = tree  # the textbook's tree once it came
+        self.title = "recording the textbook search..."
         self.source: CodeSource = read_source()
-        self.steps: list[CodeStep] = code_steps(self.tree, self.source)
+        self.steps: list[CodeStep] = []
         self.at = 0
         self.playing = False
         self.speed_index = 1
         self.clock = 0.0
         self._boards: dict[int, Board] = {}  # the position at each node stepped through (for the panel)
-        self.seek(0)
+
+    @property
+    def ready(self) -> bool:
+        """The textbook's tree came and its lines are known."""
+        return bool(self.steps)
+
+    def on_enter(self) -> None:
+        self.fetch.update()
+
+    def on_exit(self) -> None:
+        self.fetch.cancel()
+
+    def on_worker_event(self, event: WorkerEvent) -> None:
+        if self.fetch.take(event) and self.fetch.ready and not self.steps:
+            self.tree = self.fetch.trees[0]
+            self.title = textbook_title(self.shown, self.tree.depth, self.fetch.nodes[0])
+            self.steps = code_steps(self.tree, self.source)
+            self.seek(0)
 
     # -- moving -----------------------------------------------------------------------
     def seek(self, at: int) -> None:
+        if not self.steps:
+            return
         self.at = max(0, min(len(self.steps) - 1, at))
         if self.at == len(self.steps) - 1:
             self.playing = False
@@ -76,9 +103,10 @@ class CodeWalkScene(Scene):
             self._boards[index] = self.tree.node(index).board()
 
     def is_animating(self) -> bool:
-        return self.playing
+        return self.playing or (not self.ready and self.fetch.failed is None)
 
     def update(self, dt: float) -> None:
+        self.fetch.update()
         if not self.playing:
             return
         self.clock += dt * SPEEDS[self.speed_index]
@@ -93,6 +121,8 @@ class CodeWalkScene(Scene):
         key = event.key
         if key in (pygame.K_ESCAPE, pygame.K_k):
             self.app.stack.pop()
+        elif not self.ready:
+            return
         elif key == pygame.K_SPACE:
             self.playing = not self.playing and self.at < len(self.steps) - 1
             self.clock = 0.0
@@ -167,6 +197,16 @@ class CodeWalkScene(Scene):
         for rect in (header, code, side, footer):
             pygame.draw.rect(surface, p.panel, rect, border_radius=6)
             pygame.draw.rect(surface, p.muted, rect, 1, border_radius=6)
+        if not self.ready:  # the textbook's tree is on its way from the worker
+            waiting = self.fetch.failed or self.title
+            theme.text(
+                surface,
+                theme.fit(f"The textbook code: {waiting}", small, header.width - 16),
+                small,
+                (header.left + 8, header.top + 6),
+                bold=True,
+            )
+            return
         theme.text(
             surface,
             theme.fit(f"The textbook code, line by line: {self.title}", small, header.width - 16, bold=True),

@@ -1,8 +1,8 @@
 """Depth against truth in the window (D in the tree overlay): the chart of ``ai.depth_truth``.
 
-The measuring runs in a thread (the solver and a dozen searches take seconds), away from
-the frame loop: the chart fills in as the current position, then the benchmark sample,
-are done.  Closing the chart stops the thread at its next poll.
+The measuring is a job for the AI worker (``DepthJob``: the solver and a dozen searches
+take seconds): the chart fills in as the current position, then the benchmark sample,
+are done.  Closing the chart cancels the job.
 
 Controls:
 - Esc or D: back to the tree (a measurement under way stops)
@@ -10,19 +10,17 @@ Controls:
 
 from __future__ import annotations
 
-import threading
-
 import pygame
 
-from ai.depth_truth import SAMPLE, DepthTruth, benchmark_boards, depth_truth
-from ai.search import SearchCancelled
+from ai.depth_table import SAMPLE, DepthTruth
 from ai.tree import SearchTree
 from game.app.depth_chart import draw_depth_chart
+from game.app.job_slot import JobSlot
 from game.app.scene import Scene
 from game.app.scenes.menu import dim
+from game.app.worker import DepthJob, DepthResult, JobFailed, WorkerEvent
 from game.board import Board
 from game.notation import format_move
-from game.rules import STANDARD
 
 
 class DepthChartScene(Scene):
@@ -37,41 +35,40 @@ class DepthChartScene(Scene):
         self.bench: DepthTruth | None = None
         self.status = "Measuring this position..."
         self.failed: str | None = None
-        self._stop = threading.Event()
-        self.thread = threading.Thread(target=self._measure, name="depth-chart", daemon=True)
+        self.job = JobSlot(self)
+        self.finished = False
 
     def on_enter(self) -> None:
-        self.thread.start()
+        self.ask()
+
+    def ask(self) -> None:
+        """Ask the worker to measure (again from the start if another job took it)."""
+        board = self.board
+        self.job.submit(DepthJob(board.grid.copy(), board.rules, board.to_move, self.positions))
 
     def on_exit(self) -> None:
-        self._stop.set()  # the thread ends at its next poll; nothing waits for it here
+        self.job.cancel()
 
     @property
     def done(self) -> bool:
-        return not self.thread.is_alive() and self.thread.ident is not None
+        return self.finished
 
-    def _measure(self) -> None:
-        try:
-            label = f"this position ({len(self.board.legal_moves())} moves to choose from)"
-            self.current = depth_truth([self.board], label, should_stop=self._stop.is_set)
-            if self.board.rules == STANDARD and self.positions:  # the benchmark is the standard board's
-                self.status = "Picking the benchmark sample..."
-                boards = benchmark_boards(self.positions)
+    def update(self, dt: float) -> None:
+        if self.job.lost() and not self.finished:
+            self.ask()
 
-                def on_position(number: int, count: int) -> None:
-                    self.status = f"Measuring benchmark position {number + 1}/{count}..."
-
-                self.bench = depth_truth(
-                    boards,
-                    "middle-game benchmark positions where a move can change the outcome",
-                    should_stop=self._stop.is_set,
-                    on_position=on_position,
-                )
-            self.status = ""
-        except SearchCancelled:
-            self.status = "Stopped."
-        except Exception as error:  # noqa: BLE001  (a thread must say what went wrong, not vanish)
-            self.failed = f"The measurement failed: {error}"
+    def on_worker_event(self, event: WorkerEvent) -> None:
+        if not self.job.owns(event):
+            return
+        if isinstance(event, DepthResult):
+            self.current, self.bench, self.status = event.current, event.bench, event.status
+            if event.final:
+                self.job.done()
+                self.finished = True
+        elif isinstance(event, JobFailed):
+            self.job.done()
+            self.finished = True
+            self.failed = f"The measurement failed: {event.message}"
             self.status = self.failed
 
     def is_animating(self) -> bool:

@@ -1,78 +1,93 @@
 """The horizon in the detail panel: what perfect play says about the selected node.
 
-One try of the exact solver per (tree, node), on the frame after the selection settles
-(so a jump's frame and the solver's never add up), within a frame's budget; the answers
-are kept.  The wording is ``text.exact_verdict``'s.
+Once a selection settles (it stayed selected for a frame), the node's position goes to
+the AI worker as a hint of Perfect's (the one decider: the book first, then the solver
+within the hint's node budget); the answers are kept per (tree, node).  Nothing is
+solved in the window.  The wording is ``text.exact_verdict``'s.
 """
 
 from __future__ import annotations
 
-import logging
-import time
+from typing import TYPE_CHECKING
 
-from ai.solver import Solver, SolverError, SolverStopped
+from ai.levels import PRESETS, exact_nodes, solvable
 from ai.tree import LeafReason, Node, SearchTree
+from game.app.job_slot import JobSlot
 from game.app.tree.text import exact_verdict
-from game.rules import Mode
+from game.app.worker import JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.rules import STANDARD
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from game.app.scene import Scene
 
-HORIZON_SECONDS = 0.012
-"""Time the exact solver may take in one frame for the selected node (it looks at the
-clock every ~15 ms, so a frame stays under ~30 ms)."""
+Key = tuple[int, int]  # (id of the tree, node index)
 
 
 class Horizon:
-    """The exact verdicts found so far, and the solver that finds them."""
+    """The exact verdicts found so far, and the one job that is finding the next."""
 
-    def __init__(self, seconds: float = HORIZON_SECONDS):
-        self.seconds = seconds
-        self.known: dict[tuple[int, int], str | None] = {}  # per (tree, node): the verdict, None: none applies
-        self._solver: Solver | None = None
-        self._no_solver = False  # the solver cannot be built for these rules: say nothing
-        self._settled: tuple[int, int] | None = None  # the (tree, node) selected last frame
+    def __init__(self, scene: Scene):
+        self.known: dict[Key, str | None] = {}  # the verdict; None: none applies
+        self.job = JobSlot(scene)
+        self._asked: tuple[Key, Node] | None = None  # the node the job is about
+        self._settled: Key | None = None  # the (tree, node) selected last frame
 
     def get(self, tree: SearchTree, index: int) -> str | None:
         return self.known.get((id(tree), index))
 
     def is_due(self, tree: SearchTree, index: int) -> bool:
-        """Tell whether ``index`` still waits for its try (the scene needs frames)."""
+        """Tell whether ``index`` still waits for its verdict (the scene needs frames)."""
         return (id(tree), index) not in self.known
 
-    def settle(self, tree: SearchTree, index: int) -> None:
-        """Called each still frame with the selected node: try it once it stayed selected."""
+    def settle(self, tree: SearchTree, index: int, *, worker_free: bool = True) -> None:
+        """Called each still frame with the selected node: ask once it stayed selected
+        (and the scene's other jobs leave the worker free)."""
         key = (id(tree), index)
-        if key not in self.known and key == self._settled:
-            self.known[key] = self.text(tree.node(index))
+        if self.job.lost():  # another job took the worker: ask again when settled
+            self.job.done()
+            self._asked = None
+        if key not in self.known and key == self._settled and worker_free:
+            asked = self._asked[0] if self._asked is not None else None
+            if asked != key:
+                self.ask(key, tree.node(index))
         self._settled = key
 
-    def text(self, node: Node) -> str | None:
-        """Compare the node's depth-limited value with the exact one, if the solver finds
-        it within ``seconds``; None where it does not apply."""
+    def ask(self, key: Key, node: Node) -> None:
+        """Ask the worker about ``node``, or say at once that no verdict applies."""
         rules = node.tree.rules
-        if rules.mode is not Mode.CLASSIC or not rules.gravity or node.leaf_reason in (LeafReason.WIN, LeafReason.FULL):
-            return None
-        if self._no_solver:
-            return None
-        if self._solver is None:
-            # Without the opening book: a book look-up does not poll the clock, and the
-            # solver must stop within the frame's budget.
-            try:
-                self._solver = Solver(rules, use_book=False)
-            except (SolverError, OverflowError, ValueError, MemoryError) as error:
-                # A solver that cannot be built (it once overflowed on boards past 64
-                # bits, 7x9 and up): the panel then has no horizon line, the window lives.
-                log.info("no exact solver for %s: %s", rules.describe(), error)
-                self._no_solver = True
-                return None
+        if not solvable(rules) or node.leaf_reason in (LeafReason.WIN, LeafReason.FULL):
+            self.known[key] = None
+            return
         board = node.board()
-        deadline = time.perf_counter() + self.seconds
-        try:
-            solution = self._solver.solve_grid(
-                board.grid, board.to_move, should_stop=lambda: time.perf_counter() > deadline
-            )
-        except SolverStopped:
-            return f"Perfect play: not known within {self.seconds * 1000:.0f} ms"
-        except SolverError:
-            return None
-        return exact_verdict(node, board, solution.score)
+        job = SearchJob(
+            board.grid.copy(), rules, board.to_move, PRESETS["Perfect"], JobPurpose.SCORES, record_tree=False
+        )
+        self._asked = (key, node)
+        self.job.submit(job)
+
+    def take(self, event: WorkerEvent) -> bool:
+        """Take in the worker's answer if it is this horizon's; True if it was."""
+        if not self.job.owns(event) or self._asked is None:
+            return False
+        key, node = self._asked
+        if isinstance(event, JobResult):
+            exact = event.answer.exact
+            if exact is not None:
+                self.known[key] = exact_verdict(node, exact)
+            else:
+                rules = node.tree.rules
+                why = f"not proven within {exact_nodes(rules):,} positions"
+                if rules == STANDARD and event.answer.note:  # a damaged book, as the decider says it
+                    why = event.answer.note
+                self.known[key] = f"Perfect play: not known ({why})"
+        elif isinstance(event, JobFailed):
+            self.known[key] = f"Perfect play: not known ({event.message})"
+        else:
+            return True
+        self.job.done()
+        self._asked = None
+        return True
+
+    def cancel(self) -> None:
+        self.job.cancel()
+        self._asked = None

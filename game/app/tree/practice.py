@@ -6,7 +6,8 @@ order the search finished them, the learner says how many moves of a row the sea
 skips (with pruning) and the row's value (``<=v`` / ``>=v`` when it is only a bound), then
 the root's value.  Expected answers come from the recorded tree of the search being
 practised, never from a second implementation; the leaves' values shown for the moves a
-cutoff skipped come from the same search's recorded tree without pruning.  No pygame here.
+cutoff skipped come from the same position's recorded tree without pruning.  The trees
+are recorded by the AI worker (``practice_asks``).  No pygame here.
 """
 
 from __future__ import annotations
@@ -14,9 +15,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from ai.search import MoveOrder, search
-from ai.textbook import textbook_search
 from ai.tree import BoundKind, Node, SearchTree, fmt_bounded, fmt_tree_value
+from game.app.tree.tree_fetch import TreeAsk
 from game.board import Board
 from game.notation import format_move
 
@@ -138,28 +138,23 @@ def normalise(text: str) -> str:
     return sign + text
 
 
-def practice_tree(board: Board, difficulty: Difficulty) -> SearchTree:
-    """Record the practised search of ``board`` (depth ``DEPTH``)."""
+def practice_asks(board: Board, difficulty: Difficulty) -> list[TreeAsk]:
+    """The trees a practice of ``board`` needs (depth ``DEPTH``), for the AI worker: the
+    practised search's, then the textbook's without pruning (every leaf's value)."""
     if difficulty is Difficulty.PRUNING:
-        tree = search(
-            board.grid, board.rules, DEPTH, record_tree=True, to_move=board.to_move, order=MoveOrder.BEST_FIRST
-        ).tree
+        practised = TreeAsk.of(board, DEPTH, pruning=True, textbook=False)
     else:
-        pruning = difficulty is Difficulty.BAD_ORDER
-        tree = textbook_search(board, DEPTH, pruning=pruning, record_tree=True).tree
-    assert tree is not None
-    return tree
+        practised = TreeAsk.of(board, DEPTH, pruning=difficulty is Difficulty.BAD_ORDER, textbook=True)
+    return [practised, TreeAsk.of(board, DEPTH, pruning=False, textbook=True)]
 
 
 def _values(nodes: list[Node]) -> str:
     return ", ".join(fmt_tree_value(node.value) for node in nodes)
 
 
-def build_practice(board: Board, difficulty: Difficulty) -> Practice:
-    """A practice on ``board``'s depth-2 tree (``board`` unfinished)."""
-    tree = practice_tree(board, difficulty)
-    full = textbook_search(board, DEPTH, pruning=False, record_tree=True).tree
-    assert full is not None
+def build_practice(board: Board, difficulty: Difficulty, tree: SearchTree, full: SearchTree) -> Practice:
+    """A practice on ``board``'s depth-2 ``tree`` (``board`` unfinished); ``full`` is the
+    same position's tree without pruning (``practice_asks`` says which searches)."""
     leaf_of = {tuple(node.path()): node.value for node in full.iter_nodes() if node.ply == DEPTH}
     rules = tree.rules
     root = tree.root

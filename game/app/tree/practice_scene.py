@@ -19,7 +19,9 @@ import pygame
 from ai.tree import SearchTree, fmt_bounded, fmt_tree_value
 from game.app.scene import Scene
 from game.app.scenes.menu import dim
-from game.app.tree.practice import Ask, Difficulty, Practice, build_practice, why_not_practice
+from game.app.tree.practice import Ask, Difficulty, Practice, build_practice, practice_asks, why_not_practice
+from game.app.tree.tree_fetch import TreeFetch
+from game.app.worker import WorkerEvent
 from game.board import Board
 from game.notation import format_move
 
@@ -49,14 +51,34 @@ class PracticeScene(Scene):
         self.start(difficulty)
 
     def start(self, difficulty: Difficulty) -> None:
-        self.practice: Practice = build_practice(self.board, difficulty)
+        """Ask the worker for this difficulty's trees; the practice starts when they came."""
+        self.difficulty = difficulty
+        self.practice: Practice | None = None
+        self.fetch = TreeFetch(self, practice_asks(self.board, difficulty))
         self.typed = ""
         self.feedback = f"Practice {difficulty.value}: answer node by node, in the order the search finished them."
         self.last_right: bool | None = None
 
+    def on_exit(self) -> None:
+        self.fetch.cancel()
+
+    def update(self, dt: float) -> None:
+        self.fetch.update()
+        if self.practice is None and self.fetch.ready:
+            tree, full = self.fetch.trees
+            self.practice = build_practice(self.board, self.difficulty, tree, full)
+        elif self.fetch.failed is not None and "failed" not in self.feedback:
+            self.feedback = f"The practice's search failed: {self.fetch.failed}"
+
+    def is_animating(self) -> bool:
+        return self.practice is None and self.fetch.failed is None
+
+    def on_worker_event(self, event: WorkerEvent) -> None:
+        self.fetch.take(event)
+
     def submit(self, text: str) -> None:
         """Check ``text`` against the current question (the Enter key)."""
-        if self.practice.done or not text.strip():
+        if self.practice is None or self.practice.done or not text.strip():
             return
         right, sentence = self.practice.answer(text)
         self.last_right = right
@@ -77,12 +99,14 @@ class PracticeScene(Scene):
             self.typed = self.typed[:-1]
         elif key == pygame.K_TAB:
             order = list(Difficulty)
-            self.start(order[(order.index(self.practice.difficulty) + 1) % len(order)])
+            self.fetch.cancel()
+            self.start(order[(order.index(self.difficulty) + 1) % len(order)])
         elif event.unicode and event.unicode in ALLOWED and len(self.typed) < 12:
             self.typed += event.unicode
 
     # -- drawing ----------------------------------------------------------------------
     def row_label(self, index: int) -> str:
+        assert self.practice is not None
         node = self.practice.tree.node(index)
         assert node.move is not None
         return f"{format_move(node.move, self.practice.tree.rules)} ({node.side_name})"
@@ -92,8 +116,12 @@ class PracticeScene(Scene):
         theme = self.app.theme
         p = theme.palette
         practice = self.practice
-        tree = practice.tree
         w, h = surface.get_size()
+        if practice is None:  # the trees are on their way from the worker
+            waiting = self.fetch.failed or f"Practice {self.difficulty.value}: recording the search to practise..."
+            theme.text(surface, theme.fit(waiting, 18, w - 40), 18, (w // 2, h // 2), anchor="center")
+            return
+        tree = practice.tree
         margin = 12
         size = 16 if h < 700 else 19
         panel = pygame.Rect(margin, margin, w - 2 * margin, h - 2 * margin)
@@ -145,6 +173,7 @@ class PracticeScene(Scene):
         theme = self.app.theme
         p = theme.palette
         practice = self.practice
+        assert practice is not None
         tree = practice.tree
         current = practice.question.node if practice.question is not None else None
         columns = max((len(row.cells) for row in practice.rows), default=1)

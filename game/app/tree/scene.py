@@ -96,7 +96,7 @@ class TreeScene(Scene):
         self.per_ply: list[int] = []  # stored nodes at each ply
         self.root_moves = 0  # legal moves at the root (the minimal tree's branching)
         self._cache: dict[tuple, Any] = {}  # per record: line, nodes per ply; per node: boards, pruned moves
-        self.horizon = Horizon()  # what perfect play says about the selected node
+        self.horizon = Horizon(self)  # what perfect play says about the selected node
         self.buttons: list[Button] = []
 
     # -- data -------------------------------------------------------------------------
@@ -199,6 +199,7 @@ class TreeScene(Scene):
     def on_exit(self) -> None:
         self.cancel_compare()
         self.cancel_orders()
+        self.horizon.cancel()
 
     def close(self) -> None:
         self.app.stack.pop()
@@ -371,6 +372,8 @@ class TreeScene(Scene):
         """The comparisons' progress and answers (the App hands them over)."""
         if self.orders is not None and self.orders.take(event):
             return
+        if self.horizon.take(event):
+            return
         if isinstance(event, JobProgress) and event.job_id == self.compare_job:
             self.compare_progress = event
         elif isinstance(event, JobResult) and event.job_id == self.compare_job:
@@ -404,7 +407,8 @@ class TreeScene(Scene):
                 self.replay.seek(self.replay.steps + steps)
                 self.follow_replay()
         if self.tree is not None and not self.playing:
-            self.horizon.settle(self.tree, self.selected)
+            # Asked only while the worker is idle: never at the cost of a move or a comparison.
+            self.horizon.settle(self.tree, self.selected, worker_free=self.app.worker.current is None)
         self.relayout()
 
     def relayout(self) -> None:

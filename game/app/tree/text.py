@@ -22,7 +22,6 @@ from ai.tree import (
     nodes_text,
 )
 from game.app.tree.replay import Replay
-from game.board import Board
 from game.rules import MAX
 
 if TYPE_CHECKING:
@@ -98,21 +97,21 @@ def detail_lines(node: Node, replay: Replay | None, horizon: str | None, pruned:
     return lines
 
 
-def exact_verdict(node: Node, board: Board, score: int) -> str:
-    """The node's depth-limited value beside perfect play's ``score`` (from the side to
-    move at ``node``, the solver's convention), counted in plies as the tree's W values are
-    (``ai.exact`` says who wins and how far)."""
+def exact_verdict(node: Node, exact: ExactScore) -> str:
+    """The node's depth-limited value beside perfect play's result ``exact`` (of the
+    node's position), counted in plies as the tree's W values are."""
     tree = node.tree
     depth = tree.depth - node.ply
     said = f"Depth {depth} says {node.value_text}" if depth > 0 else f"The heuristic says {node.value_text}"
-    if score == 0:
+    if exact.winner == 0:
         return f"{said}; perfect play: a draw"
-    found = ExactScore.from_score(score, board.grid, board.to_move)
-    winner, plies = found.winner, found.plies or 0
+    winner, plies = exact.winner, exact.plies
     name = "MAX (player 1)" if winner == MAX else "MIN (player 2)"
+    if plies is None:
+        return f"{said}; perfect play: {name} wins (how soon was not worked out)"
     # In plies, as the tree's W values count (a ply: one disc, either side's).
-    exact = f"{'+' if winner == MAX else '-'}W{node.ply + plies}"
-    return f"{said}; perfect play: {exact}, {name} wins in {plies} pl{'y' if plies == 1 else 'ies'} from here"
+    total = f"{'+' if winner == MAX else '-'}W{node.ply + plies}"
+    return f"{said}; perfect play: {total}, {name} wins in {plies} pl{'y' if plies == 1 else 'ies'} from here"
 
 
 def compare_verdict(value: int, other: int) -> str:

@@ -1,0 +1,189 @@
+"""Reviewing a game: the exact solver (standard board) or a search scores every column
+of every position the players faced, and ``ai.review``'s classes judge the moves played.
+
+    review = review_game(board.rules, board.moves, depths={MAX: 6, MIN: 8})
+
+This is the work; the review's data and words live in ``ai.review``, which the window
+reads without loading the solver.  ``should_stop`` and ``on_progress`` make it
+cancellable and visible (the window runs it as a job in its worker process).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ai.perfect import PerfectPlayer
+from ai.review import ESTIMATE_DEPTH, PERSON_DEPTH, GameReview, MoveReview, classify
+from ai.search import SearchCancelled, search
+from ai.solver import SolverStopped
+from ai.values import WIN, is_win_value
+from game.board import Board
+from game.rules import MAX, STANDARD, Rules
+
+
+class ReviewStopped(Exception):
+    """``should_stop`` asked the review to give up."""
+
+
+# -- scoring the columns of one position -----------------------------------------------
+def _estimate_scores(board: Board, depth: int, should_stop: Callable[[], bool] | None) -> dict[int, int]:
+    """Search values of every legal move from the side to move (off the standard board)."""
+    side = board.to_move
+    scores = {}
+    for move in board.legal_moves():
+        board.push(move)
+        try:
+            outcome = board.outcome()
+            if outcome is not None:
+                if outcome.winner is None:
+                    value = 0
+                else:
+                    value = (WIN - 1) if outcome.winner == side else -(WIN - 1)
+            else:
+                result = search(board.grid, board.rules, depth, to_move=board.to_move, should_stop=should_stop)
+                value = side * result.value
+                if is_win_value(value):  # one ply further from the root than the child's
+                    value -= 1 if value > 0 else -1
+            scores[move] = value
+        finally:
+            board.pop()
+    return scores
+
+
+def _best_order(scores: dict[int, int], cols: int) -> tuple[int, ...]:
+    """The best moves, centre first (the order the players break ties in)."""
+    best = max(scores.values())
+    centre = (cols - 1) / 2
+    return tuple(sorted((m for m, s in scores.items() if s == best), key=lambda m: (abs(m % cols - centre), m)))
+
+
+def review_game(
+    rules: Rules,
+    moves: Sequence[int],
+    *,
+    start: np.ndarray | None = None,
+    start_to_move: int = MAX,
+    depths: dict[int, int] | None = None,
+    estimate_depth: int = ESTIMATE_DEPTH,
+    should_stop: Callable[[], bool] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    player: PerfectPlayer | None = None,
+    done: Sequence[MoveReview] = (),
+    on_move: Callable[[MoveReview], None] | None = None,
+) -> GameReview:
+    """Review the game ``moves`` (0-based move ids) played from ``start``.
+
+    Args:
+        rules: the rules the game was played under.
+        moves: the moves played, in order.
+        start: the starting grid (default: the empty board); ``start_to_move`` moves first.
+        depths: each side's search depth for "a depth-N search would have played X"
+            (a person: ``PERSON_DEPTH``, the default).
+        estimate_depth: off the standard board, plies searched below each column.
+        should_stop: polled between moves and inside the searches; True stops the
+            review (``ReviewStopped``).
+        on_progress: called as ``on_progress(done, total)`` after each move reviewed.
+        player: the perfect player whose tables to use (default: a fresh one).
+        done: the first moves' reviews from an earlier, stopped run: kept as they are,
+            so a review can go on where it stopped.
+        on_move: called with each move's review as soon as it is made (streaming).
+
+    Returns:
+        A ``GameReview`` with every move classed.
+
+    Raises:
+        ReviewStopped: ``should_stop`` returned True.
+        IllegalMoveError: a move is not legal where it was played.
+    """
+    exact = rules == STANDARD
+    grid = rules.empty_grid() if start is None else np.asarray(start, dtype=np.int8)
+    board = Board(rules, grid, start_to_move)
+    depths = depths or {}
+    perfect = (player or PerfectPlayer()) if exact else None
+    reviewed: list[MoveReview] = []
+    graph: list[int] = []
+    total = len(moves)
+    for index, move in enumerate(moves):
+        fresh = index >= len(done)  # else reviewed by an earlier run: the same position, the same scores
+        if fresh:
+            if should_stop is not None and should_stop():
+                raise ReviewStopped("the review was cancelled")
+            if board.is_game_over():
+                break
+            try:
+                if perfect is not None:
+                    scores = perfect.column_scores(board.grid, board.to_move, should_stop=should_stop)
+                else:
+                    scores = _estimate_scores(board, estimate_depth, should_stop)
+                this = _judge(board, index + 1, move, scores, exact, depths, should_stop)
+            except (SolverStopped, SearchCancelled) as stopped:
+                raise ReviewStopped("the review was cancelled") from stopped
+        else:
+            this = done[index]
+        if not graph:
+            graph.append(this.side * this.best_score)
+        reviewed.append(this)
+        graph.append(this.side * this.score)
+        board.push(move)
+        if fresh and on_move is not None:
+            on_move(this)
+        if fresh and on_progress is not None:
+            on_progress(index + 1, total)
+    return GameReview(
+        rules=rules,
+        start=tuple(tuple(int(v) for v in row) for row in grid),
+        start_to_move=start_to_move,
+        played=tuple(moves),
+        moves=tuple(reviewed),
+        graph=tuple(graph),
+        exact=exact,
+    )
+
+
+def _judge(
+    board: Board,
+    ply: int,
+    move: int,
+    scores: dict[int, int],
+    exact: bool,
+    depths: dict[int, int],
+    should_stop: Callable[[], bool] | None,
+) -> MoveReview:
+    """The review of ``move`` played in ``board`` whose columns score ``scores`` (from the
+    mover's side); for a move that lost an outcome, what the mover's search would have played.
+
+    Raises:
+        IllegalMoveError: ``move`` is not legal in ``board``.
+        SearchCancelled: ``should_stop`` said so during that search.
+    """
+    if move not in scores:
+        board.push(move)  # raises IllegalMoveError, which says why
+    side = board.to_move
+    best_moves = _best_order(scores, board.rules.cols)
+    best = scores[best_moves[0]]
+    move_class = classify(scores[move], best, exact=exact)
+    depth = depths.get(side, PERSON_DEPTH)
+    horizon = None
+    if not move_class.keeps_outcome:
+        horizon = search(board.grid, board.rules, depth, to_move=side, should_stop=should_stop).move
+    return MoveReview(
+        ply=ply,
+        side=side,
+        move=move,
+        move_class=move_class,
+        score=scores[move],
+        best_score=best,
+        best_moves=best_moves,
+        scores=scores,
+        horizon_depth=depth,
+        horizon_move=horizon,
+    )
+
+
+def review_board(board: Board, **options) -> GameReview:
+    """Review the moves of ``board`` from its starting position (see ``review_game``)."""
+    return review_game(
+        board.rules, board.moves, start=board.start_grid(), start_to_move=board.start_to_move(), **options
+    )

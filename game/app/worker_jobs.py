@@ -1,0 +1,354 @@
+"""The worker process's side of ``game.app.worker``: it works out each job and sends back
+typed messages.  Only the worker process imports this module (the window starts the
+process with ``worker._process_main``, which loads it there), so the exact solver, the
+opening book and numba never load in the window's process.
+
+Jobs: a ``SearchJob`` plays its level through ``ai.player.choose_move`` (the one
+decider; a COMPARE job is a plain search for the tree overlay); a ``ReviewJob`` reviews a
+game and streams each move's review; a ``DepthJob`` measures depth against truth; a
+``TextbookJob`` records the textbook search's tree for the code walk and practice.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from multiprocessing.connection import Connection
+from typing import Any
+
+import numpy as np
+
+from ai import solver_core
+from ai.answer import Answer, DecidedBy, Purpose
+from ai.book import BookError, book
+from ai.depth_truth import benchmark_boards, depth_truth
+from ai.levels import Level
+from ai.perfect import shared_player
+from ai.player import choose_move
+from ai.reviewer import ReviewStopped, review_game
+from ai.search import SearchCancelled, SearchProgress, search
+from ai.solver import BOOK_PLIES, SolverStopped
+from ai.textbook import textbook_search
+from ai.tree import SearchTree
+from game.app.worker import (
+    CHUNK_BYTES,
+    FAST_SOLVER_QUIET,
+    PARENT_CHECK_EVERY,
+    PROGRESS_EVERY,
+    DepthJob,
+    DepthResult,
+    Job,
+    JobCancelled,
+    JobFailed,
+    JobProgress,
+    JobPurpose,
+    JobRequest,
+    JobResult,
+    ReviewJob,
+    ReviewMove,
+    ReviewResult,
+    SearchJob,
+    TextbookJob,
+    TreeChunk,
+    TreeHeader,
+    WorkerMessage,
+    WorkerNote,
+)
+from game.board import Board
+from game.rules import STANDARD, Rules
+
+log = logging.getLogger(__name__)
+
+
+def run_job(
+    job_id: int,
+    job: Job,
+    send: Callable[[WorkerMessage], None],
+    should_stop: Callable[[], bool],
+) -> None:
+    """Work out one job and send its messages: progress, the answer, then the tree."""
+    last = [0.0]
+
+    def progress(report: SearchProgress) -> None:
+        now = time.perf_counter()
+        if now - last[0] >= PROGRESS_EVERY:
+            last[0] = now
+            send(JobProgress(job_id, report.depth, report.completed_depth, report.nodes, report.seconds))
+
+    if isinstance(job, ReviewJob):
+        _run_review(job_id, job, send, should_stop)
+        return
+    if isinstance(job, DepthJob):
+        _run_depth(job_id, job, send, should_stop)
+        return
+    if isinstance(job, TextbookJob):
+        _run_textbook(job_id, job, send)
+        return
+    try:
+        if job.purpose is JobPurpose.PONDER:
+            _ponder(job.grid, job.rules, job.to_move, should_stop)
+            send(JobCancelled(job_id))  # pondering has no answer: it ends when it is stopped or done
+            return
+        answer = _answer(job, should_stop, progress)
+    except (SearchCancelled, SolverStopped):
+        send(JobCancelled(job_id))
+        return
+    except (EOFError, BrokenPipeError):  # the pipe to the window broke: the caller ends the worker
+        raise
+    except BookError as error:  # a damaged or missing book: one line, not a traceback
+        log.warning("%s", _failure_text(error))
+        send(JobFailed(job_id, _failure_text(error)))
+        return
+    except Exception as error:  # report, never kill the worker
+        log.exception("search failed")
+        send(JobFailed(job_id, _failure_text(error)))
+        return
+    result = answer.result
+    tree = result.tree if result is not None else None
+    if result is not None and tree is not None:
+        answer = replace(answer, result=replace(result, tree=None))
+    # The answer first, so the move can be played at once; the tree follows.
+    send(JobResult(job_id, job, answer, tree_follows=tree is not None))
+    if tree is not None:
+        send_tree(job_id, tree, send)
+    if job.purpose is JobPurpose.MOVE and answer.move is not None and answer.decided_by.is_exact:
+        # Think on the person's time: the next job (their move's answer) stops it at once.
+        after = _grid_after(job.grid, job.rules, answer.move, job.to_move)
+        try:
+            _ponder(after, job.rules, -job.to_move, should_stop)
+        except (SearchCancelled, SolverStopped):
+            pass
+
+
+def _answer(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[[SearchProgress], None]) -> Answer:
+    """The job's answer: the decider's for a move or a hint, a plain search to compare."""
+    level = job.level
+    if job.purpose is JobPurpose.COMPARE:
+        result = search(
+            job.grid,
+            job.rules,
+            level.depth,
+            pruning=level.pruning,
+            order=level.order,
+            node_limit=level.node_limit,
+            noise=level.noise,  # with ``choose_move``'s seed (0): a noisy level's own judgement
+            record_tree=job.record_tree,
+            to_move=job.to_move,
+            should_stop=should_stop,
+            on_progress=progress,
+            tree_budget=job.tree_budget,
+        )
+        return Answer(result.move, DecidedBy.SEARCH, level, result.value, result=result, nodes=result.stats.total_nodes)
+    purpose = Purpose.MOVE if job.purpose is JobPurpose.MOVE else Purpose.HINT
+    level, note = _without_a_bad_book(level, job)
+    answer = choose_move(
+        level,
+        job.grid,
+        job.rules,
+        job.to_move,
+        purpose=purpose,
+        should_stop=should_stop,
+        on_progress=progress,
+        record_tree=job.record_tree,
+        tree_budget=job.tree_budget,
+    )
+    if note is not None:
+        answer = replace(answer, note=f"{note}; {answer.note}" if answer.note else note)
+    return answer
+
+
+def _without_a_bad_book(level: Level, job: SearchJob) -> tuple[Level, str | None]:
+    """The level to play where the opening book fails its check, and a note saying so.
+
+    Up to the book's 12 discs Perfect, and a level that knows the openings, answer from
+    the book; without it their exact solve could take hours (the book is refused quietly
+    by the solver).  Perfect's job fails at once (BookError: the screen names the book
+    and Expert plays for it); another level plays without its book, by its search.
+    """
+    discs = int(np.count_nonzero(job.grid))
+    if job.rules != STANDARD or discs > BOOK_PLIES:
+        return level, None
+    if not (level.perfect or (level.knows_openings(job.rules) and discs <= level.book_discs)):
+        return level, None
+    try:
+        book().check()
+    except BookError as error:
+        if level.perfect:
+            raise
+        return replace(level, book_discs=0), f"without the opening book ({error})"
+    return level, None
+
+
+def _failure_text(error: Exception) -> str:
+    """One line naming what failed and, where there is one, the fix."""
+    if isinstance(error, BookError):
+        return f"the opening book cannot be used ({error}); reinstall bitbully-databases"
+    if isinstance(error, OSError):
+        return f"{error.strerror or error}" + (f": {error.filename}" if error.filename else "")
+    return f"{type(error).__name__}: {error}"
+
+
+def _grid_after(grid: np.ndarray, rules: Rules, move: int, side: int) -> np.ndarray:
+    """The grid once ``side`` has played ``move`` (a column under gravity, else a cell)."""
+    after = np.array(grid, dtype=np.int8)
+    if rules.gravity:
+        empty = np.flatnonzero(after[:, move] == 0)
+        after[empty[-1], move] = side
+    else:
+        after.flat[move] = side
+    return after
+
+
+def _ponder(grid: np.ndarray, rules: Rules, to_move: int, should_stop: Callable[[], bool]) -> None:
+    """Fill the perfect player's tables with answers to the person's likely replies."""
+    shared_player().ponder(grid, rules, to_move, should_stop)
+
+
+def send_tree(job_id: int, tree: SearchTree, send: Callable[[WorkerMessage], None]) -> None:
+    """The tree's header, then its node data in chunks (a memoryview: no whole copy)."""
+    raw = memoryview(tree.data).cast("B")
+    chunks = (len(raw) + CHUNK_BYTES - 1) // CHUNK_BYTES
+    send(TreeHeader(job_id, tree.grid, tree.rules, tree.to_move, tree.depth, tree.pruning, len(raw), chunks))
+    for index in range(chunks):
+        send(TreeChunk(job_id, index, bytes(raw[index * CHUNK_BYTES : (index + 1) * CHUNK_BYTES])))
+
+
+def serve(
+    receive: Callable[[], JobRequest | None],
+    send: Callable[[WorkerMessage], None],
+    cancelled_upto: Any,
+    parent_alive: Callable[[], bool] | None = None,
+) -> None:
+    """The worker loop: take jobs until None and answer each (process or thread)."""
+    checked = [time.perf_counter()]
+    preparing = solver_core.prepare_in_background()  # the solver uses Python until it is ready
+    preparing.join(FAST_SOLVER_QUIET)
+    if preparing.is_alive():  # compiling, not loading the cache: say so once
+        send(WorkerNote(f"{solver_core.status().capitalize()}: exact answers are slower until it is ready"))
+
+    while True:
+        request = receive()
+        if request is None:
+            return
+        job_id = request.job_id
+
+        def should_stop(job_id: int = job_id) -> bool:
+            if parent_alive is not None:
+                now = time.perf_counter()
+                if now - checked[0] > PARENT_CHECK_EVERY:
+                    checked[0] = now
+                    if not parent_alive():
+                        os._exit(0)  # nobody is left to answer: a worker has nothing to save
+            return bool(cancelled_upto.value >= job_id)
+
+        if should_stop():
+            continue
+        run_job(job_id, request.job, send, should_stop)
+
+
+def process_main(requests: Connection, replies: Connection, cancelled_upto: Any, parent_pid: int) -> None:
+    """The worker process: serve until told to stop, the pipe closes or the parent dies."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is for the window, which stops us
+
+    def parent_alive() -> bool:
+        return os.getppid() == parent_pid
+
+    def receive() -> JobRequest | None:
+        while not requests.poll(PARENT_CHECK_EVERY):
+            if not parent_alive():
+                return None
+        message = requests.recv()
+        return message if isinstance(message, JobRequest) else None
+
+    try:
+        serve(receive, replies.send, cancelled_upto, parent_alive)
+    except (EOFError, OSError):  # the window is gone: nobody to answer, nothing to save
+        os._exit(0)  # at once, without the interpreter's slow tidy-up
+
+
+def _run_review(
+    job_id: int, job: ReviewJob, send: Callable[[WorkerMessage], None], should_stop: Callable[[], bool]
+) -> None:
+    """Review the game, sending each move's review as it is made, then the whole review."""
+    total = len(job.moves)
+
+    def on_move(move: Any) -> None:
+        send(ReviewMove(job_id, move, move.ply, total))
+
+    try:
+        review = review_game(
+            job.rules,
+            list(job.moves),
+            start=job.start,
+            start_to_move=job.start_to_move,
+            depths=dict(job.depths),
+            should_stop=should_stop,
+            player=shared_player() if job.rules == STANDARD else None,
+            done=job.done,
+            on_move=on_move,
+        )
+    except ReviewStopped:
+        send(JobCancelled(job_id))
+        return
+    except Exception as error:  # a bad stored game, a damaged book: said once, the worker lives
+        log.warning("the review failed: %s", error)
+        send(JobFailed(job_id, _failure_text(error)))
+        return
+    send(ReviewResult(job_id, review))
+
+
+def _run_depth(
+    job_id: int, job: DepthJob, send: Callable[[WorkerMessage], None], should_stop: Callable[[], bool]
+) -> None:
+    """Depth against truth: this position first (sent at once), then the benchmark sample."""
+    board = Board(job.rules, job.grid, job.to_move)
+    try:
+        label = f"this position ({len(board.legal_moves())} moves to choose from)"
+        current = depth_truth([board], label, should_stop=should_stop)
+        if job.rules != STANDARD or not job.sample:  # the benchmark is the standard board's
+            send(DepthResult(job_id, current, None, ""))
+            return
+        send(DepthResult(job_id, current, None, "Picking the benchmark sample...", final=False))
+        boards = benchmark_boards(job.sample)
+
+        def on_position(number: int, count: int) -> None:
+            send(
+                DepthResult(job_id, current, None, f"Measuring benchmark position {number + 1}/{count}...", final=False)
+            )
+
+        bench = depth_truth(
+            boards,
+            "middle-game benchmark positions where a move can change the outcome",
+            should_stop=should_stop,
+            on_position=on_position,
+        )
+    except SearchCancelled:
+        send(JobCancelled(job_id))
+        return
+    except Exception as error:  # said once, the worker lives
+        log.warning("the depth chart failed: %s", error)
+        send(JobFailed(job_id, _failure_text(error)))
+        return
+    send(DepthResult(job_id, current, bench, ""))
+
+
+def _run_textbook(job_id: int, job: TextbookJob, send: Callable[[WorkerMessage], None]) -> None:
+    """The textbook search's recorded tree (small by the caller's choice of depth)."""
+    board = Board(job.rules, job.grid, job.to_move)
+    try:
+        result = textbook_search(board, job.depth, pruning=job.pruning, record_tree=True)
+    except Exception as error:  # said once, the worker lives
+        log.warning("the textbook search failed: %s", error)
+        send(JobFailed(job_id, _failure_text(error)))
+        return
+    tree = result.tree
+    answer = Answer(
+        result.move, DecidedBy.SEARCH, Level(job.depth, job.pruning), result.value, nodes=result.stats.nodes
+    )
+    send(JobResult(job_id, job, answer, tree_follows=tree is not None))
+    if tree is not None:
+        send_tree(job_id, tree, send)
