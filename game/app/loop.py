@@ -116,6 +116,7 @@ class App:
         or for ``seconds`` (benchmarks)."""
         previous = self._end_on_signals()
         deadline = None if seconds is None else time.perf_counter() + seconds
+        worker_started = False
         try:
             while self.running and (deadline is None or time.perf_counter() < deadline):
                 # Idle (nothing drawn last frame): look for input less often, draw nothing.
@@ -124,6 +125,9 @@ class App:
                 self.step(pygame.event.get(), dt)
                 if self.drew:
                     pygame.display.flip()
+                    if not worker_started:  # the first frame is on screen: the worker's turn
+                        worker_started = True
+                        self.worker.start()
         finally:
             for number, handler in previous.items():
                 signal.signal(number, handler)

@@ -377,6 +377,11 @@ class AIWorker:
         self.lost_message: str | None = None  # said once when the process died
 
     # -- life cycle -----------------------------------------------------------------
+    def start(self) -> None:
+        """Start the worker now, not on the first job: starting a process costs the
+        window a frame of about 0.2 s, better spent while the title menu stands still."""
+        self._start()
+
     def _start(self) -> None:
         if self._started:
             return
