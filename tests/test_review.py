@@ -180,6 +180,7 @@ REVIEW_CLASSES = Path(__file__).parent / "data" / "review_classes.txt"
 (``tests/data/make_review_classes.py`` says how it was made)."""
 
 
+@pytest.mark.slow  # 13 whole games reviewed exactly: a long search
 def test_the_review_classes_and_graph_are_what_they_were_before_the_review_moved():
     letter = {"b": MoveClass.BEST, "g": MoveClass.GOOD, "m": MoveClass.MISTAKE, "B": MoveClass.BLUNDER}
     lines = REVIEW_CLASSES.read_text().split("\n")
