@@ -2,12 +2,21 @@
 """Connect Four: a minimax explorer you can play.
 
 ``python main.py`` opens the game window; ``python main.py --help`` lists the commands
-(one-move, interactive, analyze, solve, demo, ...).  ``game.launcher`` routes them.
+(one-move, interactive, analyze, solve, demo, install-desktop, ...).  ``game.launcher``
+routes them; ``--version`` is answered here, before anything else.
 
-On a machine without the game's packages this file sets the game up first: it makes a
-virtual environment ``.venv`` beside itself, installs ``requirements.txt`` into it (the
-run-time needs only) and runs itself again there.  Later starts use ``.venv`` directly and
-run pip again only when ``requirements.txt`` has changed.
+On a machine without the game's packages this file sets the game up first: it says what
+it will install (every package, with its size), makes a virtual environment ``.venv``
+beside itself, installs ``requirements.txt`` into it with pip's own progress (and a line
+every few seconds while pip is quiet), says how long that took, and runs itself again
+there.  Later starts use ``.venv`` directly and run pip again only when
+``requirements.txt`` has changed.
+
+Why it is quick: ``.venv`` is made without a pip of its own when this Python's pip can
+install into it (``pip --python``, pip 22.3 and later), and pip does not byte-compile
+the 300 MB it unpacks (``--no-compile``: Python compiles the few modules it imports, once,
+when they are first imported).  The fast solver is compiled by the game's worker in the
+background on the first start; the window opens at once and says when it is ready.
 """
 
 from __future__ import annotations
@@ -15,8 +24,11 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import queue
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -29,6 +41,18 @@ WINDOW_ONLY = {"pygame-ce"}
 WINDOW_COMMANDS = {"demo"}
 """Subcommands that drive the pygame window; game.launcher routes them (it cannot be
 imported before set-up, since the game package needs numpy)."""
+PACKAGES = {
+    # name in requirements.txt: (what it is for, MB to download, MB on disk), as measured
+    # for CPython 3.11 on x86-64 Linux (other systems: about the same).
+    "pygame-ce": ("the window and its sound", 12, 35),
+    "numpy": ("boards as arrays", 17, 73),
+    "bitbully-databases": ("the opening books", 18, 27),
+    "numba": ("the compiled exact solver (llvmlite: its compiler)", 64, 208),
+}
+HEARTBEAT = 4.0
+"""Seconds of silence from pip after which a "still working" line is printed."""
+PIP_PYTHON_OPTION = (22, 3)
+"""The pip version from which ``pip --python`` installs into another environment."""
 
 
 def _missing_packages(window: bool) -> list[str]:
@@ -50,6 +74,121 @@ def _requirements_hash() -> str:
     return hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()
 
 
+def _requirement_names() -> list[str]:
+    """The package names of requirements.txt, in its order."""
+    names = []
+    for line in REQUIREMENTS.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line and not line.startswith("-"):
+            for stop in "<>=!~;[ ":
+                line = line.split(stop, 1)[0]
+            names.append(line.strip())
+    return names
+
+
+def install_plan(names: list[str]) -> str:
+    """What the first start installs: a line per package with its size, and the total."""
+    lines = ["It installs, from PyPI (or pip's cache):"]
+    download = disk = 0
+    width = max(len(PACKAGES.get(name, ("",))[0]) for name in names)
+    for name in names:
+        purpose, down, size = PACKAGES.get(name, ("", 0, 0))
+        download, disk = download + down, disk + size
+        sizes = f"{down:3d} MB download, {size:3d} MB on disk" if down else ""
+        label = "numba, llvmlite" if name == "numba" else name
+        lines.append(f"  {label:<19} {purpose:<{width}}  {sizes}".rstrip())
+    lines.append(f"  in all about {download} MB to download and {disk} MB on disk (once; later starts go straight in).")
+    return "\n".join(lines)
+
+
+def _outer_pip() -> bool:
+    """True when this Python has a pip that can install into .venv (``--python``)."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+
+        found = version("pip")
+    except (ImportError, PackageNotFoundError):
+        return False
+    try:
+        numbers = tuple(int(part) for part in found.split(".")[:2])
+    except ValueError:
+        return False
+    return numbers >= PIP_PYTHON_OPTION
+
+
+def _pip_command(python: Path) -> list[str]:
+    """How to run pip for .venv: its own pip, else this Python's pointed at it."""
+    inside = subprocess.run([str(python), "-c", "import pip"], capture_output=True).returncode == 0
+    if inside or not _outer_pip():
+        if not inside:
+            subprocess.run([str(python), "-m", "ensurepip", "--default-pip"], check=True)
+        return [str(python), "-m", "pip"]
+    return [sys.executable, "-m", "pip", "--python", str(python)]
+
+
+def run_showing_progress(command: list[str], started: float, heartbeat: float = HEARTBEAT) -> int:
+    """Run ``command``, pass its output on to stderr as it comes, and print a line with
+    the time so far whenever it has been quiet for ``heartbeat`` seconds; return its exit code.
+
+    In a terminal (POSIX) the command gets a pseudo-terminal of its own, so pip draws its
+    progress bars; elsewhere its lines are passed on as they are written.  All of it goes
+    to stderr: a command's own output (``main.py analyze ... > file``) stays clean.
+    """
+    terminal = os.name == "posix" and sys.stderr.isatty()
+    if terminal:
+        import pty
+
+        source, child = pty.openpty()
+        proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=child, stderr=child)
+        os.close(child)
+    else:
+        proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        assert proc.stdout is not None
+        source = proc.stdout.fileno()
+    chunks: queue.Queue[bytes] = queue.Queue()
+
+    def read() -> None:
+        while True:
+            try:
+                chunk = os.read(source, 4096)
+            except OSError:  # a pseudo-terminal whose child has gone: EIO
+                chunk = b""
+            chunks.put(chunk)
+            if not chunk:
+                return
+
+    threading.Thread(target=read, daemon=True).start()
+    quiet_since = time.monotonic()
+    line_open = False
+    while True:
+        try:
+            chunk = chunks.get(timeout=0.25)
+        except queue.Empty:
+            if time.monotonic() - quiet_since >= heartbeat:
+                newline = "\n" if line_open else ""
+                _say(f"{newline}  ... still working ({time.monotonic() - started:.0f} s so far)\n".encode())
+                quiet_since, line_open = time.monotonic(), False
+            continue
+        if not chunk:
+            break
+        _say(chunk)
+        quiet_since, line_open = time.monotonic(), not chunk.endswith((b"\n", b"\r"))
+    if terminal:
+        os.close(source)
+    return proc.wait()
+
+
+def _say(data: bytes) -> None:
+    """Write bytes to stderr at once."""
+    binary = getattr(sys.stderr, "buffer", None)
+    if binary is not None:
+        binary.write(data)
+        binary.flush()
+    else:
+        sys.stderr.write(data.decode(errors="replace"))
+        sys.stderr.flush()
+
+
 def _set_up_and_rerun(missing: list[str], argv: list[str]) -> int:
     """Install the run-time requirements into .venv (once) and run main.py there."""
     python = _venv_python()
@@ -60,16 +199,34 @@ def _set_up_and_rerun(missing: list[str], argv: list[str]) -> int:
     if Path(sys.prefix).resolve() == VENV.resolve() or os.environ.get("CONNECT4_NO_SETUP"):
         print(f"Missing {', '.join(missing)}. Run, in {HERE}:\n  {manual}", file=sys.stderr)
         return 1
+    started = time.monotonic()
     try:
-        if not python.exists():
-            print(f"First start: installing {', '.join(missing)} into {VENV} ...", file=sys.stderr)
-            subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-        up_to_date = STAMP.exists() and STAMP.read_text().strip() == _requirements_hash()
+        up_to_date = python.exists() and STAMP.exists() and STAMP.read_text().strip() == _requirements_hash()
         if not up_to_date:
-            if STAMP.exists():
-                print("requirements.txt changed: updating .venv ...", file=sys.stderr)
-            subprocess.run([str(python), "-m", "pip", "install", "-q", "-r", str(REQUIREMENTS)], check=True)
+            if not python.exists():
+                print(f"First start: setting the game up in {VENV}.", file=sys.stderr)
+                print(install_plan(_requirement_names()), file=sys.stderr)
+                with_pip = not _outer_pip()
+                note = " (with a pip of its own: 10-20 s)" if with_pip else ""
+                print(f"Making {VENV.name}{note} ...", file=sys.stderr, flush=True)
+                subprocess.run(
+                    [sys.executable, "-m", "venv", *([] if with_pip else ["--without-pip"]), str(VENV)], check=True
+                )
+            else:
+                print("requirements.txt changed: updating .venv ...", file=sys.stderr, flush=True)
+            pip = _pip_command(python)
+            command = [*pip, "install", "--no-compile", "--disable-pip-version-check", "-r", str(REQUIREMENTS)]
+            code = run_showing_progress(command, started)
+            if code != 0:
+                raise subprocess.CalledProcessError(code, command)
             STAMP.write_text(_requirements_hash() + "\n")
+            print(
+                f"Installed in {time.monotonic() - started:.0f} s. Starting the game: on this first start the "
+                "window compiles the fast solver in the background (10-30 s) and says when it is ready; "
+                "until then exact answers come from the slower Python solver.",
+                file=sys.stderr,
+                flush=True,
+            )
     except (subprocess.CalledProcessError, OSError) as error:
         hint = "\n(On Debian/Ubuntu first: sudo apt install python3-venv)" if sys.platform.startswith("linux") else ""
         print(f"Setting up failed ({error}). Run, in {HERE}:\n  {manual}{hint}", file=sys.stderr)
@@ -77,20 +234,29 @@ def _set_up_and_rerun(missing: list[str], argv: list[str]) -> int:
     return subprocess.call([str(python), str(HERE / "main.py"), *argv])
 
 
-def _display_problem() -> str | None:
-    """game.launcher's ``display_problem``, read before set-up: the launcher needs only the
-    standard library, but importing it through the ``game`` package would need numpy."""
-    spec = importlib.util.spec_from_file_location("_connect4_launcher", HERE / "game" / "launcher.py")
+def _load_by_path(name: str, relative: str) -> object | None:
+    """A module of the game loaded from its file, without importing the ``game`` package
+    (which needs numpy): for what main.py answers before set-up."""
+    spec = importlib.util.spec_from_file_location(name, HERE / relative)
     if spec is None or spec.loader is None:
         return None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    problem: str | None = module.display_problem()
+    return module
+
+
+def _display_problem() -> str | None:
+    """game.launcher's ``display_problem``, read before set-up (it needs only the standard library)."""
+    module = _load_by_path("_connect4_launcher", "game/launcher.py")
+    problem: str | None = getattr(module, "display_problem", lambda: None)()
     return problem
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--version"]:  # before set-up too: a fresh clone can say what it is
+        print(f"main.py {getattr(_load_by_path('_connect4_version', 'game/version.py'), '__version__', '?')}")
+        return 0
     sys.path.insert(0, str(HERE))
     missing = _missing_packages(window=not argv or argv[0] in WINDOW_COMMANDS)
     if missing and not argv:

@@ -1,7 +1,10 @@
-"""Where a command goes, for ``python main.py`` and the installed ``connect4`` script.
+"""Where a command goes, for ``python main.py`` and the installed ``connect4`` and
+``connect4-gui`` scripts.
 
 No arguments opens the window; ``demo`` runs the headless demo through the real scenes;
-anything else is a command-line subcommand (``game.cli``), which never loads pygame.
+``--version``, ``install-desktop`` and ``uninstall-desktop`` are answered here (the
+standard library is enough); anything else is a command-line subcommand (``game.cli``),
+which never loads pygame.
 """
 
 from __future__ import annotations
@@ -41,6 +44,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from game.app.loop import launch
 
         return launch()
+    if args[0] == "--version":
+        print(version_text())
+        return 0
+    if args[0] in ("install-desktop", "uninstall-desktop"):
+        from game.desktop import main as desktop_main
+
+        return desktop_main(args, _program())
     if args[0] == "demo":
         from game.app.demo import main as demo_main
 
@@ -50,8 +60,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     return cli_main(args)
 
 
+def gui_main() -> int:
+    """The ``connect4-gui`` script (a gui-script: no console window on Windows).
+
+    Where there is no console (``pythonw``), what the game would print goes to
+    ``connect4-gui.log`` in the temporary folder instead of nowhere.
+    """
+    if sys.stdout is None or sys.stderr is None:
+        import tempfile
+
+        log = open(Path(tempfile.gettempdir()) / "connect4-gui.log", "a", encoding="utf-8")  # noqa: SIM115
+        sys.stdout = sys.stdout or log
+        sys.stderr = sys.stderr or log
+    return main(sys.argv[1:])
+
+
+def version_text() -> str:
+    """``connect4 0.3.0`` (the program's name as it was started)."""
+    from game.version import __version__
+
+    return f"{_program()} {__version__}"
+
+
 def _program() -> str:
-    return "connect4" if Path(sys.argv[0]).name == "connect4" else "main.py"
+    name = Path(sys.argv[0]).stem if sys.argv and sys.argv[0] else ""
+    return name if name in ("connect4", "connect4-gui") else "main.py"
 
 
 if __name__ == "__main__":

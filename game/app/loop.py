@@ -67,14 +67,18 @@ def _move_up_doubled_folder(folder: Path) -> None:
 
 
 def name_the_window() -> None:
-    """Tell SDL the app's name and window class before it starts, so a task bar and a
-    desktop file see "Connect Four" (X11 WM_CLASS, Wayland app id), not the script."""
+    """Tell SDL the app's name and window class before it starts, so a task bar and the
+    desktop entry of ``install-desktop`` find the window: X11 WM_CLASS "Connect Four"
+    (the entry's StartupWMClass), Wayland app id ``game.desktop.APP_ID`` (the entry's name)."""
+    from game.desktop import APP_ID
+
     # ``import pygame`` already set the X11 class to the script's name (main.py,
     # __main__.py, connect4) when DISPLAY is set: that guess is replaced, a user's own kept.
     guessed = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
-    for hint in ("SDL_VIDEO_X11_WMCLASS", "SDL_VIDEO_WAYLAND_WMCLASS", "SDL_APP_NAME"):
+    hints = {"SDL_VIDEO_X11_WMCLASS": TITLE, "SDL_VIDEO_WAYLAND_WMCLASS": APP_ID, "SDL_APP_NAME": TITLE}
+    for hint, name in hints.items():
         if os.environ.get(hint, guessed) == guessed:
-            os.environ[hint] = TITLE
+            os.environ[hint] = name
 
 
 class App:
