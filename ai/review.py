@@ -9,8 +9,9 @@ from the player's side, decides the class of the column that was played.
 - *mistake*: one step worse (a win thrown to a draw, a draw thrown to a loss),
 - *blunder*: a win thrown to a loss.
 
-Accuracy is a player's share of moves that kept the outcome (best or good).  The
-turning points are the moves that changed the outcome, the worst first (up to three).
+Accuracy counts distance as well as outcome: a best move counts 1, a good move 1/2 (it
+kept the outcome but won more slowly or lost sooner), a mistake or blunder 0, over the
+player's moves (``ACCURACY_RULE`` says so in the review).  The turning points are the moves that changed the outcome, the worst first (up to three).
 The graph is the exact score after every ply, from player 1's side.
 
 Off the standard board the same classes come from a search of every column (wins and
@@ -39,12 +40,23 @@ from game.rules import MAX, MIN, Rules
 PERSON_DEPTH = 6
 """The search depth a person's move is compared with ("a depth-6 search would have ...")."""
 ESTIMATE_DEPTH = 4
-"""Plies searched below each column off the standard board (the estimate's horizon)."""
+"""Plies searched below each column off the standard board (the estimate's horizon), at most."""
+ESTIMATE_NODES = 100_000
+"""Off the standard board, the positions the search of one move's columns may visit: every
+column is searched one ply deeper at a time, and the deepest depth all columns finished
+within these positions is the estimate (work, not time: the same on every machine)."""
+HORIZON_NODES = 200_000
+"""The positions "a depth-N search would have played X" may visit: past them the deepest
+depth finished is the one named."""
 ESTIMATE_GAP = 150
 """Off the standard board, a move whose heuristic value is this far below the best one
 (about an open three) is a mistake even when no search proved a win or a loss."""
 TURNING_POINTS = 3
 """At most this many turning points are named."""
+GOOD_CREDIT = 0.5
+"""What a good move counts towards accuracy (a best move counts 1, a lost outcome 0)."""
+ACCURACY_RULE = "best counts 1, good 1/2 (a slower win or a quicker loss), mistake and blunder 0"
+"""How accuracy is counted, in the words the review shows (window and command line)."""
 
 
 class MoveClass(enum.Enum):
@@ -59,6 +71,11 @@ class MoveClass(enum.Enum):
     def keeps_outcome(self) -> bool:
         return self in (MoveClass.BEST, MoveClass.GOOD)
 
+    @property
+    def credit(self) -> float:
+        """What the move counts towards accuracy (``ACCURACY_RULE``)."""
+        return {MoveClass.BEST: 1.0, MoveClass.GOOD: GOOD_CREDIT}.get(self, 0.0)
+
 
 @dataclass(frozen=True)
 class MoveReview:
@@ -68,7 +85,9 @@ class MoveReview:
     benchmark scores (``ai.solver``), off it search values.  ``move`` and the columns of
     ``scores`` and ``best_moves`` are 0-based move ids.  ``horizon_move`` is the move a
     depth-``horizon_depth`` search would have played here (looked up for mistakes and
-    blunders only, else None).
+    blunders only, else None).  ``estimate_depth`` is the depth every column was searched
+    to off the standard board (None: exact scores); ``nodes`` the search positions this
+    move's review visited (the estimate and the horizon's search).
     """
 
     ply: int  # 1-based: the ply-th disc of the game
@@ -81,6 +100,8 @@ class MoveReview:
     scores: dict[int, int] = field(compare=False)
     horizon_depth: int = PERSON_DEPTH
     horizon_move: int | None = None
+    estimate_depth: int | None = None
+    nodes: int = 0
 
     @property
     def outcome_drop(self) -> int:
@@ -110,11 +131,11 @@ class GameReview:
         return len(self.moves) == len(self.played)
 
     def accuracy(self, side: int) -> float | None:
-        """Share of ``side``'s moves that kept the outcome (None: it played no move)."""
+        """``side``'s moves' mean credit (``ACCURACY_RULE``; None: it played no move)."""
         own = [m for m in self.moves if m.side == side]
         if not own:
             return None
-        return sum(m.move_class.keeps_outcome for m in own) / len(own)
+        return sum(m.move_class.credit for m in own) / len(own)
 
     def counts(self, side: int) -> dict[MoveClass, int]:
         """How many moves of each class ``side`` played."""
@@ -130,6 +151,13 @@ class GameReview:
         lost = [m for m in self.moves if not m.move_class.keeps_outcome]
         lost.sort(key=lambda m: (-m.outcome_drop, m.ply))
         return tuple(sorted(lost[:TURNING_POINTS], key=lambda m: m.ply))
+
+    def result_after(self, ply: int) -> str:
+        """The result after ``ply`` plies of the game in words (``result_words``)."""
+        start = self.board_at(0).ply
+        # graph[0] was searched at the start; graph[i] as the value of the i-th move,
+        # one ply before the position it describes
+        return result_words(self.graph[ply], start + ply, exact=self.exact, ply_counted=ply == 0)
 
     def board_at(self, ply: int) -> Board:
         """The position after ``ply`` plies of the game."""
@@ -152,12 +180,14 @@ class GameReview:
 
 
 # -- the one place that puts results into words (swap for ai.exact at merge) ----------
-def result_words(value: int, ply: int, *, exact: bool, cells: int = 42) -> str:
+def result_words(value: int, ply: int, *, exact: bool, cells: int = 42, ply_counted: bool = True) -> str:
     """A graph value after ``ply`` plies in words, from player 1's side.
 
     Exact: "player 1 wins in 3 moves" (the winner's own discs from here, the winning one
     included), "draw", "player 2 has won".  Estimates: "player 1 wins in 5 plies" for a
-    proven win, else "about even" / "player 1 is better" (the search's judgement).
+    proven win, else "about even" / "player 1 is better" (the search's judgement).  A
+    search value counts plies from the position it was searched in: ``ply_counted=False``
+    says that was one ply earlier (a move's value, told after the move).
     """
     winner = "player 1" if value > 0 else "player 2"
     if exact:
@@ -166,8 +196,10 @@ def result_words(value: int, ply: int, *, exact: bool, cells: int = 42) -> str:
             return f"{winner} has won"
         return verdict(found, {MAX: "player 1", MIN: "player 2"})
     if is_win_value(value):
-        left = plies_to_end(value)
-        return f"{winner} has won" if left <= 0 else f"{winner} wins in {left} plies (search)"
+        left = plies_to_end(value) - (0 if ply_counted else 1)
+        if left <= 0:
+            return f"{winner} has won"
+        return f"{winner} wins in {left} {'ply' if left == 1 else 'plies'} (search)"
     if abs(value) < ESTIMATE_GAP:
         return "about even (search estimate)"
     return f"{winner} is better (search estimate)"

@@ -11,11 +11,21 @@ cancellable and visible (the window runs it as a job in its worker process).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
 from ai.perfect import PerfectPlayer
-from ai.review import ESTIMATE_DEPTH, PERSON_DEPTH, GameReview, MoveReview, classify
+from ai.review import (
+    ESTIMATE_DEPTH,
+    ESTIMATE_NODES,
+    HORIZON_NODES,
+    PERSON_DEPTH,
+    GameReview,
+    MoveReview,
+    classify,
+)
 from ai.search import SearchCancelled, search
 from ai.solver import SolverStopped
 from ai.values import WIN, is_win_value
@@ -28,28 +38,67 @@ class ReviewStopped(Exception):
 
 
 # -- scoring the columns of one position -----------------------------------------------
-def _estimate_scores(board: Board, depth: int, should_stop: Callable[[], bool] | None) -> dict[int, int]:
-    """Search values of every legal move from the side to move (off the standard board)."""
+@dataclass(frozen=True)
+class _Estimate:
+    """Search values of every legal move, the depth they were searched to, the work."""
+
+    scores: dict[int, int]
+    depth: int
+    nodes: int
+
+
+def _estimate_scores(board: Board, depth: int, budget: int, should_stop: Callable[[], bool] | None) -> _Estimate:
+    """Search values of every legal move from the side to move (off the standard board).
+
+    Every column is searched to depth 1, then 2, ... up to ``depth``; a pass that does not
+    finish within ``budget`` positions (all columns together) is dropped, so the values
+    all come from one depth, the deepest the budget allowed (depth 1 always finishes).
+    """
     side = board.to_move
-    scores = {}
-    for move in board.legal_moves():
-        board.push(move)
-        try:
-            outcome = board.outcome()
-            if outcome is not None:
-                if outcome.winner is None:
-                    value = 0
+    kept: dict[int, int] = {}
+    reached = 0
+    used = 0
+    for current in range(1, depth + 1):
+        scores: dict[int, int] = {}
+        proven = True  # every column ended or proved a result: deeper passes change nothing
+        for move in board.legal_moves():
+            board.push(move)
+            try:
+                outcome = board.outcome()
+                if outcome is not None:
+                    if outcome.winner is None:
+                        value = 0
+                    else:
+                        value = (WIN - 1) if outcome.winner == side else -(WIN - 1)
                 else:
-                    value = (WIN - 1) if outcome.winner == side else -(WIN - 1)
-            else:
-                result = search(board.grid, board.rules, depth, to_move=board.to_move, should_stop=should_stop)
-                value = side * result.value
-                if is_win_value(value):  # one ply further from the root than the child's
-                    value -= 1 if value > 0 else -1
-            scores[move] = value
-        finally:
-            board.pop()
-    return scores
+                    left = budget - used if current > 1 else None
+                    if left is not None and left <= 0:
+                        break
+                    result = search(
+                        board.grid,
+                        board.rules,
+                        current,
+                        to_move=board.to_move,
+                        should_stop=should_stop,
+                        node_limit=left,
+                    )
+                    used += result.stats.total_nodes
+                    if not result.completed:
+                        break
+                    proven = proven and result.proven
+                    value = side * result.value
+                    if is_win_value(value):  # one ply further from the root than the child's
+                        value -= 1 if value > 0 else -1
+                scores[move] = value
+            finally:
+                board.pop()
+        else:
+            kept, reached = scores, current
+            if proven or used >= budget:
+                break
+            continue
+        break  # this pass ran out of positions: the previous one stands
+    return _Estimate(kept, reached, used)
 
 
 def _best_order(scores: dict[int, int], cols: int) -> tuple[int, ...]:
@@ -67,6 +116,8 @@ def review_game(
     start_to_move: int = MAX,
     depths: dict[int, int] | None = None,
     estimate_depth: int = ESTIMATE_DEPTH,
+    estimate_nodes: int = ESTIMATE_NODES,
+    horizon_nodes: int = HORIZON_NODES,
     should_stop: Callable[[], bool] | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     player: PerfectPlayer | None = None,
@@ -81,7 +132,11 @@ def review_game(
         start: the starting grid (default: the empty board); ``start_to_move`` moves first.
         depths: each side's search depth for "a depth-N search would have played X"
             (a person: ``PERSON_DEPTH``, the default).
-        estimate_depth: off the standard board, plies searched below each column.
+        estimate_depth: off the standard board, plies searched below each column at most.
+        estimate_nodes: off the standard board, the positions one move's columns may
+            visit together; the deepest depth they all finish within is used.
+        horizon_nodes: the positions "a depth-N search would have played X" may visit;
+            past them the deepest depth finished is named.
         should_stop: polled between moves and inside the searches; True stops the
             review (``ReviewStopped``).
         on_progress: called as ``on_progress(done, total)`` after each move reviewed.
@@ -115,9 +170,11 @@ def review_game(
             try:
                 if perfect is not None:
                     scores = perfect.column_scores(board.grid, board.to_move, should_stop=should_stop)
+                    this = _judge(board, index + 1, move, scores, exact, depths, horizon_nodes, should_stop)
                 else:
-                    scores = _estimate_scores(board, estimate_depth, should_stop)
-                this = _judge(board, index + 1, move, scores, exact, depths, should_stop)
+                    estimate = _estimate_scores(board, estimate_depth, estimate_nodes, should_stop)
+                    this = _judge(board, index + 1, move, estimate.scores, exact, depths, horizon_nodes, should_stop)
+                    this = replace(this, estimate_depth=estimate.depth, nodes=this.nodes + estimate.nodes)
             except (SolverStopped, SearchCancelled) as stopped:
                 raise ReviewStopped("the review was cancelled") from stopped
         else:
@@ -149,6 +206,7 @@ def _judge(
     scores: dict[int, int],
     exact: bool,
     depths: dict[int, int],
+    horizon_nodes: int,
     should_stop: Callable[[], bool] | None,
 ) -> MoveReview:
     """The review of ``move`` played in ``board`` whose columns score ``scores`` (from the
@@ -166,8 +224,12 @@ def _judge(
     move_class = classify(scores[move], best, exact=exact)
     depth = depths.get(side, PERSON_DEPTH)
     horizon = None
+    nodes = 0
     if not move_class.keeps_outcome:
-        horizon = search(board.grid, board.rules, depth, to_move=side, should_stop=should_stop).move
+        result = search(board.grid, board.rules, depth, to_move=side, should_stop=should_stop, node_limit=horizon_nodes)
+        horizon, nodes = result.move, result.stats.total_nodes
+        if not result.completed:  # the budget stopped it: name the depth it finished
+            depth = result.depth
     return MoveReview(
         ply=ply,
         side=side,
@@ -179,10 +241,11 @@ def _judge(
         scores=scores,
         horizon_depth=depth,
         horizon_move=horizon,
+        nodes=nodes,
     )
 
 
-def review_board(board: Board, **options) -> GameReview:
+def review_board(board: Board, **options: Any) -> GameReview:
     """Review the moves of ``board`` from its starting position (see ``review_game``)."""
     return review_game(
         board.rules, board.moves, start=board.start_grid(), start_to_move=board.start_to_move(), **options

@@ -11,19 +11,24 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
+import time
+import unicodedata
 from pathlib import Path
 from typing import TextIO
 
-from ai.review import GameReview, result_words, side_number, sparkline
+from ai.review import ACCURACY_RULE, ESTIMATE_DEPTH, ESTIMATE_NODES, GameReview, MoveReview, side_number, sparkline
 from ai.reviewer import ReviewStopped, review_board
 from game.archive import HUMAN, Archive, GameRecord, GameResult, default_folder
 from game.board import Board
 from game.notation import format_move
-from game.rules import MAX, MIN
+from game.rules import MAX, MIN, STANDARD
 
 _GAME_ID = re.compile(r"id:?(\d+)", re.IGNORECASE)
 REVIEW_HELP = "the exact review of a game: every move classed best/good/mistake/blunder, accuracy, a graph"
 GAMES_HELP = "list the stored games (the archive the window fills), or export them"
+PROGRESS_EVERY_SECONDS = 1.0
+"""How often a running review says on stderr how far it got (what it does is work-bound)."""
 
 
 class ReviewCliError(ValueError):
@@ -65,16 +70,56 @@ def _archive(args: argparse.Namespace) -> Archive:
     finally:
         logger.removeHandler(quiet)
     if archive.warning:
-        import sys
-
         print(f"warning: {archive.warning}", file=sys.stderr)
     return archive
 
 
-def player_label(name: str, side: int) -> str:
-    """ "player 1 (you)" / "player 2 (Medium)"."""
+def player_label(name: str | None, side: int) -> str:
+    """ "player 1 (a person)" / "player 2 (Medium)" / "player 1" (who played is not known)."""
+    if name is None:
+        return f"player {side_number(side)}"
     who = "a person" if name == HUMAN else name
     return f"player {side_number(side)} ({who})"
+
+
+def _refuse_other_digits(text: str) -> None:
+    """Say in one line that a move string's digits must be ASCII, with the string that is
+    meant (else the text would be taken for a file name)."""
+    if all(ch.isascii() or unicodedata.digit(ch, None) is None for ch in text):
+        return
+    meant = "".join(ch if ch.isascii() else str(unicodedata.digit(ch, ch)) for ch in text)
+    raise ReviewCliError(f"{text!r} has digits other than ASCII: write the columns as {meant}")
+
+
+class _Progress:
+    """``on_progress`` of a review: "review: 3 of 7 moves (4 s)" on stderr, at most once a
+    second, and the last move's line if any was said or a second has passed."""
+
+    def __init__(self) -> None:
+        self.started = self.last = time.perf_counter()
+        self.said = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        last = done == total and (self.said or now - self.started >= PROGRESS_EVERY_SECONDS)
+        if now - self.last < PROGRESS_EVERY_SECONDS and not last:
+            return
+        self.last, self.said = now, True
+        print(f"review: {done} of {_moves(total)} ({now - self.started:.0f} s)", file=sys.stderr, flush=True)
+
+
+def _moves(count: int) -> str:
+    return f"{count} {'move' if count == 1 else 'moves'}"
+
+
+def _kind(rules_exact: bool) -> str:
+    """What the classes rest on, said in the header."""
+    if rules_exact:
+        return "exact (solver and opening book)"
+    return (
+        f"ESTIMATES from a search, not the solver (each move's columns to depth {ESTIMATE_DEPTH} "
+        f"at most, within {ESTIMATE_NODES:,} positions)"
+    )
 
 
 def cmd_review(args: argparse.Namespace, out: TextIO, board_of_text) -> int:
@@ -92,14 +137,21 @@ def cmd_review(args: argparse.Namespace, out: TextIO, board_of_text) -> int:
         for move in record.moves:
             board.push(move)
         depths = {MAX: record.first_depth, MIN: record.second_depth}
-        names = {MAX: record.first, MIN: record.second}
+        names: dict[int, str | None] = {MAX: record.first, MIN: record.second}
     else:
+        _refuse_other_digits(args.game)
         board = board_of_text(args.game, args)
-        depths, names = {}, {MAX: HUMAN, MIN: HUMAN}
+        depths, names = {}, {MAX: None, MIN: None}  # a move string says nothing of who played
     if not board.moves:
         raise ReviewCliError("no moves to review")
+    if not args.json:  # said at once: the review itself may take a while
+        print(
+            f"Review of {_moves(len(board.moves))} on {board.rules.describe()}: {_kind(board.rules == STANDARD)}",
+            file=out,
+            flush=True,
+        )
     try:
-        review = review_board(board, depths={side: d for side, d in depths.items() if d})
+        review = review_board(board, depths={side: d for side, d in depths.items() if d}, on_progress=_Progress())
     except ReviewStopped:  # pragma: no cover - the command line never stops it
         raise ReviewCliError("the review was stopped") from None
     if archive is not None and record is not None and record.id is not None:
@@ -108,7 +160,7 @@ def cmd_review(args: argparse.Namespace, out: TextIO, board_of_text) -> int:
         json.dump(review_json(review, names), out, indent=1)
         out.write("\n")
     else:
-        print_review(review, names, out)
+        print_review(review, names, out, header=False)
     return 0
 
 
@@ -116,11 +168,17 @@ def _moved(review: GameReview, move: int) -> str:
     return format_move(move, review.rules)
 
 
-def review_json(review: GameReview, names: dict[int, str] | None = None) -> dict:
-    """The review as plain data (columns 1-based, as people count them)."""
-    names = names or {MAX: HUMAN, MIN: HUMAN}
+def _best_text(review: GameReview, m: MoveReview) -> str:
+    """The best moves, three at most: "4", "3,6", "4,3,5+4"."""
+    best = ",".join(_moved(review, b) for b in m.best_moves[:3])
+    return best + (f"+{len(m.best_moves) - 3}" if len(m.best_moves) > 3 else "")
+
+
+def review_json(review: GameReview, names: dict[int, str | None] | None = None) -> dict:
+    """The review as plain data (columns 1-based, as people count them); a player's name
+    is None where who played is not known."""
+    names = names or {MAX: None, MIN: None}
     moves = []
-    start = review.board_at(0).ply
     for m in review.moves:
         entry: dict[str, object] = {"ply": m.ply, "player": side_number(m.side)}
         if review.rules.gravity:
@@ -132,46 +190,63 @@ def review_json(review: GameReview, names: dict[int, str] | None = None) -> dict
         entry["class"] = m.move_class.value
         entry["score"] = m.score
         entry["best_score"] = m.best_score
-        entry["result"] = result_words(review.graph[m.ply], start + m.ply, exact=review.exact)
+        entry["result"] = review.result_after(m.ply)
+        if m.estimate_depth is not None:
+            entry["search_depth"] = m.estimate_depth
         if m.horizon_move is not None:
             entry["search"] = {"depth": m.horizon_depth, "move": _moved(review, m.horizon_move)}
         moves.append(entry)
-    return {
+    data = {
         "rules": review.rules.describe(),
         "exact": review.exact,
-        "players": {"1": names[MAX], "2": names[MIN]},
+        "players": {"1": names.get(MAX), "2": names.get(MIN)},
         "moves": moves,
         "accuracy": {"1": review.accuracy(MAX), "2": review.accuracy(MIN)},
+        "accuracy_rule": ACCURACY_RULE,
         "turning_points": [m.ply for m in review.turning_points],
         "graph": list(review.graph),
-        "start": result_words(review.graph[0], start, exact=review.exact) if review.graph else None,
+        "start": review.result_after(0) if review.graph else None,
     }
+    if not review.exact:
+        data["estimate"] = {"max_depth": ESTIMATE_DEPTH, "positions_per_move": ESTIMATE_NODES}
+    return data
 
 
 def _percent(value: float | None) -> str:
     return "-" if value is None else f"{value:.0%}"
 
 
-def print_review(review: GameReview, names: dict[int, str], out: TextIO) -> None:
-    """The review as a table, then accuracy, turning points and the graph as a sparkline."""
-    kind = "exact (solver and opening book)" if review.exact else "ESTIMATES from a search (not the standard board)"
-    print(f"Review of {len(review.moves)} moves on {review.rules.describe()}: {kind}", file=out)
-    start = review.board_at(0).ply
-    print(f"at the start: {result_words(review.graph[0], start, exact=review.exact)}", file=out)
-    print(f"{'ply':>4}  {'player':<8} {'move':>4}  {'class':<8} {'best':<8} result after the move", file=out)
-    for m in review.moves:
-        best = ",".join(_moved(review, b) for b in m.best_moves[:3])
-        if len(m.best_moves) > 3:
-            best += f"+{len(m.best_moves) - 3}"
-        words = result_words(review.graph[m.ply], start + m.ply, exact=review.exact)
-        line = f"{m.ply:>4}  player {side_number(m.side)} {_moved(review, m.move):>4}  {m.move_class.value:<8} {best:<8} {words}"
+def print_review(review: GameReview, names: dict[int, str | None], out: TextIO, *, header: bool = True) -> None:
+    """The review as a table, then accuracy, turning points and the graph as a sparkline
+    (``header``: the first line too, which ``cmd_review`` says before the work)."""
+    if header:
+        print(f"Review of {_moves(len(review.moves))} on {review.rules.describe()}: {_kind(review.exact)}", file=out)
+    print(f"at the start: {review.result_after(0)}", file=out)
+    bests = [_best_text(review, m) for m in review.moves]
+    width = max([8, *(len(best) for best in bests)])
+    print(f"{'ply':>4}  {'player':<8} {'move':>4}  {'class':<8} {'best':<{width}} result after the move", file=out)
+    for m, best in zip(review.moves, bests):
+        words = review.result_after(m.ply)
+        move = _moved(review, m.move)
+        line = f"{m.ply:>4}  player {side_number(m.side)} {move:>4}  {m.move_class.value:<8} {best:<{width}} {words}"
         if m.horizon_move is not None:
             line += f"  (a depth-{m.horizon_depth} search: {_moved(review, m.horizon_move)})"
         print(line, file=out)
+    depths = sorted({m.estimate_depth for m in review.moves if m.estimate_depth is not None})
+    if depths:
+        said = str(depths[0]) if len(depths) == 1 else f"{depths[0]} to {depths[-1]}"
+        print(
+            f"estimates: each move's columns searched to depth {said} (the deepest all of them "
+            f"finished within {ESTIMATE_NODES:,} positions)",
+            file=out,
+        )
+    print(f"accuracy: {ACCURACY_RULE}", file=out)
     for side in (MAX, MIN):
         counts = review.counts(side)
-        tally = ", ".join(f"{n} {cls.value}" for cls, n in counts.items() if n)
-        print(f"accuracy of {player_label(names[side], side)}: {_percent(review.accuracy(side))} ({tally})", file=out)
+        tally = ", ".join(f"{n} {cls.value}" for cls, n in counts.items() if n) or "no moves"
+        print(
+            f"accuracy of {player_label(names.get(side), side)}: {_percent(review.accuracy(side))} ({tally})", file=out
+        )
     points = review.turning_points
     if points:
         said = "; ".join(f"ply {m.ply}, player {side_number(m.side)}: {m.move_class.value}" for m in points)

@@ -95,14 +95,14 @@ def test_whole_short_games_agree_with_the_solver(seed):
     assert review.graph[0] == 1  # the first player wins standard Connect Four
 
 
-def test_perfect_moves_are_best_and_accuracy_counts_outcome_keeping_moves():
-    # 4 4 4 4 4 2: then player 1 must block... any game: check accuracy is the share
+def test_accuracy_is_the_mean_credit_of_a_players_moves():
+    """Best 1, good 1/2, mistake and blunder 0 (``ai.review.ACCURACY_RULE``)."""
     board = random_game(random.Random(12), Board())
     review = review_board(board)
+    credit = {MoveClass.BEST: 1, MoveClass.GOOD: 0.5, MoveClass.MISTAKE: 0, MoveClass.BLUNDER: 0}
     for side in (MAX, MIN):
         own = [m for m in review.moves if m.side == side]
-        kept = sum(m.move_class in (MoveClass.BEST, MoveClass.GOOD) for m in own)
-        assert review.accuracy(side) == pytest.approx(kept / len(own))
+        assert review.accuracy(side) == pytest.approx(sum(credit[m.move_class] for m in own) / len(own))
         assert sum(review.counts(side).values()) == len(own)
 
 
@@ -202,3 +202,44 @@ def test_a_review_resumed_from_its_first_moves_is_the_review_run_straight():
     resumed = review_board(board, done=straight.moves[:3], on_move=seen.append)
     assert resumed == straight
     assert [m.ply for m in seen] == [4, 5, 6, 7]  # only the fresh moves stream
+
+
+def test_a_review_without_gravity_is_bounded_by_work_and_says_how_deep_it_looked():
+    """'review' of a 7-move game without gravity printed nothing for 283 s: every column of
+    every position was searched to depth 4 whatever it cost, and a mistake's depth-6 search
+    had no budget either.  Now each move has a budget of positions (work, not time): the
+    columns are searched as deep as it allows (the same depth for every column) and the
+    review says how deep that was."""
+    from ai.review import ESTIMATE_NODES, HORIZON_NODES
+    from ai.search import CHECK_EVERY
+
+    board = Board.from_moves("d1e1", Rules(rows=8, cols=9, gravity=False))
+    polls = 0
+    work = ESTIMATE_NODES + HORIZON_NODES + 2 * CHECK_EVERY + 72 * 72  # + the depth-1 pass, always done
+
+    def guard() -> bool:  # the searches poll every CHECK_EVERY nodes: stop a review past its work
+        nonlocal polls
+        polls += 1
+        return polls > len(board.moves) * (work // CHECK_EVERY + 72)
+
+    review = review_board(board, should_stop=guard)
+    assert review.complete and not review.exact
+    for m in review.moves:
+        assert 1 <= m.estimate_depth <= 4
+        assert 0 < m.nodes <= work
+    assert all(m.estimate_depth is None for m in review_board(Board.from_moves("4455")).moves)
+
+
+def test_accuracy_counts_distance_as_well_as_outcome():
+    """A player who lost from the first move got "accuracy 100% (11 best, 3 good)" though
+    the good moves shortened the loss: accuracy counted outcomes only.  A good move (the
+    outcome kept, but a slower win or a quicker loss) is not a perfect move."""
+    review = review_board(Board.from_moves("45233231343"))  # player 1 perfect, player 2 loses sooner
+    assert all(m.move_class.keeps_outcome for m in review.moves)
+    counts = review.counts(MIN)
+    assert counts[MoveClass.BEST] == 1 and counts[MoveClass.GOOD] == 4
+    assert review.accuracy(MAX) == 1.0
+    assert review.accuracy(MIN) == pytest.approx((1 + 4 / 2) / 5)
+    from ai.review import ACCURACY_RULE  # the rule, said in the review (window and CLI)
+
+    assert "good" in ACCURACY_RULE and "1/2" in ACCURACY_RULE

@@ -27,7 +27,7 @@ def test_review_prints_a_table_accuracy_and_a_sparkline():
     assert "exact" in lines[0]
     assert any(line.split()[:5] == ["3", "player", "1", "5", "blunder"] for line in lines)
     assert "player 1 has won" in text
-    assert "accuracy of player 1 (a person): 75%" in text
+    assert "accuracy of player 1: 75%" in text
     assert "turning points: ply 3" in text
     assert lines[-1].startswith("graph") and lines[-1].endswith("█")
 
@@ -113,3 +113,63 @@ def test_an_archive_that_cannot_be_opened_is_warned_about_once(tmp_path):
     )
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     assert proc.stderr.count(f"no game archive in {fifo}") == 1, proc.stderr
+
+
+def test_one_move_is_one_move_and_one_ply_is_one_ply():
+    """'review' said "Review of 1 moves" and, off the standard board, "wins in 1 plies"."""
+    from ai.review import result_words
+    from ai.values import WIN
+
+    code, text = run("review", "4")
+    assert code == 0 and text.startswith("Review of 1 move on ")
+    assert result_words(WIN - 1, 5, exact=False) == "player 1 wins in 1 ply (search)"
+    code, text = run("review", "1213141", "--rows", "5", "--cols", "5")  # player 1's 4th disc wins
+    assert code == 0 and "plies" not in text.replace("(search)", "")
+    assert "1 plies" not in text
+    rows = {line.split()[0]: line for line in text.splitlines() if line[:4].strip().isdigit()}
+    assert "player 1 wins in 1 ply (search)" in rows["6"]  # its next disc wins, as the review saw
+    assert rows["7"].endswith("player 1 has won")  # after the winning disc, not "wins in 1 plies"
+
+
+def test_digits_other_than_ascii_are_said_to_be_digits_not_a_file(capsys):
+    """'review ٤٤٥٣' (Arabic-Indic digits) said "cannot read ٤٤٥٣: No such file"."""
+    assert main(["review", "٤٤٥٣"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot read" not in err
+    assert "ASCII" in err and "4453" in err  # the same columns, as the command reads them
+    assert main(["review", "４４５３"]) == 2  # full-width digits
+    assert "4453" in capsys.readouterr().err
+
+
+def test_a_move_string_names_no_person():
+    """A move string says nothing of who played it: the review called both players
+    "(a person)", the computer too."""
+    code, text = run("review", "4455667")
+    assert code == 0 and "a person" not in text
+    assert "accuracy of player 1: " in text
+    data = json.loads(run("review", "4455667", "--json")[1])
+    assert data["players"] == {"1": None, "2": None}
+
+
+def test_a_review_without_gravity_is_visible_and_says_its_bound(capsys):
+    """'review' of a 7-move game without gravity printed nothing for 283 s.  Now the
+    header comes first, the bound is said, each move's depth is shown, and stderr says
+    how far it got."""
+    code, text = run("review", "d1e1d2e2d3e3d4", "--rows", "8", "--cols", "9", "--no-gravity")
+    assert code == 0
+    head = text.splitlines()[0]
+    assert "ESTIMATES" in head and "100,000 positions" in head
+    assert "searched to depth" in text
+    err = capsys.readouterr().err
+    assert "review: 7 of 7 moves" in err and "Traceback" not in err
+
+
+def test_the_review_states_the_accuracy_rule():
+    """Accuracy counts distance (a good move 1/2), and the review says how it counts."""
+    from ai.review import ACCURACY_RULE
+
+    code, text = run("review", "45233231343")  # player 2 loses sooner four times
+    assert code == 0
+    assert f"accuracy: {ACCURACY_RULE}" in text
+    assert "accuracy of player 2: 60% (1 best, 4 good)" in text
+    assert json.loads(run("review", "45233231343", "--json")[1])["accuracy_rule"] == ACCURACY_RULE

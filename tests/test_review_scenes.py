@@ -248,3 +248,19 @@ def test_the_analysis_board_shows_the_exact_column_scores_the_solver_finds(app):
     assert reference is not None and board.scores is not None
     assert dict(board.scores) == {col: ExactScore.from_score(score, grid, side) for col, score in reference.items()}
     assert board.status_lines()[1].startswith("Player 2 to move: ")
+
+
+def test_the_review_says_how_accuracy_counts_distance(app):
+    """Player 2 lost from the first move and shortened the loss four times: the window said
+    "player 2 100%" under "accuracy (moves that kept the outcome)".  Now a good move counts
+    1/2 and the review says so."""
+    from ai.review import ACCURACY_RULE
+    from tests.ui import drawn_texts
+
+    review = ReviewScene(Rules(), Board.from_moves("45233231343").moves)
+    app.stack.push(review)
+    assert wait_until(app, lambda: review.review is not None, 60)
+    texts = [text for text, _ in drawn_texts(app)]
+    assert any("player 2 60%" in text for text in texts), texts
+    assert any(ACCURACY_RULE in text for text in texts), texts
+    assert not any("moves that kept the outcome" in text for text in texts)

@@ -87,7 +87,7 @@ def review_layout(size: tuple[int, int]) -> ReviewLayout:
     w, h = size
     m = 12
     text = max(15, min(20, h // 34))
-    header = pygame.Rect(m, m, w - 2 * m, text * 2 + 10)
+    header = pygame.Rect(m, m, w - 2 * m, text * 3 + 12)  # title, accuracy, how accuracy counts
     graph_h = max(110, min(200, int(h * 0.24)))
     graph = pygame.Rect(m, h - m - graph_h, w - 2 * m, graph_h)
     side = max(190, min(300, int(w * 0.27)))
@@ -395,10 +395,12 @@ class ReviewScene(Scene):
             lines = ["No moves to review yet."]
         y = lay.header.top
         title_w = lay.buttons[0].left - lay.header.left - 10
-        for index, line in enumerate(lines[:2]):
-            size = lay.text + 2 if index == 0 else lay.text
+        for index, line in enumerate(lines[:3]):
+            size = (lay.text + 2, lay.text, lay.text - 2)[index]
+            color = theme.palette.muted if index == 2 else theme.palette.text
+            bold = index == 0
             theme.text(
-                surface, theme.fit(line, size, title_w, bold=index == 0), size, (lay.header.left, y), bold=index == 0
+                surface, theme.fit(line, size, title_w, bold=bold), size, (lay.header.left, y), bold=bold, color=color
             )
             y += size + 4
         for button, rect in zip(self.buttons, lay.buttons):

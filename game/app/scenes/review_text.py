@@ -6,7 +6,7 @@ place); this module says who played what and what the class means.
 
 from __future__ import annotations
 
-from ai.review import GameReview, MoveClass, MoveReview, result_words, side_number
+from ai.review import ACCURACY_RULE, GameReview, MoveClass, MoveReview, side_number
 from game.notation import format_move
 from game.rules import MAX, MIN
 
@@ -37,7 +37,7 @@ def list_line(review: GameReview, m: MoveReview) -> str:
 
 
 def header_lines(review: GameReview | None, names: dict[int, str], done: int, total: int) -> list[str]:
-    """The lines over the board: what is reviewed, and each player's accuracy."""
+    """The lines over the board: what is reviewed, each player's accuracy and how it counts."""
     if review is None:
         return [f"Reviewing the game: {done} of {total} moves"]
     kind = "exact, from the solver" if review.exact else "search estimates (exact only on 6x7)"
@@ -48,22 +48,22 @@ def header_lines(review: GameReview | None, names: dict[int, str], done: int, to
         if accuracy is not None:
             parts.append(f"{who(side, names)} {accuracy:.0%}")
     if parts:
-        lines.append("accuracy (moves that kept the outcome): " + ", ".join(parts))
+        lines.append("accuracy: " + ", ".join(parts))
+        lines.append(f"accuracy: {ACCURACY_RULE}")
     return lines
 
 
 def detail_lines(review: GameReview, ply: int, names: dict[int, str]) -> list[str]:
     """What the board shows after ``ply`` plies: the move, its class, the best move, the
     result now, and what a depth-N search would have played."""
-    start = review.board_at(0).ply
-    now = result_words(review.graph[ply], start + ply, exact=review.exact) if ply < len(review.graph) else ""
+    now = review.result_after(ply) if ply < len(review.graph) else ""
     if ply == 0:
         return ["The start of the game.", f"From here: {now}."]
     m = review.moves[ply - 1]
     lines = [f"Move {m.ply}: {who(m.side, names)} played {move_name(review, m.move)}: {m.move_class.value}."]
     if m.move_class is not MoveClass.BEST:
         best = " or ".join(move_name(review, b) for b in m.best_moves[:3])
-        before = result_words(review.graph[ply - 1], start + ply - 1, exact=review.exact)
+        before = review.result_after(ply - 1)
         lines.append(f"Best was {best}; before the move: {before}.")
     lines.append(f"After it: {now}.")
     if m.horizon_move is not None:
