@@ -69,6 +69,8 @@ def _archive(args: argparse.Namespace) -> Archive:
         archive = Archive.open(Path(args.home) if args.home else default_folder())
     finally:
         logger.removeHandler(quiet)
+    if archive.refusal:  # a newer version's games this one cannot read: said once, not listed as none
+        raise ReviewCliError(archive.refusal)
     if archive.warning:
         print(f"warning: {archive.warning}", file=sys.stderr)
     return archive

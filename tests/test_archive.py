@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -257,3 +258,114 @@ def test_a_database_locked_at_start_takes_the_games_once_it_is_free(tmp_path):
     other.close()
     add(archive, "1122334", GameResult.FIRST, at=2.0)
     assert [g.played_at for g in Archive.open(tmp_path).games()] == [2.0, 1.0]
+
+
+# -- versions (issue 32) ------------------------------------------------------------------
+
+
+def make_newer_archive(folder: Path, *, readable: bool = True) -> bytes:
+    """An archive as a newer version of the game would leave it (a schema this one does
+    not know): two games, then what the newer version changed.  Returns its bytes."""
+    archive = Archive.open(folder)
+    add(archive, "4455667", GameResult.FIRST, at=100.0)
+    add(archive, "1122334", GameResult.SECOND, at=200.0)
+    archive.close()
+    connection = sqlite3.connect(folder / FILE_NAME)
+    connection.execute("ALTER TABLE games ADD COLUMN opening TEXT")
+    connection.execute("CREATE TABLE tags (game INTEGER, tag TEXT)")
+    if not readable:
+        connection.execute("ALTER TABLE games RENAME COLUMN moves TO plies")
+    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    connection.commit()
+    connection.close()  # the last connection: the WAL goes into the file
+    assert sorted(p.name for p in folder.iterdir()) == [FILE_NAME]
+    return (folder / FILE_NAME).read_bytes()
+
+
+def run_games_command(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "games", *argv], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+
+
+def test_games_json_lists_a_newer_archive_and_leaves_it_byte_for_byte_unchanged(tmp_path):
+    """Issue 32: a newer version's archive was renamed .corrupt-<time> and a fresh one
+    started, hiding every stored game from the older version."""
+    folder = tmp_path / "home"
+    before = make_newer_archive(folder)
+    done = run_games_command("--json", "--home", str(folder))
+    assert done.returncode == 0, done.stderr
+    assert [g["moves"] for g in json.loads(done.stdout)["games"]] == ["1122334", "4455667"]
+    assert done.stderr.count("\n") == 1 and "newer version" in done.stderr, done.stderr
+    assert (folder / FILE_NAME).read_bytes() == before
+    assert not [p.name for p in folder.iterdir() if "corrupt" in p.name]
+
+
+def test_a_newer_archive_it_cannot_read_is_refused_in_one_line_and_left_alone(tmp_path):
+    folder = tmp_path / "home"
+    before = make_newer_archive(folder, readable=False)
+    done = run_games_command("--json", "--home", str(folder))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "newer version" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+    assert (folder / FILE_NAME).read_bytes() == before
+
+
+def test_the_window_shows_a_newer_archive_and_keeps_its_new_games_beside_it(tmp_path):
+    folder = tmp_path / "home"
+    before = make_newer_archive(folder)
+    archive = Archive.open(folder)
+    assert archive.warning and "newer version" in archive.warning and archive.set_aside is None
+    assert [g.moves_string for g in archive.games()] == ["1122334", "4455667"]
+    assert add(archive, "7766554", GameResult.FIRST, at=300.0) is None  # not written into it
+    assert [g.moves_string for g in archive.games()] == ["7766554", "1122334", "4455667"]
+    assert archive.close() == []  # nothing lost: it went to the recovery file
+    assert (folder / FILE_NAME).read_bytes() == before
+    recovered = list(folder.glob("*recovery*"))
+    assert len(recovered) == 1 and "7766554" in recovered[0].read_text()
+
+
+def test_an_older_archive_is_backed_up_then_migrated(tmp_path):
+    connection = sqlite3.connect(tmp_path / FILE_NAME)
+    for statement in MIGRATIONS[0]:
+        connection.execute(statement)
+    connection.execute("PRAGMA user_version = 1")
+    connection.execute(
+        "INSERT INTO games (played_at, rules, first, second, moves, result) VALUES (1.0, ?, 'human', 'Easy', '4455667', '1')",
+        ('{"rows": 6, "cols": 7, "connect": 4, "gravity": true, "mode": "classic"}',),
+    )
+    connection.commit()
+    connection.close()
+    archive = Archive.open(tmp_path)
+    assert archive.warning is None and [g.moves_string for g in archive.games()] == ["4455667"]
+    backups = [p for p in tmp_path.iterdir() if "backup" in p.name]
+    assert len(backups) == 1
+    copy = sqlite3.connect(backups[0])
+    assert copy.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert copy.execute("SELECT moves FROM games").fetchall() == [("4455667",)]
+    copy.close()
+    archive.close()
+    Archive.open(tmp_path).close()
+    assert len([p for p in tmp_path.iterdir() if "backup" in p.name]) == 1  # made once
+
+
+def test_a_migration_that_fails_leaves_the_old_archive_as_it_was_and_shows_its_games(tmp_path):
+    connection = sqlite3.connect(tmp_path / FILE_NAME)
+    for step in MIGRATIONS[:2]:
+        for statement in step:
+            connection.execute(statement)
+    connection.execute("CREATE TABLE in_progress (x)")  # in the way of step 3
+    connection.execute("PRAGMA user_version = 2")
+    connection.execute(
+        "INSERT INTO games (played_at, rules, first, second, moves, result) VALUES (1.0, ?, 'human', 'Easy', '4455667', '1')",
+        ('{"rows": 6, "cols": 7, "connect": 4, "gravity": true, "mode": "classic"}',),
+    )
+    connection.commit()
+    connection.close()
+    archive = Archive.open(tmp_path)
+    assert archive.warning and "cannot be upgraded" in archive.warning and archive.set_aside is None
+    assert [g.moves_string for g in archive.games()] == ["4455667"]
+    archive.close()
+    check = sqlite3.connect(tmp_path / FILE_NAME)
+    assert check.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert check.execute("SELECT moves FROM games").fetchall() == [("4455667",)]
