@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -225,10 +226,8 @@ def serve(
 ) -> None:
     """The worker loop: take jobs until None and answer each (process or thread)."""
     checked = [time.perf_counter()]
-    preparing = solver_core.prepare_in_background()  # the solver uses Python until it is ready
-    preparing.join(FAST_SOLVER_QUIET)
-    if preparing.is_alive():  # compiling, not loading the cache: say so once
-        send(WorkerNote(f"{solver_core.status().capitalize()}: exact answers are slower until it is ready"))
+    send = _one_at_a_time(send)  # the fast solver's notes come from another thread
+    threading.Thread(target=_prepare_fast_solver, args=(send,), name="fast-solver-notes", daemon=True).start()
 
     while True:
         request = receive()
@@ -248,6 +247,39 @@ def serve(
         if should_stop():
             continue
         run_job(job_id, request.job, send, should_stop)
+
+
+def _one_at_a_time(send: Callable[[WorkerMessage], None]) -> Callable[[WorkerMessage], None]:
+    """``send`` behind a lock: a pipe's messages must not interleave."""
+    lock = threading.Lock()
+
+    def locked(message: WorkerMessage) -> None:
+        with lock:
+            send(message)
+
+    return locked
+
+
+def _prepare_fast_solver(send: Callable[[WorkerMessage], None]) -> None:
+    """Load the fast solver in the background (jobs use the Python solver until it is
+    ready); when that takes a while (compiling it: the first start), say so, and say
+    when it is ready.  A failure is said once too."""
+    started = time.perf_counter()
+    preparing = solver_core.prepare_in_background()
+    preparing.join(FAST_SOLVER_QUIET)
+    announced = preparing.is_alive()
+    if announced:
+        send(WorkerNote(f"{solver_core.status().capitalize()}: exact answers are slower until it is ready"))
+    preparing.join()
+    if solver_core.is_ready():
+        if announced:
+            send(
+                WorkerNote(
+                    f"The fast solver is ready ({time.perf_counter() - started:.0f} s): exact answers are quick now"
+                )
+            )
+    elif not solver_core.pure_python_forced():
+        send(WorkerNote(solver_core.status().capitalize()))
 
 
 def process_main(requests: Connection, replies: Connection, cancelled_upto: Any, parent_pid: int) -> None:
