@@ -29,6 +29,7 @@ from game.app.job_slot import JobSlot
 from game.app.scene import Scene
 from game.app.scenes.play_view import notes_from_scores
 from game.app.scenes.review_text import detail_lines, header_lines, list_line, turning_points_line
+from game.app.theme import Theme
 from game.app.widgets import Button, display_size
 from game.app.worker import (
     JobFailed,
@@ -538,21 +539,20 @@ class ReviewScene(Scene):
                 anchor="topright",
             )
         if self.reviewing:
-            done, total = len(self.reviewed), len(self.moves)
-            bar = pygame.Rect(0, 0, min(plot.width - 20, 420), 22)
-            bar.center = plot.center
-            pygame.draw.rect(surface, p.panel, bar.inflate(16, 40), border_radius=8)
-            pygame.draw.rect(surface, p.hole, bar, border_radius=6)
-            filled = bar.copy()
-            filled.width = int(bar.width * done / max(1, total))
-            pygame.draw.rect(surface, p.accent, filled, border_radius=6)
-            theme.text(
-                surface,
-                f"Reviewing... {done} of {total} moves",
-                small,
-                (bar.centerx, bar.top - 4),
-                anchor="midbottom",
-            )
+            draw_progress(surface, theme, plot, len(self.reviewed), len(self.moves), small)
+
+
+def draw_progress(surface: pygame.Surface, theme: Theme, plot: pygame.Rect, done: int, total: int, size: int) -> None:
+    """The review's progress bar, over the middle of the graph, while the worker reviews."""
+    p = theme.palette
+    bar = pygame.Rect(0, 0, min(plot.width - 20, 420), 22)
+    bar.center = plot.center
+    pygame.draw.rect(surface, p.panel, bar.inflate(16, 40), border_radius=8)
+    pygame.draw.rect(surface, p.hole, bar, border_radius=6)
+    filled = bar.copy()
+    filled.width = int(bar.width * done / max(1, total))
+    pygame.draw.rect(surface, p.accent, filled, border_radius=6)
+    theme.text(surface, f"Reviewing... {done} of {total} moves", size, (bar.centerx, bar.top - 4), anchor="midbottom")
 
 
 def _tint(color: tuple[int, int, int], base: tuple[int, int, int], share: float = 0.25) -> tuple[int, int, int]:
