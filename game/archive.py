@@ -31,20 +31,47 @@ Nothing lost: a finished game is the player's record.
 
 from __future__ import annotations
 
-import enum
 import json
 import logging
 import os
 import sqlite3
 import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
-from game.notation import format_moves, parse_moves
-from game.rules import MAX, Mode, Rules
+from game.archive_records import (
+    HUMAN,
+    MAX_MOVES_TEXT,
+    MAX_NAME,
+    MAX_REVIEW_TEXT,
+    MAX_RULES_TEXT,
+    DamagedGame,
+    GameRecord,
+    GameResult,
+    InProgress,
+    check_moves,
+    check_name,
+    check_record,
+    record_from_row,
+    rules_from_text,
+    rules_to_text,
+)
+from game.notation import format_moves
+from game.rules import Rules
+
+__all__ = [
+    "HUMAN",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "Archive",
+    "DamagedGame",
+    "GameRecord",
+    "GameResult",
+    "InProgress",
+    "default_folder",
+    "migrate",
+]
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +79,6 @@ FILE_NAME = "games.sqlite3"
 BUSY_SECONDS = 2.0
 """How long a write waits for another window's transaction before it gives up (and the
 game waits in memory for the next write)."""
-HUMAN = "human"
-"""The ``first`` / ``second`` of a side a person played."""
-
 APP_FOLDER = "connect4"
 
 
@@ -108,129 +132,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-class GameResult(str, enum.Enum):
-    """How a stored game ended."""
-
-    FIRST = "1"  # player 1 won
-    SECOND = "2"  # player 2 won
-    DRAW = "draw"
-
-    @classmethod
-    def of_winner(cls, winner: int | None) -> GameResult:
-        if winner is None:
-            return cls.DRAW
-        return cls.FIRST if winner == MAX else cls.SECOND
-
-    @property
-    def text(self) -> str:
-        return {"1": "player 1 won", "2": "player 2 won", "draw": "draw"}[self.value]
-
-
-def rules_to_text(rules: Rules) -> str:
-    return json.dumps(
-        {
-            "rows": rules.rows,
-            "cols": rules.cols,
-            "connect": rules.connect,
-            "gravity": rules.gravity,
-            "mode": rules.mode.value,
-        }
-    )
-
-
-def rules_from_text(text: str) -> Rules:
-    data = json.loads(text)
-    return Rules(data["rows"], data["cols"], data["connect"], bool(data["gravity"]), Mode(data["mode"]))
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """One stored game.  ``moves`` are 0-based move ids; ``first``/``second`` are
-    ``HUMAN`` or a level's name; the depths are the levels' search depths (None: a person)."""
-
-    id: int | None
-    played_at: float
-    rules: Rules
-    first: str
-    second: str
-    moves: tuple[int, ...]
-    result: GameResult
-    first_depth: int | None = None
-    second_depth: int | None = None
-    review: dict | None = field(default=None, compare=False)
-
-    @property
-    def moves_string(self) -> str:
-        return format_moves(list(self.moves), self.rules)
-
-    @property
-    def date_text(self) -> str:
-        return time.strftime("%Y-%m-%d %H:%M", time.localtime(self.played_at))
-
-    def level(self) -> str | None:
-        """The computer's level in a game against a person (None otherwise)."""
-        if self.first == HUMAN and self.second != HUMAN:
-            return self.second
-        if self.second == HUMAN and self.first != HUMAN:
-            return self.first
-        return None
-
-    def person_result(self) -> str | None:
-        """ "win" / "draw" / "loss" for the person in a game against the computer."""
-        if self.level() is None:
-            return None
-        if self.result is GameResult.DRAW:
-            return "draw"
-        person_first = self.first == HUMAN
-        return "win" if (self.result is GameResult.FIRST) == person_first else "loss"
-
-    def to_json(self) -> dict:
-        return {
-            "id": self.id,
-            "date": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.played_at)),
-            "rules": self.rules.describe(),
-            "first": self.first,
-            "second": self.second,
-            "moves": self.moves_string,
-            "result": self.result.value,
-            "review": self.review,
-        }
-
-
-@dataclass(frozen=True)
-class InProgress:
-    """The game being played when the program last stopped."""
-
-    saved_at: float
-    rules: Rules
-    first: str
-    second: str
-    moves: tuple[int, ...]
-    settings: dict
-
-
 GAME_COLUMNS = ("id", "played_at", "rules", "first", "second", "moves", "result")
 """The columns a games table must have for its games to be read."""
 OPTIONAL_COLUMNS = ("first_depth", "second_depth", "review")
 """Columns added by later schemas: read as NULL where a file lacks them."""
 RECOVERY_PREFIX = FILE_NAME + ".recovery-"
 RECOVERY_SUFFIX = ".jsonl"
-
-
-def _row_to_record(row: sqlite3.Row | Mapping[str, Any]) -> GameRecord:
-    rules = rules_from_text(row["rules"])
-    return GameRecord(
-        id=row["id"],
-        played_at=row["played_at"],
-        rules=rules,
-        first=row["first"],
-        second=row["second"],
-        moves=tuple(parse_moves(row["moves"], rules)),
-        result=GameResult(row["result"]),
-        first_depth=row["first_depth"],
-        second_depth=row["second_depth"],
-        review=json.loads(row["review"]) if row["review"] else None,
-    )
 
 
 def _record_to_row(record: GameRecord) -> dict:
@@ -366,11 +273,36 @@ def _games_select(connection: sqlite3.Connection) -> str | None:
         return None
     if not set(GAME_COLUMNS) <= columns:
         return None
-    optional = [name if name in columns else f"NULL AS {name}" for name in OPTIONAL_COLUMNS]
-    return f"SELECT {', '.join(GAME_COLUMNS + tuple(optional))} FROM games"
+    return _select(columns)
 
 
-GAMES_SELECT = f"SELECT {', '.join(GAME_COLUMNS + OPTIONAL_COLUMNS)} FROM games"
+BOUNDS = {
+    "rules": MAX_RULES_TEXT,
+    "first": MAX_NAME,
+    "second": MAX_NAME,
+    "moves": MAX_MOVES_TEXT,
+    "result": 8,
+    "review": MAX_REVIEW_TEXT,
+}
+"""Text columns are read at most one character past these lengths (a damaged row of a
+gigabyte costs no more to refuse than a short one)."""
+
+
+def _select(columns: set[str]) -> str:
+    """The query reading the games of a table with these columns (missing optional
+    columns read as NULL; text read at most one past its bound)."""
+    parts = []
+    for name in GAME_COLUMNS + OPTIONAL_COLUMNS:
+        if name not in columns:
+            parts.append(f"NULL AS {name}")
+        elif name in BOUNDS:
+            parts.append(f"substr({name}, 1, {BOUNDS[name] + 1}) AS {name}")
+        else:
+            parts.append(name)
+    return f"SELECT {', '.join(parts)} FROM games"
+
+
+GAMES_SELECT = _select(set(GAME_COLUMNS + OPTIONAL_COLUMNS))
 
 
 def _is_locked(error: sqlite3.Error) -> bool:
@@ -409,6 +341,8 @@ class Archive:
         self.retry_path: Path | None = None
         """A database that was locked when opened: tried again before each write."""
         self.select = GAMES_SELECT
+        self.unreadable = 0
+        """How many stored games the last ``games()`` could not read (damaged rows)."""
         self._condition = warning
         self._write_error: str | None = None
         if warning:
@@ -700,6 +634,10 @@ class Archive:
 
         Returns its id, or None when it could not be written yet (it then waits in
         ``pending`` and goes in with the next write, or into the recovery file).
+
+        Raises:
+            ValueError: a name, depth, date, move or summary out of ``game.archive_records``'
+            bounds (nothing is stored).
         """
         record = GameRecord(
             None,
@@ -713,6 +651,7 @@ class Archive:
             second_depth,
             review,
         )
+        check_record(record)  # what this version could not read back is refused now
         self.pending.append(record)
         if not self.flush():
             return None
@@ -770,15 +709,18 @@ class Archive:
             if row is None or not row["moves"]:
                 return None
             rules = rules_from_text(row["rules"])
+            settings = json.loads(row["settings"] or "{}")
+            if not isinstance(settings, dict):
+                raise ValueError("its settings are not a JSON object")
             return InProgress(
-                row["saved_at"],
+                float(row["saved_at"]),
                 rules,
-                row["first"],
-                row["second"],
-                tuple(parse_moves(row["moves"], rules)),
-                json.loads(row["settings"] or "{}"),
+                check_name(row["first"], "player 1"),
+                check_name(row["second"], "player 2"),
+                check_moves(row["moves"], rules),
+                settings,
             )
-        except (sqlite3.Error, ValueError, KeyError, IndexError) as error:
+        except (sqlite3.Error, ValueError, TypeError, KeyError, IndexError) as error:
             log.warning("the unfinished game in the archive cannot be read: %s", error)
             return None
 
@@ -805,11 +747,16 @@ class Archive:
             self._condition = text
             rows = []
         records = sorted(self.pending, key=lambda r: -r.played_at)
+        unreadable = 0
         for row in rows:
             try:
-                records.append(_row_to_record(row))
-            except (ValueError, KeyError) as error:  # one bad row does not hide the others
-                log.warning("game %s in the archive cannot be read: %s", row["id"], error)
+                records.append(record_from_row(row))
+            except DamagedGame as error:  # one bad row does not hide the others
+                unreadable += 1
+                log.debug("%s", error)
+        if unreadable != self.unreadable and unreadable:
+            log.warning("%s", _plural(unreadable, "stored game") + " could not be read")
+        self.unreadable = unreadable
         if level is not None:
             records = [
                 r for r in records if (level == HUMAN and r.first == r.second == HUMAN) or level in (r.first, r.second)
@@ -818,12 +765,23 @@ class Archive:
             records = [r for r in records if r.result.value == result or r.person_result() == result]
         return records[:limit] if limit is not None else records
 
+    def unreadable_note(self) -> str | None:
+        """ "2 stored games could not be read" after a ``games()`` that skipped some."""
+        if not self.unreadable:
+            return None
+        return f"{_plural(self.unreadable, 'stored game')} could not be read"
+
     def game(self, game_id: int) -> GameRecord | None:
+        """Stored game ``game_id`` (None: there is none).
+
+        Raises:
+            DamagedGame: its row cannot be read; the message says why.
+        """
         try:
             rows = list(self._stored_rows("WHERE id = ?", (game_id,)))
         except sqlite3.Error:
             return None
-        return _row_to_record(rows[0]) if rows else None
+        return record_from_row(rows[0]) if rows else None
 
     def levels(self) -> list[str]:
         """The computer levels met in stored games, by name."""
@@ -881,7 +839,7 @@ def _read_recovery_file(path: Path) -> tuple[list[GameRecord], int]:
             row = json.loads(line)
             if not isinstance(row, dict):
                 raise ValueError("not an object")
-            records.append(_row_to_record({"id": None, **row}))
+            records.append(record_from_row({"id": None, **row}))
         except (ValueError, KeyError, TypeError):
             bad += 1
     return records, bad

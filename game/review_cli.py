@@ -19,7 +19,7 @@ from typing import TextIO
 
 from ai.review import ACCURACY_RULE, ESTIMATE_DEPTH, ESTIMATE_NODES, GameReview, MoveReview, side_number, sparkline
 from ai.reviewer import ReviewStopped, review_board
-from game.archive import HUMAN, Archive, GameRecord, GameResult, default_folder
+from game.archive import HUMAN, Archive, DamagedGame, GameRecord, GameResult, default_folder
 from game.board import Board
 from game.notation import format_move
 from game.rules import MAX, MIN, STANDARD
@@ -132,7 +132,10 @@ def cmd_review(args: argparse.Namespace, out: TextIO, board_of_text) -> int:
     if found:
         archive = _archive(args)
         number = int(found.group(1))
-        record = archive.game(number) if number < 1 << 63 else None  # SQLite ids are 64-bit
+        try:
+            record = archive.game(number) if number < 1 << 63 else None  # SQLite ids are 64-bit
+        except DamagedGame as error:  # a damaged row: said, never reviewed (its depth may be a billion)
+            raise ReviewCliError(str(error)) from None
         if record is None:
             raise ReviewCliError(f"no game {found.group(1)} in the archive (see 'games')")
         board = Board(record.rules)
@@ -272,14 +275,18 @@ def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
             path.write_text(text, encoding="utf-8")
         except OSError as error:
             raise ReviewCliError(f"cannot write {args.export}: {error.strerror or error}") from None
-        print(f"{len(records)} games written to {args.export}", file=out)
+        note = archive.unreadable_note()
+        print(f"{len(records)} games written to {args.export}" + (f"; {note}" if note else ""), file=out)
         return 0
     if args.json:
-        json.dump({"games": [r.to_json() for r in records]}, out, indent=1)
+        json.dump({"games": [r.to_json() for r in records], "unreadable": archive.unreadable}, out, indent=1)
         out.write("\n")
         return 0
+    note = archive.unreadable_note()
     if not records:
         print("no games stored yet: games played in the window are kept here", file=out)
+        if note:
+            print(f"{note} (damaged rows of the archive)", file=out)
         return 0
     print(f"{'id':>6}  {'date':<16}  {'rules':<16} {'player 1':<10} {'player 2':<10} {'result':<13} moves", file=out)
     for r in records:
@@ -293,4 +300,6 @@ def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
     stats = archive.stats()
     for level, counts in stats.items():
         print(f"against {level}: {counts['win']} won, {counts['draw']} drawn, {counts['loss']} lost", file=out)
+    if note:
+        print(f"{note} (damaged rows of the archive)", file=out)
     return 0

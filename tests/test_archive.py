@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from game.archive import FILE_NAME, HUMAN, MIGRATIONS, SCHEMA_VERSION, Archive, GameResult
+from game.archive import FILE_NAME, HUMAN, MIGRATIONS, SCHEMA_VERSION, Archive, DamagedGame, GameResult
 from game.board import Board
 from game.rules import Rules
 
@@ -133,7 +133,7 @@ def test_a_full_disk_keeps_the_game_and_writes_it_later(tmp_path):
     add(archive, "4455667", GameResult.FIRST, at=1.0)
     pages = archive.connection.execute("PRAGMA page_count").fetchone()[0]
     archive.connection.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own "disk full"
-    game = add(archive, "1122334", GameResult.FIRST, review={"pad": "y" * 20000}, at=2.0)
+    game = add(archive, "1122334", GameResult.FIRST, review={"pad": "y" * 16000}, at=2.0)
     assert game is None and len(archive.pending) == 1
     assert archive.warning and "full" in archive.warning
     assert [g.played_at for g in archive.games()] == [2.0, 1.0]  # still listed
@@ -369,3 +369,113 @@ def test_a_migration_that_fails_leaves_the_old_archive_as_it_was_and_shows_its_g
     check = sqlite3.connect(tmp_path / FILE_NAME)
     assert check.execute("PRAGMA user_version").fetchone()[0] == 2
     assert check.execute("SELECT moves FROM games").fetchall() == [("4455667",)]
+
+
+# -- damage (issue 32) ----------------------------------------------------------------------
+
+GOOD_ROW = {
+    "played_at": 1000.0,
+    "rules": '{"rows": 6, "cols": 7, "connect": 4, "gravity": true, "mode": "classic"}',
+    "first": "human",
+    "second": "Easy",
+    "moves": "4455667",
+    "result": "1",
+    "first_depth": None,
+    "second_depth": 2,
+    "review": None,
+}
+BAD_ROWS = {
+    "a date past year 9999": {"played_at": 1e20},
+    "a date before 1970": {"played_at": -1e18},
+    "a date in words": {"played_at": "yesterday"},
+    "rules that are not JSON": {"rules": "six by seven"},
+    "rules off every board": {"rules": '{"rows": 99, "cols": 7, "connect": 4, "gravity": true, "mode": "classic"}'},
+    "rules as a list": {"rules": "[6, 7, 4]"},
+    "rules with a text size": {"rules": '{"rows": "6", "cols": 7, "connect": 4, "gravity": true, "mode": "classic"}'},
+    "a huge name": {"first": "x" * 100_000},
+    "a name with a line break": {"second": "Easy\nHard"},
+    "an overfull column": {"moves": "4444444"},
+    "a move after the win": {"moves": "44556677"},
+    "moves that are no notation": {"moves": "zz"},
+    "a megabyte of moves": {"moves": "4" * 1_000_000},
+    "moves as bytes": {"moves": b"\x00\xff"},
+    "an unknown result": {"result": "maybe"},
+    "a huge depth": {"second_depth": 10**9},
+    "a negative depth": {"first_depth": -3},
+    "a depth in words": {"first_depth": "deep"},
+}
+"""Rows as a damaged file, another tool or a bad migration could leave them."""
+
+
+def damaged_archive(folder: Path) -> dict[str, int]:
+    """An archive with two good games and one row of each kind in ``BAD_ROWS``; returns
+    the id of each bad row by its kind."""
+    Archive.open(folder).close()
+    connection = sqlite3.connect(folder / FILE_NAME)
+    columns = ", ".join(GOOD_ROW)
+    marks = ", ".join("?" * len(GOOD_ROW))
+    connection.execute(f"INSERT INTO games ({columns}) VALUES ({marks})", tuple(GOOD_ROW.values()))
+    ids = {}
+    for kind, change in BAD_ROWS.items():
+        row = {**GOOD_ROW, **change}
+        ids[kind] = connection.execute(f"INSERT INTO games ({columns}) VALUES ({marks})", tuple(row.values())).lastrowid
+    later = {**GOOD_ROW, "played_at": 2000.0, "moves": "1122334", "review": '{"accuracy": [1, 2]}'}
+    connection.execute(f"INSERT INTO games ({columns}) VALUES ({marks})", tuple(later.values()))
+    connection.commit()
+    connection.close()
+    return ids
+
+
+def test_every_damaged_row_is_skipped_and_counted_and_the_good_games_read(tmp_path):
+    """Issue 32: one row with an out-of-range date crashed every screen that lists games."""
+    ids = damaged_archive(tmp_path)
+    archive = Archive.open(tmp_path)
+    games = archive.games()
+    assert [g.moves_string for g in games] == ["1122334", "4455667"]
+    assert games[0].review is None  # a summary that cannot be read is dropped, the game kept
+    assert archive.unreadable == len(BAD_ROWS)
+    assert archive.unreadable_note() == f"{len(BAD_ROWS)} stored games could not be read"
+    assert [g.date_text for g in games] and [g.to_json()["date"] for g in games]
+    assert archive.stats() == {"Easy": {"win": 2, "draw": 0, "loss": 0}} and archive.levels() == ["Easy"]
+    assert archive.export_text().count("[Id ") == 2
+    for game_id in ids.values():
+        with pytest.raises(DamagedGame, match=f"game {game_id} in the archive cannot be read: "):
+            archive.game(game_id)
+
+
+def test_the_games_command_counts_damaged_rows_in_the_list_the_json_and_the_export(tmp_path, capsys):
+    from game.cli import main
+
+    damaged_archive(tmp_path)
+    assert main(["games", "--home", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "4455667" in out and f"{len(BAD_ROWS)} stored games could not be read" in out
+    assert main(["games", "--json", "--home", str(tmp_path)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["games"]) == 2 and data["unreadable"] == len(BAD_ROWS)
+    export = tmp_path / "out.pgn"
+    assert main(["games", "--export", str(export), "--home", str(tmp_path)]) == 0
+    assert f"2 games written to {export}; {len(BAD_ROWS)} stored games could not be read" in capsys.readouterr().out
+    assert export.read_text().count("[Id ") == 2
+
+
+@pytest.mark.parametrize("kind", ["a date past year 9999", "rules as a list", "a move after the win", "a huge depth"])
+def test_reviewing_a_damaged_game_is_one_line(tmp_path, capsys, kind):
+    """Issue 32: ``review id:N`` on damaged rows gave five kinds of traceback; a huge
+    stored depth made the review run for ever."""
+    from game.cli import main
+
+    game_id = damaged_archive(tmp_path)[kind]
+    assert main(["review", f"id:{game_id}", "--home", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"game {game_id} in the archive cannot be read" in err
+
+
+def test_stored_names_depths_and_reviews_are_bounded_when_written(tmp_path):
+    archive = Archive.open(tmp_path)
+    rules = Rules()
+    with pytest.raises(ValueError, match="depth"):
+        archive.add_game(rules, [3, 3, 4], GameResult.DRAW, second="Easy", second_depth=10**9)
+    with pytest.raises(ValueError, match="name"):
+        archive.add_game(rules, [3, 3, 4], GameResult.DRAW, second="x" * 1000)
+    assert archive.games() == [] and archive.pending == []

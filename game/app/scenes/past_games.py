@@ -48,6 +48,8 @@ class PastGamesScene(Scene):
         self.level: str | None = None
         self.result: str | None = None
         self.records: list[GameRecord] = []
+        self.unreadable: str | None = None
+        """ "2 stored games could not be read" when damaged rows were skipped."""
         self.levels: list[str | None] = [None]
         self.selected = 0
         self.first = 0
@@ -74,6 +76,7 @@ class PastGamesScene(Scene):
         if self.level not in self.levels:
             self.level = None
         self.records = archive.games(level=self.level, result=self.result)
+        self.unreadable = archive.unreadable_note()
         self.selected = max(0, min(self.selected, len(self.records) - 1))
         self.stats = archive.stats()
         self.history = {level: archive.history(level)[-HISTORY:] for level in self.stats}
@@ -185,6 +188,8 @@ class PastGamesScene(Scene):
         title, listing, chart, buttons, text = self.areas(surface.get_size())
         theme.text(surface, "Past games", text + 8, (title.centerx, title.top), bold=True, anchor="midtop")
         filters = f"{len(self.records)} game{'s' if len(self.records) != 1 else ''}, newest first"
+        if self.unreadable:  # before the filters: a narrow window cuts the end of the line
+            filters += f" · {self.unreadable}"
         filters += f" · level: {self.level_name(self.level)} · result: {RESULT_NAMES[self.result]}"
         theme.text(
             surface,
