@@ -4,8 +4,10 @@ JSON holds every stored node (id, parent, move, side, value, bound kind, the alp
 window it was searched with, ply, leaf reason, the moves a cutoff left unsearched);
 ``search_nodes`` is the count the search itself reports (the root is not counted, so a
 complete tree stores ``search_nodes + 1`` nodes).  DOT draws MAX as a triangle pointing
-up and MIN pointing down, as the overlay does, and each pruned move as a dashed edge to a
-small grey point.  No pygame here.
+up and MIN pointing down, as the overlay does, a node's pruned moves as one dashed edge to
+a small grey point, and only as many plies as stay legible (with the expected line to its
+leaf and "+N not drawn" for the rest), saying so and the node-count rule in its label.
+No pygame here.
 """
 
 from __future__ import annotations
@@ -18,13 +20,18 @@ from ai.tree import LeafReason, SearchTree
 from game.notation import format_move
 
 FORMATS = (".json", ".dot")
+"""The file endings ``export_tree`` understands."""
 LEAF_WORDS = {
     LeafReason.DEPTH: "depth limit",
     LeafReason.WIN: "won",
     LeafReason.FULL: "full board",
     LeafReason.NONE: "",
 }
-"""The file endings ``export_tree`` understands."""
+"""Why a leaf is a leaf, in the picture's words."""
+DOT_ROW = 30
+"""Nodes side by side a DOT picture draws at most by default (the plies that fit, and the
+expected line): a 363-node tree drawn whole is about 67,000 points wide, too wide to read
+or to render (bitmaps stop at 32,767 pixels)."""
 
 
 def tree_to_dict(tree: SearchTree) -> dict[str, Any]:
@@ -62,44 +69,123 @@ def tree_to_dict(tree: SearchTree) -> dict[str, Any]:
 
 
 def _quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A DOT string of ``text``; its newlines become DOT's centred line breaks."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + escaped.replace("\n", "\\n") + '"'
 
 
-def tree_to_dot(tree: SearchTree) -> str:
-    """``tree`` as a Graphviz digraph: MAX up-triangles, MIN down-triangles, cutoffs dashed."""
+def subtree_plies(tree: SearchTree, root: int = 0) -> list[int]:
+    """Stored nodes of the subtree of ``root`` at each ply below it (index 0: ``root``)."""
+    top = tree.node(root).ply
+    counts: list[int] = []
+    for index in range(root, tree.node(root).index + tree.node(root).stored_subtree_size):
+        ply = tree.node(index).ply - top
+        counts.extend([0] * (ply + 1 - len(counts)))
+        counts[ply] += 1
+    return counts
+
+
+def legible_plies(tree: SearchTree, root: int = 0, row: int = DOT_ROW) -> int:
+    """The most plies below ``root`` with no more than ``row`` nodes side by side (at least
+    1, so a picture always shows the root's children)."""
+    plies = 0
+    for ply, count in enumerate(subtree_plies(tree, root)):
+        if count > row and ply > 1:
+            break
+        plies = ply
+    return plies
+
+
+def _drawn(tree: SearchTree, root: int, plies: int) -> set[int]:
+    """The nodes a picture of ``plies`` plies below ``root`` draws: those, and the expected
+    line from ``root`` down to its leaf."""
+    top = tree.node(root).ply
+    end = root + tree.node(root).stored_subtree_size
+    drawn = {index for index in range(root, end) if tree.node(index).ply - top <= plies}
+    node = tree.node(root).best_child()
+    while node is not None:
+        drawn.add(node.index)
+        node = node.best_child()
+    return drawn
+
+
+def dot_legend(tree: SearchTree, root: int, plies: int, drawn: int) -> list[str]:
+    """The picture's key: what it shows, the node-count rule, what was left out."""
     rules = tree.rules
+    top = tree.node(root)
+    lines = [
+        f"{rules.describe()}, depth {tree.depth}, alpha-beta {'on' if tree.pruning else 'off'}: "
+        "MAX (player 1) triangles up, MIN down",
+        f"{tree.counted:,} nodes: the root and the {tree.counted - 1:,} the search counts"
+        + ("" if tree.is_complete else f" ({len(tree):,} stored, the rest past the budget)"),
+    ]
+    below = len(subtree_plies(tree, root)) - 1
+    where = "the root" if top.move is None else "the node after " + " ".join(format_move(m, rules) for m in top.path())
+    if plies < below or root:
+        lines.append(
+            f"drawn: {drawn:,} nodes, {plies} {'ply' if plies == 1 else 'plies'} below {where} and the expected "
+            "line to its leaf; a box +N: N nodes below, not drawn (--export-depth D draws D plies; "
+            "the .json has every node)"
+        )
+    lines.append(
+        "dashed, to a grey dot: the moves a cutoff left unsearched; >=v, <=v: only a bound; W<n>: a win in n "
+        "plies; a leaf without a word stopped at the depth limit"
+    )
+    return lines
+
+
+def tree_to_dot(tree: SearchTree, *, root: int = 0, plies: int | None = None) -> str:
+    """``tree`` as a Graphviz digraph: MAX up-triangles, MIN down-triangles, cutoffs dashed.
+
+    Draws the subtree of node ``root``, ``plies`` plies deep (default: as many as stay
+    legible, ``legible_plies``) and the expected line to its leaf; each node drawn without
+    all its children gets a "+N not drawn" note.  The picture's label says so, and how the
+    nodes are counted.
+    """
+    rules = tree.rules
+    if plies is None:
+        plies = legible_plies(tree, root)
+    drawn = _drawn(tree, root, plies)
+    legend = dot_legend(tree, root, plies, len(drawn))
     lines = [
         "digraph search {",
-        f"  label={_quote(f'{rules.describe()}, depth {tree.depth}, alpha-beta ' + ('on' if tree.pruning else 'off'))};",
-        '  node [fontname="Helvetica", fontsize=10, style=filled];',
+        f"  label={_quote(chr(10).join(legend))};",
+        '  labelloc=b; fontname="Helvetica"; fontsize=11; nodesep=0.12; ranksep=0.35',
+        '  node [fontname="Helvetica", fontsize=10, style=filled, margin=0.01];',
         '  edge [fontname="Helvetica", fontsize=9];',
     ]
-    for node in tree.iter_nodes():
+    for index in sorted(drawn):
+        node = tree.node(index)
         shape = "triangle" if node.is_max else "invtriangle"
         colour = "#f4c542" if node.is_max else "#e0605a"
         label = node.value_text
-        if node.is_leaf:
-            label += "\\n" + LEAF_WORDS[node.leaf_reason]
-        lines.append(f"  n{node.index} [shape={shape}, fillcolor={_quote(colour)}, label={_quote(label)}];")
-        if node.parent is not None:
-            label = format_move(node.move or 0, rules)
-            lines.append(f"  n{node.parent.index} -> n{node.index} [label={_quote(label)}];")
-        for move in node.pruned_moves():
-            name = f"p{node.index}_{move}"
-            lines.append(f'  {name} [shape=point, width=0.08, fillcolor="#999999", color="#999999"];')
+        if node.is_leaf and node.leaf_reason is not LeafReason.DEPTH:  # the depth limit: the legend says
+            label += "\n" + LEAF_WORDS[node.leaf_reason]
+        lines.append(f"  n{index} [shape={shape}, fillcolor={_quote(colour)}, label={_quote(label)}];")
+        hidden = sum(child.subtree_size for child in node.children() if child.index not in drawn)
+        if hidden:
             lines.append(
-                f'  n{node.index} -> {name} [style=dashed, color="#999999", label={_quote(format_move(move, rules))}];'
+                f"  s{index} [shape=box, style=rounded, fontsize=9, width=0.3, height=0.22, label={_quote(f'+{hidden:,}')}];"
             )
+            lines.append(f"  n{index} -> s{index} [style=dotted, arrowhead=none];")
+        if index != root and node.parent is not None:
+            lines.append(f"  n{node.parent.index} -> n{index} [label={_quote(format_move(node.move or 0, rules))}];")
+        pruned = node.pruned_moves()
+        if pruned:
+            cut = " ".join(format_move(move, rules) for move in pruned)
+            lines.append(f'  p{index} [shape=point, width=0.08, fillcolor="#999999", color="#999999"];')
+            lines.append(f'  n{index} -> p{index} [style=dashed, color="#999999", label={_quote(cut)}];')
         if node.unstored:
-            name = f"u{node.index}"
+            name = f"u{index}"
             lines.append(f"  {name} [shape=plaintext, style=solid, label={_quote(f'+{node.unstored:,} not stored')}];")
-            lines.append(f"  n{node.index} -> {name} [style=dotted];")
+            lines.append(f"  n{index} -> {name} [style=dotted];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
-def export_tree(tree: SearchTree, path: str | Path) -> Path:
-    """Write ``tree`` to ``path`` as JSON or DOT, by its ending; return the path written.
+def export_tree(tree: SearchTree, path: str | Path, *, root: int = 0, plies: int | None = None) -> Path:
+    """Write ``tree`` to ``path`` as JSON (every node) or DOT (the subtree of ``root``,
+    ``plies`` deep: see ``tree_to_dot``), by its ending; return the path written.
 
     Raises:
         ValueError: the ending is neither ``.json`` nor ``.dot``.
@@ -110,7 +196,7 @@ def export_tree(tree: SearchTree, path: str | Path) -> Path:
     if suffix == ".json":
         text = json.dumps(tree_to_dict(tree), indent=1)
     elif suffix == ".dot":
-        text = tree_to_dot(tree)
+        text = tree_to_dot(tree, root=root, plies=plies)
     else:
         raise ValueError(
             f"{target.name}: a tree is exported as .json or .dot, not {suffix or 'a name without an ending'}"

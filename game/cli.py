@@ -145,6 +145,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="write every node of the search tree to FILE.json (data) or FILE.dot (Graphviz)",
     )
     analyze.add_argument(
+        "--export-depth",
+        type=int,
+        metavar="D",
+        help="plies a FILE.dot draws (default: as many as stay legible; the expected line always to its leaf)",
+    )
+    analyze.add_argument(
         "--level",
         metavar="NAME",
         help="also print the move this level would play (a preset such as perfect, or depth:N)",
@@ -642,6 +648,8 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     if args.tree_depth < 0:
         raise CliError(f"--tree-depth must be 0 (the root only) or more, not {args.tree_depth}")
     level = _find_level(args.level) if args.level else None  # checked before any output
+    if args.export_depth is not None and args.export_depth < 1:
+        raise CliError(f"--export-depth must be 1 or more, not {args.export_depth}")
     if args.export_tree:
         _check_export(args.export_tree, args.position)
     board = _read_position(args.position, args)
@@ -705,7 +713,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         if not tree.is_complete:
             print(f"(past the budget: {_plural(tree.counted - len(tree), 'node')} counted, not stored)", file=out)
     if args.export_tree and result.tree is not None:
-        _write_tree(result.tree, args.export_tree, out)
+        _write_tree(result.tree, args.export_tree, out, args.export_depth)
     return 0
 
 
@@ -724,9 +732,9 @@ def _check_folder(output: str) -> None:
         raise CliError(f"{_shown(output)}: the folder {_shown(folder)} does not exist")
 
 
-def _write_tree(tree: SearchTree, output: str, out: TextIO) -> None:
+def _write_tree(tree: SearchTree, output: str, out: TextIO, plies: int | None = None) -> None:
     try:
-        export_tree(tree, output)
+        export_tree(tree, output, plies=plies)
     except OSError as error:
         raise CliError(f"could not write the tree to {_shown(output)}: {error.strerror or error}") from None
     stored = f"{len(tree):,} nodes: the root and the {tree.counted - 1:,} the search counts"

@@ -51,3 +51,44 @@ def test_analyze_refuses_a_missing_folder_before_searching(tmp_path, capsys):
     assert main(["analyze", "4453", "--depth", "2", "--export-tree", str(tmp_path / "no" / "t.json")]) == 2
     captured = capsys.readouterr()
     assert "does not exist" in captured.err and "Best move" not in captured.out
+
+
+def _svg_of(path) -> str:
+    return subprocess.run(["dot", "-Tsvg", str(path)], capture_output=True, text=True, check=True).stdout
+
+
+def _svg_size(svg: str) -> tuple[float, float]:
+    import re
+
+    found = re.search(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', svg)
+    assert found is not None
+    return float(found.group(1)), float(found.group(2))
+
+
+def test_dot_labels_break_lines_instead_of_showing_a_backslash_n(tmp_path):
+    """Graphviz drew "+F\\ndepth limit" on one line: the label's line break was escaped twice."""
+    board = Board.from_moves("445566")  # player 1 wins with 3 or 7: leaves that say "won"
+    result = search(board.grid, board.rules, 2, record_tree=True, to_move=board.to_move)
+    assert result.tree is not None
+    svg = _svg_of(export_tree(result.tree, tmp_path / "tree.dot"))
+    assert "\\n" not in svg
+    assert ">won</text>" in svg  # the leaf reason on a line of its own
+
+
+def test_a_363_node_tree_draws_a_legible_picture_and_says_what_it_left_out(tmp_path, capsys):
+    """'analyze 4453 --depth 4 --export-tree t.dot' drew 67,468 pt wide (a 32,767 px PNG, the
+    renderer's limit).  The DOT now draws the plies that fit a legible picture, the expected
+    line to its leaf, "+N" for what is below, and says so; --export-depth draws more, the
+    JSON keeps every node."""
+    target = tmp_path / "tree.dot"
+    assert main(["analyze", "4453", "--depth", "4", "--export-tree", str(target)]) == 0
+    said = capsys.readouterr().out
+    assert "363 nodes" in said
+    text = target.read_text()
+    width, height = _svg_size(_svg_of(target))
+    assert width <= 3000 and height <= 3000, (width, height)
+    assert "not drawn" in text and "--export-depth" in text
+    assert "the root and the 362 the search counts" in text  # the count rule, in the picture's legend
+    deeper = tmp_path / "deep.dot"
+    assert main(["analyze", "4453", "--depth", "4", "--export-tree", str(deeper), "--export-depth", "4"]) == 0
+    assert deeper.read_text().count("shape=triangle") + deeper.read_text().count("shape=invtriangle") == 363
