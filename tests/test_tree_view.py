@@ -739,7 +739,7 @@ def test_e_exports_the_tree_on_screen_and_says_where(app, hand):
     press(app, pygame.K_e)
     written = sorted((app.home / "trees").iterdir())
     assert [path.suffix for path in written] == [".dot", ".json"]
-    assert app.toast is not None and str(written[1]) in app.toast[0] and "preference folder" in app.toast[0]
+    assert app.toast is not None and f"trees/{written[1].name}" in app.toast[0] and "preference folder" in app.toast[0]
     data = json.loads(written[1].read_text())
     assert len(data["nodes"]) == result.stats.nodes + 1
     assert app.stack.top is scene
@@ -767,3 +767,40 @@ def test_toasts_stay_clear_of_the_bottom_panel(app, hand):
     app.show_toast("A long message about the tree that was just exported somewhere on this machine", 5)
     shown = [rect for text, rect in drawn_texts(app) if text.startswith("A long message")]
     assert shown and not any(rect.colliderect(scene.areas.bottom) for rect in shown)
+
+
+def test_the_legend_says_how_nodes_are_counted(app, hand):
+    """The header and the status line said 28 nodes, the root's detail "Subtree: 29 nodes",
+    and nothing said why: the search counts the positions below the root, a subtree counts
+    its own top node too."""
+    scene, result = hand
+    if scene.legend is None:
+        press(app, pygame.K_l)
+    assert scene.legend is not None
+    text = " ".join(line for entry in scene.legend.entries for line in entry.lines)
+    searched = result.stats.nodes
+    assert f"{searched:,} positions below the root" in text
+    assert f"{searched + 1:,}" in text and "its own top node" in text
+    lines = scene.detail_lines(result.tree.root)
+    assert f"Subtree: {searched + 1:,} nodes (the root and the {searched:,} the search counts)" in lines, lines
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1280, 800)])
+def test_the_export_toast_is_short_and_clear_of_the_legend(tmp_path, size, make_app):
+    """E's toast printed the whole preference path over the legend's last line."""
+    app = make_app(size, home=tmp_path / "home")
+    grid = np.array(HAND_GRID, dtype=np.int8)
+    result = search(grid, HAND_RULES, 3, pruning=True, record_tree=True, to_move=MIN, iterative=False)
+    scene = open_tree(app, HAND_RULES, result)
+    if scene.legend is None:
+        press(app, pygame.K_l, frames=2)
+    press(app, pygame.K_e)
+    assert app.toast is not None
+    toast = app.toast[0]
+    assert str(app.home) not in toast and "trees/tree-" in toast and "preference folder" in toast
+    shown = [rect for text, rect in drawn_texts(app) if text.startswith(toast[:12])]
+    assert len(shown) == 1, [text for text, _ in drawn_texts(app)]
+    drawn = next(text for text, _ in drawn_texts(app) if text.startswith(toast[:12]))
+    assert drawn == toast  # whole, not cut with "..."
+    if scene.legend is not None:
+        assert not shown[0].colliderect(scene.legend.box)

@@ -12,13 +12,12 @@ WINDOW_LIMIT = 200_000
 """Nodes the window exports at most (a few seconds of writing); larger trees: the CLI."""
 
 
-def export_to_folder(tree: SearchTree, folder: Path) -> str:
-    """Write ``tree`` as ``tree-<time>.json`` and ``.dot`` in ``folder``; return the sentence to show."""
+def export_to_folder(tree: SearchTree, folder: Path, root: int = 0) -> str:
+    """Write ``tree`` as ``tree-<time>.json`` (every node) and ``.dot`` (the subtree of
+    ``root``, the one on screen) in ``folder``; return the sentence to show, short enough
+    for a toast (the folder is the preference folder's ``trees``, which How to play names)."""
     if len(tree) > WINDOW_LIMIT:
-        return (
-            f"This tree has {len(tree):,} nodes, too many to export from the window: "
-            "use 'connect4 analyze MOVES --export-tree FILE.json'"
-        )
+        return f"{len(tree):,} nodes: too many to export here; use 'connect4 analyze ... --export-tree'"
     stem = time.strftime("tree-%Y%m%d-%H%M%S")
     counter = 1
     while (folder / f"{stem}.json").exists():
@@ -27,7 +26,7 @@ def export_to_folder(tree: SearchTree, folder: Path) -> str:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         export_tree(tree, folder / f"{stem}.json")
-        export_tree(tree, folder / f"{stem}.dot")
+        export_tree(tree, folder / f"{stem}.dot", root=root)
     except OSError as error:
-        return f"Could not export the tree to {folder}: {error.strerror or error}"
-    return f"Tree exported to the preference folder: {folder / stem}.json and .dot ({len(tree):,} nodes)"
+        return f"Could not export the tree: {error.strerror or error}"
+    return f"Saved {folder.name}/{stem}.json and .dot in the preference folder"

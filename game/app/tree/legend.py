@@ -13,6 +13,7 @@ import pygame
 
 from ai.tree import SearchTree
 from game.app.theme import Theme
+from game.app.tree.text import node_count_text
 
 LEGEND: tuple[tuple[str, str], ...] = (
     ("shapes", "MAX (player 1) takes the largest child value, MIN the smallest"),
@@ -64,7 +65,9 @@ def legend_layout(theme: Theme, canvas: pygame.Rect, tree: SearchTree, *, page: 
     text_w = column_w - ICON_WIDTH - 12
     line_h = theme.font(FONT_SIZE).get_linesize()
     items = [(icon, tuple(theme.wrap(text, FONT_SIZE, text_w))) for icon, text in LEGEND]
-    order_lines = tuple(theme.wrap(search_order_text(tree), FONT_SIZE, width - 20))
+    order_lines = tuple(theme.wrap(search_order_text(tree), FONT_SIZE, width - 20)) + tuple(
+        theme.wrap(node_count_text(tree), FONT_SIZE, width - 20)
+    )
     per_column = -(-len(items) // columns)
     heights = [
         sum(max(1, len(lines)) * line_h + 2 for _, lines in items[c * per_column : (c + 1) * per_column])

@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from game.app.scenes.play import PlayScene, SearchRecord
 
 DOUBLE_CLICK = 0.4  # seconds
+TOAST_FONT = 20  # the size App.draw_toast writes in
 
 
 class TreeScene(Scene):
@@ -474,12 +475,23 @@ class TreeScene(Scene):
         self.relayout()
 
     def toast_bottom(self, size: tuple[int, int]) -> int | None:
-        """Toasts go above the bottom panel, over the tree, never over the panel's words."""
-        return areas_for(size).bottom.top - 6
+        """Toasts go above the bottom panel, over the tree, never over the panel's or the
+        legend's words (above the legend, or under a legend shown in place of the tree)."""
+        bottom = areas_for(size).bottom.top - 6
+        legend = self.legend
+        if legend is None:
+            return bottom
+        height = self.app.theme.font(TOAST_FONT).get_linesize() + 14
+        if bottom - height >= legend.box.bottom:  # room under it (a legend page)
+            return bottom
+        if legend.box.top - 6 - height >= areas_for(size).canvas.top:
+            return legend.box.top - 6
+        return bottom
 
     def export(self) -> None:
-        """E: write the tree on screen as JSON and DOT to the preference folder; say where."""
-        message = export_to_folder(self.known_tree, self.app.home / "trees")
+        """E: write the tree as JSON and the subtree on screen as DOT to the preference
+        folder; say where in a few words."""
+        message = export_to_folder(self.known_tree, self.app.home / "trees", root=self.view.root)
         self.app.show_toast(message, 6.0)
 
     # -- drawing (see draw.py) ----------------------------------------------------------

@@ -35,6 +35,15 @@ LEAF_WHY = {
 """Why a node is a leaf, for the detail panel, the code walk and practice."""
 
 
+def node_count_text(tree: SearchTree) -> str:
+    """The rule the node counts follow, with this tree's numbers (the legend says it)."""
+    searched = tree.counted - 1
+    return (
+        f"Node counts: the search counts the {searched:,} positions below the root (the header, the "
+        f"status line, the chart); a subtree's count includes its own top node, so the root's is {searched + 1:,}."
+    )
+
+
 def node_text(tree: SearchTree, index: int, replay: Replay | None) -> str | None:
     """The text under a node: its value with its bound mark, the live window while the
     replay is inside it, or None when the replay has not reached it."""
@@ -86,7 +95,10 @@ def detail_lines(node: Node, replay: Replay | None, horizon: str | None, pruned:
         if node.leaf_reason is LeafReason.DEPTH:
             lines.append(f"Heuristic value: {node.value:,}")
         return lines
-    lines.append(f"Subtree: {nodes_text(node.subtree_size)}")
+    size = f"Subtree: {nodes_text(node.subtree_size)}"
+    if node.parent is None:  # the header counts the search's nodes: one fewer
+        size += f" (the root and the {node.subtree_size - 1:,} the search counts)"
+    lines.append(size)
     moves = f" ({' '.join(pruned)})" if pruned else ""
     lines.append(f"Children: {node.searched_count} searched, {node.pruned_count} pruned{moves}")
     reason = node.cutoff_reason()
