@@ -129,12 +129,48 @@ TEXT_CACHE_BYTES = 4 << 20
 least recently are dropped (a line of 20-pixel text is about 25 KB)."""
 
 
+SUPERSAMPLE = 2
+"""Text is rendered this many times larger and scaled down.  Hinted at small sizes, the
+default font rounds each letter's width to whole pixels, so some pairs stand apart ("Compu
+ter", "Le ft"); rendered larger, the rounding shrinks below what the eye sees."""
+
+
+class TextFont:
+    """A font of one size whose text is rendered supersampled (``SUPERSAMPLE``); it measures
+    what it renders, with the methods of ``pygame.font.Font`` the app uses."""
+
+    def __init__(self, size: int, bold: bool):
+        self.base = pygame.font.Font(None, size)  # the line height of this size
+        self.base.set_bold(bold)
+        self.fine = pygame.font.Font(None, size * SUPERSAMPLE)
+        self.fine.set_bold(bold)
+
+    def size(self, text: str) -> tuple[int, int]:
+        """The width and height of ``text`` as ``render`` draws it."""
+        width, height = self.fine.size(text)
+        return -(-width // SUPERSAMPLE), -(-height // SUPERSAMPLE)
+
+    def get_linesize(self) -> int:
+        return self.base.get_linesize()
+
+    def get_height(self) -> int:
+        return self.base.get_height()
+
+    def render(self, text: str, antialias: bool, color: Color) -> pygame.Surface:
+        """``text`` drawn in ``color`` on a transparent surface (always antialiased)."""
+        image = self.fine.render(text, True, color)
+        if not text or image.get_width() < SUPERSAMPLE:
+            return self.base.render(text, True, color)
+        width, height = image.get_size()
+        return pygame.transform.smoothscale(image, (-(-width // SUPERSAMPLE), -(-height // SUPERSAMPLE)))
+
+
 class Theme:
     """The palette in use, a cache of fonts by size and one of rendered text lines."""
 
     def __init__(self, name: str = "classic"):
         self.palette = PALETTES.get(name, PALETTES["classic"])
-        self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+        self._fonts: dict[tuple[int, bool], TextFont] = {}
         # rendered lines, least recently used first; their pixels total ``text_bytes``
         self._texts: OrderedDict[tuple, pygame.Surface] = OrderedDict()
         self.text_bytes = 0
@@ -148,13 +184,11 @@ class Theme:
     def set(self, name: str) -> None:
         self.palette = PALETTES.get(name, PALETTES["classic"])
 
-    def font(self, size: int, bold: bool = False) -> pygame.font.Font:
+    def font(self, size: int, bold: bool = False) -> TextFont:
         size = max(8, int(size))
         key = (size, bold)
         if key not in self._fonts:
-            font = pygame.font.Font(None, size)
-            font.set_bold(bold)
-            self._fonts[key] = font
+            self._fonts[key] = TextFont(size, bold)
         return self._fonts[key]
 
     def text(

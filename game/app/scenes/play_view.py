@@ -56,7 +56,7 @@ def frame_layout(rules: Rules, size: tuple[int, int], buttons: int) -> PlayLayou
     area.width = min(area.width, 980)
     area.centerx = toolbar.centerx
     rects = tuple(row_rects(area, buttons or 7, 8))
-    headline = max(20, min(34, int(top * 0.31)))
+    headline = max(20, min(34, int(top * 0.30)))
     detail = max(15, min(22, int(top * 0.21)))
     return PlayLayout(status, board, toolbar, rects, headline, detail, int(headline * 2.2), w - 14)
 

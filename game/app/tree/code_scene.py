@@ -253,9 +253,10 @@ class CodeWalkScene(Scene):
             theme.text(surface, str(number), size - 2, (area.left + 8, y + 1), color=p.muted)
             stripped = text.lstrip(" ")
             x = area.left + 8 + number_w + indent * (len(text) - len(stripped))
-            shown = theme.fit(stripped, size, area.right - x - 6)
+            running = number == self.step.line
+            shown = theme.fit(stripped, size, area.right - x - 6, bold=running)  # measured as drawn
             color = p.text if not stripped.startswith(("#", '"""')) else p.muted
-            theme.text(surface, shown, size, (x, y), color=color, bold=number == self.step.line)
+            theme.text(surface, shown, size, (x, y), color=color, bold=running)
             y += row
 
     def draw_stack(self, surface: pygame.Surface, area: pygame.Rect, size: int) -> None:
