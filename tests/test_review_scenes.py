@@ -203,8 +203,9 @@ def test_an_unfinished_game_is_offered_on_the_next_start(app, tmp_path, make_app
         again.stack.push(TitleScene())
         step(again, 2)
         title = again.stack.top
-        assert title.buttons[0].label == "Resume the unfinished game (3 discs)"
-        click(again, title.buttons[0].rect.center)
+        resume = title.buttons[-1]  # the last row: the other buttons stay where they always are
+        assert resume.label == "Resume the unfinished game (3 discs)"
+        click(again, resume.rect.center)
         step(again)
         play = again.stack.top
         assert isinstance(play, PlayScene) and play.match.moves == [3, 3, 4] and play.opponent == "human"

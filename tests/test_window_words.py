@@ -7,13 +7,51 @@ import pygame
 import pytest
 
 from ai.levels import Level
+from game.app.scenes.level_select import LevelSelectScene
 from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.title import TitleScene
+from game.app.settings import Opponent
 from game.rules import Rules
-from tests.ui import press, step
+from tests.ui import click, press, settle, step
 
 SIZES = [(800, 600), (1280, 800)]
+
+
+def title_rects(app) -> dict[str, pygame.Rect]:
+    title = app.stack.top
+    assert isinstance(title, TitleScene)
+    return {button.label: pygame.Rect(button.rect) for button in title.buttons}
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_title_buttons_stay_put_when_a_game_can_be_resumed(tmp_path, size, make_app):
+    """After leaving a game "Resume the unfinished game" came in at the top and pushed every
+    button down: a click meant for "Computer vs computer" resumed the old game."""
+    app = make_app(size, home=tmp_path / "home")
+    app.stack.push(TitleScene())
+    step(app, 2)
+    before = title_rects(app)
+    aim = before["Computer vs computer"].center
+    play = PlayScene(Rules(), Level(2), "human")
+    app.stack.push(play)
+    step(app, 2)
+    for column in (3, 3, 4):
+        play.try_human_move(column)
+        settle(app, play)
+    press(app, pygame.K_ESCAPE, frames=2)
+    pause = app.stack.top
+    assert isinstance(pause, PauseScene)
+    click(app, next(b for b in pause.buttons if b.label == "Main menu").rect.center)
+    step(app, 2)
+    after = title_rects(app)
+    assert any(label.startswith("Resume the unfinished game") for label in after)  # offered ...
+    assert {label: rect for label, rect in after.items() if label in before} == before  # ... and nothing moved
+    resume = next(rect for label, rect in after.items() if label.startswith("Resume"))
+    assert all(not resume.colliderect(rect) for rect in before.values())
+    click(app, aim)
+    step(app)
+    assert isinstance(app.stack.top, LevelSelectScene) and app.settings.opponent is Opponent.DEMO
 
 
 def ink_gap(surface: pygame.Surface, rect: pygame.Rect, x: int) -> int:

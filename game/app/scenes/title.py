@@ -9,11 +9,14 @@ import pygame
 
 from game.app.scenes.menu import MenuScene
 from game.app.settings import Opponent
-from game.app.widgets import Button
+from game.app.widgets import Button, stack_rects
 from game.rules import MAX, MIN
 
 QUIT_CONFIRM_SECONDS = 3.0
 """After a first Esc on the title, a second one within this many seconds quits."""
+ROWS = 9
+"""Button rows the title lays out, always: its eight buttons and, under Quit, the row kept
+for "Resume the unfinished game", so that button coming and going moves no other."""
 
 
 class TitleScene(MenuScene):
@@ -35,11 +38,12 @@ class TitleScene(MenuScene):
         ]
 
     def build_buttons(self) -> list[Button]:
-        buttons = []
+        """The eight buttons, then (in the last row) the unfinished game, if there is one."""
         unfinished = self.unfinished_game()
+        resume = []
         if unfinished is not None:
-            buttons.append(Button(f"Resume the unfinished game ({len(unfinished.moves)} discs)", self.resume))
-        return buttons + [
+            resume.append(Button(f"Resume the unfinished game ({len(unfinished.moves)} discs)", self.resume))
+        return [
             Button("Play vs computer", lambda: self.start(Opponent.COMPUTER)),
             Button("Two players", lambda: self.start(Opponent.HUMAN)),
             Button("Computer vs computer", lambda: self.start(Opponent.DEMO)),
@@ -48,13 +52,22 @@ class TitleScene(MenuScene):
             Button("Past games", self.open_past_games),
             Button("Analysis board", self.open_analysis),
             Button("Quit", self.app.quit),
-        ]
+        ] + resume
 
     def button_height(self, size: tuple[int, int]) -> int:
-        """As the menu's, but small enough for every button to fit the window."""
+        """As the menu's, but small enough for every row to fit the window."""
         lines = len(self.subtitle_lines())
-        room = (size[1] - 16) / (2.2 + 0.6 * lines + len(self.buttons) * 4 / 3)
+        room = (size[1] - 16) / (2.2 + 0.6 * lines + ROWS * 4 / 3)
         return max(26, min(super().button_height(size), int(room)))
+
+    def button_rects(self, size: tuple[int, int]) -> list[pygame.Rect]:
+        """The first rows of ``ROWS``: where a button stands never depends on how many there are."""
+        height = self.button_height(size)
+        lines = len(self.subtitle_lines())
+        top_space = int(height * 2.2) + lines * int(height * 0.6)
+        area = pygame.Rect(0, top_space, size[0], size[1] - top_space)
+        rows = stack_rects(area, ROWS, height, height // 3, min(size[0] - 40, 360))
+        return rows[: len(self.buttons)]
 
     def unfinished_game(self):
         """The game left in the middle when the program last stopped (or the menu was opened)."""
