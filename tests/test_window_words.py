@@ -13,7 +13,7 @@ from game.app.scenes.play import PlayScene
 from game.app.scenes.title import TitleScene
 from game.app.settings import Opponent
 from game.rules import Rules
-from tests.ui import click, press, settle, step
+from tests.ui import click, press, settle, step, wait_until
 
 SIZES = [(800, 600), (1280, 800)]
 
@@ -123,3 +123,96 @@ def test_computer_is_drawn_without_a_gap_in_the_title_and_the_pause_menu(tmp_pat
     gaps += computer_gaps(app)
     assert len(gaps) >= 3, gaps
     assert all(u_t <= p_u + 1 for _, u_t, p_u in gaps), gaps
+
+
+def a_lost_game_with_trees(app) -> PlayScene:
+    """A game against a depth-2 computer the person loses in column 1 (the computer's
+    searches kept, with their trees), ended and its result panel open."""
+    from game.app.scenes.game_over import GameOverScene
+
+    play = PlayScene(Rules(), Level(2), "computer")
+    app.stack.push(play)
+    step(app, 2)
+    for column in (0, 1, 0, 1, 0, 6, 6, 6, 6, 5, 5, 5, 5):
+        if play.outcome is not None:
+            break
+        assert wait_until(app, lambda: play.outcome is not None or (not play.thinking and play.drop is None), 30)
+        if play.outcome is None and play.match.to_move == play.human_side and column in play.match.board.legal_moves():
+            play.try_human_move(column)
+            settle(app, play)
+        assert wait_until(app, lambda: play.outcome is not None or not play.thinking, 30)
+    assert play.outcome is not None and play.searches
+    assert wait_until(app, lambda: isinstance(app.stack.top, GameOverScene), 10)
+    return play
+
+
+def test_the_result_panel_and_its_keys_come_back_after_the_tree(app):
+    """T on the result panel, then Esc: the panel was gone and V no longer opened the review."""
+    from game.app.scenes.game_over import GameOverScene
+    from game.app.scenes.review import ReviewScene
+    from game.app.tree.scene import TreeScene
+
+    play = a_lost_game_with_trees(app)
+    press(app, pygame.K_t, frames=2)
+    assert isinstance(app.stack.top, TreeScene)
+    press(app, pygame.K_ESCAPE, frames=2)
+    assert isinstance(app.stack.top, GameOverScene) and app.stack.top.play is play
+    press(app, pygame.K_v, frames=2)
+    assert isinstance(app.stack.top, ReviewScene)
+    press(app, pygame.K_ESCAPE, frames=2)
+    assert isinstance(app.stack.top, GameOverScene)
+    press(app, pygame.K_ESCAPE, frames=2)  # "Look at the board": the result's keys still answer
+    assert app.stack.top is play
+    press(app, pygame.K_v, frames=2)
+    assert isinstance(app.stack.top, ReviewScene)
+
+
+def test_s_after_a_hint_hides_the_score_pills(app):
+    """The hint's column scores stayed on the board whatever S said."""
+    play = PlayScene(Rules(), Level(2), "computer")
+    app.stack.push(play)
+    step(app, 2)
+    press(app, pygame.K_h)
+    assert wait_until(app, lambda: bool(play.column_notes()), 60)
+    press(app, pygame.K_s)
+    step(app, 2)
+    assert not play.column_notes() and "off" in app.toast[0]
+    press(app, pygame.K_s)
+    assert wait_until(app, lambda: bool(play.column_notes()), 60)
+    assert "on" in app.toast[0]
+
+
+def ink_box(surface: pygame.Surface, rect: pygame.Rect, color: tuple[int, int, int]) -> pygame.Rect | None:
+    """The bounding box of the pixels of ``color`` (give or take antialiasing) in ``rect``."""
+    xs, ys = [], []
+    for x in range(rect.left, rect.right):
+        for y in range(rect.top, rect.bottom):
+            if sum(abs(a - b) for a, b in zip(surface.get_at((x, y))[:3], color)) < 200:
+                xs.append(x)
+                ys.append(y)
+    if not xs:
+        return None
+    return pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_score_pills_keep_their_words_clear_of_their_edges(tmp_path, size, make_app):
+    """At 800x600 "lose 18" touched the ends of its pill."""
+    from game.app.board_view import ColumnNote
+
+    app = make_app(size, home=tmp_path / "home")
+    play = PlayScene(Rules(), Level(2), "computer")
+    app.stack.push(play)
+    step(app, 2)
+    surface = pygame.display.get_surface()
+    layout = play.board_layout(surface.get_size())
+    white = (255, 255, 255)
+    for text in ("lose 18", "win 18", "draw", "lose 3"):
+        surface.fill((0, 0, 0))
+        play.view.draw_note(surface, layout, 3, ColumnNote(text, (180, 30, 40)))
+        pill = layout.note_rect(3)
+        ink = ink_box(surface, pill, white)
+        assert ink is not None, text
+        side = pill.height * 0.35  # clear of the rounded ends
+        assert ink.left - pill.left >= side and pill.right - ink.right >= side, (text, pill, ink)
+        assert ink.top - pill.top >= 2 and pill.bottom - ink.bottom >= 2, (text, pill, ink)

@@ -218,13 +218,14 @@ class BoardView:
             pygame.draw.line(surface, line_color or color, first, last_cell, max(2, width // 2))
 
     def draw_note(self, surface: pygame.Surface, layout: BoardLayout, col: int, note: ColumnNote) -> None:
-        """A column's badge: its text on the note's colour."""
+        """A column's badge: its text on the note's colour, clear of the rounded ends."""
         rect = layout.note_rect(col)
         pygame.draw.rect(surface, note.color, rect, border_radius=rect.height // 2)
-        size = max(11, int(rect.height * 0.85))
-        while size > 9 and self.theme.font(size, True).size(note.text)[0] > rect.width - 6:
+        room = rect.width - 2 * int(rect.height * 0.4)  # the straight middle and a little of each end
+        size = max(11, int(rect.height * 0.75))
+        while size > 9 and self.theme.font(size, True).size(note.text)[0] > room:
             size -= 1  # shrink rather than cut "lose 18"
-        text = self.theme.fit(note.text, size, rect.width - 4, bold=True)
+        text = self.theme.fit(note.text, size, room, bold=True)
         self.theme.text(surface, text, size, rect.center, color=(255, 255, 255), bold=True, anchor="center")
 
     def draw_labels(self, surface: pygame.Surface, layout: BoardLayout) -> None:

@@ -126,12 +126,10 @@ class GameOverScene(OverlayMenu):
         self.app.stack.pop()
 
     def review(self) -> None:
-        from game.app.scenes.review import ReviewScene
-
-        self.app.stack.push(ReviewScene.of_play(self.play))
+        self.play.open_review()
 
     def tree(self) -> None:
-        self.app.stack.pop()
+        """The last tree, over this panel: Esc there comes back here, keys and all."""
         self.play.open_tree()
 
     def main_menu(self) -> None:

@@ -274,6 +274,11 @@ class PlayScene(Scene):
 
         self.app.stack.push(PauseScene(self))
 
+    def open_review(self) -> None:
+        from game.app.scenes.review import ReviewScene
+
+        self.app.stack.push(ReviewScene.of_play(self))
+
     def last_tree_index(self) -> int | None:
         return self.records.last_tree_index()
 
@@ -420,6 +425,8 @@ class PlayScene(Scene):
             self.jobs.toggle_scores()
         elif key == pygame.K_t:
             self.open_tree()
+        elif key == pygame.K_v and self.outcome is not None:  # the result panel's key, on the board too
+            self.open_review()
         elif key == pygame.K_r:
             self.restart()
         elif key in (pygame.K_LEFT, pygame.K_RIGHT):

@@ -46,6 +46,7 @@ class PlayJobs:
         self.report: Report | None = None
         self.hint: int | None = None  # the hinted move, shown on the board
         self.show_scores = False  # S: every column's exact score kept on the board, each turn
+        self.hint_scores_hidden = False  # S hid the scores the last hint brought
         self.analysis: Answer | None = None  # the column scores' own answer (not a hint asked for)
         self.analysis_ply = -1
         self.failed_levels: set[Level] = set()  # levels whose job failed: not asked again this game
@@ -113,11 +114,16 @@ class PlayJobs:
             self.scene.app.show_toast("Looking for a hint...", 1.5)
 
     def toggle_scores(self) -> None:
-        """S: keep every column's exact score on the board, on each of your turns."""
-        self.show_scores = not self.show_scores
-        if not self.show_scores:
-            self.scene.app.show_toast("Column scores off (a hint still shows its own)")
-        elif solvable(self.scene.rules):
+        """S: keep every column's exact score on the board, on each of your turns; or, when
+        scores are shown (kept, or brought by a hint), hide them all."""
+        if self.show_scores or self.exact_scores() is not None:
+            self.show_scores = False
+            self.hint_scores_hidden = True
+            self.scene.app.show_toast("Column scores off (S shows them again)")
+            return
+        self.show_scores = True
+        self.hint_scores_hidden = False
+        if solvable(self.scene.rules):
             self.scene.app.show_toast(
                 "Column scores on: each column's exact score where the solver proves it, on your turn"
             )
@@ -173,6 +179,7 @@ class PlayJobs:
         if purpose is JobPurpose.HINT:
             self.scene.app.toast = None  # "Looking for a hint..." is answered
             self.hint = answer.move
+            self.hint_scores_hidden = False  # a hint asked for shows its scores
         else:
             self.scene.play_move(answer.move)
 
@@ -180,7 +187,7 @@ class PlayJobs:
         """The exact result of each move in the current position, if an answer brought
         them: the hint's, or (scores kept on the board) the scores' own answer's."""
         report = self.report
-        if report is not None and report.hint and report.answer.column_scores:
+        if report is not None and report.hint and report.answer.column_scores and not self.hint_scores_hidden:
             return report.answer.column_scores
         analysis = self.analysis
         if self.show_scores and analysis is not None and self.analysis_ply == len(self.scene.match.moves):
