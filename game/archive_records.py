@@ -26,6 +26,7 @@ import functools
 import json
 import logging
 import math
+import sqlite3
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -93,11 +94,11 @@ def rules_from_text(text: object) -> Rules:
         raise ValueError("its rules are not JSON") from None
     if not isinstance(data, dict):
         raise ValueError("its rules are not a JSON object")
-    sizes = [data.get(key) for key in ("rows", "cols", "connect")]
-    if not all(type(value) is int for value in sizes) or type(data.get("gravity")) is not bool:
+    rows, cols, connect, gravity = (data.get(key) for key in ("rows", "cols", "connect", "gravity"))
+    if not (type(rows) is type(cols) is type(connect) is int) or not isinstance(gravity, bool):
         raise ValueError("its rules have a size, line length or gravity of the wrong type")
     try:
-        return Rules(sizes[0], sizes[1], sizes[2], data["gravity"], Mode(data.get("mode")))
+        return Rules(rows, cols, connect, gravity, Mode(data.get("mode")))
     except (RulesError, ValueError) as error:
         raise ValueError(f"its rules are not a board of this game ({error})") from None
 
@@ -143,6 +144,18 @@ class GameRecord:
         person_first = self.first == HUMAN
         return "win" if (self.result is GameResult.FIRST) == person_first else "loss"
 
+    def as_text(self) -> str:
+        """The game in the PGN-like export: tag lines, a blank line, the move string."""
+        tags = (
+            ("Id", self.id),
+            ("Date", self.date_text),
+            ("Rules", self.rules.describe()),
+            ("Player1", self.first),
+            ("Player2", self.second),
+            ("Result", self.result.text),
+        )
+        return "".join(f'[{tag} "{value}"]\n' for tag, value in tags) + f"\n{self.moves_string}\n"
+
     def to_json(self) -> dict:
         return {
             "id": self.id,
@@ -158,7 +171,7 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class InProgress:
-    """The game being played when the program last stopped."""
+    """A game being played when its window last stopped; ``slot`` is that window's row."""
 
     saved_at: float
     rules: Rules
@@ -166,6 +179,7 @@ class InProgress:
     second: str
     moves: tuple[int, ...]
     settings: dict
+    slot: str = ""
 
 
 # -- the checks -------------------------------------------------------------------------
@@ -173,13 +187,15 @@ class InProgress:
 
 def check_date(value: object) -> float:
     """A stored time (seconds since 1970) that the calendar can show."""
-    if type(value) not in (int, float) or not math.isfinite(value) or not 0 <= value <= LATEST_DATE:  # type: ignore[arg-type]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("its date is not a number")
+    if not math.isfinite(value) or not 0 <= value <= LATEST_DATE:
         raise ValueError("its date is out of range")
     try:
-        time.localtime(value)  # type: ignore[arg-type]
+        time.localtime(value)
     except (OverflowError, OSError, ValueError):
         raise ValueError("its date is out of range") from None
-    return float(value)  # type: ignore[arg-type]
+    return float(value)
 
 
 def check_name(value: object, side: str) -> str:
@@ -257,7 +273,7 @@ def read_review(value: object, game_id: object) -> dict | None:
     return summary
 
 
-def record_from_row(row: Mapping[str, Any]) -> GameRecord:
+def record_from_row(row: sqlite3.Row | Mapping[str, Any]) -> GameRecord:
     """The game a stored row holds, every column checked (see the module).
 
     Raises:
@@ -291,3 +307,18 @@ def check_record(record: GameRecord) -> None:
     check_moves(record.moves_string, record.rules)
     if record.review is not None and len(json.dumps(record.review)) > MAX_REVIEW_TEXT:
         raise ValueError(f"its review summary is longer than {MAX_REVIEW_TEXT} characters")
+
+
+def record_to_row(record: GameRecord) -> dict:
+    """The columns of a stored game (without its id)."""
+    return {
+        "played_at": record.played_at,
+        "rules": rules_to_text(record.rules),
+        "first": record.first,
+        "second": record.second,
+        "moves": record.moves_string,
+        "result": record.result.value,
+        "first_depth": record.first_depth,
+        "second_depth": record.second_depth,
+        "review": json.dumps(record.review) if record.review is not None else None,
+    }

@@ -64,7 +64,8 @@ def test_the_game_in_progress_is_kept_until_the_game_ends(tmp_path):
     kept = again.in_progress()
     assert kept is not None and kept.moves == (3, 3, 4) and kept.second == "Easy"
     assert kept.settings == {"opponent": "computer"}
-    add(again, "4455667", GameResult.FIRST)
+    assert again.take_in_progress(kept)  # resumed in this window
+    add(again, "4455667", GameResult.FIRST)  # and played to the end
     assert again.in_progress() is None
 
 
@@ -479,3 +480,118 @@ def test_stored_names_depths_and_reviews_are_bounded_when_written(tmp_path):
     with pytest.raises(ValueError, match="name"):
         archive.add_game(rules, [3, 3, 4], GameResult.DRAW, second="x" * 1000)
     assert archive.games() == [] and archive.pending == []
+
+
+# -- faults (issue 32) --------------------------------------------------------------------
+
+
+def test_the_warning_counts_every_game_that_waits(tmp_path):
+    """Issue 32: the warning kept saying "1 game" while 5 waited."""
+    archive = Archive.open(tmp_path)
+    pages = archive.connection.execute("PRAGMA page_count").fetchone()[0]
+    archive.connection.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own "disk full"
+    for i in range(5):
+        assert add(archive, "1122334", GameResult.FIRST, review={"pad": "y" * 16000}, at=float(i + 1)) is None
+    assert "5 finished games kept in memory" in archive.warning
+
+
+def test_games_a_full_disk_refuses_go_to_a_recovery_file_the_next_start_takes_in(tmp_path):
+    """Issue 32: games kept in memory when the file could not be written were dropped at
+    close with no message."""
+    archive = Archive.open(tmp_path)
+    add(archive, "4455667", GameResult.FIRST, at=1.0)
+    pages = archive.connection.execute("PRAGMA page_count").fetchone()[0]
+    archive.connection.execute(f"PRAGMA max_page_count = {pages}")
+    for i in range(3):
+        add(archive, "1122334", GameResult.FIRST, review={"pad": "y" * 16000}, at=float(i + 2))
+    assert len(archive.pending) == 3
+    assert archive.close() == []  # none kept nowhere
+    assert len(archive.recovery_files()) == 1
+    again = Archive.open(tmp_path)
+    assert [g.played_at for g in again.games()] == [4.0, 3.0, 2.0, 1.0]
+    assert again.recovery_files() == [] and again.warning is None
+    again.close()
+    assert len(Archive.open(tmp_path).games()) == 4  # taken in once
+
+
+NAMED_AT_CLOSE = """
+import resource, sys
+from game.app.archive_link import archive_of, store_finished
+from game.app.scenes.play import PlayScene
+from ai.levels import Level
+from game.rules import Rules
+app = start_app()
+archive_of(app)  # the archive is open; then the disk is full for this process
+resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY))
+play = PlayScene(Rules(), Level(2), "human")
+app.stack.push(play)
+app.step([], 0.016)
+for move in [0, 1, 0, 1, 0, 1, 0]:
+    play.match.play(move)
+print("stored as", store_finished(play), flush=True)
+app.close()
+"""
+
+
+def test_games_no_file_would_take_are_named_when_the_window_closes(tmp_path, window_script):
+    """A disk so full that not even the recovery file can be written: the window names
+    the games it could not keep as it closes (stderr), in one line each."""
+    done = subprocess.run(
+        [sys.executable, "-c", window_script(NAMED_AT_CLOSE), str(tmp_path / "home")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "stored as None" in done.stdout
+    assert "Traceback" not in done.stderr
+    named = [line for line in done.stderr.splitlines() if "could not be kept" in line]
+    assert len(named) == 1 and "1212121" in named[0] and "player 1 won" in named[0], done.stderr
+
+
+WINDOW_IN_PROGRESS = """
+import sys, time
+from game.archive import Archive, HUMAN
+from game.rules import Rules
+archive = Archive.open(sys.argv[1])
+archive.save_in_progress(Rules(), [int(c) - 1 for c in sys.argv[2]], first=HUMAN, second="Easy")
+print("saved", flush=True)
+time.sleep(120)
+"""
+
+
+def test_each_window_keeps_its_own_game_in_progress_and_both_can_be_resumed(tmp_path):
+    """Issue 32: two windows shared the one "game in progress" slot, so after a crash at
+    most one of their games could be resumed (and a live window's game was offered to
+    another)."""
+    Archive.open(tmp_path).close()
+    windows = [
+        subprocess.Popen(
+            [sys.executable, "-c", WINDOW_IN_PROGRESS, str(tmp_path), moves],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        for moves in ("444", "1234")
+    ]
+    try:
+        for window in windows:
+            assert window.stdout is not None and window.stdout.readline().strip() == "saved"
+        assert Archive.open(tmp_path).in_progress() is None  # both windows still play them
+    finally:
+        for window in windows:
+            window.send_signal(signal.SIGKILL)
+            window.wait()
+    archive = Archive.open(tmp_path)
+    first = archive.in_progress()
+    assert first is not None and first.moves in ((3, 3, 3), (0, 1, 2, 3))
+    assert archive.take_in_progress(first)  # resumed here: its row is this window's now
+    mine = archive.in_progress()
+    assert mine is not None and mine.moves == first.moves and mine.slot == archive.slot
+    archive.add_game(first.rules, first.moves, GameResult.DRAW, first=HUMAN, second="Easy")  # played to the end
+    second = archive.in_progress()  # the game finished: the other crashed window's game is next
+    assert second is not None and {first.moves, second.moves} == {(3, 3, 3), (0, 1, 2, 3)}
+    third = Archive.open(tmp_path).in_progress()  # and a third window sees it too
+    assert third is not None and third.moves == second.moves

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import sys
 import weakref
 from typing import TYPE_CHECKING, Any
 
 from ai.levels import Level, preset_name
-from game.archive import HUMAN, Archive, GameResult
+from game.archive import HUMAN, Archive, GameResult, lost_game_line
 
 if TYPE_CHECKING:
     from game.app.loop import App
@@ -38,14 +39,20 @@ def archive_of(app: App) -> Archive:
 
 
 def close_archive(app: App) -> None:
-    """Write the games still kept in memory (the archive was locked or read-only) and
-    close the file: the window is closing, and no next game will write them."""
+    """Write the games still kept in memory (the archive was locked, full or read-only),
+    else put them in the recovery file beside it, and close: the window is closing, and
+    no next game will write them.  A game that could go nowhere is named on stderr, one
+    line each, so the player can still copy its moves."""
     archive = _ARCHIVES.pop(app, None)
-    if archive is not None:
-        try:
-            archive.close()
-        except sqlite3.Error as error:  # the games it could not write were said once already
-            log.warning("closing the game archive: %s", error)
+    if archive is None:
+        return
+    try:
+        lost = archive.close()
+    except sqlite3.Error as error:  # pragma: no cover - close says its own errors
+        log.warning("closing the game archive: %s", error)
+        return
+    for record in lost:
+        print(f"Game archive: {lost_game_line(record)}", file=sys.stderr, flush=True)
 
 
 def level_label(level: Level) -> str:
@@ -132,6 +139,7 @@ def resume_scene(app: App) -> PlayScene | None:
     except ValueError as error:
         app.show_toast(f"The unfinished game could not be set up: {error}", 5.0)
         return None
+    archive_of(app).take_in_progress(kept)  # this window's game now: offered to no other
     return scene
 
 
