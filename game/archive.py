@@ -39,6 +39,7 @@ recovery files), ``game.archive_windows`` (whose game in progress a row is).
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -97,6 +98,7 @@ __all__ = [
     "default_folder",
     "lost_game_line",
     "migrate",
+    "write_export",
 ]
 
 log = logging.getLogger(__name__)
@@ -116,6 +118,26 @@ def default_folder() -> Path:
         return Path.home() / "Library" / "Application Support" / APP_FOLDER
     data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(data) / APP_FOLDER
+
+
+def write_export(path: Path | str, text: str) -> None:
+    """Write an export to ``path``: a file, a device, or a pipe a program reads.  A pipe
+    that no program reads is refused at once (``OSError``), never waited on for ever.
+
+    Raises:
+        OSError: it cannot be written; ``strerror`` says why in words.
+    """
+    nonblocking = getattr(os, "O_NONBLOCK", 0)  # POSIX: opening a pipe without a reader fails
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | nonblocking, 0o666)
+    except OSError as error:
+        if error.errno == errno.ENXIO:
+            raise OSError(errno.ENXIO, "no program is reading from that pipe", str(path)) from None
+        raise
+    if nonblocking:
+        os.set_blocking(descriptor, True)  # a reader is there: write at its pace
+    with open(descriptor, "w", encoding="utf-8") as file:
+        file.write(text)
 
 
 def _plural(count: int, word: str) -> str:

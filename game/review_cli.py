@@ -19,7 +19,7 @@ from typing import TextIO
 
 from ai.review import ACCURACY_RULE, ESTIMATE_DEPTH, ESTIMATE_NODES, GameReview, MoveReview, side_number, sparkline
 from ai.reviewer import ReviewStopped, review_board
-from game.archive import HUMAN, Archive, DamagedGame, GameRecord, GameResult, default_folder
+from game.archive import HUMAN, Archive, DamagedGame, GameRecord, GameResult, default_folder, write_export
 from game.board import Board
 from game.notation import format_move
 from game.rules import MAX, MIN, STANDARD
@@ -272,7 +272,7 @@ def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
         else:
             text = archive.export_text()
         try:
-            path.write_text(text, encoding="utf-8")
+            write_export(path, text)  # a pipe nobody reads is refused, not waited on
         except OSError as error:
             raise ReviewCliError(f"cannot write {args.export}: {error.strerror or error}") from None
         note = archive.unreadable_note()

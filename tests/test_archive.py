@@ -283,9 +283,13 @@ def make_newer_archive(folder: Path, *, readable: bool = True) -> bytes:
     return (folder / FILE_NAME).read_bytes()
 
 
-def run_games_command(*argv: str) -> subprocess.CompletedProcess:
+def run_games_command(*argv: str, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), "games", *argv], capture_output=True, text=True, timeout=120, cwd=ROOT
+        [sys.executable, str(ROOT / "main.py"), "games", *argv],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
     )
 
 
@@ -595,3 +599,15 @@ def test_each_window_keeps_its_own_game_in_progress_and_both_can_be_resumed(tmp_
     assert second is not None and {first.moves, second.moves} == {(3, 3, 3), (0, 1, 2, 3)}
     third = Archive.open(tmp_path).in_progress()  # and a third window sees it too
     assert third is not None and third.moves == second.moves
+
+
+def test_exporting_to_a_pipe_nobody_reads_says_so_at_once(tmp_path):
+    """Issue 32: ``games --export`` to a FIFO with no reader blocked for ever."""
+    folder = tmp_path / "home"
+    add(Archive.open(folder), "4455667", GameResult.FIRST)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    done = run_games_command("--export", str(pipe), "--home", str(folder), timeout=30)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "no program is reading" in done.stderr, done.stderr
+    assert pipe.exists() and not pipe.is_file()  # the pipe is left as it was
