@@ -5,7 +5,10 @@ order, as the levels play) picks a move; the exact solver (``ai.perfect``) says 
 that move keeps the position's game-theoretic outcome (a win stays a win, a draw a
 draw).  Beside it, the nodes the search needed with pruning and, while it stays under a
 cap, without.  Bounded in time: a node cap per search, a sample of the benchmark
-positions, and ``should_stop`` polled throughout.  No pygame here.
+positions, and ``should_stop`` polled throughout.  The exact outcome is asked with the
+hints' budget of solver positions (work, never time: a first start's compiling solver
+or a busy machine judges the same), and where it is not known the table says why.  No
+pygame here.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
+from ai.book import BookError
 from ai.depth_table import MAX_DEPTH, SAMPLE, DepthRow, DepthTruth
+from ai.levels import exact_nodes
 from ai.perfect import PerfectPlayer
 from ai.search import SearchCancelled, SearchProgress, search
 from ai.solver import SolverStopped
@@ -52,17 +57,38 @@ def benchmark_boards(count: int = SAMPLE, seed: int = 1) -> list[Board]:
 def exact_scores(
     player: PerfectPlayer, board: Board, should_stop: Callable[[], bool] = lambda: False
 ) -> dict[int, int] | None:
-    """The exact score of every column (from the side to move), or None: not the standard
-    board, or not solved within 5 s.  ``player`` is the caller's own (its solver's tables
-    are not safe to share with the window's worker thread)."""
+    """The exact score of every column (from the side to move), or None (``exact_outcome``
+    says why).  ``player`` is the caller's own (its solver's tables are not safe to share
+    with the window's worker thread)."""
+    return exact_outcome(player, board, should_stop)[0]
+
+
+def exact_outcome(
+    player: PerfectPlayer,
+    board: Board,
+    should_stop: Callable[[], bool] = lambda: False,
+    *,
+    node_limit: int | None = None,
+) -> tuple[dict[int, int] | None, str]:
+    """The exact score of every column (from the side to move) and "", or None and why:
+    off the standard board, not solved within ``node_limit`` solver positions (default:
+    the hints' budget, ``ai.levels.exact_nodes``), or the opening book failed its check.
+
+    Raises:
+        SearchCancelled: ``should_stop`` returned True.
+    """
     if board.rules != STANDARD:
-        return None
+        return None, f"off the standard board ({board.rules.describe()}): the solver knows 6x7, connect 4"
+    budget = exact_nodes(STANDARD) if node_limit is None else node_limit
     try:
-        return player.column_scores(board.grid, board.to_move, time_limit=5.0, should_stop=should_stop)
+        scores = player.column_scores(board.grid, board.to_move, node_limit=budget, should_stop=should_stop)
     except SolverStopped:
         if should_stop():
             raise SearchCancelled() from None
-        return None
+        return None, f"not solved within {budget:,} positions"
+    except BookError as error:
+        return None, f"the opening book failed its check ({error})"
+    return scores, ""
 
 
 def _sign(score: int) -> int:
@@ -71,10 +97,11 @@ def _sign(score: int) -> int:
 
 def _one(
     player: PerfectPlayer, board: Board, depths: range, should_stop: Callable[[], bool]
-) -> tuple[dict[int, bool], dict[int, int], dict[int, int]]:
-    """For one position: depth -> kept the outcome, nodes with pruning, nodes without."""
+) -> tuple[dict[int, bool], dict[int, int], dict[int, int], str]:
+    """For one position: depth -> kept the outcome, nodes with pruning, nodes without;
+    and why the outcome is not known ("" when it is)."""
     kept: dict[int, bool] = {}
-    scores = exact_scores(player, board, should_stop)
+    scores, why = exact_outcome(player, board, should_stop)
     best = max(scores.values()) if scores else None
     pruned: dict[int, int] = {}
     moves: dict[int, int] = {}
@@ -119,7 +146,7 @@ def _one(
             should_stop=should_stop,
         )
         full[depth] = result.stats.nodes
-    return kept, {d: n for d, n in pruned.items() if d in depths}, full
+    return kept, {d: n for d, n in pruned.items() if d in depths}, full, why
 
 
 def depth_truth(
@@ -138,13 +165,14 @@ def depth_truth(
     kept: dict[int, list[bool]] = {d: [] for d in depths}
     pruned: dict[int, list[int]] = {d: [] for d in depths}
     full: dict[int, list[int]] = {d: [] for d in depths}
-    unjudged = 0
+    unknown: dict[str, int] = {}  # why an outcome is not known -> positions
     player = PerfectPlayer()
     for number, board in enumerate(boards):
         if on_position is not None:
             on_position(number, len(boards))
-        one_kept, one_pruned, one_full = _one(player, board, depths, should_stop)
-        unjudged += not one_kept
+        one_kept, one_pruned, one_full, why = _one(player, board, depths, should_stop)
+        if why:
+            unknown[why] = unknown.get(why, 0) + 1
         for depth in depths:
             if depth in one_kept:
                 kept[depth].append(one_kept[depth])
@@ -158,7 +186,29 @@ def depth_truth(
         return sum(counts) / len(counts) if counts and len(counts) == len(boards) else None
 
     rows = tuple(DepthRow(d, sum(kept[d]), len(kept[d]), mean(pruned[d]), mean(full[d])) for d in depths)
-    note = ""
-    if unjudged:
-        note = f"{unjudged} position{'s' if unjudged != 1 else ''} without an exact outcome (off the standard board or not solved in time)"
-    return DepthTruth(label, len(boards), rows, note)
+    return DepthTruth(label, len(boards), rows, _note(unknown, rows, len(boards)))
+
+
+def _note(unknown: dict[str, int], rows: tuple[DepthRow, ...], positions: int) -> str:
+    """What the table lacks and why: outcomes not known, depths not searched."""
+    parts = []
+    for why, count in unknown.items():
+        if positions == 1:
+            parts.append(f"no exact outcome: {why}")
+        else:
+            parts.append(f"{count} of {positions} positions without an exact outcome: {why}")
+    missing = [row.depth for row in rows if row.pruned_nodes is None]
+    if missing and positions:
+        depths = str(missing[0]) if len(missing) == 1 else f"{missing[0]}-{missing[-1]}"
+        where = "" if positions == 1 else " in some positions"
+        parts.append(f"depth {depths} not searched{where}: past the {PRUNED_CAP:,}-node cap")
+    return "; ".join(parts)
+
+
+def position_cell(row: DepthRow) -> str:
+    """One position's cell of the table: "keeps (534 nodes)", "changes (...)", "- (..)"
+    where the outcome is not known (the note says why), or why the depth has no search."""
+    if row.pruned_nodes is None:
+        return f"not searched (past the {PRUNED_CAP:,}-node cap)"
+    kept = "-" if not row.judged else ("keeps" if row.kept else "changes")
+    return f"{kept} ({row.pruned_nodes:,.0f} nodes)"

@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from ai.book import BookError
 from ai.cost import duration_text, full_tree_positions, pruned_tree_positions, seconds_for, speed_text
-from ai.depth_truth import MAX_DEPTH, benchmark_boards, depth_truth
+from ai.depth_truth import MAX_DEPTH, benchmark_boards, depth_truth, position_cell
 from ai.exact import ExactScore, verdict
 from ai.levels import Level
 from ai.search import SearchProgress, SearchResult, search
@@ -772,10 +772,11 @@ def cmd_depth_chart(args: argparse.Namespace, out: TextIO) -> int:
             cells += [f"{row.pruned_nodes:>12,.0f}" if row.pruned_nodes else f"{'-':>12}"]
             cells += [f"{row.full_nodes:>14,.0f}" if row.full_nodes else f"{'-':>14}"]
         if current is not None:
-            row = current.rows[index]
-            kept = "-" if not row.judged else ("keeps" if row.kept else "changes")
-            cells.append(f"  {kept} ({row.pruned_nodes or 0:,.0f} nodes)")
+            cells.append(f"  {position_cell(current.rows[index])}")
         print("  ".join(cells), file=out)
+    for truth in (bench, current):
+        if truth is not None and truth.note:
+            print(f"{truth.label}: {truth.note}", file=out)
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     from game.app.depth_chart import save_depth_chart  # pygame: only for this command
 

@@ -82,3 +82,63 @@ def test_cli_depth_chart_refuses_before_any_work(tmp_path, capsys):
     assert main(["depth-chart", "8", "--out", str(tmp_path / "a.png")]) == 2
     assert "column 8" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+def test_the_chart_says_why_an_outcome_or_a_depth_is_missing():
+    """'depth-chart 4453' said "without an exact outcome (off the standard board or not
+    solved in time)" of a position analyze solves, and "(0 nodes)" at a depth it never
+    searched.  The exact outcome is now asked with a budget of positions (the hints' own,
+    the same on every machine), and each gap says which reason it is."""
+    from ai.depth_truth import PRUNED_CAP, exact_outcome, position_cell
+    from ai.perfect import PerfectPlayer
+    from game.rules import Rules
+
+    player = PerfectPlayer()
+    board = Board.from_moves("4453")
+    scores, why = exact_outcome(player, board)
+    assert scores is not None and why == ""
+    scores, why = exact_outcome(player, Board.from_moves("4453", Rules(rows=5, cols=5)))
+    assert scores is None and "standard board" in why and "time" not in why
+    past_the_book = Board.from_moves("4444413222242")  # 13 discs: the solver searches
+    scores, why = exact_outcome(PerfectPlayer(), past_the_book, node_limit=5)
+    assert scores is None and why == "not solved within 5 positions", why
+    truth = depth_truth([board], "4453", depths=range(11, 13))
+    deep = truth.rows[-1]
+    assert deep.depth == 12 and deep.pruned_nodes is None
+    assert "0 nodes" not in position_cell(deep) and f"{PRUNED_CAP:,}" in position_cell(deep)
+    assert "12" in truth.note and f"{PRUNED_CAP:,}" in truth.note
+    assert position_cell(truth.rows[0]).startswith("keeps (")
+
+
+@pytest.mark.slow
+def test_the_first_depth_chart_judges_the_position_while_the_solver_compiles(tmp_path):
+    """On a first start the solver compiles (more than 5 s here): the chart's 5-second
+    limit ran out and every depth said "-", though analyze solves the position."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "fresh-cache"), "SDL_VIDEODRIVER": "dummy"}
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(root / "main.py"),
+            "depth-chart",
+            "4453",
+            "--positions",
+            "0",
+            "--out",
+            str(tmp_path / "c.png"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=root,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split() for line in proc.stdout.splitlines() if line.strip()[:2].strip().isdigit()]
+    assert len(rows) == 12 and rows[0][1] == "keeps", proc.stdout
+    assert "without an exact outcome" not in proc.stdout and "(0 nodes)" not in proc.stdout

@@ -126,7 +126,10 @@ def _draw_shares(
             pygame.draw.circle(surface, p.good if kept else p.warning, (cx + step * 0.32, mark_y), 5)
             pygame.draw.circle(surface, p.text, (cx + step * 0.32, mark_y), 5, 1)
     if not any(row.judged for truth in (bench, current) if truth for row in truth.rows):
-        message = "No exact outcome to compare with: the solver knows the standard 6x7 board"
+        why = next((truth.note for truth in (current, bench) if truth is not None and truth.note), "")
+        message = theme.fit(
+            f"No exact outcome to compare with: {why}" if why else "No exact outcome yet", size, right - left
+        )
         theme.text(surface, message, size, ((left + right) / 2, top + height / 2), color=p.muted, anchor="center")
 
 
