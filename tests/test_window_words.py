@@ -216,3 +216,19 @@ def test_the_score_pills_keep_their_words_clear_of_their_edges(tmp_path, size, m
         side = pill.height * 0.35  # clear of the rounded ends
         assert ink.left - pill.left >= side and pill.right - ink.right >= side, (text, pill, ink)
         assert ink.top - pill.top >= 2 and pill.bottom - ink.bottom >= 2, (text, pill, ink)
+
+
+def test_column_scores_that_are_not_known_say_why():
+    """ "Column scores: not proven within the budget here": which budget, and the board or
+    the book where one of them is the reason."""
+    from ai.answer import Answer, DecidedBy
+    from ai.levels import exact_nodes
+    from game.app.scenes.play_text import no_scores_reason
+
+    answer = Answer(3, DecidedBy.SEARCH, Level(2), 0, None, None, None)
+    assert no_scores_reason(answer, Rules()) == (
+        f"not proven within {exact_nodes(Rules()):,} positions here (the values shown are estimates)"
+    )
+    assert "gravity" in no_scores_reason(answer, Rules(gravity=False))
+    damaged = Answer(3, DecidedBy.SEARCH, Level(2), 0, None, None, None, note="the 12-ply book failed its check")
+    assert no_scores_reason(damaged, Rules()) == "the 12-ply book failed its check"

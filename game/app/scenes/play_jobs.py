@@ -14,6 +14,7 @@ from ai.answer import Answer
 from ai.cost import full_tree_positions, seconds_for
 from ai.exact import ExactScore
 from ai.levels import PRESETS, Level, preset_name, solvable
+from game.app.scenes import play_text as say
 from game.app.scenes.play_records import SearchRecord
 from game.app.scenes.play_text import Report
 from game.app.settings import Opponent
@@ -166,7 +167,7 @@ class PlayJobs:
             self.analysis, self.analysis_ply = answer, self.ply
             if not answer.column_scores:
                 self.show_scores = False
-                self.scene.app.show_toast("Column scores: not proven within the budget here (estimates only)", 4.0)
+                self.scene.app.show_toast(f"Column scores off: {say.no_scores_reason(answer, self.scene.rules)}", 5.0)
             return
         if answer.result is not None:
             has_tree = event.tree_follows or answer.result.tree is not None

@@ -13,7 +13,7 @@ from ai.answer import Answer, DecidedBy
 from ai.cost import full_tree_positions
 from ai.exact import ExactScore, column_key, column_label, standing, verdict
 from ai.heuristic import POINT
-from ai.levels import Level, preset_name
+from ai.levels import Level, exact_nodes, preset_name, solvable
 from ai.values import is_win_value, plies_to_end
 from game.notation import format_move
 from game.rules import MAX, MIN, STANDARD, Mode, Rules
@@ -75,6 +75,15 @@ def plural(count: int, word: str) -> str:
 
 def move_text(move: int, rules: Rules) -> str:
     return ("column " if rules.gravity else "cell ") + format_move(move, rules)
+
+
+def no_scores_reason(answer: Answer, rules: Rules) -> str:
+    """Why the exact column scores are not known here: the board, the book, the budget."""
+    if not solvable(rules):
+        return "exact scores need classic rules with gravity on a board the solver takes"
+    if answer.note:  # a damaged book, as the decider says it
+        return answer.note
+    return f"not proven within {exact_nodes(rules):,} positions here (the values shown are estimates)"
 
 
 def estimate_text(own_value: int, name: str, rules: Rules) -> str:
