@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ai.bitboard import geometry
-from ai.solver import BOOK_PLIES, Solver, SolverStopped
-from game.rules import MAX, STANDARD, Rules
+from ai.solver import Solver, SolverStopped
+from game.rules import STANDARD, Rules
 
 
 class NotStandardError(ValueError):
@@ -67,17 +67,15 @@ class PerfectPlayer:
 
     # -- positions as the solver's bitboards ---------------------------------------
     def _position(self, grid: np.ndarray, to_move: int) -> tuple[int, int]:
-        first, second = self.geo.from_grid(np.asarray(grid, dtype=np.int8))
-        current = first if to_move == MAX else second
-        return current, first | second
+        return self.solver.position(grid, to_move)
 
     def _children(self, current: int, mask: int) -> list[tuple[int, int]]:
         """(column, bit) of every playable column, centre first."""
         geo = self.geo
         result = []
         for col in geo.centre_order:
-            column = ((1 << self.rules.rows) - 1) << (col * geo.height)
-            bit = (mask + (1 << (col * geo.height))) & column
+            _, add, keep = geo.move_steps[col]
+            bit = (mask + add) & keep
             if bit:
                 result.append((col, bit))
         return result
@@ -85,47 +83,6 @@ class PerfectPlayer:
     def _win_now_score(self, mask: int) -> int:
         """Score of winning with the next disc."""
         return (self.rules.cells + 1 - mask.bit_count()) // 2
-
-    def _child_score(
-        self,
-        current: int,
-        mask: int,
-        bit: int,
-        weak: bool,
-        deadline: float | None,
-        should_stop,
-        parent: int | None = None,
-        node_limit: int | None = None,
-    ) -> tuple[int, int]:
-        """Score (or outcome when ``weak``) for the side to move of playing ``bit``, and
-        the nodes that took.
-
-        ``parent``: the exact score of the position, where known: no move scores more,
-        and the first search asks whether this one scores exactly that.
-        """
-        if self.geo.line_starts(current | bit):
-            return (1 if weak else self._win_now_score(mask)), 0
-        if (mask | bit).bit_count() == self.rules.cells:
-            return 0, 0
-        limit = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
-        child = self.solver.solve_bits(
-            current ^ mask,
-            mask | bit,
-            weak=weak,
-            should_stop=should_stop,
-            time_limit=limit,
-            node_limit=node_limit,
-            low=None if parent is None or weak else -parent,
-        )
-        return -child.score, child.nodes
-
-    def _book_score(self, current: int, mask: int) -> int | None:
-        """The exact score of a position of the book's disc count (None elsewhere)."""
-        if mask.bit_count() != BOOK_PLIES:
-            return None
-        from ai.book import book
-
-        return book().score(current, current ^ mask)  # an even count: the first player moves
 
     # -- entry points ----------------------------------------------------------------
     def column_scores(
@@ -146,15 +103,11 @@ class PerfectPlayer:
         Raises:
             SolverStopped: the time or the nodes ran out, or ``should_stop`` said so.
         """
-        deadline = None if time_limit is None else time.perf_counter() + time_limit
         current, mask = self._position(grid, to_move)
-        parent = self._book_score(current, mask)
-        scores = {}
-        left = node_limit
-        for col, bit in self._children(current, mask):
-            scores[col], used = self._child_score(current, mask, bit, weak, deadline, should_stop, parent, left)
-            left = None if left is None else max(left - used, 0)
-        return scores
+        analysis = self.solver.analyze(
+            current, mask, weak=weak, should_stop=should_stop, time_limit=time_limit, node_limit=node_limit
+        )
+        return analysis.complete()
 
     def choose(
         self,
@@ -200,21 +153,12 @@ class PerfectPlayer:
         outcome, move, nodes = weak.score, weak.move, weak.nodes
         bits = dict(children)
         if outcome != 0:  # the quickest win / slowest loss, with the time and nodes left
-            parent = self._book_score(current, mask)
-            left = node_limit
-            try:
-                for col, bit in children:
-                    if deadline is not None and time.perf_counter() >= deadline:
-                        break
-                    scores[col], used = self._child_score(
-                        current, mask, bit, False, deadline, should_stop, parent, left
-                    )
-                    nodes += used
-                    left = None if left is None else max(left - used, 0)
-            except SolverStopped:
-                nodes += solver.nodes
-                if should_stop is not None and should_stop():
-                    raise
+            left = None if deadline is None else deadline - time.perf_counter()
+            analysis = solver.analyze(current, mask, should_stop=should_stop, time_limit=left, node_limit=node_limit)
+            nodes += analysis.nodes
+            if analysis.stopped is not None and should_stop is not None and should_stop():
+                raise analysis.stopped
+            scores = analysis.scores
             if scores:
                 best = max(scores, key=lambda col: scores[col])  # first (centre-most) on ties
                 if _sign(scores[best]) == outcome:
@@ -235,14 +179,9 @@ class PerfectPlayer:
         At the book's disc count the book says it.  Right after this player's own move
         and one reply, the outcome is at least the one that move kept.
         """
-        played = mask.bit_count()
-        if played == BOOK_PLIES:
-            from ai.book import book
-
-            first, second = (current, current ^ mask) if played % 2 == 0 else (current ^ mask, current)
-            score = book().score(first, second)
-            if score is not None:
-                return _sign(score), _sign(score)
+        score = self.solver.book_score(current, mask)
+        if score is not None:
+            return _sign(score), _sign(score)
         if self._kept is not None:
             own, after, outcome = self._kept  # after my last move
             reply = mask ^ after

@@ -34,7 +34,7 @@ from ai.search import ProgressCallback, SearchCancelled, SearchProgress, game_ov
 from ai.solver import BOOK_PLIES, Solver, SolverError, SolverStopped
 from ai.tree import DEFAULT_BUDGET
 from game.board import Board
-from game.rules import MAX, STANDARD, Mode, Rules
+from game.rules import STANDARD, Mode, Rules
 
 NOT_STANDARD_NOTE = "perfect play is only for the standard 6x7 board: playing Expert"
 SOLVED_OFF_BOARD_NOTE = "off the standard board: the solver proved this position, the move keeps its result"
@@ -263,14 +263,21 @@ def _endgame_columns(position: _Position, node_limit: int) -> tuple[tuple[list[i
     Raises:
         SolverStopped: the time or the nodes ran out, or ``should_stop`` said so.
     """
-    deadline = None if position.soft_limit is None else time.perf_counter() + position.soft_limit
-    outcomes, spent = _solve_columns(
-        position.grid, position.rules, position.to_move, node_limit, position.should_stop, weak=True, deadline=deadline
+    solver = shared_solver(position.rules)
+    current, mask = solver.position(position.grid, position.to_move)
+    analysis = solver.analyze(
+        current,
+        mask,
+        weak=True,
+        should_stop=position.should_stop,
+        time_limit=position.soft_limit,
+        node_limit=node_limit,
     )
+    outcomes = analysis.complete()
     best = max(outcomes.values(), default=-1)
     if best < 0:
-        return None, spent
-    return ([col for col, outcome in outcomes.items() if outcome == best], best), spent
+        return None, analysis.nodes
+    return ([col for col, outcome in outcomes.items() if outcome == best], best), analysis.nodes
 
 
 def _perfect(level: Level, position: _Position) -> Answer:
@@ -327,10 +334,9 @@ def column_scores(
     if node_limit is None:
         node_limit = exact_nodes(rules)
     try:
-        if rules == STANDARD:
-            scores = shared_player().column_scores(grid, to_move, node_limit=node_limit, should_stop=should_stop)
-        else:
-            scores, _ = _solve_columns(grid, rules, to_move, node_limit, should_stop)
+        solver = shared_solver(rules)
+        current, mask = solver.position(grid, to_move)
+        scores = solver.analyze(current, mask, should_stop=should_stop, node_limit=node_limit).complete()
     except SolverStopped:
         if should_stop is not None and should_stop():
             raise
@@ -338,56 +344,6 @@ def column_scores(
     except (BookError, SolverError):
         return None
     return {col: ExactScore.from_score(score, grid, to_move) for col, score in scores.items()}
-
-
-def _solve_columns(
-    grid: np.ndarray,
-    rules: Rules,
-    to_move: int,
-    node_limit: int,
-    should_stop: Callable[[], bool] | None,
-    *,
-    weak: bool = False,
-    deadline: float | None = None,
-) -> tuple[dict[int, int], int]:
-    """Every playable column's benchmark score for the side to move (its outcome 1/0/-1
-    when ``weak``), centre first, within ``node_limit`` solver nodes in all; and the nodes
-    spent.  A column that wins at once ends the look when ``weak``: nothing beats it.
-
-    Raises:
-        SolverStopped: the time or the nodes ran out, or ``should_stop`` said so.
-    """
-    solver = shared_solver(rules)
-    geo = solver.geo
-    first, second = geo.from_grid(grid)
-    current = first if to_move == MAX else second
-    mask = first | second
-    spent = 0
-    scores: dict[int, int] = {}
-    for col in geo.centre_order:
-        _, add, keep = geo.move_steps[col]
-        bit = (mask + add) & keep
-        if not bit:
-            continue
-        if geo.line_starts(current | bit):
-            if weak:
-                return {col: 1}, spent
-            scores[col] = (rules.cells + 1 - mask.bit_count()) // 2
-        elif (mask | bit).bit_count() == rules.cells:
-            scores[col] = 0
-        else:
-            remaining = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
-            child = solver.solve_bits(
-                current ^ mask,
-                mask | bit,
-                weak=weak,
-                should_stop=should_stop,
-                time_limit=remaining,
-                node_limit=max(node_limit - spent, 0),
-            )
-            spent += child.nodes
-            scores[col] = -child.score
-    return scores, spent
 
 
 def _with_column_scores(answer: Answer, position: _Position) -> Answer:

@@ -153,6 +153,31 @@ class MoveSolution:
     nodes: int
 
 
+@dataclass(frozen=True)
+class Analysis:
+    """The scores of a position's playable columns (``Solver.analyze``).
+
+    ``scores`` maps each 0-based column looked at, centre first, to the score of playing
+    it for the side to move (its outcome 1/0/-1 in a weak look); ``nodes`` is the work
+    it took; ``stopped`` says why the look ended before every column was scored (the
+    time or the nodes ran out, or ``should_stop`` said so), None when it finished.
+    """
+
+    scores: dict[int, int]
+    nodes: int
+    stopped: SolverStopped | None = None
+
+    def complete(self) -> dict[int, int]:
+        """The scores of a finished look.
+
+        Raises:
+            SolverStopped: the look was cut short.
+        """
+        if self.stopped is not None:
+            raise self.stopped
+        return self.scores
+
+
 class PythonNegamax:
     """The reference search in plain Python: the negamax that ``ai.solver_core`` compiles
     node for node, and what ``Solver`` runs when the compiled core is missing or
@@ -365,7 +390,93 @@ class PythonNegamax:
         return alpha
 
 
-class Solver(PythonNegamax):
+class LimitedSearch(PythonNegamax):
+    """One call's limits (a node budget, a deadline, a stop request) and where its searches
+    run: compiled (``ai.solver_core``) where the core takes them, else ``PythonNegamax``.
+    Its state is the ``Solver``'s own, like ``PythonNegamax``'s.
+    """
+
+    _should_stop: Callable[[], bool] | None
+    _deadline: float | None
+    _node_limit: int
+    _array: np.ndarray | None
+    _core_params: np.ndarray | None
+    _core_columns: np.ndarray
+    _core_state: np.ndarray
+    _stop_flag: np.ndarray
+    _watchdog: _Watchdog | None
+
+    def _poll(self, nodes: int) -> None:
+        """Give up past the node limit; every ``CHECK_EVERY`` nodes, on a stop request or
+        past the deadline.  Both paths stop at the same node for the same node limit."""
+        if nodes > self._node_limit:
+            raise SolverStopped("the solver's node budget ran out")
+        if not nodes & CHECK_MASK:
+            if self._should_stop is not None and self._should_stop():
+                raise SolverStopped("the solve was cancelled")
+            if self._deadline is not None and time.perf_counter() > self._deadline:
+                raise SolverStopped("the solver's time budget ran out")
+        self._check_at = min((nodes | CHECK_MASK) + 1, self._node_limit + 1)
+
+    def _start(self, should_stop: Callable[[], bool] | None, time_limit: float | None, node_limit: int | None) -> None:
+        """Set up the limits of one call (its node count starts at 0).
+
+        The compiled search is loaded (or compiled) first, so its one-time cost does not
+        eat the call's time limit (unless it is being prepared in the background).
+        """
+        if node_limit is not None and node_limit < 0:
+            raise ValueError(f"node_limit must be at least 0, not {node_limit}")
+        if self._core_params is not None:
+            solver_core.kernel()
+        self.nodes = 0
+        self._should_stop = should_stop
+        self._deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self._node_limit = solver_core.NO_LIMIT if node_limit is None else node_limit
+        self._check_at = min(CHECK_EVERY, self._node_limit + 1)
+        self._stop_flag[0] = 0
+
+    def _finish(self) -> None:
+        """Forget the limits of the call; stop its watchdog."""
+        self._should_stop = None
+        self._deadline = None
+        self._node_limit = solver_core.NO_LIMIT
+        if self._watchdog is not None:
+            self._watchdog.stop()
+            self._watchdog = None
+
+    @property
+    def compiled(self) -> bool:
+        """True when searches without a book run compiled (``ai.solver_core``) here."""
+        return self._core_params is not None and solver_core.is_ready()
+
+    def _search(self, current: int, mask: int, played: int, alpha: int, beta: int) -> int:
+        """``_negamax`` from a root: compiled where it can be, counted in ``self.nodes``."""
+        array, params = self._array, self._core_params
+        run = None
+        if array is not None and params is not None and self._book_plies < 0:
+            run = solver_core.kernel()
+        if run is None:
+            return self._negamax(current, mask, played, alpha, beta)
+        if self._watchdog is None and (self._should_stop is not None or self._deadline is not None):
+            self._watchdog = _Watchdog(self._stop_flag, self._should_stop, self._deadline)
+        state = self._core_state
+        state[solver_core.STATE_NODES] = self.nodes
+        state[solver_core.STATE_LIMIT] = self._node_limit
+        state[solver_core.STATE_REASON] = 0
+        flag = self._stop_flag
+        value = run(array, self._slots, params, self._core_columns, state, flag, current, mask, played, alpha, beta, -1)
+        self.nodes = int(state[solver_core.STATE_NODES])
+        if value == solver_core.STOPPED:
+            if state[solver_core.STATE_REASON] == solver_core.REASON_NODE_LIMIT:
+                raise SolverStopped("the solver's node budget ran out")
+            watchdog = self._watchdog
+            if watchdog is not None and watchdog.reason == "time":
+                raise SolverStopped("the solver's time budget ran out")
+            raise SolverStopped("the solve was cancelled")
+        return int(value)
+
+
+class Solver(LimitedSearch):
     """Solves positions of one rule set; keeps its transposition tables between calls.
 
     ``use_book`` (default: on the standard board) stops the search at the opening books.
@@ -463,76 +574,98 @@ class Solver(PythonNegamax):
         table = self.table(sign_scale=self._book_plies == WEAK_BOOK_PLIES)
         self._words, self._slots, self._array = table.words, table.slots, table.array
 
-    def _poll(self, nodes: int) -> None:
-        """Give up past the node limit; every ``CHECK_EVERY`` nodes, on a stop request or
-        past the deadline.  Both paths stop at the same node for the same node limit."""
-        if nodes > self._node_limit:
-            raise SolverStopped("the solver's node budget ran out")
-        if not nodes & CHECK_MASK:
-            if self._should_stop is not None and self._should_stop():
-                raise SolverStopped("the solve was cancelled")
-            if self._deadline is not None and time.perf_counter() > self._deadline:
-                raise SolverStopped("the solver's time budget ran out")
-        self._check_at = min((nodes | CHECK_MASK) + 1, self._node_limit + 1)
-
-    def _start(self, should_stop: Callable[[], bool] | None, time_limit: float | None, node_limit: int | None) -> None:
-        """Set up the limits of one call (its node count starts at 0).
-
-        The compiled search is loaded (or compiled) first, so its one-time cost does not
-        eat the call's time limit (unless it is being prepared in the background).
-        """
-        if node_limit is not None and node_limit < 0:
-            raise ValueError(f"node_limit must be at least 0, not {node_limit}")
-        if self._core_params is not None:
-            solver_core.kernel()
-        self.nodes = 0
-        self._should_stop = should_stop
-        self._deadline = None if time_limit is None else time.perf_counter() + time_limit
-        self._node_limit = solver_core.NO_LIMIT if node_limit is None else node_limit
-        self._check_at = min(CHECK_EVERY, self._node_limit + 1)
-        self._stop_flag[0] = 0
-
-    def _finish(self) -> None:
-        """Forget the limits of the call; stop its watchdog."""
-        self._should_stop = None
-        self._deadline = None
-        self._node_limit = solver_core.NO_LIMIT
-        if self._watchdog is not None:
-            self._watchdog.stop()
-            self._watchdog = None
-
-    @property
-    def compiled(self) -> bool:
-        """True when searches without a book run compiled (``ai.solver_core``) here."""
-        return self._core_params is not None and solver_core.is_ready()
-
-    def _search(self, current: int, mask: int, played: int, alpha: int, beta: int) -> int:
-        """``_negamax`` from a root: compiled where it can be, counted in ``self.nodes``."""
-        array, params = self._array, self._core_params
-        run = None
-        if array is not None and params is not None and self._book_plies < 0:
-            run = solver_core.kernel()
-        if run is None:
-            return self._negamax(current, mask, played, alpha, beta)
-        if self._watchdog is None and (self._should_stop is not None or self._deadline is not None):
-            self._watchdog = _Watchdog(self._stop_flag, self._should_stop, self._deadline)
-        state = self._core_state
-        state[solver_core.STATE_NODES] = self.nodes
-        state[solver_core.STATE_LIMIT] = self._node_limit
-        state[solver_core.STATE_REASON] = 0
-        flag = self._stop_flag
-        value = run(array, self._slots, params, self._core_columns, state, flag, current, mask, played, alpha, beta, -1)
-        self.nodes = int(state[solver_core.STATE_NODES])
-        if value == solver_core.STOPPED:
-            if state[solver_core.STATE_REASON] == solver_core.REASON_NODE_LIMIT:
-                raise SolverStopped("the solver's node budget ran out")
-            watchdog = self._watchdog
-            if watchdog is not None and watchdog.reason == "time":
-                raise SolverStopped("the solver's time budget ran out")
-            raise SolverStopped("the solve was cancelled")
-        return int(value)
-
     # -- entry points ---------------------------------------------------------------
+    def position(self, grid: np.ndarray, to_move: int) -> tuple[int, int]:
+        """A grid with ``to_move`` (1 or -1) to play as (side to move's discs, all discs)."""
+        first, second = self.geo.from_grid(np.asarray(grid, dtype=np.int8))
+        current = first if to_move == MAX else second
+        return current, first | second
+
+    def analyze(
+        self,
+        current: int,
+        mask: int,
+        *,
+        weak: bool = False,
+        should_stop: Callable[[], bool] | None = None,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+    ) -> Analysis:
+        """Score every playable column, centre first: a column that wins at once gets the
+        win score, any other the negation of the score of the position it leaves (Pons'
+        ``Solver::analyze``).  Every per-column score in the program comes from here.
+
+        At the exact book's disc count the book's score of the position bounds every
+        child's solve (no column scores more; the first search asks whether it scores
+        exactly that).  With ``weak`` each column gets its outcome (1/0/-1), and a column
+        that wins at once ends the look and is reported alone: a weak score cannot tell a
+        win now from a win later, and the win now is the one to play.
+
+        Args:
+            should_stop: polled during each solve; True ends the look.
+            time_limit: seconds for the whole look.
+            node_limit: solver nodes for the whole look: the same stop on every machine.
+
+        Returns:
+            An ``Analysis``; where the time or the nodes ran out, or ``should_stop`` said
+            so, it holds the columns scored before that and the reason (``stopped``).
+
+        Raises:
+            SolverError: the game is over (a line on the board).
+        """
+        geo = self.geo
+        if geo.line_starts(current) or geo.line_starts(current ^ mask):
+            raise SolverError("the game is already over (there is a line on the board)")
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        parent = None if weak else self.book_score(current, mask)
+        scores: dict[int, int] = {}
+        spent = 0
+        for col in geo.centre_order:
+            _, add, keep = geo.move_steps[col]
+            bit = (mask + add) & keep
+            if not bit:
+                continue
+            if geo.line_starts(current | bit):  # a win with this disc
+                if weak:
+                    return Analysis({col: 1}, spent)
+                scores[col] = (self.cells + 1 - mask.bit_count()) // 2
+                continue
+            if (mask | bit).bit_count() == self.cells:
+                scores[col] = 0
+                continue
+            left = None
+            if deadline is not None:
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    return Analysis(scores, spent, SolverStopped("the solver's time budget ran out"))
+            try:
+                child = self.solve_bits(
+                    current ^ mask,
+                    mask | bit,
+                    weak=weak,
+                    should_stop=should_stop,
+                    time_limit=left,
+                    node_limit=None if node_limit is None else max(node_limit - spent, 0),
+                    low=None if parent is None else -parent,
+                )
+            except SolverStopped as stopped:
+                return Analysis(scores, spent + self.nodes, stopped)
+            spent += child.nodes
+            scores[col] = -child.score
+        return Analysis(scores, spent)
+
+    def book_score(self, current: int, mask: int) -> int | None:
+        """The exact book's score of a position of its disc count, from the side to move
+        (None at other disc counts, off the standard board, or where the book failed its
+        check)."""
+        played = mask.bit_count()
+        if played != BOOK_PLIES:
+            return None
+        self._set_book(False, played)
+        if self._book_plies != played or self._book_score is None:
+            return None
+        return self._book_score(current, mask)
+
     def solve_grid(
         self,
         grid: np.ndarray,
@@ -550,11 +683,10 @@ class Solver(PythonNegamax):
             SolverStopped: ``should_stop`` (polled every 2048 nodes) returned True,
                 ``time_limit`` seconds passed, or the search reached ``node_limit`` nodes.
         """
-        first, second = self.geo.from_grid(np.asarray(grid, dtype=np.int8))
-        current = first if to_move == MAX else second
+        current, mask = self.position(grid, to_move)
         return self.solve_bits(
             current,
-            first | second,
+            mask,
             weak=weak,
             should_stop=should_stop,
             time_limit=time_limit,

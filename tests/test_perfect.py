@@ -11,7 +11,7 @@ from ai.answer import DecidedBy
 from ai.exact import ExactScore, verdict
 from ai.levels import PRESETS
 from ai.perfect import PerfectPlayer, exact_column_scores
-from ai.player import NOT_STANDARD_NOTE, _solve_columns, choose_move
+from ai.player import NOT_STANDARD_NOTE, choose_move
 from ai.solver import Solver, SolverStopped
 from ai.values import WIN, plies_to_end
 from game.board import Board
@@ -341,7 +341,8 @@ def test_perfect_on_a_small_board_keeps_the_result_the_solver_proves():
     choice = choose_move(PRESETS["Perfect"], board.grid, rules, board.to_move)
     assert choice.exact is not None and choice.exact.is_draw
     assert choice.note is not None and choice.note.startswith(SOLVED_OFF_BOARD_NOTE)
-    outcomes, _ = _solve_columns(board.grid, rules, board.to_move, 10**9, None, weak=True)
+    solver = Solver(rules)
+    outcomes = solver.analyze(*solver.position(board.grid, board.to_move), weak=True).complete()
     assert outcomes[choice.move] == 0 == max(outcomes.values())
     expert = PRESETS["Expert"]
     searched = search(board.grid, rules, expert.depth, node_limit=expert.node_limit, to_move=board.to_move)
