@@ -265,3 +265,20 @@ def test_the_review_says_how_accuracy_counts_distance(app):
     assert any("player 2 60%" in text for text in texts), texts
     assert any(ACCURACY_RULE in text for text in texts), texts
     assert not any("moves that kept the outcome" in text for text in texts)
+
+
+def test_an_estimated_review_says_how_deep_it_looked_and_within_what(app):
+    """The window's review of a game without gravity said only "search estimates (not
+    exact)": not how deep the columns were searched nor within what budget."""
+    from ai.review import ESTIMATE_NODES
+    from game.app.scenes.review_text import graph_legend
+    from tests.ui import drawn_texts
+
+    rules = Rules(rows=4, cols=5, connect=3, gravity=False)
+    review = ReviewScene(rules, Board.from_moves("a1b1a2", rules).moves)
+    app.stack.push(review)
+    assert wait_until(app, lambda: review.review is not None, 60)
+    legend = graph_legend(review.review)
+    depths = {m.estimate_depth for m in review.review.moves}
+    assert f"{ESTIMATE_NODES:,} positions" in legend and f"depth {max(depths)}" in legend
+    assert legend in [text for text, _ in drawn_texts(app)]

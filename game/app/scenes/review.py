@@ -28,7 +28,7 @@ from game.app.board_view import BoardLayout, BoardView, ColumnNote
 from game.app.job_slot import JobSlot
 from game.app.scene import Scene
 from game.app.scenes.play_view import notes_from_scores
-from game.app.scenes.review_text import detail_lines, header_lines, list_line, turning_points_line
+from game.app.scenes.review_text import detail_lines, graph_legend, header_lines, list_line, turning_points_line
 from game.app.theme import Theme
 from game.app.widgets import Button, display_size
 from game.app.worker import (
@@ -528,8 +528,7 @@ class ReviewScene(Scene):
                 pygame.draw.circle(surface, p.text, points[m.ply], 6, 1)
             if self.ply < len(points):
                 pygame.draw.circle(surface, p.accent, points[self.ply], 5)
-            legend = "line: the exact result after each ply" if review.exact else "line: search estimates (not exact)"
-            legend += "  ·  orange: mistake, red: blunder"
+            legend = graph_legend(review)
             theme.text(
                 surface,
                 theme.fit(legend, small, plot.width - 8),

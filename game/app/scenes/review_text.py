@@ -6,7 +6,7 @@ place); this module says who played what and what the class means.
 
 from __future__ import annotations
 
-from ai.review import ACCURACY_RULE, GameReview, MoveClass, MoveReview, side_number
+from ai.review import ACCURACY_RULE, ESTIMATE_NODES, GameReview, MoveClass, MoveReview, side_number
 from game.notation import format_move
 from game.rules import MAX, MIN
 
@@ -74,6 +74,18 @@ def detail_lines(review: GameReview, ply: int, names: dict[int, str]) -> list[st
     return lines
 
 
+def graph_legend(review: GameReview) -> str:
+    """The key over the evaluation graph: what the line is (and, for estimates, how deep
+    each move's columns were searched within their budget) and what the marks are."""
+    if review.exact:
+        line = "line: the exact result after each ply"
+    else:
+        depths = sorted({m.estimate_depth for m in review.moves if m.estimate_depth is not None})
+        deep = "" if not depths else f"{depths[0]}" if len(depths) == 1 else f"{depths[0]}-{depths[-1]}"
+        line = f"line: search estimates, depth {deep} within {ESTIMATE_NODES:,} positions a move"
+    return line + "  ·  orange: mistake, red: blunder"
+
+
 def turning_points_line(review: GameReview) -> str:
     points = review.turning_points
     if not points:
@@ -82,4 +94,12 @@ def turning_points_line(review: GameReview) -> str:
     return f"Turning points: {said}"
 
 
-__all__ = ["CLASS_MEANING", "detail_lines", "header_lines", "list_line", "move_name", "turning_points_line"]
+__all__ = [
+    "CLASS_MEANING",
+    "detail_lines",
+    "graph_legend",
+    "header_lines",
+    "list_line",
+    "move_name",
+    "turning_points_line",
+]
