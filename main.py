@@ -19,14 +19,24 @@ when they are first imported).  The fast solver is compiled by the game's worker
 background on the first start; the window opens at once and says when it is ready.
 """
 
+# ruff: noqa: E402
 from __future__ import annotations
+
+import signal
+import sys
+
+if __name__ == "__main__":
+    # Ctrl+C while the program is still starting (its imports take a second on a busy
+    # machine) ends it quietly with the status a shell gives Ctrl+C, not a traceback;
+    # then Ctrl+C is Python's again (KeyboardInterrupt) and each command says it.  (So
+    # the imports below come after this: ruff's E402 is off for this file.)
+    signal.signal(signal.SIGINT, lambda signum, frame: sys.exit(130))
 
 import hashlib
 import importlib.util
 import os
 import queue
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -272,4 +282,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # before a command could say it (each command catches its own)
+        sys.exit(130)
