@@ -713,20 +713,6 @@ def book_problems() -> list[str]:
     return list(dict.fromkeys(problems))  # a missing package is one problem, not three
 
 
-def unsaid_problems(said: set[str], *, check: bool = False) -> list[str]:
-    """The book problems not in ``said`` yet, added to it: a front end says each once.
-    ``check``: check the distance book first (once; quick), so a problem is known before
-    the first move that needs the book."""
-    if check:
-        try:
-            book().check()
-        except BookError:
-            pass
-    fresh = [problem for problem in book_problems() if problem not in said]
-    said.update(fresh)
-    return fresh
-
-
 def standard_geometry() -> Geometry:
     """The bitboard geometry the books are keyed in."""
     return geometry(STANDARD)

@@ -26,18 +26,20 @@ import numpy as np
 
 from ai.answer import Answer, DecidedBy, Purpose
 from ai.bitboard import fits_compiled, geometry
-from ai.book import BookError
+from ai.book import BookError, BookFile, book
 from ai.exact import ExactScore
 from ai.levels import OFF_BOARD_LEVEL, PRESETS, Level, level_played, solvable
 from ai.perfect import PerfectPlayer, shared_player
 from ai.search import ProgressCallback, SearchCancelled, SearchProgress, game_over_value, search
-from ai.solver import BOOK_PLIES, Solver, SolverError, SolverStopped
+from ai.solver import BOOK_PLIES, WEAK_BOOK_PLIES, Solver, SolverError, SolverStopped
 from ai.tree import DEFAULT_BUDGET
 from game.board import Board
 from game.rules import STANDARD, Mode, Rules
 
 NOT_STANDARD_NOTE = "perfect play is only for the standard 6x7 board: playing Expert"
 SOLVED_OFF_BOARD_NOTE = "off the standard board: the solver proved this position, the move keeps its result"
+BAD_BOOK_NOTE = "the opening book cannot be used ({problem}): {stand_in}; reinstall bitbully-databases"
+"""Said by every answer a level gives without the book it would use (``level_here``)."""
 HINT_EXACT_NODES = 20_000_000
 """The most a hint (or the column scores) spends on exact column scores before it says
 "estimate" instead: about 2 s compiled; the same on every machine."""
@@ -146,22 +148,58 @@ def _choose_now(
     over = game_over_value(geo, *geo.from_grid(grid))
     if over is not None:
         return Answer(None, DecidedBy.SEARCH, level, over)
-    note = None
-    played = level_played(level, rules)
-    if played != level:
-        level, note = played, NOT_STANDARD_NOTE
+    started = time.perf_counter()
+    level, note = level_here(level, grid, rules)
     if purpose is Purpose.HINT:
         level = replace(level, noise=0)
     position = _Position(grid, rules, to_move, should_stop, perfect_player, soft_limit)
-    started = time.perf_counter()
     answer = _decide(level, position, on_progress, record_tree, tree_budget, seed)
-    if note and answer.exact is not None and level.endgame_cells >= rules.cells:
+    if note == NOT_STANDARD_NOTE and answer.exact is not None and level.endgame_cells >= rules.cells:
         note = SOLVED_OFF_BOARD_NOTE  # Perfect off the standard board, and the solver proved it
     if purpose is Purpose.HINT:
         answer = _with_column_scores(answer, position)
-    if note:
-        answer = replace(answer, note=f"{note}; {answer.note}" if answer.note else note)
-    return replace(answer, seconds=time.perf_counter() - started)
+    return replace(_with_note(answer, note), seconds=time.perf_counter() - started)
+
+
+def level_here(level: Level, grid: np.ndarray, rules: Rules) -> tuple[Level, str | None]:
+    """The level that plays this position, and the note that says why where it is not
+    ``level`` (None where it is).
+
+    Perfect off the standard board is Expert (``ai.levels.level_played``).  Where a level
+    would answer from the opening book (Perfect, or a level that knows the openings, up
+    to the book's discs on the standard board), the book is checked first
+    (``ai.book``'s check, once per process): without it an exact solve from
+    an early position can take hours, so on a missing or damaged book Perfect plays the
+    Expert preset without the book, and another level plays without its book.
+    """
+    played = level_played(level, rules)
+    if played != level:
+        return played, NOT_STANDARD_NOTE
+    discs = int(np.count_nonzero(grid))
+    uses_book = level.perfect or (level.knows_openings(rules) and discs <= level.book_discs)
+    if rules != STANDARD or discs > BOOK_PLIES or not uses_book:
+        return level, None
+    try:
+        book().check()
+    except BookError as error:
+        if level.perfect:
+            stand_in, who = replace(PRESETS[OFF_BOARD_LEVEL], book_discs=0), f"{OFF_BOARD_LEVEL} plays for Perfect"
+        else:
+            stand_in, who = replace(level, book_discs=0), "the level plays without it"
+        return stand_in, BAD_BOOK_NOTE.format(problem=error, stand_in=who)
+    if discs < WEAK_BOOK_PLIES:  # the weak search's first stop (without it, the 12-ply book answers)
+        try:
+            book(BookFile.PLY_8).check()
+        except BookError:
+            pass
+    return level, None
+
+
+def _with_note(answer: Answer, note: str | None) -> Answer:
+    """``answer`` with ``note`` said first (once: nothing when it already says it)."""
+    if not note or (answer.note is not None and note in answer.note):
+        return answer
+    return replace(answer, note=f"{note}; {answer.note}" if answer.note else note)
 
 
 @dataclass(frozen=True)
@@ -194,10 +232,7 @@ def _decide(
     """Book, solver, then search: the first that knows answers."""
     rules = position.rules
     if level.perfect:
-        try:
-            return _perfect(level, position)
-        except BookError:  # no books (a ConnectX submission): the stand-in level plays
-            level = replace(PRESETS[OFF_BOARD_LEVEL], book_discs=0)
+        return _perfect(level, position)
     keeping: tuple[list[int], int] | None = None  # the columns that keep the solved outcome
     solver_spent = 0
     started = time.perf_counter()
@@ -209,8 +244,6 @@ def _decide(
     except SolverStopped:
         if position.stopped():
             raise
-    except BookError:  # the books are not installed: the search decides
-        pass
     left = position.soft_limit
     if left is not None:  # an outside clock runs: the search gets what the solver left of it
         left = max(left - (time.perf_counter() - started), 0.05)
@@ -425,6 +458,7 @@ class Thinking:
         self._progress: SearchProgress | None = None
         self._reported_depth = 0
         self._net: Answer | None = None
+        self._note: str | None = None  # why another level plays, said by every answer (``level_here``)
 
     @property
     def deadline(self) -> float | None:
@@ -447,7 +481,11 @@ class Thinking:
             self._on_pass(progress)
 
     def best_so_far(self) -> Answer:
-        """The level's deepest finished pass, else the safety net, else the quick move."""
+        """The level's deepest finished pass, else the safety net, else the quick move
+        (with the note of ``level_here``, where the level had one)."""
+        return _with_note(self._fallback(), self._note)
+
+    def _fallback(self) -> Answer:
         elapsed = time.perf_counter() - self.started
         progress = self._progress
         if progress is not None and progress.move is not None and progress.value is not None:
@@ -497,8 +535,11 @@ class Thinking:
     def run(self) -> Answer:
         """Think until the level is done or the clock says stop."""
         board = self.board
-        if self.seconds is not None and not board.is_game_over():
-            self._cast_safety_net(self.seconds)
+        if not board.is_game_over():
+            # The book's check first (the clock counts it), so a fallback answer says its note too.
+            _, self._note = level_here(self.level, board.grid, board.rules)
+            if self.seconds is not None:
+                self._cast_safety_net(self.seconds)
         soft = None
         if self.seconds is not None:
             soft = max(0.01, self.started + self.seconds * SOFT_SHARE - SAFETY_SECONDS - time.perf_counter())

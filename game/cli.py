@@ -703,7 +703,6 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         assert answer.move is not None
         said = f"decided by the {answer.decided_by.value}" + (f": {answer.note}" if answer.note else "")
         print(f"Level {args.level} plays: {format_move(answer.move, rules)} ({said})", file=out)
-    _note_book_problems()
     if result.tree is not None and args.tree:
         tree = result.tree
         print(f"\nSearch tree ({_plural(len(tree), 'node')} stored; W<n> = win in n plies):", file=out)
@@ -954,14 +953,6 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
                     flush=True,
                 )
     return 0
-
-
-def _note_book_problems() -> None:
-    """Say once on stderr which opening books failed their check (answers stay exact)."""
-    from ai.book import book_problems
-
-    for problem in book_problems():
-        print(f"note: {problem}; {BOOK_FALLBACK}", file=sys.stderr, flush=True)
 
 
 def cmd_engine(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:

@@ -145,24 +145,21 @@ def agent(observation: Any, configuration: Any) -> int:
     except ValueError as problem:
         print(f"connectx: {problem}; playing {LEVEL}", file=sys.stderr)
         level = find_level(LEVEL)
-    if level.perfect and rules == Rules():
-        _note_book_problems(check=True)  # before the move: say why it may be weaker
-    move = choose_move(level, grid, rules, to_move, movetime=seconds).move
-    _note_book_problems()
+    answer = choose_move(level, grid, rules, to_move, movetime=seconds)
+    _say(answer.note)
+    move = answer.move
     return move if move in open_columns else open_columns[len(open_columns) // 2]
 
 
-_BOOKS_NOTED: set[str] = set()
-BOOK_FALLBACK = "the agent plays without it (exact only where the solver finishes in time)"
+_NOTES_SAID: set[str] = set()
 
 
-def _note_book_problems(*, check: bool = False) -> None:
-    """Say on stderr (once each) why an opening book is not used (Kaggle keeps the log);
-    ``check``: check the distance book first (once; quick)."""
-    from ai.book import unsaid_problems
-
-    for problem in unsaid_problems(_BOOKS_NOTED, check=check):
-        print(f"connectx: note: {problem}; {BOOK_FALLBACK}", file=sys.stderr, flush=True)
+def _say(note: str | None) -> None:
+    """Say an answer's note on stderr (Kaggle keeps the log), each note once a process: a
+    refused opening book, say, is said with the first move it weakens."""
+    if note and note not in _NOTES_SAID:
+        _NOTES_SAID.add(note)
+        print(f"connectx: note: {note}", file=sys.stderr, flush=True)
 
 
 def _fallback_column(grid: np.ndarray, to_move: int, inarow: int, open_columns: list[int]) -> int:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import enum
 import sys
 import threading
-import time
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -55,7 +54,6 @@ ARENA_TIME_PER_MOVE_MS = 500
 ARENA_MIN_THINK_MS = 20
 MAX_ERROR_CHARS = 240
 """The longest ``error`` message sent (the bad token it quotes is cut in the middle)."""
-BOOK_FALLBACK = "the levels play without it (exact only where the solver finishes in time)"
 
 
 @dataclass
@@ -99,7 +97,7 @@ class Engine:
         self.closed = False  # the output pipe is gone
         self._job: _Job | None = None
         self.arena = ArenaState()
-        self._books_noted: set[str] = set()
+        self._notes_said: set[str] = set()
 
     # -- output -----------------------------------------------------------------------
     def send(self, line: str) -> None:
@@ -122,29 +120,13 @@ class Engine:
             message = message[: MAX_ERROR_CHARS - 40] + " ... " + message[-35:]
         self.send(f"error {message}")
 
-    def answer(self, line: str) -> None:
-        """Send a move's answer, then note any opening book refused meanwhile."""
+    def answer(self, line: str, answer: Answer) -> None:
+        """Send a move's answer line, then its note on the log (each note once a session:
+        a refused opening book, say, is said with the first move it weakens)."""
         self.send(line)
-        self.note_books()
-
-    def _after_book_check(self, seconds: float | None, check: bool) -> float | None:
-        """``note_books(check=check)``; returns the move's ``seconds`` less the time the
-        check took (the first check of an install reads the whole file), so the clock
-        counts it."""
-        started = time.perf_counter()
-        self.note_books(check=check)
-        if seconds is None:
-            return None
-        return max(ARENA_MIN_THINK_MS / 1000, seconds - (time.perf_counter() - started))
-
-    def note_books(self, *, check: bool = False) -> None:
-        """Say on the log (once each) why an opening book is not used: the level plays
-        without it, maybe weaker or closer to its clock.  ``check``: check the distance
-        book first (once; quick), so Perfect's first move is explained before it is made."""
-        from ai.book import unsaid_problems
-
-        for problem in unsaid_problems(self._books_noted, check=check):
-            print(f"engine: note: {problem}; {BOOK_FALLBACK}", file=self.log, flush=True)
+        if answer.note and answer.note not in self._notes_said:
+            self._notes_said.add(answer.note)
+            print(f"engine: note: {answer.note}", file=self.log, flush=True)
 
     # -- the loop -----------------------------------------------------------------------
     def run(self, lines: Iterable[str]) -> int:
@@ -240,7 +222,6 @@ class Engine:
             self.send("bestmove none")
             return
         to_move = self.board.to_move
-        seconds = self._after_book_check(seconds, self.level.perfect and self.rules == Rules())
 
         def on_pass(progress: SearchProgress) -> None:
             value = progress.value if progress.value is not None else 0
@@ -252,7 +233,7 @@ class Engine:
 
         self._job = _Job(
             Thinking(self.level, self.board, seconds, on_pass=on_pass),
-            lambda timed: self.answer(f"bestmove {'none' if timed.move is None else timed.move}"),
+            lambda timed: self.answer(f"bestmove {'none' if timed.move is None else timed.move}", timed),
         )
         self._job.start()
 
@@ -299,8 +280,8 @@ class Engine:
         seconds = max(ARENA_MIN_THINK_MS, think_ms) / 1000
         if board.is_game_over():
             raise ProtocolError("the field shows a finished game: no move to make")
-        thinking = Thinking(self.level, board, self._after_book_check(seconds, self.level.perfect and rules == Rules()))
-        job = _Job(thinking, lambda timed: self.answer(f"place_disc {timed.move}"))
+        thinking = Thinking(self.level, board, seconds)
+        job = _Job(thinking, lambda timed: self.answer(f"place_disc {timed.move}", timed))
         self._job = job
         job.start()
         job.wait()  # the arena sends nothing while it waits for the move

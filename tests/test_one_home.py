@@ -1,4 +1,5 @@
-"""One home for each concern: every column score comes from ``Solver.analyze``.
+"""One home for each concern: every column score comes from ``Solver.analyze``, and the
+decider alone falls back when the opening book is bad (front ends show its note).
 
 ``tests/data/one_home.txt`` holds a seeded set of positions with the exact column scores
 and every preset's move as the code answered them before ``Solver.analyze`` (commit
@@ -6,15 +7,20 @@ and every preset's move as the code answered them before ``Solver.analyze`` (com
 
 from __future__ import annotations
 
+import io
 import random
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+import ai.book
 import ai.perfect
 import ai.player
+from ai.answer import DecidedBy, Purpose
 from ai.levels import PRESETS
-from ai.player import choose_move, column_scores
+from ai.player import BAD_BOOK_NOTE, choose_move, column_scores
 from ai.solver import Solver, SolverStopped
 from game.board import Board
 from game.rules import STANDARD, Rules
@@ -152,3 +158,88 @@ def test_every_preset_plays_as_before_on_a_sample():
 @pytest.mark.slow
 def test_every_preset_plays_as_before_on_the_whole_set():
     _check_recorded(_recorded())
+
+
+# -- the bad-book fallback: the decider's, said in its answer's note ------------------------
+@pytest.fixture
+def damaged_book(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Every opening book of this process is one damaged file (not a whole number of
+    records); fresh solver tables and verdict cache; the real books again afterwards."""
+    path = tmp_path / "book_12ply_distances.dat"
+    path.write_bytes(b"damaged")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(ai.book, "book_path", lambda which: path)
+    _fresh_tables()
+    ai.book._shared_book.cache_clear()
+    yield path
+    ai.book._shared_book.cache_clear()
+    _fresh_tables()  # nor a solver that has seen the damaged book
+
+
+def _book_note(answer_note: str | None) -> None:
+    assert answer_note is not None
+    assert answer_note.count("the opening book cannot be used") == 1, answer_note  # said once
+    assert "book_12ply_distances.dat is damaged" in answer_note and "reinstall bitbully-databases" in answer_note
+
+
+def test_perfect_plays_expert_without_a_bad_book_and_says_so_once(damaged_book):
+    board = Board.from_moves("4453")
+    for purpose in (Purpose.MOVE, Purpose.HINT):
+        answer = choose_move(PRESETS["Perfect"], board.grid, board.rules, board.to_move, purpose=purpose)
+        _book_note(answer.note)
+        assert "Expert plays for Perfect" in answer.note
+        assert answer.level.book_discs == 0 and not answer.level.perfect
+        assert answer.decided_by is not DecidedBy.BOOK
+
+
+def test_a_level_that_knows_the_openings_plays_without_a_bad_book(damaged_book):
+    expert = PRESETS["Expert"]
+    board = Board.from_moves("44535")
+    answer = choose_move(expert, board.grid, board.rules, board.to_move)
+    _book_note(answer.note)
+    assert answer.level == replace(expert, book_discs=0) and answer.decided_by is DecidedBy.SEARCH
+    assert answer.note.endswith(BAD_BOOK_NOTE.split("): ", 1)[1].format(stand_in="the level plays without it"))
+
+
+def test_no_note_where_the_level_would_not_use_the_book(damaged_book):
+    opening = Board.from_moves("4453")
+    assert choose_move(PRESETS["Medium"], opening.grid, opening.rules, opening.to_move).note is None
+    late = Board.from_moves((POSITIONS / "Test_L2_R1").read_text().split()[0])  # past the book: the solver
+    assert late.ply > 12
+    answer = choose_move(PRESETS["Perfect"], late.grid, late.rules, late.to_move)
+    assert answer.note is None and answer.decided_by is DecidedBy.SOLVER
+
+
+def test_a_bad_book_is_said_by_the_answer_of_a_clock_too(damaged_book):
+    """Under an outside clock (engine, ConnectX) even a fallback answer says it."""
+    board = Board.from_moves("4453")
+    for seconds in (0.3, 3.0):
+        answer = choose_move(PRESETS["Perfect"], board.grid, board.rules, board.to_move, movetime=seconds)
+        _book_note(answer.note)
+
+
+def test_the_front_ends_show_the_deciders_note(damaged_book, monkeypatch, capsys):
+    from game import cli, connectx
+    from game.engine import Engine
+
+    out, log = io.StringIO(), io.StringIO()
+    Engine(out, level="perfect", log=log).run(["position 3 3 4 2", "go movetime 3000"])
+    notes = [line for line in log.getvalue().splitlines() if "note:" in line]
+    assert out.getvalue().count("bestmove") == 1 and len(notes) == 1
+    _book_note(notes[0])
+
+    analyzed = io.StringIO()
+    assert cli.main(["analyze", "4453", "--depth", "2", "--level", "perfect"], stdout=analyzed) == 0
+    played = [line for line in analyzed.getvalue().splitlines() if line.startswith("Level perfect plays:")]
+    _book_note(played[0])
+
+    monkeypatch.setenv("CONNECT4_CONNECTX_LEVEL", "perfect")
+    monkeypatch.setattr(connectx, "_NOTES_SAID", set())
+    capsys.readouterr()
+    board = Board.from_moves("4453")
+    cells = [0 if v == 0 else (1 if v == 1 else 2) for v in board.grid.flatten().tolist()]
+    for _ in range(2):
+        connectx.agent({"board": cells, "mark": 1}, {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 5})
+    notes = [line for line in capsys.readouterr().err.splitlines() if "note:" in line]
+    assert len(notes) == 1
+    _book_note(notes[0])
