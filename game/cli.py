@@ -1036,7 +1036,11 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     main_thread = threading.current_thread() is threading.main_thread()
     stop = threading.Event()
 
+    match_process = os.getpid()
+
     def interrupt(signum: int, frame: object) -> None:
+        if os.getpid() != match_process:  # a pool worker forked a moment ago: it ignores Ctrl+C
+            return
         stop.set()  # also a flag: the match stops even where the exception goes astray
         raise KeyboardInterrupt
 
