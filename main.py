@@ -22,7 +22,7 @@ background on the first start; the window opens at once and says when it is read
 # ruff: noqa: E402
 from __future__ import annotations
 
-import signal
+import _signal  # the signal module's C core: loaded at once (``signal`` first imports enum)
 import sys
 
 if __name__ == "__main__":
@@ -30,12 +30,13 @@ if __name__ == "__main__":
     # machine) ends it quietly with the status a shell gives Ctrl+C, not a traceback;
     # then Ctrl+C is Python's again (KeyboardInterrupt) and each command says it.  (So
     # the imports below come after this: ruff's E402 is off for this file.)
-    signal.signal(signal.SIGINT, lambda signum, frame: sys.exit(130))
+    _signal.signal(_signal.SIGINT, lambda signum, frame: sys.exit(130))
 
 import hashlib
 import importlib.util
 import os
 import queue
+import signal
 import subprocess
 import threading
 import time
