@@ -19,6 +19,12 @@ Here the files are read lazily (nothing at import, each file on its first look-u
 memory-mapped and searched with numpy ``searchsorted``.  Values are returned in the
 benchmark score convention of ``ai.solver`` (from the side to move: 22 minus the winner's
 discs at the end on 6x7), so the solver can stop at the book.
+
+This module only reads: it trusts the files of the known release by their size and
+checksum.  A book of another release has no checksum to compare; the exact solver checks
+it (``ai.book_check``, which the decider asks before a level uses a book), and until that
+check has passed on the very file, ``OpeningBook.check`` refuses it (``BookUnchecked``).
+The table of solved early positions is read here too; ``ai.book_check`` builds it.
 """
 
 from __future__ import annotations
@@ -29,20 +35,17 @@ import hashlib
 import json
 import mmap
 import os
-import random
 import stat
 import threading
-import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from types import ModuleType
 
 import numpy as np
 
 from ai.bitboard import Geometry, geometry
+from game.board import Board
 from game.rules import STANDARD
-
-if TYPE_CHECKING:
-    from game.board import Board
 
 ROWS, COLS = STANDARD.rows, STANDARD.cols
 HEIGHT = ROWS + 1
@@ -51,6 +54,11 @@ HEIGHT = ROWS + 1
 class BookError(LookupError):
     """A position a book cannot answer, or a book that cannot be used (missing, not a
     regular file, damaged): the message names the file and what is wrong."""
+
+
+class BookUnchecked(BookError):
+    """A book of another release that the exact solver has not checked yet: the reader
+    refuses it until ``ai.book_check`` has (nothing is remembered, so that check can run)."""
 
 
 class BookFile(enum.Enum):
@@ -88,15 +96,6 @@ KNOWN_FILES = {
 differs in one byte is damaged."""
 MAX_BOOK_BYTES = 64 << 20
 """A book file above this size is refused unread (the largest known one is 21 MB)."""
-SAMPLE_ENTRIES = 16
-"""Entries of a book of another release checked against the exact solver."""
-PLAYED_POSITIONS = 64
-"""Positions reached by random play that a book of another release is also checked on: a
-packed book reads a missing position as a first-player win, so a file cut short is only
-caught on positions it lacks, never on its own entries."""
-CHECK_SECONDS = 20.0
-"""The most the solver may spend on one book's check (positions it cannot finish in time
-are not counted; too few finished and the book is not used)."""
 BLOCK = 1024
 """Records per block of the two-level search: a sparse index of every ``BLOCK``-th key is
 held in memory, one block of the mapped file is read per look-up (the keys are never copied
@@ -105,7 +104,7 @@ CHECKS_FILE = "book-checks.json"
 """The verdicts of earlier checks, in the user's cache folder, by path, inode, size, mtime and ctime."""
 
 
-def _package():
+def _package() -> ModuleType:
     try:
         import bitbully_databases
     except ImportError as error:
@@ -280,6 +279,11 @@ def open_book_file(which: BookFile, path: Path) -> tuple[mmap.mmap, os.stat_resu
     return mapped, info
 
 
+ReleaseCheck = Callable[["OpeningBook", str], None]
+"""The exact solver's check of a book of another release: (book, its name for messages);
+raises ``BookError`` when the book is wrong (``ai.book_check``)."""
+
+
 class OpeningBook:
     """One book file, checked and mapped on first use.  ``score`` answers positions with
     ``plies`` discs.
@@ -333,7 +337,7 @@ class OpeningBook:
     # -- checking -------------------------------------------------------------------
     def _check_structure(self, name: str) -> None:
         """Keys strictly ascending, value codes of the documented kinds (chunk by chunk)."""
-        count = self._count()
+        count = self.stored_count()
         previous = None
         chunk = 1 << 18
         for start in range(0, count, chunk):
@@ -350,43 +354,10 @@ class OpeningBook:
                 where = start + int(np.argmax(bad))
                 raise BookError(f"{name} is damaged: record {where:,} holds no valid value")
 
-    def _check_sample(self, name: str) -> None:
-        """Compare a few entries with the exact solver (``SAMPLE_ENTRIES``, chosen by a
-        fixed seed): close finishes of the distance book solved without a book, entries
-        of the packed books against the checked distance book."""
-        from ai.solver import Solver
-
-        if not self.which.has_distances:  # checked against the distance book: it must pass first
-            try:
-                book(BookFile.PLY_12_DISTANCES).check()
-            except BookError as error:
-                raise BookError(f"{name} cannot be checked without the 12-ply-dist book ({error})") from error
-        rng = random.Random(12)
-        count = self._count()
-        checked = tries = 0
-        solver = Solver(STANDARD, use_book=False) if self.which.has_distances else None
-        while checked < SAMPLE_ENTRIES and tries < 200 * SAMPLE_ENTRIES:
-            tries += 1
-            first, second, stored = self._entry(rng.randrange(count))
-            if solver is not None:
-                if abs(stored) < 90:  # a finish within 10 plies: quick without a book
-                    continue
-                expected = solver.solve_bits(first, first | second).score
-                found = self._score(first, second)
-            else:
-                exact = book(BookFile.PLY_12_DISTANCES).score(first, second) if self.plies == 12 else None
-                if exact is None and self.plies == 12:
-                    continue
-                if exact is None:  # the 8-ply book: solve down to the 12-ply book
-                    exact = Solver(STANDARD).solve_bits(first, first | second).score
-                expected, found = (exact > 0) - (exact < 0), self._score(first, second)
-            if found != expected:
-                raise BookError(f"{name} is damaged: it gives {found} where the exact solver finds {expected}")
-            checked += 1
-
-    def _verify(self, name: str, info: os.stat_result) -> None:
+    def _verify(self, name: str, info: os.stat_result, release_check: ReleaseCheck | None) -> None:
         """The file of the known release byte for byte, or a book of another release that
-        passes the structure and sample checks; the verdict is kept in the cache folder."""
+        passes the structure check and ``release_check``; the verdict is kept in the cache
+        folder (a book of another release not checked yet leaves none)."""
         # The change time and inode too: a rewrite that keeps size and modification time
         # (a restore, ``touch -r``) still changes ``st_ctime``, which no program can set.
         key = f"{self.path}|{info.st_dev}|{info.st_ino}|{info.st_size}|{info.st_mtime_ns}|{info.st_ctime_ns}"
@@ -396,13 +367,15 @@ class OpeningBook:
         if verdict is not None:
             raise BookError(verdict)
         try:
-            self._verify_now(name, info)
+            self._verify_now(name, info, release_check)
+        except BookUnchecked:
+            raise
         except BookError as error:
             _store_verdict(key, str(error))
             raise
         _store_verdict(key, "ok")
 
-    def _verify_now(self, name: str, info: os.stat_result) -> None:
+    def _verify_now(self, name: str, info: os.stat_result, release_check: ReleaseCheck | None) -> None:
         assert self._mapped is not None
         size, digest = KNOWN_FILES[self.which]
         if package_version() == KNOWN_VERSION:
@@ -414,47 +387,22 @@ class OpeningBook:
                 raise BookError(f"{name} is damaged: its checksum differs from release {KNOWN_VERSION}'s")
             return
         self._check_structure(name)
-        self._check_sample(name)
-        self._check_played(name)
+        if release_check is None:
+            raise BookUnchecked(
+                f"{name} is of release {package_version() or '(unknown)'}, not {KNOWN_VERSION}: "
+                "the exact solver has not checked it yet"
+            )
+        release_check(self, name)
 
-    def _check_played(self, name: str) -> None:
-        """Check ``PLAYED_POSITIONS`` positions reached by random play (a fixed seed): the
-        distance book must hold each one unless the side to move wins at once (the package
-        leaves only those out); a packed book's value must have the sign of the exact score
-        (the checked distance book's, or the solver's for the 8-ply book)."""
-        from ai.solver import Solver, SolverStopped
-
-        rng = random.Random(17)
-        geo = standard_geometry()
-        deadline = time.monotonic() + CHECK_SECONDS
-        solver = Solver(STANDARD) if self.plies == 8 else None
-        solved = 0
-        for board in _played_positions(rng, self.plies, PLAYED_POSITIONS if solver is None else SAMPLE_ENTRIES):
-            first, second = geo.from_grid(board.grid)
-            if self.which.has_distances:
-                if self._look(first, second) is None and not _wins_at_once(board):
-                    raise BookError(f"{name} is damaged: it lacks positions of {self.plies} discs (cut short?)")
-                continue
-            if solver is None:
-                exact = book(BookFile.PLY_12_DISTANCES).score(first, second)
-                if exact is None:
-                    continue
-            else:
-                try:
-                    exact = solver.solve_bits(first, first | second, time_limit=deadline - time.monotonic()).score
-                except SolverStopped:
-                    break
-                solved += 1
-            expected, found = (exact > 0) - (exact < 0), self._score(first, second)
-            if found != expected:
-                raise BookError(f"{name} is damaged: it gives {found} where the exact solver finds {expected}")
-        if solver is not None and solved < SAMPLE_ENTRIES // 4:
-            raise BookError(f"{name} could not be checked within {CHECK_SECONDS:g} s")
-
-    def check(self) -> OpeningBook:
+    def check(self, release_check: ReleaseCheck | None = None) -> OpeningBook:
         """Check and map the file (once); return the book.
 
+        The known release is checked by its size and checksum.  A book of another release
+        also needs the exact solver's check: ``release_check`` runs it (``ai.book_check``
+        passes it), else only an earlier passed check of the same file trusts the book.
+
         Raises:
+            BookUnchecked: a book of another release the solver has not checked yet.
             BookError: the file is missing, not a regular file or damaged (the same error
                 on every later call).
         """
@@ -465,7 +413,9 @@ class OpeningBook:
                 raise self._error
             if not self._ready:
                 try:
-                    self._load()
+                    self._load(release_check)
+                except BookUnchecked:
+                    raise
                 except BookError as error:
                     self._records = self._index = None
                     self._error = error
@@ -473,21 +423,22 @@ class OpeningBook:
                 self._ready = True
         return self
 
-    def _load(self) -> None:
+    def _load(self, release_check: ReleaseCheck | None) -> None:
         path = self.path = book_path(self.which)
         mapped, info = open_book_file(self.which, path)
         self._mapped = mapped
         self._records = self._view(mapped)
         self._index = self._keys(0, len(self._records), BLOCK)
         name = f"the {self.which.package_name} book {path}"
-        self._verify(name, info)
+        self._verify(name, info, release_check)
 
     # -- look-ups -------------------------------------------------------------------
     def __len__(self) -> int:
         self.check()
-        return self._count()
+        return self.stored_count()
 
-    def _count(self) -> int:
+    def stored_count(self) -> int:
+        """The records in the mapped file, trusted or not (for the checks themselves)."""
         assert self._records is not None
         return len(self._records)
 
@@ -495,9 +446,10 @@ class OpeningBook:
         """The ``index``-th stored position as (first, second, stored value): the raw
         value (distance code, or 0 draw / -1 loss in the packed books)."""
         self.check()
-        return self._entry(index)
+        return self.stored_entry(index)
 
-    def _entry(self, index: int) -> tuple[int, int, int]:
+    def stored_entry(self, index: int) -> tuple[int, int, int]:
+        """``entry`` of the mapped file, trusted or not (for the checks themselves)."""
         key = int(self._keys(index, index + 1)[0])
         value = int(self._value_codes(index, index + 1)[0])
         if not self.which.has_distances:
@@ -521,11 +473,9 @@ class OpeningBook:
         value = int(self._value_codes(start + at, start + at + 1)[0])
         return value if self.which.has_distances else -value  # packed: 0 draw, -1 first-player loss
 
-    def _lookup(self, first: int, second: int) -> int | None:
-        self.check()
-        return self._look(first, second)
-
-    def _look(self, first: int, second: int) -> int | None:
+    def stored_value(self, first: int, second: int) -> int | None:
+        """The raw stored value of a position (or its mirror image), None when absent,
+        trusted or not (for the checks themselves)."""
         for mirror in (False, True):
             code, length = huffman_key(first, second, mirror=mirror)
             if length == 32 and code >= 1 << 31:  # the 12-ply files store signed 32-bit keys
@@ -548,13 +498,14 @@ class OpeningBook:
                 book cannot be used (``check``).
         """
         self.check()
-        return self._score(first, second)
+        return self.stored_score(first, second)
 
-    def _score(self, first: int, second: int) -> int | None:
+    def stored_score(self, first: int, second: int) -> int | None:
+        """``score`` from the mapped file, trusted or not (for the checks themselves)."""
         played = (first | second).bit_count()
         if played != self.plies:
             raise BookError(f"the {self.which.package_name} book holds positions of {self.plies} discs, not {played}")
-        found = self._look(first, second)
+        found = self.stored_value(first, second)
         if not self.which.has_distances:
             return 1 if found is None else found
         if found is None:
@@ -569,39 +520,12 @@ class OpeningBook:
         return -(cells_half + 1 - (played + plies_left) // 2)
 
 
-def _played_positions(rng: random.Random, plies: int, count: int) -> list[Board]:
-    """``count`` positions of ``plies`` discs reached by random legal play, none over."""
-    from game.board import Board
-
-    found: list[Board] = []
-    while len(found) < count:
-        board = Board(STANDARD)
-        for _ in range(plies):
-            board.push(rng.choice(board.legal_moves()))
-            if board.is_game_over():
-                break
-        if not board.is_game_over():
-            found.append(board)
-    return found
-
-
-def _wins_at_once(board: Board) -> bool:
-    """The side to move has a move that makes four in a row."""
-    for move in board.legal_moves():
-        after = board.copy()
-        after.push(move)
-        outcome = after.outcome()
-        if outcome is not None and outcome.winner is not None:
-            return True
-    return False
-
-
 EARLY_PLIES = 4
 """Up to this many discs an exact solve reads ``early_scores`` (solved once)."""
 EARLY_FILE = Path(__file__).resolve().parent / "data" / "early_exact.txt"
 """Exact scores of every position of at most ``EARLY_PLIES`` discs, one of each mirror
 pair, as ``MOVES SCORE`` lines: computed once by the solver searching down to the
-12-ply book (``python -m ai.book``), because from so few discs that search takes seconds."""
+12-ply book (``python -m ai.book_check``), because from so few discs that search takes seconds."""
 
 
 def canonical_key(first: int, second: int) -> int:
@@ -611,7 +535,7 @@ def canonical_key(first: int, second: int) -> int:
 
 EARLY_SHA256 = "e080f71252d03e7f39a88e8f718427c351b4ece0819db311f12d3de750a692fe"
 """SHA-256 of the shipped ``EARLY_FILE``: a table that differs is not used (``python -m
-ai.book`` rebuilds the file and prints the new digest to put here)."""
+ai.book_check`` rebuilds the file and prints the new digest to put here)."""
 MAX_EARLY_BYTES = 1 << 20
 _early_error: BookError | None = None
 
@@ -644,8 +568,6 @@ def _read_early_file() -> str:
 def early_scores() -> dict[int, int]:
     """The table of ``EARLY_FILE`` by ``canonical_key``; empty, with the reason in
     ``book_problems``, when the file fails its check (the solver then searches)."""
-    from game.board import Board
-
     global _early_error
     _early_error = None
     table: dict[int, int] = {}
@@ -663,35 +585,6 @@ def early_scores() -> dict[int, int]:
         first, second = geo.from_grid(Board.from_moves("" if moves == "-" else moves).grid)
         table[canonical_key(first, second)] = int(score)
     return table
-
-
-def build_early_file(path: Path = EARLY_FILE, plies: int = EARLY_PLIES) -> int:
-    """Solve every position of at most ``plies`` discs (one per mirror pair); write them."""
-    from ai.solver import Solver
-    from game.board import Board
-
-    geo = standard_geometry()
-    solver = Solver(STANDARD)
-    seen: set[int] = set()
-    lines = []
-    frontier = [Board()]
-    for _ in range(plies + 1):
-        following = []
-        for board in frontier:
-            first, second = geo.from_grid(board.grid)
-            key = canonical_key(first, second)
-            if key in seen or board.is_game_over():
-                continue
-            seen.add(key)
-            score = solver.solve_grid(board.grid, board.to_move).score
-            lines.append(f"{board.moves_string() or '-'} {score}")
-            for move in board.legal_moves():
-                child = board.copy()
-                child.push(move)
-                following.append(child)
-        frontier = following
-    path.write_text("\n".join(lines) + "\n")
-    return len(lines)
 
 
 def book(which: BookFile = BookFile.PLY_12_DISTANCES) -> OpeningBook:
@@ -716,11 +609,3 @@ def book_problems() -> list[str]:
 def standard_geometry() -> Geometry:
     """The bitboard geometry the books are keyed in."""
     return geometry(STANDARD)
-
-
-if __name__ == "__main__":
-    started = time.perf_counter()
-    count = build_early_file()
-    print(f"wrote {count} positions to {EARLY_FILE} in {time.perf_counter() - started:.0f} s")
-    digest = hashlib.sha256(EARLY_FILE.read_bytes().replace(b"\r\n", b"\n")).hexdigest()
-    print(f"its SHA-256, for EARLY_SHA256 in ai/book.py: {digest}")

@@ -26,7 +26,8 @@ import numpy as np
 
 from ai.answer import Answer, DecidedBy, Purpose
 from ai.bitboard import fits_compiled, geometry
-from ai.book import BookError, BookFile, book
+from ai.book import BookError, BookFile
+from ai.book_check import trusted_book
 from ai.exact import ExactScore
 from ai.levels import OFF_BOARD_LEVEL, PRESETS, Level, level_played, solvable
 from ai.perfect import PerfectPlayer, shared_player
@@ -168,7 +169,7 @@ def level_here(level: Level, grid: np.ndarray, rules: Rules) -> tuple[Level, str
     Perfect off the standard board is Expert (``ai.levels.level_played``).  Where a level
     would answer from the opening book (Perfect, or a level that knows the openings, up
     to the book's discs on the standard board), the book is checked first
-    (``ai.book``'s check, once per process): without it an exact solve from
+    (``ai.book_check.trusted_book``, once per process): without it an exact solve from
     an early position can take hours, so on a missing or damaged book Perfect plays the
     Expert preset without the book, and another level plays without its book.
     """
@@ -180,7 +181,7 @@ def level_here(level: Level, grid: np.ndarray, rules: Rules) -> tuple[Level, str
     if rules != STANDARD or discs > BOOK_PLIES or not uses_book:
         return level, None
     try:
-        book().check()
+        trusted_book()
     except BookError as error:
         if level.perfect:
             stand_in, who = replace(PRESETS[OFF_BOARD_LEVEL], book_discs=0), f"{OFF_BOARD_LEVEL} plays for Perfect"
@@ -189,7 +190,7 @@ def level_here(level: Level, grid: np.ndarray, rules: Rules) -> tuple[Level, str
         return stand_in, BAD_BOOK_NOTE.format(problem=error, stand_in=who)
     if discs < WEAK_BOOK_PLIES:  # the weak search's first stop (without it, the 12-ply book answers)
         try:
-            book(BookFile.PLY_8).check()
+            trusted_book(BookFile.PLY_8)
         except BookError:
             pass
     return level, None

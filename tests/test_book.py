@@ -60,7 +60,7 @@ def test_eight_ply_book_outcomes_match_the_solver():
             mask |= bit
         if mask.bit_count() != 8 or geo.line_starts(first) or geo.line_starts(second):
             continue
-        if eight._lookup(first, second) is not None:
+        if eight.stored_value(first, second) is not None:
             continue
         absent += 1
         assert eight.score(first, second) == 1

@@ -219,20 +219,27 @@ def test_a_book_padded_to_two_gigabytes_is_refused_unread(tmp_path):
 
 @pytest.mark.slow
 def test_a_book_of_another_release_is_checked_against_the_solver(tmp_path):
-    """Not the checksum of the known release: the order and a sample of entries decide."""
+    """Not the checksum of the known release: the order and a sample of entries decide.
+    The reader alone (``ai.book``, below the solver) refuses such a book until the
+    solver's check (``ai.book_check``) has passed on that very file."""
     intact = tmp_path / "intact"
     _copy_package(intact, version="0.0.9")
-    script = "from ai.book import BookFile, book\nfor w in BookFile:\n    book(w).check()\nprint('ok')\n"
+    assert _reader_verdicts(intact, tmp_path / "cache") == ["has not checked it yet"] * 3
+    script = (
+        "from ai.book import BookFile\nfrom ai.book_check import trusted_book\n"
+        "for w in BookFile:\n    trusted_book(w)\nprint('ok')\n"
+    )
     env = dict(os.environ, PYTHONPATH=f"{intact}{os.pathsep}{ROOT}", XDG_CACHE_HOME=str(tmp_path / "cache"))
     proc = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
     )
     assert proc.stdout.strip() == "ok", proc.stderr
+    assert _reader_verdicts(intact, tmp_path / "cache") == ["ok"] * 3  # the verdicts, kept by file
     flipped = tmp_path / "flipped"
     _flip_values(_copy_package(flipped, version="0.0.9"))
     script = (
-        "from ai.book import BookError, BookFile, book\n"
-        "for w in BookFile:\n    try:\n        book(w).check()\n    except BookError as error:\n        print(error)\n"
+        "from ai.book import BookError, BookFile\nfrom ai.book_check import trusted_book\n"
+        "for w in BookFile:\n    try:\n        trusted_book(w)\n    except BookError as error:\n        print(error)\n"
     )
     env["PYTHONPATH"] = f"{flipped}{os.pathsep}{ROOT}"
     env["XDG_CACHE_HOME"] = str(tmp_path / "cache2")
@@ -244,6 +251,23 @@ def test_a_book_of_another_release_is_checked_against_the_solver(tmp_path):
     assert all("where the exact solver finds" in line or "cannot be checked" in line for line in problems), "\n".join(
         problems
     )
+
+
+def _reader_verdicts(site: Path, cache: Path) -> list[str]:
+    """What the reader alone (``OpeningBook.check``) says of each book: ``ok``, ``has not
+    checked it yet``, or the error."""
+    script = (
+        "from ai.book import BookError, BookFile, BookUnchecked, book\n"
+        "for w in BookFile:\n    try:\n        book(w).check()\n        print('ok')\n"
+        "    except BookUnchecked:\n        print('has not checked it yet')\n"
+        "    except BookError as error:\n        print(error)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{ROOT}", XDG_CACHE_HOME=str(cache))
+    proc = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc.stdout.splitlines()
 
 
 @pytest.mark.slow
@@ -303,8 +327,8 @@ def test_a_book_changed_in_place_after_passing_its_check_is_checked_again(tmp_pa
 def _check_all(site: Path, cache: Path) -> list[str]:
     """Each book's verdict (``ok`` or the error) in a fresh process with ``site`` first."""
     script = (
-        "from ai.book import BookError, BookFile, book\n"
-        "for w in BookFile:\n    try:\n        book(w).check()\n        print('ok')\n"
+        "from ai.book import BookError, BookFile\nfrom ai.book_check import trusted_book\n"
+        "for w in BookFile:\n    try:\n        trusted_book(w)\n        print('ok')\n"
         "    except BookError as error:\n        print(error)\n"
     )
     env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{ROOT}", XDG_CACHE_HOME=str(cache))
