@@ -149,6 +149,16 @@ class _Pass:
     ``__init__``; attribute look-ups there would cost more than the bit arithmetic.
     """
 
+    # Contract of ``maximize`` / ``minimize`` (fail-soft alpha-beta).  On entry
+    # alpha < beta; with m the node's depth-limited minimax value, the returned v is
+    #   v <= alpha (fail-low):  m <= v (an upper bound: no child reached alpha);
+    #   v >= beta  (fail-high): m >= v (a lower bound: a cutoff, the rest unsearched);
+    #   alpha < v < beta:       m == v.
+    # Without pruning nothing is cut and v == m always.  Inv (with pruning, per node):
+    # alpha_in <= alpha < beta <= beta_in while children are searched; MAX only raises
+    # alpha, MIN only lowers beta; a move is remembered as the node's best only where v is
+    # exact or a bound on the mover's side (above alpha for MAX, below beta for MIN).
+
     def __init__(self, ctx: _Context, depth_limit: int, recorder: TreeRecorder | None):
         geo = ctx.geo
         board_mask = geo.board_mask

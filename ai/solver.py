@@ -267,11 +267,21 @@ class PythonNegamax:
     def _negamax(self, current: int, mask: int, played: int, alpha: int, beta: int, opponent_wins: int = -1) -> int:
         """Score of the position for the side to move, within (alpha, beta).
 
-        Invariants: alpha < beta, and the side to move cannot win with its next move.
         ``opponent_wins``: the opponent's threat cells where the parent already counted
         them to order its moves (-1: not known).
         Table entries are read and written inline (layout: ``TranspositionTable``).
         """
+        # Contract (Pons' negamax; ``ai.solver_core.negamax`` is the same, node for node).
+        # On entry: alpha < beta, and the side to move cannot win with its next disc.
+        # Returns v; with s the position's true score:
+        #   v <= alpha (fail-low):  s <= v; v is alpha (as raised by the bounds below), or
+        #                           the position's best possible score when that is lower;
+        #   v >= beta  (fail-high): s >= v; v is the refuting child's score (may pass beta),
+        #                           or a lower bound already known (table, worst possible);
+        #   alpha < v < beta:       s == v.
+        # Inv: low <= alpha < beta <= high while children are searched ([low, high]: the
+        # scores this position can still have, narrowed by its table entry), and every
+        # table entry written is a true bound: lower <= s <= upper.
         nodes = self.nodes + 1
         self.nodes = nodes
         if nodes >= self._check_at:

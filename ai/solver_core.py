@@ -176,6 +176,18 @@ def negamax(words, slots, params, columns, state, flag, current0, mask0, played0
     ``state[STATE_LIMIT]`` was passed, or ``flag[0]`` was set (read every 2048 nodes).
     ``state[STATE_NODES]`` counts nodes on from its value on entry.
     """
+    # Contract (the one of ``ai.solver.PythonNegamax._negamax``, for every frame):
+    # on entry alpha < beta, and the side to move cannot win with its next disc.
+    # Returns v; with s the position's true score:
+    #   v <= alpha (fail-low):  s <= v (alpha as raised by the known bounds, or the best
+    #                           score still possible when that is lower);
+    #   v >= beta  (fail-high): s >= v (the refuting child's score, or a known lower bound);
+    #   alpha < v < beta:       s == v;
+    #   v == STOPPED:           nothing is known; the table holds only true bounds still.
+    # Inv: frame[d] is the node at stack depth d; while its children are searched,
+    # low <= F_ALPHA < F_BETA <= high, and F_ALPHA only rises; every table word written
+    # is a true bound of its position (lower <= s <= upper).  A long function for speed:
+    # numba cannot cache a recursive one, so the recursion is this explicit stack.
     cells = params[P_CELLS]
     board_mask = params[P_BOARD]
     bottom_mask = params[P_BOTTOM]
