@@ -1,9 +1,9 @@
 """An exact solver for CLASSIC gravity boards: the perfect-play score of a position.
 
-The score convention is the one of the public benchmark files
-(``shared/data/positions/README.md``): from the side to move, a win scores
-``cells / 2 + 1`` minus the number of discs the winner has played when the game ends
-(22 - discs on 6x7), a loss the negative of that, a draw 0.
+The score convention is the one of the public benchmark files (``ai/data/positions/``,
+described in ``ai/data/README.md``): from the side to move, a win scores ``cells / 2 + 1``
+minus the number of discs the winner has played when the game ends (22 - discs on 6x7), a
+loss the negative of that, a draw 0.
 
 The method is Pascal Pons' (blog.gamesolver.org): negamax over bitboards with
 - only non-losing moves generated (never a move that lets the opponent win at once,

@@ -1,9 +1,9 @@
 """The rule set of a game: board size, line length, gravity and scoring mode.
 
 Everything here is plain Python and numpy so the CLI, the AI and the tests can use it
-without a window.  The grid convention (DESIGN.md section 3): a numpy ``int8`` array of
-shape ``(rows, cols)``, row 0 at the top, ``1`` = the first player / MAX, ``-1`` = the
-second player / MIN, ``0`` = empty.
+without a window.  The grid convention (``docs/board-and-notation.md``): a numpy ``int8``
+array of shape ``(rows, cols)``, row 0 at the top, ``1`` = the first player / MAX, ``-1`` =
+the second player / MIN, ``0`` = empty.
 """
 
 from __future__ import annotations
