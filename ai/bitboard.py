@@ -120,8 +120,8 @@ def _threats_source(k: int, directions: tuple[int, ...], vertical_only_up: bool)
     return "\n".join(lines)
 
 
-def _compile(source: str, name: str) -> Callable:
-    namespace: dict = {}
+def _compile(source: str, name: str) -> Callable[..., int]:
+    namespace: dict[str, Callable[..., int]] = {}
     exec(compile(source, f"<generated {name}>", "exec"), namespace)  # noqa: S102
     return namespace[name]
 

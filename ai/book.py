@@ -32,6 +32,7 @@ from __future__ import annotations
 import enum
 import functools
 import hashlib
+import importlib
 import json
 import mmap
 import os
@@ -106,10 +107,9 @@ CHECKS_FILE = "book-checks.json"
 
 def _package() -> ModuleType:
     try:
-        import bitbully_databases
+        return importlib.import_module("bitbully_databases")
     except ImportError as error:
         raise BookError("the opening books need the 'bitbully-databases' package (pip install it)") from error
-    return bitbully_databases
 
 
 def book_path(which: BookFile) -> Path:

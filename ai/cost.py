@@ -40,7 +40,8 @@ def pruned_tree_positions(depth: int, open_moves: int) -> int:
     """A rough count for alpha-beta: ``PRUNED_OVER_MINIMAL`` times the minimal tree's
     ``b^ceil(d/2) + b^floor(d/2) - 1`` leaves (b: the moves open now)."""
     b = max(1, open_moves)
-    return PRUNED_OVER_MINIMAL * (b ** ((depth + 1) // 2) + b ** (depth // 2) - 1)
+    leaves: int = b ** ((depth + 1) // 2) + b ** (depth // 2) - 1  # int: the exponents are never negative
+    return PRUNED_OVER_MINIMAL * leaves
 
 
 def seconds_for(positions: int) -> float:

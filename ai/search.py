@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from ai.bitboard import geometry
+from ai.bitboard import Geometry, geometry
 from ai.heuristic import TACTICAL, make_evaluator, make_final_value
 from ai.tree import DEFAULT_BUDGET, BoundKind, LeafReason, SearchTree, TreeRecorder
 from ai.values import INF, WIN, is_win_value, plies_to_end
@@ -46,6 +46,8 @@ NO_MOVE = -1
 ORDER_SHIFT = 8
 """An order key packs two move ids in one int: ``best << ORDER_SHIFT | (killer + 1)``.
 Move ids are < 255 (at most 120 cells), so the killer fits in the low 8 bits."""
+Order = tuple[tuple[int, int, int], ...]
+"""Moves in the order a node tries them, as ``Geometry.move_steps`` has them: (move, add, keep)."""
 
 
 def order_key(best: int, killer: int) -> int:
@@ -185,7 +187,7 @@ class _Pass:
         WIN_LEAF, FULL_LEAF, DEPTH_LEAF = int(LeafReason.WIN), int(LeafReason.FULL), int(LeafReason.DEPTH)
         nodes = leaves = cutoffs = 0
 
-        def by_static_value(order: tuple, first: int, second: int, mask: int, max_to_move: bool) -> tuple:
+        def by_static_value(order: Order, first: int, second: int, mask: int, max_to_move: bool) -> Order:
             """Sort playable moves best-first by the heuristic value of the child position.
 
             Used where no earlier pass left a best move and the subtree is deep enough
@@ -393,6 +395,7 @@ class _Context:
         self.killers = [-1] * (rules.cells + 2)  # per ply: the last move that caused a cutoff
         self.key_shift = geo.height * rules.cols
         self.orders, self.ordered = _move_order_maker(geo, order)
+        self.playable: Callable[[int], int]  # the moves open in a position (its mask)
         if rules.gravity:
             bottom, board = geo.bottom_mask, geo.board_mask
             self.playable = lambda mask: ((mask + bottom) & board).bit_count()
@@ -421,7 +424,7 @@ def _noisy(evaluate: Callable[[int, int], int], noise: int, seed: int) -> Callab
     return noisy
 
 
-def _move_order_maker(geo, move_order: MoveOrder) -> tuple[dict[int, tuple], Callable[[int], tuple]]:
+def _move_order_maker(geo: Geometry, move_order: MoveOrder) -> tuple[dict[int, Order], Callable[[int], Order]]:
     """Move orders by (best move of the previous pass, killer move) and their maker.
 
     An order key (``order_key``) names the best move and the killer, ``NO_MOVE`` for
@@ -434,9 +437,9 @@ def _move_order_maker(geo, move_order: MoveOrder) -> tuple[dict[int, tuple], Cal
         static = tuple(geo.move_steps)
     else:
         static = tuple(steps[m] for m in geo.centre_order)
-    orders: dict[int, tuple] = {}
+    orders: dict[int, Order] = {}
 
-    def ordered(key: int) -> tuple:
+    def ordered(key: int) -> Order:
         best, killer = order_key_moves(key)
         front = [m for m in (best, killer) if m >= 0]
         if len(front) == 2 and front[0] == front[1]:
@@ -591,7 +594,7 @@ def search(
     return best_result
 
 
-def game_over_value(geo, first: int, second: int) -> int | None:
+def game_over_value(geo: Geometry, first: int, second: int) -> int | None:
     """Return the value of a finished position, or None if play goes on."""
     rules = geo.rules
     if rules.mode is Mode.CLASSIC:

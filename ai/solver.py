@@ -462,9 +462,9 @@ class LimitedSearch(PythonNegamax):
     def _search(self, current: int, mask: int, played: int, alpha: int, beta: int) -> int:
         """``_negamax`` from a root: compiled where it can be, counted in ``self.nodes``."""
         array, params = self._array, self._core_params
-        run = None
-        if array is not None and params is not None and self._book_plies < 0:
-            run = solver_core.kernel()
+        if array is None or params is None or self._book_plies >= 0:
+            return self._negamax(current, mask, played, alpha, beta)
+        run = solver_core.kernel()
         if run is None:
             return self._negamax(current, mask, played, alpha, beta)
         if self._watchdog is None and (self._should_stop is not None or self._deadline is not None):

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 LOG = logging.getLogger(__name__)
 
@@ -62,6 +63,11 @@ REASON_FLAG, REASON_NODE_LIMIT = 1, 2
 # The kernel's parameters (an int64 array), from the solver's geometry.
 P_CELLS, P_BOARD, P_BOTTOM, P_HEIGHT, P_CONNECT, P_ETC_BELOW, P_ORDER_BELOW, P_COLUMNS = range(8)
 PARAMS = 8
+
+Int64Array = npt.NDArray[np.int64]
+Kernel = Callable[[Int64Array, int, Int64Array, Int64Array, Int64Array, Int64Array, int, int, int, int, int, int], int]
+"""``negamax``'s signature, compiled or not: (table, slots, params, columns, state, stop
+flag, side to move's discs, all discs, discs played, alpha, beta, opponent's threats)."""
 
 # Fields of a stack frame.
 (
@@ -105,7 +111,7 @@ def pure_python_forced() -> bool:
 # -- the search (plain Python until ``prepare`` compiles it) -----------------------------
 
 
-def popcount(bits):
+def popcount(bits: int) -> int:
     """Number of set bits (few in the callers: threat cells)."""
     count = 0
     while bits:
@@ -114,7 +120,7 @@ def popcount(bits):
     return count
 
 
-def threats(p, empty, height, connect):
+def threats(p: int, empty: int, height: int, connect: int) -> int:
     """The empty cells that complete a run of ``connect`` of ``p`` (gravity: vertical
     runs only on top); ``ai.bitboard``'s generated function, for any ``connect``."""
     if connect == 4:
@@ -140,7 +146,9 @@ def threats(p, empty, height, connect):
     return r & empty
 
 
-def slot_and_check(key, slots, reciprocal, exact_float, wrap_quotient, wrap_slot):
+def slot_and_check(
+    key: int, slots: int, reciprocal: float, exact_float: bool, wrap_quotient: int, wrap_slot: int
+) -> tuple[int, int]:
     """``(key % slots, key // slots + 1)``: a key's slot and check, as ``ai.solver`` has them.
 
     Keys below 2**52 are exact in a double, so the quotient comes from a multiplication
@@ -169,7 +177,20 @@ def slot_and_check(key, slots, reciprocal, exact_float, wrap_quotient, wrap_slot
     return slot, check + 1
 
 
-def negamax(words, slots, params, columns, state, flag, current0, mask0, played0, alpha0, beta0, wins0):
+def negamax(
+    words: Int64Array,
+    slots: int,
+    params: Int64Array,
+    columns: Int64Array,
+    state: Int64Array,
+    flag: Int64Array,
+    current0: int,
+    mask0: int,
+    played0: int,
+    alpha0: int,
+    beta0: int,
+    wins0: int,
+) -> int:
     """``ai.solver.Solver._negamax`` over an explicit stack: the same nodes, the same table.
 
     Returns the score, or ``STOPPED`` with ``state[STATE_REASON]`` set: the node limit
@@ -407,7 +428,7 @@ _lock = threading.Lock()
 _state = "new"  # new, preparing, ready, failed
 _background: threading.Thread | None = None
 _warned = False
-_compiled: Callable | None = None
+_compiled: Kernel | None = None
 
 
 def _warn(reason: str) -> None:
@@ -419,7 +440,7 @@ def _warn(reason: str) -> None:
     LOG.warning("the fast (compiled) solver is not available (%s): using the slower pure-Python solver", reason)
 
 
-def _compile() -> Callable:
+def _compile() -> Kernel:
     """Import numba and compile the search (or load it from the cache).
 
     Raises:
@@ -437,9 +458,10 @@ def _compile() -> Callable:
     i64 = numba.int64
     array = numba.int64[::1]
 
-    def compiled(signature: Any, function: Callable) -> Callable:
+    def compiled(signature: Any, function: Kernel) -> Kernel:
         jit: Any = numba.njit
-        return jit(signature, cache=True, nogil=True)(function)
+        kernel: Kernel = jit(signature, cache=True, nogil=True)(function)
+        return kernel
 
     lazy: Any = numba.njit(cache=True, nogil=True)
     module.popcount = lazy(popcount)  # type: ignore[attr-defined]
@@ -505,7 +527,7 @@ def status() -> str:
     }[_state]
 
 
-def kernel() -> Callable | None:
+def kernel() -> Kernel | None:
     """The compiled negamax, or None for the Python path.
 
     Prepares it first (blocking) unless a background preparation is under way, in which

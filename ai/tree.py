@@ -20,6 +20,7 @@ import numpy as np
 
 from ai.heuristic import TACTICAL
 from ai.values import fmt_value
+from game.board import Board
 from game.rules import MAX, MIN, Rules
 
 DEFAULT_BUDGET = 2_000_000
@@ -171,7 +172,7 @@ class TreeRecorder:
 class SearchTree:
     """What one search pass explored: the root position and every stored node."""
 
-    def __init__(self, data: array, rules: Rules, grid: np.ndarray, to_move: int, depth: int, pruning: bool):
+    def __init__(self, data: array[int], rules: Rules, grid: np.ndarray, to_move: int, depth: int, pruning: bool):
         self.data = data
         self.rules = rules
         self.grid = grid
@@ -371,10 +372,8 @@ class Node:
             node = node.parent
         return moves[::-1]
 
-    def board(self):
+    def board(self) -> Board:
         """Return a ``game.board.Board`` of the position at this node."""
-        from game.board import Board
-
         board = Board(self.tree.rules, self.tree.grid, self.tree.to_move)
         for move in self.path():
             board.push(move)

@@ -22,7 +22,8 @@ from typing import Any, TextIO
 
 from ai.book import BookError
 from ai.cost import duration_text, full_tree_positions, pruned_tree_positions, seconds_for, speed_text
-from ai.depth_truth import MAX_DEPTH, benchmark_boards, depth_truth, position_cell
+from ai.depth_table import MAX_DEPTH
+from ai.depth_truth import benchmark_boards, depth_truth, position_cell
 from ai.exact import ExactScore, verdict
 from ai.levels import Level
 from ai.search import SearchProgress, SearchResult, search

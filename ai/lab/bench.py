@@ -16,7 +16,9 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from ai.search import search
 from ai.solver import Solver
@@ -24,6 +26,8 @@ from ai.tree import minimal_tree
 from game.board import Board
 from game.notation import parse_moves
 from game.rules import STANDARD
+
+T = TypeVar("T")
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "positions"
 MID_GAME_PREFIX = 12
@@ -56,11 +60,10 @@ def positions(data: Path = DATA) -> list[tuple[str, Board]]:
     return result
 
 
-def timed(function, repeat: int):
-    """Run ``function`` ``repeat`` times; return (median seconds, last result)."""
+def timed(function: Callable[[], T], repeat: int) -> tuple[float, T]:
+    """Run ``function`` ``repeat`` times (at least once); return (median seconds, last result)."""
     times = []
-    result = None
-    for _ in range(repeat):
+    for _ in range(max(1, repeat)):
         started = time.perf_counter()
         result = function()
         times.append(time.perf_counter() - started)
@@ -129,6 +132,7 @@ def bench_tree(repeat: int) -> None:
                 repeat,
             )
             tree = result.tree
+            assert tree is not None  # recorded
             rows.append(
                 [
                     name,
@@ -293,6 +297,14 @@ def bench_perfect(count: int | None) -> None:
     print(table(["positions", "median s", "max s", "over 1 s", "mean nodes", "nodes/s"], [row]))
 
 
+class _Opponent(Protocol):
+    """A player Perfect's games are timed against."""
+
+    name: str
+
+    def move(self, board: Board) -> int: ...
+
+
 class _EqualMovesAtRandom:
     """The exact solver as an opponent: a seeded random move among the best exact scores."""
 
@@ -327,7 +339,7 @@ class _Preset:
         return choice.move
 
 
-def perfect_game_times(opponents: list, log=print) -> dict[int, list[float]]:
+def perfect_game_times(opponents: Sequence[_Opponent], log: Callable[[str], object] = print) -> dict[int, list[float]]:
     """Perfect (the preset, pondering off, a new player per game) from the empty board,
     first and then second, against each opponent: its seconds per move by disc count."""
     from ai.levels import PRESETS
@@ -367,7 +379,7 @@ def bench_perfect_games(presets: list[str], solver_games: int) -> None:
     """Perfect's per-move times in whole games (the issue's target: every move at most
     1.0 s, median at most 0.2 s at 12-14 discs)."""
     print("\n## Perfect's moves in games from the empty board (pondering off, first and second)")
-    opponents: list = [_Preset(name, 7) for name in presets]
+    opponents: list[_Opponent] = [_Preset(name, 7) for name in presets]
     opponents += [_EqualMovesAtRandom(20261124 + i) for i in range(solver_games)]
     by_discs = perfect_game_times(opponents)
     rows = []

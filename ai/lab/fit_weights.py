@@ -198,7 +198,8 @@ def term_values(rules: Rules, games: list[list[Solved]]) -> tuple[np.ndarray, np
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1 / (1 + np.exp(-x))
+    result: np.ndarray = 1 / (1 + np.exp(-x))
+    return result
 
 
 def _likelihoods(z: np.ndarray, cuts: np.ndarray, y: np.ndarray) -> np.ndarray:

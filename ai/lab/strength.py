@@ -26,6 +26,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +39,7 @@ from game.arena import (
     LevelChooser,
     LevelSpec,
     MatchResult,
+    Player,
     Progress,
     Side,
     fmt_elo,
@@ -50,6 +52,8 @@ from game.notation import parse_moves
 from game.rules import STANDARD, Rules
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "positions"
+Log = Callable[[str], object]
+"""Where a run's lines go (``say`` prints them as they come)."""
 BOARDS = {
     "6x7": Rules(),
     "7x8": Rules(rows=7, cols=8),
@@ -98,7 +102,14 @@ def score_line(result: MatchResult) -> str:
     )
 
 
-def round_robin(rules: Rules, openings_count: int, log, jobs: int | None = None) -> dict[tuple[str, str], MatchResult]:
+def say(text: str) -> None:
+    """Print a line at once (a ladder runs for minutes)."""
+    print(text, flush=True)
+
+
+def round_robin(
+    rules: Rules, openings_count: int, log: Log, jobs: int | None = None
+) -> dict[tuple[str, str], MatchResult]:
     """Every pair once, A the first named (the stronger by name order of the ladder)."""
     players = contestants(rules)
     results: dict[tuple[str, str], MatchResult] = {}
@@ -183,11 +194,11 @@ class RandomPerfect:
         pass
 
 
-def perfect_first(games_vs_solver: int, log) -> list[str]:
+def perfect_first(games_vs_solver: int, log: Log) -> list[str]:
     """Perfect moving first from the empty board against every preset and the solver."""
     rules = Rules()
     lines = []
-    opponents: list = [Contestant(name, level) for name, level in PRESETS.items()]
+    opponents: list[Player] = [Contestant(name, level) for name, level in PRESETS.items()]
     opponents += [RandomPerfect(SEED + i) for i in range(games_vs_solver)]
     perfect = Contestant("Perfect", PRESETS["Perfect"])
     for number, opponent in enumerate(opponents):
@@ -214,7 +225,7 @@ def perfect_first(games_vs_solver: int, log) -> list[str]:
     return lines
 
 
-def agreement(levels: dict[str, Level], positions: int, log) -> list[str]:
+def agreement(levels: dict[str, Level], positions: int, log: Log) -> list[str]:
     """Share of each level's moves that keep the exact outcome, on benchmark positions."""
     rules = Rules()
     solver = Solver(rules)
@@ -265,7 +276,7 @@ LADDER_PAIRS = [
 def ladder(
     rules: Rules,
     openings_count: int,
-    log,
+    log: Log,
     jobs: int | None = None,
     pairs: list[tuple[str, str]] | None = None,
 ) -> dict[tuple[str, str], MatchResult]:
@@ -319,21 +330,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.openings is not None and args.openings < 1:
         parser.error(f"--openings must be at least 1, not {args.openings}")
     if args.ladder:
-        log_ladder = lambda text: print(text, flush=True)  # noqa: E731
         started = time.perf_counter()
-        log_ladder(f"Ladder pairs (seed {SEED + 1})")
+        say(f"Ladder pairs (seed {SEED + 1})")
         for board in args.boards or ["6x7"]:
             openings_count = args.openings or ladder_openings(BOARDS[board])
-            log_ladder(f"\n## {board}: {BOARDS[board].describe()}; {openings_count} openings x 2 colours per pair")
+            say(f"\n## {board}: {BOARDS[board].describe()}; {openings_count} openings x 2 colours per pair")
             pairs = [tuple(pair.split("-", 1)) for pair in args.pairs] if args.pairs else None
-            results = ladder(BOARDS[board], openings_count, log_ladder, args.jobs, pairs)
-            log_ladder("Targets:")
+            results = ladder(BOARDS[board], openings_count, say, args.jobs, pairs)
+            say("Targets:")
             for line in targets(board, results):
-                log_ladder(line)
-        log_ladder(f"\nTotal time: {time.perf_counter() - started:.0f} s")
+                say(line)
+        say(f"\nTotal time: {time.perf_counter() - started:.0f} s")
         return 0
     if args.perfect:
-        perfect_first(2, lambda text: print(text, flush=True))
+        perfect_first(2, say)
         return 0
     started = time.perf_counter()
     openings_count = args.openings or (2 if args.quick else 4)
