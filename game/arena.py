@@ -31,7 +31,9 @@ A worker that dies
     seeded: the replay is the same game).  This is said once per death on the notice
     stream.  A game that has been in ``MAX_REPLAYS`` + 1 pools that died is not played
     again: it is reported as unplayed and left out of the score, and the match finishes.
-    On a Dask cluster the scheduler itself reruns a lost worker's tasks.
+    On a Dask cluster the scheduler itself reruns a lost worker's tasks; a cluster left
+    without workers, or whose scheduler is gone, stops the match within seconds with the
+    reason (``game.cluster``).
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ from ai.perfect import PerfectPlayer
 from ai.player import choose_move
 from ai.search import search
 from game.board import Board, Termination
+from game.cluster import Cluster
 from game.notation import format_moves, parse_moves
 from game.rules import MAX, MIN, STANDARD, Rules
 
@@ -913,7 +916,9 @@ def _play_in_pool(
     tell: Callable[[str], None],
 ) -> list[int]:
     """Play the games on ``executor`` or a pool of ``workers`` processes; returns the
-    games given up after their workers died (see the module's rule)."""
+    games given up after their workers died (see the module's rule).  A Dask cluster's
+    executor (``game.cluster``) is asked about its health once a second: a cluster with
+    no worker, or gone, stops the match (``MatchStopped`` says why)."""
     own = executor is None
     groups = tempfile.mkdtemp(prefix="connect4-groups-") if own else None
     saved_env = os.environ.get(GROUPS_ENV)
@@ -921,10 +926,24 @@ def _play_in_pool(
         os.environ[GROUPS_ENV] = groups  # the workers inherit it
     pool: cf.Executor = executor if executor is not None else _new_pool(workers)
     window = 2 * workers if own else 64  # games submitted ahead of the finished ones
+    cluster = pool if isinstance(pool, Cluster) else None  # asked about its health once a second
+    asked = 0.0
     waiting: deque[GameTask] = deque(tasks)
     running: dict[cf.Future[GameRecord], GameTask] = {}
     deaths: dict[int, int] = {}
     given_up: list[int] = []
+
+    def give_up_or_replay(lost: list[GameTask]) -> list[GameTask]:
+        again: list[GameTask] = []
+        for task in sorted(lost, key=lambda t: t.number):
+            deaths[task.number] = deaths.get(task.number, 0) + 1
+            if deaths[task.number] > MAX_REPLAYS:
+                given_up.append(task.number)
+            else:
+                again.append(task)
+        waiting.extendleft(reversed(again))
+        return again
+
     try:
         while (waiting or running) and not decided():
             while waiting and len(running) < window:
@@ -936,35 +955,40 @@ def _play_in_pool(
                 task = running.pop(future)
                 try:
                     record = future.result()
-                except cf.BrokenExecutor:
+                except (cf.BrokenExecutor, cf.CancelledError):  # a dead worker; a cluster's lost game
                     lost.append(task)
                 except Exception as problem:  # e.g. a cluster worker without the engine's program
+                    if type(problem).__name__ == "KilledWorker":  # Dask: its workers kept dying
+                        given_up.append(task.number)
+                        tell(f"game {task.number} was given up: every cluster worker that played it died")
+                        continue
                     raise MatchStopped(f"game {task.number} could not be played: {problem}") from problem
                 else:
                     finished(record)
+            if cluster is not None and (lost or time.monotonic() - asked >= PROGRESS_SECONDS):
+                asked = time.monotonic()
+                stop, notes = cluster.health()
+                for note in notes:
+                    tell(note)
+                if stop is None and lost and not cluster.connected():
+                    stop = f"lost the cluster at {cluster.address}: the connection to its scheduler was lost"
+                if stop is not None:
+                    raise MatchStopped(stop)
             if lost and own:
                 lost += list(running.values())
                 running.clear()
-                lost.sort(key=lambda t: t.number)
                 _stop_pool(pool)
                 if groups is not None:
                     _kill_listed_groups(groups)  # the dead worker's engines
-                again = []
-                for task in lost:
-                    deaths[task.number] = deaths.get(task.number, 0) + 1
-                    if deaths[task.number] > MAX_REPLAYS:
-                        given_up.append(task.number)
-                    else:
-                        again.append(task)
+                again = give_up_or_replay(lost)
                 numbers = ", ".join(str(t.number) for t in again) or "none"
                 text = f"a worker process died: replaying unfinished games {numbers} in fresh workers"
                 if given_up:
                     text += f"; given up (not counted): games {', '.join(map(str, given_up))}"
                 tell(text)
-                waiting.extendleft(reversed(again))
                 pool = _new_pool(workers)
             elif lost:
-                raise cf.BrokenExecutor("the executor broke")
+                give_up_or_replay(lost)  # the cluster is there: submitted again
             if progress is not None:
                 progress.show()
     finally:
@@ -1039,25 +1063,24 @@ class _Named:
 
 def cluster_executor(address: str) -> tuple[cf.Executor, Callable[[], None]]:
     """A ``concurrent.futures`` executor on the Dask cluster at ``address`` (a scheduler,
-    ``tcp://host:8786``), and a function that closes the workers' players and the client.
+    ``tcp://host:8786``; ``game.cluster`` bounds every wait), and a function that closes
+    the workers' players and the client.
 
     Raises:
+        ValueError: no address, or the scheduler cannot be reached (``game.cluster.ClusterError``,
+        its message one line).
         ImportError: Dask's ``distributed`` is not installed (``pip install .[cluster]``).
-        OSError: the scheduler cannot be reached.
     """
-    from distributed import Client
+    from game.cluster import check_address, connect
 
-    client = Client(address, timeout="10s")
-    return client_executor(client)
+    cluster = connect(check_address(address))
+    return cluster, functools.partial(cluster.close, close_players)
 
 
 def client_executor(client: Any) -> tuple[cf.Executor, Callable[[], None]]:
-    """The executor of a Dask ``Client`` and a function that closes the workers' players."""
+    """The executor of a connected Dask ``Client`` and a function that closes the
+    workers' players and the client."""
+    from game.cluster import Cluster
 
-    def close() -> None:
-        try:
-            client.run(close_players)
-        finally:
-            client.close()
-
-    return client.get_executor(), close
+    cluster = Cluster(client, str(client.scheduler.address))
+    return cluster, functools.partial(cluster.close, close_players)
