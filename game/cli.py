@@ -1076,6 +1076,9 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     print(format_outcome(outcome), file=out)
     if pgn is not None and pgn.failed is None and pgn.written:
         print(f"Games written to {args.pgn}", file=out)
+    failure = pgn.failure_line() if pgn is not None else None
+    if failure is not None:  # the last line: not lost among the progress lines
+        print(failure, file=sys.stderr)
     if outcome.interrupted:
         return 130
     if outcome.error is not None:

@@ -438,10 +438,12 @@ class PgnWriter:
         self.warn = warn if warn is not None else sys.stderr
         self.date = time.strftime("%Y.%m.%d")
         self.written = 0
+        self.offered = 0
         self.failed: str | None = None
         self._file: TextIO | None = None
 
     def add(self, game: GameRecord) -> None:
+        self.offered += 1
         if self.failed is not None:
             return
         try:
@@ -467,6 +469,16 @@ class PgnWriter:
                     self.failed = problem.strerror or str(problem)
                     self.warn.write(f"cannot write {self.path}: {self.failed}\n")
             self._file = None
+
+    def failure_line(self) -> str | None:
+        """The last word on a failed file, for after the report: what failed, and how
+        many of the games it got (None when every game was written)."""
+        if self.failed is None:
+            return None
+        return (
+            f"match: error: cannot write {self.path}: {self.failed}; {self.written} of {self.offered} "
+            "games written to it (the report above has them all)"
+        )
 
 
 def format_outcome(outcome: MatchOutcome) -> str:

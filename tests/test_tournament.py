@@ -246,3 +246,18 @@ def test_the_output_reader_keeps_only_the_start_of_an_overlong_line():
     assert reader.get(1) == "bestmove 3\n"  # the long line that is not an answer is dropped whole
     assert reader.get(1) == "bestmove " + "9" * (MAX_ENGINE_LINE - len("bestmove "))
     assert reader.get(0) is None
+
+
+def test_a_pgn_file_the_disk_refuses_is_said_in_a_clear_last_line(capsys):
+    """Issue 32: ``match --pgn /dev/full`` played the match and exited 1, its only word on
+    the failure lost among the progress lines."""
+    from game.cli import main
+
+    assert main(["match", "depth:1", "depth:1", "--games", "2", "--jobs", "1", "--pgn", "/dev/full"]) == 1
+    captured = capsys.readouterr()
+    assert "A: 0 wins" in captured.out or "Match: depth:1" in captured.out  # the report is all there
+    last = captured.err.strip().splitlines()[-1]
+    assert last == (
+        "match: error: cannot write /dev/full: No space left on device; "
+        "0 of 2 games written to it (the report above has them all)"
+    ), captured.err
