@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from array import array
+
 import pygame
 import pytest
 
 from ai.levels import Level
 from ai.search import search
-from ai.tree import BoundKind
+from ai.tree import BoundKind, SearchTree
 from game.app.scenes.play import PlayScene, SearchRecord
 from game.app.tree.practice import Ask, Difficulty, build_practice, normalise, practice_asks
 from game.app.tree.practice_scene import PracticeScene
-from game.app.worker import JobPurpose
+from game.app.tree.tree_fetch import TreeAsk
+from game.app.worker import JobPurpose, TreeChunk, TreeHeader
+from game.app.worker_jobs import run_job
 from game.board import Board
 from tests.ui import FRAME, press, step, wait_until
 
@@ -24,10 +28,18 @@ def type_answer(app, text: str) -> None:
     app.step(events, FRAME)
 
 
+def recorded(ask: TreeAsk) -> SearchTree:
+    """The tree the worker sends for ``ask``: its job run here, the tree rebuilt from its chunks."""
+    sent: list = []
+    run_job(1, ask.job(), sent.append, lambda: False)
+    header = next(m for m in sent if isinstance(m, TreeHeader))
+    return header.build(array("i", b"".join(m.data for m in sent if isinstance(m, TreeChunk))))
+
+
 @pytest.mark.parametrize("difficulty", list(Difficulty))
 def test_the_expected_answers_are_the_recorded_trees(difficulty):
     board = Board.from_moves(POSITION)
-    tree, full = (ask.record() for ask in practice_asks(board, difficulty))
+    tree, full = (recorded(ask) for ask in practice_asks(board, difficulty))
     practice = build_practice(board, difficulty, tree, full)
     tree = practice.tree
     assert tree.pruning is (difficulty is not Difficulty.MINIMAX)

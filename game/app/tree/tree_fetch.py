@@ -3,7 +3,6 @@ search, practice's trees), one job after another.
 
 A ``TreeAsk`` says which search to record; ``TreeFetch`` sends them in turn, takes in the
 answers the scene hands it, and asks again if another job took the worker meanwhile.
-``TreeAsk.record`` runs the same search here, for tests and tools without a window.
 """
 
 from __future__ import annotations
@@ -14,8 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ai.levels import Level
-from ai.search import MoveOrder, search
-from ai.textbook import textbook_search
+from ai.search import MoveOrder
 from ai.tree import SearchTree
 from game.app.job_slot import JobSlot
 from game.app.worker import Job, JobFailed, JobPurpose, JobResult, SearchJob, TextbookJob, TreeReady, WorkerEvent
@@ -48,25 +46,6 @@ class TreeAsk:
             return TextbookJob(self.grid, self.rules, self.to_move, self.depth, self.pruning)
         level = Level(self.depth, self.pruning, order=self.order)
         return SearchJob(self.grid, self.rules, self.to_move, level, JobPurpose.COMPARE)
-
-    def record(self) -> SearchTree:
-        """The same search run here (tests, tools): the tree the worker would send."""
-        if self.textbook:
-            tree = textbook_search(
-                Board(self.rules, self.grid, self.to_move), self.depth, pruning=self.pruning, record_tree=True
-            ).tree
-        else:
-            tree = search(
-                self.grid,
-                self.rules,
-                self.depth,
-                pruning=self.pruning,
-                order=self.order,
-                record_tree=True,
-                to_move=self.to_move,
-            ).tree
-        assert tree is not None
-        return tree
 
 
 class TreeFetch:
