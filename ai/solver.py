@@ -431,13 +431,11 @@ class LimitedSearch(PythonNegamax):
     def _start(self, should_stop: Callable[[], bool] | None, time_limit: float | None, node_limit: int | None) -> None:
         """Set up the limits of one call (its node count starts at 0).
 
-        The compiled search is loaded (or compiled) first, so its one-time cost does not
-        eat the call's time limit (unless it is being prepared in the background).
+        The compiled search is loaded only when a search past the book needs it (in
+        ``_search``): a question the books answer costs no llvmlite and no numba.
         """
         if node_limit is not None and node_limit < 0:
             raise ValueError(f"node_limit must be at least 0, not {node_limit}")
-        if self._core_params is not None:
-            solver_core.kernel()
         self.nodes = 0
         self._should_stop = should_stop
         self._deadline = None if time_limit is None else time.perf_counter() + time_limit
@@ -464,7 +462,10 @@ class LimitedSearch(PythonNegamax):
         array, params = self._array, self._core_params
         if array is None or params is None or self._book_plies >= 0:
             return self._negamax(current, mask, played, alpha, beta)
+        loading = None if solver_core.is_ready() else time.perf_counter()
         run = solver_core.kernel()
+        if loading is not None and self._deadline is not None:  # its one-time cost is not the call's
+            self._deadline += time.perf_counter() - loading
         if run is None:
             return self._negamax(current, mask, played, alpha, beta)
         if self._watchdog is None and (self._should_stop is not None or self._deadline is not None):

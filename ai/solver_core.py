@@ -10,27 +10,34 @@ recursive function (numba issue 6061: a crash on the second run).
 
 Loading rules (for the window's worker and every other caller):
 
-- ``CONNECT4_PURE_PYTHON=1`` forces the Python path (nothing here imports numba).
-- Before numba is imported, ``NUMBA_CACHE_DIR`` is set to a folder the game owns under
-  the user's cache folder (``$XDG_CACHE_HOME/connect4/numba`` or ``~/.cache/connect4/numba``
-  on Linux, ``~/Library/Caches/connect4/numba`` on macOS, ``%LOCALAPPDATA%\\connect4\\cache\\numba``
-  on Windows), never beside the code, unless the user set ``NUMBA_CACHE_DIR`` already.
-- A failed numba import, or a ``RuntimeError``/``OSError`` from its cache (no writable
-  folder), means the Python path and one warning (``logging``, once per process: one
-  line on stderr where logging is not configured).
+- ``CONNECT4_PURE_PYTHON=1`` forces the Python path (nothing here loads llvmlite or numba).
+- The search is compiled once by numba into machine code that ``ai.kernel_file`` keeps in
+  a folder the game owns under the user's cache folder (``$XDG_CACHE_HOME/connect4/solver``
+  or ``~/.cache/connect4/solver`` on Linux, ``~/Library/Caches/connect4/solver`` on macOS,
+  ``%LOCALAPPDATA%\\connect4\\cache\\solver`` on Windows), never beside the code.  Later
+  processes load that file with llvmlite alone (about 0.05 s; numba is not imported).
+- A kernel file that is damaged or was built for another source, CPU or llvmlite is
+  built again; one that cannot be saved (a read-only folder, a file where the folder
+  should be) is compiled again by the next process.  Either is one warning.  A valid
+  file in a read-only folder is simply used.
+- No llvmlite, no numba where a build is needed, or any failure while building or
+  loading, means the Python path and one warning (``logging``, once per process: one
+  line on stderr where logging is not configured).  Never a traceback.
 
 API:
 
-    prepare()               # compile, or load the cache (0.2-0.5 s; the first start 6-25 s);
-                            # blocks; safe from a background thread; True when compiled
+    prepare()               # load the kernel file (about 0.05 s), or compile and save it
+                            # (the first start: 5-15 s); blocks; safe from a background
+                            # thread; True when compiled
     prepare_in_background() # the same in a daemon thread; solves use Python until it is done
     is_ready()              # True once the compiled search can be used (never blocks)
     status()                # one line for the user: "preparing the fast solver (first start only)"
     kernel()                # the compiled negamax, or None (prepares first, unless a
                             # background preparation is under way)
+    kernel_path()           # the kernel file in use or tried (None before ``prepare``)
 
-The functions below run as plain Python too (slowly); ``prepare`` replaces the module's
-names with their compiled versions.
+The functions below run as plain Python too (slowly); ``ai.kernel_file.build`` compiles
+them, leaving this module's names as they are.
 """
 
 from __future__ import annotations
@@ -38,11 +45,9 @@ from __future__ import annotations
 import logging
 import os
 import sys
-import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -66,8 +71,9 @@ PARAMS = 8
 
 Int64Array = npt.NDArray[np.int64]
 Kernel = Callable[[Int64Array, int, Int64Array, Int64Array, Int64Array, Int64Array, int, int, int, int, int, int], int]
-"""``negamax``'s signature, compiled or not: (table, slots, params, columns, state, stop
-flag, side to move's discs, all discs, discs played, alpha, beta, opponent's threats)."""
+"""The compiled search as ``kernel()`` hands it out: ``negamax``'s arguments without its
+scratch rows (table, slots, params, columns, state, stop flag, side to move's discs, all
+discs, discs played, alpha, beta, opponent's threats)."""
 
 # Fields of a stack frame.
 (
@@ -93,14 +99,14 @@ MODE_ONE, MODE_LOOP = 1, 2  # a frame searching its only move / its ordered move
 
 
 def cache_folder() -> Path:
-    """The game's folder for numba's cache, under the user's cache folder."""
+    """The game's folder for the compiled solver, under the user's cache folder."""
     if sys.platform == "win32":
         base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
-        return Path(base) / "connect4" / "cache" / "numba"
+        return Path(base) / "connect4" / "cache" / "solver"
     if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches" / "connect4" / "numba"
+        return Path.home() / "Library" / "Caches" / "connect4" / "solver"
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "connect4" / "numba"
+    return Path(base) / "connect4" / "solver"
 
 
 def pure_python_forced() -> bool:
@@ -184,6 +190,7 @@ def negamax(
     columns: Int64Array,
     state: Int64Array,
     flag: Int64Array,
+    scratch: Int64Array,
     current0: int,
     mask0: int,
     played0: int,
@@ -196,6 +203,10 @@ def negamax(
     Returns the score, or ``STOPPED`` with ``state[STATE_REASON]`` set: the node limit
     ``state[STATE_LIMIT]`` was passed, or ``flag[0]`` was set (read every 2048 nodes).
     ``state[STATE_NODES]`` counts nodes on from its value on entry.
+
+    ``scratch`` (int64, shape ``(3, depth, FIELDS)`` with ``depth = cells - played0 + 2``)
+    holds the stack's frames, the moves' order and their threats: the caller's, so the
+    compiled code allocates nothing.
     """
     # Contract (the one of ``ai.solver.PythonNegamax._negamax``, for every frame):
     # on entry alpha < beta, and the side to move cannot win with its next disc.
@@ -217,7 +228,6 @@ def negamax(
     etc_below = params[P_ETC_BELOW]
     order_below = params[P_ORDER_BELOW]
     ncols = params[P_COLUMNS]
-    depth = cells - played0 + 2
     # Keys below 2**52 are exact in a double: the slot and check come from a multiplication.
     exact_float = board_mask < (1 << 51)
     reciprocal = 1.0 / slots
@@ -225,9 +235,9 @@ def negamax(
     quarter = 1 << 62
     wrap_quotient = 4 * (quarter // slots) + (4 * (quarter % slots)) // slots
     wrap_slot = (4 * (quarter % slots)) % slots
-    frame = np.zeros((depth, FIELDS), np.int64)
-    prio = np.zeros((depth, 16), np.int64)  # ((64 - threats made) << 4 | rank), sorted
-    wins = np.zeros((depth, 16), np.int64)  # the threats a move makes (-1: not counted)
+    frame = scratch[0]  # (depth, FIELDS): the stack's frames
+    prio = scratch[1]  # ((64 - threats made) << 4 | rank), sorted
+    wins = scratch[2]  # the threats a move makes (-1: not counted)
     nodes = state[STATE_NODES]
     limit = state[STATE_LIMIT]
     d = 0
@@ -428,6 +438,7 @@ _lock = threading.Lock()
 _state = "new"  # new, preparing, ready, failed
 _background: threading.Thread | None = None
 _warned = False
+_path: Path | None = None
 _compiled: Kernel | None = None
 
 
@@ -440,42 +451,34 @@ def _warn(reason: str) -> None:
     LOG.warning("the fast (compiled) solver is not available (%s): using the slower pure-Python solver", reason)
 
 
-def _compile() -> Kernel:
-    """Import numba and compile the search (or load it from the cache).
+def _load() -> Kernel:
+    """The compiled search from its kernel file, or built (and saved) now.
 
     Raises:
-        ImportError: no numba.
-        OSError: the cache folder cannot be made or written (numba would otherwise
-            fall back to a folder beside the code).
+        ImportError: no llvmlite, or no numba where a build is needed.
+        Exception: numba or llvmlite failed.
     """
-    folder = Path(os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_folder())))
-    folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryFile(dir=folder):
-        pass
-    import numba
+    global _path
+    from ai import kernel_file
 
-    module = sys.modules[__name__]
-    i64 = numba.int64
-    array = numba.int64[::1]
+    prepared = kernel_file.load_or_build(sys.modules[__name__], cache_folder())
+    _path = prepared.path
+    if prepared.problem:
+        LOG.warning("the compiled solver's cache: %s", prepared.problem)
+    return prepared.kernel
 
-    def compiled(signature: Any, function: Kernel) -> Kernel:
-        jit: Any = numba.njit
-        kernel: Kernel = jit(signature, cache=True, nogil=True)(function)
-        return kernel
 
-    lazy: Any = numba.njit(cache=True, nogil=True)
-    module.popcount = lazy(popcount)  # type: ignore[attr-defined]
-    module.threats = lazy(threats)  # type: ignore[attr-defined]
-    module.slot_and_check = lazy(slot_and_check)  # type: ignore[attr-defined]
-    return compiled(i64(array, i64, array, array, array, array, i64, i64, i64, i64, i64, i64), negamax)
+def kernel_path() -> Path | None:
+    """The kernel file in use, or the one tried last (None before ``prepare``)."""
+    return _path
 
 
 def prepare() -> bool:
-    """Compile the search or load it from the cache; True when the compiled path is ready.
+    """Load the compiled search, or compile and save it; True when the compiled path is ready.
 
     Blocks (the first start of an install: several seconds); safe to call from any
     thread, and again (later calls return at once).  False means the Python path: forced
-    by ``CONNECT4_PURE_PYTHON``, or numba missing or without a writable cache (warned once).
+    by ``CONNECT4_PURE_PYTHON``, or no llvmlite or numba, or a failure (warned once).
     """
     global _state, _compiled
     if pure_python_forced():
@@ -487,14 +490,14 @@ def prepare() -> bool:
             return False
         _state = "preparing"
         try:
-            _compiled = _compile()
+            _compiled = _load()
         except ImportError as error:
             _state = "failed"
-            _warn(f"numba is not installed: {error}")
+            _warn(f"numba or llvmlite is not installed: {error}")
             return False
-        except (RuntimeError, OSError) as error:
+        except Exception as error:  # numba, llvmlite or the file system: never a traceback
             _state = "failed"
-            _warn(f"numba's cache folder is not usable: {error}")
+            _warn(f"{type(error).__name__}: {error}")
             return False
         _state = "ready"
         return True
