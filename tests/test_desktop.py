@@ -208,3 +208,10 @@ def test_the_window_names_itself_as_the_entry_expects(monkeypatch):
     name_the_window()
     assert os.environ["SDL_VIDEO_X11_WMCLASS"] == TITLE  # StartupWMClass
     assert os.environ["SDL_VIDEO_WAYLAND_WMCLASS"] == APP_ID  # the entry's file name
+
+
+def test_the_package_version_is_the_one_in_game_version():
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'version = { attr = "game.version.__version__" }' in pyproject
+    assert "[project.gui-scripts]\n# The window without a console on Windows" in pyproject
+    assert 'connect4-gui = "game.launcher:gui_main"' in pyproject
