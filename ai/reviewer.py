@@ -159,7 +159,7 @@ def review_game(
     perfect = (player or PerfectPlayer()) if exact else None
     reviewed: list[MoveReview] = []
     graph: list[int] = []
-    total = len(moves)
+    budgets = (estimate_depth, estimate_nodes, horizon_nodes)
     for index, move in enumerate(moves):
         fresh = index >= len(done)  # else reviewed by an earlier run: the same position, the same scores
         if fresh:
@@ -167,16 +167,7 @@ def review_game(
                 raise ReviewStopped("the review was cancelled")
             if board.is_game_over():
                 break
-            try:
-                if perfect is not None:
-                    scores = perfect.column_scores(board.grid, board.to_move, should_stop=should_stop)
-                    this = _judge(board, index + 1, move, scores, exact, depths, horizon_nodes, should_stop)
-                else:
-                    estimate = _estimate_scores(board, estimate_depth, estimate_nodes, should_stop)
-                    this = _judge(board, index + 1, move, estimate.scores, exact, depths, horizon_nodes, should_stop)
-                    this = replace(this, estimate_depth=estimate.depth, nodes=this.nodes + estimate.nodes)
-            except (SolverStopped, SearchCancelled) as stopped:
-                raise ReviewStopped("the review was cancelled") from stopped
+            this = _review_move(board, index + 1, move, perfect, depths, budgets, should_stop)
         else:
             this = done[index]
         if not graph:
@@ -187,7 +178,7 @@ def review_game(
         if fresh and on_move is not None:
             on_move(this)
         if fresh and on_progress is not None:
-            on_progress(index + 1, total)
+            on_progress(index + 1, len(moves))
     return GameReview(
         rules=rules,
         start=tuple(tuple(int(v) for v in row) for row in grid),
@@ -197,6 +188,35 @@ def review_game(
         graph=tuple(graph),
         exact=exact,
     )
+
+
+def _review_move(
+    board: Board,
+    number: int,
+    move: int,
+    perfect: PerfectPlayer | None,
+    depths: dict[int, int],
+    budgets: tuple[int, int, int],
+    should_stop: Callable[[], bool] | None,
+) -> MoveReview:
+    """The review of move ``number`` (``move``, played in ``board``): by the exact column
+    scores on the standard board (``perfect``), else by a search's estimates within
+    ``budgets`` (estimate depth, estimate nodes, horizon nodes: ``review_game``'s).
+
+    Raises:
+        ReviewStopped: ``should_stop`` returned True.
+    """
+    estimate_depth, estimate_nodes, horizon_nodes = budgets
+    exact = perfect is not None
+    try:
+        if perfect is not None:
+            scores = perfect.column_scores(board.grid, board.to_move, should_stop=should_stop)
+            return _judge(board, number, move, scores, exact, depths, horizon_nodes, should_stop)
+        estimate = _estimate_scores(board, estimate_depth, estimate_nodes, should_stop)
+        this = _judge(board, number, move, estimate.scores, exact, depths, horizon_nodes, should_stop)
+        return replace(this, estimate_depth=estimate.depth, nodes=this.nodes + estimate.nodes)
+    except (SolverStopped, SearchCancelled) as stopped:
+        raise ReviewStopped("the review was cancelled") from stopped
 
 
 def _judge(

@@ -507,91 +507,136 @@ def search(
         to_move = MAX if (grid == MAX).sum() <= (grid == MIN).sum() else MIN
     geo = geometry(rules)
     first, second = geo.from_grid(grid)
-    started = time.perf_counter()
-    deadline = None if time_limit is None else started + time_limit
     if iterative is None:
         iterative = pruning or time_limit is not None or node_limit is not None
-    done_nodes = 0  # nodes of finished passes
-    best_result: SearchResult | None = None
-    current_depth = 1
+    passes = _Deepening(time_limit, node_limit, should_stop, on_progress)
+    ctx = _Context(rules, pruning, passes.check, order, noise, hash((seed, first, second)))
+    over = game_over_value(geo, first, second)
+    if over is not None:
+        stats = SearchStats(0, 0, 0, 0, time.perf_counter() - passes.started, 0)
+        return SearchResult(None, over, (), {}, stats, pruning)
+    recorder_budget = tree_budget if record_tree else None
+    return passes.run(ctx, grid, to_move, range(1 if iterative else depth, depth + 1), recorder_budget)
 
-    def check(nodes: int) -> None:
-        if should_stop is not None and should_stop():
+
+class _Deepening:
+    """The passes of one ``search`` call (iterative deepening) and the limits they run
+    under: ``check`` is what the passes poll every ``CHECK_EVERY`` nodes."""
+
+    def __init__(
+        self,
+        time_limit: float | None,
+        node_limit: int | None,
+        should_stop: Callable[[], bool] | None,
+        on_progress: ProgressCallback | None,
+    ):
+        self.started = time.perf_counter()
+        self.deadline = None if time_limit is None else self.started + time_limit
+        self.node_limit = node_limit
+        self.should_stop = should_stop
+        self.on_progress = on_progress
+        self.done_nodes = 0  # nodes of finished passes
+        self.best: SearchResult | None = None  # the deepest finished pass
+        self.depth = 1  # the pass under way
+        self.ctx: _Context | None = None
+
+    def check(self, nodes: int) -> None:
+        """Stop on request, or past the clock or the node budget once a pass has finished;
+        keep the position tables bounded; report progress."""
+        if self.should_stop is not None and self.should_stop():
             raise SearchCancelled()
+        ctx = self.ctx
         # The position tables grow with every new position; past TABLE_LIMIT they start
         # again (they only save work and order moves), so memory stays bounded at any depth.
-        if len(ctx.eval_cache) > TABLE_LIMIT:
+        if ctx is not None and len(ctx.eval_cache) > TABLE_LIMIT:
             ctx.eval_cache.clear()
-        if len(ctx.best_moves) > TABLE_LIMIT:
+        if ctx is not None and len(ctx.best_moves) > TABLE_LIMIT:
             ctx.best_moves.clear()
         now = time.perf_counter()
-        if best_result is not None and (
-            (deadline is not None and now > deadline) or (node_limit is not None and done_nodes + nodes > node_limit)
+        best, deadline, node_limit = self.best, self.deadline, self.node_limit
+        if best is not None and (
+            (deadline is not None and now > deadline)
+            or (node_limit is not None and self.done_nodes + nodes > node_limit)
         ):
             raise _OutOfTime()
-        if on_progress is not None:
-            on_progress(
+        if self.on_progress is not None:
+            self.on_progress(
                 SearchProgress(
-                    current_depth,
-                    best_result.depth if best_result else 0,
-                    done_nodes + nodes,
-                    best_result.move if best_result else None,
-                    best_result.value if best_result else None,
-                    now - started,
+                    self.depth,
+                    best.depth if best else 0,
+                    self.done_nodes + nodes,
+                    best.move if best else None,
+                    best.value if best else None,
+                    now - self.started,
                 )
             )
 
-    ctx = _Context(rules, pruning, check, order, noise, hash((seed, first, second)))
-    over = game_over_value(geo, first, second)
-    if over is not None:
-        stats = SearchStats(0, 0, 0, 0, time.perf_counter() - started, 0)
-        return SearchResult(None, over, (), {}, stats, pruning)
+    def run(
+        self, ctx: _Context, grid: np.ndarray, to_move: int, depths: range, tree_budget: int | None
+    ) -> SearchResult:
+        """Search each depth in turn until the last, a proven result, or a limit; the
+        deepest finished pass answers (``tree_budget``: record its tree, None: do not)."""
+        self.ctx = ctx
+        for depth in depths:
+            self.depth = depth
+            recorder = TreeRecorder(tree_budget) if tree_budget is not None else None
+            try:
+                result = _one_pass(ctx, grid, to_move, depth, recorder, self.started, self.done_nodes)
+            except _OutOfTime:
+                break
+            self.best, self.done_nodes = result, result.stats.total_nodes
+            if self.on_progress is not None:
+                self.on_progress(
+                    SearchProgress(depth, depth, self.done_nodes, result.move, result.value, result.stats.seconds)
+                )
+            if result.proven:
+                break  # a forced result inside the horizon: deeper passes cannot change it
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                break
+            if self.node_limit is not None and self.done_nodes >= self.node_limit:
+                break
+        best = self.best
+        assert best is not None
+        if best.depth < depths[-1] and not best.proven:  # the time budget stopped a pass
+            stats = replace(best.stats, seconds=time.perf_counter() - self.started, total_nodes=self.done_nodes)
+            best = replace(best, stats=stats, completed=False)
+        return best
 
-    for current_depth in range(1 if iterative else depth, depth + 1):
-        recorder = TreeRecorder(tree_budget) if record_tree else None
-        one = _Pass(ctx, current_depth, recorder)
-        root = -1
-        if recorder is not None:
-            root = recorder.open(-1, -1, 0, to_move == MAX, -INF, INF, -1)
-        try:
-            if to_move == MAX:
-                value = one.maximize(first, second, current_depth, 0, -INF, INF, root)
-            else:
-                value = one.minimize(first, second, current_depth, 0, -INF, INF, root)
-        except _OutOfTime:
-            break
-        nodes, leaves, cutoffs = one.counts()
-        done_nodes += nodes
-        tree = None
-        if recorder is not None:
-            tree = SearchTree(recorder.data, rules, grid.copy(), to_move, current_depth, pruning)
-        pv = one.pv[0]
-        stats = SearchStats(current_depth, nodes, leaves, cutoffs, time.perf_counter() - started, done_nodes)
-        best_result = SearchResult(
-            pv[0] if pv else None,
-            value,
-            pv,
-            dict(sorted(one.root_values.items())),
-            stats,
-            pruning,
-            tree=tree,
-        )
-        if on_progress is not None:
-            on_progress(
-                SearchProgress(current_depth, current_depth, done_nodes, best_result.move, value, stats.seconds)
-            )
-        if is_win_value(value) and plies_to_end(value) <= current_depth:
-            best_result = replace(best_result, proven=True)
-            break  # a forced result inside the horizon: deeper passes cannot change it
-        if deadline is not None and time.perf_counter() > deadline:
-            break
-        if node_limit is not None and done_nodes >= node_limit:
-            break
-    assert best_result is not None
-    if best_result.depth < depth and not best_result.proven:  # the time budget stopped a pass
-        stats = replace(best_result.stats, seconds=time.perf_counter() - started, total_nodes=done_nodes)
-        best_result = replace(best_result, stats=stats, completed=False)
-    return best_result
+
+def _one_pass(
+    ctx: _Context,
+    grid: np.ndarray,
+    to_move: int,
+    depth: int,
+    recorder: TreeRecorder | None,
+    started: float,
+    done_nodes: int,
+) -> SearchResult:
+    """One pass of ``search`` to ``depth`` (``done_nodes``: the earlier passes' nodes).
+
+    Raises:
+        _OutOfTime: the clock or the node budget stopped it (``check``).
+    """
+    one = _Pass(ctx, depth, recorder)
+    root = -1
+    if recorder is not None:
+        root = recorder.open(-1, -1, 0, to_move == MAX, -INF, INF, -1)
+    first, second = ctx.geo.from_grid(grid)
+    if to_move == MAX:
+        value = one.maximize(first, second, depth, 0, -INF, INF, root)
+    else:
+        value = one.minimize(first, second, depth, 0, -INF, INF, root)
+    nodes, leaves, cutoffs = one.counts()
+    tree = None
+    if recorder is not None:
+        tree = SearchTree(recorder.data, ctx.geo.rules, grid.copy(), to_move, depth, ctx.pruning)
+    pv = one.pv[0]
+    stats = SearchStats(depth, nodes, leaves, cutoffs, time.perf_counter() - started, done_nodes + nodes)
+    # A forced result inside the horizon: deeper passes cannot change it.
+    proven = is_win_value(value) and plies_to_end(value) <= depth
+    move = pv[0] if pv else None
+    root_values = dict(sorted(one.root_values.items()))
+    return SearchResult(move, value, pv, root_values, stats, ctx.pruning, tree=tree, proven=proven)
 
 
 def game_over_value(geo: Geometry, first: int, second: int) -> int | None:

@@ -950,21 +950,7 @@ def _play_in_pool(
                 task = waiting.popleft()
                 running[pool.submit(play_task, task)] = task
             done, _ = cf.wait(running, timeout=PROGRESS_SECONDS, return_when=cf.FIRST_COMPLETED)
-            lost: list[GameTask] = []
-            for future in done:
-                task = running.pop(future)
-                try:
-                    record = future.result()
-                except (cf.BrokenExecutor, cf.CancelledError):  # a dead worker; a cluster's lost game
-                    lost.append(task)
-                except Exception as problem:  # e.g. a cluster worker without the engine's program
-                    if type(problem).__name__ == "KilledWorker":  # Dask: its workers kept dying
-                        given_up.append(task.number)
-                        tell(f"game {task.number} was given up: every cluster worker that played it died")
-                        continue
-                    raise MatchStopped(f"game {task.number} could not be played: {problem}") from problem
-                else:
-                    finished(record)
+            lost = _collect(done, running, finished, given_up, tell)
             if cluster is not None and (lost or time.monotonic() - asked >= PROGRESS_SECONDS):
                 asked = time.monotonic()
                 stop, notes = cluster.health()
@@ -1004,6 +990,39 @@ def _play_in_pool(
             else:
                 os.environ[GROUPS_ENV] = saved_env
     return sorted(given_up)
+
+
+def _collect(
+    done: set[cf.Future[GameRecord]],
+    running: dict[cf.Future[GameRecord], GameTask],
+    finished: Callable[[GameRecord], None],
+    given_up: list[int],
+    tell: Callable[[str], None],
+) -> list[GameTask]:
+    """Take the ``done`` games out of ``running`` and hand each record to ``finished``;
+    return the games lost with their worker (a dead process, a cluster's lost game). A game
+    whose cluster workers kept dying joins ``given_up``.
+
+    Raises:
+        MatchStopped: a game failed for another reason (a cluster worker without the
+            engine's program, say).
+    """
+    lost: list[GameTask] = []
+    for future in done:
+        task = running.pop(future)
+        try:
+            record = future.result()
+        except (cf.BrokenExecutor, cf.CancelledError):  # a dead worker; a cluster's lost game
+            lost.append(task)
+        except Exception as problem:  # e.g. a cluster worker without the engine's program
+            if type(problem).__name__ == "KilledWorker":  # Dask: its workers kept dying
+                given_up.append(task.number)
+                tell(f"game {task.number} was given up: every cluster worker that played it died")
+                continue
+            raise MatchStopped(f"game {task.number} could not be played: {problem}") from problem
+        else:
+            finished(record)
+    return lost
 
 
 def _stop_pool(pool: cf.Executor) -> None:

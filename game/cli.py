@@ -15,10 +15,10 @@ import stat
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ai.book import BookError
 from ai.cost import duration_text, full_tree_positions, pruned_tree_positions, seconds_for, speed_text
@@ -43,6 +43,11 @@ from game.board import TEXT_LEGEND, Board, IllegalMoveError
 from game.board_file import BoardFileError, parse_board_text, save_board
 from game.notation import NotationError, format_move, parse_move, parse_moves
 from game.rules import MAX, MIN, Mode, Rules, RulesError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+    from game.arena import Sprt
 
 EXIT_BAD_INPUT = 2
 MAX_INPUT_BYTES = 1 << 20
@@ -92,7 +97,18 @@ def build_parser() -> argparse.ArgumentParser:
         "and saves screenshots of every screen into DIR.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    _add_max_connect4_commands(commands)
+    _add_analyze_command(commands)
+    _add_solve_and_chart_commands(commands)
+    _add_bot_commands(commands)
+    from game import review_cli
 
+    review_cli.add_commands(commands, _add_rule_options, Mode.CLASSIC)
+    return parser
+
+
+def _add_max_connect4_commands(commands: argparse._SubParsersAction) -> None:
+    """one-move and interactive: the Max-Connect-4 assignment's two commands."""
     one = commands.add_parser(
         "one-move",
         help="Max-Connect-4: read a board file, play one computer move, write the result",
@@ -126,6 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
     inter.add_argument("--dir", default=".", help="folder for computer.txt and human.txt")
     _add_rule_options(inter, Mode.FULL_BOARD)
 
+
+def _add_analyze_command(commands: argparse._SubParsersAction) -> None:
     analyze = commands.add_parser(
         "analyze",
         help="search a position and show the move, values, statistics and the tree",
@@ -158,6 +176,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_rule_options(analyze, Mode.CLASSIC)
 
+
+def _add_solve_and_chart_commands(commands: argparse._SubParsersAction) -> None:
+    """solve (exact scores of move strings) and depth-chart (the depths against the solver)."""
     solve = commands.add_parser(
         "solve",
         help="exact perfect-play scores of move strings (benchmark format)",
@@ -186,11 +207,6 @@ def build_parser() -> argparse.ArgumentParser:
     chart.add_argument("moves", metavar="MOVES", nargs="?", help="a position to chart beside the sample")
     chart.add_argument("--out", required=True, metavar="FILE.png", help="the PNG to write")
     chart.add_argument("--positions", type=int, default=12, help="benchmark positions in the sample (default 12)")
-    _add_bot_commands(commands)
-    from game import review_cli
-
-    review_cli.add_commands(commands, _add_rule_options, Mode.CLASSIC)
-    return parser
 
 
 def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
@@ -994,39 +1010,18 @@ SPRT_MAX_GAMES = 10_000
 
 def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     from ai.levels import LevelNotFound
-    from game.arena import Progress, Sprt, cluster_executor, default_jobs, play_match
+    from game.arena import Progress, play_match
     from game.tournament import PgnWriter, PlayerChoice, format_outcome, make_player
 
     rules = rules_from_args(args)
-    if args.games is None:
-        args.games = SPRT_MAX_GAMES if args.sprt is not None else 20
-    if not 1 <= args.games <= MAX_MATCH_GAMES:
-        raise CliError(f"--games must be 1..{MAX_MATCH_GAMES:,}, not {args.games}")
-    if not 1 <= args.movetime <= MAX_MOVETIME_MS:
-        raise CliError(f"--movetime must be 1..{MAX_MOVETIME_MS:,} ms, not {args.movetime}")
-    jobs = args.jobs if args.jobs is not None else default_jobs(args.games)
-    if not 1 <= jobs <= MAX_MATCH_JOBS:
-        raise CliError(f"--jobs must be 1..{MAX_MATCH_JOBS}, not {jobs}")
-    sprt = None
-    if args.sprt is not None:
-        try:
-            sprt = Sprt(args.sprt[0], args.sprt[1], alpha=args.alpha, beta=args.beta)
-        except ValueError as error:
-            raise CliError(str(error)) from None
+    jobs, sprt = _match_options(args)
     seed = args.seed if args.seed is not None else 0
     try:
         specs = [PlayerChoice(args.player_a, seed), PlayerChoice(args.player_b, seed)]
         names = [make_player(spec.text, seed=seed).name for spec in specs]  # checks both before any game
     except (LevelNotFound, ValueError) as error:
         raise CliError(str(error)) from None
-    executor = close_cluster = None
-    if args.cluster is not None:  # "" too: refused, not played here
-        try:
-            executor, close_cluster = cluster_executor(args.cluster)
-        except ImportError:
-            raise CliError("--cluster needs Dask's distributed: pip install .[cluster]") from None
-        except ValueError as error:  # game.cluster says what and where in one line
-            raise CliError(str(error)) from None
+    executor, close_cluster = _match_cluster(args.cluster)
     pgn = PgnWriter(args.pgn, names[0], names[1], rules) if args.pgn else None
     if args.pgn:
         _check_name_length(args.pgn, f"--pgn {_short(args.pgn)}")
@@ -1084,6 +1079,51 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     if outcome.error is not None:
         return 1
     return 1 if pgn is not None and pgn.failed is not None else 0
+
+
+def _match_options(args: argparse.Namespace) -> tuple[int, Sprt | None]:
+    """match's numbers, checked (``args.games`` gets its default): the jobs, and the SPRT
+    where ``--sprt`` asks for one.
+
+    Raises:
+        CliError: a number out of its range, or SPRT bounds that make no test.
+    """
+    from game.arena import Sprt, default_jobs
+
+    if args.games is None:
+        args.games = SPRT_MAX_GAMES if args.sprt is not None else 20
+    if not 1 <= args.games <= MAX_MATCH_GAMES:
+        raise CliError(f"--games must be 1..{MAX_MATCH_GAMES:,}, not {args.games}")
+    if not 1 <= args.movetime <= MAX_MOVETIME_MS:
+        raise CliError(f"--movetime must be 1..{MAX_MOVETIME_MS:,} ms, not {args.movetime}")
+    jobs: int = args.jobs if args.jobs is not None else default_jobs(args.games)
+    if not 1 <= jobs <= MAX_MATCH_JOBS:
+        raise CliError(f"--jobs must be 1..{MAX_MATCH_JOBS}, not {jobs}")
+    if args.sprt is None:
+        return jobs, None
+    try:
+        return jobs, Sprt(args.sprt[0], args.sprt[1], alpha=args.alpha, beta=args.beta)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+
+
+def _match_cluster(address: str | None) -> tuple[Executor | None, Callable[[], None] | None]:
+    """The executor of the Dask cluster at ``address`` and what closes it; (None, None)
+    without ``--cluster`` (the games run here).
+
+    Raises:
+        CliError: no Dask, or a bad address (game.cluster says what and where in one line).
+    """
+    if address is None:  # "" too is refused, not played here
+        return None, None
+    from game.arena import cluster_executor
+
+    try:
+        return cluster_executor(address)
+    except ImportError:
+        raise CliError("--cluster needs Dask's distributed: pip install .[cluster]") from None
+    except ValueError as error:
+        raise CliError(str(error)) from None
 
 
 def cmd_connectx(args: argparse.Namespace, out: TextIO) -> int:
