@@ -495,8 +495,9 @@ class Archive:
             return []
         kept = []
         for row in rows:
+            owner = row["owner"] if "owner" in row.keys() else None  # an older schema's row: no owner
             try:
-                if row["moves"] and (row["slot"] == self.slot or not owner_is_running(row["owner"])):
+                if row["moves"] and (row["slot"] == self.slot or not owner_is_running(owner)):
                     kept.append(unfinished_from_row(row))
             except (ValueError, TypeError, KeyError, IndexError) as error:
                 log.warning("an unfinished game in the archive cannot be read: %s", error)
@@ -538,8 +539,8 @@ class Archive:
             except DamagedGame as error:  # one bad row does not hide the others
                 unreadable += 1
                 log.debug("%s", error)
-        if unreadable != self.unreadable and unreadable:
-            log.warning("%s", _plural(unreadable, "stored game") + " could not be read")
+        if unreadable != self.unreadable and unreadable:  # front ends say it (unreadable_note)
+            log.info("%s", _plural(unreadable, "stored game") + " could not be read")
         self.unreadable = unreadable
         if level is not None:
             records = [

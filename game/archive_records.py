@@ -268,7 +268,7 @@ def read_review(value: object, game_id: object) -> dict | None:
         ):
             raise ValueError("its accuracy is not a share per player")
     except ValueError as error:
-        log.warning("the review summary of game %s is dropped: %s", game_id, error)
+        log.info("the review summary of game %s is dropped: %s", game_id, error)  # it can be made again
         return None
     return summary
 

@@ -453,10 +453,13 @@ def test_the_games_command_counts_damaged_rows_in_the_list_the_json_and_the_expo
 
     damaged_archive(tmp_path)
     assert main(["games", "--home", str(tmp_path)]) == 0
-    out = capsys.readouterr().out
-    assert "4455667" in out and f"{len(BAD_ROWS)} stored games could not be read" in out
+    captured = capsys.readouterr()
+    assert "4455667" in captured.out and f"{len(BAD_ROWS)} stored games could not be read" in captured.out
+    assert captured.err == ""  # said once, in the listing; no log lines besides
     assert main(["games", "--json", "--home", str(tmp_path)]) == 0
-    data = json.loads(capsys.readouterr().out)
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert captured.err == ""
     assert len(data["games"]) == 2 and data["unreadable"] == len(BAD_ROWS)
     export = tmp_path / "out.pgn"
     assert main(["games", "--export", str(export), "--home", str(tmp_path)]) == 0
