@@ -275,6 +275,7 @@ class Archive:
             archive.refusal = (
                 f"the game archive {path} {what}, and this version cannot read its games; it is left as it is"
             )
+            archive._condition = archive.refusal  # said instead of "its games are shown"
         return archive
 
     @classmethod

@@ -18,3 +18,17 @@ def test_past_games_lists_the_readable_games_and_counts_the_damaged_ones(app):
     assert [r.moves_string for r in past.records] == ["1122334", "4455667"]
     shown = " ".join(text for text, _ in drawn_texts(app))
     assert f"{len(BAD_ROWS)} stored games could not be read" in shown
+
+
+def test_past_games_says_when_a_newer_archive_cannot_be_read_here(app):
+    """A newer version's archive whose games this version cannot read: Past games says so
+    (not "no games here yet"), and the file is left as it was."""
+    from game.archive import FILE_NAME
+    from tests.test_archive import make_newer_archive
+
+    before = make_newer_archive(app.home, readable=False)
+    app.stack.push(PastGamesScene())
+    step(app, 2)
+    shown = " ".join(text for text, _ in drawn_texts(app))
+    assert "cannot read its games from this archive" in shown and "No games here yet" not in shown
+    assert (app.home / FILE_NAME).read_bytes() == before

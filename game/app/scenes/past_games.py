@@ -49,6 +49,7 @@ class PastGamesScene(Scene):
         self.result: str | None = None
         self.records: list[GameRecord] = []
         self.unreadable: str | None = None
+        self.refusal: str | None = None
         """ "2 stored games could not be read" when damaged rows were skipped."""
         self.levels: list[str | None] = [None]
         self.selected = 0
@@ -77,6 +78,7 @@ class PastGamesScene(Scene):
             self.level = None
         self.records = archive.games(level=self.level, result=self.result)
         self.unreadable = archive.unreadable_note()
+        self.refusal = archive.refusal  # a newer version's archive this one cannot read
         self.selected = max(0, min(self.selected, len(self.records) - 1))
         self.stats = archive.stats()
         self.history = {level: archive.history(level)[-HISTORY:] for level in self.stats}
@@ -204,6 +206,8 @@ class PastGamesScene(Scene):
         first = self.visible_first(fit)
         if not self.records:
             empty = "No games here yet: every finished game is kept, the moment it ends."
+            if self.refusal:  # the path and the versions are in the toast; here, what it means
+                empty = "This version of the game cannot read its games from this archive; the file is left as it is."
             theme.text(
                 surface,
                 theme.fit(empty, text, listing.width - 20),
