@@ -94,7 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog=prog,
         description="Connect Four: a minimax explorer you can play. Without a command, the game window opens.",
         epilog=f"Also: '{prog} demo --out DIR' plays computer against computer headless "
-        "and saves screenshots of every screen into DIR.",
+        f"and saves screenshots of every screen into DIR; '{prog} install-desktop' gives the game "
+        f"a menu entry and icons ('{prog} uninstall-desktop' removes them); '{prog} --version'.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     _add_max_connect4_commands(commands)

@@ -210,6 +210,11 @@ def test_the_window_names_itself_as_the_entry_expects(monkeypatch):
     assert os.environ["SDL_VIDEO_WAYLAND_WMCLASS"] == APP_ID  # the entry's file name
 
 
+def test_the_help_names_the_desktop_commands_and_version():
+    said = run_main("--help").stdout
+    assert "install-desktop" in said and "uninstall-desktop" in said and "--version" in said
+
+
 def test_the_package_version_is_the_one_in_game_version():
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert 'version = { attr = "game.version.__version__" }' in pyproject
