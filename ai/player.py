@@ -25,11 +25,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ai.answer import Answer, DecidedBy, Purpose
-from ai.bitboard import fits_compiled, geometry
+from ai.bitboard import geometry
 from ai.book import BookError, BookFile
 from ai.book_check import trusted_book
 from ai.exact import ExactScore
-from ai.levels import OFF_BOARD_LEVEL, PRESETS, Level, level_played, solvable
+from ai.levels import OFF_BOARD_LEVEL, PRESETS, Level, exact_nodes, level_played, solvable
 from ai.perfect import PerfectPlayer, shared_player
 from ai.search import ProgressCallback, SearchCancelled, SearchProgress, game_over_value, search
 from ai.solver import BOOK_PLIES, WEAK_BOOK_PLIES, Solver, SolverError, SolverStopped
@@ -41,21 +41,6 @@ NOT_STANDARD_NOTE = "perfect play is only for the standard 6x7 board: playing Ex
 SOLVED_OFF_BOARD_NOTE = "off the standard board: the solver proved this position, the move keeps its result"
 BAD_BOOK_NOTE = "the opening book cannot be used ({problem}): {stand_in}; reinstall bitbully-databases"
 """Said by every answer a level gives without the book it would use (``level_here``)."""
-HINT_EXACT_NODES = 20_000_000
-"""The most a hint (or the column scores) spends on exact column scores before it says
-"estimate" instead: about 2 s compiled; the same on every machine."""
-PYTHON_EXACT_NODES = 500_000
-"""The same for boards the compiled search cannot take (7x9 and larger,
-``ai.solver.fits_compiled``): the Python search does about 170,000 a second, so a hint
-there says "estimate" within about 3 s instead of 2 minutes."""
-
-
-def exact_nodes(rules: Rules) -> int:
-    """The solver nodes a hint or the column scores may spend on these rules: by the
-    board, never by the machine, so every machine proves the same positions."""
-    return HINT_EXACT_NODES if fits_compiled(rules) else PYTHON_EXACT_NODES
-
-
 _SOLVERS: dict[Rules, Solver] = {}
 
 

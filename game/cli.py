@@ -830,8 +830,8 @@ def _print_exact_values(args: argparse.Namespace, board: Board, out: TextIO) -> 
     """analyze: the exact result of every column, wherever the solver proves them all within
     the hint's budget (``ai.player.column_scores``: the same positions on every machine);
     elsewhere it says the values above are only estimates."""
-    from ai.levels import solvable
-    from ai.player import column_scores, exact_nodes
+    from ai.levels import exact_nodes, solvable
+    from ai.player import column_scores
     from ai.solver import SolverStopped
 
     rules = board.rules

@@ -50,15 +50,18 @@ sent = []
 for purpose in (JobPurpose.MOVE, JobPurpose.HINT):
     job = SearchJob(board.grid.copy(), board.rules, board.to_move, PRESETS["Perfect"], purpose=purpose)
     run_job(1, job, sent.append, lambda: False)
-print(json.dumps([[type(m).__name__, getattr(m, "message", "")] for m in sent]))
+print(json.dumps([[type(m).__name__, getattr(m, "message", None) or getattr(getattr(m, "answer", None), "note", "")]
+                  for m in sent if type(m).__name__ in ("JobResult", "JobFailed")]))
 """
 
 
-def test_perfect_with_a_damaged_book_fails_its_job_at_once_naming_the_book(flipped_site, tmp_path):
-    """The window then says why once and Expert plays for Perfect (PlayJobs.on_job_failed)."""
+def test_perfect_with_a_damaged_book_plays_expert_at_once_and_says_why(flipped_site, tmp_path):
+    """The decider owns the fallback: Perfect's move and hint come from Expert without the
+    book, at once, and the answer's note names the book and the fix (the screen shows it)."""
     sent = _child(flipped_site, tmp_path, MOVE_JOB)
-    assert [kind for kind, _ in sent] == ["JobFailed", "JobFailed"]
+    assert [kind for kind, _ in sent] == ["JobResult", "JobResult"]
     assert all("book_12ply_distances.dat is damaged" in text and "reinstall" in text for _, text in sent)
+    assert all("Expert plays for Perfect" in text for _, text in sent)
 
 
 EXPERT_JOB = """
@@ -111,5 +114,5 @@ def test_the_analysis_board_says_the_book_is_damaged_instead_of_working_for_hour
     shown = _child(flipped_site, tmp_path / "cache", window_script(ANALYSIS % str(tmp_path / "home")))
     assert not shown["busy"]
     text = " ".join(shown["lines"])
-    assert "working out" not in text
+    assert "working out" not in text  # the scores were proven without the book, or not: either way at once
     assert "book_12ply_distances.dat is damaged" in text and "reinstall bitbully-databases" in text

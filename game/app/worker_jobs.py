@@ -32,7 +32,7 @@ from ai.perfect import shared_player
 from ai.player import choose_move
 from ai.reviewer import ReviewStopped, review_game
 from ai.search import SearchCancelled, SearchProgress, search
-from ai.solver import BOOK_PLIES, SolverStopped
+from ai.solver import SolverStopped
 from ai.textbook import textbook_search
 from ai.tree import SearchTree
 from game.app.worker import (
@@ -145,8 +145,9 @@ def _answer(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[
         )
         return Answer(result.move, DecidedBy.SEARCH, level, result.value, result=result, nodes=result.stats.total_nodes)
     purpose = Purpose.MOVE if job.purpose is JobPurpose.MOVE else Purpose.HINT
-    level, note = _without_a_bad_book(level, job)
-    answer = choose_move(
+    # A bad opening book is the decider's to handle: it plays a stand-in and says so in
+    # ``answer.note`` (``ai.player.level_here``); the screens only show the note.
+    return choose_move(
         level,
         job.grid,
         job.rules,
@@ -157,31 +158,6 @@ def _answer(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[
         record_tree=job.record_tree,
         tree_budget=job.tree_budget,
     )
-    if note is not None:
-        answer = replace(answer, note=f"{note}; {answer.note}" if answer.note else note)
-    return answer
-
-
-def _without_a_bad_book(level: Level, job: SearchJob) -> tuple[Level, str | None]:
-    """The level to play where the opening book fails its check, and a note saying so.
-
-    Up to the book's 12 discs Perfect, and a level that knows the openings, answer from
-    the book; without it their exact solve could take hours (the book is refused quietly
-    by the solver).  Perfect's job fails at once (BookError: the screen names the book
-    and Expert plays for it); another level plays without its book, by its search.
-    """
-    discs = int(np.count_nonzero(job.grid))
-    if job.rules != STANDARD or discs > BOOK_PLIES:
-        return level, None
-    if not (level.perfect or (level.knows_openings(job.rules) and discs <= level.book_discs)):
-        return level, None
-    try:
-        book().check()
-    except BookError as error:
-        if level.perfect:
-            raise
-        return replace(level, book_discs=0), f"without the opening book ({error})"
-    return level, None
 
 
 def _failure_text(error: Exception) -> str:

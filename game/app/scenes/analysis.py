@@ -267,6 +267,8 @@ class AnalysisScene(Scene):
         words = verdict(exact, {MAX: "player 1", MIN: "player 2"}) if exact is not None else "exact result not known"
         kept = f"{len(self.lines)} branch{'es' if len(self.lines) != 1 else ''} kept" if self.lines else ""
         legend = "Badges: each column's exact result for the side to move (in its own moves)"
+        if self.answer is not None and self.answer.note:  # e.g. proven without a damaged book: say so
+            legend = f"Note: {self.answer.note}"
         return [first, f"{who} to move: {words}.", legend + (f" · {kept}" if kept else "")]
 
     def notes(self) -> list[ColumnNote | None]:
