@@ -245,6 +245,7 @@ def test_results_read_back(tmp_path, result):
     assert archive.games()[0].result is result
 
 
+@pytest.mark.slow  # several seconds: out of the quick lane, in the full run
 def test_a_database_locked_at_start_takes_the_games_once_it_is_free(tmp_path):
     path = tmp_path / FILE_NAME
     other = sqlite3.connect(path, isolation_level=None)  # another program, no WAL yet

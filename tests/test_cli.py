@@ -393,6 +393,7 @@ def test_a_search_that_may_take_long_is_announced_with_its_size_and_how_to_stop_
     assert quick.returncode == 0 and "Ctrl+C" not in quick.stderr  # no warning (a starved process may print progress)
 
 
+@pytest.mark.slow  # a process or seconds of solving: out of the quick lane, in the full run
 def test_a_long_search_shows_progress_on_stderr_and_ctrl_c_ends_it_cleanly():
     """The QA's hang: depth 99 ran 10 minutes with no sign of life. Now a warning, a
     progress line a second on stderr (never stdout), and Ctrl+C (a real

@@ -37,6 +37,7 @@ def test_the_plan_names_every_requirement_with_its_size():
     assert f"about {download} MB to download and {disk} MB on disk" in plan
 
 
+@pytest.mark.slow  # a process or seconds of solving: out of the quick lane, in the full run
 def test_a_quiet_command_gets_a_line_every_few_seconds(capfd):
     main = main_module()
     child = "import sys, time; print('collecting', flush=True); time.sleep(1.6); print('installed'); sys.exit(3)"

@@ -65,6 +65,7 @@ def _random_boards(rules: Rules, count: int, seed: int, least: int) -> list[Boar
     return boards
 
 
+@pytest.mark.slow  # several seconds: out of the quick lane, in the full run
 def test_analyze_gives_the_per_child_solve():
     """The benchmark's end games (6x7, with the books) and random small boards."""
     lines = (POSITIONS / "Test_L3_R1").read_text().splitlines()[:25:3]
@@ -150,6 +151,7 @@ def test_the_recorded_set_covers_both_boards_and_the_whole_game():
     assert min(discs[(6, 7)]) < 5 and max(discs[(6, 7)]) > 30 and min(discs[(7, 8)]) < 5
 
 
+@pytest.mark.slow  # several seconds: out of the quick lane, in the full run
 def test_every_preset_plays_as_before_on_a_sample():
     """A tenth of the recorded set (the whole of it: the slow test below)."""
     _check_recorded(_recorded()[::10])
@@ -182,6 +184,7 @@ def _book_note(answer_note: str | None) -> None:
     assert "book_12ply_distances.dat is damaged" in answer_note and "reinstall bitbully-databases" in answer_note
 
 
+@pytest.mark.slow  # several seconds: out of the quick lane, in the full run
 def test_perfect_plays_expert_without_a_bad_book_and_says_so_once(damaged_book):
     board = Board.from_moves("4453")
     for purpose in (Purpose.MOVE, Purpose.HINT):
@@ -192,6 +195,7 @@ def test_perfect_plays_expert_without_a_bad_book_and_says_so_once(damaged_book):
         assert answer.decided_by is not DecidedBy.BOOK
 
 
+@pytest.mark.slow  # a process or seconds of solving: out of the quick lane, in the full run
 def test_a_level_that_knows_the_openings_plays_without_a_bad_book(damaged_book):
     expert = PRESETS["Expert"]
     board = Board.from_moves("44535")
@@ -210,6 +214,7 @@ def test_no_note_where_the_level_would_not_use_the_book(damaged_book):
     assert answer.note is None and answer.decided_by is DecidedBy.SOLVER
 
 
+@pytest.mark.slow  # a process or seconds of solving: out of the quick lane, in the full run
 def test_a_bad_book_is_said_by_the_answer_of_a_clock_too(damaged_book):
     """Under an outside clock (engine, ConnectX) even a fallback answer says it."""
     board = Board.from_moves("4453")
@@ -218,6 +223,7 @@ def test_a_bad_book_is_said_by_the_answer_of_a_clock_too(damaged_book):
         _book_note(answer.note)
 
 
+@pytest.mark.slow  # several seconds: out of the quick lane, in the full run
 def test_the_front_ends_show_the_deciders_note(damaged_book, monkeypatch, capsys):
     from game import cli, connectx
     from game.engine import Engine

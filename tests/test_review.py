@@ -204,6 +204,7 @@ def test_a_review_resumed_from_its_first_moves_is_the_review_run_straight():
     assert [m.ply for m in seen] == [4, 5, 6, 7]  # only the fresh moves stream
 
 
+@pytest.mark.slow  # several seconds: out of the quick lane, in the full run
 def test_a_review_without_gravity_is_bounded_by_work_and_says_how_deep_it_looked():
     """'review' of a 7-move game without gravity printed nothing for 283 s: every column of
     every position was searched to depth 4 whatever it cost, and a mistake's depth-6 search

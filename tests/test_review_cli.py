@@ -151,6 +151,7 @@ def test_a_move_string_names_no_person():
     assert data["players"] == {"1": None, "2": None}
 
 
+@pytest.mark.slow  # several seconds: out of the quick lane, in the full run
 def test_a_review_without_gravity_is_visible_and_says_its_bound(capsys):
     """'review' of a 7-move game without gravity printed nothing for 283 s.  Now the
     header comes first, the bound is said, each move's depth is shown, and stderr says

@@ -84,6 +84,7 @@ def test_cli_depth_chart_refuses_before_any_work(tmp_path, capsys):
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.slow  # several seconds: out of the quick lane, in the full run
 def test_the_chart_says_why_an_outcome_or_a_depth_is_missing():
     """'depth-chart 4453' said "without an exact outcome (off the standard board or not
     solved in time)" of a position analyze solves, and "(0 nodes)" at a depth it never
