@@ -240,7 +240,10 @@ def test_match_on_a_full_disk_says_so_once_and_still_reports_every_game(tmp_path
         timeout=120,
     )
     assert proc.returncode == 1
-    assert proc.stderr.count("cannot write /dev/full: No space left on device") == 1
+    said = [line for line in proc.stderr.splitlines() if "cannot write /dev/full: No space left on device" in line]
+    # Said once as it happens, and once more as the clear last line (issue 32), never per game.
+    assert len(said) == 2 and proc.stderr.strip().splitlines()[-1] == said[-1]
+    assert said[-1].startswith("error:") or ": error: " in said[-1]
     assert "Traceback" not in proc.stderr
     assert "Match: depth:2 (A) vs depth:1 (B)" in proc.stdout and "  4. B first" in proc.stdout
     assert "Games written" not in proc.stdout
