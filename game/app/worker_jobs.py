@@ -306,6 +306,8 @@ def _run_review(
     except ReviewStopped:
         send(JobCancelled(job_id))
         return
+    except (EOFError, BrokenPipeError):  # the window is gone: the caller ends the worker
+        raise
     except Exception as error:  # a bad stored game, a damaged book: said once, the worker lives
         log.warning("the review failed: %s", error)
         send(JobFailed(job_id, _failure_text(error)))
@@ -341,6 +343,8 @@ def _run_depth(
     except SearchCancelled:
         send(JobCancelled(job_id))
         return
+    except (EOFError, BrokenPipeError):  # the window is gone: the caller ends the worker
+        raise
     except Exception as error:  # said once, the worker lives
         log.warning("the depth chart failed: %s", error)
         send(JobFailed(job_id, _failure_text(error)))
