@@ -105,6 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
     from game import review_cli
 
     review_cli.add_commands(commands, _add_rule_options, Mode.CLASSIC)
+    from game import explore_cli
+
+    explore_cli.add_command(commands)
     return parser
 
 
@@ -1153,12 +1156,17 @@ def cmd_connectx(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_review_or_games(args: argparse.Namespace, out: TextIO) -> int:
-    """``review`` and ``games`` (game.review_cli), their errors said in one line."""
+    """``review`` and ``games`` (game.review_cli) and ``explore`` (game.explore_cli), their
+    errors said in one line."""
     from game import review_cli
 
     try:
         if args.command == "review":
             return review_cli.cmd_review(args, out, _read_position)
+        if args.command == "explore":
+            from game.explore_cli import cmd_explore
+
+            return cmd_explore(args, out)
         return review_cli.cmd_games(args, out)
     except review_cli.ReviewCliError as error:
         raise CliError(str(error)) from None
@@ -1188,7 +1196,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
             return cmd_match(args, out)
         if args.command == "connectx":
             return cmd_connectx(args, out)
-        if args.command in ("review", "games"):
+        if args.command in ("review", "games", "explore"):
             return cmd_review_or_games(args, out)
         parser.print_help(out)
         return 0

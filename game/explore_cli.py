@@ -1,0 +1,77 @@
+"""The ``explore`` command: the solved-opening explorer in a terminal.
+
+connect4 explore              the empty board: every column's exact value and your games
+connect4 explore 4453 --json  {"moves": "4453", "columns": [{"column": 1, "score": ..., ...}]}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TextIO
+
+from game.board import Board
+from game.explorer import ExploreRow, exact_columns, explore_json, explore_rows
+from game.rules import MAX, STANDARD
+
+EXPLORE_HELP = "the solved openings: every column's exact value beside your own games from there"
+
+
+def add_command(commands: argparse._SubParsersAction) -> None:
+    """Add ``explore`` to the command line's subcommands."""
+    explore = commands.add_parser(
+        "explore",
+        help=EXPLORE_HELP,
+        description="MOVES is a move string from the empty 6x7 board (1-based columns, e.g. 4453; "
+        "none: the empty board). For every playable column: its exact value with perfect play "
+        "(from the opening book and the solver, within a hint's budget; score in the benchmark "
+        "convention from the side to move, the negation of 'solve' of the position it leaves), and "
+        "the stored games in which you were to move there: how often you played it, how those "
+        "games ended for you, and how often it threw the exact outcome away.",
+    )
+    explore.add_argument("moves", metavar="MOVES", nargs="?", default="")
+    explore.add_argument("--json", action="store_true", help="print one JSON object")
+    explore.add_argument("--home", metavar="DIR", help="the archive's folder (default: the game's preference folder)")
+
+
+def cmd_explore(args: argparse.Namespace, out: TextIO) -> int:
+    """Print the explorer's rows for the position after ``args.moves``."""
+    from game.review_cli import _archive
+
+    text = args.moves.strip()
+    board = Board.from_moves("" if text in ('""', "''", "-") else text, STANDARD) if text else Board(STANDARD)
+    records = _archive(args).games()
+    scores = exact_columns(board)
+    reached, rows = explore_rows(board, scores, records)
+    if args.json:
+        print(json.dumps(explore_json(board, reached, rows)), file=out)
+        return 0
+    for line in explore_lines(board, reached, rows, proven=scores is not None):
+        print(line, file=out)
+    return 0
+
+
+def explore_lines(board: Board, reached: int, rows: list[ExploreRow], *, proven: bool) -> list[str]:
+    """The table the command prints."""
+    moves = board.moves_string() or "the empty board"
+    who = "player 1" if board.to_move == MAX else "player 2"
+    games = f"{reached} of your stored game{'' if reached == 1 else 's'} reached it"
+    lines = [f"Position: {moves}, {who} to move; {games}."]
+    outcome = board.outcome()
+    if outcome is not None:
+        return lines + [f"The game is over here: {outcome.result_text()}."]
+    if not proven:
+        lines.append("The exact values were not proven within a hint's budget here.")
+    lines.append(
+        f"{'column':>6}  {'exact value for ' + who:<26}{'score':>6}  {'you played it':>13}  W/D/L    left the truth"
+    )
+    for row in rows:
+        score = "" if row.score is None else f"{row.score:+d}" if row.score else "0"
+        wdl = f"{row.games.wins}/{row.games.draws}/{row.games.losses}" if row.games.games else "-"
+        left = str(row.left_truth) if row.games.games else "-"
+        lines.append(f"{row.column + 1:>6}  {row.words:<26}{score:>6}  {row.games.games:>13}  {wdl:<8} {left}")
+    lines.append(
+        "Score: + a win, - a loss, 0 a draw; |score| = 22 - the winner's discs at the end. "
+        "Your games: those in which you were to move here."
+    )
+    return lines
