@@ -510,13 +510,62 @@ def search(
     if iterative is None:
         iterative = pruning or time_limit is not None or node_limit is not None
     passes = _Deepening(time_limit, node_limit, should_stop, on_progress)
-    ctx = _Context(rules, pruning, passes.check, order, noise, hash((seed, first, second)))
+    context_seed = hash((seed, first, second))
     over = game_over_value(geo, first, second)
     if over is not None:
         stats = SearchStats(0, 0, 0, 0, time.perf_counter() - passes.started, 0)
         return SearchResult(None, over, (), {}, stats, pruning)
-    recorder_budget = tree_budget if record_tree else None
-    return passes.run(ctx, grid, to_move, range(1 if iterative else depth, depth + 1), recorder_budget)
+    depths = range(1 if iterative else depth, depth + 1)
+    compiled = (
+        None
+        if record_tree
+        else _compiled(passes, rules, (first, second, to_move), depth, (pruning, order, noise, context_seed))
+    )
+    if compiled is not None:
+        return passes.run(
+            lambda d: compiled.one_pass(d, passes.done_nodes, passes.best is not None, passes.started), depths
+        )
+    ctx = _Context(rules, pruning, passes.check, order, noise, context_seed)
+    passes.ctx = ctx
+    budget = tree_budget if record_tree else None
+
+    def python_pass(d: int) -> SearchResult:
+        recorder = TreeRecorder(budget) if budget is not None else None
+        return _one_pass(ctx, grid, to_move, d, recorder, passes.started, passes.done_nodes)
+
+    return passes.run(python_pass, depths)
+
+
+def _compiled(
+    passes: _Deepening,
+    rules: Rules,
+    position: tuple[int, int, int],
+    depth: int,
+    settings: tuple[bool, MoveOrder, int, int],
+) -> Any:
+    """The compiled passes of this search (``ai.search_core``), or None for the Python ones:
+    they visit the same nodes, but record no tree."""
+    from ai import search_core
+
+    if not search_core.usable(rules):
+        return None
+    on_progress = passes.on_progress
+
+    def report(nodes: int) -> None:  # the pass under way, as ``_Deepening.check`` reports it
+        best = passes.best
+        progress = SearchProgress(
+            passes.depth,
+            best.depth if best else 0,
+            passes.done_nodes + nodes,
+            best.move if best else None,
+            best.value if best else None,
+            time.perf_counter() - passes.started,
+        )
+        assert on_progress is not None
+        on_progress(progress)
+
+    limits = search_core.Limits(passes.should_stop, passes.deadline, report if on_progress is not None else None)
+    return search_core.compiled_passes(rules, position, depth, settings, passes.node_limit, limits)
 
 
 class _Deepening:
@@ -571,17 +620,13 @@ class _Deepening:
                 )
             )
 
-    def run(
-        self, ctx: _Context, grid: np.ndarray, to_move: int, depths: range, tree_budget: int | None
-    ) -> SearchResult:
-        """Search each depth in turn until the last, a proven result, or a limit; the
-        deepest finished pass answers (``tree_budget``: record its tree, None: do not)."""
-        self.ctx = ctx
+    def run(self, one_pass: Callable[[int], SearchResult], depths: range) -> SearchResult:
+        """Search each depth in turn (``one_pass(depth)``) until the last, a proven result,
+        or a limit; the deepest finished pass answers."""
         for depth in depths:
             self.depth = depth
-            recorder = TreeRecorder(tree_budget) if tree_budget is not None else None
             try:
-                result = _one_pass(ctx, grid, to_move, depth, recorder, self.started, self.done_nodes)
+                result = one_pass(depth)
             except _OutOfTime:
                 break
             self.best, self.done_nodes = result, result.stats.total_nodes
