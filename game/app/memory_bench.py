@@ -22,19 +22,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from game.app.memory import rss_mb
+
 FRAME = 1 / 20
 """Seconds of animation per stepped frame (drops finish in a few frames)."""
-
-
-def rss_mb() -> float:
-    """This process's resident memory now, in MB (Linux /proc; 0 elsewhere)."""
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from game.app.memory import give_back_freed_memory
+
 if TYPE_CHECKING:
     from game.app.loop import App
     from game.app.worker import WorkerEvent
@@ -54,6 +56,10 @@ class Scene:
         """Where the bottom of a toast may go in a window of ``size``; None: the usual place."""
         return None
 
+    def status_line(self) -> str | None:
+        """The sentence the scene's status line shows now, for spoken output (None: none)."""
+        return None
+
     def is_animating(self) -> bool:
         """Whether the scene moves on its own and needs frames while no input comes.
 
@@ -74,6 +80,7 @@ class SceneStack:
         self.app = app
         self.scenes: list[Scene] = []
         self._pending: list[Callable[[], None]] = []
+        self._scenes_left = 0
 
     @property
     def top(self) -> Scene | None:
@@ -110,9 +117,13 @@ class SceneStack:
         return bool(self._pending)
 
     def apply_pending(self) -> None:
-        """Carry out the requested changes, in order (called between frames)."""
+        """Carry out the requested changes, in order (called between frames); when a
+        scene has left, give the memory it freed back to the system."""
+        left_before = self._scenes_left
         while self._pending:
             self._pending.pop(0)()
+        if self._scenes_left != left_before:
+            give_back_freed_memory()
 
     # the changes themselves
     def _push(self, scene: Scene, pause_below: bool = True) -> None:
@@ -126,6 +137,7 @@ class SceneStack:
         if not self.scenes:
             return
         self.scenes.pop().on_exit()
+        self._scenes_left += 1
         if resume and self.scenes:
             self.scenes[-1].on_resume()
 
