@@ -17,10 +17,12 @@ the standard board plays the Expert preset, and says so.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -33,10 +35,11 @@ from ai.levels import OFF_BOARD_LEVEL, PRESETS, Level, exact_nodes, level_played
 from ai.perfect import PerfectPlayer, shared_player
 from ai.search import ProgressCallback, SearchCancelled, SearchProgress, game_over_value, search
 from ai.solver import BOOK_PLIES, WEAK_BOOK_PLIES, Solver, SolverError, SolverStopped
-from ai.tree import DEFAULT_BUDGET
+from ai.tree import DEFAULT_BUDGET, SearchTree
 from game.board import Board
 from game.rules import STANDARD, Mode, Rules
 
+LOG = logging.getLogger(__name__)
 NOT_STANDARD_NOTE = "perfect play is only for the standard 6x7 board: playing Expert"
 SOLVED_OFF_BOARD_NOTE = "off the standard board: the solver proved this position, the move keeps its result"
 BAD_BOOK_NOTE = "the opening book cannot be used ({problem}): {stand_in}; reinstall bitbully-databases"
@@ -237,17 +240,13 @@ def _decide(
         position.grid,
         rules,
         level.depth,
-        pruning=level.pruning,
-        node_limit=level.node_limit,
         time_limit=left,
         to_move=position.to_move,
         should_stop=position.should_stop,
         on_progress=on_progress,
         record_tree=record_tree,
         tree_budget=tree_budget,
-        order=level.order,
-        noise=level.noise,
-        seed=seed,
+        **_search_settings(level, seed),
     )
     move, decided_by, note, exact = result.move, DecidedBy.SEARCH, None, None
     if keeping is not None:
@@ -272,6 +271,62 @@ def _decide(
         nodes=result.stats.total_nodes + solver_spent,
         note=note,
     )
+
+
+def _search_settings(level: Level, seed: int) -> dict[str, Any]:
+    """How ``level`` searches (the same in ``_decide`` and ``search_tree``)."""
+    return {
+        "pruning": level.pruning,
+        "node_limit": level.node_limit,
+        "order": level.order,
+        "noise": level.noise,
+        "seed": seed,
+    }
+
+
+def search_tree(
+    answer: Answer,
+    grid: np.ndarray,
+    rules: Rules,
+    to_move: int,
+    *,
+    seed: int = 0,
+    tree_budget: int = DEFAULT_BUDGET,
+    should_stop: Callable[[], bool] | None = None,
+) -> SearchTree | None:
+    """The tree of the search behind ``answer`` (asked without a tree and without an
+    outside clock, with the same ``seed``), recorded by the Python search.
+
+    The level's search is run again in ``ai.search``'s Python passes, which record the
+    tree: the same nodes as the compiled passes that answered, so the same move, value,
+    depth and node count.  Anything else (an answer from a clock-cut search, say) gives
+    None and a warning, never a tree of another search.  None too where no search
+    answered (the book, the solver).
+
+    Raises:
+        SearchCancelled: ``should_stop`` returned True.
+    """
+    result = answer.result
+    if result is None or result.tree is not None:
+        return None if result is None else result.tree
+    grid = np.asarray(grid, dtype=np.int8)
+    level = answer.level
+    replay = search(
+        grid,
+        rules,
+        level.depth,
+        to_move=to_move,
+        should_stop=should_stop,
+        record_tree=True,
+        tree_budget=tree_budget,
+        **_search_settings(level, seed),
+    )
+    played = (result.move, result.value, result.stats.depth, result.stats.total_nodes)
+    recorded = (replay.move, replay.value, replay.stats.depth, replay.stats.total_nodes)
+    if recorded != played:
+        LOG.warning("the recorded search differs from the one that answered (%s, not %s): no tree", recorded, played)
+        return None
+    return replay.tree
 
 
 def _endgame_columns(position: _Position, node_limit: int) -> tuple[tuple[list[int], int] | None, int]:

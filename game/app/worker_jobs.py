@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import queue
 import signal
 import threading
 import time
@@ -23,13 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from ai import solver_core
+from ai import search_core, solver_core
 from ai.answer import Answer, DecidedBy, Purpose
 from ai.book import BookError, book, early_scores
 from ai.depth_truth import benchmark_boards, depth_truth
 from ai.levels import Level
 from ai.perfect import shared_player
-from ai.player import choose_move
+from ai.player import choose_move, search_tree
 from ai.reviewer import ReviewStopped, review_game
 from ai.search import SearchCancelled, SearchProgress, search
 from ai.solver import SolverStopped
@@ -112,10 +113,15 @@ def run_job(
     tree = result.tree if result is not None else None
     if result is not None and tree is not None:
         answer = replace(answer, result=replace(result, tree=None))
+    # A move or a hint searched without a tree (compiled): the Python search records the
+    # same search's tree beside the next jobs (``_TreeRecorder``).
+    later = tree is None and result is not None and job.record_tree and job.purpose is not JobPurpose.COMPARE
     # The answer first, so the move can be played at once; the tree follows.
-    send(JobResult(job_id, job, answer, tree_follows=tree is not None))
+    send(JobResult(job_id, job, answer, tree_follows=tree is not None or later))
     if tree is not None:
         send_tree(job_id, tree, send)
+    elif later:
+        _TreeRecorder.of(send).record(job_id, job, answer)
     if job.purpose is JobPurpose.MOVE and answer.move is not None and answer.decided_by.is_exact:
         # Think on the person's time: the next job (their move's answer) stops it at once.
         after = _grid_after(job.grid, job.rules, answer.move, job.to_move)
@@ -147,17 +153,50 @@ def _answer(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[
     purpose = Purpose.MOVE if job.purpose is JobPurpose.MOVE else Purpose.HINT
     # A bad opening book is the decider's to handle: it plays a stand-in and says so in
     # ``answer.note`` (``ai.player.level_here``); the screens only show the note.
+    # No tree here: the compiled search answers at once, ``_TreeRecorder`` records the tree.
     return choose_move(
-        level,
-        job.grid,
-        job.rules,
-        job.to_move,
-        purpose=purpose,
-        should_stop=should_stop,
-        on_progress=progress,
-        record_tree=job.record_tree,
-        tree_budget=job.tree_budget,
+        level, job.grid, job.rules, job.to_move, purpose=purpose, should_stop=should_stop, on_progress=progress
     )
+
+
+class _TreeRecorder:
+    """Records the trees of answered moves and hints, one after another, in a thread of
+    the worker: the Python search (``ai.player.search_tree``) runs the answer's search
+    again, the same nodes, and its tree is sent as the answer's (a tree that would differ
+    is never sent).  Meanwhile the worker takes the next jobs, whose compiled searches
+    leave the interpreter to this thread."""
+
+    _recorders: dict[int, _TreeRecorder] = {}
+    _lock = threading.Lock()
+
+    def __init__(self, send: Callable[[WorkerMessage], None]):
+        self.send = send
+        self.tasks: queue.Queue[tuple[int, SearchJob, Answer]] = queue.Queue()
+        threading.Thread(target=self._run, name="tree-recorder", daemon=True).start()
+
+    @classmethod
+    def of(cls, send: Callable[[WorkerMessage], None]) -> _TreeRecorder:
+        """The recorder that sends through ``send`` (one per worker loop)."""
+        with cls._lock:
+            recorder = cls._recorders.get(id(send))
+            if recorder is None or recorder.send is not send:
+                recorder = cls._recorders[id(send)] = cls(send)
+            return recorder
+
+    def record(self, job_id: int, job: SearchJob, answer: Answer) -> None:
+        self.tasks.put((job_id, job, answer))
+
+    def _run(self) -> None:
+        while True:
+            job_id, job, answer = self.tasks.get()
+            try:
+                tree = search_tree(answer, job.grid, job.rules, job.to_move, tree_budget=job.tree_budget)
+                if tree is not None:
+                    send_tree(job_id, tree, self.send)
+            except (EOFError, BrokenPipeError, OSError):  # the window is gone: nobody wants trees
+                return
+            except Exception:  # a tree is a courtesy: say it, keep the worker
+                log.exception("recording the tree of job %s failed", job_id)
 
 
 def _failure_text(error: Exception) -> str:
@@ -243,6 +282,7 @@ def _prepare_fast_solver(send: Callable[[WorkerMessage], None]) -> None:
     (compiling it: the first start), say so, and say when it is ready; a failure is said
     once too."""
     started = time.perf_counter()
+    search_core.LOADER.prepare_in_background()  # moves search in Python until it is loaded
     preparing = solver_core.prepare_in_background()
     try:
         early_scores()  # both cached, and safe to ask from two threads at once
