@@ -167,7 +167,8 @@ class GameReview:
         return board
 
     def summary(self) -> dict[str, object]:
-        """What the archive keeps: accuracy, class counts, turning points (JSON-ready)."""
+        """What the archive keeps: accuracy, class counts, turning points and every
+        mistake's and blunder's ply (the training queue's), JSON-ready."""
         return {
             "exact": self.exact,
             "accuracy": {"1": self.accuracy(MAX), "2": self.accuracy(MIN)},
@@ -176,6 +177,7 @@ class GameReview:
                 for side in (MAX, MIN)
             },
             "turning_points": [m.ply for m in self.turning_points],
+            "mistakes": [m.ply for m in self.moves if not m.move_class.keeps_outcome],
         }
 
 

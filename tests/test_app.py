@@ -545,9 +545,12 @@ def test_demo_command_writes_screenshots(tmp_path):
     from game.archive import Archive
 
     stored = Archive.open(tmp_path).games()  # the demo's finished games are in its archive
-    assert len(stored) == 2 and stored[-1].review is not None  # the first one reviewed
+    assert len(stored) == 3 and stored[-1].review is not None  # the first one reviewed
+    assert stored[0].review is not None and stored[0].review["mistakes"] == [3, 4]  # two people's, retried
     names = sorted(p.name for p in out.glob("*.png"))
     assert {"11-review.png", "12-past-games.png", "13-analysis.png"} <= set(names)
+    assert {"14-retry.png", "15-retry-wrong.png", "16-retry-right.png", "17-retry-queue.png"} <= set(names)
+    assert {"18-explorer.png", "19-explorer-deeper.png"} <= set(names)
     for needed in (
         "01-title.png",
         "02-options.png",

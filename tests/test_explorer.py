@@ -92,3 +92,36 @@ def test_games_here_counts_only_the_persons_moves_and_their_results():
     assert reached == 3
     assert columns[0].games == columns[0].wins == 1
     assert columns[1].games == columns[1].draws == 1
+
+
+def test_the_explorer_scene_goes_deeper_on_a_click_and_up_again(app):
+    import pygame
+
+    from game.app.board_view import BoardLayout
+    from game.app.scenes.explorer import ExplorerScene, explorer_layout
+    from game.app.scenes.title import TitleScene
+    from tests.ui import click, press, step, wait_until
+
+    seed(app.home)
+    app.stack.push(TitleScene())
+    step(app, 2)
+    title = app.stack.top
+    click(app, next(b for b in title.buttons if b.label == "Opening explorer").rect.center)
+    step(app, 2)
+    explorer = app.stack.top
+    assert isinstance(explorer, ExplorerScene)
+    assert wait_until(app, lambda: explorer.scores is not None, 30)
+    assert [row.words for row in explorer.rows][3] == "win in 21 moves"
+    lay = explorer_layout(pygame.display.get_surface().get_size())
+    x, y = BoardLayout(STANDARD, lay.board).center(5, 3)
+    click(app, (int(x), int(y)))  # column 4 on the board
+    press(app, pygame.K_4)
+    assert explorer.board.moves_string() == "44"
+    assert wait_until(app, lambda: explorer.scores is not None, 30)
+    by_column = {row.column: row for row in explorer.rows}
+    assert explorer.reached == 5 and by_column[4].games.games == 2 and by_column[0].left_truth == 1
+    assert by_column[4].score == -Solver(STANDARD).solve_moves(parse_moves("445", STANDARD)).score
+    press(app, pygame.K_BACKSPACE)
+    assert explorer.board.moves_string() == "4"
+    press(app, pygame.K_a, frames=2)
+    assert app.stack.top.name == "analysis"

@@ -3,7 +3,8 @@
 A scripted visit of every scene (``game.app.tour``: a game against the computer with a
 hint and the column scores, the tree overlay with its comparison, move orders, code
 walk, practice, depth chart and horizon line, the pause menu, the result panel, the
-review, the analysis board and a tree from the review) runs in a fresh process; after
+review, the analysis board, the opening explorer, the retry of the review's mistakes
+and a tree from the review) runs in a fresh process; after
 it, ``sys.modules`` holds neither numba nor the solver, its core, the book or the decider.
 """
 
@@ -58,6 +59,8 @@ def test_a_visit_of_every_scene_loads_no_solver_in_the_window(window_script, tmp
         "game over",
         "review",
         "analysis",
+        "explorer",
+        "retry",
     }
     assert every <= set(said["seen"]), every - set(said["seen"])
     assert said["loaded"] == [], f"the window loaded {said['loaded'][:8]}"

@@ -5,7 +5,9 @@ title menu, the options, the level select, plays a whole game computer against c
 opens the tree overlay (with its code walk, practice and depth chart), plays a short
 full-board game without gravity, asks for a hint against the computer, then shows the
 review of the first game, the past games (the demo's games are in its archive) and the
-analysis board, saving a PNG of each into DIR.  ``--home DIR`` keeps the settings and
+analysis board, then a short game of two people with its mistakes retried (a wrong try,
+a right one, the queue across games from Past games) and the opening explorer, saving
+a PNG of each into DIR.  ``--home DIR`` keeps the settings and
 the archive there (default: a temporary folder).  Exit code 0 on success.
 """
 
@@ -108,6 +110,8 @@ class Demo:
         self.variant_shot()
         self.hint_shot()
         self.review_shots(play)
+        self.retry_shots()
+        self.opening_explorer_shots()
         return 0
 
     def review_shots(self, play) -> None:
@@ -140,6 +144,77 @@ class Demo:
         self.app.stack.push(PastGamesScene())
         self.frames(3)
         self.shot("12-past-games.png")
+
+    def retry_shots(self) -> None:
+        """Two people play 4455667 (both throw the game away once); its review's mistakes
+        are retried: a wrong try, a right one; then Past games trains every stored one."""
+        import pygame
+
+        from ai.levels import Level
+        from game.app.scenes.game_over import GameOverScene
+        from game.app.scenes.past_games import PastGamesScene
+        from game.app.scenes.play import PlayScene
+        from game.app.scenes.retry import RetryScene
+        from game.app.scenes.review import ReviewScene
+        from game.app.scenes.title import TitleScene
+        from game.rules import Rules
+
+        self.app.stack.reset(TitleScene())
+        play = PlayScene(Rules(), Level(4), "human")
+        self.app.stack.push(play)
+        self.frames(2)
+        for char in "4455667":
+            play.try_human_move(int(char) - 1)
+            self.until(lambda: play.drop is None, 10)
+        if not self.until(lambda: isinstance(self.app.stack.top, GameOverScene), 20):
+            raise RuntimeError("the two-player game did not end")
+        self.key(pygame.K_v)
+        review = self.app.stack.top
+        if not isinstance(review, ReviewScene) or not self.until(lambda: review.review is not None, 120):
+            raise RuntimeError("the two-player game's review did not finish")
+        self.key(pygame.K_l)
+        retry = self.app.stack.top
+        if not isinstance(retry, RetryScene) or not self.until(lambda: retry.columns is not None, 60):
+            raise RuntimeError("the retry got no exact scores")
+        self.frames(2)
+        self.shot("14-retry.png")
+        self.key(pygame.K_1)  # 44 then 1: the win is thrown away
+        self.until(lambda: retry.reply is not None, 60)
+        self.frames(2)
+        self.shot("15-retry-wrong.png")
+        self.key(pygame.K_r)
+        self.key(pygame.K_4)
+        self.frames(2)
+        self.shot("16-retry-right.png")
+        self.app.stack.reset(TitleScene())
+        self.app.stack.push(PastGamesScene())
+        self.frames(2)
+        self.key(pygame.K_m)
+        queue = self.app.stack.top
+        if not isinstance(queue, RetryScene) or not self.until(lambda: queue.columns is not None or queue.finished, 60):
+            raise RuntimeError("Past games opened no queue of mistakes")
+        self.frames(2)
+        self.shot("17-retry-queue.png")
+
+    def opening_explorer_shots(self) -> None:
+        """The opening explorer from the title: the empty board, then two columns deeper."""
+        import pygame
+
+        from game.app.scenes.explorer import ExplorerScene
+        from game.app.scenes.title import TitleScene
+
+        self.app.stack.reset(TitleScene())
+        explorer = ExplorerScene()
+        self.app.stack.push(explorer)
+        if not self.until(lambda: explorer.scores is not None or explorer.no_scores is not None, 60):
+            raise RuntimeError("the explorer got no exact values")
+        self.frames(2)
+        self.shot("18-explorer.png")
+        for key in (pygame.K_4, pygame.K_4):
+            self.key(key)
+            self.until(lambda: explorer.scores is not None or explorer.no_scores is not None, 60)
+        self.frames(2)
+        self.shot("19-explorer-deeper.png")
 
     def hint_shot(self) -> None:
         """You against the computer: a hint, its verdict in the status and on the board."""

@@ -166,6 +166,19 @@ class Tour:
         self.until(lambda: not tree.horizon.is_due(shown, tree.selected), "the horizon line")
         self.key(pygame.K_ESCAPE)
 
+    def retry(self) -> None:
+        """L: the review's mistakes again, one tried and judged (and its answer worked out)."""
+        from game.app.scenes.retry import RetryScene
+
+        self.key(pygame.K_l)
+        retry = self.top(RetryScene)
+        self.until(lambda: retry.finished or retry.columns is not None or retry.no_scores is not None, "the retry")
+        if retry.drill is not None and retry.no_scores is None:
+            column = min(retry.board().legal_moves())
+            self.key(pygame.K_1 + column)
+            self.until(lambda: retry.verdict is not None and retry.job.id is None, "the retry's judgement")
+        self.key(pygame.K_ESCAPE)
+
     def finish(self, play: PlayScene) -> None:
         """The rest of the game: the person drops into the leftmost open column (the
         computer soon wins), to the result panel."""
@@ -182,8 +195,10 @@ class Tour:
                 self.key(pygame.K_1 + column)
 
     def review_and_analysis(self) -> None:
-        """V: the review; A: the analysis board at its position; T: a tree from the review."""
+        """V: the review; A: the analysis board at its position, E the opening explorer
+        there; L: the retry of the review's mistakes; T: a tree from the review."""
         from game.app.scenes.analysis import AnalysisScene
+        from game.app.scenes.explorer import ExplorerScene
         from game.app.scenes.review import ReviewScene
 
         self.key(pygame.K_v)
@@ -193,7 +208,12 @@ class Tour:
         self.key(pygame.K_a)
         analysis = self.top(AnalysisScene)
         self.until(lambda: analysis.answer is not None or analysis.no_scores_reason is not None, "the scores")
+        self.key(pygame.K_e)
+        explorer = self.top(ExplorerScene)
+        self.until(lambda: explorer.scores is not None or explorer.no_scores is not None, "the explorer's values")
         self.key(pygame.K_ESCAPE)
+        self.key(pygame.K_ESCAPE)
+        self.retry()
         self.key(pygame.K_t)
         self.until(lambda: self.app.stack.top is not review, "the review's tree")
         self.frames(2)

@@ -5,9 +5,9 @@ Taking back keeps the moves for Redo; playing another move there starts a branch
 the line it left is kept: B goes through the kept lines.
 
 Controls: click a column (or 1..9, Left/Right + Enter) to drop a disc; U or Backspace
-take back, Ctrl+Y redo, B the next kept branch, N a new empty board; Ctrl+C copy the
-position as a move string, Ctrl+V paste a move string or a Max-Connect-4 board;
-Esc back.
+take back, Ctrl+Y redo, B the next kept branch, N a new empty board; E the opening
+explorer at this position (standard board); Ctrl+C copy the position as a move string,
+Ctrl+V paste a move string or a Max-Connect-4 board; Esc back.
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ class AnalysisScene(Scene):
             Button("Copy", self.copy, "Ctrl+C"),
             Button("Paste", self.paste, "Ctrl+V"),
             Button("New", self.new_board, "N"),
+            Button("Explore", self.open_explorer, "E"),
             Button("Back", self.back, "Esc"),
         ]
 
@@ -198,6 +199,15 @@ class AnalysisScene(Scene):
             self.app.show_toast(f"Pasted: {len(board.moves) or board.ply} discs")
             self.ask_scores()
 
+    def open_explorer(self) -> None:
+        """The opening explorer at this position (moves from the empty standard board)."""
+        from game.app.scenes.explorer import ExplorerScene
+
+        if self.rules != STANDARD or self.board.start_grid().any():
+            self.app.show_toast("The opening explorer is for games from the empty 6x7 board")
+            return
+        self.app.stack.push(ExplorerScene(list(self.board.moves)))
+
     def back(self) -> None:
         self.app.stack.pop()
 
@@ -239,6 +249,8 @@ class AnalysisScene(Scene):
                 self.next_branch()
             elif key == pygame.K_n:
                 self.new_board()
+            elif key == pygame.K_e:
+                self.open_explorer()
             elif key in (pygame.K_LEFT, pygame.K_RIGHT):
                 self.cursor = (self.cursor + (1 if key == pygame.K_RIGHT else -1)) % self.rules.cols
             elif key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_DOWN) and self.rules.gravity:

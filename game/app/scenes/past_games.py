@@ -3,7 +3,8 @@ chart of the person's wins, draws and losses against each level (and the latest
 results, oldest to newest, as a strip of squares).
 
 Controls: Up/Down choose a game, Enter or a click opens its review; L / R cycle the
-level / result filter (or click them); PageUp/PageDown a page; Esc back.
+level / result filter (or click them); M trains your mistakes of the games listed (the
+reviewed ones) in one queue; PageUp/PageDown a page; Esc back.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ class PastGamesScene(Scene):
         self.buttons = [
             Button("Level: all", self.next_level, "L"),
             Button("Result: all", self.next_result, "R"),
+            Button("Train mistakes", self.train_mistakes, "M"),
             Button("Review", self.open_selected, "Enter"),
             Button("Back", self.back, "Esc"),
         ]
@@ -116,6 +118,12 @@ class PastGamesScene(Scene):
             ReviewScene(record.rules, list(record.moves), names=names, depths=depths, game_id=record.id)
         )
 
+    def train_mistakes(self) -> None:
+        """Your mistakes across the games listed, one queue (``game.app.scenes.retry``)."""
+        from game.app.scenes.retry import retry_of_records
+
+        self.app.stack.push(retry_of_records(self.records))
+
     def back(self) -> None:
         self.app.stack.pop()
 
@@ -131,7 +139,7 @@ class PastGamesScene(Scene):
         chart_h = max(110, min(190, int(h * 0.26)))
         chart = pygame.Rect(m, row.top - 10 - chart_h, w - 2 * m, chart_h)
         listing = pygame.Rect(m, title.bottom + 4, w - 2 * m, chart.top - title.bottom - 12)
-        widths = [0.3, 0.3, 0.2, 0.2]
+        widths = [0.22, 0.22, 0.22, 0.17, 0.17]
         rects, x = [], row.left
         for share in widths:
             width = int(row.width * share) - 8
@@ -168,6 +176,8 @@ class PastGamesScene(Scene):
                 self.next_level()
             elif key == pygame.K_r:
                 self.next_result()
+            elif key == pygame.K_m:
+                self.train_mistakes()
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             for button, rect in zip(self.buttons, buttons):
                 button.rect = rect

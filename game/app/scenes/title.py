@@ -14,8 +14,8 @@ from game.rules import MAX, MIN
 
 QUIT_CONFIRM_SECONDS = 3.0
 """After a first Esc on the title, a second one within this many seconds quits."""
-ROWS = 9
-"""Button rows the title lays out, always: its eight buttons and, under Quit, the row kept
+ROWS = 10
+"""Button rows the title lays out, always: its nine buttons and, under Quit, the row kept
 for "Resume the unfinished game", so that button coming and going moves no other."""
 
 
@@ -38,7 +38,7 @@ class TitleScene(MenuScene):
         ]
 
     def build_buttons(self) -> list[Button]:
-        """The eight buttons, then (in the last row) the unfinished game, if there is one."""
+        """The nine buttons, then (in the last row) the unfinished game, if there is one."""
         unfinished = self.unfinished_game()
         resume = []
         if unfinished is not None:
@@ -51,6 +51,7 @@ class TitleScene(MenuScene):
             Button("How to play", self.open_help),
             Button("Past games", self.open_past_games),
             Button("Analysis board", self.open_analysis),
+            Button("Opening explorer", self.open_explorer),
             Button("Quit", self.app.quit),
         ] + resume
 
@@ -92,6 +93,11 @@ class TitleScene(MenuScene):
         from game.board import Board
 
         self.app.stack.push(AnalysisScene(Board(self.app.settings.rules())))
+
+    def open_explorer(self) -> None:
+        from game.app.scenes.explorer import ExplorerScene
+
+        self.app.stack.push(ExplorerScene())
 
     def start(self, opponent: Opponent) -> None:
         self.app.settings.opponent = opponent

@@ -1,0 +1,299 @@
+"""The solved-opening explorer: every column of a position with its exact value, beside
+the player's own games from there.
+
+The exact values are Perfect's column scores (the opening book, then the solver within
+a hint's budget): a SCORES job for the AI worker, as on the analysis board.  The games
+are the archive's (``game.explorer``): those in which the player was to move in this
+position, per column how often they played it, how those games ended for them, and how
+often the move threw the exact outcome away.
+
+Controls: click a column (on the board or in the table) or press 1..7 to go deeper;
+Backspace, U or Left to go up; A the analysis board here; Esc back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import pygame
+
+from ai.exact import ExactScore
+from ai.levels import PRESETS
+from game.app.board_view import BoardLayout, BoardView
+from game.app.job_slot import JobSlot
+from game.app.scene import Scene
+from game.app.scenes.play_view import notes_for
+from game.app.widgets import Button, display_size, row_rects
+from game.app.worker import JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.archive_records import GameRecord
+from game.board import Board
+from game.explorer import ExploreRow, explore_rows
+from game.rules import MAX, STANDARD
+
+TABLE_KEY = (
+    "Exact value: with perfect play, for the side to move, in the winner's own moves. "
+    "You: the games in which you were to move here and played the column; W/D/L: how they "
+    "ended for you; left: how often that move threw the exact outcome away."
+)
+
+
+@dataclass(frozen=True)
+class ExplorerLayout:
+    header: pygame.Rect
+    board: pygame.Rect
+    table: pygame.Rect
+    buttons: pygame.Rect
+    text: int
+
+    def row_height(self) -> int:
+        return self.text + 12
+
+    def first_row_top(self) -> int:
+        return self.table.top + 2 * self.text + 22
+
+
+def explorer_layout(size: tuple[int, int]) -> ExplorerLayout:
+    """A pure function of the window size: the board left, the table right."""
+    w, h = size
+    m = 12
+    text = max(15, min(20, h // 34))
+    header = pygame.Rect(m, m, w - 2 * m, text * 2 + 14)
+    bh = max(30, min(42, h // 16))
+    buttons = pygame.Rect(m, h - m - bh, w - 2 * m, bh)
+    table_w = max(340, min(540, int(w * 0.46)))
+    top, height = header.bottom + 6, buttons.top - header.bottom - 16
+    table = pygame.Rect(w - m - table_w, top, table_w, height)
+    board = pygame.Rect(m, top, table.left - 2 * m, height)
+    return ExplorerLayout(header, board, table, buttons, text)
+
+
+class ExplorerScene(Scene):
+    name = "explorer"
+
+    def __init__(self, moves: list[int] | None = None):
+        super().__init__()
+        self.board = Board(STANDARD)
+        for move in moves or []:
+            self.board.push(move)
+        self.job = JobSlot(self)
+        self.scores: Mapping[int, ExactScore] | None = None
+        self.no_scores: str | None = None
+        self.records: list[GameRecord] = []
+        self.reached = 0
+        self.rows: list[ExploreRow] = []
+        self.view: BoardView | None = None
+        self.buttons = [
+            Button("Up", self.up, "Backspace"),
+            Button("Analysis", self.open_analysis, "A"),
+            Button("Back", self.back, "Esc"),
+        ]
+
+    # -- life cycle ---------------------------------------------------------------------
+    def on_enter(self) -> None:
+        self.view = BoardView(self.app.theme)
+        self.load_games()
+        self.ask_scores()
+
+    def on_resume(self) -> None:
+        self.load_games()
+
+    def on_exit(self) -> None:
+        self.job.cancel()
+
+    def load_games(self) -> None:
+        from game.app.archive_link import archive_of
+
+        self.records = archive_of(self.app).games()
+        self.refresh_rows()
+
+    def refresh_rows(self) -> None:
+        self.reached, self.rows = explore_rows(self.board, self.scores, self.records)
+
+    def ask_scores(self) -> None:
+        """Perfect's column scores of the position, from the worker."""
+        self.job.cancel()
+        self.scores = None
+        self.no_scores = None
+        self.refresh_rows()
+        board = self.board
+        if board.is_game_over():
+            return
+        job = SearchJob(
+            board.grid.copy(), board.rules, board.to_move, PRESETS["Perfect"], JobPurpose.SCORES, record_tree=False
+        )
+        self.job.submit(job)
+
+    def update(self, dt: float) -> None:
+        if self.job.lost():
+            self.ask_scores()
+
+    def on_worker_event(self, event: WorkerEvent) -> None:
+        if not self.job.owns(event):
+            return
+        self.job.done()
+        if isinstance(event, JobResult):
+            scores = event.answer.column_scores
+            if scores and len(scores) == len(self.board.legal_moves()):
+                self.scores = dict(scores)
+            else:
+                self.no_scores = event.answer.note or "not proven within a hint's budget here"
+        elif isinstance(event, JobFailed):
+            self.no_scores = event.message
+        self.refresh_rows()
+        self.app.dirty = True
+
+    # -- moving ---------------------------------------------------------------------------
+    def deeper(self, column: int) -> None:
+        if self.board.is_game_over():
+            self.app.show_toast("The game is over here: go up (Backspace)")
+            return
+        if not self.board.is_legal(column):
+            self.app.show_toast(self.board.why_illegal(column, zero_based=True))
+            return
+        self.board.push(column)
+        self.ask_scores()
+
+    def up(self) -> None:
+        if not self.board.moves:
+            self.app.show_toast("This is the empty board: nothing above it")
+            return
+        self.board.pop()
+        self.ask_scores()
+
+    def open_analysis(self) -> None:
+        from game.app.scenes.analysis import AnalysisScene
+
+        self.app.stack.push(AnalysisScene(self.board.copy()))
+
+    def back(self) -> None:
+        self.app.stack.pop()
+
+    # -- input ----------------------------------------------------------------------------
+    def row_at(self, lay: ExplorerLayout, pos: tuple[int, int]) -> int | None:
+        """The column of the table row under ``pos``."""
+        if not lay.table.collidepoint(pos):
+            return None
+        index = (pos[1] - lay.first_row_top()) // lay.row_height()
+        if pos[1] >= lay.first_row_top() and 0 <= index < len(self.rows):
+            return self.rows[index].column
+        return None
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        lay = explorer_layout(display_size())
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for button, rect in zip(self.buttons, row_rects(lay.buttons, len(self.buttons), 8)):
+                button.rect = rect
+                if button.handle_event(event):
+                    return
+            column = BoardLayout(self.board.rules, lay.board).column_at(event.pos)
+            if column is None:
+                column = self.row_at(lay, event.pos)
+            if column is not None:
+                self.deeper(column)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 3:
+            self.up()
+        elif event.type == pygame.KEYDOWN:
+            key = event.key
+            if key == pygame.K_ESCAPE:
+                self.back()
+            elif key in (pygame.K_BACKSPACE, pygame.K_u, pygame.K_LEFT):
+                self.up()
+            elif key == pygame.K_a:
+                self.open_analysis()
+            elif pygame.K_1 <= key <= pygame.K_7:
+                self.deeper(key - pygame.K_1)
+
+    # -- drawing --------------------------------------------------------------------------
+    def header_lines(self) -> tuple[str, str]:
+        board = self.board
+        moves = board.moves_string() or "the empty board"
+        who = "player 1" if board.to_move == MAX else "player 2"
+        title = f"Opening explorer: {moves}"
+        outcome = board.outcome()
+        if outcome is not None:
+            return title, f"The game is over here: {outcome.result_text()}. Backspace goes up."
+        yours = sum(row.games.games for row in self.rows)
+        left = sum(row.left_truth for row in self.rows)
+        games = f"{self.reached} of your stored games reached it"
+        if self.reached:
+            games += f"; you moved here in {yours}"
+            if self.scores is not None and yours:
+                games += f" and threw the exact outcome away in {left}"
+        return f"{title} · {who} to move", games + ". Click a column to go deeper."
+
+    def draw(self, surface: pygame.Surface) -> None:
+        assert self.view is not None
+        theme = self.app.theme
+        p = theme.palette
+        lay = explorer_layout(surface.get_size())
+        title, line = self.header_lines()
+        size = lay.text + 4
+        theme.text(surface, theme.fit(title, size, lay.header.width, bold=True), size, lay.header.topleft, bold=True)
+        y = lay.header.top + size + 8
+        theme.text(surface, theme.fit(line, lay.text, lay.header.width), lay.text, (lay.header.left, y), color=p.muted)
+        layout = BoardLayout(self.board.rules, lay.board)
+        notes = notes_for(self.scores, self.board.rules, self.board.to_move, p) if self.scores else []
+        outcome = self.board.outcome()
+        self.view.draw(
+            surface,
+            layout,
+            self.board.grid,
+            last=self.board.last_cell(),
+            notes=notes,
+            glow=outcome.runs if outcome is not None else (),
+        )
+        self.draw_table(surface, lay)
+        enabled = {"Up": bool(self.board.moves)}
+        for button, rect in zip(self.buttons, row_rects(lay.buttons, len(self.buttons), 8)):
+            button.draw(surface, theme, rect=rect, enabled=enabled.get(button.label, True))
+
+    def table_status(self) -> str | None:
+        if self.board.is_game_over():
+            return "No moves: the game is over."
+        if self.no_scores is not None:
+            return f"No exact values: {self.no_scores}."
+        if self.scores is None:
+            return "Working out the exact values..."
+        return None
+
+    def draw_table(self, surface: pygame.Surface, lay: ExplorerLayout) -> None:
+        theme = self.app.theme
+        p = theme.palette
+        table = lay.table
+        pygame.draw.rect(surface, p.panel, table, border_radius=10)
+        small = lay.text - 1
+        x0 = table.left + 12
+        width = table.width - 24
+        xs = (x0, x0 + int(width * 0.1), x0 + int(width * 0.58), x0 + int(width * 0.72), x0 + int(width * 0.9))
+        theme.text(surface, "Columns", lay.text + 2, (x0, table.top + 8), bold=True)
+        who = "player 1" if self.board.to_move == MAX else "player 2"
+        heads = ("col", f"value for {who}", "you", "W/D/L", "left")
+        head_y = table.top + lay.text + 16
+        for x, head in zip(xs, heads):
+            theme.text(surface, head, small, (x, head_y), color=p.muted)
+        status = self.table_status()
+        colors = {1: p.good, 0: p.muted, -1: p.warning}
+        row_h = lay.row_height()
+        y = lay.first_row_top()
+        for row in self.rows:
+            pygame.draw.line(surface, p.hole, (x0, y - 4), (table.right - 12, y - 4))
+            words = row.words if row.exact is not None else ("..." if status else "not proven")
+            color = colors[row.exact.pov(row.mover)] if row.exact is not None else p.muted
+            played = row.games.games
+            cells = (
+                str(row.column + 1),
+                words,
+                str(played) if played else "-",
+                f"{row.games.wins}/{row.games.draws}/{row.games.losses}" if played else "",
+                str(row.left_truth) if played and row.exact is not None else "",
+            )
+            for index, (x, cell) in enumerate(zip(xs, cells)):
+                theme.text(surface, cell, lay.text, (x, y), color=color if index == 1 else p.text, bold=index == 0)
+            y += row_h
+        y += 4
+        for text in ([status] if status else []) + theme.wrap(TABLE_KEY, small - 1, width):
+            if y + small > table.bottom - 4:
+                break
+            theme.text(surface, text, small - 1, (x0, y), color=p.muted)
+            y += small + 3

@@ -1,0 +1,396 @@
+"""Learn from your mistakes: each mistake or blunder again, from the position before it.
+
+The board shows the position; the column played in the game is marked.  The player
+drops a disc where they now would; the exact solver judges it (a SCORES job for the AI
+worker, Perfect's column scores through the one decider, asked for as the position
+appears): a move that keeps the exact outcome is well done, else the board rings the
+best move, every column shows its exact result, and a second job works out the best
+answer to the try ("what it allows").  The first try at each position scores as the
+review's accuracy (best 1, good 1/2); the round's score is kept at the top.
+
+Controls: click a column or 1..7 to try it; R try again (it no longer scores); N, Enter
+or Right the next position; Esc back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import pygame
+
+from ai.exact import ExactScore
+from ai.levels import PRESETS
+from ai.review import GameReview
+from game.app.board_view import BoardLayout, BoardView, ColumnNote
+from game.app.job_slot import JobSlot
+from game.app.scene import Scene
+from game.app.scenes.play_view import notes_for
+from game.app.widgets import Button, display_size, row_rects
+from game.app.worker import JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.archive_records import GameRecord
+from game.board import Board
+from game.rules import MAX, MIN
+from game.training import (
+    Drill,
+    RoundScore,
+    Verdict,
+    columns_of_scores,
+    drills_of_records,
+    drills_of_review,
+    judge,
+    prompt_line,
+    verdict_lines,
+)
+
+
+@dataclass(frozen=True)
+class RetryLayout:
+    header: pygame.Rect
+    board: pygame.Rect
+    panel: pygame.Rect
+    buttons: pygame.Rect
+    text: int
+
+
+def retry_layout(size: tuple[int, int]) -> RetryLayout:
+    """A pure function of the window size: the header, the board left, the judgement
+    right, the buttons along the bottom."""
+    w, h = size
+    m = 12
+    text = max(15, min(20, h // 34))
+    header = pygame.Rect(m, m, w - 2 * m, text * 2 + 14)
+    bh = max(30, min(42, h // 16))
+    buttons = pygame.Rect(m, h - m - bh, w - 2 * m, bh)
+    panel_w = max(260, min(420, int(w * 0.36)))
+    middle = header.bottom + 6, buttons.top - header.bottom - 16
+    panel = pygame.Rect(w - m - panel_w, middle[0], panel_w, middle[1])
+    board = pygame.Rect(m, middle[0], panel.left - 2 * m, middle[1])
+    return RetryLayout(header, board, panel, buttons, text)
+
+
+class RetryScene(Scene):
+    name = "retry"
+
+    def __init__(self, drills: list[Drill], title: str = "Learn from your mistakes"):
+        super().__init__()
+        self.drills = list(drills)
+        self.title = title
+        self.index = 0
+        self.score = RoundScore()
+        self.view: BoardView | None = None
+        self.job = JobSlot(self)  # the position's column scores, then the answer to a try
+        self.columns: Mapping[int, ExactScore] | None = None
+        self.no_scores: str | None = None  # why the position cannot be judged
+        self.tried: int | None = None
+        self.verdict: Verdict | None = None
+        self.reply: tuple[int, ExactScore] | None = None
+        self.counted = False  # this position's first try is in the score
+        self.asking = ""  # "scores" or "reply": what the job in flight is for
+        self.note: str | None = None  # said under the queue (games still to review)
+        self.buttons = [
+            Button("Try again", self.try_again, "R"),
+            Button("Next", self.next_drill, "N"),
+            Button("Back", self.back, "Esc"),
+        ]
+
+    # -- the position -------------------------------------------------------------------
+    @property
+    def drill(self) -> Drill | None:
+        return self.drills[self.index] if self.index < len(self.drills) else None
+
+    @property
+    def finished(self) -> bool:
+        return self.index >= len(self.drills)
+
+    def board(self) -> Board:
+        drill = self.drill
+        assert drill is not None
+        return drill.board()
+
+    def on_enter(self) -> None:
+        self.view = BoardView(self.app.theme)
+        self.start_drill()
+
+    def on_exit(self) -> None:
+        self.job.cancel()
+
+    def start_drill(self) -> None:
+        self.columns = None
+        self.no_scores = None
+        self.tried = self.verdict = self.reply = None
+        self.counted = False
+        if self.drill is not None:
+            self.ask("scores", self.board())
+
+    def ask(self, what: str, board: Board) -> None:
+        """Perfect's column scores of ``board`` from the worker (the one decider's hint)."""
+        self.asking = what
+        job = SearchJob(
+            board.grid.copy(), board.rules, board.to_move, PRESETS["Perfect"], JobPurpose.SCORES, record_tree=False
+        )
+        self.job.submit(job)
+
+    def update(self, dt: float) -> None:
+        if self.job.lost():  # another scene's job took the worker: ask again
+            self.job.done()
+            if self.asking == "scores" and self.columns is None and self.drill is not None:
+                self.ask("scores", self.board())
+            elif self.asking == "reply" and self.verdict is not None:
+                self.ask_reply(self.verdict)
+
+    def on_worker_event(self, event: WorkerEvent) -> None:
+        if not self.job.owns(event):
+            return
+        if isinstance(event, JobResult):
+            self.job.done()
+            if self.asking == "scores":
+                self.take_scores(event.answer.column_scores)
+            elif self.asking == "reply" and event.answer.move is not None and event.answer.exact is not None:
+                self.reply = (event.answer.move, event.answer.exact)
+        elif isinstance(event, JobFailed):
+            self.job.done()
+            if self.asking == "scores":
+                self.take_scores(None, event.message)
+        self.app.dirty = True
+
+    def take_scores(self, columns: Mapping[int, ExactScore] | None, failure: str | None = None) -> None:
+        """The position's exact column scores: judge the waiting try, if any."""
+        board = self.board()
+        if not columns or len(columns) < len(board.legal_moves()):
+            drill = self.drill
+            if drill is not None and drill.scores:  # the review's, exact too
+                columns = columns_of_scores(board, drill.scores)
+            else:
+                self.no_scores = failure or "the solver did not prove this position within a hint's budget"
+                return
+        self.columns = dict(columns)
+        if self.tried is not None:
+            self.judge_try()
+
+    # -- tries --------------------------------------------------------------------------
+    def try_column(self, column: int) -> None:
+        if self.finished or self.verdict is not None or self.tried is not None:
+            return
+        board = self.board()
+        if not board.is_legal(column):
+            self.app.show_toast(board.why_illegal(column, zero_based=True))
+            return
+        if self.no_scores is not None:
+            self.app.show_toast("This position cannot be judged exactly: N for the next one")
+            return
+        self.tried = column
+        if self.columns is not None:
+            self.judge_try()
+
+    def judge_try(self) -> None:
+        assert self.columns is not None and self.tried is not None
+        self.verdict = judge(self.board(), self.columns, self.tried)
+        if not self.counted:
+            self.counted = True
+            self.score.add(self.verdict)
+        if not self.verdict.kept:
+            self.ask_reply(self.verdict)
+
+    def ask_reply(self, verdict: Verdict) -> None:
+        """The best answer to a try that gave the outcome away (what it allows)."""
+        board = self.board()
+        board.push(verdict.tried)
+        if not board.is_game_over():
+            self.ask("reply", board)
+
+    def try_again(self) -> None:
+        """Take the try back (only the first try scores)."""
+        if self.tried is None:
+            return
+        self.job.cancel()
+        self.tried = self.verdict = self.reply = None
+
+    def next_drill(self) -> None:
+        if self.finished:
+            self.index = 0  # a new round over the same positions
+            self.score = RoundScore()
+        else:
+            self.index += 1
+        self.job.cancel()
+        self.start_drill()
+
+    def back(self) -> None:
+        self.app.stack.pop()
+
+    # -- input --------------------------------------------------------------------------
+    def handle_event(self, event: pygame.event.Event) -> None:
+        lay = retry_layout(display_size())
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for button, rect in zip(self.buttons, row_rects(lay.buttons, len(self.buttons), 8)):
+                button.rect = rect
+                if button.handle_event(event):
+                    return
+            if self.drill is not None:
+                column = BoardLayout(self.drill.rules, lay.board).column_at(event.pos)
+                if column is not None:
+                    self.try_column(column)
+        elif event.type == pygame.KEYDOWN:
+            key = event.key
+            if key == pygame.K_ESCAPE:
+                self.back()
+            elif key == pygame.K_r:
+                self.try_again()
+            elif key in (pygame.K_n, pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_RIGHT):
+                self.next_drill()
+            elif (
+                pygame.K_1 <= key <= pygame.K_9 and self.drill is not None and key - pygame.K_1 < self.drill.rules.cols
+            ):
+                self.try_column(key - pygame.K_1)
+
+    # -- drawing ------------------------------------------------------------------------
+    def header_lines(self) -> tuple[str, str]:
+        total = len(self.drills)
+        if not total:
+            return self.title, "No mistakes to learn from here: every move kept the exact outcome."
+        if self.finished:
+            return f"{self.title}: the round is over", self.score.text(total) + " · N plays the round again"
+        drill = self.drill
+        assert drill is not None
+        played = self.verdict_of_played()
+        title = f"{self.title}: position {self.index + 1} of {total}"
+        return title, prompt_line(drill, played)
+
+    def verdict_of_played(self):
+        """The class of the move played in the game (known once the scores are)."""
+        drill = self.drill
+        if drill is None:
+            return None
+        if self.columns is not None:
+            return judge(self.board(), self.columns, drill.played).move_class
+        return drill.move_class
+
+    def panel_lines(self) -> list[str]:
+        drill = self.drill
+        note = [self.note] if self.note else []
+        if drill is None:
+            if not self.drills:
+                return ["Nothing to retry: no mistake or blunder of yours is known yet.", *note]
+            return [self.score.text(len(self.drills)), "N or Enter: the same positions again; Esc: back.", *note]
+        if self.no_scores is not None:
+            return [f"No exact judgement here: {self.no_scores}.", "N: the next position."]
+        if self.verdict is not None:
+            lines = verdict_lines(drill, self.verdict, self.reply, replying=self.job.id is not None)
+            key = (
+                "The badges over the board: each column's exact result for the side to move, in the winner's own moves."
+            )
+            return lines + [key, "", "R: try again (it no longer scores) · N: next"]
+        if self.tried is not None:
+            return ["Judging with the exact solver..."]
+        side = f"player {1 if self.board().to_move > 0 else 2}"
+        lines = [
+            f"To move: {side}" + (" (you)" if drill.who == "you" else "") + ", as in the game.",
+            "Click a column (or press 1-7) for the move you would play now.",
+            "The exact solver judges it: keep the win (or the draw) to score.",
+        ]
+        if self.columns is None:
+            lines.append("(The solver is working the position out...)")
+        return lines + note
+
+    def draw(self, surface: pygame.Surface) -> None:
+        theme = self.app.theme
+        p = theme.palette
+        lay = retry_layout(surface.get_size())
+        title, prompt = self.header_lines()
+        theme.text(
+            surface,
+            theme.fit(title, lay.text + 4, lay.header.width - 220, bold=True),
+            lay.text + 4,
+            lay.header.topleft,
+            bold=True,
+        )
+        if self.drills and not self.finished:
+            score = self.score.text(len(self.drills))
+            theme.text(
+                surface, score, lay.text - 1, (lay.header.right, lay.header.top + 4), color=p.muted, anchor="topright"
+            )
+        theme.text(
+            surface,
+            theme.fit(prompt, lay.text, lay.header.width),
+            lay.text,
+            (lay.header.left, lay.header.top + lay.text + 10),
+        )
+        if self.drill is not None:
+            self.draw_board(surface, lay)
+        self.draw_panel(surface, lay)
+        enabled = {"Try again": self.tried is not None, "Next": bool(self.drills)}
+        labels = {"Next": "Again" if self.finished else "Next"}
+        for button, rect in zip(self.buttons, row_rects(lay.buttons, len(self.buttons), 8)):
+            button.draw(
+                surface, theme, rect=rect, enabled=enabled.get(button.label, True), label=labels.get(button.label)
+            )
+
+    def draw_board(self, surface: pygame.Surface, lay: RetryLayout) -> None:
+        assert self.view is not None
+        board = self.board()
+        layout = BoardLayout(board.rules, lay.board)
+        mover = board.to_move
+        palette = self.app.theme.palette
+        notes: list[ColumnNote | None] = [None] * board.rules.cols
+        hint = ghost = None
+        if self.verdict is not None and self.columns is not None:
+            notes = notes_for(self.columns, board.rules, mover, palette)
+            if not self.verdict.kept:
+                hint = self.verdict.best_moves[0]  # an arrow over the column: the reply may land in its cell
+        drill = self.drill
+        assert drill is not None
+        if self.verdict is None:
+            notes[drill.played] = ColumnNote("played", palette.warning)
+        last = board.last_cell()
+        if self.tried is not None:
+            cell = board.cell_of(self.tried)
+            board.push(self.tried)
+            last = cell
+            if self.reply is not None and not board.is_game_over():
+                reply_cell = board.cell_of(self.reply[0])
+                if reply_cell is not None:
+                    ghost = (reply_cell, board.to_move, False)
+        self.view.draw(surface, layout, board.grid, last=last, hint=hint, ghost=ghost, notes=notes)
+
+    def draw_panel(self, surface: pygame.Surface, lay: RetryLayout) -> None:
+        theme = self.app.theme
+        p = theme.palette
+        pygame.draw.rect(surface, p.panel, lay.panel, border_radius=10)
+        x, y = lay.panel.left + 12, lay.panel.top + 10
+        width = lay.panel.width - 24
+        good = self.verdict is not None and self.verdict.kept
+        for index, line in enumerate(self.panel_lines()):
+            color = p.text
+            if index == 0 and self.verdict is not None:
+                color = p.good if good else p.warning
+            for part in theme.wrap(line, lay.text, width) if line else [""]:
+                if y + lay.text > lay.panel.bottom - 6:
+                    return
+                theme.text(surface, part, lay.text, (x, y), color=color)
+                y += lay.text + 5
+            y += 4
+
+
+def retry_of_review(review: GameReview, depths: Mapping[int, int], names: Mapping[int, str]) -> RetryScene:
+    """The retry of a reviewed game's mistakes: the person's (the sides without a search
+    depth), or every side's where no person played."""
+    people = [side for side in (MAX, MIN) if side not in depths]
+    sides = people or [MAX, MIN]
+    who = {
+        side: "you"
+        if len(people) == 1 and side in people
+        else f"player {1 if side == MAX else 2}"
+        + (f", {names[side]}" if names.get(side) and side not in people else "")
+        for side in (MAX, MIN)
+    }
+    return RetryScene(drills_of_review(review, sides, "this game", who))
+
+
+def retry_of_records(records: list[GameRecord]) -> RetryScene:
+    """One queue of the person's mistakes across stored games (their exact reviews)."""
+    drills, waiting = drills_of_records(records)
+    scene = RetryScene(drills, "Your mistakes, all games")
+    if waiting:
+        games = f"{waiting} game{'' if waiting == 1 else 's'}"
+        scene.note = f"{games} not reviewed yet: open a game's review (Enter) to add its mistakes."
+    return scene
