@@ -13,7 +13,7 @@ import numpy as np
 import pygame
 
 from game.app.animation import DiscDrop
-from game.app.theme import Color, Theme, pulse
+from game.app.theme import Color, Theme
 from game.rules import EMPTY, Cell, Rules, Run
 
 
@@ -204,7 +204,7 @@ class BoardView:
     ) -> None:
         """The winning runs, pulsing (full board: each in its side's mark colour)."""
         p = self.theme.palette
-        strength = pulse(t)
+        strength = self.theme.pulse(t)
         width = max(3, int(layout.cell * (0.06 + 0.05 * strength)))
         for index, run in enumerate(glow):
             if glow_sides is None:
@@ -221,12 +221,15 @@ class BoardView:
         """A column's badge: its text on the note's colour, clear of the rounded ends."""
         rect = layout.note_rect(col)
         pygame.draw.rect(surface, note.color, rect, border_radius=rect.height // 2)
+        ink = readable_on(note.color)
+        if _contrast(note.color, self.theme.palette.background) < 1.5:  # a white badge on white
+            pygame.draw.rect(surface, ink, rect, max(1, rect.height // 12), border_radius=rect.height // 2)
         room = rect.width - 2 * int(rect.height * 0.4)  # the straight middle and a little of each end
         size = max(11, int(rect.height * 0.75))
         while size > 9 and self.theme.font(size, True).size(note.text)[0] > room:
             size -= 1  # shrink rather than cut "lose 18"
         text = self.theme.fit(note.text, size, room, bold=True)
-        self.theme.text(surface, text, size, rect.center, color=(255, 255, 255), bold=True, anchor="center")
+        self.theme.text(surface, text, size, rect.center, color=ink, bold=True, anchor="center")
 
     def draw_labels(self, surface: pygame.Surface, layout: BoardLayout) -> None:
         """Column names under the board (as moves are written), row numbers without gravity."""
@@ -245,6 +248,23 @@ class BoardView:
                 self.theme.text(
                     surface, str(rules.rows - row), size, (x, layout.center(row, 0)[1]), color=color, anchor="midright"
                 )
+
+
+def _luminance(color: Color) -> float:
+    """The relative luminance of an sRGB colour (WCAG 2)."""
+    linear = [c / 255 / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in color]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(a: Color, b: Color) -> float:
+    """The WCAG contrast ratio of two colours (1 to 21)."""
+    light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def readable_on(fill: Color) -> Color:
+    """White on a fill dark enough for it (contrast 3:1, WCAG's for bold text), else black."""
+    return (255, 255, 255) if _contrast(fill, (255, 255, 255)) >= 3.0 else (0, 0, 0)
 
 
 def _mix(a: Color, b: Color, share: float) -> Color:

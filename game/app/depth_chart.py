@@ -15,7 +15,7 @@ from pathlib import Path
 import pygame
 
 from ai.depth_table import DepthTruth
-from game.app.theme import Theme
+from game.app.theme import Palette, Theme, draw_mark
 
 Color = tuple[int, int, int]
 
@@ -123,8 +123,8 @@ def _draw_shares(
         if current is not None and current.rows[index].judged:
             kept = current.rows[index].kept
             mark_y = base - (height if kept else 0) + (8 if kept else -8)
-            pygame.draw.circle(surface, p.good if kept else p.warning, (cx + step * 0.32, mark_y), 5)
-            pygame.draw.circle(surface, p.text, (cx + step * 0.32, mark_y), 5, 1)
+            color, shape = (p.good, "circle") if kept else (p.warning, "square")  # and at the top or the bottom
+            draw_mark(surface, shape, color, (cx + step * 0.32, mark_y), 5, p.text)
     if not any(row.judged for truth in (bench, current) if truth for row in truth.rows):
         why = next((truth.note for truth in (current, bench) if truth is not None and truth.note), "")
         message = theme.fit(
@@ -151,12 +151,8 @@ def _draw_nodes(
         pygame.draw.line(surface, p.muted, (left - 4, gy), (right, gy), 1)
         theme.text(surface, f"1e{decade}", size - 3, (left - 8, gy), color=p.muted, anchor="midright")
     theme.text(surface, "nodes searched (log scale)", size - 3, (left, low - 4), color=p.muted, anchor="bottomleft")
-    series: list[tuple[DepthTruth, str, Color, int]] = []
-    if bench is not None:
-        series += [(bench, "pruned_nodes", p.max_node, 3), (bench, "full_nodes", p.min_node, 3)]
-    if current is not None:
-        series += [(current, "pruned_nodes", p.accent, 1), (current, "full_nodes", p.warning, 1)]
-    for truth, name, color, width in series:
+    series = _series(p, current, bench)
+    for truth, name, color, width, shape in series:
         points = [
             (axes.x(index), _log_y(getattr(row, name), low, height, decades))
             for index, row in enumerate(truth.rows)
@@ -165,7 +161,7 @@ def _draw_nodes(
         if len(points) > 1:
             pygame.draw.lines(surface, color, False, points, width)
         for point in points:
-            pygame.draw.circle(surface, color, point, width + 2)
+            draw_mark(surface, shape, color, point, width + 2, p.text)
     for index, depth in enumerate(axes.depths):
         theme.text(surface, str(depth), size - 2, (axes.x(index), low + height + 4), color=p.text, anchor="midtop")
     theme.text(surface, "depth", size - 2, (left - 8, low + height + 4), color=p.muted, anchor="topright")
@@ -181,17 +177,28 @@ def _draw_key(
 ) -> None:
     """What each line's colour stands for, in a row under the depths."""
     p, size = theme.palette, axes.size
-    key = [("with pruning", p.max_node), ("without (until the cap)", p.min_node)] if bench is not None else []
+    words = ["with pruning", "without (until the cap)"] if bench is not None else []
     if current is not None:
-        key += [
-            ("this position, pruning", p.accent),
-            ("without (until the cap)" if bench is None else "without", p.warning),
-        ]
+        words += ["this position, pruning", "without (until the cap)" if bench is None else "without"]
     kx = axes.left
-    for text, color in key:
-        pygame.draw.line(surface, color, (kx, y + size // 2), (kx + 18, y + size // 2), 3)
-        rect = theme.text(surface, text, size - 3, (kx + 22, y), color=p.text)
+    for text, (_, _, color, width, shape) in zip(words, _series(p, current, bench)):
+        pygame.draw.line(surface, color, (kx, y + size // 2), (kx + 22, y + size // 2), width)
+        draw_mark(surface, shape, color, (kx + 11, y + size // 2), width + 2, p.text)
+        rect = theme.text(surface, text, size - 3, (kx + 26, y), color=p.text)
         kx = rect.right + 14
+
+
+def _series(
+    p: Palette, current: DepthTruth | None, bench: DepthTruth | None
+) -> list[tuple[DepthTruth, str, Color, int, str]]:
+    """The lines of the node chart: whose, which count, colour, width and mark shape (the
+    benchmark's thick, this position's thin; each with its own mark)."""
+    series: list[tuple[DepthTruth, str, Color, int, str]] = []
+    if bench is not None:
+        series += [(bench, "pruned_nodes", p.max_node, 3, "circle"), (bench, "full_nodes", p.min_node, 3, "square")]
+    if current is not None:
+        series += [(current, "pruned_nodes", p.accent, 1, "triangle"), (current, "full_nodes", p.warning, 1, "diamond")]
+    return series
 
 
 def save_depth_chart(

@@ -24,6 +24,7 @@ import pygame
 from game.app.scene import Scene, SceneStack
 from game.app.settings import FILE_NAME, Settings, read_settings, save_settings
 from game.app.sound import Sounds, quiet_stderr
+from game.app.speech import Speech
 from game.app.theme import Theme
 from game.app.worker import AIWorker, Job, WorkerLost, WorkerNote
 
@@ -97,8 +98,9 @@ class App:
         pygame.display.set_caption(TITLE)
         pygame.display.set_icon(make_icon())
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
-        self.theme = Theme(self.settings.theme)
+        self.theme = Theme(self.settings.theme, scale=self.settings.ui_scale, motion=self.settings.motion)
         self.sounds = Sounds(self.settings.sound)
+        self.speech = Speech(self.settings.speech)
         self.worker = AIWorker(use_process=use_process)
         self.stack = SceneStack(self)
         self.clock = pygame.time.Clock()
@@ -180,6 +182,8 @@ class App:
             top.update(dt)
         if self.stack.has_pending():
             self.dirty = True
+        if self.speech.enabled and top is not None:
+            self.speak(top.status_line(), follow=True)
         self.stack.apply_pending()
         if not self.stack.scenes:
             self.quit()
@@ -233,9 +237,18 @@ class App:
         """Start ``job`` for ``scene`` (cancelling the one under way); return its id."""
         return self.worker.submit(job, owner=scene)
 
-    def show_toast(self, text: str, seconds: float = 2.5) -> None:
+    def show_toast(self, text: str, seconds: float = 2.5, *, spoken: bool = True) -> None:
         self.toast = (text, self.time + seconds)
         self.dirty = True
+        if spoken:
+            self.speak(text)
+
+    def speak(self, text: str | None, *, follow: bool = False) -> None:
+        """Say ``text`` with spoken output on (``follow``: only if it changed since the
+        last status line said); the note that no voice exists is shown once."""
+        note = self.speech.follow(text) if follow else self.speech.say(text or "")
+        if note:
+            self.show_toast(note, 6.0, spoken=False)
 
     def save_settings(self) -> None:
         save_settings(self.settings, self.settings_path)
@@ -282,6 +295,7 @@ class App:
             return
         self.closed = True
         self.worker.shutdown()
+        self.speech.close()
         self.save_settings()
         from game.app.archive_link import close_archive
 

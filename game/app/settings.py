@@ -54,7 +54,14 @@ class Opponent(str, enum.Enum):
 
 OPPONENTS = tuple(Opponent)
 STARTERS = ("human", "computer")
-THEMES = ("classic", "night", "contrast")
+THEMES = ("classic", "night", "contrast", "protanopia", "deuteranopia", "tritanopia", "monochrome")
+"""The palettes (``game.app.theme.PALETTES``): three everyday ones, then one per type of
+colour-vision deficiency and a monochrome one."""
+MOTIONS = ("normal", "fast", "off")
+"""Animation speed: a falling disc's pace, or none at all (discs appear at once, nothing
+pulses; ``game.app.animation``)."""
+UI_SCALES = (100, 125, 150, 200)
+"""Text and the widgets sized by it, in per cent (``Theme.scale``)."""
 
 
 def _empty_tally() -> dict[str, int]:
@@ -78,6 +85,9 @@ class Settings:
     opponent: Opponent = Opponent.COMPUTER
     sound: bool = True
     theme: str = "classic"
+    motion: str = "normal"
+    speech: bool = False  # spoken output of the status line (``game.app.speech``)
+    ui_scale: int = 100
     depth: int = 4
     pruning: bool = True
     node_budget: int = 0
@@ -172,6 +182,10 @@ def _window_size(value: object) -> tuple[int, int] | None:
     return None if width is None or height is None else (width, height)
 
 
+def _scale(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value in UI_SCALES else None
+
+
 _READERS: dict[str, Callable[[object], object]] = {
     "rows": _int_in(MIN_ROWS, MAX_ROWS),
     "cols": _int_in(MIN_COLS, MAX_COLS),
@@ -182,6 +196,9 @@ _READERS: dict[str, Callable[[object], object]] = {
     "opponent": _opponent,
     "sound": _bool,
     "theme": _choice(THEMES),
+    "motion": _choice(MOTIONS),
+    "speech": _bool,
+    "ui_scale": _scale,
     "depth": _int_in(MIN_DEPTH, MAX_DEPTH),
     "pruning": _bool,
     "node_budget": _node_budget,

@@ -2,14 +2,21 @@
 
 The two sides differ by a mark as well as by colour (a ring for player 1, a cross for
 player 2), and the colours differ in brightness, so colour-blind players can tell them
-apart.
+apart.  Besides the everyday palettes there is one per type of colour-vision deficiency
+(protanopia, deuteranopia, tritanopia) and a monochrome one; every colour that carries a
+meaning also carries a shape or a word (``CUES``), and tests/test_palettes.py simulates
+each type of colour vision on each palette's meaningful pairs (``MEANINGFUL``).
+
+The theme also holds the two other ways the look adapts to a person: the UI scale (every
+font size passes through ``Theme.font``, so every scene's text grows with it) and the
+motion setting (``Theme.still``: nothing pulses or blinks).
 """
 
 from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pygame
 
@@ -43,6 +50,11 @@ class Palette:
     pruned: Color
     warning: Color
     good: Color
+    win: Color  # the column badges: a won, drawn, lost column (each also says so in words)
+    draw: Color
+    lose: Color
+    caution: Color  # a mistake in the review (a blunder is ``warning``)
+    cutoff: Color  # the tree: cutoffs and bounded values (written with >= or <=)
 
 
 PALETTES = {
@@ -70,6 +82,11 @@ PALETTES = {
         pruned=(175, 180, 190),
         warning=(184, 30, 40),
         good=(20, 140, 70),
+        win=(20, 140, 70),
+        draw=(96, 108, 130),
+        lose=(184, 30, 40),
+        caution=(226, 132, 24),
+        cutoff=(200, 36, 52),
     ),
     "night": Palette(
         "night",
@@ -95,6 +112,11 @@ PALETTES = {
         pruned=(90, 96, 110),
         warning=(255, 120, 120),
         good=(60, 190, 110),
+        win=(40, 150, 90),
+        draw=(110, 120, 140),
+        lose=(200, 60, 70),
+        caution=(240, 170, 70),
+        cutoff=(236, 70, 90),
     ),
     "contrast": Palette(
         "contrast",
@@ -120,8 +142,119 @@ PALETTES = {
         pruned=(170, 170, 170),
         warning=(200, 0, 0),
         good=(0, 130, 0),
+        win=(0, 130, 0),
+        draw=(90, 90, 90),
+        lose=(200, 0, 0),
+        caution=(200, 110, 0),
+        cutoff=(0, 90, 200),
     ),
 }
+
+_CLASSIC = PALETTES["classic"]
+PALETTES["protanopia"] = replace(
+    _CLASSIC,
+    name="protanopia",
+    board=(52, 58, 74),
+    board_edge=(30, 34, 46),
+    player1=(250, 215, 60),
+    player1_mark=(120, 90, 0),
+    player2=(0, 80, 170),
+    player2_mark=(220, 235, 255),
+    max_node=(240, 170, 30),
+    min_node=(90, 170, 235),
+    warning=(150, 60, 0),
+    good=(0, 100, 170),
+    win=(0, 100, 170),
+    draw=(120, 120, 120),
+    lose=(160, 80, 0),
+    caution=(215, 150, 0),
+    cutoff=(0, 80, 170),
+)
+PALETTES["deuteranopia"] = replace(PALETTES["protanopia"], name="deuteranopia")
+PALETTES["tritanopia"] = replace(
+    _CLASSIC,
+    name="tritanopia",
+    board=(52, 58, 74),
+    board_edge=(30, 34, 46),
+    player1=(235, 60, 70),
+    player1_mark=(255, 220, 225),
+    player2=(0, 130, 140),
+    player2_mark=(210, 255, 255),
+    max_node=(235, 90, 100),
+    min_node=(40, 170, 180),
+    warning=(180, 0, 30),
+    good=(0, 110, 120),
+    win=(0, 110, 120),
+    draw=(120, 120, 120),
+    lose=(190, 20, 50),
+    caution=(220, 100, 170),
+    cutoff=(0, 110, 120),
+)
+PALETTES["monochrome"] = Palette(
+    "monochrome",
+    background=(255, 255, 255),
+    panel=(255, 255, 255),
+    board=(0, 0, 0),
+    board_edge=(0, 0, 0),
+    hole=(150, 150, 150),
+    text=(0, 0, 0),
+    muted=(70, 70, 70),
+    accent=(0, 0, 0),
+    player1=(255, 255, 255),
+    player1_mark=(0, 0, 0),
+    player2=(20, 20, 20),
+    player2_mark=(255, 255, 255),
+    button=(0, 0, 0),
+    button_hover=(70, 70, 70),
+    button_text=(255, 255, 255),
+    disabled=(150, 150, 150),
+    glow=(0, 0, 0),
+    max_node=(170, 170, 170),
+    min_node=(40, 40, 40),
+    pruned=(150, 150, 150),
+    warning=(60, 60, 60),
+    good=(0, 0, 0),
+    win=(0, 0, 0),
+    draw=(175, 175, 175),
+    lose=(255, 255, 255),
+    caution=(115, 115, 115),
+    cutoff=(90, 90, 90),
+)
+
+COLOUR_VISION = ("protanopia", "deuteranopia", "tritanopia", "monochrome")
+"""The palettes made for a type of colour vision (monochrome: for any, and for none)."""
+
+CUES: dict[str, str] = {
+    "player1": "a ring on the disc",
+    "player2": "a cross on the disc",
+    "win": 'the badge says "win"',
+    "draw": 'the badge says "draw"',
+    "lose": 'the badge says "lose"',
+    "caution": 'the move list says "mistake"; a triangle on the graph',
+    "warning": 'the move list says "blunder"; a square on the graph',
+    "max_node": "a triangle pointing up",
+    "min_node": "a triangle pointing down",
+    "bound": "the value is written with >= or <=",
+    "glow": "a line drawn through the winning discs",
+}
+"""The shape or word that says what each meaningful colour says (checked by
+tests/test_palettes.py against the drawing and wording code)."""
+
+
+def meaningful_groups(p: Palette) -> dict[str, tuple[tuple[str, Color], ...]]:
+    """The colours that must stay apart, group by group: any two in a group mean different
+    things on the same screen (a disc must also stand out of its hole, a mark of its disc)."""
+    return {
+        "discs": (("player1", p.player1), ("player2", p.player2), ("hole", p.hole)),
+        "player 1 mark": (("player1", p.player1), ("mark", p.player1_mark)),
+        "player 2 mark": (("player2", p.player2), ("mark", p.player2_mark)),
+        "column badges": (("win", p.win), ("draw", p.draw), ("lose", p.lose)),
+        "move classes": (("caution", p.caution), ("warning", p.warning), ("text", p.text), ("panel", p.panel)),
+        "tree nodes": (("max_node", p.max_node), ("min_node", p.min_node)),
+        "tree values": (("bound", p.cutoff), ("text", p.text), ("panel", p.panel)),
+        "depth chart, benchmark": (("max_node", p.max_node), ("min_node", p.min_node), ("panel", p.panel)),
+        "depth chart, position": (("accent", p.accent), ("warning", p.warning), ("panel", p.panel)),
+    }
 
 
 TEXT_CACHE_BYTES = 4 << 20
@@ -168,8 +301,10 @@ class TextFont:
 class Theme:
     """The palette in use, a cache of fonts by size and one of rendered text lines."""
 
-    def __init__(self, name: str = "classic"):
+    def __init__(self, name: str = "classic", *, scale: int = 100, motion: str = "normal"):
         self.palette = PALETTES.get(name, PALETTES["classic"])
+        self.scale = scale / 100  # every font size is multiplied by it (Options: text size)
+        self.motion = motion  # "off": nothing pulses or blinks (``still``)
         self._fonts: dict[tuple[int, bool], TextFont] = {}
         # rendered lines, least recently used first; their pixels total ``text_bytes``
         self._texts: OrderedDict[tuple, pygame.Surface] = OrderedDict()
@@ -184,8 +319,18 @@ class Theme:
     def set(self, name: str) -> None:
         self.palette = PALETTES.get(name, PALETTES["classic"])
 
-    def font(self, size: int, bold: bool = False) -> TextFont:
-        size = max(8, int(size))
+    @property
+    def still(self) -> bool:
+        """Motion is off: what would pulse or blink is drawn steady."""
+        return self.motion == "off"
+
+    def pulse(self, t: float, period: float = 1.2) -> float:
+        """``pulse(t)``, or a steady 1 when motion is off."""
+        return 1.0 if self.still else pulse(t, period)
+
+    def font(self, size: float, bold: bool = False) -> TextFont:
+        """The font for text of ``size`` at this UI scale (every scene's text comes here)."""
+        size = max(8, round(size * self.scale))
         key = (size, bold)
         if key not in self._fonts:
             self._fonts[key] = TextFont(size, bold)
@@ -209,7 +354,7 @@ class Theme:
         it is rendered each time and never kept.
         """
         color = color or self.palette.text
-        key = (text, size, bold, color)
+        key = (text, size, self.scale, bold, color)
         image = self._texts.get(key)
         if image is not None:
             self._texts.move_to_end(key)
@@ -281,6 +426,35 @@ class Theme:
             arm = radius * 0.42
             for dx in (-1, 1):
                 pygame.draw.line(surface, mark, (cx - arm, cy - dx * arm), (cx + arm, cy + dx * arm), width + 1)
+
+
+MARK_SHAPES = ("circle", "triangle", "square", "diamond")
+"""The shapes a mark on a chart can take, so that no series or class is told by colour alone."""
+
+
+def draw_mark(
+    surface: pygame.Surface, shape: str, color: Color, center: tuple[float, float], radius: float, edge: Color
+) -> None:
+    """A filled mark of ``shape`` (one of ``MARK_SHAPES``) with an ``edge`` outline."""
+    x, y = center
+    r = max(2.0, radius)
+    if shape == "circle":
+        pygame.draw.circle(surface, color, (x, y), r)
+        pygame.draw.circle(surface, edge, (x, y), r, 1)
+        return
+    if shape == "triangle":
+        points = [(x, y - r * 1.15), (x - r * 1.1, y + r * 0.8), (x + r * 1.1, y + r * 0.8)]
+    elif shape == "square":
+        points = [
+            (x - r * 0.9, y - r * 0.9),
+            (x + r * 0.9, y - r * 0.9),
+            (x + r * 0.9, y + r * 0.9),
+            (x - r * 0.9, y + r * 0.9),
+        ]
+    else:
+        points = [(x, y - r * 1.2), (x + r * 1.2, y), (x, y + r * 1.2), (x - r * 1.2, y)]
+    pygame.draw.polygon(surface, color, points)
+    pygame.draw.polygon(surface, edge, points, 1)
 
 
 def _surface_bytes(image: pygame.Surface) -> int:

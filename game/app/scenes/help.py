@@ -21,6 +21,7 @@ CONTROLS = [
     ("S", "keep every column's exact score on the board, or not (standard board)"),
     ("T", "open the tree the computer just searched"),
     ("R", "restart the game"),
+    ("B", "read the board aloud, column by column (spoken output on, in Options)"),
     ("Ctrl+C / Ctrl+V", "copy the position as a move string / paste a move string or a board"),
     ("V (game over)", "review the game: every move classed exactly, the evaluation graph"),
     ("Esc", "menu / back"),

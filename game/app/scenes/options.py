@@ -1,6 +1,7 @@
 """Options: the rules (size, line length, gravity, mode), who starts against the
-computer, sound and theme.  Changes apply to the next game and are saved at once.  The
-opponent is chosen on the title menu (one place), not here.
+computer, sound, the colours (a palette per type of colour vision among them), motion,
+spoken output and text size.  Rule changes apply to the next game, the others at once;
+all are saved at once.  The opponent is chosen on the title menu (one place), not here.
 
 Controls: Up/Down choose a row, Left/Right change it, Esc back; or click the arrows.
 """
@@ -12,7 +13,7 @@ from collections.abc import Callable
 import pygame
 
 from game.app.scene import Scene
-from game.app.settings import STARTERS, THEMES
+from game.app.settings import MOTIONS, STARTERS, THEMES, UI_SCALES
 from game.app.widgets import Button, FocusList, Selector, display_size, stack_rects
 from game.rules import MAX_COLS, MAX_CONNECT, MAX_ROWS, MIN_COLS, MIN_CONNECT, MIN_ROWS, Mode
 
@@ -29,8 +30,9 @@ class OptionsScene(Scene):
             def apply(value: object) -> None:
                 setattr(s, name, value)
                 self._fix_connect()
-                self.app.theme.set(s.theme)
-                self.app.sounds.enabled = s.sound
+                self._apply()
+                if name == "speech" and value:
+                    self.app.speak("Spoken output on")
                 self.app.save_settings()
                 self._sync()
 
@@ -62,7 +64,12 @@ class OptionsScene(Scene):
             format=lambda v: "you" if v == "human" else "the computer",
         )
         self.sound = Selector("Sound", [True, False], 0, setter("sound"), format=lambda v: "on" if v else "muted")
-        self.theme = Selector("Theme", list(THEMES), 0, setter("theme"))
+        self.theme = Selector("Colours", list(THEMES), 0, setter("theme"), format=lambda v: THEME_NAMES.get(v, v))
+        self.motion = Selector("Motion", list(MOTIONS), 0, setter("motion"), format=MOTION_NAMES.__getitem__)
+        self.speech = Selector(
+            "Spoken output", [False, True], 0, setter("speech"), format=lambda v: "on" if v else "off"
+        )
+        self.scale = Selector("Text size", list(UI_SCALES), 0, setter("ui_scale"), format=lambda v: f"{v} %")
         self.back = Button("Back", self.close, key_hint="Esc")
         self.selectors = [
             self.size,
@@ -74,6 +81,9 @@ class OptionsScene(Scene):
             self.first,
             self.sound,
             self.theme,
+            self.motion,
+            self.speech,
+            self.scale,
         ]
         self.focus = FocusList([*self.selectors, self.back])
         self._sync()
@@ -103,8 +113,22 @@ class OptionsScene(Scene):
             (self.first, s.first),
             (self.sound, s.sound),
             (self.theme, s.theme),
+            (self.motion, s.motion),
+            (self.speech, s.speech),
+            (self.scale, s.ui_scale),
         ):
             selector.set_value(value)
+
+    def _apply(self) -> None:
+        """Put the look, sound and speech settings to work at once."""
+        s, app = self.app.settings, self.app
+        app.theme.set(s.theme)
+        app.theme.motion = s.motion
+        app.theme.scale = s.ui_scale / 100
+        app.sounds.enabled = s.sound
+        app.speech.enabled = s.speech
+        if not s.speech:
+            app.speech.stop()
 
     def close(self) -> None:
         self.app.save_settings()
@@ -165,3 +189,13 @@ class OptionsScene(Scene):
             color=theme.palette.muted,
             anchor="midbottom",
         )
+
+
+THEME_NAMES = {
+    "contrast": "high contrast",
+    "protanopia": "protanopia (red)",
+    "deuteranopia": "deuteranopia (green)",
+    "tritanopia": "tritanopia (blue)",
+}
+"""How the Colours row names a palette (the others by their own name)."""
+MOTION_NAMES = {"normal": "normal", "fast": "fast", "off": "off (no animation)"}

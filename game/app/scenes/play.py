@@ -10,7 +10,7 @@ Controls:
 - Left/Right (and Up/Down without gravity) move the cursor; Down/Enter/Space drop
 - 1..9 drop in that column
 - U or Ctrl+Z undo, Ctrl+Y redo, H hint, S exact scores on the board, T tree, R restart,
-  Esc menu
+  B read the board aloud (spoken output), Esc menu
 Input for a move is ignored while a disc falls and while the computer thinks.
 """
 
@@ -22,7 +22,7 @@ import pygame
 
 from ai.levels import Level, solvable
 from game.app import archive_link
-from game.app.animation import DiscDrop, DropEvent
+from game.app.animation import DiscDrop, DropEvent, make_drop
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
 from game.app.scene import Scene
 from game.app.scenes import play_text as say
@@ -159,7 +159,7 @@ class PlayScene(Scene):
 
     def start_drop(self, row: int, col: int, side: int) -> None:
         start = -1.0 if self.rules.gravity else row - 0.7
-        self.drop = DiscDrop(row, col, side, start=start)
+        self.drop = make_drop(row, col, side, start, self.app.settings.motion)  # None: motion off
         self.landing_heard = False
 
     def finish_drop(self) -> None:
@@ -383,9 +383,8 @@ class PlayScene(Scene):
 
         A search under way is not: its progress messages (every 50 ms) each ask for a
         frame through the App, so the window leaves the CPU to the search meanwhile."""
-        return self.drop is not None or (
-            self.glow_started is not None and self.app.time < self.glow_started + play_view.GLOW_SECONDS
-        )
+        glowing = self.glow_started is not None and self.app.time < self.glow_started + play_view.GLOW_SECONDS
+        return self.drop is not None or (glowing and not self.app.theme.still)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEMOTION:
@@ -425,6 +424,8 @@ class PlayScene(Scene):
             self.jobs.toggle_scores()
         elif key == pygame.K_t:
             self.open_tree()
+        elif key == pygame.K_b:
+            play_view.read_board(self)
         elif key == pygame.K_v and self.outcome is not None:  # the result panel's key, on the board too
             self.open_review()
         elif key == pygame.K_r:
@@ -442,6 +443,9 @@ class PlayScene(Scene):
             if number < cols:
                 self.cursor = (row, number)
                 self.try_human_move(number)
+
+    def status_line(self) -> str:
+        return self.headline()
 
     # -- layout and painting (``play_view``) -----------------------------------------
     def frame_layout(self, size: tuple[int, int]) -> play_view.PlayLayout:

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from ai.answer import Answer, DecidedBy
 from ai.cost import full_tree_positions
 from ai.exact import ExactScore, column_key, column_label, standing, verdict
 from ai.heuristic import POINT
 from ai.levels import Level, exact_nodes, preset_name, solvable
 from ai.values import is_win_value, plies_to_end
-from game.notation import format_move
+from game.notation import column_letter, format_move
 from game.rules import MAX, MIN, STANDARD, Mode, Rules
 
 EVEN_BELOW = 8  # heuristic values under this are "even": a few discs' worth of centre
@@ -230,3 +232,39 @@ def turn_text(names: Names, side: int, against_computer: bool, computer_to_move:
         return "The computer's turn" if computer_to_move else "Your turn"
     mark = "ring" if side == MAX else "cross"
     return f"{names.of(side)} ({mark}) to move"
+
+
+def board_readout(grid: np.ndarray, rules: Rules, names: Names) -> str:
+    """The board said column by column, each from the bottom up, for spoken output (B):
+    "Column 1: yours, theirs, 4 empty. Column 2: empty. ..." (against the computer; two
+    players are "player 1" and "player 2")."""
+    if names.second_person:
+        owners = {names.viewer: "yours", -names.viewer: "theirs"}
+    else:
+        owners = {MAX: "player 1", MIN: "player 2"}
+    sentences = []
+    for col in range(rules.cols):
+        words: list[str] = []
+        empty = 0
+        for row in range(rules.rows - 1, -1, -1):
+            side = int(grid[row, col])
+            if side == 0:
+                empty += 1
+                continue
+            if empty:
+                words.append(_empties(empty))
+                empty = 0
+            words.append(owners[side])
+        if empty == rules.rows:
+            words = ["empty"]
+        elif empty:
+            words.append(_empties(empty))
+        elif not (grid[:, col] == 0).any():
+            words.append("full")
+        name = format_move(col, rules) if rules.gravity else column_letter(col)
+        sentences.append(f"Column {name}: {', '.join(words)}.")
+    return " ".join(sentences)
+
+
+def _empties(count: int) -> str:
+    return "empty" if count == 1 else f"{count} empty"

@@ -135,7 +135,7 @@ def column_notes(scene: PlayScene) -> list[ColumnNote | None]:
 def notes_for(columns: Mapping[int, ExactScore], rules: Rules, mover: int, palette: Palette) -> list[ColumnNote | None]:
     """The board's column badges for ``mover`` ("win 3", "draw", "lose 5"), coloured by
     what they mean for the mover (the play screen, the review and the analysis board)."""
-    colors = {1: palette.good, 0: palette.muted, -1: palette.warning}
+    colors = {1: palette.win, 0: palette.draw, -1: palette.lose}
     labels = say.column_labels(dict(columns), rules.cols, mover)
     return [None if label is None else ColumnNote(label[0], colors[label[1]]) for label in labels]
 
@@ -152,6 +152,14 @@ def notes_from_scores(scores: Mapping[int, int | None], board: Board, palette: P
 
 def scores_legend(scene: PlayScene) -> str:
     return say.scores_legend(scene.names(), scene.match.to_move)
+
+
+def read_board(scene: PlayScene) -> None:
+    """Say the board column by column (B), with spoken output on."""
+    if scene.app.speech.enabled:
+        scene.app.speak(say.board_readout(scene.match.board.grid, scene.rules, scene.names()))
+    else:
+        scene.app.show_toast("B reads the board aloud when spoken output is on (Options)")
 
 
 def ghost(scene: PlayScene) -> tuple[Cell, int, bool] | None:

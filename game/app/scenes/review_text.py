@@ -83,7 +83,7 @@ def graph_legend(review: GameReview) -> str:
         depths = sorted({m.estimate_depth for m in review.moves if m.estimate_depth is not None})
         deep = "" if not depths else f"{depths[0]}" if len(depths) == 1 else f"{depths[0]}-{depths[-1]}"
         line = f"line: search estimates, depth {deep} within {ESTIMATE_NODES:,} positions a move"
-    return line + "  ·  orange: mistake, red: blunder"
+    return line + "  ·  triangle: mistake, square: blunder"
 
 
 def turning_points_line(review: GameReview) -> str:

@@ -106,7 +106,7 @@ def draw_header(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
             theme.fit(note, 16, rect.right - x - 20),
             16,
             (rect.right - 10, y + 2),
-            color=p.player2,
+            color=p.cutoff,
             anchor="topright",
         )
         return
@@ -183,9 +183,9 @@ def draw_tree(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> No
             canvas.left + 6, canvas.top + 6, max(theme.font(15).size(t)[0] for t in lines) + 12, line_h * len(lines) + 6
         )
         pygame.draw.rect(surface, p.panel, box, border_radius=4)
-        pygame.draw.rect(surface, p.player2, box, 1, border_radius=4)
+        pygame.draw.rect(surface, p.cutoff, box, 1, border_radius=4)
         for row, text in enumerate(lines):
-            theme.text(surface, text, 15, (box.left + 6, box.top + 3 + row * line_h), color=p.player2)
+            theme.text(surface, text, 15, (box.left + 6, box.top + 3 + row * line_h), color=p.cutoff)
 
 
 def draw_summary(
@@ -218,7 +218,7 @@ def draw_stub(scene: TreeScene, surface: pygame.Surface, item: Placed) -> None:
     pygame.draw.circle(surface, p.pruned, (x, y), 6)
     if item.slot == 0 and item.parent_xy is not None:  # one cut mark on the first pruned edge of the group
         px, py = item.parent_xy
-        _cross(surface, p.player2, (px + (x - px) * 0.6, py + (y - py) * 0.6))
+        _cross(surface, p.cutoff, (px + (x - px) * 0.6, py + (y - py) * 0.6))
     moves = scene.stub_moves.get(item.index, [])
     if item.slot < len(moves):
         theme.text(surface, scene.move_label(moves[item.slot]), 14, (x, y + 8), color=p.pruned, anchor="midtop")
@@ -243,7 +243,7 @@ def draw_node(scene: TreeScene, surface: pygame.Surface, tree: SearchTree, item:
     if replay is not None and replay.is_open(item.index):
         pygame.draw.circle(surface, p.glow, (x, y), size + 5, 2)
     if replay is not None and replay.cutoff == item.index:
-        pygame.draw.circle(surface, p.player2, (x, y), size + 13, 3)
+        pygame.draw.circle(surface, p.cutoff, (x, y), size + 13, 3)
     points = node_shape(x, y, size, node.is_max)
     pygame.draw.polygon(surface, p.max_node if node.is_max else p.min_node, points)
     pygame.draw.polygon(surface, p.glow if on_line else p.text, points, 2 if on_line else 1)
@@ -256,14 +256,14 @@ def draw_node(scene: TreeScene, surface: pygame.Surface, tree: SearchTree, item:
     text = scene.node_text(item.index)
     if text is not None:
         bounded = known and node.bound is not BoundKind.EXACT
-        color = p.player2 if bounded else (p.text if known else p.accent)
+        color = p.cutoff if bounded else (p.text if known else p.accent)
         width, height = theme.font(15, on_line).size(text)
         backing = pygame.Rect(0, 0, width + 4, height - 2)  # keeps the value readable over lines
         backing.midtop = (round(x), round(y + size + 3))
         pygame.draw.rect(surface, p.panel, backing, border_radius=3)
         theme.text(surface, text, 15, (x, y + size + 2), color=color, anchor="midtop", bold=on_line)
     if known and node.unstored and tree.child_indices(item.index):
-        theme.text(surface, f"+{node.unstored:,} counted", 13, (x + size + 3, y + 6), color=p.player2)
+        theme.text(surface, f"+{node.unstored:,} counted", 13, (x + size + 3, y + 6), color=p.cutoff)
 
 
 def draw_legend(scene: TreeScene, surface: pygame.Surface) -> None:
@@ -304,7 +304,7 @@ def _legend_icon(scene: TreeScene, surface: pygame.Surface, icon: str, rect: pyg
         pygame.draw.polygon(surface, p.text, node_shape(cx + 22, cy, 7, False), 1)
     elif icon == "stub":
         pygame.draw.line(surface, p.pruned, (cx - 10, cy - 6), (cx + 16, cy + 4), 1)
-        _cross(surface, p.player2, (cx + 2, cy - 1), 4)
+        _cross(surface, p.cutoff, (cx + 2, cy - 1), 4)
         pygame.draw.circle(surface, p.pruned, (cx + 22, cy + 4), 5)
     elif icon == "line":
         pygame.draw.line(surface, p.glow, (rect.left + 2, cy), (rect.right - 8, cy), 5)
@@ -313,7 +313,7 @@ def _legend_icon(scene: TreeScene, surface: pygame.Surface, icon: str, rect: pyg
         pygame.draw.rect(surface, p.pruned, box, 1, border_radius=4)
         theme.text(surface, "+N", 13, box.center, color=p.muted, anchor="center")
     else:
-        color = p.player2 if icon.startswith((">", "<")) else p.text
+        color = p.cutoff if icon.startswith((">", "<")) else p.text
         theme.text(surface, icon, 14, (rect.left + 2, rect.top), color=color, bold=True)
 
 
@@ -354,7 +354,7 @@ def draw_detail(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     size = 16 if rect.height > 420 else 15
     step = theme.font(size).get_linesize() + 2
     for text in scene.detail_lines(node):
-        color = p.player2 if text.startswith(("This value is", "Cutoff")) else p.text
+        color = p.cutoff if text.startswith(("This value is", "Cutoff")) else p.text
         for line in theme.wrap(text, size, rect.width - 24):
             if y > rect.bottom - step:
                 return
@@ -453,7 +453,7 @@ def bottom_lines(scene: TreeScene, tree: SearchTree, theme: Theme) -> list[tuple
     ]
     played = scene.record.played
     if scene.record.note and played is not None:  # the move played is not this search's choice
-        lines.insert(0, (f"Played {scene.move_label(played)}: {scene.record.note}.", p.player2))
+        lines.insert(0, (f"Played {scene.move_label(played)}: {scene.record.note}.", p.cutoff))
     if scene.compare_job is not None:
         progress = scene.compare_progress
         done = f"{progress.nodes:,} nodes, {progress.seconds:.1f} s" if progress else "starting"
@@ -475,7 +475,7 @@ def bottom_lines(scene: TreeScene, tree: SearchTree, theme: Theme) -> list[tuple
         lines.append(("C: run the same search with pruning switched, to compare nodes and time", p.text))
     replay = scene.replay
     if replay is not None:  # first: at small sizes the last lines do not fit
-        color = p.player2 if replay.cutoff is not None else p.accent
+        color = p.cutoff if replay.cutoff is not None else p.accent
         lines.insert(0, (f"Replay step {replay.steps:,}/{replay.total_steps:,}: {replay.message}", color))
     else:
         lines.append(("Space: replay the search step by step (, . to step, S speed)", p.text))
