@@ -9,8 +9,9 @@ it stopped once this scene is on top again.
 
 Controls: Left/Right (or Up/Down) step a ply, Home/End the start/end, PageUp/PageDown
 ten plies, click the graph or a row of the list; A the analysis board at this position;
-T the tree of a search from the position where the shown move was played (at the player's
-depth: 6 for a person); Ctrl+C copy the position; Esc back.
+L learn from the mistakes (each one again, judged by the exact solver); T the tree of a
+search from the position where the shown move was played (at the player's depth: 6 for a
+person); Ctrl+C copy the position; Esc back.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from game.app.job_slot import JobSlot
 from game.app.scene import Scene
 from game.app.scenes.play_view import notes_from_scores
 from game.app.scenes.review_text import detail_lines, graph_legend, header_lines, list_line, turning_points_line
-from game.app.theme import Theme, draw_mark
+from game.app.theme import Theme
 from game.app.widgets import Button, display_size
 from game.app.worker import (
     JobFailed,
@@ -48,6 +49,7 @@ from game.rules import MAX, MIN, Rules
 if TYPE_CHECKING:
     from game.app.scenes.play import PlayScene
 
+MISTAKE_COLOR = (226, 132, 24)
 TREE_DEPTH_CAP = 8
 """The deepest search T runs for the tree of a reviewed position (a person's is 6)."""
 
@@ -66,9 +68,7 @@ class TreeSource:
         return self.names.get(side) or f"Player {1 if side == MAX else 2}"
 
 
-CLASS_MARKS = {MoveClass.MISTAKE: ("caution", "triangle"), MoveClass.BLUNDER: ("warning", "square")}
-"""A class that changed the outcome: its palette colour and its mark on the graph (the
-list says its name), so colour is never the only clue."""
+CLASS_COLORS = {MoveClass.MISTAKE: MISTAKE_COLOR}
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class ReviewLayout:
     detail: pygame.Rect
     moves: pygame.Rect
     graph: pygame.Rect
-    buttons: tuple[pygame.Rect, pygame.Rect]
+    buttons: tuple[pygame.Rect, pygame.Rect, pygame.Rect]  # retry, analysis, back
     text: int  # font size of the body text
 
 
@@ -101,7 +101,8 @@ def review_layout(size: tuple[int, int]) -> ReviewLayout:
     bh = text + 12
     back = pygame.Rect(header.right - bw, header.top, bw, bh)
     analysis = pygame.Rect(back.left - bw - 8, header.top, bw, bh)
-    return ReviewLayout(header, board, detail, moves, graph, (analysis, back), text)
+    retry = pygame.Rect(analysis.left - bw - 8, header.top, bw, bh)
+    return ReviewLayout(header, board, detail, moves, graph, (retry, analysis, back), text)
 
 
 class ReviewScene(Scene):
@@ -134,7 +135,11 @@ class ReviewScene(Scene):
         self.review: GameReview | None = None
         self.saved = False
         self.view: BoardView | None = None
-        self.buttons = [Button("Analysis", self.open_analysis, "A"), Button("Back", self.back, "Esc")]
+        self.buttons = [
+            Button("Retry mistakes", self.open_retry, "L"),
+            Button("Analysis", self.open_analysis, "A"),
+            Button("Back", self.back, "Esc"),
+        ]
         self._boards: dict[int, Board] = {}
         self.tree_job = JobSlot(self)  # the search T asked for, then its tree
         self.tree_result: SearchResult | None = None
@@ -273,6 +278,16 @@ class ReviewScene(Scene):
         board = Board(self.rules, self.start, self.start_to_move, moves=self.moves[: self.ply])
         self.app.stack.push(AnalysisScene(board))
 
+    def open_retry(self) -> None:
+        """Learn from the mistakes: each of them again (``game.app.scenes.retry``)."""
+        from game.app.scenes.retry import retry_of_review
+
+        if self.review is None or not self.review.exact:
+            why = "once the review is done" if self.review is None else "on the standard 6x7 board (exact review)"
+            self.app.show_toast(f"Retrying the mistakes works {why}")
+            return
+        self.app.stack.push(retry_of_review(self.review, self.depths, self.names))
+
     def open_tree(self) -> None:
         """Search the position where the shown move was chosen, then open its tree."""
         if self.tree_job.id is not None:
@@ -336,6 +351,8 @@ class ReviewScene(Scene):
                 self.open_analysis()
             elif key == pygame.K_t:
                 self.open_tree()
+            elif key == pygame.K_l:
+                self.open_retry()
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             for button, rect in zip(self.buttons, lay.buttons):
                 button.rect = rect
@@ -401,8 +418,9 @@ class ReviewScene(Scene):
             size = (lay.text + 2, lay.text, lay.text - 2)[index]
             color = theme.palette.muted if index == 2 else theme.palette.text
             bold = index == 0
+            width = lay.header.width if index == 2 else title_w  # the third line is below the buttons
             theme.text(
-                surface, theme.fit(line, size, title_w, bold=bold), size, (lay.header.left, y), bold=bold, color=color
+                surface, theme.fit(line, size, width, bold=bold), size, (lay.header.left, y), bold=bold, color=color
             )
             y += size + 4
         for button, rect in zip(self.buttons, lay.buttons):
@@ -472,7 +490,7 @@ class ReviewScene(Scene):
             if self.review is not None and ply <= len(self.review.moves):
                 m = self.review.moves[ply - 1]
                 text = list_line(self.review, m)
-                color = getattr(p, CLASS_MARKS[m.move_class][0]) if m.move_class in CLASS_MARKS else p.text
+                color = CLASS_COLORS.get(m.move_class, p.warning if m.move_class is MoveClass.BLUNDER else p.text)
             else:
                 side = self.board_at(0).to_move * (1 if ply % 2 else -1)
                 text = f"{ply:>2}. P{1 if side == MAX else 2} {self.move_text(ply - 1)}"
@@ -524,8 +542,9 @@ class ReviewScene(Scene):
             for m in review.moves:
                 if m.move_class.keeps_outcome:
                     continue
-                field, shape = CLASS_MARKS[m.move_class]
-                draw_mark(surface, shape, getattr(p, field), points[m.ply], 6, p.text)
+                color = MISTAKE_COLOR if m.move_class is MoveClass.MISTAKE else p.warning
+                pygame.draw.circle(surface, color, points[m.ply], 6)
+                pygame.draw.circle(surface, p.text, points[m.ply], 6, 1)
             if self.ply < len(points):
                 pygame.draw.circle(surface, p.accent, points[self.ply], 5)
             legend = graph_legend(review)
