@@ -30,7 +30,7 @@ from game.app.job_slot import JobSlot
 from game.app.scene import Scene
 from game.app.scenes.play_view import notes_from_scores
 from game.app.scenes.review_text import detail_lines, graph_legend, header_lines, list_line, turning_points_line
-from game.app.theme import Theme
+from game.app.theme import Theme, draw_mark
 from game.app.widgets import Button, display_size
 from game.app.worker import (
     JobFailed,
@@ -49,7 +49,6 @@ from game.rules import MAX, MIN, Rules
 if TYPE_CHECKING:
     from game.app.scenes.play import PlayScene
 
-MISTAKE_COLOR = (226, 132, 24)
 TREE_DEPTH_CAP = 8
 """The deepest search T runs for the tree of a reviewed position (a person's is 6)."""
 
@@ -68,7 +67,9 @@ class TreeSource:
         return self.names.get(side) or f"Player {1 if side == MAX else 2}"
 
 
-CLASS_COLORS = {MoveClass.MISTAKE: MISTAKE_COLOR}
+CLASS_MARKS = {MoveClass.MISTAKE: ("caution", "triangle"), MoveClass.BLUNDER: ("warning", "square")}
+"""A class that changed the outcome: its palette colour and its mark on the graph (the
+list says its name), so colour is never the only clue."""
 
 
 @dataclass(frozen=True)
@@ -490,7 +491,7 @@ class ReviewScene(Scene):
             if self.review is not None and ply <= len(self.review.moves):
                 m = self.review.moves[ply - 1]
                 text = list_line(self.review, m)
-                color = CLASS_COLORS.get(m.move_class, p.warning if m.move_class is MoveClass.BLUNDER else p.text)
+                color = getattr(p, CLASS_MARKS[m.move_class][0]) if m.move_class in CLASS_MARKS else p.text
             else:
                 side = self.board_at(0).to_move * (1 if ply % 2 else -1)
                 text = f"{ply:>2}. P{1 if side == MAX else 2} {self.move_text(ply - 1)}"
@@ -542,9 +543,8 @@ class ReviewScene(Scene):
             for m in review.moves:
                 if m.move_class.keeps_outcome:
                     continue
-                color = MISTAKE_COLOR if m.move_class is MoveClass.MISTAKE else p.warning
-                pygame.draw.circle(surface, color, points[m.ply], 6)
-                pygame.draw.circle(surface, p.text, points[m.ply], 6, 1)
+                field, shape = CLASS_MARKS[m.move_class]
+                draw_mark(surface, shape, getattr(p, field), points[m.ply], 6, p.text)
             if self.ply < len(points):
                 pygame.draw.circle(surface, p.accent, points[self.ply], 5)
             legend = graph_legend(review)
