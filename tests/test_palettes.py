@@ -127,3 +127,9 @@ def test_depth_chart_lines_differ_by_mark_and_width():
     series = _series(p, current=object(), bench=object())  # type: ignore[arg-type]
     assert len({shape for *_, shape in series}) == len(series)
     assert {width for _, _, _, width, _ in series} == {1, 3}
+
+
+def test_past_games_results_have_marks_of_their_own():
+    from game.app.scenes.past_games import RESULT_MARKS
+
+    assert set(RESULT_MARKS) == {"win", "draw", "loss"} and len(set(RESULT_MARKS.values())) == 3

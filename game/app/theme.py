@@ -227,9 +227,9 @@ COLOUR_VISION = ("protanopia", "deuteranopia", "tritanopia", "monochrome")
 CUES: dict[str, str] = {
     "player1": "a ring on the disc",
     "player2": "a cross on the disc",
-    "win": 'the badge says "win"',
-    "draw": 'the badge says "draw"',
-    "lose": 'the badge says "lose"',
+    "win": 'the badge says "win"; past games: a triangle',
+    "draw": 'the badge says "draw"; past games: a diamond',
+    "lose": 'the badge says "lose"; past games: a square',
     "caution": 'the move list says "mistake"; a triangle on the graph',
     "warning": 'the move list says "blunder"; a square on the graph',
     "max_node": "a triangle pointing up",

@@ -13,6 +13,7 @@ import pygame
 
 from game.app.archive_link import archive_of
 from game.app.scene import Scene
+from game.app.theme import draw_mark
 from game.app.widgets import Button, display_size
 from game.archive import HUMAN, GameRecord
 from game.rules import MAX, MIN
@@ -20,6 +21,8 @@ from game.rules import MAX, MIN
 RESULTS = (None, "win", "draw", "loss")
 RESULT_NAMES = {None: "all", "win": "you won", "draw": "draws", "loss": "you lost"}
 HISTORY = 20
+RESULT_MARKS = {"win": "triangle", "draw": "diamond", "loss": "square"}
+"""Each result's mark in the legend and the latest games' strip (its colour is not enough)."""
 """Results shown in each level's strip (the latest ones)."""
 
 
@@ -255,13 +258,13 @@ class PastGamesScene(Scene):
             (chart.left + 10, chart.top + 6),
             color=p.muted,
         )
-        colors = {"win": p.good, "draw": p.muted, "loss": p.warning}
+        colors = {"win": p.win, "draw": p.draw, "loss": p.lose}  # the column badges' (also outlined)
         x = chart.right - 10
         for key, word in (("loss", "lost"), ("draw", "drawn"), ("win", "won")):  # a legend, right to left
             label = theme.text(surface, word, small, (x, chart.top + 6), color=p.muted, anchor="topright")
             square = pygame.Rect(0, 0, small - 4, small - 4)
             square.midright = (label.left - 4, label.centery)
-            pygame.draw.rect(surface, colors[key], square)
+            draw_mark(surface, RESULT_MARKS[key], colors[key], square.center, square.height / 2, p.text)
             x = square.left - 12
         if not self.stats:
             theme.text(
@@ -295,6 +298,7 @@ class PastGamesScene(Scene):
                 width = round(bar_w * counts[key] / total)
                 if width:
                     pygame.draw.rect(surface, colors[key], (x, y + 3, width, row_h - 6))
+                    pygame.draw.rect(surface, p.text, (x, y + 3, width, row_h - 6), 1)
                 x += width
             tally = f"{counts['win']}/{counts['draw']}/{counts['loss']}"
             theme.text(
@@ -308,4 +312,5 @@ class PastGamesScene(Scene):
             side = max(6, min(row_h - 6, (chart.right - strip_x - 70) // HISTORY - 2))
             for k, result in enumerate(self.history.get(level, [])):
                 square = pygame.Rect(strip_x + 40 + k * (side + 2), y + (row_h - side) // 2, side, side)
-                pygame.draw.rect(surface, colors.get(result, p.muted), square)
+                shape = RESULT_MARKS.get(result, "circle")
+                draw_mark(surface, shape, colors.get(result, p.muted), square.center, side / 2, p.text)
