@@ -1,0 +1,250 @@
+"""The compiled play search (``ai.search_core``) is ``ai.search``'s Python search, node for node.
+
+Each test runs the same search twice, compiled and in Python (``CONNECT4_PURE_PYTHON=1``),
+and asks for the same move, value, line, root values, depth and counts: on 6x7, 7x8 and
+connect 5, for every preset's search, for depths 1-10 with and without pruning, and on the
+other rule sets the kernel takes.  The Python side runs on a few seeded positions so the
+file stays quick; the trees the window shows come from the Python search of the answer's
+own search (``ai.player.search_tree``), never from another one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ai import search_core
+from ai.levels import PRESETS, level_played
+from ai.player import choose_move, search_tree
+from ai.search import CHECK_EVERY, TABLE_LIMIT, MoveOrder, SearchResult, search
+from game.board import Board
+from game.rules import STANDARD, Mode, Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+BIG = Rules(rows=7, cols=8)
+CONNECT5 = Rules(rows=7, cols=8, connect=5)
+BOARDS = {"6x7": STANDARD, "7x8": BIG, "7x8-k5": CONNECT5}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled():
+    """The compiled search, loaded (or built) for this process."""
+    saved = os.environ.pop(search_core.solver_core.PURE_PYTHON_ENV, None)
+    try:
+        assert search_core.LOADER.prepare(), search_core.LOADER.state
+        yield
+    finally:
+        if saved is not None:
+            os.environ[search_core.solver_core.PURE_PYTHON_ENV] = saved
+
+
+def position(rules: Rules, discs: int, seed: int) -> Board:
+    """A seeded middle-game position: two random discs, then Medium's (compiled) moves
+    (the next seed where that game ended before ``discs``)."""
+    rng = random.Random(seed)
+    board = Board(rules)
+    for _ in range(2):
+        board.push(rng.choice(board.legal_moves()))
+    while board.ply < discs and not board.is_game_over():
+        board.push(choose_move(PRESETS["Medium"], board.grid, rules, board.to_move, seed=seed).move)
+    return position(rules, discs, seed + 1) if board.is_game_over() else board
+
+
+def summary(result: SearchResult) -> tuple[object, ...]:
+    stats = result.stats
+    return (
+        result.move,
+        result.value,
+        result.principal_variation,
+        result.move_values,
+        (stats.depth, stats.nodes, stats.leaves, stats.cutoffs, stats.total_nodes),
+        result.completed,
+        result.proven,
+    )
+
+
+def both(monkeypatch: pytest.MonkeyPatch, board: Board, depth: int, **options: object) -> tuple[tuple, tuple]:
+    """(compiled, Python) summaries of the same search of ``board``."""
+    compiled = search(board.grid, board.rules, depth, to_move=board.to_move, **options)
+    with monkeypatch.context() as patch:
+        patch.setenv(search_core.solver_core.PURE_PYTHON_ENV, "1")
+        assert search_core.LOADER.kernel() is None
+        python = search(board.grid, board.rules, depth, to_move=board.to_move, **options)
+    return summary(compiled), summary(python)
+
+
+def test_the_kernel_checks_the_budget_and_empties_its_table_as_the_python_search_does():
+    assert (search_core.CHECK_EVERY, search_core.TABLE_LIMIT) == (CHECK_EVERY, TABLE_LIMIT)
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_every_depth_with_and_without_pruning_gives_the_same_search(monkeypatch, name):
+    rules = BOARDS[name]
+    board = position(rules, 9, seed=len(name))
+    for depth in range(1, 11):
+        for pruning in (True, False):
+            # Past a few plies a node budget keeps the Python side quick (and checks it stops alike).
+            small = depth <= (5 if pruning else 3)
+            limit = None if small else 2_500
+            compiled, python = both(monkeypatch, board, depth, pruning=pruning, node_limit=limit)
+            assert compiled == python, (name, depth, pruning)
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_every_presets_search_is_the_same(monkeypatch, name):
+    rules = BOARDS[name]
+    board = position(rules, 10, seed=1)
+    for preset, level in PRESETS.items():
+        level = level_played(level, rules)
+        if level.perfect:  # the standard board's Perfect: the book and the solver, no search
+            continue
+        if level.node_budget and name != "6x7":
+            level = replace(level, node_budget=40_000)  # Expert's 300,000 on 6x7 only: CI's time
+        options = {"pruning": level.pruning, "node_limit": level.node_limit, "order": level.order}
+        compiled, python = both(monkeypatch, board, level.depth, noise=level.noise, seed=3, **options)
+        assert compiled == python, (name, preset)
+        assert level.depth < 8 or compiled[4][4] > 5_000, (name, preset)  # a real search, not a forced line
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(rows=5, cols=6, connect=3),
+        Rules(rows=6, cols=7, connect=6),
+        Rules(mode=Mode.FULL_BOARD),
+        Rules(rows=5, cols=6, gravity=False),
+        Rules(rows=4, cols=5, connect=3, gravity=False, mode=Mode.FULL_BOARD),
+        Rules(rows=8, cols=7),
+    ],
+    ids=lambda r: f"{r.rows}x{r.cols}-k{r.connect}{'' if r.gravity else '-free'}-{r.mode.name.lower()}",
+)
+def test_the_other_rule_sets_and_move_orders_give_the_same_search(monkeypatch, rules):
+    board = position(rules, rules.cells // 3, seed=rules.cells)
+    for order in MoveOrder:
+        for pruning in (True, False):
+            depth = 4 if pruning or rules.gravity else 2
+            compiled, python = both(monkeypatch, board, depth, pruning=pruning, order=order, noise=25, seed=11)
+            assert compiled == python, (order, pruning)
+
+
+def test_a_level_plays_the_same_moves_compiled_and_in_python(monkeypatch):
+    """The ladder's games cannot change: every move of a short game between two levels."""
+    board = Board(BIG)
+    levels = (PRESETS["Easy"], PRESETS["Medium"])
+    while not board.is_game_over() and board.ply < 14:
+        level = levels[board.ply % 2]
+        played = choose_move(level, board.grid, board.rules, board.to_move, seed=board.ply)
+        with monkeypatch.context() as patch:
+            patch.setenv(search_core.solver_core.PURE_PYTHON_ENV, "1")
+            reference = choose_move(level, board.grid, board.rules, board.to_move, seed=board.ply)
+        assert (played.move, played.value, played.nodes) == (reference.move, reference.value, reference.nodes)
+        board.push(played.move)
+
+
+def test_a_board_past_64_bits_searches_in_python():
+    assert not search_core.usable(Rules(rows=8, cols=9)) and search_core.usable(BIG)
+    board = position(Rules(rows=8, cols=9), 6, seed=1)
+    result = search(board.grid, board.rules, 3, to_move=board.to_move)
+    assert result.move in board.legal_moves()
+
+
+def test_the_tree_shown_is_the_tree_of_the_move_played():
+    board = position(STANDARD, 10, seed=1)
+    level = PRESETS["Hard"]
+    answer = choose_move(level, board.grid, board.rules, board.to_move)
+    assert answer.result is not None and answer.result.tree is None  # compiled: no tree
+    tree = search_tree(answer, board.grid, board.rules, board.to_move)
+    assert tree is not None and tree.depth == answer.result.depth
+    assert tree.root.value == answer.result.value
+    assert tree.root.best_child().move == answer.result.move
+    assert tree.counted == answer.result.stats.nodes + 1  # the root and the last pass's nodes
+    # An answer the replay does not reproduce (here a doctored value) gets no tree at all.
+    other = replace(answer, result=replace(answer.result, value=answer.result.value + 1))
+    assert search_tree(other, board.grid, board.rules, board.to_move) is None
+
+
+def test_the_worker_sends_the_answer_first_and_then_the_same_searchs_tree():
+    from game.app.worker import AIWorker, JobResult, SearchJob, TreeReady
+    from tests.test_worker import Owner, pump
+
+    board = position(STANDARD, 10, seed=5)
+    worker = AIWorker(use_process=False)
+    try:
+        owner = Owner()
+        worker.submit(SearchJob(board.grid.copy(), STANDARD, board.to_move, PRESETS["Hard"]), owner)
+        pump(worker, lambda: worker.current is None and not worker.receiving)
+        (answer,) = [e for e in owner.events if isinstance(e, JobResult)]
+        (tree,) = [e.tree for e in owner.events if isinstance(e, TreeReady)]
+        assert owner.events.index(answer) < len(owner.events) - 1  # the move did not wait for the tree
+        result = answer.answer.result
+        assert tree.root.value == result.value and tree.root.best_child().move == answer.answer.move
+    finally:
+        worker.shutdown()
+
+
+def test_pure_python_searches_without_llvmlite_or_numba():
+    code = (
+        "import json, sys\nfrom ai.search import search\nfrom game.board import Board\n"
+        "b = Board.from_moves('4453')\nr = search(b.grid, b.rules, 6, to_move=b.to_move)\n"
+        "print(json.dumps([r.move, r.value, r.stats.total_nodes, sorted({'numba', 'llvmlite'} & set(sys.modules))]))\n"
+    )
+    env = dict(os.environ, CONNECT4_PURE_PYTHON="1")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and not proc.stderr, proc.stderr
+    move, value, nodes, loaded = json.loads(proc.stdout)
+    board = Board.from_moves("4453")
+    compiled = search(board.grid, board.rules, 6, to_move=board.to_move)
+    assert (move, value, nodes) == (compiled.move, compiled.value, compiled.stats.total_nodes) and loaded == []
+
+
+@pytest.mark.slow
+def test_a_damaged_search_kernel_is_built_again_with_one_warning(tmp_path):
+    """The kernel file's rules are the solver's (tests/test_kernel_cache.py): here the
+    search's own file, garbage, is built again (numba: seconds) and the move is the same."""
+    code = (
+        "import json, logging\nfrom ai import search_core\nfrom ai.search import search\n"
+        "from game.board import Board\nb = Board.from_moves('4453')\n"
+        "r = search(b.grid, b.rules, 7, to_move=b.to_move)\n"
+        "print(json.dumps([r.move, r.value, search_core.LOADER.state, str(search_core.LOADER.path)]))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "CONNECT4_PURE_PYTHON"}
+    env["XDG_CACHE_HOME"] = str(tmp_path)
+    first = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    path = Path(json.loads(first.stdout)[3])
+    path.write_bytes(os.urandom(64))
+    again = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0 and "Traceback" not in again.stderr, again.stderr
+    assert [line for line in again.stderr.splitlines() if line.strip()] == [again.stderr.strip()]  # one line
+    assert "compiled it again" in again.stderr
+    assert json.loads(again.stdout)[:3] == json.loads(first.stdout)[:3]
+    assert path.read_bytes().startswith(b"connect4 solver kernel")
+
+
+@pytest.mark.slow
+def test_a_search_past_the_table_limit_empties_the_table_at_the_same_node(monkeypatch):
+    board = position(BIG, 4, seed=2)
+    compiled, python = both(monkeypatch, board, 11, node_limit=2_600_000)
+    assert compiled == python
+    assert compiled[4][4] > 2 * TABLE_LIMIT
+
+
+def test_the_kernel_hashes_a_noisy_levels_positions_as_python_does():
+    """The blur is ``hash((seed, first, second))``: CPython's tuple hash, rebuilt in int64."""
+    rng = random.Random(4)
+    for _ in range(200):
+        seed = rng.getrandbits(64) - (1 << 63)
+        first, second = rng.getrandbits(62), rng.getrandbits(62)
+        lane = hash(seed)
+        expected = hash((seed, first, second))
+        with np.errstate(over="ignore"):  # int64 wraps, as the compiled code's does
+            got = search_core.tuple_hash(np.int64(lane), np.int64(first), np.int64(second))
+        assert int(got) == expected
