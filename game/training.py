@@ -218,5 +218,10 @@ class RoundScore:
         self.points += result.credit
         self.found += result.kept
 
-    def text(self, total: int) -> str:
-        return f"Score: {self.points:g} of {self.tried} · {total - self.tried} to go"
+    def text(self, total: int, left: int) -> str:
+        """ "Score: 1.5 of 2 · 3 to go" (``left`` positions still to try, of ``total``)."""
+        if left <= 0:
+            return f"Score: {self.points:g} of {self.tried} ({self.found} of {total} found)"
+        if not self.tried:
+            return f"{left} position{'' if left == 1 else 's'} to try"
+        return f"Score: {self.points:g} of {self.tried} · {left} to go"

@@ -78,6 +78,7 @@ class RetryScene(Scene):
         self.title = title
         self.index = 0
         self.score = RoundScore()
+        self.firsts: dict[int, Verdict] = {}  # each position's first try, by index
         self.view: BoardView | None = None
         self.job = JobSlot(self)  # the position's column scores, then the answer to a try
         self.columns: Mapping[int, ExactScore] | None = None
@@ -189,6 +190,7 @@ class RetryScene(Scene):
         if not self.counted:
             self.counted = True
             self.score.add(self.verdict)
+            self.firsts[self.index] = self.verdict
         if not self.verdict.kept:
             self.ask_reply(self.verdict)
 
@@ -210,6 +212,7 @@ class RetryScene(Scene):
         if self.finished:
             self.index = 0  # a new round over the same positions
             self.score = RoundScore()
+            self.firsts = {}
         else:
             self.index += 1
         self.job.cancel()
@@ -247,9 +250,9 @@ class RetryScene(Scene):
     def header_lines(self) -> tuple[str, str]:
         total = len(self.drills)
         if not total:
-            return self.title, "No mistakes to learn from here: every move kept the exact outcome."
+            return self.title, "Nothing to retry here."
         if self.finished:
-            return f"{self.title}: the round is over", self.score.text(total) + " · N plays the round again"
+            return f"{self.title}: the round is over", "N or Enter plays the same positions again; Esc goes back."
         drill = self.drill
         assert drill is not None
         played = self.verdict_of_played()
@@ -271,7 +274,7 @@ class RetryScene(Scene):
         if drill is None:
             if not self.drills:
                 return ["Nothing to retry: no mistake or blunder of yours is known yet.", *note]
-            return [self.score.text(len(self.drills)), "N or Enter: the same positions again; Esc: back.", *note]
+            return [self.score_text(), *note]
         if self.no_scores is not None:
             return [f"No exact judgement here: {self.no_scores}.", "N: the next position."]
         if self.verdict is not None:
@@ -305,7 +308,7 @@ class RetryScene(Scene):
             bold=True,
         )
         if self.drills and not self.finished:
-            score = self.score.text(len(self.drills))
+            score = self.score_text()
             theme.text(
                 surface, score, lay.text - 1, (lay.header.right, lay.header.top + 4), color=p.muted, anchor="topright"
             )
@@ -317,6 +320,8 @@ class RetryScene(Scene):
         )
         if self.drill is not None:
             self.draw_board(surface, lay)
+        elif self.drills:
+            self.draw_summary(surface, lay)
         self.draw_panel(surface, lay)
         enabled = {"Try again": self.tried is not None, "Next": bool(self.drills)}
         labels = {"Next": "Again" if self.finished else "Next"}
@@ -351,6 +356,39 @@ class RetryScene(Scene):
                 if reply_cell is not None:
                     ghost = (reply_cell, board.to_move, False)
         self.view.draw(surface, layout, board.grid, last=last, hint=hint, ghost=ghost, notes=notes)
+
+    def score_text(self) -> str:
+        left = len(self.drills) - self.index - (1 if self.index in self.firsts else 0)
+        return self.score.text(len(self.drills), max(0, left))
+
+    def summary_lines(self) -> list[tuple[str, bool | None]]:
+        """The round, one line per position: what the first try found (None: skipped)."""
+        lines: list[tuple[str, bool | None]] = []
+        for index, drill in enumerate(self.drills):
+            first = self.firsts.get(index)
+            where = f"{index + 1}. Move {drill.ply} of {drill.label}: "
+            if first is None:
+                lines.append((where + "skipped", None))
+            elif first.kept:
+                lines.append((where + f"column {first.tried + 1} found ({first.move_class.value})", True))
+            else:
+                best = first.best_moves[0] + 1
+                lines.append((where + f"column {first.tried + 1} missed; best was column {best}", False))
+        return lines
+
+    def draw_summary(self, surface: pygame.Surface, lay: RetryLayout) -> None:
+        """The round's positions and how each first try went, where the board stands."""
+        theme = self.app.theme
+        p = theme.palette
+        x, y = lay.board.left + 4, lay.board.top + 6
+        theme.text(surface, "This round", lay.text + 2, (x, y), bold=True)
+        y += lay.text + 12
+        colors = {True: p.good, False: p.warning, None: p.muted}
+        for line, found in self.summary_lines():
+            if y + lay.text > lay.board.bottom:
+                break
+            theme.text(surface, theme.fit(line, lay.text, lay.board.width - 8), lay.text, (x, y), color=colors[found])
+            y += lay.text + 8
 
     def draw_panel(self, surface: pygame.Surface, lay: RetryLayout) -> None:
         theme = self.app.theme
