@@ -18,13 +18,14 @@ import pygame
 
 from ai.answer import Answer
 from ai.exact import ExactScore, verdict
-from ai.levels import HINT_EXACT_NODES, PRESETS
+from ai.levels import HINT_EXACT_NODES
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
 from game.app.job_slot import JobSlot
 from game.app.scene import Scene
+from game.app.scenes.board_panel import refused, scores_job
 from game.app.scenes.play_view import notes_for
 from game.app.widgets import Button, display_size, row_rects
-from game.app.worker import JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.app.worker import JobFailed, JobResult, WorkerEvent
 from game.board import Board
 from game.notation import format_move
 from game.rules import MAX, MIN, STANDARD
@@ -116,19 +117,11 @@ class AnalysisScene(Scene):
         self.no_scores_reason = None
         if self.rules != STANDARD or self.board.is_game_over():
             return
-        board = self.board
-        job = SearchJob(
-            board.grid.copy(), self.rules, board.to_move, PRESETS["Perfect"], JobPurpose.SCORES, record_tree=False
-        )
-        self.job.submit(job)
+        self.job.submit(scores_job(self.board))
 
     # -- moves ------------------------------------------------------------------------
     def play(self, move: int) -> None:
-        if self.board.is_game_over():
-            self.app.show_toast("The game is over here: take back (U) or start anew (N)")
-            return
-        if not self.board.is_legal(move):
-            self.app.show_toast(self.board.why_illegal(move, zero_based=True))
+        if refused(self.app, self.board, move, "The game is over here: take back (U) or start anew (N)"):
             return
         if self.redo:
             if self.redo[-1] == move:

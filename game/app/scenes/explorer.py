@@ -14,18 +14,17 @@ Backspace, U or Left to go up; A the analysis board here; Esc back.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import pygame
 
 from ai.exact import ExactScore
-from ai.levels import PRESETS
 from game.app.board_view import BoardLayout, BoardView
 from game.app.job_slot import JobSlot
 from game.app.scene import Scene
+from game.app.scenes.board_panel import SideLayout, refused, scores_job, side_layout
 from game.app.scenes.play_view import notes_for
 from game.app.widgets import Button, display_size, row_rects
-from game.app.worker import JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.app.worker import JobFailed, JobResult, WorkerEvent
 from game.archive_records import GameRecord
 from game.board import Board
 from game.explorer import ExploreRow, explore_rows
@@ -38,34 +37,17 @@ TABLE_KEY = (
 )
 
 
-@dataclass(frozen=True)
-class ExplorerLayout:
-    header: pygame.Rect
-    board: pygame.Rect
-    table: pygame.Rect
-    buttons: pygame.Rect
-    text: int
-
-    def row_height(self) -> int:
-        return self.text + 12
-
-    def first_row_top(self) -> int:
-        return self.table.top + 2 * self.text + 22
+def explorer_layout(size: tuple[int, int]) -> SideLayout:
+    """A pure function of the window size: the board left, the table (panel) right."""
+    return side_layout(size, 0.46, 340, 540)
 
 
-def explorer_layout(size: tuple[int, int]) -> ExplorerLayout:
-    """A pure function of the window size: the board left, the table right."""
-    w, h = size
-    m = 12
-    text = max(15, min(20, h // 34))
-    header = pygame.Rect(m, m, w - 2 * m, text * 2 + 14)
-    bh = max(30, min(42, h // 16))
-    buttons = pygame.Rect(m, h - m - bh, w - 2 * m, bh)
-    table_w = max(340, min(540, int(w * 0.46)))
-    top, height = header.bottom + 6, buttons.top - header.bottom - 16
-    table = pygame.Rect(w - m - table_w, top, table_w, height)
-    board = pygame.Rect(m, top, table.left - 2 * m, height)
-    return ExplorerLayout(header, board, table, buttons, text)
+def row_height(lay: SideLayout) -> int:
+    return lay.text + 12
+
+
+def first_row_top(lay: SideLayout) -> int:
+    return lay.panel.top + 2 * lay.text + 22
 
 
 class ExplorerScene(Scene):
@@ -119,10 +101,7 @@ class ExplorerScene(Scene):
         board = self.board
         if board.is_game_over():
             return
-        job = SearchJob(
-            board.grid.copy(), board.rules, board.to_move, PRESETS["Perfect"], JobPurpose.SCORES, record_tree=False
-        )
-        self.job.submit(job)
+        self.job.submit(scores_job(board))
 
     def update(self, dt: float) -> None:
         if self.job.lost():
@@ -145,11 +124,7 @@ class ExplorerScene(Scene):
 
     # -- moving ---------------------------------------------------------------------------
     def deeper(self, column: int) -> None:
-        if self.board.is_game_over():
-            self.app.show_toast("The game is over here: go up (Backspace)")
-            return
-        if not self.board.is_legal(column):
-            self.app.show_toast(self.board.why_illegal(column, zero_based=True))
+        if refused(self.app, self.board, column, "The game is over here: go up (Backspace)"):
             return
         self.board.push(column)
         self.ask_scores()
@@ -170,12 +145,12 @@ class ExplorerScene(Scene):
         self.app.stack.pop()
 
     # -- input ----------------------------------------------------------------------------
-    def row_at(self, lay: ExplorerLayout, pos: tuple[int, int]) -> int | None:
+    def row_at(self, lay: SideLayout, pos: tuple[int, int]) -> int | None:
         """The column of the table row under ``pos``."""
-        if not lay.table.collidepoint(pos):
+        if not lay.panel.collidepoint(pos):
             return None
-        index = (pos[1] - lay.first_row_top()) // lay.row_height()
-        if pos[1] >= lay.first_row_top() and 0 <= index < len(self.rows):
+        index = (pos[1] - first_row_top(lay)) // row_height(lay)
+        if pos[1] >= first_row_top(lay) and 0 <= index < len(self.rows):
             return self.rows[index].column
         return None
 
@@ -257,10 +232,10 @@ class ExplorerScene(Scene):
             return "Working out the exact values..."
         return None
 
-    def draw_table(self, surface: pygame.Surface, lay: ExplorerLayout) -> None:
+    def draw_table(self, surface: pygame.Surface, lay: SideLayout) -> None:
         theme = self.app.theme
         p = theme.palette
-        table = lay.table
+        table = lay.panel
         pygame.draw.rect(surface, p.panel, table, border_radius=10)
         small = lay.text - 1
         x0 = table.left + 12
@@ -274,8 +249,8 @@ class ExplorerScene(Scene):
             theme.text(surface, head, small, (x, head_y), color=p.muted)
         status = self.table_status()
         colors = {1: p.good, 0: p.muted, -1: p.warning}
-        row_h = lay.row_height()
-        y = lay.first_row_top()
+        row_h = row_height(lay)
+        y = first_row_top(lay)
         for row in self.rows:
             pygame.draw.line(surface, p.hole, (x0, y - 4), (table.right - 12, y - 4))
             words = row.words if row.exact is not None else ("..." if status else "not proven")

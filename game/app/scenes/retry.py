@@ -15,19 +15,18 @@ or Right the next position; Esc back.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import pygame
 
 from ai.exact import ExactScore
-from ai.levels import PRESETS
 from ai.review import GameReview
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
 from game.app.job_slot import JobSlot
 from game.app.scene import Scene
+from game.app.scenes.board_panel import SideLayout, refused, scores_job, side_layout
 from game.app.scenes.play_view import notes_for
 from game.app.widgets import Button, display_size, row_rects
-from game.app.worker import JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.app.worker import JobFailed, JobResult, WorkerEvent
 from game.archive_records import GameRecord
 from game.board import Board
 from game.rules import MAX, MIN
@@ -44,29 +43,10 @@ from game.training import (
 )
 
 
-@dataclass(frozen=True)
-class RetryLayout:
-    header: pygame.Rect
-    board: pygame.Rect
-    panel: pygame.Rect
-    buttons: pygame.Rect
-    text: int
-
-
-def retry_layout(size: tuple[int, int]) -> RetryLayout:
+def retry_layout(size: tuple[int, int]) -> SideLayout:
     """A pure function of the window size: the header, the board left, the judgement
     right, the buttons along the bottom."""
-    w, h = size
-    m = 12
-    text = max(15, min(20, h // 34))
-    header = pygame.Rect(m, m, w - 2 * m, text * 2 + 14)
-    bh = max(30, min(42, h // 16))
-    buttons = pygame.Rect(m, h - m - bh, w - 2 * m, bh)
-    panel_w = max(260, min(420, int(w * 0.36)))
-    middle = header.bottom + 6, buttons.top - header.bottom - 16
-    panel = pygame.Rect(w - m - panel_w, middle[0], panel_w, middle[1])
-    board = pygame.Rect(m, middle[0], panel.left - 2 * m, middle[1])
-    return RetryLayout(header, board, panel, buttons, text)
+    return side_layout(size, 0.36, 260, 420)
 
 
 class RetryScene(Scene):
@@ -127,10 +107,7 @@ class RetryScene(Scene):
     def ask(self, what: str, board: Board) -> None:
         """Perfect's column scores of ``board`` from the worker (the one decider's hint)."""
         self.asking = what
-        job = SearchJob(
-            board.grid.copy(), board.rules, board.to_move, PRESETS["Perfect"], JobPurpose.SCORES, record_tree=False
-        )
-        self.job.submit(job)
+        self.job.submit(scores_job(board))
 
     def update(self, dt: float) -> None:
         if self.job.lost():  # another scene's job took the worker: ask again
@@ -173,9 +150,7 @@ class RetryScene(Scene):
     def try_column(self, column: int) -> None:
         if self.finished or self.verdict is not None or self.tried is not None:
             return
-        board = self.board()
-        if not board.is_legal(column):
-            self.app.show_toast(board.why_illegal(column, zero_based=True))
+        if refused(self.app, self.board(), column, "The game is over here"):
             return
         if self.no_scores is not None:
             self.app.show_toast("This position cannot be judged exactly: N for the next one")
@@ -330,7 +305,7 @@ class RetryScene(Scene):
                 surface, theme, rect=rect, enabled=enabled.get(button.label, True), label=labels.get(button.label)
             )
 
-    def draw_board(self, surface: pygame.Surface, lay: RetryLayout) -> None:
+    def draw_board(self, surface: pygame.Surface, lay: SideLayout) -> None:
         assert self.view is not None
         board = self.board()
         layout = BoardLayout(board.rules, lay.board)
@@ -376,7 +351,7 @@ class RetryScene(Scene):
                 lines.append((where + f"column {first.tried + 1} missed; best was column {best}", False))
         return lines
 
-    def draw_summary(self, surface: pygame.Surface, lay: RetryLayout) -> None:
+    def draw_summary(self, surface: pygame.Surface, lay: SideLayout) -> None:
         """The round's positions and how each first try went, where the board stands."""
         theme = self.app.theme
         p = theme.palette
@@ -390,7 +365,7 @@ class RetryScene(Scene):
             theme.text(surface, theme.fit(line, lay.text, lay.board.width - 8), lay.text, (x, y), color=colors[found])
             y += lay.text + 8
 
-    def draw_panel(self, surface: pygame.Surface, lay: RetryLayout) -> None:
+    def draw_panel(self, surface: pygame.Surface, lay: SideLayout) -> None:
         theme = self.app.theme
         p = theme.palette
         pygame.draw.rect(surface, p.panel, lay.panel, border_radius=10)

@@ -1,0 +1,64 @@
+"""What the analysis board, the opening explorer and the retry share: a board beside a
+panel, Perfect's column scores of a position as a job for the worker, and the refusal
+of a move that cannot be played.  No AI here: the job is the worker's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pygame
+
+from ai.levels import PRESETS
+from game.app.worker import JobPurpose, SearchJob
+from game.board import Board
+
+if TYPE_CHECKING:
+    from game.app.loop import App
+
+
+@dataclass(frozen=True)
+class SideLayout:
+    """A header, the board left, a panel right, the buttons along the bottom."""
+
+    header: pygame.Rect
+    board: pygame.Rect
+    panel: pygame.Rect
+    buttons: pygame.Rect
+    text: int
+
+
+def side_layout(size: tuple[int, int], share: float, least: int, most: int) -> SideLayout:
+    """A pure function of the window size; the panel takes ``share`` of the width, at
+    least ``least`` and at most ``most`` pixels."""
+    w, h = size
+    m = 12
+    text = max(15, min(20, h // 34))
+    header = pygame.Rect(m, m, w - 2 * m, text * 2 + 14)
+    bh = max(30, min(42, h // 16))
+    buttons = pygame.Rect(m, h - m - bh, w - 2 * m, bh)
+    panel_w = max(least, min(most, int(w * share)))
+    top, height = header.bottom + 6, buttons.top - header.bottom - 16
+    panel = pygame.Rect(w - m - panel_w, top, panel_w, height)
+    board = pygame.Rect(m, top, panel.left - 2 * m, height)
+    return SideLayout(header, board, panel, buttons, text)
+
+
+def scores_job(board: Board) -> SearchJob:
+    """Perfect's exact column scores of ``board``: a hint of the one decider's (the book,
+    then the solver within a hint's budget), as the play screen's badges."""
+    return SearchJob(
+        board.grid.copy(), board.rules, board.to_move, PRESETS["Perfect"], JobPurpose.SCORES, record_tree=False
+    )
+
+
+def refused(app: App, board: Board, move: int, over: str) -> bool:
+    """Say why ``move`` cannot be played in ``board`` (``over``: when the game is over);
+    True when it cannot."""
+    if board.is_game_over():
+        app.show_toast(over)
+        return True
+    if not board.is_legal(move):
+        app.show_toast(board.why_illegal(move, zero_based=True))
+        return True
+    return False
