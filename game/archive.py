@@ -96,6 +96,7 @@ __all__ = [
     "GameResult",
     "InProgress",
     "default_folder",
+    "import_games",
     "lost_game_line",
     "migrate",
     "write_export",
@@ -589,5 +590,38 @@ class Archive:
         return [r.person_result() or "" for r in reversed(self.games(level=level)) if r.level() == level]
 
     def export_text(self) -> str:
-        """Every game as PGN-like text: tag lines, then the move string."""
-        return "\n".join(record.as_text() for record in reversed(self.games()))
+        """Every game, oldest first, as a game file (``game.game_file``)."""
+        from game.game_file import games_text, record_game
+
+        return games_text(record_game(record) for record in reversed(self.games()))
+
+
+def import_games(archive: Archive, records: Sequence[tuple[GameRecord, bool]]) -> tuple[int, int]:
+    """Store games read from a file in ``archive``, in one transaction, each game once: a
+    game already stored (the same time, rules, players and moves; for a game whose file
+    gave no time, the same rules, players, moves and result at any time) is skipped.
+    ``records``: (the game, whether its file gave its time).  Returns (stored, skipped).
+
+    Raises:
+        sqlite3.Error: the archive would not take them (none is stored).
+    """
+    if not archive.writable:
+        raise sqlite3.OperationalError(archive.warning or "the game archive is not writable here")
+    stored = skipped = 0
+    connection = archive.connection
+    with transaction(connection):
+        for record, dated in records:
+            check_record(record)
+            row = record_to_row(record)
+            if dated:
+                key = (row["played_at"], row["rules"], row["first"], row["second"], row["moves"])
+                same = "played_at = ? AND rules = ? AND first = ? AND second = ? AND moves = ?"
+            else:
+                key = (row["rules"], row["first"], row["second"], row["moves"], row["result"])
+                same = "rules = ? AND first = ? AND second = ? AND moves = ? AND result = ?"
+            if connection.execute(f"SELECT 1 FROM games WHERE {same}", key).fetchone() is not None:
+                skipped += 1
+                continue
+            archive._insert(record)
+            stored += 1
+    return stored, skipped

@@ -144,18 +144,6 @@ class GameRecord:
         person_first = self.first == HUMAN
         return "win" if (self.result is GameResult.FIRST) == person_first else "loss"
 
-    def as_text(self) -> str:
-        """The game in the PGN-like export: tag lines, a blank line, the move string."""
-        tags = (
-            ("Id", self.id),
-            ("Date", self.date_text),
-            ("Rules", self.rules.describe()),
-            ("Player1", self.first),
-            ("Player2", self.second),
-            ("Result", self.result.text),
-        )
-        return "".join(f'[{tag} "{value}"]\n' for tag, value in tags) + f"\n{self.moves_string}\n"
-
     def to_json(self) -> dict:
         return {
             "id": self.id,

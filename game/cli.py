@@ -11,7 +11,6 @@ import math
 import os
 import re
 import signal
-import stat
 import sys
 import threading
 import time
@@ -48,6 +47,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor
 
     from game.arena import Sprt
+    from game.sources import Source
 
 EXIT_BAD_INPUT = 2
 MAX_INPUT_BYTES = 1 << 20
@@ -100,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     _add_max_connect4_commands(commands)
     _add_analyze_command(commands)
+    _add_open_command(commands)
     _add_solve_and_chart_commands(commands)
     _add_bot_commands(commands)
     from game import review_cli
@@ -151,12 +152,14 @@ def _add_analyze_command(commands: argparse._SubParsersAction) -> None:
     analyze = commands.add_parser(
         "analyze",
         help="search a position and show the move, values, statistics and the tree",
-        description="POSITION is a move string (e.g. 4453, 1-based columns from the "
+        description="SOURCE is a move string (e.g. 4453, 1-based columns from the "
         "empty board; letters+rows such as d1d2 without gravity; spaces or commas between "
-        "moves are fine) or a board file. Text made only of moves is read as moves: write "
-        "./NAME for a file with such a name.",
+        "moves are fine), a solver-page link (https://connect4.gamesolver.org/?pos=4453), "
+        "a game file (.c4, docs/game-file.md) or a Max-Connect-4 board file. Text made only "
+        "of moves is read as moves: write ./NAME for a file with such a name.",
     )
-    analyze.add_argument("position", metavar="MOVES-or-FILE")
+    analyze.add_argument("position", metavar="SOURCE")
+    add_game_option(analyze)
     analyze.add_argument("--depth", type=int, default=6, help="plies to search (default 6)")
     analyze.add_argument("--no-pruning", action="store_true", help="plain minimax, no alpha-beta")
     analyze.add_argument("--time-limit", type=float, help="seconds; iterative deepening stops then")
@@ -181,17 +184,46 @@ def _add_analyze_command(commands: argparse._SubParsersAction) -> None:
     _add_rule_options(analyze, Mode.CLASSIC)
 
 
+def add_game_option(parser: argparse.ArgumentParser) -> None:
+    """``--game N``: which game of a game file holding several."""
+    parser.add_argument(
+        "--game", dest="game_number", type=int, metavar="N", help="the game of a file with several (default 1)"
+    )
+
+
+def _add_open_command(commands: argparse._SubParsersAction) -> None:
+    opener = commands.add_parser(
+        "open",
+        help="open the window on a game: a game file, a move string, a ?pos= link or a board file",
+        description="Open the game window on SOURCE: a game file (.c4, docs/game-file.md), a move "
+        "string such as 4453, a solver-page link (https://connect4.gamesolver.org/?pos=4453) or a "
+        "Max-Connect-4 board file. A game opens in its review, to step through move by move; "
+        "P there plays on from the shown move against any level.",
+    )
+    opener.add_argument("source", metavar="SOURCE")
+    add_game_option(opener)
+    _add_rule_options(opener, Mode.CLASSIC)
+
+
 def _add_solve_and_chart_commands(commands: argparse._SubParsersAction) -> None:
     """solve (exact scores of move strings) and depth-chart (the depths against the solver)."""
     solve = commands.add_parser(
         "solve",
         help="exact perfect-play scores of move strings (benchmark format)",
-        description="Read lines of move strings from FILE or stdin (anything after the "
-        "first space is ignored) and print 'MOVES SCORE' per line. Score: from the side "
+        description="Read lines of move strings (or ?pos= links) from a file or stdin "
+        "(anything after the first space is ignored) and print 'MOVES SCORE' per line; or solve "
+        "the one game SOURCE names (a move string, a link, a game file, a board file). Score: from the side "
         "to move, 22 minus the winner's discs at the end on 6x7 (negative for a loss), "
         "0 for a draw.",
     )
-    solve.add_argument("file", metavar="FILE", nargs="?", help="default: standard input")
+    solve.add_argument(
+        "file",
+        metavar="SOURCE",
+        nargs="?",
+        help="a file of move-string lines, or one game: a move string, a ?pos= link, a game file "
+        "or a board file (default: lines from standard input)",
+    )
+    add_game_option(solve)
     solve.add_argument("--weak", action="store_true", help="only win/draw/loss as 1/0/-1")
     solve.add_argument(
         "--time-limit",
@@ -334,19 +366,12 @@ def _shown(path: str | Path) -> str:
 def _check_input_file(path: str | Path, what: str = "") -> Path:
     """A regular file under ``MAX_INPUT_BYTES``: checked before anything reads it, so a
     folder, a device such as /dev/zero, a pipe or a huge file is refused unread."""
-    label = what or _shown(path)
+    from game.sources import SourceError, check_file
+
     try:
-        info = os.stat(path)
-    except OSError as error:
-        raise CliError(f"cannot read {label}: {error.strerror or error}") from None
-    except ValueError:  # a NUL character: no file can have that name
-        raise CliError(f"cannot read {label}: not a possible file name") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise CliError(f"{label} is a folder, not a board file")
-    if not stat.S_ISREG(info.st_mode):
-        raise CliError(f"{label} is not a regular file (a device or a pipe)")
-    if info.st_size > MAX_INPUT_BYTES:
-        raise CliError(f"{label} is {info.st_size:,} bytes; input files are at most {MAX_INPUT_BYTES:,}")
+        check_file(path, what or _shown(path), "a board file", MAX_INPUT_BYTES)
+    except SourceError as error:
+        raise CliError(str(error)) from None
     return Path(path)
 
 
@@ -648,19 +673,34 @@ def cmd_interactive(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int
     return 0
 
 
-def _read_position(text: str, args: argparse.Namespace) -> Board:
-    """Moves if the text is made of moves (digits, a-l, spaces, commas), else a file."""
-    if not _MOVES_TEXT.fullmatch(text):
-        return _load(text, args)
+def read_game(text: str, args: argparse.Namespace) -> Source:
+    """The game a SOURCE names (``game.sources``: a move string, a ``?pos=`` link, a game
+    file or a board file), read with the rule options; one line when it is none."""
+    from game.sources import SourceError, read_source
+
     rules = rules_from_args(args)
-    shown = text if len(text) <= 60 else text[:57] + "..."
     try:
-        return Board.from_moves(text, rules)
-    except NotationError as error:
-        hint = f" (a file of that name: write ./{shown})" if os.path.exists(text) else ""
-        raise CliError(f"bad move string {shown!r}: {error}{hint}") from None
-    except IllegalMoveError as error:
-        raise CliError(f"move string {shown!r}: {error}") from None
+        number = getattr(args, "game_number", None) or 1
+        found = read_source(text, rules, number=number, rows=args.rows, cols=args.cols)
+    except SourceError as error:
+        message = str(error)
+        if _MOVES_TEXT.fullmatch(text) and os.path.exists(text):
+            message += f" (a file of that name: write ./{_short(text)})"
+        raise CliError(message) from None
+    if found.games_in_file > 1 and getattr(args, "game_number", None) is None:
+        print(f"note: {found.label}: game 1 of {found.games_in_file} (--game N for another)", file=sys.stderr)
+    return found
+
+
+def _read_position(text: str, args: argparse.Namespace) -> Board:
+    """The position after every move of the game a SOURCE names (``read_game``)."""
+    found = read_game(text, args)
+    board = found.game.board()
+    outcome = board.outcome()
+    if found.game.start is not None and not board.moves and outcome is not None:
+        if board.rules.mode is Mode.CLASSIC and not board.is_full():
+            raise CliError(f"{found.label}: the game is already over ({outcome.result_text()})")
+    return board
 
 
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
@@ -916,50 +956,114 @@ class SolveWatch:
         return False
 
 
+def _solve_input(args: argparse.Namespace, stdin: TextIO) -> tuple[TextIO, Source | None]:
+    """What ``solve`` reads: lines of move strings (a file of them, or stdin), or one
+    game (a move string, a ``?pos=`` link, a game file or a board file: ``game.sources``)."""
+    import io
+
+    from game.game_file import looks_like_game_file
+    from game.sources import SourceError, is_link, read_text_file
+
+    if not args.file:
+        if _is_terminal(stdin):
+            print(SOLVE_PROMPT, file=sys.stderr, flush=True)
+        return stdin, None
+    if not os.path.exists(args.file) and (_MOVES_TEXT.fullmatch(args.file) or is_link(args.file)):
+        return io.StringIO(""), read_game(args.file, args)
+    try:
+        text = read_text_file(args.file)
+    except SourceError as error:
+        raise CliError(str(error)) from None
+    lines = [line.strip() for line in text.strip().splitlines()]
+    board_file = len(lines) >= 5 and all(line.isdigit() for line in lines)
+    if board_file or looks_like_game_file(text):
+        return io.StringIO(""), read_game(args.file, args)
+    return io.StringIO(text), None
+
+
+def _solve_line(solver: Any, words: str, number: int, args: argparse.Namespace) -> tuple[str, Any]:
+    """(what the line is called, its solution) for a line of ``solve``: a move string or a link."""
+    from ai.solver import SolverError
+    from game.sources import SourceError, is_link, read_link
+
+    moves_text = words
+    watch = SolveWatch(solver, number, moves_text)
+    try:
+        if is_link(moves_text) and not _MOVES_TEXT.fullmatch(moves_text):
+            game = read_link(moves_text)
+            moves_text, moves = game.moves_string(), list(game.moves)
+        else:
+            moves = parse_moves("" if moves_text in ('""', "''", "-") else moves_text, solver.rules)
+        solution = solver.solve_moves(
+            moves, weak=args.weak, time_limit=args.time_limit, should_stop=watch, on_progress=watch.bounds
+        )
+    except (NotationError, SolverError, SourceError) as error:
+        raise CliError(f"line {number}: {words}: {error}") from None
+    return moves_text, solution
+
+
+def _game_name(found: Source) -> str:
+    """How ``solve`` names a game's position: its move string, else where it came from."""
+    return found.game.moves_string() if found.game.from_empty else found.label
+
+
+def _solve_game(solver: Any, found: Source, args: argparse.Namespace) -> tuple[str, Any]:
+    """(its name, its solution) for the one game ``solve`` was given."""
+    from ai.solver import SolverError
+
+    game = found.game
+    name = _game_name(found)
+    watch = SolveWatch(solver, 1, name)
+    board = game.board()
+    try:
+        if game.from_empty:
+            solution = solver.solve_moves(
+                list(game.moves),
+                weak=args.weak,
+                time_limit=args.time_limit,
+                should_stop=watch,
+                on_progress=watch.bounds,
+            )
+        else:
+            solution = solver.solve_grid(
+                board.grid, board.to_move, weak=args.weak, time_limit=args.time_limit, should_stop=watch
+            )
+    except SolverError as error:
+        raise CliError(f"{found.label}: {error}") from None
+    return name, solution
+
+
 def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     from ai.book import book_problems
     from ai.solver import Solver, SolverError, SolverStopped
 
     _check_seconds(args.time_limit, "--time-limit")
-    rules = rules_from_args(args)
+    source, game = _solve_input(args, stdin)
+    rules = game.game.rules if game is not None else rules_from_args(args)
     try:
         solver = Solver(rules)
     except SolverError as error:
         raise CliError(str(error)) from None
-    if args.file:
-        _check_input_file(args.file)
-        try:
-            source: TextIO = open(args.file, encoding="utf-8", errors="replace")
-        except OSError as error:
-            raise CliError(f"cannot read {args.file}: {error.strerror or error}") from None
-    else:
-        source = stdin
-        if _is_terminal(stdin):
-            print(SOLVE_PROMPT, file=sys.stderr, flush=True)
     started = last_report = time.perf_counter()
     unknown = 0
     noted: set[str] = set()
     with source:
         number = 0
-        while line := _read_line(source, f"line {number + 1}"):
+        while game is not None or (line := _read_line(source, f"line {number + 1}")):
             number += 1
-            words = line.split()
+            words = line.split() if game is None else ["-"]
             if not words:
                 continue
-            moves_text = words[0]
-            watch = SolveWatch(solver, number, moves_text)
+            name = words[0] if game is None else _game_name(game)
             try:
-                moves = parse_moves("" if moves_text in ('""', "''", "-") else moves_text, rules)
-                solution = solver.solve_moves(
-                    moves, weak=args.weak, time_limit=args.time_limit, should_stop=watch, on_progress=watch.bounds
+                name, solution = (
+                    _solve_line(solver, words[0], number, args) if game is None else _solve_game(solver, game, args)
                 )
-            except (NotationError, SolverError) as error:
-                raise CliError(f"line {number}: {moves_text}: {error}") from None
             except SolverStopped:
                 unknown += 1
-                print(f"{moves_text} unknown within {args.time_limit:g} s", file=out, flush=True)
+                print(f"{name} unknown within {args.time_limit:g} s", file=out, flush=True)
             else:
-                print(f"{moves_text} {solution.score}", file=out, flush=True)
+                print(f"{name} {solution.score}", file=out, flush=True)
             for problem in ([solver.book_note] if solver.book_note else []) + book_problems():
                 if problem not in noted:  # each book that failed its check, said once
                     noted.add(problem)
@@ -973,6 +1077,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
                     file=sys.stderr,
                     flush=True,
                 )
+            if game is not None:
+                break
     return 0
 
 
@@ -1155,6 +1261,20 @@ def cmd_connectx(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_open(args: argparse.Namespace) -> int:
+    """``open SOURCE``: the window on the game SOURCE names (read first: a bad source is
+    one line and exit code 2, and no window)."""
+    from game.launcher import display_problem
+
+    found = read_game(args.source, args)
+    problem = display_problem()
+    if problem:
+        raise CliError(problem)
+    from game.app.loop import launch
+
+    return launch(opened=found)
+
+
 def cmd_review_or_games(args: argparse.Namespace, out: TextIO) -> int:
     """``review`` and ``games`` (game.review_cli) and ``explore`` (game.explore_cli), their
     errors said in one line."""
@@ -1162,7 +1282,7 @@ def cmd_review_or_games(args: argparse.Namespace, out: TextIO) -> int:
 
     try:
         if args.command == "review":
-            return review_cli.cmd_review(args, out, _read_position)
+            return review_cli.cmd_review(args, out, read_game)
         if args.command == "explore":
             from game.explore_cli import cmd_explore
 
@@ -1184,6 +1304,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
             return cmd_one_move(args, out)
         if args.command == "interactive":
             return cmd_interactive(args, out, inp)
+        if args.command == "open":
+            return cmd_open(args)
         if args.command == "analyze":
             return cmd_analyze(args, out)
         if args.command == "solve":

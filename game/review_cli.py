@@ -3,7 +3,8 @@
 connect4 review 4453...          the review of a game given as a move string
 connect4 review id:7 [--json]    the review of stored game 7
 connect4 games [--json]          the archive, newest first
-connect4 games --export FILE     every game as PGN-like text (FILE.txt: move strings)
+connect4 games --export FILE     every game as a game file (docs/game-file.md; FILE.txt: move strings)
+connect4 games --import FILE     the games of a game file into the archive
 """
 
 from __future__ import annotations
@@ -19,7 +20,16 @@ from typing import TextIO
 
 from ai.review import ACCURACY_RULE, ESTIMATE_DEPTH, ESTIMATE_NODES, GameReview, MoveReview, side_number, sparkline
 from ai.reviewer import ReviewStopped, review_board
-from game.archive import HUMAN, Archive, DamagedGame, GameRecord, GameResult, default_folder, write_export
+from game.archive import (
+    HUMAN,
+    Archive,
+    DamagedGame,
+    GameRecord,
+    GameResult,
+    default_folder,
+    import_games,
+    write_export,
+)
 from game.board import Board
 from game.notation import format_move
 from game.rules import MAX, MIN, STANDARD
@@ -40,11 +50,15 @@ def add_commands(commands: argparse._SubParsersAction, add_rule_options, classic
     review = commands.add_parser(
         "review",
         help=REVIEW_HELP,
-        description="GAME is a move string from the empty board (e.g. 4453..., 1-based columns) "
-        "or id:N, a game of the archive (see 'games'). On 6x7 connect 4 every move is classed "
+        description="SOURCE is a move string from the empty board (e.g. 4453..., 1-based columns), "
+        "a solver-page link with ?pos=, a game file (.c4) or id:N, a game of the archive (see 'games'). "
+        "On 6x7 connect 4 every move is classed "
         "against the exact solver; on other boards a search estimates the classes.",
     )
-    review.add_argument("game", metavar="MOVES-or-id:N")
+    review.add_argument("game", metavar="SOURCE-or-id:N")
+    review.add_argument(
+        "--game", dest="game_number", type=int, metavar="N", help="the game of a file with several (default 1)"
+    )
     review.add_argument("--json", action="store_true", help="print the review as one JSON object")
     review.add_argument("--home", metavar="DIR", help="the archive's folder (default: the game's preference folder)")
     add_rule_options(review, classic)
@@ -54,7 +68,14 @@ def add_commands(commands: argparse._SubParsersAction, add_rule_options, classic
     games.add_argument("--level", help="only games against this level (e.g. Medium; 'human' for two people)")
     games.add_argument("--result", choices=["win", "draw", "loss", "1", "2"], help="only games with this result")
     games.add_argument(
-        "--export", metavar="FILE", help="write the games to FILE: PGN-like text, or move strings for FILE.txt"
+        "--export", metavar="FILE", help="write the games to FILE: a game file (.c4), or move strings for FILE.txt"
+    )
+    games.add_argument(
+        "--import",
+        dest="import_file",
+        metavar="FILE",
+        help="store the games of a game file (.c4, or the PGN-like export of earlier versions); "
+        "games already stored are skipped",
     )
     games.add_argument("--home", metavar="DIR", help="the archive's folder (default: the game's preference folder)")
 
@@ -124,8 +145,8 @@ def _kind(rules_exact: bool) -> str:
     )
 
 
-def cmd_review(args: argparse.Namespace, out: TextIO, board_of_text) -> int:
-    """Review a move string (``board_of_text`` reads it with the rule options) or id:N."""
+def cmd_review(args: argparse.Namespace, out: TextIO, read_game) -> int:
+    """Review a SOURCE (``read_game`` reads it with the rule options: ``game.sources``) or id:N."""
     found = _GAME_ID.fullmatch(args.game.strip())
     record: GameRecord | None = None
     archive: Archive | None = None
@@ -145,8 +166,10 @@ def cmd_review(args: argparse.Namespace, out: TextIO, board_of_text) -> int:
         names: dict[int, str | None] = {MAX: record.first, MIN: record.second}
     else:
         _refuse_other_digits(args.game)
-        board = board_of_text(args.game, args)
-        depths, names = {}, {MAX: None, MIN: None}  # a move string says nothing of who played
+        game = read_game(args.game, args).game  # a move string says nothing of who played
+        board = game.board()
+        depths = {side: d for side, d in ((MAX, game.first_depth), (MIN, game.second_depth)) if d}
+        names = {MAX: game.first, MIN: game.second}
     if not board.moves:
         raise ReviewCliError("no moves to review")
     if not args.json:  # said at once: the review itself may take a while
@@ -262,8 +285,10 @@ def print_review(review: GameReview, names: dict[int, str | None], out: TextIO, 
 
 
 def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
-    """List the archive, or export it."""
+    """List the archive, or export it, or import a game file into it."""
     archive = _archive(args)
+    if args.import_file:
+        return import_file(archive, args.import_file, out)
     records = archive.games(level=args.level, result=args.result)
     if args.export:
         path = Path(args.export)
@@ -303,3 +328,42 @@ def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
     if note:
         print(f"{note} (damaged rows of the archive)", file=out)
     return 0
+
+
+def import_file(archive: Archive, name: str, out: TextIO) -> int:
+    """``games --import FILE``: each good game stored once, one line on stderr for each
+    bad one; exit code 1 when some game could not be read, 0 when all were."""
+    import sqlite3
+
+    from game.game_file import GameFileError, GameText, each_game, game_record
+    from game.sources import SourceError, read_text_file
+
+    try:
+        text = read_text_file(name)
+    except SourceError as error:
+        raise ReviewCliError(str(error)) from None
+    records, problems, games = [], [], 0
+    for game in each_game(text):
+        if not isinstance(game, GameText):
+            problems.append(str(game))
+            continue
+        games += 1
+        try:
+            records.append((game_record(game), game.played_at is not None))
+        except GameFileError as error:
+            problems.append(f"{game.where()}: {error}")
+    if not games and not problems:
+        raise ReviewCliError(f"{name} holds no game")
+    try:
+        stored, skipped = import_games(archive, records)
+    except (sqlite3.Error, ValueError) as error:
+        raise ReviewCliError(f"nothing imported: the game archive would not take the games ({error})") from None
+    for problem in problems:
+        print(f"games --import {name}: not imported: {problem}", file=sys.stderr)
+    said = f"{stored} {'game' if stored == 1 else 'games'} imported from {name}"
+    if skipped:
+        said += f", {skipped} already stored"
+    if problems:
+        said += f", {len(problems)} not readable (said above)"
+    print(said, file=out)
+    return 1 if problems else 0

@@ -52,7 +52,6 @@ from game.arena import (
     note_group,
 )
 from game.board import Board
-from game.notation import format_moves
 from game.rules import STANDARD, Mode, Rules
 
 __all__ = [
@@ -394,28 +393,20 @@ def format_report(result: MatchResult) -> str:
 
 
 def pgn_text(game: GameRecord, name_a: str, name_b: str, rules: Rules, date: str) -> str:
-    """One game in a PGN-like format: tag pairs, then numbered moves and the result."""
+    """One game as a game file's game (``game.game_file``): its tags, then numbered moves
+    and the result; ``Round``, ``Opening`` and ``Termination`` say the match's part."""
+    from game.game_file import GameText, game_text
+
     first, second = (name_a, name_b) if game.first is Side.A else (name_b, name_a)
     tags = {
         "Event": f"{name_a} vs {name_b}",
         "Date": date,
         "Round": str(game.number),
-        "First": first,
-        "Second": second,
-        "Rules": rules.describe(),
         "Opening": game.opening,
-        "Moves": game.moves_string(rules),
-        "Result": game.result_text(),
         "Termination": game.termination.value + (f" ({game.detail})" if game.detail else ""),
     }
-    out = []
-    for name, value in tags.items():
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-        out.append(f'[{name} "{escaped}"]\n')
-    moves = [format_moves([m], rules) for m in game.moves]
-    pairs = [f"{i // 2 + 1}. {' '.join(moves[i : i + 2])}" for i in range(0, len(moves), 2)]
-    out.append("\n" + " ".join(pairs + [game.result_text()]) + "\n\n")
-    return "".join(out)
+    played = GameText(rules, game.moves, first=first, second=second, result=game.result_text(), tags=tags)
+    return game_text(played)
 
 
 def write_pgn(result: MatchResult, out: TextIO, *, date: str | None = None) -> None:

@@ -47,7 +47,7 @@ def test_games_round_trip_newest_first_with_filters_and_stats(tmp_path):
     assert archive.set_review(first, {"accuracy": {"1": 1.0}})
     assert archive.game(first).review == {"accuracy": {"1": 1.0}}
     text = archive.export_text()
-    assert text.index("4455667") < text.index("1122334") and '[Result "draw"]' in text
+    assert text.index("1. 4 4 2. 5 5") < text.index("1. 1 1 2. 2 2") and '[Result "1/2-1/2"]' in text
     archive.close()
     again = Archive.open(tmp_path)
     assert len(again.games()) == 4

@@ -81,7 +81,7 @@ def test_games_lists_reviews_and_exports_the_archive(tmp_path, capsys):
     assert run("games", "--home", str(tmp_path), "--export", str(tmp_path / "all.txt"))[0] == 0
     assert (tmp_path / "all.txt").read_text().splitlines() == ["4455667", "1122334"]
     assert run("games", "--home", str(tmp_path), "--export", str(tmp_path / "all.pgn"))[0] == 0
-    assert '[Player2 "Medium"]' in (tmp_path / "all.pgn").read_text()
+    assert '[Second "Medium"]' in (tmp_path / "all.pgn").read_text()
     assert main(["games", "--home", str(tmp_path), "--export", str(tmp_path / "no" / "dir.pgn")]) == 2
     assert "cannot write" in capsys.readouterr().err
 

@@ -14,6 +14,8 @@ import sys
 import weakref
 from typing import TYPE_CHECKING, Any
 
+import pygame
+
 from ai.levels import Level, preset_name
 from game.archive import HUMAN, Archive, GameResult, lost_game_line
 
@@ -143,17 +145,29 @@ def resume_scene(app: App) -> PlayScene | None:
     return scene
 
 
-def copy_or_paste(play: PlayScene, *, paste: bool) -> None:
-    """Ctrl+C: copy the game's position as a move string; Ctrl+V: play on from a
-    pasted move string or Max-Connect-4 board (the game restarts from it)."""
+SHARE_KEYS = " · Ctrl+L the link, Ctrl+Shift+C the game"
+"""Said after a copy where those keys work too (a game, the review)."""
+
+
+def copy_or_paste(play: PlayScene, *, paste: bool, link: bool = False, shift: int = 0) -> None:
+    """Ctrl+C: copy the game's position as a move string (Ctrl+Shift+C: the game as game
+    file text; Ctrl+L: the solver page's ``?pos=`` link); Ctrl+V: play on from a pasted
+    move string, link, game or Max-Connect-4 board (the game restarts from it)."""
     from game.app.clipboard import copy_moves, paste_position
+    from game.app.open_game import board_game, copy_game, copy_link
     from game.match import Match
 
-    if not paste:
-        copy_moves(play.app, play.match.board)
-        return
-    board = paste_position(play.app, play.rules)
-    if board is not None:
-        play.restart()
-        play.match = Match(board.rules, board=board)
-        play.app.show_toast(f"Pasted a position with {board.ply} discs")
+    if link:
+        copy_link(play.app, play.match.board)
+    elif shift & pygame.KMOD_SHIFT and not paste:
+        first, second, first_depth, second_depth = sides_of(play)
+        depths = {side: d for side, d in ((1, first_depth), (-1, second_depth)) if d}
+        copy_game(play.app, board_game(play.match.board, {1: first, -1: second}, depths))
+    elif not paste:
+        copy_moves(play.app, play.match.board, SHARE_KEYS)
+    else:
+        board = paste_position(play.app, play.rules)
+        if board is not None:
+            play.restart()
+            play.match = Match(board.rules, board=board)
+            play.app.show_toast(f"Pasted a position with {board.ply} discs")

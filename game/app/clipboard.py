@@ -1,4 +1,5 @@
-"""Ctrl+C / Ctrl+V: the position as a move string through pygame's clipboard.
+"""Ctrl+C / Ctrl+V: the position as a move string through pygame's clipboard (and
+pasted: a ``?pos=`` link or game file text too, ``game.sources``).
 
 No clipboard (a system without one, or pygame without scrap) means a toast that says
 so, never an error; a paste that is not a position says why in a toast.
@@ -11,8 +12,10 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.board import Board
-from game.position_text import PositionTextError, position_text, read_position
+from game.game_file import looks_like_game_file
+from game.position_text import MAX_PASTE, PositionTextError, position_text, read_position
 from game.rules import Rules
+from game.sources import SourceError, is_link, read_text
 
 if TYPE_CHECKING:
     from game.app.loop import App
@@ -35,14 +38,15 @@ def get_text() -> str | None:
         return None
 
 
-def copy_moves(app: App, board: Board) -> None:
-    """Copy ``board`` as a move string (a board file when it did not start empty)."""
+def copy_moves(app: App, board: Board, more: str = "") -> None:
+    """Copy ``board`` as a move string (a board file when it did not start empty);
+    ``more`` ends the toast (the other things the scene copies)."""
     text = position_text(board)
     if not put_text(text):
         app.show_toast("No clipboard here: the position is " + (text if len(text) < 50 else "too long to show"), 5.0)
         return
     shown = text if "\n" not in text else "the board (Max-Connect-4 format)"
-    app.show_toast(f"Copied {shown or 'the empty board'}")
+    app.show_toast(f"Copied {shown or 'the empty board'}{more}", 4.0 if more else 2.5)
 
 
 def paste_position(app: App, rules: Rules) -> Board | None:
@@ -52,7 +56,24 @@ def paste_position(app: App, rules: Rules) -> Board | None:
         app.show_toast("No clipboard here: nothing to paste")
         return None
     try:
-        return read_position(text, rules)
-    except PositionTextError as error:
+        return _shared_position(text, rules) or read_position(text, rules)
+    except (PositionTextError, SourceError) as error:
         app.show_toast(f"Not pasted: {error}", 4.0)
         return None
+
+
+def _shared_position(text: str, rules: Rules) -> Board | None:
+    """The position after a pasted ``?pos=`` link or game file text (``game.sources``),
+    on these rules; None for other text (a move string or a board: ``read_position``)."""
+    text = text.strip()
+    if not (is_link(text) or looks_like_game_file(text)) or len(text) > MAX_PASTE:
+        return None
+    board = read_text(text, rules, label="the clipboard").game.board()
+    if board.rules != rules:
+        raise SourceError(
+            f"the game is on {board.rules.describe()}, this board {rules.describe()}: "
+            "paste it on the title screen to open it"
+        )
+    if board.is_game_over():
+        raise SourceError("that game is over: paste it on the title screen to review it")
+    return board

@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -27,6 +27,9 @@ from game.app.sound import Sounds, quiet_stderr
 from game.app.speech import Speech
 from game.app.theme import Theme
 from game.app.worker import AIWorker, Job, WorkerLost, WorkerNote
+
+if TYPE_CHECKING:
+    from game.sources import Source
 
 log = logging.getLogger(__name__)
 
@@ -166,6 +169,11 @@ class App:
             if event.type == pygame.KEYDOWN and event.key == pygame.K_F12:
                 self.save_screenshot()
                 continue
+            if event.type == pygame.DROPFILE or _is_paste(event, self.stack.top):
+                from game.app.open_game import open_dropped, open_pasted
+
+                open_dropped(self, event.file) if event.type == pygame.DROPFILE else open_pasted(self)
+                break  # the rest of the events belong to the game just opened
             if event.type == pygame.VIDEORESIZE and not self.fullscreen:
                 self._windowed_size = (max(event.w, MIN_SIZE[0]), max(event.h, MIN_SIZE[1]))
                 self.settings.window_size = self._windowed_size  # saved on close
@@ -304,6 +312,19 @@ class App:
         pygame.quit()
 
 
+def _is_paste(event: pygame.event.Event, top: Scene | None) -> bool:
+    """Ctrl+V where the scene does not paste a position itself: it opens what is pasted."""
+    from game.app.open_game import PASTE_SCENES
+
+    return (
+        event.type == pygame.KEYDOWN
+        and event.key == pygame.K_v
+        and bool(event.mod & pygame.KMOD_CTRL)
+        and top is not None
+        and top.name in PASTE_SCENES
+    )
+
+
 def display_surface() -> pygame.Surface:
     """The window's surface (there is one from ``App.__init__`` on)."""
     surface = pygame.display.get_surface()
@@ -324,8 +345,9 @@ def make_icon(size: int = 64) -> pygame.Surface:
     return icon
 
 
-def launch() -> int:
-    """Open the game window on the title menu and run it until it is closed."""
+def launch(opened: Source | None = None) -> int:
+    """Open the game window on the title menu (and over it the game ``opened``, from
+    ``main.py open``) and run it until it is closed."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     from game.app.scenes.title import TitleScene
 
@@ -338,6 +360,10 @@ def launch() -> int:
         )
         return 1
     app.stack.push(TitleScene())
+    if opened is not None:
+        from game.app.open_game import show_opened
+
+        show_opened(app, opened)
     try:
         app.run()
     except KeyboardInterrupt:

@@ -412,8 +412,8 @@ class PlayScene(Scene):
         self.hover = None
         if key == pygame.K_ESCAPE:
             self.open_menu()
-        elif ctrl and key in (pygame.K_c, pygame.K_v):
-            archive_link.copy_or_paste(self, paste=key == pygame.K_v)
+        elif ctrl and key in (pygame.K_c, pygame.K_v, pygame.K_l):
+            archive_link.copy_or_paste(self, paste=key == pygame.K_v, link=key == pygame.K_l, shift=event.mod)
         elif key == pygame.K_u or (ctrl and key == pygame.K_z):
             self.undo()
         elif ctrl and key == pygame.K_y:

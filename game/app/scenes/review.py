@@ -27,6 +27,7 @@ from ai.review import PERSON_DEPTH, GameReview, MoveClass, MoveReview, graph_hei
 from ai.search import SearchResult
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
 from game.app.job_slot import JobSlot
+from game.app.open_game import review_key
 from game.app.scene import Scene
 from game.app.scenes.play_view import notes_from_scores
 from game.app.scenes.review_text import detail_lines, graph_legend, header_lines, list_line, turning_points_line
@@ -321,11 +322,6 @@ class ReviewScene(Scene):
         self.app.toast = None
         self.app.stack.push(TreeScene(source, 0))  # type: ignore[arg-type]  # reads only what TreeSource has
 
-    def copy_position(self) -> None:
-        from game.app.clipboard import copy_moves
-
-        copy_moves(self.app, Board(self.rules, self.start, self.start_to_move, moves=self.moves[: self.ply]))
-
     def handle_event(self, event: pygame.event.Event) -> None:
         lay = review_layout(display_size())
         if event.type == pygame.KEYDOWN:
@@ -340,8 +336,8 @@ class ReviewScene(Scene):
             }
             if key == pygame.K_ESCAPE:
                 self.back()
-            elif ctrl and key == pygame.K_c:
-                self.copy_position()
+            elif (ctrl and key in (pygame.K_c, pygame.K_l)) or key == pygame.K_p:
+                review_key(self, event)  # copy the moves, the link, the game; P play on
             elif key in steps:
                 self.set_ply(self.ply + steps[key])
             elif key == pygame.K_HOME:
@@ -475,7 +471,7 @@ class ReviewScene(Scene):
         pygame.draw.rect(surface, p.panel, lay.moves, border_radius=10)
         x = lay.moves.left + 10
         theme.text(surface, "Moves", lay.text + 2, (x, lay.moves.top + 6), bold=True)
-        hint = theme.fit("click or Left/Right to step", lay.text - 2, lay.moves.width - 20)
+        hint = theme.fit("Left/Right step · P play on from here", lay.text - 2, lay.moves.width - 20)
         theme.text(surface, hint, lay.text - 2, (x, lay.moves.top + lay.text + 10), color=p.muted)
         first, fit, row_h = self.list_rows(lay)
         top = lay.moves.top + lay.text * 2 + 14

@@ -1,0 +1,203 @@
+"""Anything a player may hand the game, turned into a game: ``read_source``.
+
+A SOURCE is one of
+- a move string from the empty board: ``4453`` (``game.notation``);
+- a solver-page link with ``?pos=``: ``https://connect4.gamesolver.org/?pos=4453``
+  (1-based columns on the standard board; ``pos=`` empty is the empty board);
+- a game file (``game.game_file``: tags and moves, several games in one file);
+- a Max-Connect-4 board file (``game.board_file``: rows of digits, then the player to
+  move): a position without moves;
+- the name of a file holding any of these, or (pasted, dropped) its text.
+
+``open``, ``analyze``, ``review`` and ``solve`` on the command line, a file dropped on
+the window and Ctrl+V all read through here, so each takes the same sources and says the
+same one line when it cannot.  Nothing here imports pygame.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass, replace
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+from game.board import IllegalMoveError
+from game.board_file import BoardFileError, parse_board_text
+from game.game_file import GameFileError, GameText, each_game, looks_like_game_file
+from game.notation import NotationError, parse_moves
+from game.rules import STANDARD, Rules, RulesError
+
+MAX_SOURCE_BYTES = 1 << 20
+"""A file past 1 MB is refused unread (a game file of thousands of games is less)."""
+SOLVER_SITE = "connect4.gamesolver.org"
+SOLVER_LINK = f"https://{SOLVER_SITE}/?pos="
+LINK_HOSTS = ("gamesolver.org",)
+"""Sites whose ``?pos=`` links are read (and their subdomains)."""
+_MOVES_TEXT = re.compile(r"[\s,]*(?:[0-9a-lA-L][\s,]*)*")
+"""What a move string can be made of (as ``game.cli`` reads it): text of only these is
+moves, never a file name (``./NAME`` names such a file)."""
+_LINK = re.compile(r"(?i)(https?://|www\.|[\w-]+(\.[\w-]+)+/)")
+
+
+class SourceError(ValueError):
+    """A source that is no game; the message says why in one line."""
+
+
+@dataclass
+class Source:
+    """What a source held: the game, where it came from, and how many games its file has."""
+
+    game: GameText
+    label: str
+    games_in_file: int = 1
+
+
+def shown(text: str, width: int = 60) -> str:
+    """A source as a message quotes it: on one line, at most about ``width`` characters."""
+    text = " ".join(text.split()) if "\n" in text else text
+    text = text if text.isprintable() else repr(text)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def solver_link(moves: str) -> str:
+    """The solver page's link for a move string of the standard board."""
+    return SOLVER_LINK + moves
+
+
+def check_file(name: str | Path, label: str, kind: str, limit: int = MAX_SOURCE_BYTES) -> None:
+    """A regular file of at most ``limit`` bytes, checked before anything reads it: a
+    folder (not ``kind``), a device, a pipe or a huge file is refused unread."""
+    try:
+        info = os.stat(name)
+    except OSError as error:
+        raise SourceError(f"cannot read {label}: {error.strerror or error}") from None
+    except ValueError:  # a NUL character: no file can have that name
+        raise SourceError(f"cannot read {label}: not a possible file name") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise SourceError(f"{label} is a folder, not {kind}")
+    if not stat.S_ISREG(info.st_mode):
+        raise SourceError(f"{label} is not a regular file (a device or a pipe)")
+    if info.st_size > limit:
+        raise SourceError(f"{label} is {info.st_size:,} bytes; input files are at most {limit:,}")
+
+
+def read_text_file(name: str | Path) -> str:
+    """A file's UTF-8 text, the file checked first (``check_file``)."""
+    label = shown(str(name))
+    check_file(name, label, "a game, board or move file")
+    try:
+        data = Path(name).read_bytes()
+    except OSError as error:
+        raise SourceError(f"cannot read {label}: {error.strerror or error}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SourceError(f"{label} is not a text file (bytes that are not UTF-8)") from None
+
+
+def is_link(text: str) -> bool:
+    """``text`` is a web link (with or without ``https://``)."""
+    return bool(_LINK.match(text.strip())) and " " not in text.strip() and "\n" not in text.strip()
+
+
+def read_link(link: str) -> GameText:
+    """The position of a solver-page link (standard board; ``?pos=`` 1-based columns)."""
+    text = link.strip()
+    parts = urlsplit(text if "://" in text else "https://" + text)
+    host = (parts.hostname or "").lower()
+    wanted = f"only links of {SOLVER_SITE} with ?pos= are understood, such as {SOLVER_LINK}4453"
+    if not any(host == site or host.endswith("." + site) for site in LINK_HOSTS):
+        raise SourceError(f"unknown link {shown(text)}: {wanted}")
+    query = parse_qs(parts.query, keep_blank_values=True)
+    if "pos" not in query:
+        raise SourceError(f"the link {shown(text)} has no ?pos=: {wanted}")
+    pos = query["pos"][0].strip()
+    if not re.fullmatch(r"[1-7]*", pos):
+        raise SourceError(f"the link's pos={shown(pos, 30)} is not a move string of columns 1 to 7")
+    return _moves_game(pos, STANDARD, f"the link's pos={shown(pos, 30)}")
+
+
+def _moves_game(text: str, rules: Rules, label: str) -> GameText:
+    try:
+        moves = parse_moves(text, rules)
+        game = GameText(rules, tuple(moves))
+        game.board()  # every move legal in turn
+    except NotationError as error:
+        raise SourceError(f"bad move string {label}: {error}") from None
+    except IllegalMoveError as error:
+        raise SourceError(f"move string {label}: {error}") from None
+    return game
+
+
+def _board_game(text: str, rules: Rules, label: str, rows: int | None, cols: int | None) -> GameText:
+    size = {name: value for name, value in (("rows", rows), ("cols", cols)) if value is not None}
+    try:
+        grid, to_move = parse_board_text(text, gravity=rules.gravity, **size)
+        board_rules = replace(rules, rows=grid.shape[0], cols=grid.shape[1])
+    except (BoardFileError, RulesError) as error:
+        raise SourceError(f"{label}: {error}") from None
+    return GameText(board_rules, (), grid, to_move)
+
+
+def _is_board_text(text: str) -> bool:
+    lines = [line.strip() for line in text.strip().splitlines()]
+    return len(lines) >= 5 and all(line.isdigit() for line in lines)
+
+
+def read_text(
+    text: str, rules: Rules = STANDARD, *, label: str = "the text", number: int = 1, rows=None, cols=None
+) -> Source:
+    """The game in ``text``: a game file (its game ``number``), a board file, a link or
+    a move string."""
+    stripped = text.strip()
+    if not stripped:
+        raise SourceError(f"{label} is empty: no game in it")
+    if is_link(stripped) and ("?" in stripped or "://" in stripped):
+        return Source(read_link(stripped), "the link")
+    if _is_board_text(stripped):
+        return Source(_board_game(stripped, rules, label, rows, cols), label)
+    if "\n" not in stripped and _MOVES_TEXT.fullmatch(stripped):
+        return Source(_moves_game(stripped, rules, f"{shown(stripped)!r}"), label)
+    if not looks_like_game_file(stripped) and "\n" not in stripped:
+        raise SourceError(f"{label} is no game: neither a move string such as 4453, a link with ?pos=, nor a game file")
+    return _file_game(stripped, label, number)
+
+
+def _file_game(text: str, label: str, number: int) -> Source:
+    found: list[GameText | GameFileError] = list(each_game(text))
+    if not found:
+        raise SourceError(f"{label} holds no game")
+    if not 1 <= number <= len(found):
+        raise SourceError(f"{label} holds {len(found)} games; there is no game {number}")
+    chosen = found[number - 1]
+    if isinstance(chosen, GameFileError):
+        raise SourceError(f"{label}: {chosen}")
+    where = f"game {number} of {len(found)} in {label}" if len(found) > 1 else label
+    return Source(chosen, where, len(found))
+
+
+def read_source(
+    source: str, rules: Rules = STANDARD, *, number: int = 1, rows: int | None = None, cols: int | None = None
+) -> Source:
+    """The game a SOURCE names (see the module): text made only of moves is moves; a link
+    is a link; anything else is a file's name (``./NAME`` for a file named like moves).
+
+    ``rules`` are for move strings and board files (a board file gives its own size,
+    unless ``rows``/``cols`` demand one); a game file and a link say their own rules.
+
+    Raises:
+        SourceError: one line saying why ``source`` is no game.
+    """
+    if "\x00" in source:
+        raise SourceError(f"{shown(source)} holds a NUL character")
+    text = source.strip()
+    if _MOVES_TEXT.fullmatch(text):  # "" too: the empty board
+        return Source(_moves_game(text, rules, f"{shown(text)!r}"), "the moves")
+    if is_link(text) and not os.path.exists(source):
+        return Source(read_link(text), "the link")
+    contents = read_text_file(source)
+    return read_text(
+        contents, rules, label=shown(os.path.basename(source) or source), number=number, rows=rows, cols=cols
+    )
