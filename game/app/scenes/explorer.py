@@ -65,6 +65,7 @@ class ExplorerScene(Scene):
         self.reached = 0
         self.rows: list[ExploreRow] = []
         self.view: BoardView | None = None
+        self.hover: int | None = None  # the column under the pointer (board or table)
         self.buttons = [
             Button("Up", self.up, "Backspace"),
             Button("Analysis", self.open_analysis, "A"),
@@ -168,6 +169,12 @@ class ExplorerScene(Scene):
                 self.deeper(column)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 3:
             self.up()
+        elif event.type == pygame.MOUSEMOTION:
+            column = BoardLayout(self.board.rules, lay.board).column_at(event.pos)
+            hover = column if column is not None else self.row_at(lay, event.pos)
+            if hover != self.hover:
+                self.hover = hover
+                self.app.dirty = True
         elif event.type == pygame.KEYDOWN:
             key = event.key
             if key == pygame.K_ESCAPE:
@@ -197,6 +204,11 @@ class ExplorerScene(Scene):
                 games += f" and threw the exact outcome away in {left}"
         return f"{title} · {who} to move", games + ". Click a column to go deeper."
 
+    def status_line(self) -> str:
+        """For spoken output: the position and the player's games there."""
+        title, line = self.header_lines()
+        return f"{title}. {line}"
+
     def draw(self, surface: pygame.Surface) -> None:
         assert self.view is not None
         theme = self.app.theme
@@ -215,6 +227,7 @@ class ExplorerScene(Scene):
             layout,
             self.board.grid,
             last=self.board.last_cell(),
+            highlight_col=self.hover,
             notes=notes,
             glow=outcome.runs if outcome is not None else (),
         )
@@ -252,6 +265,8 @@ class ExplorerScene(Scene):
         row_h = row_height(lay)
         y = first_row_top(lay)
         for row in self.rows:
+            if row.column == self.hover:
+                pygame.draw.rect(surface, p.hole, (x0 - 6, y - 4, width + 12, row_h), border_radius=4)
             pygame.draw.line(surface, p.hole, (x0, y - 4), (table.right - 12, y - 4))
             words = row.words if row.exact is not None else ("..." if status else "not proven")
             color = colors[row.exact.pov(row.mover)] if row.exact is not None else p.muted

@@ -234,6 +234,12 @@ class RetryScene(Scene):
         title = f"{self.title}: position {self.index + 1} of {total}"
         return title, prompt_line(drill, played)
 
+    def status_line(self) -> str:
+        """For spoken output: the judgement once there is one, else the task."""
+        if self.verdict is not None or self.drill is None:
+            return self.panel_lines()[0]
+        return self.header_lines()[1]
+
     def verdict_of_played(self):
         """The class of the move played in the game (known once the scores are)."""
         drill = self.drill
