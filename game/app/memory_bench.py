@@ -32,7 +32,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m game.app.memory_bench", description=__doc__)
     parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
     parser.add_argument("--every", type=int, default=20, help="games between two rows (default 20)")
-    parser.add_argument("--warmup", type=int, default=10, help="games before the baseline (default 10)")
+    parser.add_argument(
+        "--warmup",
+        type=int,
+        default=30,
+        help="games before the baseline (default 30: past the first visit of every scene, whose fonts "
+        "and texts are made once)",
+    )
     parser.add_argument("--size", default="1024x720", help="window size WxH (default 1024x720)")
     parser.add_argument("--tour-every", type=int, default=25, help="games between two visits of every scene")
     args = parser.parse_args(argv)
