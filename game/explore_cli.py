@@ -23,23 +23,30 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "explore",
         help=EXPLORE_HELP,
         description="MOVES is a move string from the empty 6x7 board (1-based columns, e.g. 4453; "
-        "none: the empty board). For every playable column: its exact value with perfect play "
+        "none: the empty board), a solver-page link with ?pos=, or a game file (its last position). For every playable column: its exact value with perfect play "
         "(from the opening book and the solver, within a hint's budget; score in the benchmark "
         "convention from the side to move, the negation of 'solve' of the position it leaves), and "
         "the stored games in which you were to move there: how often you played it, how those "
         "games ended for you, and how often it threw the exact outcome away.",
     )
-    explore.add_argument("moves", metavar="MOVES", nargs="?", default="")
+    explore.add_argument("moves", metavar="MOVES", nargs="?", default="", help="or a ?pos= link, or a game file")
     explore.add_argument("--json", action="store_true", help="print one JSON object")
     explore.add_argument("--home", metavar="DIR", help="the archive's folder (default: the game's preference folder)")
 
 
 def cmd_explore(args: argparse.Namespace, out: TextIO) -> int:
     """Print the explorer's rows for the position after ``args.moves``."""
-    from game.review_cli import _archive
+    from game.review_cli import ReviewCliError, _archive
+    from game.sources import SourceError, read_source
 
     text = args.moves.strip()
-    board = Board.from_moves("" if text in ('""', "''", "-") else text, STANDARD) if text else Board(STANDARD)
+    try:
+        game = read_source("" if text in ('""', "''", "-") else text).game
+    except SourceError as error:
+        raise ReviewCliError(str(error)) from None
+    if game.rules != STANDARD or not game.from_empty:
+        raise ReviewCliError("the explorer is for games from the empty 6x7 board (connect 4, gravity, classic)")
+    board = game.board()
     records = _archive(args).games()
     scores = exact_columns(board)
     reached, rows = explore_rows(board, scores, records)

@@ -60,6 +60,8 @@ def test_explore_json_counts_the_seeded_games_and_negates_solve_of_each_child(tm
         lost_outcome = (row["score"] > 0) - (row["score"] < 0) < (best > 0) - (best < 0)
         assert row["left_truth"] == (row["games"] if lost_outcome else 0)
     assert columns[1]["left_truth"] == 1  # 44 then 1: the win is thrown away
+    link = "https://connect4.gamesolver.org/?pos=44"
+    assert json.loads(run("explore", link, "--json", "--home", str(tmp_path))[1]) == data
 
 
 def test_explore_without_moves_is_the_empty_board_and_prints_a_table(tmp_path):
