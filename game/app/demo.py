@@ -7,8 +7,8 @@ full-board game without gravity, asks for a hint against the computer, then show
 review of the first game, the past games (the demo's games are in its archive) and the
 analysis board, then a short game of two people with its mistakes retried (a wrong try,
 a right one, the queue across games from Past games) and the opening explorer, saving
-a PNG of each into DIR.  ``--home DIR`` keeps the settings and
-the archive there (default: a temporary folder).  Exit code 0 on success.
+a PNG of each into DIR.  ``--home DIR`` keeps the settings and the archive there
+(default: a temporary folder).  Exit code 0 on success.
 """
 
 from __future__ import annotations
