@@ -392,9 +392,13 @@ def format_report(result: MatchResult) -> str:
     return "\n".join(lines)
 
 
-def pgn_text(game: GameRecord, name_a: str, name_b: str, rules: Rules, date: str) -> str:
+def pgn_text(
+    game: GameRecord, name_a: str, name_b: str, rules: Rules, date: str, played_at: float | None = None
+) -> str:
     """One game as a game file's game (``game.game_file``): its tags, then numbered moves
-    and the result; ``Round``, ``Opening`` and ``Termination`` say the match's part."""
+    and the result; ``Round``, ``Opening`` and ``Termination`` say the match's part.
+    ``played_at``: when it finished (then ``Date``, ``Time`` and ``Timestamp`` say it, and
+    two equal games of a match are two games when imported)."""
     from game.game_file import GameText, game_text
 
     first, second = (name_a, name_b) if game.first is Side.A else (name_b, name_a)
@@ -405,7 +409,9 @@ def pgn_text(game: GameRecord, name_a: str, name_b: str, rules: Rules, date: str
         "Opening": game.opening,
         "Termination": game.termination.value + (f" ({game.detail})" if game.detail else ""),
     }
-    played = GameText(rules, game.moves, first=first, second=second, result=game.result_text(), tags=tags)
+    played = GameText(
+        rules, game.moves, first=first, second=second, result=game.result_text(), played_at=played_at, tags=tags
+    )
     return game_text(played)
 
 
@@ -440,7 +446,7 @@ class PgnWriter:
         try:
             if self._file is None:
                 self._file = open(self.path, "w", encoding="utf-8")
-            self._file.write(pgn_text(game, *self.names, self.rules, self.date))
+            self._file.write(pgn_text(game, *self.names, self.rules, self.date, time.time()))
             self._file.flush()
             self.written += 1
         except OSError as problem:

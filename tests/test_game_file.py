@@ -195,3 +195,18 @@ def test_a_record_keeps_its_id_tag_and_the_side_names():
     text = game_text(record_game(record))
     assert f'[Id "{game_id}"]' in text and '[First "Hard"]' in text and '[Timestamp "5.0"]' in text
     assert record_game(record).first == "Hard" and MAX == 1
+
+
+def test_a_match_game_is_written_in_the_game_file_format_and_read_back():
+    from game.arena import GameRecord as MatchGame
+    from game.arena import Side
+    from game.board import Termination
+    from game.tournament import pgn_text
+
+    played = MatchGame(3, "344", Side.B, (2, 3, 3, 3, 2, 2, 4, 1), None, Termination.LINE, detail='"]\n[Result "1-0"]')
+    text = pgn_text(played, "Medium", 'engine:python3 "bot".py', Rules(), "2026.11.22", 1795684569.5)
+    (game,), problems = read_games(text)
+    assert problems == [] and text.count("\n[Result ") == 1
+    assert (game.first, game.second, game.result) == ('engine:python3 "bot".py', "Medium", "1/2-1/2")
+    assert game.tags["Round"] == "3" and game.tags["Opening"] == "344" and game.played_at == 1795684569.5
+    assert game_record(game).moves == played.moves

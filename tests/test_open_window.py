@@ -98,3 +98,16 @@ def test_the_play_scene_copies_the_link_and_the_game(app, monkeypatch):
     step(app, 2)
     press(app, pygame.K_l, pygame.KMOD_CTRL)
     assert app.toast is not None and app.toast[0].startswith("No link: the solver page shows only the standard")
+
+
+def test_a_link_pasted_in_a_game_sets_its_position_up_and_another_board_is_refused(app, monkeypatch):
+    play = PlayScene(Rules(), Level(2), "human")
+    app.stack.push(play)
+    step(app, 2)
+    monkeypatch.setattr(clipboard, "get_text", lambda: "https://connect4.gamesolver.org/?pos=4453")
+    press(app, pygame.K_v, pygame.KMOD_CTRL)
+    assert play.match.moves == [3, 3, 4, 2]
+    monkeypatch.setattr(clipboard, "get_text", lambda: '[Rules "7x9, connect 5"]\n\n1. 4 *\n')
+    press(app, pygame.K_v, pygame.KMOD_CTRL)
+    assert play.match.moves == [3, 3, 4, 2]
+    assert app.toast is not None and "the game is on 7x9, connect 5, this board 6x7, connect 4" in app.toast[0]
