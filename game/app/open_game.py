@@ -113,6 +113,7 @@ class PlayOnScene(LevelSelectScene):
         return f"Play on after move {len(self.board.moves)} as player {side} · {self.board.rules.describe()}"
 
     def start(self) -> None:
+        from game.app.archive_link import level_label
         from game.app.scenes.play import PlayScene
         from game.match import Match
 
@@ -121,6 +122,11 @@ class PlayOnScene(LevelSelectScene):
         scene = PlayScene(self.board.rules, self.app.settings.level(), Opponent.COMPUTER, first)
         scene.match = Match(self.board.rules, board=self.board.copy())
         self.app.stack.replace(scene)
+        side = 1 if self.board.to_move == MAX else 2
+        level = level_label(self.app.settings.level())
+        self.app.show_toast(
+            f"Playing on after move {len(self.board.moves)}: you are player {side}, against {level}", 5.0
+        )
 
 
 def play_on(app: App, board: Board) -> None:
