@@ -166,6 +166,14 @@ def outcome_word(exact: ExactScore, mover: int) -> str:
     return KEPT_WORD[exact.pov(mover)]
 
 
+def kept_words(exact: ExactScore, mover: int) -> str:
+    """ "keeps the win, in 20 moves" / "keeps the draw" (of a try that kept the outcome)."""
+    moves = exact.winner_moves
+    if exact.is_draw or moves is None:
+        return f"keeps the {outcome_word(exact, mover)}"
+    return f"keeps the {outcome_word(exact, mover)}, in {moves} move{'' if moves == 1 else 's'}"
+
+
 def prompt_line(drill: Drill, played_class: MoveClass | None) -> str:
     """What the player is asked: the move played there, its class, the task."""
     what = f", a {played_class.value}" if played_class is not None else ""
@@ -180,12 +188,12 @@ def verdict_lines(
     mover = verdict.mover
     tried_words = verdict.words(verdict.tried)
     best_words = verdict.words(best)
-    outcome = outcome_word(verdict.columns[best], mover)
+    kept = kept_words(verdict.columns[verdict.tried], mover)
     if verdict.move_class is MoveClass.BEST:
-        lines = [f"Well done: column {verdict.tried + 1} keeps the {outcome} ({tried_words}), the best there is."]
+        lines = [f"Well done: column {verdict.tried + 1} {kept}: the best there is."]
     elif verdict.kept:
         lines = [
-            f"Well done: column {verdict.tried + 1} keeps the {outcome} ({tried_words}).",
+            f"Well done: column {verdict.tried + 1} {kept}.",
             f"Column {best + 1} was even better ({best_words}): half a point.",
         ]
     else:

@@ -93,3 +93,25 @@ def test_a_queue_skips_other_rules_and_older_summaries_give_their_turning_points
     ]
     drills, waiting = drills_of_records(records)
     assert [(d.ply, d.label) for d in drills] == [(3, f"the game of {records[0].date_text}")] and waiting == 0
+
+
+def test_a_slower_win_is_well_done_for_half_a_point_and_a_round_says_what_is_left():
+    from ai.exact import ExactScore
+    from game.board import Board
+    from game.training import Drill, RoundScore, judge, verdict_lines
+
+    board = Board.from_moves("44")
+    scores = {3: 5, 2: 2, 4: -1}  # column 4 wins sooner than column 3; column 5 loses
+    columns = {col: ExactScore.from_score(score, board.grid, board.to_move) for col, score in scores.items()}
+    drill = Drill(STANDARD, tuple(board.moves), 4, "a test")
+    slower = judge(board, columns, 2)
+    assert slower.kept and slower.move_class is MoveClass.GOOD and slower.credit == 0.5
+    assert verdict_lines(drill, slower, None)[1].startswith("Column 4 was even better")
+    lost = judge(board, columns, 4)
+    assert not lost.kept and "played in the game" in " ".join(verdict_lines(drill, lost, None))
+    score = RoundScore()
+    assert score.text(2, 2) == "2 positions to try"
+    score.add(slower)
+    assert score.text(2, 1) == "Score: 0.5 of 1 · 1 to go"
+    score.add(judge(board, columns, 3))
+    assert score.text(2, 0) == "Score: 1.5 of 2 (2 of 2 found)"

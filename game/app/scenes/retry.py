@@ -3,9 +3,9 @@
 The board shows the position; the column played in the game is marked.  The player
 drops a disc where they now would; the exact solver judges it (a SCORES job for the AI
 worker, Perfect's column scores through the one decider, asked for as the position
-appears): a move that keeps the exact outcome is well done, else the board rings the
-best move, every column shows its exact result, and a second job works out the best
-answer to the try ("what it allows").  The first try at each position scores as the
+appears): a move that keeps the exact outcome is well done, else an arrow shows the
+best column, every column shows its exact result, and a second job works out the best
+answer to the try ("what it allows": a faint disc, and its result in words).  The first try at each position scores as the
 review's accuracy (best 1, good 1/2); the round's score is kept at the top.
 
 Controls: click a column or 1..7 to try it; R try again (it no longer scores); N, Enter
