@@ -31,7 +31,7 @@ from ai.bitboard import geometry
 from ai.book import BookError, BookFile
 from ai.book_check import trusted_book
 from ai.exact import ExactScore
-from ai.levels import OFF_BOARD_LEVEL, PRESETS, Level, exact_nodes, level_played, solvable
+from ai.levels import OFF_BOARD_LEVEL, PRESETS, Level, exact_nodes, level_played, solvable, solver_nodes_for
 from ai.perfect import PerfectPlayer, shared_player
 from ai.search import ProgressCallback, SearchCancelled, SearchProgress, game_over_value, search
 from ai.solver import BOOK_PLIES, WEAK_BOOK_PLIES, Solver, SolverError, SolverStopped
@@ -228,8 +228,9 @@ def _decide(
     try:
         if level.knows_openings(rules) and position.discs <= level.book_discs:
             return _perfect(level, position)
-        if level.solves_endgames(rules) and position.grid.size - position.discs <= level.endgame_cells_on(rules):
-            keeping, solver_spent = _endgame_columns(position, level.solver_nodes)
+        empty = position.grid.size - position.discs
+        if level.solves_endgames(rules) and empty <= level.endgame_cells_on(rules):
+            keeping, solver_spent = _endgame_columns(position, solver_nodes_for(level, rules, empty))
     except SolverStopped:
         if position.stopped():
             raise

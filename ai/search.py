@@ -564,7 +564,9 @@ def _compiled(
         assert on_progress is not None
         on_progress(progress)
 
-    limits = search_core.Limits(passes.should_stop, passes.deadline, report if on_progress is not None else None)
+    limits = search_core.Limits(
+        passes.should_stop, passes.deadline, report if on_progress is not None else None, TABLE_LIMIT
+    )
     return search_core.compiled_passes(rules, position, depth, settings, passes.node_limit, limits)
 
 

@@ -8,7 +8,8 @@ move stored by an earlier pass, then the killer of the ply, then the static orde
 children sorted by their static value where no best move is stored), the same best-move
 table (a dict there, an open-addressing table here, both emptied at the same node once
 past ``ai.search.TABLE_LIMIT``), the same killers, the same node budget checks every
-``ai.search.CHECK_EVERY`` nodes, the same leaf values (wins, full boards, the
+``ai.search.CHECK_EVERY`` nodes (``TABLE_LIMIT`` is read from ``ai.search`` for each
+search), the same leaf values (wins, full boards, the
 evaluation, a noisy level's blur), so it gives the same move, value, principal
 variation, root values and counts.  tests/test_search_core.py checks it.
 
@@ -60,8 +61,6 @@ Int64Array = npt.NDArray[np.int64]
 
 CHECK_EVERY = 4096
 """``ai.search.CHECK_EVERY``: nodes between two looks at the budget (tests check they agree)."""
-TABLE_LIMIT = 1 << 19
-"""``ai.search.TABLE_LIMIT``: past this many stored best moves the table starts again."""
 
 STOPPED = -(1 << 62)
 """What a pass returns when it gave up; ``state[S_REASON]`` says why."""
@@ -105,8 +104,9 @@ FLAG_STOP, FLAG_TIME = 1, 2  # what the caller's thread writes into ``flag[0]``
     P_NODE_LIMIT,
     P_DONE,
     P_HAS_BEST,
-) = range(35)
-PARAMS = 35
+    P_TABLE_LIMIT,
+) = range(36)
+PARAMS = 36
 # state (int64): what a pass counted, the table's size, why it stopped.
 S_NODES, S_LEAVES, S_CUTOFFS, S_STORED, S_REASON = range(5)
 STATE = 5
@@ -518,7 +518,7 @@ def search_pass(
                 if flag[0] == FLAG_STOP:
                     state[S_REASON] = REASON_CANCEL
                     return STOPPED
-                if state[S_STORED] > TABLE_LIMIT:
+                if state[S_STORED] > params[P_TABLE_LIMIT]:
                     table_clear(table, slots)
                     state[S_STORED] = 0
                 if has_best and (flag[0] == FLAG_TIME or (node_limit >= 0 and done + nodes > node_limit)):
@@ -704,12 +704,12 @@ def move_steps(rules: Rules, order: MoveOrder) -> Int64Array:
     return np.array([[a for _, a, _ in geo.move_steps], [k for _, _, k in geo.move_steps], static], dtype=np.int64)
 
 
-def table_slots(rules: Rules, depth: int, node_limit: int | None) -> int:
+def table_slots(rules: Rules, depth: int, node_limit: int | None, table_limit: int) -> int:
     """Slots of the best-move table: twice the most positions it can hold at once (one per
-    node searched, at most ``TABLE_LIMIT`` plus a check's worth), a power of two."""
+    node searched, at most ``table_limit`` plus a check's worth), a power of two."""
     from ai.cost import full_tree_positions
 
-    most = TABLE_LIMIT + 2 * CHECK_EVERY
+    most = table_limit + 2 * CHECK_EVERY
     if node_limit is not None:
         most = min(most, node_limit + 2 * CHECK_EVERY + rules.cells)
     most = min(most, full_tree_positions(rules, depth) + 1)
@@ -737,6 +737,7 @@ class Limits:
     should_stop: Callable[[], bool] | None
     deadline: float | None
     on_progress: Callable[[int], None] | None  # told the nodes of the pass under way
+    table: int  # ``ai.search.TABLE_LIMIT``: stored best moves past which the table starts again
 
     @property
     def watched(self) -> bool:
@@ -769,7 +770,8 @@ class CompiledPasses:
         params = np.array(rule_params(rules), dtype=np.int64)
         params[P_PRUNING], params[P_REMEMBER] = int(pruning), int(order is MoveOrder.BEST_FIRST)
         params[P_NOISE], params[P_LANE] = noise, hash(context_seed)
-        slots = table_slots(rules, depth, node_limit)
+        params[P_TABLE_LIMIT] = limits.table
+        slots = table_slots(rules, depth, node_limit, limits.table)
         params[P_SLOTS], params[P_NODE_LIMIT] = slots, -1 if node_limit is None else node_limit
         self.params = params
         self.steps = move_steps(rules, order)

@@ -22,9 +22,9 @@ import numpy as np
 import pytest
 
 from ai import search_core
-from ai.levels import PRESETS, level_played
-from ai.player import choose_move, search_tree
-from ai.search import CHECK_EVERY, TABLE_LIMIT, MoveOrder, SearchResult, search
+from ai.levels import PRESETS, PROBE_SHARE, level_played, solver_nodes_for
+from ai.player import choose_move, search_tree, shared_solver
+from ai.search import CHECK_EVERY, MoveOrder, SearchResult, search
 from game.board import Board
 from game.rules import STANDARD, Mode, Rules
 
@@ -81,8 +81,8 @@ def both(monkeypatch: pytest.MonkeyPatch, board: Board, depth: int, **options: o
     return summary(compiled), summary(python)
 
 
-def test_the_kernel_checks_the_budget_and_empties_its_table_as_the_python_search_does():
-    assert (search_core.CHECK_EVERY, search_core.TABLE_LIMIT) == (CHECK_EVERY, TABLE_LIMIT)
+def test_the_kernel_checks_the_budget_as_the_python_search_does():
+    assert search_core.CHECK_EVERY == CHECK_EVERY
 
 
 @pytest.mark.parametrize("name", BOARDS)
@@ -229,12 +229,15 @@ def test_a_damaged_search_kernel_is_built_again_with_one_warning(tmp_path):
     assert path.read_bytes().startswith(b"connect4 solver kernel")
 
 
-@pytest.mark.slow
 def test_a_search_past_the_table_limit_empties_the_table_at_the_same_node(monkeypatch):
-    board = position(BIG, 4, seed=2)
-    compiled, python = both(monkeypatch, board, 11, node_limit=2_600_000)
+    """The best-move table starts again past ``TABLE_LIMIT`` positions, at the same check
+    in both searches (here a small limit, so it happens often)."""
+    monkeypatch.setattr(sys.modules["ai.search"], "TABLE_LIMIT", 3_000)
+    board = position(BIG, 6, seed=2)
+    compiled, python = both(monkeypatch, board, 9, node_limit=60_000)
     assert compiled == python
-    assert compiled[4][4] > 2 * TABLE_LIMIT
+    monkeypatch.undo()
+    assert both(monkeypatch, board, 9, node_limit=60_000)[0] != compiled  # the limit changed the search
 
 
 def test_the_kernel_hashes_a_noisy_levels_positions_as_python_does():
@@ -248,3 +251,19 @@ def test_the_kernel_hashes_a_noisy_levels_positions_as_python_does():
         with np.errstate(over="ignore"):  # int64 wraps, as the compiled code's does
             got = search_core.tuple_hash(np.int64(lane), np.int64(first), np.int64(second))
         assert int(got) == expected
+
+
+def test_perfect_off_the_standard_board_probes_the_solver_before_its_reach():
+    """On 7x8 early, a whole solver budget ran out before Expert's move was played: now a
+    probe of a 32nd, and the whole budget only within Expert's endgame (where it finishes)."""
+    board = position(BIG, 4, seed=3)
+    answer = choose_move(PRESETS["Perfect"], board.grid, BIG, board.to_move)
+    assert answer.result is not None and answer.exact is None  # Expert's search played
+    spent = shared_solver(BIG).nodes  # the solver's last call: the probe, which ran out
+    assert 0 < spent <= solver_nodes_for(answer.level, BIG, BIG.cells - board.ply) + 1
+    assert solver_nodes_for(answer.level, BIG, BIG.cells - board.ply) == answer.level.solver_nodes // PROBE_SHARE
+    expert = PRESETS["Expert"]
+    assert solver_nodes_for(expert, BIG, expert.endgame_cells_on(BIG)) == expert.solver_nodes  # Expert unchanged
+    small = Rules(rows=4, cols=5)  # every position within reach: exact from the first move
+    empty = Board(small)
+    assert choose_move(PRESETS["Perfect"], empty.grid, small, empty.to_move).exact is not None
