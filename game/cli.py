@@ -688,7 +688,10 @@ def read_game(text: str, args: argparse.Namespace) -> Source:
             message += f" (a file of that name: write ./{_short(text)})"
         raise CliError(message) from None
     if found.games_in_file > 1 and getattr(args, "game_number", None) is None:
-        print(f"note: {found.label}: game 1 of {found.games_in_file} (--game N for another)", file=sys.stderr)
+        print(
+            f"note: {_short(text)} holds {found.games_in_file} games: this is the first (--game N for another)",
+            file=sys.stderr,
+        )
     return found
 
 

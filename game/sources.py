@@ -142,8 +142,20 @@ def _board_game(text: str, rules: Rules, label: str, rows: int | None, cols: int
 
 
 def _is_board_text(text: str) -> bool:
+    """Rows of board digits (most lines only 0, 1 and 2), then the player to move: a
+    board file, even a damaged one (whose error then names its line)."""
     lines = [line.strip() for line in text.strip().splitlines()]
-    return len(lines) >= 5 and all(line.isdigit() for line in lines)
+    rows = [line for line in lines[:-1] if line and set(line) <= set("012")]
+    return len(lines) >= 5 and len(rows) * 2 > len(lines) - 1 and len({len(row) for row in rows}) == 1
+
+
+def _moves_lines(text: str, rules: Rules, label: str, number: int) -> Source:
+    """A file of move strings, one game a line (``games --export FILE.txt``, benchmark files)."""
+    lines = [line.split()[0] for line in text.splitlines() if line.split()]
+    if not 1 <= number <= len(lines):
+        raise SourceError(f"{label} holds {len(lines)} games; there is no game {number}")
+    where = f"line {number} of {label}" if len(lines) > 1 else label
+    return Source(_moves_game(lines[number - 1], rules, f"{where} {shown(lines[number - 1])!r}"), where, len(lines))
 
 
 def read_text(
@@ -158,8 +170,10 @@ def read_text(
         return Source(read_link(stripped), "the link")
     if _is_board_text(stripped):
         return Source(_board_game(stripped, rules, label, rows, cols), label)
-    if "\n" not in stripped and _MOVES_TEXT.fullmatch(stripped):
-        return Source(_moves_game(stripped, rules, f"{shown(stripped)!r}"), label)
+    if not looks_like_game_file(stripped) and all(
+        _MOVES_TEXT.fullmatch(line.split()[0]) for line in stripped.splitlines() if line.split()
+    ):
+        return _moves_lines(stripped, rules, label, number)
     if not looks_like_game_file(stripped) and "\n" not in stripped:
         raise SourceError(f"{label} is no game: neither a move string such as 4453, a link with ?pos=, nor a game file")
     return _file_game(stripped, label, number)

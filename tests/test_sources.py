@@ -95,7 +95,7 @@ def test_a_file_of_several_games_opens_the_one_asked_for(tmp_path, capsys):
     code, out, err = run(capsys, "solve", str(path), "--game", "2")
     assert code == 0 and out.startswith("12 ") and err == ""
     code, out, err = run(capsys, "solve", str(path))
-    assert code == 0 and out.startswith("4 ") and "game 1 of 2" in err
+    assert code == 0 and out.startswith("4 ") and "holds 2 games: this is the first" in err
 
 
 def test_a_set_up_start_is_solved_from_its_grid(tmp_path, capsys):
@@ -106,3 +106,14 @@ def test_a_set_up_start_is_solved_from_its_grid(tmp_path, capsys):
     code, out, _ = run(capsys, "solve", str(path))
     code2, out2, _ = run(capsys, "solve", "44")
     assert code == code2 == 0 and out.split()[-1] == out2.split()[-1]
+
+
+def test_a_file_of_move_strings_is_a_game_a_line_and_a_damaged_board_names_its_line(tmp_path, capsys):
+    lines = tmp_path / "all.txt"
+    lines.write_text("4453\n1122 0\n")
+    assert read_source(str(lines), number=2).game.moves_string() == "1122"
+    assert read_source(str(lines)).label == "line 1 of all.txt"
+    board = tmp_path / "board.txt"
+    board.write_text("0000000\n0000000\n0000000\n0000000\n00x0000\n0012200\n1\n")
+    code, out, err = run(capsys, "analyze", str(board))
+    assert code == 2 and err.strip().endswith("board.txt: line 5, column 3: 'x' is not 0, 1 or 2")
