@@ -509,6 +509,8 @@ def search(
     first, second = geo.from_grid(grid)
     if iterative is None:
         iterative = pruning or time_limit is not None or node_limit is not None
+    if not record_tree:
+        _load_compiled(rules)  # its one-time cost (a file load, 0.05 s) is not the search's
     passes = _Deepening(time_limit, node_limit, should_stop, on_progress)
     context_seed = hash((seed, first, second))
     over = game_over_value(geo, first, second)
@@ -534,6 +536,14 @@ def search(
         return _one_pass(ctx, grid, to_move, d, recorder, passes.started, passes.done_nodes)
 
     return passes.run(python_pass, depths)
+
+
+def _load_compiled(rules: Rules) -> None:
+    """Load the compiled search (``ai.search_core``) if this search may use it."""
+    from ai import search_core
+
+    if search_core.usable(rules):
+        search_core.LOADER.kernel()
 
 
 def _compiled(

@@ -18,7 +18,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from ai.search import search
 from ai.solver import Solver
@@ -70,6 +70,18 @@ def timed(function: Callable[[], T], repeat: int) -> tuple[float, T]:
     return statistics.median(times), result
 
 
+def timed_cpu(function: Callable[[], T], repeat: int) -> tuple[float, float, T]:
+    """Like ``timed``, with the process's CPU seconds too: (median wall, median CPU, last
+    result).  Where other work shares the cores, the CPU time is the fairer figure."""
+    walls, cpus = [], []
+    for _ in range(max(1, repeat)):
+        started, cpu = time.perf_counter(), time.process_time()
+        result = function()
+        walls.append(time.perf_counter() - started)
+        cpus.append(time.process_time() - cpu)
+    return statistics.median(walls), statistics.median(cpus), result
+
+
 def table(headers: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
     lines = ["  ".join(h.rjust(w) for h, w in zip(headers, widths))]
@@ -115,6 +127,158 @@ def bench_search(repeat: int) -> None:
         + "; leaves "
         + ", ".join(f"d{d}: {minimal_tree(d)[1]:,}" for d in (6, 8, 10))
     )
+
+
+def play_positions() -> list[tuple[str, Board]]:
+    """Where the play search is timed: the search table's 6x7 positions, then 7x8 and 7x8
+    connect 5 after 8 and 14 discs of a seeded game (two random discs, then Medium)."""
+    import random
+
+    from ai.levels import PRESETS
+    from ai.player import choose_move
+    from game.rules import Rules
+
+    found = positions()
+    for name, rules in (("7x8", Rules(rows=7, cols=8)), ("7x8 k5", Rules(rows=7, cols=8, connect=5))):
+        rng = random.Random(8)
+        board = Board(rules)
+        for _ in range(2):
+            board.push(rng.choice(board.legal_moves()))
+        while board.ply < 14:
+            board.push(choose_move(PRESETS["Medium"], board.grid, rules, board.to_move).move or 0)
+            if board.ply in (8, 14):
+                found.append((f"{name} {board.moves_string()}", board.copy()))
+    return found
+
+
+def _python_search(call: Callable[[], T]) -> T:
+    """``call`` with the compiled search switched off (``CONNECT4_PURE_PYTHON``)."""
+    import os
+
+    from ai.solver_core import PURE_PYTHON_ENV
+
+    saved = os.environ.get(PURE_PYTHON_ENV)
+    os.environ[PURE_PYTHON_ENV] = "1"
+    try:
+        return call()
+    finally:
+        if saved is None:
+            del os.environ[PURE_PYTHON_ENV]
+        else:
+            os.environ[PURE_PYTHON_ENV] = saved
+
+
+def bench_play(repeat: int) -> None:
+    """The play search compiled (``ai.search_core``) and in Python (``ai.search``) on the
+    same positions in one run: the same nodes (checked), the speed of each."""
+    from ai import search_core
+
+    print("\n## Play search: compiled against Python on the same positions (same nodes, checked)")
+    if not search_core.LOADER.prepare():
+        print(f"compiled search unavailable ({search_core.LOADER.state}): nothing to compare")
+        return
+    rows, ratios, speeds = [], [], []
+    for name, board in play_positions():
+        settings = [(8, True, None), (12, True, 300_000)] + ([(6, False, None)] if board.rules == STANDARD else [])
+        for depth, pruning, limit in settings:
+
+            def run() -> Any:
+                return search(board.grid, board.rules, depth, pruning=pruning, node_limit=limit, to_move=board.to_move)
+
+            compiled_wall, compiled_s, compiled = timed_cpu(run, repeat)
+            python_wall, python_s, python = timed_cpu(lambda: _python_search(run), 1)
+            same = (compiled.move, compiled.value, compiled.stats.total_nodes) == (
+                python.move,
+                python.value,
+                python.stats.total_nodes,
+            )
+            nodes = compiled.stats.total_nodes
+            ratios.append(python_s / compiled_s)
+            speeds.append(nodes / compiled_s)
+            rows.append(
+                [
+                    name,
+                    f"{compiled.stats.depth}" + ("" if limit is None else f" ({limit // 1000}k)"),
+                    "on" if pruning else "off",
+                    f"{nodes:,}",
+                    f"{compiled_s * 1000:.1f}",
+                    f"{compiled_wall * 1000:.1f}",
+                    f"{nodes / compiled_s:,.0f}",
+                    f"{python_s * 1000:.0f}",
+                    f"{nodes / python_s:,.0f}",
+                    f"{ratios[-1]:.0f}",
+                    "yes" if same else "NO",
+                ]
+            )
+    headers = ["position", "depth", "a-b", "nodes", "compiled cpu ms", "wall ms", "nodes/s", "python cpu ms"]
+    print(table([*headers, "nodes/s", "x", "same"], rows))
+    print(
+        "Times are CPU seconds of the process (the search's thread and the one watching it), "
+        "the median of the runs; wall: the same runs by the clock."
+    )
+    print(
+        f"Compiled: median {statistics.median(speeds):,.0f} nodes/s; "
+        f"{statistics.median(ratios):.0f}x the Python search (median; min {min(ratios):.0f}x)"
+    )
+
+
+def bench_presets_in_worker(games: int) -> None:
+    """Every preset's moves as the window gets them: a ``SearchJob`` to the AI worker
+    process (a tree asked for, as the play screen asks), timed from the job sent to the
+    answer; the next move waits until the tree has arrived too (a person's thinking time).
+    Each preset plays itself from ``games`` seeded openings, on 6x7 and 7x8."""
+    import random
+
+    from ai.levels import PRESETS
+    from game.app.worker import AIWorker, JobResult, SearchJob, TreeReady
+    from game.rules import Rules
+
+    print("\n## Every preset's moves in the AI worker process (job sent to answer; the tree follows)")
+    worker = AIWorker(use_process=True)
+    rows = []
+    try:
+        for board_name, rules in (("6x7", STANDARD), ("7x8", Rules(rows=7, cols=8))):
+            for preset, level in PRESETS.items():
+                answers: list[float] = []
+                trees: list[float] = []
+                for game in range(games):
+                    rng = random.Random(100 + game)
+                    board = Board(rules)
+                    board.push(rng.choice(board.legal_moves()))
+                    while not board.is_game_over():
+                        events: list[Any] = []
+                        worker.submit(SearchJob(board.grid.copy(), rules, board.to_move, level), None)
+                        started = time.perf_counter()
+                        answered = tree = None
+                        while answered is None or (worker.receiving and tree is None):
+                            for _, event in worker.poll():
+                                events.append(event)
+                                now = time.perf_counter() - started
+                                if isinstance(event, JobResult):
+                                    answered = (now, event)
+                                elif isinstance(event, TreeReady):
+                                    tree = now
+                            time.sleep(0.001)
+                        seconds, result = answered
+                        answers.append(seconds)
+                        if tree is not None:
+                            trees.append(tree)
+                        assert result.answer.move is not None
+                        board.push(result.answer.move)
+                rows.append(
+                    [
+                        board_name,
+                        preset,
+                        str(len(answers)),
+                        f"{statistics.median(answers):.3f}",
+                        f"{max(answers):.3f}",
+                        f"{statistics.median(trees):.2f}" if trees else "-",
+                    ]
+                )
+                print("  " + "  ".join(rows[-1]), flush=True)
+    finally:
+        worker.shutdown()
+    print(table(["board", "preset", "moves", "median s", "max s", "tree median s"], rows))
 
 
 def bench_tree(repeat: int) -> None:
@@ -434,6 +598,39 @@ def bench_compiled_ratio(python_count: int) -> None:
     )
 
 
+def _analyze(moves: str, level: str) -> Any:
+    """``python main.py analyze MOVES --level LEVEL`` in a new process."""
+    import subprocess
+
+    main_py = Path(__file__).resolve().parents[2] / "main.py"
+    command = [sys.executable, str(main_py), "analyze", moves, "--level", level]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
+def _analyze_table(title: str, chosen: list[str], level: str, repeat: int, expect: str) -> None:
+    """Time ``analyze`` of each position (the median of ``repeat`` runs) and print a table."""
+    rows, walls, cpus = [], [], []
+    for moves in chosen:
+        times = []
+        for _ in range(max(1, repeat)):
+            before = _children_cpu()
+            started = time.perf_counter()
+            done = _analyze(moves, level)
+            times.append((time.perf_counter() - started, _children_cpu() - before))
+        wall, cpu = sorted(times)[len(times) // 2]
+        walls.append(wall)
+        cpus.append(cpu)
+        ok = "ok" if done.returncode == 0 and expect in done.stdout else "FAILED"
+        rows.append([moves, str(len(moves)), f"{wall:.2f}", f"{cpu:.2f}" if cpu >= 0 else "-", ok])
+    print(f"\n### {title}")
+    print(table(["moves", "discs", "wall s", "cpu s", "result"], rows))
+    print(
+        f"{len(walls)} positions: wall median {statistics.median(walls):.2f} s, max {max(walls):.2f} s; "
+        f"cpu median {statistics.median(cpus):.2f} s, max {max(cpus):.2f} s "
+        "(cpu is the work where the machine is loaded)"
+    )
+
+
 def bench_analyze_process(count: int, repeat: int = 1) -> None:
     """``python main.py analyze MOVES --level perfect`` in a new process each time (the
     compiled solver's kernel file warm): what a user waits for, on positions the opening
@@ -441,12 +638,6 @@ def bench_analyze_process(count: int, repeat: int = 1) -> None:
     it (12 and 13 discs), where the compiled solver is loaded."""
     import random
     import subprocess
-
-    main_py = Path(__file__).resolve().parents[2] / "main.py"
-
-    def analyze(moves: str) -> subprocess.CompletedProcess[str]:
-        command = [sys.executable, str(main_py), "analyze", moves, "--level", "perfect"]
-        return subprocess.run(command, capture_output=True, text=True, check=False)
 
     lines = perfect_lines()[:count]
     rng = random.Random(13)
@@ -458,7 +649,7 @@ def bench_analyze_process(count: int, repeat: int = 1) -> None:
         if not board.is_game_over():
             past.append(board.moves_string())
     in_book = list(dict.fromkeys(moves[:discs] for moves in lines for discs in (4, 8, 11)))[: len(past)]
-    analyze(past[0])  # the kernel file made (or loaded) once, before the clock runs
+    _analyze(past[0], "perfect")  # the kernel file made (or loaded) once, before the clock runs
     probe = (
         "import sys; from game.cli import main; main(['analyze', '4453', '--level', 'perfect']); "
         "print('numba' in sys.modules, 'llvmlite' in sys.modules, file=sys.stderr)"
@@ -467,26 +658,28 @@ def bench_analyze_process(count: int, repeat: int = 1) -> None:
     print("\n## analyze MOVES --level perfect, a new process each (the compiled solver's file warm)")
     print(f"numba, llvmlite loaded for a position the book answers (4453): {loaded.stderr.strip() or '?'}")
     for title, chosen in (("answered by the book (4, 8, 11 discs)", in_book), ("past the book (12, 13 discs)", past)):
-        rows, walls, cpus = [], [], []
-        for moves in chosen:
-            times = []
-            for _ in range(max(1, repeat)):
-                before = _children_cpu()
-                started = time.perf_counter()
-                done = analyze(moves)
-                times.append((time.perf_counter() - started, _children_cpu() - before))
-            wall, cpu = sorted(times)[len(times) // 2]
-            walls.append(wall)
-            cpus.append(cpu)
-            ok = "ok" if done.returncode == 0 and "Exact values for" in done.stdout else "FAILED"
-            rows.append([moves, str(len(moves)), f"{wall:.2f}", f"{cpu:.2f}" if cpu >= 0 else "-", ok])
-        print(f"\n### {title}")
-        print(table(["moves", "discs", "wall s", "cpu s", "result"], rows))
-        print(
-            f"{len(walls)} positions: wall median {statistics.median(walls):.2f} s, max {max(walls):.2f} s; "
-            f"cpu median {statistics.median(cpus):.2f} s, max {max(cpus):.2f} s "
-            "(cpu is the work where the machine is loaded)"
-        )
+        _analyze_table(title, chosen, "perfect", repeat, "Exact values for")
+
+
+def bench_analyze_expert(count: int, repeat: int = 1) -> None:
+    """``python main.py analyze MOVES --level expert`` in a new process each time (the
+    kernel files warm) on 8- and 9-disc positions of the balanced lines, past Expert's
+    book (7 discs): its 300,000-node search, compiled, and the process around it."""
+    lines = perfect_lines()
+    chosen = list(dict.fromkeys(moves[:discs] for moves in lines for discs in (8, 9)))[:count]
+    _analyze(chosen[0], "expert")  # the kernel files made (or loaded) once, before the clock runs
+    print("\n## analyze MOVES --level expert, a new process each (the kernel files warm)")
+    _analyze_table("8 and 9 discs (Expert's search answers)", chosen, "expert", repeat, "Level expert plays")
+
+
+def _load_average() -> str:
+    """The 1, 5 and 15 minute load averages (other work on the cores makes figures slower)."""
+    try:
+        import os
+
+        return ", ".join(f"{load:.2f}" for load in os.getloadavg())
+    except (AttributeError, OSError):
+        return "?"
 
 
 def _children_cpu() -> float:
@@ -502,13 +695,28 @@ def _children_cpu() -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ai.lab.bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats, 200 Test_L2_R1 positions")
-    sections = ["search", "tree", "solver", "early", "perfect", "ratio", "games", "analyze"]
+    sections = [
+        "play",
+        "presets",
+        "expert",
+        "search",
+        "tree",
+        "solver",
+        "early",
+        "perfect",
+        "ratio",
+        "games",
+        "analyze",
+    ]
     parser.add_argument("--only", choices=sections, action="append", help="run only this part (repeatable)")
     args = parser.parse_args(argv)
     quick = args.quick
     repeat = 1 if quick else 3
     presets = ["Beginner", "Hard"] if quick else ["Beginner", "Easy", "Medium", "Hard", "Expert", "Perfect"]
     parts = {
+        "play": lambda: bench_play(repeat),
+        "presets": lambda: bench_presets_in_worker(games=1 if quick else 2),
+        "expert": lambda: bench_analyze_expert(count=4 if quick else 12, repeat=1 if quick else 3),
         "search": lambda: bench_search(repeat),
         "tree": lambda: bench_tree(repeat),
         "solver": lambda: bench_solver(full=not quick),
@@ -521,7 +729,7 @@ def main(argv: list[str] | None = None) -> int:
     from ai import solver_core
 
     solver_core.prepare()
-    print(f"# ai.lab.bench on {machine()}; {solver_core.status()}")
+    print(f"# ai.lab.bench on {machine()}; {solver_core.status()}; load average {_load_average()}")
     for name in sections:
         if not args.only or name in args.only:
             parts[name]()
