@@ -97,26 +97,39 @@ def stored_mistakes(record: GameRecord) -> list[int] | None:
     return [p for p in plies if type(p) is int and 1 <= p <= len(record.moves)]
 
 
-def drills_of_records(records: Iterable[GameRecord]) -> tuple[list[Drill], int]:
+def person_sides(record: GameRecord) -> list[int]:
+    """The sides a person played in a stored game."""
+    return [side for side, name in ((MAX, record.first), (MIN, record.second)) if name == HUMAN]
+
+
+def game_label(record: GameRecord) -> str:
+    return f"the game of {record.date_text}"
+
+
+def drills_of_records(records: Iterable[GameRecord]) -> tuple[list[Drill], list[GameRecord]]:
     """One queue of the person's mistakes across stored games on the standard board,
-    oldest game first; and how many of those games wait for a review (their mistakes
-    are not known until one is made)."""
+    oldest game first; and the games that wait for a review (their mistakes are not
+    known until one is made: ``drills_of_game`` then)."""
     drills: list[Drill] = []
-    waiting = 0
+    waiting: list[GameRecord] = []
     for record in sorted(records, key=lambda r: r.played_at):
-        if record.rules != STANDARD or HUMAN not in (record.first, record.second):
+        sides = person_sides(record)
+        if record.rules != STANDARD or not sides:
             continue
         plies = stored_mistakes(record)
         if plies is None:
-            waiting += 1
+            waiting.append(record)
             continue
         for ply in plies:
-            side = MAX if ply % 2 == 1 else MIN
-            if (record.first if side == MAX else record.second) != HUMAN:
-                continue
-            label = f"the game of {record.date_text}"
-            drills.append(Drill(record.rules, record.moves[: ply - 1], record.moves[ply - 1], label))
+            if (MAX if ply % 2 == 1 else MIN) in sides:
+                drills.append(Drill(record.rules, record.moves[: ply - 1], record.moves[ply - 1], game_label(record)))
     return drills, waiting
+
+
+def drills_of_game(record: GameRecord, review: GameReview) -> list[Drill]:
+    """The person's mistakes in a stored game, from its review made just now."""
+    sides = person_sides(record)
+    return drills_of_review(review, sides, game_label(record), {side: "you" for side in sides})
 
 
 @dataclass(frozen=True)

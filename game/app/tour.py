@@ -98,6 +98,7 @@ class Tour:
         self.key(pygame.K_ESCAPE)  # back to the game
         self.finish(play)
         self.review_and_analysis()
+        self.mistakes_queue()
         self.app.stack.reset(TitleScene())
         self.frames(2)
         return self.seen
@@ -177,6 +178,18 @@ class Tour:
             column = min(retry.board().legal_moves())
             self.key(pygame.K_1 + column)
             self.until(lambda: retry.verdict is not None and retry.job.id is None, "the retry's judgement")
+        self.key(pygame.K_ESCAPE)
+
+    def mistakes_queue(self) -> None:
+        """Past games, then M: the queue of the stored games' mistakes."""
+        from game.app.scenes.past_games import PastGamesScene
+        from game.app.scenes.retry_queue import MistakesQueueScene
+
+        self.push(PastGamesScene())
+        self.key(pygame.K_m)
+        queue = self.top(MistakesQueueScene)
+        self.until(lambda: not queue.reviewing and queue.job.id is None, "the queue of mistakes")
+        self.key(pygame.K_ESCAPE)
         self.key(pygame.K_ESCAPE)
 
     def finish(self, play: PlayScene) -> None:

@@ -123,9 +123,9 @@ class PastGamesScene(Scene):
 
     def train_mistakes(self) -> None:
         """Your mistakes across the games listed, one queue (``game.app.scenes.retry``)."""
-        from game.app.scenes.retry import retry_of_records
+        from game.app.scenes.retry_queue import MistakesQueueScene
 
-        self.app.stack.push(retry_of_records(self.records))
+        self.app.stack.push(MistakesQueueScene(self.records))
 
     def back(self) -> None:
         self.app.stack.pop()

@@ -27,7 +27,6 @@ from game.app.scenes.board_panel import SideLayout, refused, scores_job, side_la
 from game.app.scenes.play_view import notes_for
 from game.app.widgets import Button, display_size, row_rects
 from game.app.worker import JobFailed, JobResult, WorkerEvent
-from game.archive_records import GameRecord
 from game.board import Board
 from game.rules import MAX, MIN
 from game.training import (
@@ -35,7 +34,6 @@ from game.training import (
     RoundScore,
     Verdict,
     columns_of_scores,
-    drills_of_records,
     drills_of_review,
     judge,
     prompt_line,
@@ -299,17 +297,21 @@ class RetryScene(Scene):
             lay.text,
             (lay.header.left, lay.header.top + lay.text + 10),
         )
-        if self.drill is not None:
-            self.draw_board(surface, lay)
-        elif self.drills:
-            self.draw_summary(surface, lay)
+        self.draw_middle(surface, lay)
         self.draw_panel(surface, lay)
-        enabled = {"Try again": self.tried is not None, "Next": bool(self.drills)}
-        labels = {"Next": "Again" if self.finished else "Next"}
+        enabled = {"Try again": self.tried is not None, "Next": self.can_go_on()}
+        labels = {"Next": self.next_label()}
         for button, rect in zip(self.buttons, row_rects(lay.buttons, len(self.buttons), 8)):
             button.draw(
                 surface, theme, rect=rect, enabled=enabled.get(button.label, True), label=labels.get(button.label)
             )
+
+    def draw_middle(self, surface: pygame.Surface, lay: SideLayout) -> None:
+        """Where the board goes: the position, or at the end the round's summary."""
+        if self.drill is not None:
+            self.draw_board(surface, lay)
+        elif self.drills:
+            self.draw_summary(surface, lay)
 
     def draw_board(self, surface: pygame.Surface, lay: SideLayout) -> None:
         assert self.view is not None
@@ -337,6 +339,13 @@ class RetryScene(Scene):
                 if reply_cell is not None:
                     ghost = (reply_cell, board.to_move, False)
         self.view.draw(surface, layout, board.grid, last=last, hint=hint, ghost=ghost, notes=notes)
+
+    def can_go_on(self) -> bool:
+        """Tell whether Next (N) does something: the next position, or a new round."""
+        return bool(self.drills)
+
+    def next_label(self) -> str:
+        return "Again" if self.finished else "Next"
 
     def score_text(self) -> str:
         left = len(self.drills) - self.index - (1 if self.index in self.firsts else 0)
@@ -403,13 +412,3 @@ def retry_of_review(review: GameReview, depths: Mapping[int, int], names: Mappin
         for side in (MAX, MIN)
     }
     return RetryScene(drills_of_review(review, sides, "this game", who))
-
-
-def retry_of_records(records: list[GameRecord]) -> RetryScene:
-    """One queue of the person's mistakes across stored games (their exact reviews)."""
-    drills, waiting = drills_of_records(records)
-    scene = RetryScene(drills, "Your mistakes, all games")
-    if waiting:
-        games = f"{waiting} game{'' if waiting == 1 else 's'}"
-        scene.note = f"{games} not reviewed yet: open a game's review (Enter) to add its mistakes."
-    return scene
