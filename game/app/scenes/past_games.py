@@ -3,8 +3,8 @@ chart of the person's wins, draws and losses against each level (and the latest
 results, oldest to newest, as a strip of squares).
 
 Controls: Up/Down choose a game, Enter or a click opens its review; L / R cycle the
-level / result filter (or click them); M trains your mistakes of the games listed (the
-reviewed ones) in one queue; PageUp/PageDown a page; Esc back.
+level / result filter (or click them); M trains your mistakes of the games listed in one
+queue (reviewing first the games that have no review); PageUp/PageDown a page; Esc back.
 """
 
 from __future__ import annotations
