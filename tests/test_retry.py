@@ -46,6 +46,7 @@ def test_the_retry_screen_judges_a_known_mistake_with_the_exact_solver(app):
     assert exact("441" + str(reply + 1)) == -exact("441")  # the reply keeps the opponent's win exactly
     assert after.pov(-1) == 1
     assert retry.score.points == 0 and retry.score.tried == 1
+    assert app.worker.use_process  # judged in the worker process, not in the window
     press(app, pygame.K_r)
     press(app, pygame.K_4)  # the right answer: it keeps the win
     assert retry.verdict is not None and retry.verdict.kept and retry.verdict.move_class is MoveClass.BEST
