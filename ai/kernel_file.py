@@ -1,12 +1,16 @@
-"""The exact solver's compiled search, kept as machine code in a file of the game's own.
+"""The compiled searches, kept as machine code in files of the game's own.
 
-numba compiles ``ai.solver_core.negamax`` once, behind a C-callable entry that takes
-plain pointers (the search allocates nothing, so it needs no numba runtime).  The machine
-code is saved in the user's cache folder (``ai.solver_core.cache_folder``) with a header
-that names what it was built from (the solver's source, the CPU, llvmlite's version) and
-a checksum.  Later processes load that file with llvmlite alone and call the search
+numba compiles a core's search once (``ai.solver_core.negamax``, the exact solver's;
+``ai.search_core.search_pass``, the play search's: a ``KernelSpec`` each), behind a
+C-callable entry that takes plain pointers (the searches allocate nothing, so they need
+no numba runtime).  The machine code is saved in the user's cache folder
+(``ai.solver_core.cache_folder``), one file per core, with a header that names what it
+was built from (the core's source and this file's, the CPU, llvmlite's version) and a
+checksum.  Later processes load that file with llvmlite alone and call the search
 through ctypes (which lets other threads run meanwhile): about 0.1 s, where importing
 numba and loading numba's own cache took about 0.6 s before any work.
+``KernelLoader`` is the lazy, warn-once loading the play search uses (the solver keeps
+its own copy of the same rules in ``ai.solver_core``).
 
 File layout: ``MAGIC``, one line of JSON (``key``, ``symbol``, ``size``, ``sha256``,
 ``external``), then ``size`` bytes of object code.  Anything else (truncated, garbage,

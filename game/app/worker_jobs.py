@@ -166,6 +166,7 @@ class _TreeRecorder:
     is never sent).  Meanwhile the worker takes the next jobs, whose compiled searches
     leave the interpreter to this thread."""
 
+    PENDING = 3
     _recorders: dict[int, _TreeRecorder] = {}
     _lock = threading.Lock()
 
@@ -184,6 +185,15 @@ class _TreeRecorder:
             return recorder
 
     def record(self, job_id: int, job: SearchJob, answer: Answer) -> None:
+        """Record this answer's tree after those already waiting; past ``PENDING`` waiting
+        (computer against computer outruns the Python search), the oldest is dropped:
+        its search says "still arriving" instead of holding the CPU for minutes."""
+        while self.tasks.qsize() >= self.PENDING:
+            try:
+                dropped, _, _ = self.tasks.get_nowait()
+            except queue.Empty:
+                break
+            log.info("the tree of job %s is not recorded: newer ones came first", dropped)
         self.tasks.put((job_id, job, answer))
 
     def _run(self) -> None:
