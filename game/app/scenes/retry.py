@@ -408,7 +408,7 @@ def retry_of_review(review: GameReview, depths: Mapping[int, int], names: Mappin
         side: "you"
         if len(people) == 1 and side in people
         else f"player {1 if side == MAX else 2}"
-        + (f", {names[side]}" if names.get(side) and side not in people else "")
+        + (f" ({names[side]})" if names.get(side) and side not in people else "")
         for side in (MAX, MIN)
     }
     return RetryScene(drills_of_review(review, sides, "this game", who))
