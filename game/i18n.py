@@ -1,0 +1,101 @@
+"""The game's words in the player's language (gettext; no pygame, no third-party module).
+
+Every sentence a person reads, in the window or from the command line, goes through ``_``
+(or ``ngettext`` where a number decides the form: "1 move", "2 moves"); a word fixed at
+import time (a table of names) is marked with ``N_`` and translated where it is shown.
+Machine-readable output (``--json``, the engine protocol, board and game files) stays in
+English and never passes through here.
+
+The catalogs live in ``game/locale/<lang>/LC_MESSAGES/connect4.mo``, compiled from the
+``.po`` files beside them (docs/translating.md).  The language is the one chosen in
+Options, or with "system" the first shipped one named by LANGUAGE, LC_ALL, LC_MESSAGES
+or LANG (gettext's order); English when none is.  ``set_language`` switches at once:
+``_`` reads the current catalog on every call, so a scene that words its text when it
+draws speaks the new language on the next frame.
+"""
+
+from __future__ import annotations
+
+import gettext
+import locale
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+DOMAIN = "connect4"
+LOCALE_DIR = Path(__file__).parent / "locale"
+LANGUAGES = {"en": "English", "de": "Deutsch", "es": "Español"}
+"""The shipped languages by code, each named in its own words (the Options row)."""
+SYSTEM = "system"
+ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+_translation: gettext.NullTranslations = gettext.NullTranslations()
+_language = "en"
+
+
+def system_language(environ: Mapping[str, str] | None = None) -> str:
+    """The shipped language the environment asks for, or "en".
+
+    The first variable of ``ENVIRONMENT`` that is set decides, as in gettext; LANGUAGE
+    may list several ("de:en"), the first shipped one wins.  "C" and "POSIX" mean English.
+    Where no variable is set (Windows), the system's locale decides.
+    """
+    environ = os.environ if environ is None else environ
+    for name in ENVIRONMENT:
+        value = environ.get(name, "")
+        if value:
+            for part in value.split(":"):
+                code = _code(part)
+                if code in LANGUAGES:
+                    return code
+            return "en"
+    try:
+        found = locale.getlocale()[0] or ""
+    except ValueError:
+        found = ""
+    code = _code(found)
+    return code if code in LANGUAGES else "en"
+
+
+def _code(name: str) -> str:
+    """ "de_DE.UTF-8" -> "de"; "German_Germany" (Windows) -> "de"."""
+    code = name.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+    return {"german": "de", "spanish": "es", "english": "en"}.get(code, code)
+
+
+def set_language(choice: str = SYSTEM) -> str:
+    """Speak ``choice`` (a code of ``LANGUAGES`` or "system") from now on; return the code used.
+
+    A missing catalog means English, never an error.
+    """
+    global _translation, _language
+    code = system_language() if choice == SYSTEM or choice not in LANGUAGES else choice
+    if code == "en":
+        _translation = gettext.NullTranslations()
+    else:
+        try:
+            _translation = gettext.translation(DOMAIN, LOCALE_DIR, languages=[code])
+        except OSError:
+            _translation, code = gettext.NullTranslations(), "en"
+    _language = code
+    return code
+
+
+def language() -> str:
+    """The code of the language in use ("en", "de", "es")."""
+    return _language
+
+
+def _(message: str) -> str:
+    """``message`` in the language in use."""
+    return _translation.gettext(message) if message else message
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a sentence for ``n`` things in the language in use ("1 move", "2 moves")."""
+    return _translation.ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalog without translating it (it is translated where shown)."""
+    return message
