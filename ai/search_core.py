@@ -766,6 +766,7 @@ class CompiledPasses:
         pruning, order, noise, context_seed = settings
         self.kernel, self.rules, self.limits = kernel, rules, limits
         self.first, self.second, self.to_move = position
+        self.empty = rules.cells - (self.first | self.second).bit_count()
         self.pruning = pruning
         params = np.array(rule_params(rules), dtype=np.int64)
         params[P_PRUNING], params[P_REMEMBER] = int(pruning), int(order is MoveOrder.BEST_FIRST)
@@ -790,7 +791,8 @@ class CompiledPasses:
         from ai.search import ColumnValue, SearchCancelled, SearchResult, SearchStats, _OutOfTime
         from ai.tree import BoundKind
 
-        params, moves, rows = self.params, int(self.params[P_MOVES]), depth + 2
+        # The stack never goes deeper than the empty cells, whatever depth was asked for.
+        params, moves, rows = self.params, int(self.params[P_MOVES]), min(depth, self.empty) + 2
         params[P_DEPTH], params[P_DONE], params[P_HAS_BEST] = depth, done_nodes, int(has_best)
         frames = np.zeros((rows, FIELDS), dtype=np.int64)
         orders = np.zeros((2, rows, moves), dtype=np.int64)
