@@ -17,6 +17,13 @@ the previous iterative-deepening pass first, and children that end the game valu
 the parent without a call.  Values are for MAX: a win ``p`` plies from the root is
 ``WIN - p`` (so the quickest win and the slowest loss are preferred); below that, the
 heuristic of ``ai.heuristic``.
+
+Compiled passes: a search that records no tree, on a board of up to 64 bits a position
+(``ai.bitboard.fits_compiled``), runs its passes in ``ai.search_core`` (numba), which
+visits the same nodes in the same order: the same move, value, line and counts, 10-30
+times sooner.  The Python passes here are the reference, the fallback (no numba,
+``CONNECT4_PURE_PYTHON=1``) and the ones that record trees, so a tree shown is the tree
+of the search that played (``ai.player.search_tree``).
 """
 
 from __future__ import annotations
