@@ -99,3 +99,24 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Mark ``message`` for the catalog without translating it (it is translated where shown)."""
     return message
+
+
+_UNITS = {
+    "node": lambda n: ngettext("{count:,} node", "{count:,} nodes", n),
+    "cutoff": lambda n: ngettext("{count:,} cutoff", "{count:,} cutoffs", n),
+    "leaf": lambda n: ngettext("{count:,} leaf", "{count:,} leaves", n),
+    "position": lambda n: ngettext("{count:,} position", "{count:,} positions", n),
+    "ply": lambda n: ngettext("{count:,} ply", "{count:,} plies", n),
+    "line": lambda n: ngettext("{count:,} line", "{count:,} lines", n),
+    "move": lambda n: ngettext("{count:,} move", "{count:,} moves", n),
+    "disc": lambda n: ngettext("{count:,} disc", "{count:,} discs", n),
+    "game": lambda n: ngettext("{count:,} game", "{count:,} games", n),
+    "finished game": lambda n: ngettext("{count:,} finished game", "{count:,} finished games", n),
+    "stored game": lambda n: ngettext("{count:,} stored game", "{count:,} stored games", n),
+}
+
+
+def counted(count: int, unit: str) -> str:
+    """ "1 node", "1,000 nodes", "6 plies": ``count`` things of ``unit`` (a key of the table
+    above) in the language in use, the form chosen by the catalog's plural rule."""
+    return _UNITS[unit](count).format(count=count)
