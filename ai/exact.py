@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ai.values import WIN, is_win_value, plies_to_end
+from game.i18n import _, ngettext
 from game.rules import MAX, MIN
 
 DRAW = 0
@@ -132,16 +133,12 @@ class ExactScore:
 
 
 # -- words: the one place an exact result is said -----------------------------------------
-PERFECT_PLAY = "with perfect play"
+# In the language in use (game.i18n); "you" takes sentences of its own, as most languages
+# bend the verb for it.
 
 
-def _moves(count: int) -> str:
-    return f"{count} move{'' if count == 1 else 's'}"
-
-
-def _subject_verb(name: str, verb: str) -> str:
-    """ "you win", "the computer wins", "Player 2 wins" ("you" takes the plain verb)."""
-    return f"{name} {verb}" if name.lower() == "you" else f"{name} {verb}s"
+def _is_you(name: str) -> bool:
+    return name.lower() in ("you", _("you").lower())
 
 
 def verdict(exact: ExactScore, names: Mapping[int, str]) -> str:
@@ -152,20 +149,36 @@ def verdict(exact: ExactScore, names: Mapping[int, str]) -> str:
     with perfect play".
     """
     if exact.is_draw:
-        return f"a draw {PERFECT_PLAY}"
-    said = _subject_verb(names[exact.winner], "win")
+        return _("a draw with perfect play")
+    name = names[exact.winner]
     moves = exact.winner_moves
-    return f"{said} in {_moves(moves)} {PERFECT_PLAY}" if moves is not None else f"{said} {PERFECT_PLAY}"
+    if moves is None:
+        said = _("you win with perfect play") if _is_you(name) else _("{name} wins with perfect play")
+    elif _is_you(name):
+        said = ngettext(
+            "you win in {moves} move with perfect play", "you win in {moves} moves with perfect play", moves
+        )
+    else:
+        said = ngettext(
+            "{name} wins in {moves} move with perfect play", "{name} wins in {moves} moves with perfect play", moves
+        )
+    return said.format(name=name, moves=moves)
 
 
 def standing(exact: ExactScore, names: Mapping[int, str]) -> str:
     """How the game stands, as a status headline: "You can force a win in 3 moves",
     "The computer can force a win (perfect play)", "A draw with perfect play"."""
     if exact.is_draw:
-        return f"A draw {PERFECT_PLAY}"
+        return _("A draw with perfect play")
     name = names[exact.winner]
     moves = exact.winner_moves
-    text = f"{name} can force a win" + (f" in {_moves(moves)}" if moves is not None else " (perfect play)")
+    if moves is None:
+        text = _("You can force a win (perfect play)") if _is_you(name) else _("{name} can force a win (perfect play)")
+    elif _is_you(name):
+        text = ngettext("You can force a win in {moves} move", "You can force a win in {moves} moves", moves)
+    else:
+        text = ngettext("{name} can force a win in {moves} move", "{name} can force a win in {moves} moves", moves)
+    text = text.format(name=name, moves=moves)
     return text[0].upper() + text[1:]
 
 
@@ -174,16 +187,23 @@ def column_label(exact: ExactScore, mover: int) -> str:
     3rd move from now), "lose 5" (the other side wins with its 5th), "draw".  Counted in
     the winner's own moves, as the hint says it; never "W3", the tree's plies."""
     if exact.is_draw:
-        return "draw"
-    word = "win" if exact.winner == mover else "lose"
+        return _("draw")
     moves = exact.winner_moves
-    return word if moves is None else f"{word} {moves}"
+    if exact.winner == mover:
+        return _("win") if moves is None else _("win {moves}").format(moves=moves)
+    return _("lose") if moves is None else _("lose {moves}").format(moves=moves)
 
 
 def column_key(mover_name: str, other_name: str) -> str:
     """What the column badges count, said for the side to move."""
-    mine = "your" if mover_name == "you" else "their"
-    return (
-        f'Column scores, perfect play: "win 3" = {_subject_verb(mover_name, "win")} with {mine} '
-        f'3rd move from now; "lose 5" = {other_name} wins with its 5th.'
-    )
+    if _is_you(mover_name):
+        text = _(
+            'Column scores, perfect play: "win 3" = you win with your 3rd move from now; '
+            '"lose 5" = {other} wins with its 5th.'
+        )
+    else:
+        text = _(
+            'Column scores, perfect play: "win 3" = {mover} wins with their 3rd move from now; '
+            '"lose 5" = {other} wins with its 5th.'
+        )
+    return text.format(mover=mover_name, other=other_name)

@@ -54,7 +54,7 @@ def test_the_package_faces_name_the_main_types():
     assert Solver is not None
 
 
-HEADLESS_RULES = {"game", "game.rules", "game.board", "game.match", "game.notation", "game.board_file"}
+HEADLESS_RULES = {"game", "game.rules", "game.board", "game.match", "game.notation", "game.board_file", "game.i18n"}
 """What the AI may import from ``game``: the rules without a front end."""
 
 
