@@ -60,6 +60,8 @@ colour-vision deficiency and a monochrome one."""
 MOTIONS = ("normal", "fast", "off")
 """Animation speed: a falling disc's pace, or none at all (discs appear at once, nothing
 pulses; ``game.app.animation``)."""
+LANGUAGE_CHOICES = ("system", "en", "de", "es")
+"""The Language row: the system's language, or one of the shipped catalogs (``game.i18n``)."""
 UI_SCALES = (100, 125, 150, 200)
 """Text and the widgets sized by it, in per cent (``Theme.scale``)."""
 
@@ -88,6 +90,7 @@ class Settings:
     motion: str = "normal"
     speech: bool = False  # spoken output of the status line (``game.app.speech``)
     ui_scale: int = 100
+    language: str = "system"  # "system" or a code of ``game.i18n.LANGUAGES``
     depth: int = 4
     pruning: bool = True
     node_budget: int = 0
@@ -199,6 +202,7 @@ _READERS: dict[str, Callable[[object], object]] = {
     "motion": _choice(MOTIONS),
     "speech": _bool,
     "ui_scale": _scale,
+    "language": _choice(LANGUAGE_CHOICES),
     "depth": _int_in(MIN_DEPTH, MAX_DEPTH),
     "pruning": _bool,
     "node_budget": _node_budget,
