@@ -7,17 +7,16 @@ the same nodes in the same order as ``ai.search._Pass``: the same move order (th
 move stored by an earlier pass, then the killer of the ply, then the static order, or
 children sorted by their static value where no best move is stored), the same best-move
 table (a dict there, an open-addressing table here, both emptied at the same node once
-past ``ai.search.TABLE_LIMIT``), the same killers, the same node budget checks every
-``ai.search.CHECK_EVERY`` nodes (``TABLE_LIMIT`` is read from ``ai.search`` for each
-search), the same leaf values (wins, full boards, the
-evaluation, a noisy level's blur), so it gives the same move, value, principal
-variation, root values and counts.  tests/test_search_core.py checks it.
+past ``ai.search.TABLE_LIMIT``, which each search hands over), the same killers, the same
+node budget checks every ``ai.search.CHECK_EVERY`` nodes, the same leaf values (wins,
+full boards, the evaluation, a noisy level's blur), so it gives the same move, value,
+principal variation, root values and counts.  tests/test_search_core.py checks it.
 
 **The evaluation as arrays, not generated source.**  ``ai.heuristic`` generates Python
 source per rule set because a loop over directions and window planes costs several times
 the shifts it wraps in the interpreter.  Compiled, that loop costs little (the shift
 counts are loop-invariant registers), and one compiled kernel then serves every rule set:
-the terms (weights, masks, K, height) come in an int64 array (``eval_params``).  Generated
+the terms (weights, masks, K, height) come in an int64 array (``rule_params``).  Generated
 numba source would mean one kernel file and one 10-20 s compilation per rule set a person
 tries (a new board size would wait on numba in the middle of a game); arrays mean one
 kernel, compiled once at the first start, loaded in about 0.05 s by every later process.
@@ -705,8 +704,10 @@ def move_steps(rules: Rules, order: MoveOrder) -> Int64Array:
 
 
 def table_slots(rules: Rules, depth: int, node_limit: int | None, table_limit: int) -> int:
-    """Slots of the best-move table: twice the most positions it can hold at once (one per
-    node searched, at most ``table_limit`` plus a check's worth), a power of two."""
+    """Slots of the best-move table: the first power of two at least 1.5 times the most
+    positions it can hold at once (one per node searched, at most ``table_limit`` plus a
+    check's worth): a load of at most 2/3, so a probe stays short; 24 MB at the most (a
+    table twice that size cost 18 ms to allocate and touch, a sixth of Expert's move)."""
     from ai.cost import full_tree_positions
 
     most = table_limit + 2 * CHECK_EVERY
@@ -714,7 +715,7 @@ def table_slots(rules: Rules, depth: int, node_limit: int | None, table_limit: i
         most = min(most, node_limit + 2 * CHECK_EVERY + rules.cells)
     most = min(most, full_tree_positions(rules, depth) + 1)
     slots = 1024
-    while slots < 2 * most:
+    while 2 * slots < 3 * most:
         slots *= 2
     return slots
 
