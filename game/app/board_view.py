@@ -225,9 +225,9 @@ class BoardView:
         if _contrast(note.color, self.theme.palette.background) < 1.5:  # a white badge on white
             pygame.draw.rect(surface, ink, rect, max(1, rect.height // 12), border_radius=rect.height // 2)
         room = rect.width - 2 * int(rect.height * 0.4)  # the straight middle and a little of each end
-        size = max(11, int(rect.height * 0.75))
-        while size > 9 and self.theme.font(size, True).size(note.text)[0] > room:
-            size -= 1  # shrink rather than cut "lose 18"
+        size = min(max(11, int(rect.height * 0.75)), rect.height * 0.9 / self.theme.scale)
+        while size > 9 / self.theme.scale and self.theme.font(size, True).size(note.text)[0] > room:
+            size -= 0.5  # shrink rather than cut "lose 18" (a badge does not grow with the text size)
         text = self.theme.fit(note.text, size, room, bold=True)
         self.theme.text(surface, text, size, rect.center, color=ink, bold=True, anchor="center")
 

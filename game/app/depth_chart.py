@@ -55,14 +55,15 @@ def draw_depth_chart(
     shown = bench or current
     depths = [row.depth for row in shown.rows] if shown is not None else list(range(1, 13))
     axes = _Axes(area.left + 64, area.right - 16, depths, size)
-    free = area.bottom - y - 6 * size - 30  # less the labels above each chart, the depths and the key
+    em = size * theme.scale  # a line of text's height, at the UI scale
+    free = int(area.bottom - y - 6 * em - 30)  # less the labels above each chart, the depths and the key
     top_h = int(free * 0.42)
-    top = y + size + 6
+    top = y + em + 6
     _draw_shares(surface, theme, axes, top, top_h, current, bench)
-    low = top + top_h + 2 * size + 6
+    low = top + top_h + 2 * em + 6
     low_h = free - top_h
     _draw_nodes(surface, theme, axes, low, low_h, current, bench)
-    _draw_key(surface, theme, axes, low + low_h + size + 10, current, bench)
+    _draw_key(surface, theme, axes, low + low_h + em + 10, current, bench)
 
 
 def _draw_heading(
@@ -73,12 +74,12 @@ def _draw_heading(
     bench: DepthTruth | None,
     status: str,
     size: int,
-) -> int:
+) -> float:
     """The title and what the bars and marks are; returns the y below them."""
-    x0, y = area.left + 10, area.top + 8
+    x0, y = area.left + 10, float(area.top + 8)
     title = "Depth against truth: when does the search keep the exact outcome?"
     theme.text(surface, theme.fit(title, size + 2, area.width - 20, bold=True), size + 2, (x0, y), bold=True)
-    y += size + 8
+    y += size * theme.scale + 8
     lines = []
     if bench is not None:
         lines.append(f"Bars: {bench.label} ({bench.positions} positions). {bench.note}".strip())
@@ -88,7 +89,7 @@ def _draw_heading(
         lines.append(status)
     for line in lines:
         theme.text(surface, theme.fit(line, size - 2, area.width - 20), size - 2, (x0, y), color=theme.palette.muted)
-        y += size
+        y += size * theme.scale
     return y
 
 

@@ -340,7 +340,7 @@ class Theme:
         self,
         surface: pygame.Surface,
         text: str,
-        size: int,
+        size: float,
         pos: tuple[float, float],
         *,
         color: Color | None = None,
@@ -373,7 +373,21 @@ class Theme:
             _, dropped = self._texts.popitem(last=False)
             self.text_bytes -= _surface_bytes(dropped)
 
-    def fit(self, text: str, size: int, width: float, bold: bool = False) -> str:
+    def shrink(self, text: str, size: float, width: float, bold: bool = False) -> float:
+        """The largest size up to ``size`` at which ``text`` fits ``width`` pixels, but not
+        below ``size`` at 100 %: a box that does not grow with the UI scale keeps its text
+        whole at the size it had, rather than cutting it (``fit`` cuts what still does not fit)."""
+        floor = size / self.scale if self.scale > 1 else size
+        while size > floor and self.font(size, bold).size(text)[0] > width:
+            size = max(floor, size - 1)
+        return size
+
+    def fitted(self, text: str, size: float, width: float, bold: bool = False) -> tuple[str, float]:
+        """``text`` and its size for a box ``width`` wide: ``shrink``, then ``fit``."""
+        size = self.shrink(text, size, width, bold)
+        return self.fit(text, size, width, bold), size
+
+    def fit(self, text: str, size: float, width: float, bold: bool = False) -> str:
         """Shorten ``text`` with an ellipsis until it fits ``width`` pixels."""
         font = self.font(size, bold)
         if font.size(text)[0] <= width:
@@ -382,7 +396,7 @@ class Theme:
             text = text[:-1]
         return text.rstrip() + "..." if text else ""
 
-    def wrap(self, text: str, size: int, width: int) -> list[str]:
+    def wrap(self, text: str, size: float, width: float) -> list[str]:
         """Split ``text`` into lines that fit ``width`` pixels."""
         font = self.font(size)
         lines: list[str] = []

@@ -54,14 +54,19 @@ class Button:
         pygame.draw.rect(surface, color, rect, border_radius=max(4, rect.height // 5))
         if self.focused:
             pygame.draw.rect(surface, p.accent, rect.inflate(6, 6), 2, border_radius=max(4, rect.height // 4))
-        size = size or max(14, int(rect.height * 0.5))
-        label = theme.fit(label or self.label, size, rect.width - 8)
-        text_rect = theme.text(surface, label, size, rect.center, color=p.button_text, anchor="center")
-        if self.key_hint and rect.width > text_rect.width + 40:
+        # The label grows with the UI scale as far as the button lets it (its height, then
+        # its width); only what still does not fit at the 100 % size is cut.
+        label = label or self.label
+        wanted = min(size or max(14, int(rect.height * 0.5)), rect.height * 0.85 / theme.scale)
+        label, fitted = theme.fitted(label, wanted, rect.width - 8)
+        text_rect = theme.text(surface, label, fitted, rect.center, color=p.button_text, anchor="center")
+        hint_size = max(11, fitted * 2 // 3)
+        hint_width = theme.font(hint_size).size(self.key_hint)[0] if self.key_hint else 0
+        if self.key_hint and text_rect.right + 6 + hint_width <= rect.right - 8:  # clear of the label
             theme.text(
                 surface,
                 self.key_hint,
-                max(11, size * 2 // 3),
+                hint_size,
                 (rect.right - 8, rect.bottom - 4),
                 color=p.button_text,
                 anchor="bottomright",
@@ -97,12 +102,14 @@ class Selector:
         self.index = (self.index + delta) % len(self.options)
         self.on_change(self.value)
 
-    def font_size(self) -> int:
-        return max(14, int(self.rect.height * 0.62))
+    def font_size(self, scale: float = 1.0) -> float:
+        """The text's size: 62 % of the row at 100 %, growing with the UI scale only as far
+        as the row's height allows (the scene makes the rows taller when it can)."""
+        return min(max(14, int(self.rect.height * 0.62)) * scale, self.rect.height * 0.85) / scale
 
     def measure(self, theme: Theme) -> None:
         """Size the value box for the longest option (call after setting ``rect``)."""
-        font = theme.font(self.font_size(), True)
+        font = theme.font(self.font_size(theme.scale), True)
         widest = max(font.size(self.format(option))[0] for option in self.options)
         # The value box may take at most 60% of the row; the label keeps the rest.
         self.value_width = min(widest + self.rect.height // 2, int(self.rect.width * 0.6) - 2 * self.rect.height)
@@ -130,16 +137,16 @@ class Selector:
         if self.focused:
             pygame.draw.rect(surface, p.panel, self.rect.inflate(12, 6), border_radius=6)
             pygame.draw.rect(surface, p.accent, self.rect.inflate(12, 6), 2, border_radius=6)
-        size = self.font_size()
+        size = self.font_size(theme.scale)
         left, right = self.arrow_rects()
-        label = theme.fit(self.label, size, left.left - self.rect.left - 8)
-        theme.text(surface, label, size, (self.rect.left, self.rect.centery), anchor="midleft")
+        label, label_size = theme.fitted(self.label, size, left.left - self.rect.left - 8)
+        theme.text(surface, label, label_size, (self.rect.left, self.rect.centery), anchor="midleft")
         for rect, glyph in ((left, "<"), (right, ">")):
             pygame.draw.rect(surface, p.button, rect, border_radius=6)
             theme.text(surface, glyph, size, rect.center, color=p.button_text, anchor="center", bold=True)
         middle = (left.right + right.left) / 2
-        value = theme.fit(self.format(self.value), size, right.left - left.right - 6, bold=True)
-        theme.text(surface, value, size, (middle, self.rect.centery), anchor="center", bold=True)
+        value, value_size = theme.fitted(self.format(self.value), size, right.left - left.right - 6, bold=True)
+        theme.text(surface, value, value_size, (middle, self.rect.centery), anchor="center", bold=True)
 
 
 class FocusList:

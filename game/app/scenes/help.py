@@ -77,13 +77,32 @@ class HowToPlayScene(Scene):
         """The height of the text at font ``size`` in a column ``width`` wide."""
         lines = sum(len(self.app.theme.wrap(paragraph, size, width)) for paragraph in self.rules_text())
         paragraphs = len(self.rules_text())
-        return size * (4 + lines * 1.1 + paragraphs * 0.5 + 0.5 + 1.6 + len(CONTROLS) * 1.15)
+        em = size * self.app.theme.scale
+        return em * (4 + lines * 1.1 + paragraphs * 0.5 + 0.5 + 1.6 + len(CONTROLS) * 1.15)
+
+    def column_width(self, w: int) -> int:
+        return min(w - 60, int(820 * self.app.theme.scale))
 
     def text_size(self, w: int, h: int) -> int:
-        """The largest font size (up to 26) at which everything fits above the footer."""
-        width = min(w - 60, 820)
-        size = max(16, min(26, h // 30))
-        while size > 12 and self.content_height(size, width) > h - size * 2:
+        """The largest font size (up to 26) at which, at 100 %, everything fits above the
+        footer; a bigger UI scale makes that size bigger (the page then scrolls), as far as
+        each control's key and action still fit their columns."""
+        theme = self.app.theme
+        scale, theme.scale = theme.scale, 1.0
+        try:
+            size = max(16, min(26, h // 30))
+            while size > 12 and self.content_height(size, min(w - 60, 820)) > h - size * 2:
+                size -= 1
+        finally:
+            theme.scale = scale
+        width = self.column_width(w)
+
+        def fits(size: int) -> bool:
+            keys = max(theme.font(size, True).size(key)[0] for key, _ in CONTROLS)
+            actions = max(theme.font(size).size(action)[0] for _, action in CONTROLS)
+            return keys <= width * 0.3 - 8 and actions <= width * 0.7
+
+        while size > 12 and not fits(size):
             size -= 1
         return size
 
@@ -91,21 +110,26 @@ class HowToPlayScene(Scene):
         theme = self.app.theme
         w, h = surface.get_size()
         size = self.text_size(w, h)
-        width = min(w - 60, 820)
+        em = size * theme.scale  # a line's height grows with the UI scale
+        width = self.column_width(w)
         left = (w - width) // 2
-        y: float = size * 2 - self.scroll
+        y: float = em * 2 - self.scroll
         theme.text(surface, "How to play", size * 2, (w / 2, y), bold=True, anchor="center")
-        y += size * 2
+        y += em * 2
         for paragraph in self.rules_text():
             for line in theme.wrap(paragraph, size, width):
                 theme.text(surface, line, size, (left, y))
-                y += size * 1.1
-            y += size * 0.5
-        y += size * 0.5
+                y += em * 1.1
+            y += em * 0.5
+        y += em * 0.5
         theme.text(surface, "Controls", int(size * 1.3), (left, y), bold=True)
-        y += size * 1.6
+        y += em * 1.6
         for key, action in CONTROLS:
             theme.text(surface, key, size, (left, y), bold=True)
             theme.text(surface, theme.fit(action, size, width * 0.7), size, (left + width * 0.3, y))
-            y += size * 1.15
-        theme.text(surface, "Esc or click: back", size, (w / 2, h - size), anchor="center", color=theme.palette.muted)
+            y += em * 1.15
+        footer = "Esc or click: back"
+        if self.content_height(size, width) > h - em * 2:  # a big UI scale: the page is longer than the window
+            footer = "Up/Down or the wheel: scroll · " + footer
+            pygame.draw.rect(surface, theme.palette.background, pygame.Rect(0, int(h - em * 1.6), w, h))
+        theme.text(surface, footer, size, (w / 2, h - em), anchor="center", color=theme.palette.muted)

@@ -186,7 +186,7 @@ class LevelSelectScene(Scene):
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
         row = self.row_height(size)
-        width = min(w - 40, 680)
+        width = min(w - 40, int(680 * self.app.theme.scale))  # bigger text: wider, where there is room
         left = (w - width) // 2
         presets = pygame.Rect(left, int(row * 2.5), width, row)
         for button, rect in zip(self.presets, row_rects(presets, len(self.presets), row // 4)):
@@ -242,11 +242,13 @@ class LevelSelectScene(Scene):
         row = self.row
         s = self.app.settings
         width = self.text_rect.width
-        theme.text(surface, "Level", int(row * 1.3), (w / 2, row * 0.9), bold=True, anchor="center")
-        small = int(row * 0.55)
+        title = int(row * 1.3)  # its top inside the window at any UI scale
+        top = max(row * 0.9, theme.font(title, True).get_height() / 2 + 2)
+        theme.text(surface, "Level", title, (w / 2, top), bold=True, anchor="center")
+        headline, small = theme.fitted(self.headline(), int(row * 0.55), width)
         theme.text(
             surface,
-            theme.fit(self.headline(), small, width),
+            headline,
             small,
             (w / 2, row * 1.85),
             color=p.muted,

@@ -92,16 +92,17 @@ class MenuScene(Scene):
         rects = self.button_rects(size)
         theme = self.app.theme
         height = self.button_height(size)
-        text_size = int(height * 1.25)
+        text_size = min(int(height * 1.25), height * 1.6 / theme.scale)  # a title's room, at any UI scale
         while text_size > 16 and theme.font(text_size, True).size(self.title)[0] > panel.width - 40:
             text_size -= 2
         theme.text(
             surface, self.title, text_size, (panel.centerx, panel.top + height * 1.1), bold=True, anchor="center"
         )
         y = panel.top + height * 2.0
+        line_size = min(height * 0.5, height * 0.6 * 0.8 / theme.scale)  # the lines keep their spacing
         for line in self.subtitle_lines():
-            line = theme.fit(line, int(height * 0.5), panel.width - 24)
-            theme.text(surface, line, int(height * 0.5), (panel.centerx, y), anchor="center", color=theme.palette.muted)
+            line, fitted = theme.fitted(line, line_size, panel.width - 24)
+            theme.text(surface, line, fitted, (panel.centerx, y), anchor="center", color=theme.palette.muted)
             y += height * 0.6
         for button, rect in zip(self.buttons, rects):
             button.draw(surface, theme, rect=rect)
@@ -133,7 +134,7 @@ class OverlayMenu(MenuScene):
         height = self.button_height(size)
         lines = len(self.subtitle_lines())
         content = int(height * 2.2) + lines * int(height * 0.6) + len(self.buttons) * (height + height // 3)
-        rect = pygame.Rect(0, 0, min(w - 40, 460), min(h - 20, content + height // 2))
+        rect = pygame.Rect(0, 0, min(w - 40, int(460 * self.app.theme.scale)), min(h - 20, content + height // 2))
         rect.center = (w // 2, h // 2)
         return rect
 

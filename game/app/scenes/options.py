@@ -142,8 +142,9 @@ class OptionsScene(Scene):
         """
         w, h = size
         count = len(self.selectors)
-        row = max(20, min(40, int(h / (count * 4 / 3 + 5.2))))
-        width = min(w - 40, 620)
+        scale = self.app.theme.scale  # bigger text: taller and wider rows, where the window has room
+        row = max(20, min(int(40 * scale), int(h / (count * 4 / 3 + 5.2))))
+        width = min(w - 40, int(620 * scale))
         top = row * 2
         area = pygame.Rect(0, top, w, int(count * row * 4 / 3))
         for selector, rect in zip(self.selectors, stack_rects(area, count, row, row // 3, width)):
@@ -175,7 +176,9 @@ class OptionsScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
         row = self.selectors[0].rect.height
-        theme.text(surface, "Options", int(row * 1.5), (surface.get_width() / 2, row * 1.0), bold=True, anchor="center")
+        title = int(row * 1.5)  # its top inside the window at any UI scale
+        top = max(row * 1.0, theme.font(title, True).get_height() / 2 + 2)
+        theme.text(surface, "Options", title, (surface.get_width() / 2, top), bold=True, anchor="center")
         for selector in self.selectors:
             selector.draw(surface, theme)
         self.back.draw(surface, theme)

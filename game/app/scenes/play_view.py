@@ -259,8 +259,14 @@ def draw_status(scene: PlayScene, surface: pygame.Surface, layout: PlayLayout) -
     theme.text(surface, theme.fit(first, size, right - x, bold=True), size, (x, y), bold=True)
     color = p.accent if scene.jobs.purpose is not None else p.muted
     searching = scene.jobs.purpose is not None  # a progress line: new text each update, never cached
+    second, detail_size = theme.fitted(second, small, right - x)  # the UI scale's size, as far as it fits
     theme.text(
-        surface, theme.fit(second, small, right - x), small, (x, y + big * 1.25), color=color, cache=not searching
+        surface,
+        second,
+        detail_size,
+        (x, y + big * 1.25),
+        color=color,
+        cache=not searching,
     )
     edge = layout.text_right
     if level:

@@ -471,8 +471,8 @@ class ReviewScene(Scene):
         pygame.draw.rect(surface, p.panel, lay.moves, border_radius=10)
         x = lay.moves.left + 10
         theme.text(surface, "Moves", lay.text + 2, (x, lay.moves.top + 6), bold=True)
-        hint = theme.fit("Left/Right step · P play on from here", lay.text - 2, lay.moves.width - 20)
-        theme.text(surface, hint, lay.text - 2, (x, lay.moves.top + lay.text + 10), color=p.muted)
+        hint, size = theme.fitted("Left/Right step · P play on from here", lay.text - 2, lay.moves.width - 20)
+        theme.text(surface, hint, size, (x, lay.moves.top + lay.text + 10), color=p.muted)
         first, fit, row_h = self.list_rows(lay)
         top = lay.moves.top + lay.text * 2 + 14
         for index in range(fit):

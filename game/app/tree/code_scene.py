@@ -189,9 +189,10 @@ class CodeWalkScene(Scene):
         w, h = surface.get_size()
         margin = 12
         small = 15 if h < 700 else 17
-        header = pygame.Rect(margin, margin, w - 2 * margin, 2 * small + 16)
-        footer = pygame.Rect(margin, h - margin - small - 12, w - 2 * margin, small + 12)
-        code_w = int((w - 3 * margin) * 0.56)
+        line = small * theme.scale  # a line grows with the UI scale, and the panels with it
+        header = pygame.Rect(margin, margin, w - 2 * margin, 2 * line + 16)
+        footer = pygame.Rect(margin, h - margin - line - 12, w - 2 * margin, line + 12)
+        code_w = int((w - 3 * margin) * min(0.7, 0.56 + 0.24 * (theme.scale - 1)))  # bigger text: wider code
         code = pygame.Rect(margin, header.bottom + 8, code_w, footer.top - header.bottom - 16)
         side = pygame.Rect(code.right + margin, code.top, w - code.right - 2 * margin, code.height)
         for rect in (header, code, side, footer):
@@ -207,10 +208,13 @@ class CodeWalkScene(Scene):
                 bold=True,
             )
             return
+        title, title_size = theme.fitted(
+            f"The textbook code, line by line: {self.title}", small, header.width - 16, bold=True
+        )
         theme.text(
             surface,
-            theme.fit(f"The textbook code, line by line: {self.title}", small, header.width - 16, bold=True),
-            small,
+            title,
+            title_size,
             (header.left + 8, header.top + 6),
             bold=True,
         )
@@ -219,7 +223,7 @@ class CodeWalkScene(Scene):
             surface,
             theme.fit(sentence, small, header.width - 16),
             small,
-            (header.left + 8, header.top + 8 + small),
+            (header.left + 8, header.top + 8 + line),
             color=p.accent,
         )
         self.draw_code(surface, code, small)
@@ -234,15 +238,16 @@ class CodeWalkScene(Scene):
             color=p.muted,
         )
 
-    def draw_code(self, surface: pygame.Surface, area: pygame.Rect, size: int) -> None:
+    def draw_code(self, surface: pygame.Surface, area: pygame.Rect, size: float) -> None:
         theme = self.app.theme
         p = theme.palette
         both = self.source.last - self.source.first + 1
-        if both * (size + 3) > area.height - 12 and both * 17 <= area.height - 12:
+        if both * (size * theme.scale + 3) > area.height - 12 >= both * (14 * theme.scale + 3):
             size = 14  # both functions, a little smaller, rather than only the running one
-        row = size + 3
-        rows = max(1, (area.height - 12) // row)
+        size = self.code_size(size, area.width - 24)
         font = theme.font(size)
+        row = int(size * theme.scale + 3)
+        rows = max(1, (area.height - 12) // row)
         indent = font.size("    ")[0] / 4
         number_w = font.size("000")[0] + 10
         y = area.top + 6
@@ -259,10 +264,19 @@ class CodeWalkScene(Scene):
             theme.text(surface, shown, size, (x, y), color=color, bold=running)
             y += row
 
+    def code_size(self, size: float, width: float) -> float:
+        """The code's size: the widest line of both functions fits ``width`` (with its line
+        number and indent), shrinking with a big UI scale, never below the 100 % size."""
+        widest = max(
+            range(self.source.first, self.source.last + 1),
+            key=lambda number: self.app.theme.font(size).size(self.source.lines[number - 1])[0],
+        )
+        return self.app.theme.shrink("000  " + self.source.lines[widest - 1], size, width, bold=True)
+
     def draw_stack(self, surface: pygame.Surface, area: pygame.Rect, size: int) -> None:
         theme = self.app.theme
         p = theme.palette
-        x, y = area.left + 8, area.top + 6
+        x, y = area.left + 8, float(area.top + 6)
         node = self.tree.node(self.step.node)
         board_moves = " ".join(format_move(m, self.tree.rules) for m in node.path()) or "(the root)"
         lines = [
@@ -277,16 +291,18 @@ class CodeWalkScene(Scene):
             ("Call stack (root first)", True, p.text),
         ]
         lines += [(line, False, p.text) for line in self.stack_lines()]
+        line_h = size * theme.scale
         for text, bold, color in lines:
-            if y + size > area.bottom - 4:
+            if y + line_h > area.bottom - 4:
                 return
-            theme.text(surface, theme.fit(text, size, area.width - 16, bold=bold), size, (x, y), color=color, bold=bold)
-            y += size + 4
+            shown, text_size = theme.fitted(text, size, area.width - 16, bold=bold)
+            theme.text(surface, shown, text_size, (x, y), color=color, bold=bold)
+            y += line_h + 4
         # The position at the current node, as far as room allows.
         board = self._boards.get(node.index)
         if board is None:
             return
         rules = board.rules
-        cell = min((area.width - 24) // rules.cols, (area.bottom - y - 20) // rules.rows, 34)
+        cell = int(min((area.width - 24) // rules.cols, (area.bottom - y - 20) // rules.rows, 34))
         if cell >= 8:
-            draw_small_board(surface, theme, board, (x + 4, y + 10), cell, mark_last=bool(node.path()))
+            draw_small_board(surface, theme, board, (x + 4, int(y) + 10), cell, mark_last=bool(node.path()))

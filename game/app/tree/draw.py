@@ -15,6 +15,7 @@ from game.app.scenes.menu import dim
 from game.app.theme import Theme
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, Placed
 from game.app.tree.legend import FONT_SIZE, PAGE_TITLE, TITLE
+from game.app.tree.placing import path_top
 from game.app.tree.text import compare_verdict, order_line
 from game.app.worker import JobPurpose
 from game.board import Board
@@ -89,7 +90,7 @@ def draw_header(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     rect = scene.areas.header
     title = header_title(scene, tree, rect.width - 20)
     theme.text(surface, title, 22, (rect.left + 10, rect.top + 6), bold=True)
-    y = rect.top + 34
+    y = rect.top + path_top(theme)
     label = theme.text(surface, "Path:", 18, (rect.left + 10, y), color=p.muted)
     x = label.right + 8
     for crumb, index in scene.crumbs:
@@ -388,7 +389,7 @@ def draw_bottom(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     theme = scene.app.theme
     p = theme.palette
     rect = scene.areas.bottom
-    y = rect.top + 8
+    y = float(rect.top + 8)
     # Nodes per ply: a small bar chart.
     per_ply = scene.per_ply
     chart = chart_rect(rect)
@@ -410,12 +411,13 @@ def draw_bottom(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     tx = chart.right + 24
     size = 16 if rect.width > 1000 else 15
     room = scene.buttons[0].rect.top - 4 if scene.buttons else rect.bottom
+    line_h = size * theme.scale + 3  # at the UI scale
     for text, color in bottom_lines(scene, tree, theme):
         for line in theme.wrap(text, size, rect.right - tx - 12)[:2]:
-            if y + 17 > room:
+            if y + 17 * theme.scale > room:
                 break
             theme.text(surface, line, size, (tx, y), color=color)
-            y += size + 3
+            y += line_h
     for button in scene.buttons:
         button.draw(surface, theme, size=16)
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from game.app.theme import Theme
 from game.app.tree.layout import PRUNED, View, layout, path_to
 from game.app.tree.legend import legend_layout
 from game.app.widgets import Button, row_rects
@@ -42,16 +43,27 @@ class Areas:
     bottom: pygame.Rect
 
 
-def areas_for(size: tuple[int, int]) -> Areas:
+def areas_for(size: tuple[int, int], theme: Theme | None = None) -> Areas:
+    """The panels for a window of ``size``; the header holds the title and the path at
+    the ``theme``'s UI scale."""
     w, h = size
     margin = 12
-    header = pygame.Rect(margin, margin, w - 2 * margin, 62)
+    header = pygame.Rect(margin, margin, w - 2 * margin, header_height(theme))
     side = min(340, max(240, int(w * 0.3)))
     bottom_h = min(190, max(150, int(h * 0.26)))
     bottom = pygame.Rect(margin, h - margin - bottom_h, w - 2 * margin, bottom_h)
     detail = pygame.Rect(w - margin - side, header.bottom + 8, side, bottom.top - header.bottom - 16)
     canvas = pygame.Rect(margin, header.bottom + 8, detail.left - 2 * margin, bottom.top - header.bottom - 16)
     return Areas(header, canvas, detail, bottom)
+
+
+def path_top(theme: Theme | None) -> int:
+    """The path's row in the header: under the title (22 bold), at the UI scale."""
+    return 34 if theme is None or theme.scale <= 1 else 8 + theme.font(22, True).get_linesize()
+
+
+def header_height(theme: Theme | None) -> int:
+    return 62 if theme is None or theme.scale <= 1 else path_top(theme) + theme.font(18).get_linesize() + 6
 
 
 def row_pitch(height: float, rows: int, roomy: float) -> float:
@@ -68,7 +80,7 @@ def relayout(scene: TreeScene) -> None:
     surface = pygame.display.get_surface()
     if surface is None:
         return
-    scene.areas = areas_for(surface.get_size())
+    scene.areas = areas_for(surface.get_size(), scene.app.theme)
     tree = scene.tree
     if tree is None:
         scene.drawn, scene.crumbs, scene.legend = [], [], None
@@ -117,7 +129,7 @@ def crumb_rects(scene: TreeScene) -> list[tuple[pygame.Rect, int]]:
     tree = scene.known_tree
     header = scene.areas.header
     x = header.left + 10 + theme.font(18).size("Path:")[0] + 8
-    y = header.top + 34
+    y = header.top + path_top(theme)
     crumbs = []
     for index in path_to(tree, scene.view.root):
         width, height = theme.font(18, bold=index == scene.view.root).size(scene.move_label(tree.node(index).move))

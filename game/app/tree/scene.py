@@ -477,14 +477,14 @@ class TreeScene(Scene):
     def toast_bottom(self, size: tuple[int, int]) -> int | None:
         """Toasts go above the bottom panel, over the tree, never over the panel's or the
         legend's words (above the legend, or under a legend shown in place of the tree)."""
-        bottom = areas_for(size).bottom.top - 6
+        bottom = areas_for(size, self.app.theme).bottom.top - 6
         legend = self.legend
         if legend is None:
             return bottom
         height = self.app.theme.font(TOAST_FONT).get_linesize() + 14
         if bottom - height >= legend.box.bottom:  # room under it (a legend page)
             return bottom
-        if legend.box.top - 6 - height >= areas_for(size).canvas.top:
+        if legend.box.top - 6 - height >= areas_for(size, self.app.theme).canvas.top:
             return legend.box.top - 6
         return bottom
 

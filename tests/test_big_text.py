@@ -1,0 +1,122 @@
+"""Big text: at 150 % on 1280x800 every scene keeps its text whole and inside the window.
+
+The UI scale is one mechanism: every font size passes through ``Theme.font``.  The test
+draws each scene (the tree and the code walk included) and measures every text the theme
+draws against the window, and every text a box had to shorten (``Theme.fit``'s ellipsis).
+"""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from ai.levels import Level
+from ai.search import search
+from game.app.scenes.game_over import GameOverScene
+from game.app.scenes.help import HowToPlayScene
+from game.app.scenes.level_select import LevelSelectScene
+from game.app.scenes.options import OptionsScene
+from game.app.scenes.past_games import PastGamesScene
+from game.app.scenes.pause import PauseScene
+from game.app.scenes.play import PlayScene, SearchRecord
+from game.app.scenes.title import TitleScene
+from game.app.tree.codewalk import Line
+from game.app.worker import JobPurpose
+from game.board import Board
+from game.rules import Rules
+from tests.ui import drawn_texts, key_event, press, step, wait_until
+
+pytestmark = pytest.mark.window
+
+
+def measure(app, scrolls: bool = False) -> list[str]:
+    """Draw one frame; every text cut short or drawn outside the window (for a page that
+    ``scrolls``, outside its width)."""
+    theme, problems = app.theme, []
+    window = pygame.display.get_surface().get_rect()
+    fit, text = theme.fit, theme.text
+
+    def spy_fit(line, size, width, bold=False):
+        shown = fit(line, size, width, bold)
+        if shown != line:
+            problems.append(f"cut: {line!r} -> {shown!r}")
+        return shown
+
+    def spy_text(surface, line, size, pos, **options):
+        rect = text(surface, line, size, pos, **options)
+        inside = rect.left >= 0 and rect.right <= window.right if scrolls else window.contains(rect)
+        if surface is pygame.display.get_surface() and line.strip() and not inside:
+            problems.append(f"outside the window: {line!r} at {rect}")
+        return rect
+
+    theme.fit, theme.text = spy_fit, spy_text
+    try:
+        app.draw()
+    finally:
+        del theme.fit, theme.text
+    return problems
+
+
+@pytest.fixture
+def big(make_app):
+    app = make_app((1280, 800))
+    app.settings.ui_scale = 150
+    app.theme.scale = 1.5
+    return app
+
+
+def two_players_won(app) -> PlayScene:
+    play = PlayScene(Rules(), Level(2), "human")
+    app.stack.push(play)
+    step(app)
+    for key in "1212121":
+        app.step([key_event(pygame.K_0 + int(key))], 1 / 60)
+        wait_until(app, lambda: play.drop is None, 5)
+    return play
+
+
+def test_menus_and_the_game_keep_their_text_whole_at_150(big):
+    app = big
+    assert app.theme.font(20).get_height() > 1.4 * type(app.theme)().font(20).get_height()
+    seen = {}
+    for scene in (TitleScene(), OptionsScene(), LevelSelectScene(), HowToPlayScene(), PastGamesScene()):
+        app.stack.reset(scene)
+        step(app, 2)
+        seen[scene.name] = measure(app, scrolls=scene.name == "how to play")
+        if scene.name == "how to play":  # a long page at a big scale: it scrolls to its end
+            for _ in range(20):
+                press(app, pygame.K_DOWN)
+            drawn = {text: rect for text, rect in drawn_texts(app)}
+            assert pygame.display.get_surface().get_rect().contains(drawn["save a screenshot"])
+    app.stack.reset(TitleScene())
+    step(app)
+    play = two_players_won(app)
+    seen["play"] = measure(app)
+    assert wait_until(app, lambda: isinstance(app.stack.top, GameOverScene), 5)
+    seen["game over"] = measure(app)
+    app.stack.pop()
+    step(app)
+    app.stack.push(PauseScene(play))
+    step(app, 2)
+    seen["pause"] = measure(app)
+    assert not any(seen.values()), {name: found for name, found in seen.items() if found}
+
+
+def test_the_tree_and_the_code_walk_keep_their_text_whole_at_150(big):
+    app = big
+    board = Board.from_moves("44336")
+    result = search(board.grid, board.rules, 4, record_tree=True, to_move=board.to_move)
+    play = PlayScene(board.rules, Level(4), "computer")
+    play.searches.append(SearchRecord(5, board.to_move, JobPurpose.MOVE, result))
+    app.stack.push(play)
+    step(app)
+    press(app, pygame.K_t, frames=3)
+    assert type(app.stack.top).__name__ == "TreeScene"
+    seen = {"tree": measure(app)}
+    press(app, pygame.K_k, frames=2)
+    walk = app.stack.top
+    assert wait_until(app, lambda: walk.ready, 30)
+    walk.seek(next(i for i, line in enumerate(walk.steps) if line.kind is Line.CUTOFF))  # the longest line
+    step(app)
+    seen["code walk"] = measure(app)
+    assert not any(seen.values()), {name: found for name, found in seen.items() if found}
