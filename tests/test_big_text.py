@@ -18,12 +18,12 @@ from game.app.scenes.level_select import LevelSelectScene
 from game.app.scenes.options import OptionsScene
 from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.pause import PauseScene
-from game.app.scenes.play import PlayScene, SearchRecord
+from game.app.scenes.play import PlayScene
 from game.app.scenes.title import TitleScene
 from game.app.tree.codewalk import Line
-from game.app.worker import JobPurpose
 from game.board import Board
 from game.rules import Rules
+from tests.test_tree_view import open_tree
 from tests.ui import drawn_texts, key_event, press, step, wait_until
 
 pytestmark = pytest.mark.window
@@ -106,12 +106,8 @@ def test_the_tree_and_the_code_walk_keep_their_text_whole_at_150(big):
     app = big
     board = Board.from_moves("44336")
     result = search(board.grid, board.rules, 4, record_tree=True, to_move=board.to_move)
-    play = PlayScene(board.rules, Level(4), "computer")
-    play.searches.append(SearchRecord(5, board.to_move, JobPurpose.MOVE, result))
-    app.stack.push(play)
+    open_tree(app, board.rules, result, board.to_move)
     step(app)
-    press(app, pygame.K_t, frames=3)
-    assert type(app.stack.top).__name__ == "TreeScene"
     seen = {"tree": measure(app)}
     press(app, pygame.K_k, frames=2)
     walk = app.stack.top
