@@ -136,7 +136,7 @@ class PastGamesScene(Scene):
         w, h = size
         m = 12
         text = max(15, min(20, h // 34))
-        title = pygame.Rect(m, m, w - 2 * m, text * 2 + 8)
+        title = pygame.Rect(m, m, w - 2 * m, int(text * 2 * self.app.theme.scale) + 8)  # at the UI scale
         bh = max(30, min(42, h // 16))
         row = pygame.Rect(m, h - m - bh, w - 2 * m, bh)
         chart_h = max(110, min(190, int(h * 0.26)))
@@ -210,7 +210,7 @@ class PastGamesScene(Scene):
             surface,
             theme.fit(filters, text, title.width),
             text,
-            (title.centerx, title.top + text + 14),
+            (title.centerx, title.top + text * self.app.theme.scale + 14),
             color=p.muted,
             anchor="midtop",
         )
