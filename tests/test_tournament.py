@@ -11,6 +11,7 @@ import pytest
 
 from game.arena import STANDARD_OPENINGS, Failure, Side, elo, openings, play_game, run_match
 from game.board import Board
+from game.game_file import read_games
 from game.rules import MAX, MIN, Rules
 from game.tournament import EnginePlayer, LevelPlayer, format_report, make_player, write_pgn
 
@@ -182,9 +183,9 @@ def test_match_command_prints_the_report_and_writes_replayable_games(tmp_path):
     for fragment in ("Match: depth:2 (A) vs easy (B)", "score", "Elo difference (A - B):", "ms per move", "Games"):
         assert fragment in out
     assert "2/2 games" in proc.stderr  # the progress bar
-    text = pgn.read_text()
-    assert text.count("[Round ") == 2
-    moves = [line.split('"')[1] for line in text.splitlines() if line.startswith("[Moves ")]
+    games, problems = read_games(pgn.read_text())
+    assert len(games) == 2 and not problems
+    moves = [game.moves_string() for game in games]
     assert all(move_string in out for move_string in moves)
     analyze = subprocess.run(
         [sys.executable, str(ROOT / "main.py"), "analyze", moves[0]], capture_output=True, text=True, timeout=60
