@@ -18,6 +18,7 @@ import pygame
 
 from ai.levels import Level, preset_name
 from game.archive import HUMAN, Archive, GameResult, lost_game_line
+from game.i18n import N_, _
 
 if TYPE_CHECKING:
     from game.app.loop import App
@@ -36,7 +37,7 @@ def archive_of(app: App) -> Archive:
     if archive is None:
         archive = _ARCHIVES[app] = Archive.open(app.home)
         if archive.warning:
-            app.show_toast(f"Game archive: {archive.warning}", 6.0)
+            app.show_toast(_("Game archive: {warning}").format(warning=archive.warning), 6.0)
     return archive
 
 
@@ -54,12 +55,16 @@ def close_archive(app: App) -> None:
         log.warning("closing the game archive: %s", error)
         return
     for record in lost:
-        print(f"Game archive: {lost_game_line(record)}", file=sys.stderr, flush=True)
+        print(
+            _("Game archive: {lost_game_line}").format(lost_game_line=lost_game_line(record)),
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def level_label(level: Level) -> str:
     """A level as the archive names it: its preset name, else "depth N"."""
-    return preset_name(level) or f"depth {level.depth}"
+    return preset_name(level) or _("depth {depth}").format(depth=level.depth)
 
 
 def sides_of(play: PlayScene) -> tuple[str, str, int | None, int | None]:
@@ -95,7 +100,7 @@ def store_finished(play: PlayScene) -> int | None:
         second_depth=second_depth,
     )
     if archive.warning and archive.pending:
-        play.app.show_toast(f"Game archive: {archive.warning}", 5.0)
+        play.app.show_toast(_("Game archive: {warning}").format(warning=archive.warning), 5.0)
     if game_id is not None:
         _GAME_IDS[play] = game_id
     return game_id
@@ -139,13 +144,13 @@ def resume_scene(app: App) -> PlayScene | None:
         for move in kept.moves:
             scene.match.play(move)
     except ValueError as error:
-        app.show_toast(f"The unfinished game could not be set up: {error}", 5.0)
+        app.show_toast(_("The unfinished game could not be set up: {error}").format(error=error), 5.0)
         return None
     archive_of(app).take_in_progress(kept)  # this window's game now: offered to no other
     return scene
 
 
-SHARE_KEYS = " · Ctrl+L the link, Ctrl+Shift+C the game"
+SHARE_KEYS = N_(" · Ctrl+L the link, Ctrl+Shift+C the game")
 """Said after a copy where those keys work too (a game, the review)."""
 
 
@@ -164,10 +169,10 @@ def copy_or_paste(play: PlayScene, *, paste: bool, link: bool = False, shift: in
         depths = {side: d for side, d in ((1, first_depth), (-1, second_depth)) if d}
         copy_game(play.app, board_game(play.match.board, {1: first, -1: second}, depths))
     elif not paste:
-        copy_moves(play.app, play.match.board, SHARE_KEYS)
+        copy_moves(play.app, play.match.board, _(SHARE_KEYS))
     else:
         board = paste_position(play.app, play.rules)
         if board is not None:
             play.restart()
             play.match = Match(board.rules, board=board)
-            play.app.show_toast(f"Pasted a position with {board.ply} discs")
+            play.app.show_toast(_("Pasted a position with {ply} discs").format(ply=board.ply))

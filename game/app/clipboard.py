@@ -13,6 +13,7 @@ import pygame
 
 from game.board import Board
 from game.game_file import looks_like_game_file
+from game.i18n import _
 from game.position_text import MAX_PASTE, PositionTextError, position_text, read_position
 from game.rules import Rules
 from game.sources import SourceError, is_link, read_text
@@ -43,22 +44,24 @@ def copy_moves(app: App, board: Board, more: str = "") -> None:
     ``more`` ends the toast (the other things the scene copies)."""
     text = position_text(board)
     if not put_text(text):
-        app.show_toast("No clipboard here: the position is " + (text if len(text) < 50 else "too long to show"), 5.0)
+        app.show_toast(
+            _("No clipboard here: the position is ") + (text if len(text) < 50 else _("too long to show")), 5.0
+        )
         return
-    shown = text if "\n" not in text else "the board (Max-Connect-4 format)"
-    app.show_toast(f"Copied {shown or 'the empty board'}{more}", 4.0 if more else 2.5)
+    shown = text if "\n" not in text else _("the board (Max-Connect-4 format)")
+    app.show_toast(_("Copied {value}{more}").format(value=shown or "the empty board", more=more), 4.0 if more else 2.5)
 
 
 def paste_position(app: App, rules: Rules) -> Board | None:
     """The position on the clipboard under ``rules``, or None (a toast says why)."""
     text = get_text()
     if text is None:
-        app.show_toast("No clipboard here: nothing to paste")
+        app.show_toast(_("No clipboard here: nothing to paste"))
         return None
     try:
         return _shared_position(text, rules) or read_position(text, rules)
     except (PositionTextError, SourceError) as error:
-        app.show_toast(f"Not pasted: {error}", 4.0)
+        app.show_toast(_("Not pasted: {error}").format(error=error), 4.0)
         return None
 
 
@@ -68,12 +71,13 @@ def _shared_position(text: str, rules: Rules) -> Board | None:
     text = text.strip()
     if not (is_link(text) or looks_like_game_file(text)) or len(text) > MAX_PASTE:
         return None
-    board = read_text(text, rules, label="the clipboard").game.board()
+    board = read_text(text, rules, label=_("the clipboard")).game.board()
     if board.rules != rules:
         raise SourceError(
-            f"the game is on {board.rules.describe()}, this board {rules.describe()}: "
-            "paste it on the title screen to open it"
+            _("the game is on {describe}, this board {describe2}: paste it on the title screen to open it").format(
+                describe=board.rules.said(), describe2=rules.said()
+            )
         )
     if board.is_game_over():
-        raise SourceError("that game is over: paste it on the title screen to review it")
+        raise SourceError(_("that game is over: paste it on the title screen to review it"))
     return board

@@ -8,7 +8,8 @@ review of the first game, the past games (the demo's games are in its archive) a
 analysis board, then a short game of two people with its mistakes retried (a wrong try,
 a right one, the queue across games from Past games) and the opening explorer, saving
 a PNG of each into DIR.  ``--home DIR`` keeps the settings and the archive there
-(default: a temporary folder).  Exit code 0 on success.
+(default: a temporary folder); ``--language de`` shows the window in German (or
+``es``, ``en``).  Exit code 0 on success.
 """
 
 from __future__ import annotations
@@ -20,13 +21,18 @@ import tempfile
 import time
 from pathlib import Path
 
+from game.app.settings import LANGUAGE_CHOICES
+from game.i18n import set_language
+
 FRAME = 1 / 60
 
 
 class Demo:
     """Drives an App frame by frame and saves screenshots."""
 
-    def __init__(self, out: Path, depth: int, size: tuple[int, int], home: Path | None = None):
+    def __init__(
+        self, out: Path, depth: int, size: tuple[int, int], home: Path | None = None, language: str = "system"
+    ):
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ["SDL_AUDIODRIVER"] = "dummy"
         from game.app.loop import App
@@ -39,6 +45,8 @@ class Demo:
         self.app.settings.pruning = True
         self.app.settings.node_budget = 0
         self.app.settings.set_second_level(self.app.settings.level())
+        self.app.settings.language = language
+        set_language(language)
         self.saved: list[Path] = []
 
     def frames(self, count: int = 1, events=None) -> None:
@@ -332,13 +340,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=7, help="search depth of both computers (default 7)")
     parser.add_argument("--size", default="1024x720", help="window size WxH (default 1024x720)")
     parser.add_argument("--home", help="folder for the demo's settings and game archive (default: a temporary one)")
+    parser.add_argument(
+        "--language", choices=LANGUAGE_CHOICES, default="system", help="the window's language (default: the system's)"
+    )
     args = parser.parse_args(argv)
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
         print(f"main.py demo: error: --size must look like 1024x720, not {args.size!r}", file=sys.stderr)
         return 2
-    demo = Demo(Path(args.out), args.depth, (width, height), Path(args.home) if args.home else None)
+    demo = Demo(Path(args.out), args.depth, (width, height), Path(args.home) if args.home else None, args.language)
     try:
         return demo.run()
     except (RuntimeError, AssertionError) as error:

@@ -27,13 +27,14 @@ from game.app.sound import Sounds, quiet_stderr
 from game.app.speech import Speech
 from game.app.theme import Theme
 from game.app.worker import AIWorker, Job, WorkerLost, WorkerNote
+from game.i18n import N_, _, set_language
 
 if TYPE_CHECKING:
     from game.sources import Source
 
 log = logging.getLogger(__name__)
 
-TITLE = "Connect Four"
+TITLE = N_("Connect Four")
 """The window's title and class: what a task bar shows (not ``main.py``)."""
 APP_FOLDER = "connect4"
 DEFAULT_SIZE = (1024, 720)
@@ -98,7 +99,8 @@ class App:
         report = read_settings(self.settings_path)
         self.settings: Settings = report.settings
         size = size or self.settings.window_size
-        pygame.display.set_caption(TITLE)
+        set_language(self.settings.language)
+        pygame.display.set_caption(_(TITLE))
         pygame.display.set_icon(make_icon())
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         self.theme = Theme(self.settings.theme, scale=self.settings.ui_scale, motion=self.settings.motion)
@@ -276,9 +278,9 @@ class App:
             path.parent.mkdir(parents=True, exist_ok=True)
             pygame.image.save(display_surface(), str(path))
         except (pygame.error, OSError) as error:
-            self.show_toast(f"Could not save the screenshot: {error}")
+            self.show_toast(_("Could not save the screenshot: {error}").format(error=error))
             return None
-        self.show_toast(f"Screenshot saved: {path}")
+        self.show_toast(_("Screenshot saved: {path}").format(path=path))
         return path
 
     def toggle_fullscreen(self) -> None:
@@ -290,7 +292,7 @@ class App:
                 pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
             self.fullscreen = not self.fullscreen
         except pygame.error as error:
-            self.show_toast(f"Full screen is not available: {error}")
+            self.show_toast(_("Full screen is not available: {error}").format(error=error))
 
     def quit(self) -> None:
         """Stop at the end of this frame (the window was closed or Quit chosen)."""
@@ -355,7 +357,9 @@ def launch(opened: Source | None = None) -> int:
         app = App()
     except pygame.error as error:
         print(
-            f"main.py: cannot open a window ({error}). Without a display, try: python main.py demo --out screenshots",
+            _(
+                "main.py: cannot open a window ({error}). Without a display, try: python main.py demo --out screenshots"
+            ).format(error=error),
             file=sys.stderr,
         )
         return 1

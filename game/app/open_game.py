@@ -19,6 +19,7 @@ from game.app.settings import Opponent
 from game.archive import HUMAN
 from game.board import Board
 from game.game_file import GameText, game_text
+from game.i18n import N_, _
 from game.rules import MAX, MIN, STANDARD
 from game.sources import Source, SourceError, read_source, read_text, solver_link
 
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from game.app.scene import Scene
     from game.app.scenes.review import ReviewScene
 
-PERSON = "a person"
+PERSON = N_("a person")
 """How the review names a side a person played (the archive's ``human``)."""
 PASTE_SCENES = frozenset({"title", "past games", "review"})
 """Scenes where Ctrl+V opens what is pasted (the play and analysis scenes paste a position)."""
@@ -45,7 +46,7 @@ def open_scene(found: Source) -> Scene:
     if not game.moves:
         return AnalysisScene(game.board())
     names = {
-        side: PERSON if name == HUMAN else name
+        side: _(PERSON) if name == HUMAN else name
         for side, name in ((MAX, game.first), (MIN, game.second))
         if name is not None
     }
@@ -64,10 +65,14 @@ def show_opened(app: App, found: Source) -> None:
     """Push the scene of an opened game, and say what was opened."""
     app.stack.push(open_scene(found))
     game = found.game
-    what = f"{len(game.moves)} moves" if game.moves else "a position"
-    more = f" (game 1 of {found.games_in_file})" if found.games_in_file > 1 else ""
-    keys = "Left/Right step, P plays on from here" if game.moves else "play on by hand"
-    app.show_toast(f"Opened {what} from {found.label}{more}: {keys}", 5.0)
+    what = _("{count} moves").format(count=len(game.moves)) if game.moves else _("a position")
+    more = (
+        _(" (game 1 of {games_in_file})").format(games_in_file=found.games_in_file) if found.games_in_file > 1 else ""
+    )
+    keys = _("Left/Right step, P plays on from here") if game.moves else _("play on by hand")
+    app.show_toast(
+        _("Opened {what} from {label}{more}: {keys}").format(what=what, label=found.label, more=more, keys=keys), 5.0
+    )
 
 
 def open_dropped(app: App, path: str) -> None:
@@ -75,7 +80,7 @@ def open_dropped(app: App, path: str) -> None:
     try:
         found = read_source(path, app.settings.rules())
     except SourceError as error:
-        app.show_toast(f"Not opened: {error}", 6.0)
+        app.show_toast(_("Not opened: {error}").format(error=error), 6.0)
         return
     show_opened(app, found)
 
@@ -84,12 +89,12 @@ def open_pasted(app: App) -> None:
     """Ctrl+V where nothing else pastes: open the game (or link, moves, board) pasted."""
     text = get_text()
     if text is None:
-        app.show_toast("No clipboard here: nothing to paste")
+        app.show_toast(_("No clipboard here: nothing to paste"))
         return
     try:
-        found = read_text(text, app.settings.rules(), label="the clipboard")
+        found = read_text(text, app.settings.rules(), label=_("the clipboard"))
     except SourceError as error:
-        app.show_toast(f"Not opened: {error}", 6.0)
+        app.show_toast(_("Not opened: {error}").format(error=error), 6.0)
         return
     show_opened(app, found)
 
@@ -110,7 +115,9 @@ class PlayOnScene(LevelSelectScene):
 
     def headline(self) -> str:
         side = 1 if self.board.to_move == MAX else 2
-        return f"Play on after move {len(self.board.moves)} as player {side} · {self.board.rules.describe()}"
+        return _("Play on after move {count} as player {side} · {describe}").format(
+            count=len(self.board.moves), side=side, describe=self.board.rules.said()
+        )
 
     def start(self) -> None:
         from game.app.archive_link import level_label
@@ -125,14 +132,17 @@ class PlayOnScene(LevelSelectScene):
         side = 1 if self.board.to_move == MAX else 2
         level = level_label(self.app.settings.level())
         self.app.show_toast(
-            f"Playing on after move {len(self.board.moves)}: you are player {side}, against {level}", 5.0
+            _("Playing on after move {count}: you are player {side}, against {level}").format(
+                count=len(self.board.moves), side=side, level=level
+            ),
+            5.0,
         )
 
 
 def play_on(app: App, board: Board) -> None:
     """P: choose a level, then play on from ``board``."""
     if board.is_game_over():
-        app.show_toast("The game is over here: step back to a move to play on from")
+        app.show_toast(_("The game is over here: step back to a move to play on from"))
         return
     app.stack.push(PlayOnScene(board))
 
@@ -141,14 +151,14 @@ def copy_link(app: App, board: Board) -> None:
     """Ctrl+L: the solver page's ``?pos=`` link of the position (the standard board only)."""
     start_empty = not board.start_grid().any() and board.start_to_move() == MAX
     if board.rules != STANDARD or not start_empty:
-        why = "the standard 6x7 board" if board.rules != STANDARD else "a game from the empty board"
-        app.show_toast(f"No link: the solver page shows only {why}; Ctrl+C copies the moves")
+        why = _("the standard 6x7 board") if board.rules != STANDARD else _("a game from the empty board")
+        app.show_toast(_("No link: the solver page shows only {why}; Ctrl+C copies the moves").format(why=why))
         return
     link = solver_link(board.moves_string())
     if not put_text(link):
-        app.show_toast(f"No clipboard here: the link is {link}", 6.0)
+        app.show_toast(_("No clipboard here: the link is {link}").format(link=link), 6.0)
         return
-    app.show_toast(f"Copied the link {link}", 4.0)
+    app.show_toast(_("Copied the link {link}").format(link=link), 4.0)
 
 
 def board_game(board: Board, names: dict[int, str], depths: dict[int, int], result: str | None = None) -> GameText:
@@ -157,7 +167,10 @@ def board_game(board: Board, names: dict[int, str], depths: dict[int, int], resu
     if result is None:
         result = "*" if outcome is None else {MAX: "1-0", MIN: "0-1", None: "1/2-1/2"}[outcome.winner]
     start = board.start_grid()
-    archived = {side: HUMAN if name.lower() in (PERSON, "you", HUMAN) else name for side, name in names.items()}
+    archived = {
+        side: HUMAN if name.lower() in (PERSON, _(PERSON), "you", _("you"), HUMAN) else name
+        for side, name in names.items()
+    }
     return GameText(
         board.rules,
         tuple(board.moves),
@@ -175,9 +188,9 @@ def board_game(board: Board, names: dict[int, str], depths: dict[int, int], resu
 def copy_game(app: App, game: GameText) -> None:
     """Ctrl+Shift+C: the game file text of the game (tags and moves)."""
     if not put_text(game_text(game)):
-        app.show_toast("No clipboard here: use 'games --export' to write the games to a file", 6.0)
+        app.show_toast(_("No clipboard here: use 'games --export' to write the games to a file"), 6.0)
         return
-    app.show_toast(f"Copied the game ({len(game.moves)} moves) as game file text", 4.0)
+    app.show_toast(_("Copied the game ({count} moves) as game file text").format(count=len(game.moves)), 4.0)
 
 
 def review_key(review: ReviewScene, event: pygame.event.Event) -> None:
@@ -196,4 +209,4 @@ def review_key(review: ReviewScene, event: pygame.event.Event) -> None:
         from game.app.archive_link import SHARE_KEYS
         from game.app.clipboard import copy_moves
 
-        copy_moves(review.app, board, SHARE_KEYS)
+        copy_moves(review.app, board, _(SHARE_KEYS))

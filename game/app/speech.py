@@ -22,9 +22,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from game.i18n import N_, _
+
 log = logging.getLogger(__name__)
 
-NO_VOICE = "No voice for spoken output was found (on Linux, install espeak-ng): the game stays silent"
+NO_VOICE = N_("No voice for spoken output was found (on Linux, install espeak-ng): the game stays silent")
 WINDOWS_SPEAK = (
     "Add-Type -AssemblyName System.Speech; "
     "(New-Object System.Speech.Synthesis.SpeechSynthesizer).Speak([Console]::In.ReadToEnd())"
@@ -97,7 +99,7 @@ class Speech:
             return None
         voice = self.voice
         if voice is None:
-            return self._note(NO_VOICE)
+            return self._note(_(NO_VOICE))
         self.stop()
         self.count += 1
         try:
@@ -110,7 +112,9 @@ class Speech:
         except OSError as error:
             self._voice = None
             return self._note(
-                f"Spoken output cannot start {voice.name} ({error.strerror or error}): the game stays silent"
+                _("Spoken output cannot start {name} ({value}): the game stays silent").format(
+                    name=voice.name, value=error.strerror or error
+                )
             )
         self.process = process
         self.said.append(text)

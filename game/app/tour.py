@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 import pygame
 
 from game.app.scene import Scene
+from game.i18n import _
 
 if TYPE_CHECKING:
     from game.app.loop import App
@@ -47,7 +48,7 @@ class Tour:
 
     # -- driving ------------------------------------------------------------------------
     def frames(self, count: int = 1) -> None:
-        for _ in range(count):
+        for _frame in range(count):
             self.app.step([], FRAME)
             self._note()
 
@@ -62,7 +63,7 @@ class Tour:
         deadline = time.perf_counter() + self.timeout
         while not condition():
             if time.perf_counter() > deadline:
-                raise TimeoutError(f"the tour waited too long for {what}")
+                raise TimeoutError(_("the tour waited too long for {what}").format(what=what))
             self.app.step([], FRAME)
             self._note()
             time.sleep(0.005)
@@ -76,7 +77,11 @@ class Tour:
         """The scene on top, which must be a ``kind``."""
         top = self.app.stack.top
         if not isinstance(top, kind):
-            raise RuntimeError(f"the tour expected {kind.__name__} on top, found {type(top).__name__}")
+            raise RuntimeError(
+                _("the tour expected {name__} on top, found {name__2}").format(
+                    name__=kind.__name__, name__2=type(top).__name__
+                )
+            )
         return top
 
     def _note(self) -> None:
@@ -126,13 +131,13 @@ class Tour:
             return play.drop is None and not play.thinking and play.match.to_move == play.human_side
 
         for key in (pygame.K_4, pygame.K_3):
-            self.until(my_turn, "the computer's move")
+            self.until(my_turn, _("the computer's move"))
             self.key(key)
-        self.until(my_turn, "the computer's move")
+        self.until(my_turn, _("the computer's move"))
         self.key(pygame.K_h)
-        self.until(lambda: play.jobs.hint is not None, "a hint")
+        self.until(lambda: play.jobs.hint is not None, _("a hint"))
         self.key(pygame.K_s)  # the column scores stay on the board
-        self.until(lambda: play.jobs.purpose is None, "the column scores")
+        self.until(lambda: play.jobs.purpose is None, _("the column scores"))
         return play
 
     def tree_overlay(self, play: PlayScene) -> None:
@@ -143,16 +148,16 @@ class Tour:
         from game.app.tree.practice_scene import PracticeScene
         from game.app.tree.scene import TreeScene
 
-        self.until(lambda: all(r.result.tree is not None for r in play.searches), "the trees")
+        self.until(lambda: all(r.result.tree is not None for r in play.searches), _("the trees"))
         self.key(pygame.K_t)
         tree = self.top(TreeScene)
         self.key(pygame.K_c)
-        self.until(lambda: tree.compare_job is None, "the comparison")
+        self.until(lambda: tree.compare_job is None, _("the comparison"))
         self.key(pygame.K_o)
-        self.until(lambda: tree.orders is None or not tree.orders.running, "the move orders")
+        self.until(lambda: tree.orders is None or not tree.orders.running, _("the move orders"))
         self.key(pygame.K_k)
         walk = self.top(CodeWalkScene)
-        self.until(lambda: walk.ready or walk.fetch.failed is not None, "the code walk")
+        self.until(lambda: walk.ready or walk.fetch.failed is not None, _("the code walk"))
         self.key(pygame.K_RIGHT)
         self.key(pygame.K_ESCAPE)
         self.key(pygame.K_p)
@@ -161,10 +166,10 @@ class Tour:
         self.key(pygame.K_ESCAPE)
         assert tree.tree is not None
         chart = self.push(DepthChartScene(tree.tree, positions=1))
-        self.until(lambda: chart.done, "the depth chart")
+        self.until(lambda: chart.done, _("the depth chart"))
         self.key(pygame.K_ESCAPE)
         shown = tree.tree
-        self.until(lambda: not tree.horizon.is_due(shown, tree.selected), "the horizon line")
+        self.until(lambda: not tree.horizon.is_due(shown, tree.selected), _("the horizon line"))
         self.key(pygame.K_ESCAPE)
 
     def retry(self) -> None:
@@ -173,11 +178,11 @@ class Tour:
 
         self.key(pygame.K_l)
         retry = self.top(RetryScene)
-        self.until(lambda: retry.finished or retry.columns is not None or retry.no_scores is not None, "the retry")
+        self.until(lambda: retry.finished or retry.columns is not None or retry.no_scores is not None, _("the retry"))
         if retry.drill is not None and retry.no_scores is None:
             column = min(retry.board().legal_moves())
             self.key(pygame.K_1 + column)
-            self.until(lambda: retry.verdict is not None and retry.job.id is None, "the retry's judgement")
+            self.until(lambda: retry.verdict is not None and retry.job.id is None, _("the retry's judgement"))
         self.key(pygame.K_ESCAPE)
 
     def mistakes_queue(self) -> None:
@@ -188,7 +193,7 @@ class Tour:
         self.push(PastGamesScene())
         self.key(pygame.K_m)
         queue = self.top(MistakesQueueScene)
-        self.until(lambda: not queue.reviewing and queue.job.id is None, "the queue of mistakes")
+        self.until(lambda: not queue.reviewing and queue.job.id is None, _("the queue of mistakes"))
         self.key(pygame.K_ESCAPE)
         self.key(pygame.K_ESCAPE)
 
@@ -201,7 +206,7 @@ class Tour:
             return isinstance(self.app.stack.top, GameOverScene)
 
         while not over():
-            self.until(lambda: over() or (play.drop is None and not play.thinking), "the computer's move")
+            self.until(lambda: over() or (play.drop is None and not play.thinking), _("the computer's move"))
             self.frames(1)
             if not over() and play.outcome is None and play.match.to_move == play.human_side:
                 column = min(play.match.board.legal_moves())
@@ -216,19 +221,19 @@ class Tour:
 
         self.key(pygame.K_v)
         review = self.top(ReviewScene)
-        self.until(lambda: review.review is not None or review.failed is not None, "the review")
+        self.until(lambda: review.review is not None or review.failed is not None, _("the review"))
         review.set_ply(3)
         self.key(pygame.K_a)
         analysis = self.top(AnalysisScene)
-        self.until(lambda: analysis.answer is not None or analysis.no_scores_reason is not None, "the scores")
+        self.until(lambda: analysis.answer is not None or analysis.no_scores_reason is not None, _("the scores"))
         self.key(pygame.K_e)
         explorer = self.top(ExplorerScene)
-        self.until(lambda: explorer.scores is not None or explorer.no_scores is not None, "the explorer's values")
+        self.until(lambda: explorer.scores is not None or explorer.no_scores is not None, _("the explorer's values"))
         self.key(pygame.K_ESCAPE)
         self.key(pygame.K_ESCAPE)
         self.retry()
         self.key(pygame.K_t)
-        self.until(lambda: self.app.stack.top is not review, "the review's tree")
+        self.until(lambda: self.app.stack.top is not review, _("the review's tree"))
         self.frames(2)
         self.key(pygame.K_ESCAPE)
         self.key(pygame.K_ESCAPE)

@@ -62,6 +62,7 @@ from ai.levels import Level
 from ai.review import GameReview, MoveReview
 from ai.search import SearchResult
 from ai.tree import FIELDS, SearchTree
+from game.i18n import _
 from game.rules import Rules
 
 log = logging.getLogger(__name__)
@@ -185,7 +186,11 @@ class TreeHeader:
     def build(self, data: array) -> SearchTree:
         """The one place a tree is rebuilt from its header and its node data."""
         if len(data) * data.itemsize != self.nbytes or len(data) % FIELDS:
-            raise ValueError(f"tree of job {self.job_id}: {len(data) * data.itemsize} bytes, expected {self.nbytes}")
+            raise ValueError(
+                _("tree of job {job_id}: {count} bytes, expected {nbytes}").format(
+                    job_id=self.job_id, count=len(data) * data.itemsize, nbytes=self.nbytes
+                )
+            )
         return SearchTree(data, self.rules, np.array(self.grid), self.to_move, self.depth, self.pruning)
 
 
@@ -328,7 +333,11 @@ class _TreeIntake:
 
     def __init__(self, header: TreeHeader):
         if header.nbytes % (FIELDS * 4) or header.nbytes < 0:
-            raise ValueError(f"tree of job {header.job_id}: {header.nbytes} bytes is not a whole number of nodes")
+            raise ValueError(
+                _("tree of job {job_id}: {nbytes} bytes is not a whole number of nodes").format(
+                    job_id=header.job_id, nbytes=header.nbytes
+                )
+            )
         self.header = header
         self.data = array("i", [0]) * (header.nbytes // 4)
         self._bytes = memoryview(self.data).cast("B")
@@ -339,7 +348,9 @@ class _TreeIntake:
         end = start + len(chunk.data)
         if chunk.index >= self.header.chunks or end > self.header.nbytes:
             raise ValueError(
-                f"tree of job {chunk.job_id}: chunk {chunk.index} lies outside its {self.header.nbytes} bytes"
+                _("tree of job {job_id}: chunk {index} lies outside its {nbytes} bytes").format(
+                    job_id=chunk.job_id, index=chunk.index, nbytes=self.header.nbytes
+                )
             )
         self._bytes[start:end] = chunk.data
         self.received += 1
@@ -606,9 +617,9 @@ class AIWorker:
         """The process ended: say so once, carry on in a thread, rerun the current job."""
         self._stop_process(timeout=0.5)  # reaps it, so its exit code is known
         exit_code = self._process.exitcode if self._process is not None else None
-        message = "The AI process stopped"
-        message += f" (exit code {exit_code})" if exit_code is not None else ""
-        message += "; the computer thinks in a thread now"
+        message = _("The AI process stopped")
+        message += _(" (exit code {exit_code})").format(exit_code=exit_code) if exit_code is not None else ""
+        message += _("; the computer thinks in a thread now")
         log.warning("%s", message)
         self.lost_message = message
         self._awaiting_tree.clear()

@@ -61,6 +61,7 @@ from game.app.worker import (
     WorkerNote,
 )
 from game.board import Board
+from game.i18n import _
 from game.rules import STANDARD, Rules
 
 log = logging.getLogger(__name__)
@@ -212,7 +213,7 @@ class _TreeRecorder:
 def _failure_text(error: Exception) -> str:
     """One line naming what failed and, where there is one, the fix."""
     if isinstance(error, BookError):
-        return f"the opening book cannot be used ({error}); reinstall bitbully-databases"
+        return _("the opening book cannot be used ({error}); reinstall bitbully-databases").format(error=error)
     if isinstance(error, OSError):
         return f"{error.strerror or error}" + (f": {error.filename}" if error.filename else "")
     return f"{type(error).__name__}: {error}"
@@ -302,12 +303,22 @@ def _prepare_fast_solver(send: Callable[[WorkerMessage], None]) -> None:
     preparing.join(max(0.0, FAST_SOLVER_QUIET - (time.perf_counter() - started)))
     announced = preparing.is_alive()
     if announced:
-        send(WorkerNote(f"{solver_core.status().capitalize()}: exact answers are slower until it is ready"))
+        send(
+            WorkerNote(
+                _("{capitalize}: exact answers are slower until it is ready").format(
+                    capitalize=solver_core.status().capitalize()
+                )
+            )
+        )
     preparing.join()
     if solver_core.is_ready():
         if announced:
             seconds = time.perf_counter() - started
-            send(WorkerNote(f"The fast solver is ready ({seconds:.0f} s): exact answers are quick now"))
+            send(
+                WorkerNote(
+                    _("The fast solver is ready ({seconds:.0f} s): exact answers are quick now").format(seconds=seconds)
+                )
+            )
     elif not solver_core.pure_python_forced():
         send(WorkerNote(solver_core.status().capitalize()))
 
@@ -371,22 +382,28 @@ def _run_depth(
     """Depth against truth: this position first (sent at once), then the benchmark sample."""
     board = Board(job.rules, job.grid, job.to_move)
     try:
-        label = f"this position ({len(board.legal_moves())} moves to choose from)"
+        label = _("this position ({count} moves to choose from)").format(count=len(board.legal_moves()))
         current = depth_truth([board], label, should_stop=should_stop)
         if job.rules != STANDARD or not job.sample:  # the benchmark is the standard board's
             send(DepthResult(job_id, current, None, ""))
             return
-        send(DepthResult(job_id, current, None, "Picking the benchmark sample...", final=False))
+        send(DepthResult(job_id, current, None, _("Picking the benchmark sample..."), final=False))
         boards = benchmark_boards(job.sample)
 
         def on_position(number: int, count: int) -> None:
             send(
-                DepthResult(job_id, current, None, f"Measuring benchmark position {number + 1}/{count}...", final=False)
+                DepthResult(
+                    job_id,
+                    current,
+                    None,
+                    _("Measuring benchmark position {number}/{count}...").format(number=number + 1, count=count),
+                    final=False,
+                )
             )
 
         bench = depth_truth(
             boards,
-            "middle-game benchmark positions where a move can change the outcome",
+            _("middle-game benchmark positions where a move can change the outcome"),
             should_stop=should_stop,
             on_position=on_position,
         )

@@ -27,6 +27,7 @@ from game.app.scenes.play_view import notes_for
 from game.app.widgets import Button, display_size, row_rects
 from game.app.worker import JobFailed, JobResult, WorkerEvent
 from game.board import Board
+from game.i18n import N_, _, ngettext
 from game.notation import format_move
 from game.rules import MAX, MIN, STANDARD
 
@@ -60,14 +61,14 @@ class AnalysisScene(Scene):
         self.no_scores_reason: str | None = None  # why there are no exact scores here (book, budget)
         self.arrived = False
         self.buttons = [
-            Button("Take back", self.take_back, "U"),
-            Button("Redo", self.redo_move, "Ctrl+Y"),
-            Button("Branch", self.next_branch, "B"),
-            Button("Copy", self.copy, "Ctrl+C"),
-            Button("Paste", self.paste, "Ctrl+V"),
-            Button("New", self.new_board, "N"),
-            Button("Explore", self.open_explorer, "E"),
-            Button("Back", self.back, "Esc"),
+            Button(N_("Take back"), self.take_back, "U"),
+            Button(N_("Redo"), self.redo_move, "Ctrl+Y"),
+            Button(N_("Branch"), self.next_branch, "B"),
+            Button(N_("Copy"), self.copy, "Ctrl+C"),
+            Button(N_("Paste"), self.paste, "Ctrl+V"),
+            Button(N_("New"), self.new_board, "N"),
+            Button(N_("Explore"), self.open_explorer, "E"),
+            Button(N_("Back"), self.back, "Esc"),
         ]
 
     @property
@@ -100,13 +101,16 @@ class AnalysisScene(Scene):
             self.answer = event.answer
             self.scores = event.answer.column_scores
             if self.scores is None:  # the budget ran out, or the book could not be used
-                self.no_scores_reason = "No exact scores: " + (
-                    event.answer.note or f"not proven within {HINT_EXACT_NODES:,} positions here"
+                self.no_scores_reason = _("No exact scores: ") + (
+                    event.answer.note
+                    or _("not proven within {HINT_EXACT_NODES:,} positions here").format(
+                        HINT_EXACT_NODES=HINT_EXACT_NODES
+                    )
                 )
         elif isinstance(event, JobFailed):
             self.job.done()
             self.arrived = True
-            self.no_scores_reason = f"No exact scores: {event.message}"
+            self.no_scores_reason = _("No exact scores: {message}").format(message=event.message)
 
     def ask_scores(self) -> None:
         """Ask the worker for the exact column scores of the position on the board: a hint
@@ -121,7 +125,7 @@ class AnalysisScene(Scene):
 
     # -- moves ------------------------------------------------------------------------
     def play(self, move: int) -> None:
-        if refused(self.app, self.board, move, "The game is over here: take back (U) or start anew (N)"):
+        if refused(self.app, self.board, move, _("The game is over here: take back (U) or start anew (N)")):
             return
         if self.redo:
             if self.redo[-1] == move:
@@ -131,20 +135,22 @@ class AnalysisScene(Scene):
                 if line not in self.lines:
                     self.lines.append(line)
                 self.redo.clear()
-                self.app.show_toast(f"New branch: the old line is kept ({len(self.lines)} kept, B to go back)")
+                self.app.show_toast(
+                    _("New branch: the old line is kept ({count} kept, B to go back)").format(count=len(self.lines))
+                )
         self.board.push(move)
         self.ask_scores()
 
     def take_back(self) -> None:
         if not self.board.moves:
-            self.app.show_toast("Nothing to take back")
+            self.app.show_toast(_("Nothing to take back"))
             return
         self.redo.append(self.board.pop())
         self.ask_scores()
 
     def redo_move(self) -> None:
         if not self.redo:
-            self.app.show_toast("Nothing to redo")
+            self.app.show_toast(_("Nothing to redo"))
             return
         self.board.push(self.redo.pop())
         self.ask_scores()
@@ -152,7 +158,7 @@ class AnalysisScene(Scene):
     def next_branch(self) -> None:
         """Switch to the next kept line (the current one is kept in its place)."""
         if not self.lines:
-            self.app.show_toast("No other branch: take back and play another move to make one")
+            self.app.show_toast(_("No other branch: take back and play another move to make one"))
             return
         current = list(self.board.moves) + list(reversed(self.redo))
         self.line_index %= len(self.lines)
@@ -160,7 +166,7 @@ class AnalysisScene(Scene):
         self.lines[self.line_index] = current
         self.line_index = (self.line_index + 1) % len(self.lines)
         self.set_line(target)
-        self.app.show_toast(f"Branch: {format_line(target, self.board)}")
+        self.app.show_toast(_("Branch: {format_line}").format(format_line=format_line(target, self.board)))
 
     def set_line(self, line: list[int]) -> None:
         """Show the whole of ``line`` (moves from the same start)."""
@@ -189,7 +195,7 @@ class AnalysisScene(Scene):
         if board is not None:
             self.board = board
             self.redo.clear()
-            self.app.show_toast(f"Pasted: {len(board.moves) or board.ply} discs")
+            self.app.show_toast(_("Pasted: {value} discs").format(value=len(board.moves) or board.ply))
             self.ask_scores()
 
     def open_explorer(self) -> None:
@@ -197,7 +203,7 @@ class AnalysisScene(Scene):
         from game.app.scenes.explorer import ExplorerScene
 
         if self.rules != STANDARD or self.board.start_grid().any():
-            self.app.show_toast("The opening explorer is for games from the empty 6x7 board")
+            self.app.show_toast(_("The opening explorer is for games from the empty 6x7 board"))
             return
         self.app.stack.push(ExplorerScene(list(self.board.moves)))
 
@@ -256,25 +262,37 @@ class AnalysisScene(Scene):
     def status_lines(self) -> list[str]:
         """What the header says: whose move, the exact result, what the badges mean."""
         board = self.board
-        who = "Player 1" if board.to_move == MAX else "Player 2"
-        moves = board.moves_string() if not board.start_grid().any() else f"{board.ply} discs"
-        first = f"Analysis board: {moves or 'the empty board'}"
+        who = _("Player 1") if board.to_move == MAX else _("Player 2")
+        moves = board.moves_string() if not board.start_grid().any() else _("{ply} discs").format(ply=board.ply)
+        first = _("Analysis board: {value}").format(value=moves or "the empty board")
         outcome = board.outcome()
         if outcome is not None:
-            return [first, outcome.result_text() + ".", "U takes back, N starts anew."]
+            return [first, outcome.result_text() + ".", _("U takes back, N starts anew.")]
         if self.rules != STANDARD:
-            return [first, f"{who} to move.", "Exact scores only on 6x7 with 4 in a row."]
+            return [first, _("{who} to move.").format(who=who), _("Exact scores only on 6x7 with 4 in a row.")]
         if self.no_scores_reason is not None:
-            return [first, f"{who} to move.", self.no_scores_reason]
+            return [first, _("{who} to move.").format(who=who), self.no_scores_reason]
         if self.scores is None:
-            return [first, f"{who} to move: working out the exact scores...", ""]
+            return [first, _("{who} to move: working out the exact scores...").format(who=who), ""]
         exact = self.answer.exact if self.answer is not None else None
-        words = verdict(exact, {MAX: "player 1", MIN: "player 2"}) if exact is not None else "exact result not known"
-        kept = f"{len(self.lines)} branch{'es' if len(self.lines) != 1 else ''} kept" if self.lines else ""
-        legend = "Badges: each column's exact result for the side to move (in its own moves)"
+        words = (
+            verdict(exact, {MAX: _("player 1"), MIN: _("player 2")})
+            if exact is not None
+            else _("exact result not known")
+        )
+        kept = (
+            ngettext("{count} branch kept", "{count} branches kept", len(self.lines)).format(count=len(self.lines))
+            if self.lines
+            else ""
+        )
+        legend = _("Badges: each column's exact result for the side to move (in its own moves)")
         if self.answer is not None and self.answer.note:  # e.g. proven without a damaged book: say so
-            legend = f"Note: {self.answer.note}"
-        return [first, f"{who} to move: {words}.", legend + (f" · {kept}" if kept else "")]
+            legend = _("Note: {note}").format(note=self.answer.note)
+        return [
+            first,
+            _("{who} to move: {words}.").format(who=who, words=words),
+            legend + (f" · {kept}" if kept else ""),
+        ]
 
     def notes(self) -> list[ColumnNote | None]:
         if self.scores is None:

@@ -28,12 +28,11 @@ from game.app.worker import JobFailed, JobResult, WorkerEvent
 from game.archive_records import GameRecord
 from game.board import Board
 from game.explorer import ExploreRow, explore_rows
+from game.i18n import N_, _, ngettext
 from game.rules import MAX, STANDARD
 
-TABLE_KEY = (
-    "Exact value: with perfect play, for the side to move, in the winner's own moves. "
-    "You: the games in which you were to move here and played the column; W/D/L: how they "
-    "ended for you; left: how often that move threw the exact outcome away."
+TABLE_KEY = N_(
+    "Exact value: with perfect play, for the side to move, in the winner's own moves. You: the games in which you were to move here and played the column; W/D/L: how they ended for you; left: how often that move threw the exact outcome away."
 )
 
 
@@ -67,9 +66,9 @@ class ExplorerScene(Scene):
         self.view: BoardView | None = None
         self.hover: int | None = None  # the column under the pointer (board or table)
         self.buttons = [
-            Button("Up", self.up, "Backspace"),
-            Button("Analysis", self.open_analysis, "A"),
-            Button("Back", self.back, "Esc"),
+            Button(N_("Up"), self.up, "Backspace"),
+            Button(N_("Analysis"), self.open_analysis, "A"),
+            Button(N_("Back"), self.back, "Esc"),
         ]
 
     # -- life cycle ---------------------------------------------------------------------
@@ -117,7 +116,7 @@ class ExplorerScene(Scene):
             if scores and len(scores) == len(self.board.legal_moves()):
                 self.scores = dict(scores)
             else:
-                self.no_scores = event.answer.note or "not proven within a hint's budget here"
+                self.no_scores = event.answer.note or _("not proven within a hint's budget here")
         elif isinstance(event, JobFailed):
             self.no_scores = event.message
         self.refresh_rows()
@@ -125,14 +124,14 @@ class ExplorerScene(Scene):
 
     # -- moving ---------------------------------------------------------------------------
     def deeper(self, column: int) -> None:
-        if refused(self.app, self.board, column, "The game is over here: go up (Backspace)"):
+        if refused(self.app, self.board, column, _("The game is over here: go up (Backspace)")):
             return
         self.board.push(column)
         self.ask_scores()
 
     def up(self) -> None:
         if not self.board.moves:
-            self.app.show_toast("This is the empty board: nothing above it")
+            self.app.show_toast(_("This is the empty board: nothing above it"))
             return
         self.board.pop()
         self.ask_scores()
@@ -189,20 +188,39 @@ class ExplorerScene(Scene):
     # -- drawing --------------------------------------------------------------------------
     def header_lines(self) -> tuple[str, str]:
         board = self.board
-        moves = board.moves_string() or "the empty board"
-        who = "player 1" if board.to_move == MAX else "player 2"
-        title = f"Opening explorer: {moves}"
+        moves = board.moves_string() or _("the empty board")
+        who = _("player 1") if board.to_move == MAX else _("player 2")
+        title = _("Opening explorer: {moves}").format(moves=moves)
         outcome = board.outcome()
         if outcome is not None:
-            return title, f"The game is over here: {outcome.result_text()}. Backspace goes up."
+            return title, _("The game is over here: {result_text}. Backspace goes up.").format(
+                result_text=outcome.result_text()
+            )
         yours = sum(row.games.games for row in self.rows)
         left = sum(row.left_truth for row in self.rows)
-        games = f"{self.reached} of your stored games reached it"
-        if self.reached:
-            games += f"; you moved here in {yours}"
-            if self.scores is not None and yours:
-                games += f" and threw the exact outcome away in {left}"
-        return f"{title} · {who} to move", games + ". Click a column to go deeper."
+        n = self.reached
+        if not n:
+            games = ngettext(
+                "{reached} of your stored games reached it. Click a column to go deeper.",
+                "{reached} of your stored games reached it. Click a column to go deeper.",
+                n,
+            )
+        elif self.scores is None or not yours:
+            games = ngettext(
+                "{reached} of your stored games reached it; you moved here in {yours}. Click a column to go deeper.",
+                "{reached} of your stored games reached it; you moved here in {yours}. Click a column to go deeper.",
+                n,
+            )
+        else:
+            games = ngettext(
+                "{reached} of your stored games reached it; you moved here in {yours} and threw the exact "
+                "outcome away in {left}. Click a column to go deeper.",
+                "{reached} of your stored games reached it; you moved here in {yours} and threw the exact "
+                "outcome away in {left}. Click a column to go deeper.",
+                n,
+            )
+        games = games.format(reached=n, yours=yours, left=left)
+        return _("{title} · {who} to move").format(title=title, who=who), games
 
     def status_line(self) -> str:
         """For spoken output: the position and the player's games there."""
@@ -238,11 +256,11 @@ class ExplorerScene(Scene):
 
     def table_status(self) -> str | None:
         if self.board.is_game_over():
-            return "No moves: the game is over."
+            return _("No moves: the game is over.")
         if self.no_scores is not None:
-            return f"No exact values: {self.no_scores}."
+            return _("No exact values: {no_scores}.").format(no_scores=self.no_scores)
         if self.scores is None:
-            return "Working out the exact values..."
+            return _("Working out the exact values...")
         return None
 
     def draw_table(self, surface: pygame.Surface, lay: SideLayout) -> None:
@@ -254,9 +272,9 @@ class ExplorerScene(Scene):
         x0 = table.left + 12
         width = table.width - 24
         xs = (x0, x0 + int(width * 0.1), x0 + int(width * 0.58), x0 + int(width * 0.72), x0 + int(width * 0.9))
-        theme.text(surface, "Columns", lay.text + 2, (x0, table.top + 8), bold=True)
-        who = "player 1" if self.board.to_move == MAX else "player 2"
-        heads = ("col", f"value for {who}", "you", "W/D/L", "left")
+        theme.text(surface, _("Columns"), lay.text + 2, (x0, table.top + 8), bold=True)
+        who = _("player 1") if self.board.to_move == MAX else _("player 2")
+        heads = ("col", _("value for {who}").format(who=who), "you", "W/D/L", "left")
         head_y = table.top + lay.text + 16
         for x, head in zip(xs, heads):
             theme.text(surface, head, small, (x, head_y), color=p.muted)
@@ -268,7 +286,7 @@ class ExplorerScene(Scene):
             if row.column == self.hover:
                 pygame.draw.rect(surface, p.hole, (x0 - 6, y - 4, width + 12, row_h), border_radius=4)
             pygame.draw.line(surface, p.hole, (x0, y - 4), (table.right - 12, y - 4))
-            words = row.words if row.exact is not None else ("..." if status else "not proven")
+            words = row.words if row.exact is not None else ("..." if status else _("not proven"))
             color = colors[row.exact.pov(row.mover)] if row.exact is not None else p.muted
             played = row.games.games
             cells = (
@@ -282,7 +300,7 @@ class ExplorerScene(Scene):
                 theme.text(surface, cell, lay.text, (x, y), color=color if index == 1 else p.text, bold=index == 0)
             y += row_h
         y += 4
-        for text in ([status] if status else []) + theme.wrap(TABLE_KEY, small - 1, width):
+        for text in ([status] if status else []) + theme.wrap(_(TABLE_KEY), small - 1, width):
             if y + small > table.bottom - 4:
                 break
             theme.text(surface, text, small - 1, (x0, y), color=p.muted)

@@ -13,6 +13,7 @@ import pygame
 
 from game.app.scenes.menu import OverlayMenu, dim
 from game.app.widgets import Button, row_rects
+from game.i18n import N_, _
 from game.rules import MAX, MIN, Mode
 
 if TYPE_CHECKING:
@@ -31,7 +32,9 @@ class GameOverScene(OverlayMenu):
         lines = []
         outcome = self.play.outcome
         if outcome is not None and self.play.rules.mode is Mode.FULL_BOARD:
-            lines.append(f"Points: player 1 {outcome.score[0]}, player 2 {outcome.score[1]}")
+            lines.append(
+                _("Points: player 1 {score}, player 2 {score2}").format(score=outcome.score[0], score2=outcome.score[1])
+            )
         elif outcome is not None and outcome.winner is not None:
             lines.append(self.discs_text())
         tally = self.play.tally_line()
@@ -45,9 +48,11 @@ class GameOverScene(OverlayMenu):
         first = (len(moves) + 1) // 2
         second = len(moves) // 2
         if first == second:
-            return f"after {len(moves)} discs, {first} moves each"
+            return _("after {count} discs, {first} moves each").format(count=len(moves), first=first)
         one, two = self.play.side_name(MAX).lower(), self.play.side_name(MIN).lower()
-        return f"after {len(moves)} discs: {first} moves by {one}, {second} by {two}"
+        return _("after {count} discs: {first} moves by {one}, {second} by {two}").format(
+            count=len(moves), first=first, one=one, second=second, two=two
+        )
 
     # -- a banner above the board (or below it), so the final board stays in view ------
     def banner_height(self, size: tuple[int, int]) -> int:
@@ -112,13 +117,13 @@ class GameOverScene(OverlayMenu):
 
     def build_buttons(self) -> list[Button]:
         buttons = [
-            Button("Play again", self.play_again, "Enter"),
-            Button("Review", self.review, "V"),
-            Button("Look at the board", self.app.stack.pop, "Esc"),
+            Button(N_("Play again"), self.play_again, "Enter"),
+            Button(N_("Review"), self.review, "V"),
+            Button(N_("Look at the board"), self.app.stack.pop, "Esc"),
         ]
         if self.play.last_tree_index() is not None:  # book and solver answers have no tree
-            buttons.append(Button("Open the last tree", self.tree, "T"))
-        buttons.append(Button("Main menu", self.main_menu, "M"))
+            buttons.append(Button(N_("Open the last tree"), self.tree, "T"))
+        buttons.append(Button(N_("Main menu"), self.main_menu, "M"))
         return buttons
 
     def play_again(self) -> None:

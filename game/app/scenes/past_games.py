@@ -16,10 +16,11 @@ from game.app.scene import Scene
 from game.app.theme import draw_mark
 from game.app.widgets import Button, display_size
 from game.archive import HUMAN, GameRecord
+from game.i18n import N_, _, ngettext
 from game.rules import MAX, MIN
 
 RESULTS = (None, "win", "draw", "loss")
-RESULT_NAMES = {None: "all", "win": "you won", "draw": "draws", "loss": "you lost"}
+RESULT_NAMES = {None: N_("all"), "win": N_("you won"), "draw": N_("draws"), "loss": N_("you lost")}
 HISTORY = 20
 RESULT_MARKS = {"win": "triangle", "draw": "diamond", "loss": "square"}
 """Each result's mark in the legend and the latest games' strip (its colour is not enough)."""
@@ -28,19 +29,30 @@ RESULT_MARKS = {"win": "triangle", "draw": "diamond", "loss": "square"}
 
 def game_line(record: GameRecord) -> str:
     """One row of the list: date, rules, who played, result, length."""
-    names = [("you" if n == HUMAN else n) for n in (record.first, record.second)]
+    names = [(_("you") if n == HUMAN else n) for n in (record.first, record.second)]
     if record.first == record.second == HUMAN:
-        names = ["player 1", "player 2"]
-    result = {"1": f"{names[0]} won", "2": f"{names[1]} won", "draw": "draw"}[record.result.value]
+        names = [_("player 1"), _("player 2")]
+    winner = {"1": 0, "2": 1}.get(record.result.value)
+    if winner is None:
+        result = _("draw")
+    elif names[winner] == _("you"):
+        result = _("you won")
+    else:
+        result = _("{name} won").format(name=names[winner])
     accuracy = ""
     if record.review and record.review.get("accuracy"):
         values = record.review["accuracy"]
         shown = [f"{v:.0%}" for v in (values.get("1"), values.get("2")) if isinstance(v, (int, float))]
         if shown:
-            accuracy = "  acc " + "/".join(shown)
-    return (
-        f"{record.date_text}  {record.rules.describe()}  {names[0]} v {names[1]}: {result}, "
-        f"{len(record.moves)} discs{accuracy}"
+            accuracy = _("  acc {percent}").format(percent="/".join(shown))
+    return _("{date_text}  {describe}  {names} v {names2}: {result}, {count} discs{accuracy}").format(
+        date_text=record.date_text,
+        describe=record.rules.said(),
+        names=names[0],
+        names2=names[1],
+        result=result,
+        count=len(record.moves),
+        accuracy=accuracy,
     )
 
 
@@ -61,11 +73,11 @@ class PastGamesScene(Scene):
         self.stats: dict[str, dict[str, int]] = {}
         self.history: dict[str, list[str]] = {}
         self.buttons = [
-            Button("Level: all", self.next_level, "L"),
-            Button("Result: all", self.next_result, "R"),
-            Button("Train mistakes", self.train_mistakes, "M"),
-            Button("Review", self.open_selected, "Enter"),
-            Button("Back", self.back, "Esc"),
+            Button(N_("Level: all"), self.next_level, "L"),
+            Button(N_("Result: all"), self.next_result, "R"),
+            Button(N_("Train mistakes"), self.train_mistakes, "M"),
+            Button(N_("Review"), self.open_selected, "Enter"),
+            Button(N_("Back"), self.back, "Esc"),
         ]
 
     def on_enter(self) -> None:
@@ -87,12 +99,12 @@ class PastGamesScene(Scene):
         self.selected = max(0, min(self.selected, len(self.records) - 1))
         self.stats = archive.stats()
         self.history = {level: archive.history(level)[-HISTORY:] for level in self.stats}
-        self.buttons[0].label = f"Level: {self.level_name(self.level)}"
-        self.buttons[1].label = f"Result: {RESULT_NAMES[self.result]}"
+        self.buttons[0].label = _("Level: {level_name}").format(level_name=self.level_name(self.level))
+        self.buttons[1].label = _("Result: {RESULT_NAMES}").format(RESULT_NAMES=_(RESULT_NAMES[self.result]))
 
     @staticmethod
     def level_name(level: str | None) -> str:
-        return "all" if level is None else ("two people" if level == HUMAN else level)
+        return "all" if level is None else (_("two people") if level == HUMAN else level)
 
     # -- actions -------------------------------------------------------------------------
     def next_level(self) -> None:
@@ -108,14 +120,14 @@ class PastGamesScene(Scene):
 
     def open_selected(self) -> None:
         if not self.records:
-            self.app.show_toast("No game to review: finished games appear here")
+            self.app.show_toast(_("No game to review: finished games appear here"))
             return
         self.open_game(self.records[self.selected])
 
     def open_game(self, record: GameRecord) -> None:
         from game.app.scenes.review import ReviewScene
 
-        names = {side: ("a person" if n == HUMAN else n) for side, n in ((MAX, record.first), (MIN, record.second))}
+        names = {side: (_("a person") if n == HUMAN else n) for side, n in ((MAX, record.first), (MIN, record.second))}
         depths = {s: d for s, d in ((MAX, record.first_depth), (MIN, record.second_depth)) if d}
         self.app.stack.push(
             ReviewScene(record.rules, list(record.moves), names=names, depths=depths, game_id=record.id)
@@ -201,11 +213,15 @@ class PastGamesScene(Scene):
         theme = self.app.theme
         p = theme.palette
         title, listing, chart, buttons, text = self.areas(surface.get_size())
-        theme.text(surface, "Past games", text + 8, (title.centerx, title.top), bold=True, anchor="midtop")
-        filters = f"{len(self.records)} game{'s' if len(self.records) != 1 else ''}, newest first"
+        theme.text(surface, _("Past games"), text + 8, (title.centerx, title.top), bold=True, anchor="midtop")
+        filters = ngettext("{count} game, newest first", "{count} games, newest first", len(self.records)).format(
+            count=len(self.records)
+        )
         if self.unreadable:  # before the filters: a narrow window cuts the end of the line
             filters += f" · {self.unreadable}"
-        filters += f" · level: {self.level_name(self.level)} · result: {RESULT_NAMES[self.result]}"
+        filters += _(" · level: {level_name} · result: {RESULT_NAMES}").format(
+            level_name=self.level_name(self.level), RESULT_NAMES=_(RESULT_NAMES[self.result])
+        )
         theme.text(
             surface,
             theme.fit(filters, text, title.width),
@@ -218,9 +234,11 @@ class PastGamesScene(Scene):
         fit, row_h = self.list_geometry(listing, text)
         first = self.visible_first(fit)
         if not self.records:
-            empty = "No games here yet: every finished game is kept, the moment it ends."
+            empty = _("No games here yet: every finished game is kept, the moment it ends.")
             if self.refusal:  # the path and the versions are in the toast; here, what it means
-                empty = "This version of the game cannot read its games from this archive; the file is left as it is."
+                empty = _(
+                    "This version of the game cannot read its games from this archive; the file is left as it is."
+                )
             theme.text(
                 surface,
                 theme.fit(empty, text, listing.width - 20),
@@ -237,7 +255,9 @@ class PastGamesScene(Scene):
             line = theme.fit(game_line(record), text, listing.width - 24)
             theme.text(surface, line, text, (listing.left + 12, y + 4))
         if len(self.records) > fit:
-            more = f"{first + 1}-{min(len(self.records), first + fit)} of {len(self.records)}"
+            more = _("{first}-{min} of {count}").format(
+                first=first + 1, min=min(len(self.records), first + fit), count=len(self.records)
+            )
             theme.text(
                 surface, more, text - 3, (listing.right - 10, listing.bottom - 4), color=p.muted, anchor="bottomright"
             )
@@ -253,7 +273,7 @@ class PastGamesScene(Scene):
         small = max(13, text - 2)
         theme.text(
             surface,
-            "You against each level: won / drawn / lost, then the latest games (oldest first)",
+            _("You against each level: won / drawn / lost, then the latest games (oldest first)"),
             small,
             (chart.left + 10, chart.top + 6),
             color=p.muted,
@@ -269,7 +289,7 @@ class PastGamesScene(Scene):
         if not self.stats:
             theme.text(
                 surface,
-                "Play against the computer to fill this chart.",
+                _("Play against the computer to fill this chart."),
                 text,
                 chart.center,
                 color=p.muted,

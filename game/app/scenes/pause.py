@@ -10,13 +10,14 @@ from typing import TYPE_CHECKING
 
 from game.app.scenes.menu import OverlayMenu
 from game.app.widgets import Button
+from game.i18n import N_, _
 
 if TYPE_CHECKING:
     from game.app.scenes.play import PlayScene
 
 
 class PauseScene(OverlayMenu):
-    title = "Paused"
+    title = N_("Paused")
     name = "pause"
 
     def __init__(self, play: PlayScene):
@@ -24,17 +25,17 @@ class PauseScene(OverlayMenu):
         self.play = play
 
     def subtitle_lines(self) -> list[str]:
-        lines = [self.play.rules.describe(), self.play.level_line(), self.play.tally_line()]
+        lines = [self.play.rules.said(), self.play.level_line(), self.play.tally_line()]
         return [line for line in lines if line]
 
     def build_buttons(self) -> list[Button]:
         return [
-            Button("Resume", self.app.stack.pop, "Esc"),
-            Button("Restart", self.restart),
-            Button("How to play", self.help),
-            Button("Main menu", self.main_menu),
-            Button("Review the game", self.review),
-            Button("Quit", self.app.quit),
+            Button(N_("Resume"), self.app.stack.pop, "Esc"),
+            Button(N_("Restart"), self.restart),
+            Button(N_("How to play"), self.help),
+            Button(N_("Main menu"), self.main_menu),
+            Button(N_("Review the game"), self.review),
+            Button(N_("Quit"), self.app.quit),
         ]
 
     def restart(self) -> None:
@@ -45,7 +46,7 @@ class PauseScene(OverlayMenu):
         from game.app.scenes.review import ReviewScene
 
         if not self.play.match.moves:
-            self.app.show_toast("No moves to review yet")
+            self.app.show_toast(_("No moves to review yet"))
             return
         self.app.stack.push(ReviewScene.of_play(self.play))
 

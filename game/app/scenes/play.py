@@ -34,6 +34,7 @@ from game.app.settings import Opponent, Settings
 from game.app.widgets import Button, display_size
 from game.app.worker import JobPurpose, TreeReady, WorkerEvent
 from game.board import Outcome
+from game.i18n import N_, _
 from game.match import Match
 from game.rules import MAX, MIN, Cell, Rules
 
@@ -98,13 +99,13 @@ class PlayScene(Scene):
     def on_enter(self) -> None:
         self.view = BoardView(self.app.theme)
         self.buttons = {
-            "undo": Button("Undo", self.undo, "U"),
-            "redo": Button("Redo", self.redo, "Ctrl+Y"),
-            "hint": Button("Hint", self.jobs.request_hint, "H"),
-            "scores": Button("Scores", self.jobs.toggle_scores, "S"),
-            "restart": Button("Restart", self.restart, "R"),
-            "tree": Button("Tree", self.open_tree, "T"),
-            "menu": Button("Menu", self.open_menu, "Esc"),
+            "undo": Button(N_("Undo"), self.undo, "U"),
+            "redo": Button(N_("Redo"), self.redo, "Ctrl+Y"),
+            "hint": Button(N_("Hint"), self.jobs.request_hint, "H"),
+            "scores": Button(N_("Scores"), self.jobs.toggle_scores, "S"),
+            "restart": Button(N_("Restart"), self.restart, "R"),
+            "tree": Button(N_("Tree"), self.open_tree, "T"),
+            "menu": Button(N_("Menu"), self.open_menu, "Esc"),
         }
         self.place_buttons(display_size())
 
@@ -124,10 +125,10 @@ class PlayScene(Scene):
     # -- who is who ------------------------------------------------------------------
     def side_name(self, side: int) -> str:
         if self.opponent is Opponent.COMPUTER:
-            return "You" if side == self.human_side else "The computer"
+            return _("You") if side == self.human_side else _("The computer")
         if self.opponent is Opponent.DEMO:
-            return f"Computer {1 if side == MAX else 2}"
-        return f"Player {1 if side == MAX else 2}"
+            return _("Computer {value}").format(value=1 if side == MAX else 2)
+        return _("Player {value}").format(value=1 if side == MAX else 2)
 
     def is_computer(self, side: int) -> bool:
         return self.seats[side] is Seat.COMPUTER
@@ -172,16 +173,16 @@ class PlayScene(Scene):
         if move is None:
             return
         if self.outcome is not None:
-            self.app.show_toast("The game is over: R to play again, U to undo")
+            self.app.show_toast(_("The game is over: R to play again, U to undo"))
             return
         if self.drop is not None:
             return  # input for a move waits until the disc has landed
         side = self.match.to_move
         if self.is_computer(side):
-            self.app.show_toast("The computer is thinking..." if self.thinking else "It is the computer's turn")
+            self.app.show_toast(_("The computer is thinking...") if self.thinking else _("It is the computer's turn"))
             return
         if not self.match.board.is_legal(move):
-            what = f"Column {move + 1} is full" if self.rules.gravity else "That cell is taken"
+            what = _("Column {move} is full").format(move=move + 1) if self.rules.gravity else _("That cell is taken")
             self.app.show_toast(what)
             return
         self.jobs.cancel()  # a hint under way is no longer wanted
@@ -222,7 +223,7 @@ class PlayScene(Scene):
         The tally keeps a finished game's result; the hint goes; the searches of the
         moves taken back are kept for Redo."""
         if not self.match.can_undo():
-            self.app.show_toast("Nothing to undo")
+            self.app.show_toast(_("Nothing to undo"))
             return
         self.jobs.cancel()
         self.finish_drop()
@@ -235,7 +236,7 @@ class PlayScene(Scene):
 
     def redo(self) -> None:
         if not self.match.can_redo():
-            self.app.show_toast("Nothing to redo")
+            self.app.show_toast(_("Nothing to redo"))
             return
         self.jobs.cancel()
         self.finish_drop()
@@ -286,15 +287,15 @@ class PlayScene(Scene):
         index = self.last_tree_index()
         later_answer = self.records.answered_without_tree_after(index, len(self.match.moves))
         if index is None:
-            quiet = "No search yet: the tree appears after a computer move or a hint"
-            self.app.show_toast(say.NO_TREE_TEXT if later_answer else quiet, 4.0)
+            quiet = _("No search yet: the tree appears after a computer move or a hint")
+            self.app.show_toast(_(say.NO_TREE_TEXT) if later_answer else quiet, 4.0)
             return
         from game.app.tree.scene import TreeScene
 
         self.app.stack.push(TreeScene(self, index))
         if index != len(self.searches) - 1 or later_answer:
             self.app.show_toast(
-                "The last answer came from the opening book or solver (no tree): showing the search before it", 4.0
+                _("The last answer came from the opening book or solver (no tree): showing the search before it"), 4.0
             )
 
     # -- the end -----------------------------------------------------------------------

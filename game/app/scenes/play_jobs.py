@@ -19,6 +19,7 @@ from game.app.scenes.play_records import SearchRecord
 from game.app.scenes.play_text import Report
 from game.app.settings import Opponent
 from game.app.worker import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.i18n import _
 
 if TYPE_CHECKING:
     from game.app.scenes.play import PlayScene
@@ -104,15 +105,17 @@ class PlayJobs:
             return
         side = self.scene.match.to_move
         if self.scene.is_computer(side):
-            self.scene.app.show_toast("Hints are for your own turn")
+            self.scene.app.show_toast(_("Hints are for your own turn"))
             return
         self.submit(JobPurpose.HINT, side)
         level = self.level_for(JobPurpose.HINT, side)
         if self.scene.opponent is Opponent.COMPUTER and level != self.scene.levels[-side]:
-            name = preset_name(level) or "the hint level"
-            self.scene.app.show_toast(f"Looking for a hint with {name} (the computer's level would take too long)", 3.0)
+            name = preset_name(level) or _("the hint level")
+            self.scene.app.show_toast(
+                _("Looking for a hint with {name} (the computer's level would take too long)").format(name=name), 3.0
+            )
         else:
-            self.scene.app.show_toast("Looking for a hint...", 1.5)
+            self.scene.app.show_toast(_("Looking for a hint..."), 1.5)
 
     def toggle_scores(self) -> None:
         """S: keep every column's exact score on the board, on each of your turns; or, when
@@ -120,16 +123,16 @@ class PlayJobs:
         if self.show_scores or self.exact_scores() is not None:
             self.show_scores = False
             self.hint_scores_hidden = True
-            self.scene.app.show_toast("Column scores off (S shows them again)")
+            self.scene.app.show_toast(_("Column scores off (S shows them again)"))
             return
         self.show_scores = True
         self.hint_scores_hidden = False
         if solvable(self.scene.rules):
             self.scene.app.show_toast(
-                "Column scores on: each column's exact score where the solver proves it, on your turn"
+                _("Column scores on: each column's exact score where the solver proves it, on your turn")
             )
         else:
-            self.scene.app.show_toast("Exact scores need classic rules with gravity")
+            self.scene.app.show_toast(_("Exact scores need classic rules with gravity"))
 
     def on_event(self, event: WorkerEvent) -> None:
         """What the worker sent about this screen's job (trees go to the records)."""
@@ -150,11 +153,13 @@ class PlayJobs:
         self.failed_levels.add(level)
         if purpose is JobPurpose.SCORES:
             self.show_scores = False
-            self.scene.app.show_toast(f"Column scores are off: {event.message}", 5.0)
+            self.scene.app.show_toast(_("Column scores are off: {message}").format(message=event.message), 5.0)
         elif purpose is JobPurpose.MOVE and level != PRESETS[STAND_IN_LEVEL]:
-            self.scene.app.show_toast(f"The computer's level failed ({event.message}): Expert plays instead", 6.0)
+            self.scene.app.show_toast(
+                _("The computer's level failed ({message}): Expert plays instead").format(message=event.message), 6.0
+            )
         else:
-            self.scene.app.show_toast(f"The search failed: {event.message}", 5.0)
+            self.scene.app.show_toast(_("The search failed: {message}").format(message=event.message), 5.0)
 
     def receive(self, event: JobResult) -> None:
         purpose, self.purpose = self.purpose or JobPurpose.MOVE, None
@@ -167,7 +172,12 @@ class PlayJobs:
             self.analysis, self.analysis_ply = answer, self.ply
             if not answer.column_scores:
                 self.show_scores = False
-                self.scene.app.show_toast(f"Column scores off: {say.no_scores_reason(answer, self.scene.rules)}", 5.0)
+                self.scene.app.show_toast(
+                    _("Column scores off: {no_scores_reason}").format(
+                        no_scores_reason=say.no_scores_reason(answer, self.scene.rules)
+                    ),
+                    5.0,
+                )
             return
         if answer.result is not None:
             has_tree = event.tree_follows or answer.result.tree is not None

@@ -17,13 +17,16 @@ from ai.exact import ExactScore, column_key, column_label, standing, verdict
 from ai.heuristic import POINT
 from ai.levels import Level, exact_nodes, preset_name, solvable
 from ai.values import is_win_value, plies_to_end
+from game.i18n import N_, _, counted, language
 from game.notation import column_letter, format_move
 from game.rules import MAX, MIN, STANDARD, Mode, Rules
 
 EVEN_BELOW = 8  # heuristic values under this are "even": a few discs' worth of centre
 THREAT_VALUE = 50  # about one open threat (a window with 3 own discs): "slightly" below it
 MUCH_FROM = 200  # several threats: "much better"
-NO_TREE_TEXT = "No tree to show: that answer came from the opening book or the exact solver, not a depth-limited search"
+NO_TREE_TEXT = N_(
+    "No tree to show: that answer came from the opening book or the exact solver, not a depth-limited search"
+)
 
 
 @dataclass(frozen=True)
@@ -43,9 +46,15 @@ class Names:
         return self.player1 if side == MAX else self.player2
 
     def subject(self, side: int) -> str:
-        """The name inside a sentence: "you", "the computer", "player 2"."""
+        """The name inside a sentence: "you", "the computer", "player 2" (German keeps
+        the capital of a noun: "Spieler 2")."""
         name = self.of(side)
-        return name if name.startswith("Computer ") else name.lower()
+        inline = {_("You"): _("you"), _("The computer"): _("the computer")}
+        if name in inline:
+            return inline[name]
+        if name.startswith("Computer ") or language() == "de":
+            return name
+        return name[:1].lower() + name[1:]
 
     def inline(self) -> dict[int, str]:
         return {MAX: self.subject(MAX), MIN: self.subject(MIN)}
@@ -70,35 +79,48 @@ class Report:
 
 def plural(count: int, word: str) -> str:
     """ "1 node", "2 nodes", "1,000 nodes", "1 ply", "6 plies"."""
-    if count == 1:
-        return f"1 {word}"
-    return f"{count:,} {word[:-1] + 'ies' if word.endswith('y') else word + 's'}"
+    return counted(count, word)
 
 
 def move_text(move: int, rules: Rules) -> str:
-    return ("column " if rules.gravity else "cell ") + format_move(move, rules)
+    return (_("column {move}") if rules.gravity else _("cell {move}")).format(move=format_move(move, rules))
 
 
 def no_scores_reason(answer: Answer, rules: Rules) -> str:
     """Why the exact column scores are not known here: the board, the book, the budget."""
     if not solvable(rules):
-        return "exact scores need classic rules with gravity on a board the solver takes"
+        return _("exact scores need classic rules with gravity on a board the solver takes")
     if answer.note:  # a damaged book, as the decider says it
         return answer.note
-    return f"not proven within {exact_nodes(rules):,} positions here (the values shown are estimates)"
+    return _("not proven within {exact_nodes:,} positions here (the values shown are estimates)").format(
+        exact_nodes=exact_nodes(rules)
+    )
 
 
 def estimate_text(own_value: int, name: str, rules: Rules) -> str:
     """How the game stands for ``name`` by the heuristic (never said as a fact)."""
-    you = name == "You"
+    you = name in ("You", _("You"))
     if rules.mode is Mode.FULL_BOARD:
         points = round(own_value / POINT, 1) + 0.0  # + 0.0: an even game is +0.0, never -0.0
-        return f"{name} {'expect' if you else 'expects'} {points:+.1f} points (estimate)"
+        return (
+            _("You expect {points:+.1f} points (estimate)")
+            if you
+            else _("{name} expects {points:+.1f} points (estimate)")
+        ).format(name=name, points=points)
     size = abs(own_value)
     if size < EVEN_BELOW:
-        return "The position is even (estimate)"
-    word = "slightly " if size < THREAT_VALUE else ("much " if size >= MUCH_FROM else "")
-    return f"{name} {'are' if you else 'is'} {word}{'better' if own_value > 0 else 'worse'} (estimate)"
+        return _("The position is even (estimate)")
+    how = "slightly" if size < THREAT_VALUE else ("much" if size >= MUCH_FROM else "plain")
+    better = own_value > 0
+    sentences = {
+        ("slightly", True): (_("You are slightly better (estimate)"), _("{name} is slightly better (estimate)")),
+        ("slightly", False): (_("You are slightly worse (estimate)"), _("{name} is slightly worse (estimate)")),
+        ("plain", True): (_("You are better (estimate)"), _("{name} is better (estimate)")),
+        ("plain", False): (_("You are worse (estimate)"), _("{name} is worse (estimate)")),
+        ("much", True): (_("You are much better (estimate)"), _("{name} is much better (estimate)")),
+        ("much", False): (_("You are much worse (estimate)"), _("{name} is much worse (estimate)")),
+    }
+    return sentences[how, better][0 if you else 1].format(name=name)
 
 
 def after_move_exact(report: Report) -> ExactScore | None:
@@ -126,8 +148,10 @@ def standing_after_move(report: Report, names: Names, rules: Rules) -> str:
 
 def played_text(report: Report, names: Names, rules: Rules) -> str:
     """ "The computer played column 5. You are slightly better (estimate)"."""
-    return (
-        f"{names.of(report.side)} played {move_text(report.move, rules)}. {standing_after_move(report, names, rules)}"
+    name = names.of(report.side)
+    said = _("You played {move}. {standing}") if name == _("You") else _("{name} played {move}. {standing}")
+    return said.format(
+        name=name, move=move_text(report.move, rules), standing=standing_after_move(report, names, rules)
     )
 
 
@@ -137,15 +161,19 @@ def hint_text(report: Report, names: Names, rules: Rules) -> str:
     answer = report.answer
     columns = answer.column_scores
     if columns and report.move in columns:
-        return f"Hint: {where}: {verdict(columns[report.move], names.inline())}"
+        return _("Hint: {where}: {verdict}").format(where=where, verdict=verdict(columns[report.move], names.inline()))
     if answer.exact is not None:
-        return f"Hint: {where}. From here, {verdict(answer.exact, names.inline())}"
+        return _("Hint: {where}. From here, {verdict}").format(
+            where=where, verdict=verdict(answer.exact, names.inline())
+        )
     value = answer.value
     if is_win_value(value):
-        return f"Hint: {where}: {verdict(ExactScore(1 if value > 0 else -1, plies_to_end(value)), names.inline())}"
+        return _("Hint: {where}: {verdict}").format(
+            where=where, verdict=verdict(ExactScore(1 if value > 0 else -1, plies_to_end(value)), names.inline())
+        )
     own_value = value if report.side == MAX else -value
-    name = "You" if names.second_person else names.of(report.side)
-    return f"Hint: {where}. {estimate_text(own_value, name, rules)}"
+    name = _("You") if names.second_person else names.of(report.side)
+    return _("Hint: {where}. {estimate_text}").format(where=where, estimate_text=estimate_text(own_value, name, rules))
 
 
 def answer_detail(report: Report) -> str:
@@ -153,32 +181,45 @@ def answer_detail(report: Report) -> str:
     answer = report.answer
     seconds = f"{answer.seconds:.2f} s"
     if answer.decided_by is DecidedBy.BOOK and answer.nodes == 0:
-        return f"perfect play: read from the opening book · {seconds}"
+        return _("perfect play: read from the opening book · {seconds}").format(seconds=seconds)
     if answer.decided_by is DecidedBy.BOOK:
-        return f"perfect play (opening book + solver): {plural(answer.nodes, 'position')} searched · {seconds}"
+        return _("perfect play (opening book + solver): {plural} searched · {seconds}").format(
+            plural=plural(answer.nodes, "position"), seconds=seconds
+        )
     if answer.decided_by is DecidedBy.SOLVER:
-        return f"perfect play (opening book + solver): {plural(answer.nodes, 'position')} searched · {seconds}"
+        return _("perfect play (opening book + solver): {plural} searched · {seconds}").format(
+            plural=plural(answer.nodes, "position"), seconds=seconds
+        )
     if answer.note:  # an overrule, a fallback, a stand-in level
         return f"{answer.note} · {seconds}"
     result = answer.result
     if result is None:
         return seconds
     stats = result.stats
-    reached = " (budget ran out)" if not result.completed else (" (forced result)" if result.proven else "")
-    what = "hint search" if report.hint else "search"
-    return (
-        f"{what}: {plural(stats.depth, 'ply')} deep{reached} · {plural(stats.nodes, 'node')} · "
-        f"{plural(stats.cutoffs, 'cutoff')} · {stats.seconds:.2f} s · {stats.nodes_per_second / 1000:,.0f}k nodes/s"
+    reached = _(" (budget ran out)") if not result.completed else (_(" (forced result)") if result.proven else "")
+    what = _("hint search") if report.hint else _("search")
+    return _(
+        "{what}: {plural} deep{reached} · {plural2} · {plural3} · {seconds:.2f} s · {nodes_per_second:,.0f}k nodes/s"
+    ).format(
+        what=what,
+        plural=plural(stats.depth, "ply"),
+        reached=reached,
+        plural2=plural(stats.nodes, "node"),
+        plural3=plural(stats.cutoffs, "cutoff"),
+        seconds=stats.seconds,
+        nodes_per_second=stats.nodes_per_second / 1000,
     )
 
 
 def progress_text(who: str, depth: int, nodes: int, seconds: float, level: Level, rules: Rules) -> str:
     """The live line while a search runs; a full minimax says its share of the worst case."""
-    text = f"{who}, {plural(depth, 'ply')} deep: {plural(nodes, 'position')} so far, {seconds:.1f} s"
+    text = _("{who}, {plural} deep: {plural2} so far, {seconds:.1f} s").format(
+        who=who, plural=plural(depth, "ply"), plural2=plural(nodes, "position"), seconds=seconds
+    )
     if not level.pruning and not level.node_budget:
         worst = full_tree_positions(rules, level.depth)
         share = nodes / worst if worst else 0.0
-        text += f" ({share:.1%} of up to {worst:,})"
+        text += _(" ({share:.1%} of up to {worst:,})").format(share=share, worst=worst)
     return text
 
 
@@ -186,21 +227,27 @@ def level_text(level: Level, rules: Rules) -> str:
     """One level in a few words: "Hard: depth 8, alpha-beta on, solves the last 26"."""
     name = preset_name(level)
     if level.perfect and rules == STANDARD:  # no search settings: they do not apply
-        return f"{name or 'Perfect'} (opening book + solver)"
+        return _("{value} (opening book + solver)").format(value=name or "Perfect")
     if level.perfect:
-        return f"{name or 'Perfect'}: plays Expert here (perfect play is for 6x7)"
-    text = f"{name or 'Custom'}: depth {level.depth}, alpha-beta {'on' if level.pruning else 'off'}"
-    text += f", {level.node_budget:,} positions" if level.node_budget else ""
+        return _("{value}: plays Expert here (perfect play is for 6x7)").format(value=name or "Perfect")
+    text = (
+        _("{name}: depth {depth}, alpha-beta on") if level.pruning else _("{name}: depth {depth}, alpha-beta off")
+    ).format(name=name or _("Custom"), depth=level.depth)
+    text += _(", {node_budget:,} positions").format(node_budget=level.node_budget) if level.node_budget else ""
     if level.knows_openings(rules):
-        text += ", book"
+        text += _(", book")
     if level.solves_endgames(rules):
-        text += f", solves the last {level.endgame_cells_on(rules)}"
+        text += _(", solves the last {endgame_cells_on}").format(endgame_cells_on=level.endgame_cells_on(rules))
     return text
 
 
 def short_level(level: Level) -> str:
     name = preset_name(level)
-    return name if name else f"depth {level.depth}{'' if level.pruning else ', no pruning'}"
+    return (
+        name
+        if name
+        else (_("depth {depth}") if level.pruning else _("depth {depth}, no pruning")).format(depth=level.depth)
+    )
 
 
 def column_labels(columns: dict[int, ExactScore], cols: int, mover: int) -> list[tuple[str, int] | None]:
@@ -218,7 +265,9 @@ def scores_legend(names: Names, side: int) -> str:
 
 def running_score(names: Names, first: int, second: int) -> str:
     """Full-board mode's points so far: "Score: you 3 · the computer 2"."""
-    return f"Score: {names.subject(MAX)} {first} · {names.subject(MIN)} {second}"
+    return _("Score: {subject} {first} · {subject2} {second}").format(
+        subject=names.subject(MAX), first=first, subject2=names.subject(MIN), second=second
+    )
 
 
 def result_text(text: str) -> str:
@@ -229,9 +278,9 @@ def result_text(text: str) -> str:
 def turn_text(names: Names, side: int, against_computer: bool, computer_to_move: bool) -> str:
     """Whose turn it is, with the side's mark where two people share the screen."""
     if against_computer:
-        return "The computer's turn" if computer_to_move else "Your turn"
-    mark = "ring" if side == MAX else "cross"
-    return f"{names.of(side)} ({mark}) to move"
+        return _("The computer's turn") if computer_to_move else _("Your turn")
+    text = _("{name} (ring) to move") if side == MAX else _("{name} (cross) to move")
+    return text.format(name=names.of(side))
 
 
 def board_readout(grid: np.ndarray, rules: Rules, names: Names) -> str:
@@ -241,7 +290,7 @@ def board_readout(grid: np.ndarray, rules: Rules, names: Names) -> str:
     if names.second_person:
         owners = {names.viewer: "yours", -names.viewer: "theirs"}
     else:
-        owners = {MAX: "player 1", MIN: "player 2"}
+        owners = {MAX: _("player 1"), MIN: _("player 2")}
     sentences = []
     for col in range(rules.cols):
         words: list[str] = []
@@ -262,9 +311,9 @@ def board_readout(grid: np.ndarray, rules: Rules, names: Names) -> str:
         elif not (grid[:, col] == 0).any():
             words.append("full")
         name = format_move(col, rules) if rules.gravity else column_letter(col)
-        sentences.append(f"Column {name}: {', '.join(words)}.")
+        sentences.append(_("Column {name}: {join}.").format(name=name, join=", ".join(words)))
     return " ".join(sentences)
 
 
 def _empties(count: int) -> str:
-    return "empty" if count == 1 else f"{count} empty"
+    return _("empty") if count == 1 else _("{count} empty").format(count=count)

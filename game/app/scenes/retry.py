@@ -28,6 +28,7 @@ from game.app.scenes.play_view import notes_for
 from game.app.widgets import Button, display_size, row_rects
 from game.app.worker import JobFailed, JobResult, WorkerEvent
 from game.board import Board
+from game.i18n import N_, _
 from game.rules import MAX, MIN
 from game.training import (
     Drill,
@@ -50,7 +51,7 @@ def retry_layout(size: tuple[int, int]) -> SideLayout:
 class RetryScene(Scene):
     name = "retry"
 
-    def __init__(self, drills: list[Drill], title: str = "Learn from your mistakes"):
+    def __init__(self, drills: list[Drill], title: str = _("Learn from your mistakes")):
         super().__init__()
         self.drills = list(drills)
         self.title = title
@@ -68,9 +69,9 @@ class RetryScene(Scene):
         self.asking = ""  # "scores" or "reply": what the job in flight is for
         self.note: str | None = None  # said under the queue (games still to review)
         self.buttons = [
-            Button("Try again", self.try_again, "R"),
-            Button("Next", self.next_drill, "N"),
-            Button("Back", self.back, "Esc"),
+            Button(N_("Try again"), self.try_again, "R"),
+            Button(N_("Next"), self.next_drill, "N"),
+            Button(N_("Back"), self.back, "Esc"),
         ]
 
     # -- the position -------------------------------------------------------------------
@@ -138,7 +139,7 @@ class RetryScene(Scene):
             if drill is not None and drill.scores:  # the review's, exact too
                 columns = columns_of_scores(board, drill.scores)
             else:
-                self.no_scores = failure or "the solver did not prove this position within a hint's budget"
+                self.no_scores = failure or _("the solver did not prove this position within a hint's budget")
                 return
         self.columns = dict(columns)
         if self.tried is not None:
@@ -148,10 +149,10 @@ class RetryScene(Scene):
     def try_column(self, column: int) -> None:
         if self.finished or self.verdict is not None or self.tried is not None:
             return
-        if refused(self.app, self.board(), column, "The game is over here"):
+        if refused(self.app, self.board(), column, _("The game is over here")):
             return
         if self.no_scores is not None:
-            self.app.show_toast("This position cannot be judged exactly: N for the next one")
+            self.app.show_toast(_("This position cannot be judged exactly: N for the next one"))
             return
         self.tried = column
         if self.columns is not None:
@@ -223,13 +224,15 @@ class RetryScene(Scene):
     def header_lines(self) -> tuple[str, str]:
         total = len(self.drills)
         if not total:
-            return self.title, "Nothing to retry here."
+            return self.title, _("Nothing to retry here.")
         if self.finished:
-            return f"{self.title}: the round is over", "N or Enter plays the same positions again; Esc goes back."
+            return _("{title}: the round is over").format(title=self.title), _(
+                "N or Enter plays the same positions again; Esc goes back."
+            )
         drill = self.drill
         assert drill is not None
         played = self.verdict_of_played()
-        title = f"{self.title}: position {self.index + 1} of {total}"
+        title = _("{title}: position {index} of {total}").format(title=self.title, index=self.index + 1, total=total)
         return title, prompt_line(drill, played)
 
     def status_line(self) -> str:
@@ -252,26 +255,29 @@ class RetryScene(Scene):
         note = [self.note] if self.note else []
         if drill is None:
             if not self.drills:
-                return ["Nothing to retry: no mistake or blunder of yours is known yet.", *note]
+                return [_("Nothing to retry: no mistake or blunder of yours is known yet."), *note]
             return [self.score_text(), *note]
         if self.no_scores is not None:
-            return [f"No exact judgement here: {self.no_scores}.", "N: the next position."]
+            return [
+                _("No exact judgement here: {no_scores}.").format(no_scores=self.no_scores),
+                _("N: the next position."),
+            ]
         if self.verdict is not None:
             lines = verdict_lines(drill, self.verdict, self.reply, replying=self.job.id is not None)
-            key = (
+            key = _(
                 "The badges over the board: each column's exact result for the side to move, in the winner's own moves."
             )
-            return lines + [key, "", "R: try again (it no longer scores) · N: next"]
+            return lines + [key, "", _("R: try again (it no longer scores) · N: next")]
         if self.tried is not None:
-            return ["Judging with the exact solver..."]
-        side = f"player {1 if self.board().to_move > 0 else 2}"
+            return [_("Judging with the exact solver...")]
+        side = _("player {value}").format(value=1 if self.board().to_move > 0 else 2)
         lines = [
-            f"To move: {side}" + (" (you)" if drill.who == "you" else "") + ", as in the game.",
-            "Click a column (or press 1-7) for the move you would play now.",
-            "The exact solver judges it: keep the win (or the draw) to score.",
+            _("To move: {side}").format(side=side) + (" (you)" if drill.who == "you" else "") + _(", as in the game."),
+            _("Click a column (or press 1-7) for the move you would play now."),
+            _("The exact solver judges it: keep the win (or the draw) to score."),
         ]
         if self.columns is None:
-            lines.append("(The solver is working the position out...)")
+            lines.append(_("(The solver is working the position out...)"))
         return lines + note
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -345,7 +351,7 @@ class RetryScene(Scene):
         return bool(self.drills)
 
     def next_label(self) -> str:
-        return "Again" if self.finished else "Next"
+        return _("Again") if self.finished else _("Next")
 
     def score_text(self) -> str:
         left = len(self.drills) - self.index - (1 if self.index in self.firsts else 0)
@@ -356,14 +362,28 @@ class RetryScene(Scene):
         lines: list[tuple[str, bool | None]] = []
         for index, drill in enumerate(self.drills):
             first = self.firsts.get(index)
-            where = f"{index + 1}. Move {drill.ply} of {drill.label}: "
+            where = _("{index}. Move {ply} of {label}: ").format(index=index + 1, ply=drill.ply, label=drill.label)
             if first is None:
                 lines.append((where + "skipped", None))
             elif first.kept:
-                lines.append((where + f"column {first.tried + 1} found ({first.move_class.value})", True))
+                lines.append(
+                    (
+                        where
+                        + _("column {tried} found ({value})").format(
+                            tried=first.tried + 1, value=first.move_class.value
+                        ),
+                        True,
+                    )
+                )
             else:
                 best = first.best_moves[0] + 1
-                lines.append((where + f"column {first.tried + 1} missed; best was column {best}", False))
+                lines.append(
+                    (
+                        where
+                        + _("column {tried} missed; best was column {best}").format(tried=first.tried + 1, best=best),
+                        False,
+                    )
+                )
         return lines
 
     def draw_summary(self, surface: pygame.Surface, lay: SideLayout) -> None:
@@ -371,7 +391,7 @@ class RetryScene(Scene):
         theme = self.app.theme
         p = theme.palette
         x, y = lay.board.left + 4, lay.board.top + 6
-        theme.text(surface, "This round", lay.text + 2, (x, y), bold=True)
+        theme.text(surface, _("This round"), lay.text + 2, (x, y), bold=True)
         y += lay.text + 12
         colors = {True: p.good, False: p.warning, None: p.muted}
         for line, found in self.summary_lines():
@@ -407,8 +427,8 @@ def retry_of_review(review: GameReview, depths: Mapping[int, int], names: Mappin
     who = {
         side: "you"
         if len(people) == 1 and side in people
-        else f"player {1 if side == MAX else 2}"
+        else _("player {value}").format(value=1 if side == MAX else 2)
         + (f" ({names[side]})" if names.get(side) and side not in people else "")
         for side in (MAX, MIN)
     }
-    return RetryScene(drills_of_review(review, sides, "this game", who))
+    return RetryScene(drills_of_review(review, sides, _("this game"), who))

@@ -16,6 +16,7 @@ from game.app.scenes.board_panel import SideLayout
 from game.app.scenes.retry import RetryScene
 from game.app.worker import JobFailed, ReviewJob, ReviewMove, ReviewResult, WorkerEvent
 from game.archive_records import GameRecord
+from game.i18n import _, ngettext
 from game.rules import MAX, MIN
 from game.training import drills_of_game, drills_of_records
 
@@ -25,7 +26,7 @@ class MistakesQueueScene(RetryScene):
 
     def __init__(self, records: list[GameRecord]):
         drills, waiting = drills_of_records(records)
-        super().__init__(drills, "Your mistakes, all games")
+        super().__init__(drills, _("Your mistakes, all games"))
         self.to_review = waiting
         self.review_count = len(waiting)
         self.review_job = JobSlot(self)
@@ -93,7 +94,11 @@ class MistakesQueueScene(RetryScene):
             self.review_job.cancel()
             left = len(self.to_review)
             self.to_review = []
-            self.note = f"{left} game{'' if left == 1 else 's'} not reviewed yet: they wait for the next round."
+            self.note = ngettext(
+                "{left} game not reviewed yet: it waits for the next round.",
+                "{left} games not reviewed yet: they wait for the next round.",
+                left,
+            ).format(left=left)
             self.index = 0
             self.start_drill()
             return
@@ -111,7 +116,7 @@ class MistakesQueueScene(RetryScene):
         return self.reviewing or super().can_go_on()
 
     def next_label(self) -> str:
-        return "Start now" if self.reviewing else super().next_label()
+        return _("Start now") if self.reviewing else super().next_label()
 
     def draw_middle(self, surface: pygame.Surface, lay: SideLayout) -> None:
         """While reviewing, the review's progress bar where the board goes."""
@@ -127,8 +132,10 @@ class MistakesQueueScene(RetryScene):
         if self.reviewing:
             done = self.review_count - len(self.to_review)
             return (
-                f"{self.title}: reviewing your games first",
-                f"Game {done + 1} of {self.review_count} has no review yet: the exact review finds its mistakes.",
+                _("{title}: reviewing your games first").format(title=self.title),
+                _("Game {done} of {review_count} has no review yet: the exact review finds its mistakes.").format(
+                    done=done + 1, review_count=self.review_count
+                ),
             )
         return super().header_lines()
 
@@ -136,8 +143,8 @@ class MistakesQueueScene(RetryScene):
         if self.reviewing:
             found = len(self.drills)
             return [
-                f"Mistakes found so far: {found}.",
-                "Each review is kept in the archive, so this happens once per game.",
-                "N: start now with the mistakes found so far.",
+                _("Mistakes found so far: {found}.").format(found=found),
+                _("Each review is kept in the archive, so this happens once per game."),
+                _("N: start now with the mistakes found so far."),
             ]
         return super().panel_lines()

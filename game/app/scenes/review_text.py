@@ -7,27 +7,30 @@ place); this module says who played what and what the class means.
 from __future__ import annotations
 
 from ai.review import ACCURACY_RULE, ESTIMATE_NODES, GameReview, MoveClass, MoveReview, side_number
+from game.i18n import N_, _
 from game.notation import format_move
 from game.rules import MAX, MIN
 
 CLASS_MEANING = {
-    MoveClass.BEST: "best: it kept the best result there was",
-    MoveClass.GOOD: "good: same outcome, but a slower win or a quicker loss",
-    MoveClass.MISTAKE: "mistake: one step worse (a win to a draw, or a draw to a loss)",
-    MoveClass.BLUNDER: "blunder: a won game thrown to a loss",
+    MoveClass.BEST: N_("best: it kept the best result there was"),
+    MoveClass.GOOD: N_("good: same outcome, but a slower win or a quicker loss"),
+    MoveClass.MISTAKE: N_("mistake: one step worse (a win to a draw, or a draw to a loss)"),
+    MoveClass.BLUNDER: N_("blunder: a won game thrown to a loss"),
 }
 """What each class means, one line each (the review's legend)."""
 
 
 def move_name(review: GameReview, move: int) -> str:
     """ "column 4" (gravity) or "cell d2"."""
-    return ("column " if review.rules.gravity else "cell ") + format_move(move, review.rules)
+    return (_("column {move}") if review.rules.gravity else _("cell {move}")).format(
+        move=format_move(move, review.rules)
+    )
 
 
 def who(side: int, names: dict[int, str]) -> str:
     """ "player 1 (you)" / "player 2 (Medium)"."""
     name = names.get(side, "")
-    return f"player {side_number(side)}" + (f" ({name})" if name else "")
+    return _("player {side_number}").format(side_number=side_number(side)) + (f" ({name})" if name else "")
 
 
 def list_line(review: GameReview, m: MoveReview) -> str:
@@ -39,9 +42,11 @@ def list_line(review: GameReview, m: MoveReview) -> str:
 def header_lines(review: GameReview | None, names: dict[int, str], done: int, total: int) -> list[str]:
     """The lines over the board: what is reviewed, each player's accuracy and how it counts."""
     if review is None:
-        return [f"Reviewing the game: {done} of {total} moves"]
-    kind = "exact, from the solver" if review.exact else "search estimates (exact only on 6x7)"
-    lines = [f"{review.rules.describe()}, {len(review.moves)} moves: {kind}"]
+        return [_("Reviewing the game: {done} of {total} moves").format(done=done, total=total)]
+    kind = _("exact, from the solver") if review.exact else _("search estimates (exact only on 6x7)")
+    lines = [
+        _("{describe}, {count} moves: {kind}").format(describe=review.rules.said(), count=len(review.moves), kind=kind)
+    ]
     parts = []
     for side in (MAX, MIN):
         accuracy = review.accuracy(side)
@@ -49,7 +54,7 @@ def header_lines(review: GameReview | None, names: dict[int, str], done: int, to
             parts.append(f"{who(side, names)} {accuracy:.0%}")
     if parts:
         lines.append("accuracy: " + ", ".join(parts))
-        lines.append(f"accuracy: {ACCURACY_RULE}")
+        lines.append(_("accuracy: {ACCURACY_RULE}").format(ACCURACY_RULE=ACCURACY_RULE))
     return lines
 
 
@@ -58,19 +63,27 @@ def detail_lines(review: GameReview, ply: int, names: dict[int, str]) -> list[st
     result now, and what a depth-N search would have played."""
     now = review.result_after(ply) if ply < len(review.graph) else ""
     if ply == 0:
-        return ["The start of the game.", f"From here: {now}."]
+        return [_("The start of the game."), _("From here: {now}.").format(now=now)]
     m = review.moves[ply - 1]
-    lines = [f"Move {m.ply}: {who(m.side, names)} played {move_name(review, m.move)}: {m.move_class.value}."]
+    lines = [
+        _("Move {ply}: {who} played {move_name}: {value}.").format(
+            ply=m.ply, who=who(m.side, names), move_name=move_name(review, m.move), value=m.move_class.value
+        )
+    ]
     if m.move_class is not MoveClass.BEST:
         best = " or ".join(move_name(review, b) for b in m.best_moves[:3])
         before = review.result_after(ply - 1)
-        lines.append(f"Best was {best}; before the move: {before}.")
-    lines.append(f"After it: {now}.")
+        lines.append(_("Best was {best}; before the move: {before}.").format(best=best, before=before))
+    lines.append(_("After it: {now}.").format(now=now))
     if m.horizon_move is not None:
         same = " too" if m.horizon_move == m.move else ""
-        lines.append(f"A depth-{m.horizon_depth} search would have played {move_name(review, m.horizon_move)}{same}.")
+        lines.append(
+            _("A depth-{horizon_depth} search would have played {move_name}{same}.").format(
+                horizon_depth=m.horizon_depth, move_name=move_name(review, m.horizon_move), same=same
+            )
+        )
     if not review.exact:
-        lines.append("(Estimates: off the standard board no solver answers exactly.)")
+        lines.append(_("(Estimates: off the standard board no solver answers exactly.)"))
     return lines
 
 
@@ -78,20 +91,22 @@ def graph_legend(review: GameReview) -> str:
     """The key over the evaluation graph: what the line is (and, for estimates, how deep
     each move's columns were searched within their budget) and what the marks are."""
     if review.exact:
-        line = "line: the exact result after each ply"
+        line = _("line: the exact result after each ply")
     else:
         depths = sorted({m.estimate_depth for m in review.moves if m.estimate_depth is not None})
         deep = "" if not depths else f"{depths[0]}" if len(depths) == 1 else f"{depths[0]}-{depths[-1]}"
-        line = f"line: search estimates, depth {deep} within {ESTIMATE_NODES:,} positions a move"
-    return line + "  ·  triangle: mistake, square: blunder"
+        line = _("line: search estimates, depth {deep} within {ESTIMATE_NODES:,} positions a move").format(
+            deep=deep, ESTIMATE_NODES=ESTIMATE_NODES
+        )
+    return line + _("  ·  triangle: mistake, square: blunder")
 
 
 def turning_points_line(review: GameReview) -> str:
     points = review.turning_points
     if not points:
-        return "Turning points: none, no move changed the outcome."
+        return _("Turning points: none, no move changed the outcome.")
     said = ", ".join(f"{m.ply} (P{side_number(m.side)} {m.move_class.value})" for m in points)
-    return f"Turning points: {said}"
+    return _("Turning points: {said}").format(said=said)
 
 
 __all__ = [

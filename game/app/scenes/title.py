@@ -10,6 +10,7 @@ import pygame
 from game.app.scenes.menu import MenuScene
 from game.app.settings import Opponent
 from game.app.widgets import Button, stack_rects
+from game.i18n import N_, _
 from game.rules import MAX, MIN
 
 QUIT_CONFIRM_SECONDS = 3.0
@@ -20,7 +21,7 @@ for "Resume the unfinished game", so that button coming and going moves no other
 
 
 class TitleScene(MenuScene):
-    title = "Connect Four"
+    title = N_("Connect Four")
     name = "title"
 
     def __init__(self) -> None:
@@ -31,10 +32,12 @@ class TitleScene(MenuScene):
         s = self.app.settings
         tally = s.tally
         if self.quit_armed_until is not None:  # in place of the tally: nothing else moves
-            return ["a minimax explorer you can play", "Press Esc again to quit (any other key: stay)"]
+            return [_("a minimax explorer you can play"), _("Press Esc again to quit (any other key: stay)")]
         return [
-            "a minimax explorer you can play",
-            f"{s.rules().describe()}  ·  you {tally['wins']} / draws {tally['draws']} / computer {tally['losses']}",
+            _("a minimax explorer you can play"),
+            _("{describe}  ·  you {tally} / draws {tally2} / computer {tally3}").format(
+                describe=s.rules().said(), tally=tally["wins"], tally2=tally["draws"], tally3=tally["losses"]
+            ),
         ]
 
     def build_buttons(self) -> list[Button]:
@@ -42,17 +45,19 @@ class TitleScene(MenuScene):
         unfinished = self.unfinished_game()
         resume = []
         if unfinished is not None:
-            resume.append(Button(f"Resume the unfinished game ({len(unfinished.moves)} discs)", self.resume))
+            resume.append(
+                Button(_("Resume the unfinished game ({count} discs)").format(count=len(unfinished.moves)), self.resume)
+            )
         return [
-            Button("Play vs computer", lambda: self.start(Opponent.COMPUTER)),
-            Button("Two players", lambda: self.start(Opponent.HUMAN)),
-            Button("Computer vs computer", lambda: self.start(Opponent.DEMO)),
-            Button("Options", self.open_options),
-            Button("How to play", self.open_help),
-            Button("Past games", self.open_past_games),
-            Button("Analysis board", self.open_analysis),
-            Button("Opening explorer", self.open_explorer),
-            Button("Quit", self.app.quit),
+            Button(N_("Play vs computer"), lambda: self.start(Opponent.COMPUTER)),
+            Button(N_("Two players"), lambda: self.start(Opponent.HUMAN)),
+            Button(N_("Computer vs computer"), lambda: self.start(Opponent.DEMO)),
+            Button(N_("Options"), self.open_options),
+            Button(N_("How to play"), self.open_help),
+            Button(N_("Past games"), self.open_past_games),
+            Button(N_("Analysis board"), self.open_analysis),
+            Button(N_("Opening explorer"), self.open_explorer),
+            Button(N_("Quit"), self.app.quit),
         ] + resume
 
     def button_height(self, size: tuple[int, int]) -> int:

@@ -18,6 +18,7 @@ from ai import textbook
 from ai.tree import SearchTree, fmt_tree_value
 from ai.values import INF
 from game.app.tree.text import LEAF_WHY
+from game.i18n import _, ngettext
 from game.notation import format_move
 
 
@@ -63,7 +64,7 @@ def _find(code: list[str], start: int, kind: Line, is_max: bool) -> int:
             continue  # the function's last return, not the leaf's
         if stripped.startswith(text):
             return start + offset
-    raise LookupError(f"ai/textbook.py no longer has the line {text!r}")
+    raise LookupError(_("ai/textbook.py no longer has the line {text!r}").format(text=text))
 
 
 def read_source() -> CodeSource:
@@ -98,9 +99,9 @@ def code_steps(tree: SearchTree, source: CodeSource | None = None, limit: int = 
         ValueError: the tree is incomplete, or its run would take more than ``limit`` steps.
     """
     if not tree.is_complete:
-        raise ValueError("the tree was not stored whole: its code cannot be replayed")
+        raise ValueError(_("the tree was not stored whole: its code cannot be replayed"))
     if len(tree) * 8 > limit:
-        raise ValueError(f"a tree of {len(tree):,} nodes is too big to replay line by line")
+        raise ValueError(_("a tree of {count:,} nodes is too big to replay line by line").format(count=len(tree)))
     source = source or read_source()
     steps: list[CodeStep] = []
 
@@ -147,7 +148,7 @@ def code_steps(tree: SearchTree, source: CodeSource | None = None, limit: int = 
 
 def _move_name(tree: SearchTree, index: int) -> str:
     move = tree.node(index).move
-    return "the root" if move is None else f"move {format_move(move, tree.rules)}"
+    return _("the root") if move is None else _("move {format_move}").format(format_move=format_move(move, tree.rules))
 
 
 def step_sentence(tree: SearchTree, steps: list[CodeStep], at: int) -> str:
@@ -158,42 +159,66 @@ def step_sentence(tree: SearchTree, steps: list[CodeStep], at: int) -> str:
     bound = "alpha" if node.is_max else "beta"
     kind = step.kind
     if kind is Line.ENTER:
-        return f"{side} enters {_move_name(tree, step.node)} with alpha {fmt_tree_value(step.alpha)}, beta {fmt_tree_value(step.beta)}"
+        return _("{side} enters {move_name} with alpha {fmt_tree_value}, beta {fmt_tree_value2}").format(
+            side=side,
+            move_name=_move_name(tree, step.node),
+            fmt_tree_value=fmt_tree_value(step.alpha),
+            fmt_tree_value2=fmt_tree_value(step.beta),
+        )
     if kind is Line.IS_LEAF:
         if node.is_leaf:
-            return f"A leaf ({LEAF_WHY[node.leaf_reason]}): its value is {fmt_tree_value(node.value)}"
-        return "Not a leaf: the game goes on and the depth limit is not reached"
+            return _("A leaf ({LEAF_WHY}): its value is {fmt_tree_value}").format(
+                LEAF_WHY=_(LEAF_WHY[node.leaf_reason]), fmt_tree_value=fmt_tree_value(node.value)
+            )
+        return _("Not a leaf: the game goes on and the depth limit is not reached")
     if kind is Line.LEAF:
-        return f"Return {fmt_tree_value(node.value)} to the caller"
+        return _("Return {fmt_tree_value} to the caller").format(fmt_tree_value=fmt_tree_value(node.value))
     if kind is Line.START:
-        return f"No child searched yet: {side}'s value starts at {'-inf' if node.is_max else '+inf'}"
+        return _("No child searched yet: {side}'s value starts at {infinity}").format(
+            side=side, infinity="-inf" if node.is_max else "+inf"
+        )
     following = steps[at + 1] if at + 1 < len(steps) else None
     if kind is Line.LOOP:
         if following is not None and following.kind is Line.PUSH and at + 3 < len(steps):
-            return f"Take the next legal move: {_move_name(tree, steps[at + 3].node)}"
-        return "No legal move left: the loop ends"
+            return _("Take the next legal move: {move_name}").format(move_name=_move_name(tree, steps[at + 3].node))
+        return _("No legal move left: the loop ends")
     if kind is Line.PUSH:
-        return "Play the move on the board (one node deeper)"
+        return _("Play the move on the board (one node deeper)")
     if kind is Line.CALL:
         callee = steps[at + 1].node if at + 1 < len(steps) else step.node
-        return f"Ask {other} for the value of {_move_name(tree, callee)}, with the window [{fmt_tree_value(step.alpha)}, {fmt_tree_value(step.beta)}]"
+        return _(
+            "Ask {other} for the value of {move_name}, with the window [{fmt_tree_value}, {fmt_tree_value2}]"
+        ).format(
+            other=other,
+            move_name=_move_name(tree, callee),
+            fmt_tree_value=fmt_tree_value(step.alpha),
+            fmt_tree_value2=fmt_tree_value(step.beta),
+        )
     if kind is Line.POP:
-        return f"{side}'s best value so far is {fmt_tree_value(step.value or 0)}; take the move back"
+        return _("{side}'s best value so far is {fmt_tree_value}; take the move back").format(
+            side=side, fmt_tree_value=fmt_tree_value(step.value or 0)
+        )
     if kind is Line.RAISE:
         new = max(step.alpha, step.value or 0) if node.is_max else min(step.beta, step.value or 0)
         old = step.alpha if node.is_max else step.beta
         if new == old:
-            return f"{bound} stays {fmt_tree_value(old)}"
-        return f"{bound} {'rises' if node.is_max else 'falls'} from {fmt_tree_value(old)} to {fmt_tree_value(new)}"
+            return _("{bound} stays {fmt_tree_value}").format(bound=bound, fmt_tree_value=fmt_tree_value(old))
+        return (
+            _("{bound} rises from {old} to {new}") if node.is_max else _("{bound} falls from {old} to {new}")
+        ).format(bound=bound, old=fmt_tree_value(old), new=fmt_tree_value(new))
     if kind is Line.TEST:
         closed = step.alpha >= step.beta
         if not tree.pruning:
-            return "Pruning is off: always search on"
-        verdict = "yes: the window is closed" if closed else "no: search on"
-        return f"alpha {fmt_tree_value(step.alpha)} >= beta {fmt_tree_value(step.beta)}? {verdict}"
+            return _("Pruning is off: always search on")
+        verdict = _("yes: the window is closed") if closed else _("no: search on")
+        return _("alpha {fmt_tree_value} >= beta {fmt_tree_value2}? {verdict}").format(
+            fmt_tree_value=fmt_tree_value(step.alpha), fmt_tree_value2=fmt_tree_value(step.beta), verdict=verdict
+        )
     if kind is Line.CUTOFF:
         pruned = node.pruned_count
-        return (
-            f"Cutoff: {other} above would never allow this line; {pruned} move{'s' if pruned != 1 else ''} not searched"
-        )
-    return f"Return {fmt_tree_value(step.value or 0)} to the caller"
+        return ngettext(
+            "Cutoff: {other} above would never allow this line; {pruned} move not searched",
+            "Cutoff: {other} above would never allow this line; {pruned} moves not searched",
+            pruned,
+        ).format(other=other, pruned=pruned)
+    return _("Return {fmt_tree_value} to the caller").format(fmt_tree_value=fmt_tree_value(step.value or 0))

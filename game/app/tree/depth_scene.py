@@ -20,6 +20,7 @@ from game.app.scene import Scene
 from game.app.scenes.menu import dim
 from game.app.worker import DepthJob, DepthResult, JobFailed, WorkerEvent
 from game.board import Board
+from game.i18n import _
 from game.notation import format_move
 
 
@@ -33,7 +34,7 @@ class DepthChartScene(Scene):
         self.positions = positions
         self.current: DepthTruth | None = None
         self.bench: DepthTruth | None = None
-        self.status = "Measuring this position..."
+        self.status = _("Measuring this position...")
         self.failed: str | None = None
         self.job = JobSlot(self)
         self.finished = False
@@ -68,7 +69,7 @@ class DepthChartScene(Scene):
         elif isinstance(event, JobFailed):
             self.job.done()
             self.finished = True
-            self.failed = f"The measurement failed: {event.message}"
+            self.failed = _("The measurement failed: {message}").format(message=event.message)
             self.status = self.failed
 
     def is_animating(self) -> bool:
@@ -87,7 +88,7 @@ class DepthChartScene(Scene):
         pygame.draw.rect(surface, p.panel, panel, border_radius=6)
         pygame.draw.rect(surface, p.muted, panel, 1, border_radius=6)
         moves = " ".join(format_move(m, self.board.rules) for m in self.board.moves)
-        status = self.status or "Done. Esc goes back to the tree."
+        status = self.status or _("Done. Esc goes back to the tree.")
         if moves:
-            status = f"{status}  (position: {moves})"
+            status = _("{status}  (position: {moves})").format(status=status, moves=moves)
         draw_depth_chart(surface, panel.inflate(-8, -8), theme, self.current, self.bench, status)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ai.tree import SearchTree
 from ai.tree_export import export_tree
+from game.i18n import _
 
 WINDOW_LIMIT = 200_000
 """Nodes the window exports at most (a few seconds of writing); larger trees: the CLI."""
@@ -17,7 +18,9 @@ def export_to_folder(tree: SearchTree, folder: Path, root: int = 0) -> str:
     ``root``, the one on screen) in ``folder``; return the sentence to show, short enough
     for a toast (the folder is the preference folder's ``trees``, which How to play names)."""
     if len(tree) > WINDOW_LIMIT:
-        return f"{len(tree):,} nodes: too many to export here; use 'connect4 analyze ... --export-tree'"
+        return _("{count:,} nodes: too many to export here; use 'connect4 analyze ... --export-tree'").format(
+            count=len(tree)
+        )
     stem = time.strftime("tree-%Y%m%d-%H%M%S")
     counter = 1
     while (folder / f"{stem}.json").exists():
@@ -28,5 +31,5 @@ def export_to_folder(tree: SearchTree, folder: Path, root: int = 0) -> str:
         export_tree(tree, folder / f"{stem}.json")
         export_tree(tree, folder / f"{stem}.dot", root=root)
     except OSError as error:
-        return f"Could not export the tree: {error.strerror or error}"
-    return f"Saved {folder.name}/{stem}.json and .dot in the preference folder"
+        return _("Could not export the tree: {value}").format(value=error.strerror or error)
+    return _("Saved {name}/{stem}.json and .dot in the preference folder").format(name=folder.name, stem=stem)

@@ -15,6 +15,7 @@ from ai.tree import LeafReason, Node, SearchTree
 from game.app.job_slot import JobSlot
 from game.app.tree.text import exact_verdict
 from game.app.worker import JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.i18n import _
 from game.rules import STANDARD
 
 if TYPE_CHECKING:
@@ -76,12 +77,12 @@ class Horizon:
                 self.known[key] = exact_verdict(node, exact)
             else:
                 rules = node.tree.rules
-                why = f"not proven within {exact_nodes(rules):,} positions"
+                why = _("not proven within {exact_nodes:,} positions").format(exact_nodes=exact_nodes(rules))
                 if rules == STANDARD and event.answer.note:  # a damaged book, as the decider says it
                     why = event.answer.note
-                self.known[key] = f"Perfect play: not known ({why})"
+                self.known[key] = _("Perfect play: not known ({why})").format(why=why)
         elif isinstance(event, JobFailed):
-            self.known[key] = f"Perfect play: not known ({event.message})"
+            self.known[key] = _("Perfect play: not known ({message})").format(message=event.message)
         else:
             return True
         self.job.done()

@@ -14,32 +14,32 @@ import pygame
 from ai.tree import SearchTree
 from game.app.theme import Theme
 from game.app.tree.text import node_count_text
+from game.i18n import N_, _
 
 LEGEND: tuple[tuple[str, str], ...] = (
-    ("shapes", "MAX (player 1) takes the largest child value, MIN the smallest"),
-    ("+13", "the heuristic's value at the depth limit; + is good for MAX"),
-    ("+W3", "a forced win for MAX 3 plies from the root (a ply: one disc, either side's); -W3: for MIN"),
-    ("+F", "a forced win just past the depth limit: a win to play or two threats (+F for MAX, -F for MIN)"),
-    (">=20", ">=20, <=20: only a bound after a cutoff, not the exact value"),
-    ("stub", "moves a cutoff left unsearched: they cannot change the choice"),
-    ("[a, b]", "the alpha-beta window of a node while it is being searched"),
-    ("line", "the expected line, down to the leaf its value comes from"),
-    ("summary", "nodes too small to draw here: zoom in or focus"),
+    ("shapes", N_("MAX (player 1) takes the largest child value, MIN the smallest")),
+    ("+13", N_("the heuristic's value at the depth limit; + is good for MAX")),
+    ("+W3", N_("a forced win for MAX 3 plies from the root (a ply: one disc, either side's); -W3: for MIN")),
+    ("+F", N_("a forced win just past the depth limit: a win to play or two threats (+F for MAX, -F for MIN)")),
+    (">=20", N_(">=20, <=20: only a bound after a cutoff, not the exact value")),
+    ("stub", N_("moves a cutoff left unsearched: they cannot change the choice")),
+    ("[a, b]", N_("the alpha-beta window of a node while it is being searched")),
+    ("line", N_("the expected line, down to the leaf its value comes from")),
+    ("summary", N_("nodes too small to draw here: zoom in or focus")),
 )
 FONT_SIZE = 14
 ICON_WIDTH = 58
-TITLE = "Legend (L hides)"
-PAGE_TITLE = "Legend, in place of the tree at this window size (L shows the tree again)"
+TITLE = N_("Legend (L hides)")
+PAGE_TITLE = N_("Legend, in place of the tree at this window size (L shows the tree again)")
 
 
 def search_order_text(tree: SearchTree) -> str:
     """Why the children stand in the order they do (and what "all passes" means)."""
     if tree.pruning:
-        return (
-            "Children stand in the order the search tried them, not column order (best first: the previous "
-            "pass's best move, then centre first). All passes: depth 1, 2, ... counted together."
+        return _(
+            "Children stand in the order the search tried them, not column order (best first: the previous pass's best move, then centre first). All passes: depth 1, 2, ... counted together."
         )
-    return "Children stand in search order, not column order: centre first (without pruning order does not matter)."
+    return _("Children stand in search order, not column order: centre first (without pruning order does not matter).")
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,9 @@ def legend_layout(theme: Theme, canvas: pygame.Rect, tree: SearchTree, *, page: 
     column_w = (width - 8) // columns
     text_w = column_w - ICON_WIDTH - 12
     line_h = theme.font(FONT_SIZE).get_linesize()
-    items = [(icon, tuple(theme.wrap(text, FONT_SIZE, text_w))) for icon, text in LEGEND]
+    items = [
+        (icon, tuple(theme.wrap(text, FONT_SIZE, text_w))) for icon, text in ((icon, _(text)) for icon, text in LEGEND)
+    ]
     order_lines = tuple(theme.wrap(search_order_text(tree), FONT_SIZE, width - 20)) + tuple(
         theme.wrap(node_count_text(tree), FONT_SIZE, width - 20)
     )

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from ai.tree import BoundKind, Node, SearchTree, fmt_bounded, fmt_tree_value
 from game.app.tree.tree_fetch import TreeAsk
 from game.board import Board
+from game.i18n import _, ngettext
 from game.notation import format_move
 
 DEPTH = 2
@@ -31,12 +32,12 @@ MAX_MOVES = 9
 def why_not_practice(board: Board) -> str | None:
     """Why ``board`` cannot be practised (too many moves, or over), or None if it can."""
     if board.is_game_over():
-        return "The game is over here: nothing to practise"
+        return _("The game is over here: nothing to practise")
     widest = max(len(board.legal_moves()), max_reply_count(board))
     if widest > MAX_MOVES:
-        return (
-            f"Practice needs at most {MAX_MOVES} moves per position; this one has {widest} (try a board with gravity)"
-        )
+        return _(
+            "Practice needs at most {MAX_MOVES} moves per position; this one has {widest} (try a board with gravity)"
+        ).format(MAX_MOVES=MAX_MOVES, widest=widest)
     return None
 
 
@@ -112,14 +113,16 @@ class Practice:
         """Check ``text`` against the current question; move on.  Return (right, sentence)."""
         question = self.question
         if question is None:
-            raise ValueError("the practice is over")
+            raise ValueError(_("the practice is over"))
         right = normalise(text) == normalise(question.expected)
         self.results.append((question, text, right))
         self.at += 1
         if right:
             self.score += 1
-            return True, f"Right: {question.expected}."
-        return False, f"Not {text.strip() or 'blank'}: {question.expected}. {question.why}"
+            return True, _("Right: {expected}.").format(expected=question.expected)
+        return False, _("Not {value}: {expected}. {why}").format(
+            value=text.strip() or "blank", expected=question.expected, why=question.why
+        )
 
     def answered(self, node: int, ask: Ask) -> bool:
         return any(q.node == node and q.ask is ask for q, _, _ in self.results)
@@ -152,6 +155,39 @@ def _values(nodes: list[Node]) -> str:
     return ", ".join(fmt_tree_value(node.value) for node in nodes)
 
 
+def _pruned_why(child: Node, searched: list[Node], skipped: list[int], other: str) -> str:
+    """Why a reply searched what it did: its window, and the moves a cutoff skipped."""
+    window_side, window = ("alpha", child.alpha_in) if not child.is_max else ("beta", child.beta_in)
+    if not skipped:
+        said = _("{window_side} is {fmt_tree_value} here and no value reached it, so {other} tries every move")
+        return said.format(window_side=window_side, fmt_tree_value=fmt_tree_value(window), other=other)
+    said = ngettext(
+        "{window_side} is {window} here, so after {value} {other} stops: the remaining {count} move is cut",
+        "{window_side} is {window} here, so after {value} {other} stops: the remaining {count} moves are cut",
+        len(skipped),
+    )
+    value = fmt_tree_value(searched[-1].value)
+    return said.format(
+        window_side=window_side, window=fmt_tree_value(window), value=value, other=other, count=len(skipped)
+    )
+
+
+def _value_why(child: Node, searched: list[Node], other: str) -> str:
+    """How a reply's value comes from its children: the greatest or least, or only a bound."""
+    if child.bound is BoundKind.EXACT:
+        said = (
+            _("{other} takes the greatest of {values}: {value}")
+            if child.is_max
+            else _("{other} takes the least of {values}: {value}")
+        )
+        return said.format(other=other, values=_values(searched), value=fmt_tree_value(child.value))
+    said = _(
+        "{other} stopped at {fmt_tree_value} before seeing every move, so the value is only a bound: {mark}{fmt_tree_value2}"
+    )
+    first, last = fmt_tree_value(searched[-1].value), fmt_tree_value(child.value)
+    return said.format(other=other, fmt_tree_value=first, mark=child.bound.sign, fmt_tree_value2=last)
+
+
 def build_practice(board: Board, difficulty: Difficulty, tree: SearchTree, full: SearchTree) -> Practice:
     """A practice on ``board``'s depth-2 ``tree`` (``board`` unfinished); ``full`` is the
     same position's tree without pruning (``practice_asks`` says which searches)."""
@@ -171,40 +207,21 @@ def build_practice(board: Board, difficulty: Difficulty, tree: SearchTree, full:
         rows.append(Row(child.index, move, tuple(cells)))
         if child.is_leaf:
             continue  # its value is the game's end: shown, not asked
-        where = f"after {format_move(move, rules)}"
+        where = _("after {format_move}").format(format_move=format_move(move, rules))
         if tree.pruning:
-            window_side, window = ("alpha", child.alpha_in) if not child.is_max else ("beta", child.beta_in)
-            if skipped:
-                last = searched[-1]
-                why = (
-                    f"{window_side} is {fmt_tree_value(window)} here, so after {fmt_tree_value(last.value)} {other} stops: "
-                    f"the remaining {len(skipped)} move{'s are' if len(skipped) != 1 else ' is'} cut"
-                )
-            else:
-                why = f"{window_side} is {fmt_tree_value(window)} here and no value reached it, so {other} tries every move"
+            ask = _("{where}: how many moves does {other} skip?").format(where=where, other=other)
             questions.append(
-                Question(child.index, Ask.PRUNED, str(len(skipped)), f"{where}: how many moves does {other} skip?", why)
+                Question(child.index, Ask.PRUNED, str(len(skipped)), ask, _pruned_why(child, searched, skipped, other))
             )
+        hint = _(" (only a bound? write <=v or >=v)") if tree.pruning else ""
+        ask = _("{where}: {other}'s value?{hint}").format(where=where, other=other, hint=hint)
         expected = fmt_bounded(child.value, child.bound)
-        pick = "least" if not child.is_max else "greatest"
-        if child.bound is BoundKind.EXACT:
-            why = f"{other} takes the {pick} of {_values(searched)}: {fmt_tree_value(child.value)}"
-        else:
-            mark = child.bound.sign
-            why = (
-                f"{other} stopped at {fmt_tree_value(searched[-1].value)} before seeing every move, so the value is only "
-                f"a bound: {mark}{fmt_tree_value(child.value)}"
-            )
-        hint = " (only a bound? write <=v or >=v)" if tree.pruning else ""
-        questions.append(Question(child.index, Ask.VALUE, expected, f"{where}: {other}'s value?{hint}", why))
-    pick = "greatest" if root.is_max else "least"
-    questions.append(
-        Question(
-            0,
-            Ask.VALUE,
-            fmt_bounded(root.value, root.bound),
-            f"the root: {side}'s value?",
-            f"{side} takes the {pick} of its children's values, {_values(root.children())}: {fmt_tree_value(root.value)}",
-        )
-    )
+        questions.append(Question(child.index, Ask.VALUE, expected, ask, _value_why(child, searched, other)))
+    if root.is_max:
+        said = _("{side} takes the greatest of its children's values, {values}: {value}")
+    else:
+        said = _("{side} takes the least of its children's values, {values}: {value}")
+    why = said.format(side=side, values=_values(root.children()), value=fmt_tree_value(root.value))
+    ask = _("the root: {side}'s value?").format(side=side)
+    questions.append(Question(0, Ask.VALUE, fmt_bounded(root.value, root.bound), ask, why))
     return Practice(tree, difficulty, tuple(rows), tuple(questions))

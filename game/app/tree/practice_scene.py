@@ -23,6 +23,7 @@ from game.app.tree.practice import Ask, Difficulty, Practice, build_practice, pr
 from game.app.tree.tree_fetch import TreeFetch
 from game.app.worker import WorkerEvent
 from game.board import Board
+from game.i18n import _
 from game.notation import format_move
 
 if TYPE_CHECKING:
@@ -56,7 +57,9 @@ class PracticeScene(Scene):
         self.practice: Practice | None = None
         self.fetch = TreeFetch(self, practice_asks(self.board, difficulty))
         self.typed = ""
-        self.feedback = f"Practice {difficulty.value}: answer node by node, in the order the search finished them."
+        self.feedback = _("Practice {value}: answer node by node, in the order the search finished them.").format(
+            value=difficulty.value
+        )
         self.last_right: bool | None = None
 
     def on_exit(self) -> None:
@@ -68,7 +71,7 @@ class PracticeScene(Scene):
             tree, full = self.fetch.trees
             self.practice = build_practice(self.board, self.difficulty, tree, full)
         elif self.fetch.failed is not None and "failed" not in self.feedback:
-            self.feedback = f"The practice's search failed: {self.fetch.failed}"
+            self.feedback = _("The practice's search failed: {failed}").format(failed=self.fetch.failed)
 
     def is_animating(self) -> bool:
         return self.practice is None and self.fetch.failed is None
@@ -84,7 +87,9 @@ class PracticeScene(Scene):
         self.last_right = right
         self.feedback = sentence
         if self.practice.done:
-            self.feedback += f"  Done: {self.practice.score}/{len(self.practice.questions)}."
+            self.feedback += _("  Done: {score}/{count}.").format(
+                score=self.practice.score, count=len(self.practice.questions)
+            )
         self.typed = ""
 
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -118,7 +123,9 @@ class PracticeScene(Scene):
         practice = self.practice
         w, h = surface.get_size()
         if practice is None:  # the trees are on their way from the worker
-            waiting = self.fetch.failed or f"Practice {self.difficulty.value}: recording the search to practise..."
+            waiting = self.fetch.failed or _("Practice {value}: recording the search to practise...").format(
+                value=self.difficulty.value
+            )
             theme.text(surface, theme.fit(waiting, 18, w - 40), 18, (w // 2, h // 2), anchor="center")
             return
         tree = practice.tree
@@ -129,14 +136,15 @@ class PracticeScene(Scene):
         pygame.draw.rect(surface, p.muted, panel, 1, border_radius=6)
         x, y = panel.left + 12, panel.top + 10
         asked = len(practice.results)
-        title = f"You are alpha-beta: {practice.difficulty.value}   score {practice.score}/{asked}"
+        title = _("You are alpha-beta: {value}   score {score}/{asked}").format(
+            value=practice.difficulty.value, score=practice.score, asked=asked
+        )
         theme.text(surface, theme.fit(title, size + 2, panel.width - 24, bold=True), size + 2, (x, y), bold=True)
         y += size + 8
         root = tree.root
-        intro = (
-            f"{root.side_name} to move at the root, depth 2; each row: a root move, then the values of the replies "
-            "in the order the search tried them."
-        )
+        intro = _(
+            "{side_name} to move at the root, depth 2; each row: a root move, then the values of the replies in the order the search tried them."
+        ).format(side_name=root.side_name)
         for line in theme.wrap(intro, size - 2, panel.width - 24)[:2]:
             theme.text(surface, line, size - 2, (x, y), color=p.muted)
             y += size
@@ -146,7 +154,7 @@ class PracticeScene(Scene):
         y = panel.bottom - 5 * (size + 6)
         question = practice.question
         prompt = (
-            "Done. Tab practises again (next difficulty); Esc goes back."
+            _("Done. Tab practises again (next difficulty); Esc goes back.")
             if question is None
             else f"Q{practice.at + 1}/{len(practice.questions)}: {question.prompt}"
         )
@@ -158,7 +166,7 @@ class PracticeScene(Scene):
         theme.text(surface, self.typed + ("_" if question is not None else ""), size, (box.left + 6, box.top + 4))
         theme.text(
             surface,
-            "Enter checks   Tab next difficulty   Esc back",
+            _("Enter checks   Tab next difficulty   Esc back"),
             size - 3,
             (box.right + 12, box.top + 5),
             color=p.muted,
@@ -183,7 +191,7 @@ class PracticeScene(Scene):
         y = area.top
         theme.text(surface, "move", size - 2, (area.left, y), color=p.muted)
         theme.text(surface, "value", size - 2, (area.left + label_w, y), color=p.muted)
-        theme.text(surface, "replies, in search order", size - 2, (area.left + label_w + value_w, y), color=p.muted)
+        theme.text(surface, _("replies, in search order"), size - 2, (area.left + label_w + value_w, y), color=p.muted)
         y += row_h
         for row in practice.rows:
             node = tree.node(row.node)
@@ -205,7 +213,9 @@ class PracticeScene(Scene):
             y += row_h
         root = tree.root
         shown = practice.done or practice.answered(0, Ask.VALUE)
-        root_text = f"root ({root.side_name}): {fmt_bounded(root.value, root.bound) if shown else '?'}"
+        root_text = _("root ({side_name}): {value}").format(
+            side_name=root.side_name, value=fmt_bounded(root.value, root.bound) if shown else "?"
+        )
         if current == 0:
             pygame.draw.rect(surface, p.accent, (area.left - 4, y - 3, area.width + 8, row_h - 2), 2, border_radius=4)
         theme.text(surface, root_text, size, (area.left, y), bold=True)

@@ -21,6 +21,7 @@ import enum
 from dataclasses import dataclass
 
 from ai.tree import END, VALUE, SearchTree, fmt_tree_value
+from game.i18n import _
 from game.notation import format_move
 
 
@@ -66,7 +67,7 @@ class Replay:
         self.next_index = start  # the first node not yet entered
         self.last = Step(StepKind.START)
         self.cutoff: int | None = None  # the node whose window closed at this step
-        self.message = "Ready: each step enters a node or returns its value."
+        self.message = _("Ready: each step enters a node or returns its value.")
 
     # -- where each node's steps are ----------------------------------------------------
     def _level(self, index: int) -> int:
@@ -124,11 +125,13 @@ class Replay:
         self.cutoff = None
         if step == 0:
             self.next_index, self.last = self.start, Step(StepKind.START)
-            self.message = "Ready: each step enters a node or returns its value."
+            self.message = _("Ready: each step enters a node or returns its value.")
             return
         if step == self.total_steps:
             self.next_index, self.last = self.end, Step(StepKind.EXIT, self.start)
-            self.message = f"Done: the value here is {self.tree.node(self.start).value_text}"
+            self.message = _("Done: the value here is {value_text}").format(
+                value_text=self.tree.node(self.start).value_text
+            )
             return
         tree = self.tree
         index = self.start
@@ -168,21 +171,34 @@ class Replay:
         assert self.last.index is not None
         node = tree.node(self.last.index)
         if self.last.kind is StepKind.ENTER:
-            move = "the root" if node.move is None else f"move {format_move(node.move, tree.rules)}"
+            move = (
+                _("the root")
+                if node.move is None
+                else _("move {format_move}").format(format_move=format_move(node.move, tree.rules))
+            )
             if not tree.pruning:  # plain minimax has no window to speak of
-                return f"Enter {move} ({node.side_name})"
-            return f"Enter {move} ({node.side_name}) with alpha {fmt_tree_value(node.alpha_in)}, beta {fmt_tree_value(node.beta_in)}"
+                return _("Enter {move} ({side_name})").format(move=move, side_name=node.side_name)
+            return _("Enter {move} ({side_name}) with alpha {fmt_tree_value}, beta {fmt_tree_value2}").format(
+                move=move,
+                side_name=node.side_name,
+                fmt_tree_value=fmt_tree_value(node.alpha_in),
+                fmt_tree_value2=fmt_tree_value(node.beta_in),
+            )
         parent = self.stack[-1]
         parent_node = tree.node(parent.index)
         if not tree.pruning:
             assert parent.best is not None
-            return f"Return {node.value_text}: {parent_node.side_name}'s best so far {fmt_tree_value(parent.best)}"
+            return _("Return {value_text}: {side_name}'s best so far {fmt_tree_value}").format(
+                value_text=node.value_text, side_name=parent_node.side_name, fmt_tree_value=fmt_tree_value(parent.best)
+            )
         if tree.pruning and parent.alpha >= parent.beta and parent_node.pruned_count:
             self.cutoff = parent.index
-            return f"Cutoff! {parent_node.cutoff_reason()}"
-        return (
-            f"Return {node.value_text}: {parent_node.side_name} window now "
-            f"[{fmt_tree_value(parent.alpha)}, {fmt_tree_value(parent.beta)}]"
+            return _("Cutoff! {cutoff_reason}").format(cutoff_reason=parent_node.cutoff_reason())
+        return _("Return {value_text}: {side_name} window now [{fmt_tree_value}, {fmt_tree_value2}]").format(
+            value_text=node.value_text,
+            side_name=parent_node.side_name,
+            fmt_tree_value=fmt_tree_value(parent.alpha),
+            fmt_tree_value2=fmt_tree_value(parent.beta),
         )
 
     def forward(self) -> bool:

@@ -22,15 +22,16 @@ from ai.tree import (
     nodes_text,
 )
 from game.app.tree.replay import Replay
+from game.i18n import N_, _, ngettext
 from game.rules import MAX
 
 if TYPE_CHECKING:
     from game.app.tree.compare import OrderComparison
 
 LEAF_WHY = {
-    LeafReason.DEPTH: "depth limit: valued by the heuristic",
-    LeafReason.WIN: "the move completed a line: game won",
-    LeafReason.FULL: "the board is full: game over",
+    LeafReason.DEPTH: N_("depth limit: valued by the heuristic"),
+    LeafReason.WIN: N_("the move completed a line: game won"),
+    LeafReason.FULL: N_("the board is full: game over"),
 }
 """Why a node is a leaf, for the detail panel, the code walk and practice."""
 
@@ -38,10 +39,9 @@ LEAF_WHY = {
 def node_count_text(tree: SearchTree) -> str:
     """The rule the node counts follow, with this tree's numbers (the legend says it)."""
     searched = tree.counted - 1
-    return (
-        f"Node counts: the search counts the {searched:,} positions below the root (the header, the "
-        f"status line, the chart); a subtree's count includes its own top node, so the root's is {searched + 1:,}."
-    )
+    return _(
+        "Node counts: the search counts the {searched:,} positions below the root (the header, the status line, the chart); a subtree's count includes its own top node, so the root's is {searched2:,}."
+    ).format(searched=searched, searched2=searched + 1)
 
 
 def node_text(tree: SearchTree, index: int, replay: Replay | None) -> str | None:
@@ -56,7 +56,11 @@ def node_text(tree: SearchTree, index: int, replay: Replay | None) -> str | None
         assert frame is not None
         if tree.pruning:
             return f"[{fmt_tree_value(frame.alpha)}, {fmt_tree_value(frame.beta)}]"
-        return "..." if frame.best is None else f"best {fmt_tree_value(frame.best)}"
+        return (
+            "..."
+            if frame.best is None
+            else _("best {fmt_tree_value}").format(fmt_tree_value=fmt_tree_value(frame.best))
+        )
     return tree.node(index).value_text
 
 
@@ -68,44 +72,65 @@ def detail_lines(node: Node, replay: Replay | None, horizon: str | None, pruned:
     """
     tree = node.tree
     if replay is not None and not replay.is_visited(node.index):
-        return ["Not searched yet at this step of the replay."]
+        return [_("Not searched yet at this step of the replay.")]
     if replay is not None and not replay.is_known(node.index):
         frame = replay.frame(node.index)
         assert frame is not None
-        lines = ["Being searched at this step: its value is not known yet."]
+        lines = [_("Being searched at this step: its value is not known yet.")]
         if tree.pruning:
-            lines.append(f"Window now: alpha {fmt_tree_value(frame.alpha)}, beta {fmt_tree_value(frame.beta)}")
-        best = "none yet" if frame.best is None else fmt_tree_value(frame.best)
-        plural = "" if frame.searched == 1 else "ren"
-        lines.append(f"Best so far: {best} ({frame.searched} child{plural} searched)")
+            lines.append(
+                _("Window now: alpha {fmt_tree_value}, beta {fmt_tree_value2}").format(
+                    fmt_tree_value=fmt_tree_value(frame.alpha), fmt_tree_value2=fmt_tree_value(frame.beta)
+                )
+            )
+        best = _("none yet") if frame.best is None else fmt_tree_value(frame.best)
+        lines.append(
+            ngettext(
+                "Best so far: {best} ({searched} child searched)",
+                "Best so far: {best} ({searched} children searched)",
+                frame.searched,
+            ).format(best=best, searched=frame.searched)
+        )
         return lines
     bound = node.bound
-    lines = [f"Value: {node.value_text}"]
+    lines = [_("Value: {value_text}").format(value_text=node.value_text)]
     if is_forced_value(node.value):
         lines.append(f"F: {FORCED_MEANING}")
     if bound is not BoundKind.EXACT:
-        lines.append(f"This value is {BOUND_MEANING[bound]}.")
+        lines.append(_("This value is {BOUND_MEANING}.").format(BOUND_MEANING=_(BOUND_MEANING[bound])))
     if tree.pruning:
-        lines.append(f"Window in:  alpha {fmt_tree_value(node.alpha_in)}, beta {fmt_tree_value(node.beta_in)}")
-        lines.append(f"Window out: alpha {fmt_tree_value(node.alpha_out)}, beta {fmt_tree_value(node.beta_out)}")
+        lines.append(
+            _("Window in:  alpha {fmt_tree_value}, beta {fmt_tree_value2}").format(
+                fmt_tree_value=fmt_tree_value(node.alpha_in), fmt_tree_value2=fmt_tree_value(node.beta_in)
+            )
+        )
+        lines.append(
+            _("Window out: alpha {fmt_tree_value}, beta {fmt_tree_value2}").format(
+                fmt_tree_value=fmt_tree_value(node.alpha_out), fmt_tree_value2=fmt_tree_value(node.beta_out)
+            )
+        )
     if horizon:
         lines.append(horizon)
     if node.is_leaf:
-        lines.append(f"Leaf: {LEAF_WHY.get(node.leaf_reason, '')}")
+        lines.append(_("Leaf: {get}").format(get=_(LEAF_WHY.get(node.leaf_reason, ""))))
         if node.leaf_reason is LeafReason.DEPTH:
-            lines.append(f"Heuristic value: {node.value:,}")
+            lines.append(_("Heuristic value: {value:,}").format(value=node.value))
         return lines
-    size = f"Subtree: {nodes_text(node.subtree_size)}"
+    size = _("Subtree: {nodes_text}").format(nodes_text=nodes_text(node.subtree_size))
     if node.parent is None:  # the header counts the search's nodes: one fewer
-        size += f" (the root and the {node.subtree_size - 1:,} the search counts)"
+        size += _(" (the root and the {subtree_size:,} the search counts)").format(subtree_size=node.subtree_size - 1)
     lines.append(size)
     moves = f" ({' '.join(pruned)})" if pruned else ""
-    lines.append(f"Children: {node.searched_count} searched, {node.pruned_count} pruned{moves}")
+    lines.append(
+        _("Children: {searched_count} searched, {pruned_count} pruned{moves}").format(
+            searched_count=node.searched_count, pruned_count=node.pruned_count, moves=moves
+        )
+    )
     reason = node.cutoff_reason()
     if reason:
-        lines.append(f"Cutoff: {reason}")
+        lines.append(_("Cutoff: {reason}").format(reason=reason))
     if node.unstored:
-        lines.append(f"{nodes_text(node.unstored)} below counted, not stored")
+        lines.append(_("{nodes_text} below counted, not stored").format(nodes_text=nodes_text(node.unstored)))
     return lines
 
 
@@ -114,23 +139,33 @@ def exact_verdict(node: Node, exact: ExactScore) -> str:
     node's position), counted in plies as the tree's W values are."""
     tree = node.tree
     depth = tree.depth - node.ply
-    said = f"Depth {depth} says {node.value_text}" if depth > 0 else f"The heuristic says {node.value_text}"
+    said = (
+        _("Depth {depth} says {value_text}").format(depth=depth, value_text=node.value_text)
+        if depth > 0
+        else _("The heuristic says {value_text}").format(value_text=node.value_text)
+    )
     if exact.winner == 0:
-        return f"{said}; perfect play: a draw"
+        return _("{said}; perfect play: a draw").format(said=said)
     winner, plies = exact.winner, exact.plies
-    name = "MAX (player 1)" if winner == MAX else "MIN (player 2)"
+    name = _("MAX (player 1)") if winner == MAX else _("MIN (player 2)")
     if plies is None:
-        return f"{said}; perfect play: {name} wins (how soon was not worked out)"
+        return _("{said}; perfect play: {name} wins (how soon was not worked out)").format(said=said, name=name)
     # In plies, as the tree's W values count (a ply: one disc, either side's).
     total = f"{'+' if winner == MAX else '-'}W{node.ply + plies}"
-    return f"{said}; perfect play: {total}, {name} wins in {plies} pl{'y' if plies == 1 else 'ies'} from here"
+    return ngettext(
+        "{said}; perfect play: {total}, {name} wins in {plies} ply from here",
+        "{said}; perfect play: {total}, {name} wins in {plies} plies from here",
+        plies,
+    ).format(said=said, total=total, name=name, plies=plies)
 
 
 def compare_verdict(value: int, other: int) -> str:
     """Did switching the pruning change the value? It must not for the same judgement."""
     if other == value:
-        return "same value"
-    return f"value differs: {fmt_tree_value(value)} vs {fmt_tree_value(other)}"
+        return _("same value")
+    return _("value differs: {fmt_tree_value} vs {fmt_tree_value2}").format(
+        fmt_tree_value=fmt_tree_value(value), fmt_tree_value2=fmt_tree_value(other)
+    )
 
 
 def order_line(
@@ -145,18 +180,22 @@ def order_line(
     The minimal tree is the least alpha-beta visits on a uniform tree (every line
     ``depth`` plies, ``branching`` moves at each node); a won game or a full column ends
     a line early, so a real search can need fewer (``searched``: its node count)."""
-    minimal = f"Knuth-Moore minimal tree (b={branching}): {minimal_nodes:,} nodes, {minimal_leaves:,} leaves"
+    minimal = _("Knuth-Moore minimal tree (b={branching}): {minimal_nodes:,} nodes, {minimal_leaves:,} leaves").format(
+        branching=branching, minimal_nodes=minimal_nodes, minimal_leaves=minimal_leaves
+    )
     if orders is None:
         if searched is not None and searched < minimal_nodes:
-            said = f"{minimal} if no line ended early; this search needed fewer: wins ended lines early"
+            said = _("{minimal} if no line ended early; this search needed fewer: wins ended lines early").format(
+                minimal=minimal
+            )
         else:
-            said = f"{minimal}: the least alpha-beta visits when no line ends early"
-        return f"{said}. O: rerun with each move order"
-    parts = [f"minimal {minimal_nodes:,}"]
+            said = _("{minimal}: the least alpha-beta visits when no line ends early").format(minimal=minimal)
+        return _("{said}. O: rerun with each move order").format(said=said)
+    parts = [_("minimal {minimal_nodes:,}").format(minimal_nodes=minimal_nodes)]
     for run in orders.runs:
         ratio = f" ({run.nodes / minimal_nodes:,.1f}x)" if minimal_nodes else ""
         parts.append(f"{run.order.value} {'over ' if run.capped else ''}{run.nodes:,}{ratio}")
     searching = orders.next_order
     if searching is not None:
-        parts.append(f"{searching.value}: searching (O stops)")
-    return f"Nodes at depth {orders.depth} with alpha-beta: " + " · ".join(parts)
+        parts.append(_("{value}: searching (O stops)").format(value=searching.value))
+    return _("Nodes at depth {depth} with alpha-beta: ").format(depth=orders.depth) + " · ".join(parts)

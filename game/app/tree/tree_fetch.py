@@ -18,6 +18,7 @@ from ai.tree import SearchTree
 from game.app.job_slot import JobSlot
 from game.app.worker import Job, JobFailed, JobPurpose, JobResult, SearchJob, TextbookJob, TreeReady, WorkerEvent
 from game.board import Board
+from game.i18n import _
 from game.rules import Rules
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ class TreeFetch:
             self.nodes.append(event.answer.nodes)
             if not event.tree_follows:
                 self.slot.done()
-                self.failed = "the search recorded no tree"
+                self.failed = _("the search recorded no tree")
         elif isinstance(event, TreeReady):
             self.slot.done()
             self.trees.append(event.tree)
