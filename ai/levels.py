@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from ai.bitboard import fits_compiled
 from ai.cost import full_tree_positions
 from ai.search import MoveOrder
+from game.i18n import N_, _, ngettext
 from game.rules import STANDARD, Mode, Rules
 
 MIN_DEPTH, MAX_DEPTH = 1, 12
@@ -119,16 +120,21 @@ PRESETS: dict[str, Level] = {
 }
 
 PRESET_NOTES: dict[str, str] = {
-    "Beginner": "Looks 2 plies ahead, judges roughly: loses most games to plain depth 2, never misses a win or block.",
-    "Easy": "Looks 4 plies ahead, a little roughly: scores 81% against Beginner.",
-    "Medium": "Looks 6 plies ahead: scores 78% against Easy.",
-    "Hard": "Looks 8 plies ahead, solves the last 26 cells: 75% against Medium, 82% against plain depth 2.",
-    "Expert": "300,000 positions a move, knows the openings and the last 28 cells (two thirds of bigger boards): "
-    "78% against Hard, 97% against depth 4.",
-    "Perfect": "Never lets a win or a draw slip on 6x7 (book + solver): 76% against Expert, no losses.",
+    "Beginner": N_(
+        "Looks 2 plies ahead, judges roughly: loses most games to plain depth 2, never misses a win or block."
+    ),
+    "Easy": N_("Looks 4 plies ahead, a little roughly: scores 81% against Beginner."),
+    "Medium": N_("Looks 6 plies ahead: scores 78% against Easy."),
+    "Hard": N_("Looks 8 plies ahead, solves the last 26 cells: 75% against Medium, 82% against plain depth 2."),
+    "Expert": N_(
+        "300,000 positions a move, knows the openings and the last 28 cells (two thirds of bigger boards): "
+        "78% against Hard, 97% against depth 4."
+    ),
+    "Perfect": N_("Never lets a win or a draw slip on 6x7 (book + solver): 76% against Expert, no losses."),
 }
 """One line per preset saying how strong it is: 6x7 scores from ``python -m ai.lab.strength``
-(``--ladder --openings 18``: 36 games a pair from balanced openings, both colours)."""
+(``--ladder --openings 18``: 36 games a pair from balanced openings, both colours); in
+English, translated where shown (``game.i18n``)."""
 
 
 DEPTH_PREFIX = "depth:"
@@ -176,17 +182,22 @@ def preset_name(level: Level) -> str | None:
 
 def exact_knowledge(level: Level, rules: Rules) -> str | None:
     """One sentence on the moves a level plays exactly (book, solver), if any apply here."""
-    parts = []
-    if level.knows_openings(rules):
-        parts.append(f"plays the opening book up to {level.book_discs} discs")
-    if level.solves_endgames(rules):
-        parts.append(
-            f"solves the last {level.endgame_cells_on(rules)} cells exactly when it can "
-            f"within {level.solver_nodes:,} positions"
+    book, cells = level.knows_openings(rules), level.solves_endgames(rules)
+    if book and cells:
+        said = _(
+            "It plays the opening book up to {discs} discs and solves the last {cells} cells exactly when it "
+            "can within {nodes:,} positions; the search decides the rest."
         )
-    if not parts:
+    elif book:
+        said = _("It plays the opening book up to {discs} discs; the search decides the rest.")
+    elif cells:
+        said = _(
+            "It solves the last {cells} cells exactly when it can within {nodes:,} positions; "
+            "the search decides the rest."
+        )
+    else:
         return None
-    return "It " + " and ".join(parts) + "; the search decides the rest."
+    return said.format(discs=level.book_discs, cells=level.endgame_cells_on(rules), nodes=level.solver_nodes)
 
 
 def describe(level: Level, rules: Rules) -> list[str]:
@@ -196,46 +207,66 @@ def describe(level: Level, rules: Rules) -> list[str]:
     if level.perfect:
         if rules == STANDARD:
             return [
-                "Perfect play: every move keeps the game's exact value (win, draw or loss).",
-                "Up to 12 discs it reads the answers from an opening book; after that the exact "
-                "solver works them out. It prefers the quickest win and the slowest loss.",
+                _("Perfect play: every move keeps the game's exact value (win, draw or loss)."),
+                _(
+                    "Up to 12 discs it reads the answers from an opening book; after that the exact "
+                    "solver works them out. It prefers the quickest win and the slowest loss."
+                ),
             ]
         from ai.bitboard import fits_compiled
 
         if fits_compiled(rules) and rules.gravity and rules.mode is Mode.CLASSIC:
             return [
-                "Off the standard 6x7 board Perfect plays exactly wherever the solver proves the "
-                f"position within {EXPERT_SOLVER_NODES:,} positions (small boards, and late in the game), "
-                "and like Expert elsewhere.",
+                _(
+                    "Off the standard 6x7 board Perfect plays exactly wherever the solver proves the "
+                    "position within {nodes:,} positions (small boards, and late in the game), "
+                    "and like Expert elsewhere."
+                ).format(nodes=EXPERT_SOLVER_NODES),
             ]
-        return [
-            "Perfect play is only for the standard 6x7 board with 4 in a row: here it plays like Expert.",
-        ]
-    plies, discs = ("ply", "1 disc") if depth == 1 else ("plies", f"{depth} discs")
+        return [_("Perfect play is only for the standard 6x7 board with 4 in a row: here it plays like Expert.")]
     lines = [
-        f"The computer looks {depth} {plies} ahead ({discs}: its own and the opponent's), then judges the position."
+        ngettext(
+            "The computer looks {depth} ply ahead ({depth} disc: its own), then judges the position.",
+            "The computer looks {depth} plies ahead ({depth} discs: its own and the opponent's), "
+            "then judges the position.",
+            depth,
+        ).format(depth=depth)
     ]
     known = exact_knowledge(level, rules)
     if known:  # before the search's settings: for these moves they do not apply
         lines.append(known)
     if level.pruning:
         lines.append(
-            f"Alpha-beta pruning skips branches that cannot change the choice: the same move "
-            f"from fewer positions (the full tree has {worst:,})."
+            _(
+                "Alpha-beta pruning skips branches that cannot change the choice: the same move "
+                "from fewer positions (the full tree has {worst:,})."
+            ).format(worst=worst)
         )
     else:
-        lines.append(f"Depth {depth} without pruning: up to {worst:,} positions, every one visited.")
+        lines.append(
+            _("Depth {depth} without pruning: up to {worst:,} positions, every one visited.").format(
+                depth=depth, worst=worst
+            )
+        )
     if level.node_budget:
         lines.append(
-            f"Budget {level.node_budget:,} positions: it deepens step by step and plays the deepest "
-            f"search that finished within them, the same on every machine."
+            _(
+                "Budget {budget:,} positions: it deepens step by step and plays the deepest "
+                "search that finished within them, the same on every machine."
+            ).format(budget=level.node_budget)
         )
     else:
-        lines.append("No budget: it always finishes the full depth.")
-    if level.order is not MoveOrder.BEST_FIRST:
-        lines.append(f"Moves tried {level.order.value}: the same choice, more positions visited.")
+        lines.append(_("No budget: it always finishes the full depth."))
+    if level.order is MoveOrder.LEFT_TO_RIGHT:
+        lines.append(_("Moves tried left to right: the same choice, more positions visited."))
+    elif level.order is MoveOrder.CENTRE_FIRST:
+        lines.append(_("Moves tried centre first: the same choice, more positions visited."))
     if level.noise:
-        lines.append(f"It judges quiet positions roughly (up to {level.noise} points off), like a beginner.")
+        lines.append(
+            _("It judges quiet positions roughly (up to {noise} points off), like a beginner.").format(
+                noise=level.noise
+            )
+        )
     return lines
 
 

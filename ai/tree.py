@@ -21,6 +21,7 @@ import numpy as np
 from ai.heuristic import TACTICAL
 from ai.values import fmt_value
 from game.board import Board
+from game.i18n import N_, ngettext
 from game.rules import MAX, MIN, Rules
 
 DEFAULT_BUDGET = 2_000_000
@@ -95,14 +96,14 @@ def fmt_bounded(value: int, kind: BoundKind) -> str:
 
 
 BOUND_MEANING = {
-    BoundKind.EXACT: "exact: every move that could change it was searched",
-    BoundKind.LOWER: "a lower bound: cutoffs here or below left moves unsearched, the true value may be higher",
-    BoundKind.UPPER: "an upper bound: cutoffs here or below left moves unsearched, the true value may be lower",
+    BoundKind.EXACT: N_("exact: every move that could change it was searched"),
+    BoundKind.LOWER: N_("a lower bound: cutoffs here or below left moves unsearched, the true value may be higher"),
+    BoundKind.UPPER: N_("an upper bound: cutoffs here or below left moves unsearched, the true value may be lower"),
 }
-"""One sentence per kind, for the detail panel and the legend."""
+"""One sentence per kind, for the detail panel and the legend (translated where shown)."""
 
-BOUND_NOTE = "Key: >=v / <=v is only a bound: cutoffs left moves unsearched, the true value may be higher / lower"
-"""The one-line key to the bound marks, for the CLI and the overlay's legend."""
+BOUND_NOTE = N_("Key: >=v / <=v is only a bound: cutoffs left moves unsearched, the true value may be higher / lower")
+"""The one-line key to the bound marks, for the CLI and the overlay's legend (translated where shown)."""
 
 
 class LeafReason(enum.IntEnum):
@@ -398,21 +399,26 @@ class Node:
         pruned = self.pruned_count
         if not pruned:
             return None
-        plural = "s" if pruned != 1 else ""
         if self.is_max:
-            return (
-                f"value {fmt_tree_value(self.value)} >= beta {fmt_tree_value(self.beta_out)}: "
-                f"{pruned} move{plural} not searched"
+            said = ngettext(
+                "value {value} >= beta {bound}: {pruned} move not searched",
+                "value {value} >= beta {bound}: {pruned} moves not searched",
+                pruned,
             )
-        return (
-            f"value {fmt_tree_value(self.value)} <= alpha {fmt_tree_value(self.alpha_out)}: "
-            f"{pruned} move{plural} not searched"
-        )
+            bound = self.beta_out
+        else:
+            said = ngettext(
+                "value {value} <= alpha {bound}: {pruned} move not searched",
+                "value {value} <= alpha {bound}: {pruned} moves not searched",
+                pruned,
+            )
+            bound = self.alpha_out
+        return said.format(value=fmt_tree_value(self.value), bound=fmt_tree_value(bound), pruned=pruned)
 
 
 def nodes_text(count: int) -> str:
     """ "1 node", "2 nodes", "1,000 nodes"."""
-    return f"{count:,} node{'' if count == 1 else 's'}"
+    return ngettext("{count:,} node", "{count:,} nodes", count).format(count=count)
 
 
 def minimal_tree(depth: int, branching: int = 7) -> tuple[int, int]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from game.i18n import _
 from game.rules import EMPTY, MAX, MIN, STANDARD, Cell, Mode, Rules, Run, runs_of, runs_through, score
 
 TEXT_MARKS = {EMPTY: ".", MAX: "O", MIN: "X"}
@@ -48,15 +49,16 @@ class Outcome:
 
     def result_text(self, names: dict[int, str] | None = None) -> str:
         """Say the result for a person: "Player 1 wins 5-3", "Draw"."""
-        names = names or {MAX: "Player 1", MIN: "Player 2"}
-        if self.termination is Termination.FULL_BOARD and self.score != (0, 0):
-            tally = f" {self.score[0]}-{self.score[1]}"
-        else:
-            tally = ""
+        names = names or {MAX: _("Player 1"), MIN: _("Player 2")}
+        scored = self.termination is Termination.FULL_BOARD and self.score != (0, 0)
         if self.winner is None:
-            return f"Draw{tally}"
-        name = names[self.winner]
-        return f"{name} {'win' if name == 'You' else 'wins'}{tally}"
+            said = _("Draw {score}") if scored else _("Draw")
+        elif names[self.winner] in ("You", _("You")):
+            said = _("You win {score}") if scored else _("You win")
+        else:
+            said = _("{name} wins {score}") if scored else _("{name} wins")
+        name = names[self.winner] if self.winner is not None else ""
+        return said.format(name=name, score=f"{self.score[0]}-{self.score[1]}")
 
 
 @dataclass

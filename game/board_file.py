@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from game.board import Board
+from game.i18n import N_, _
 from game.rules import MAX, MAX_COLS, MAX_ROWS, MIN, MIN_COLS, MIN_ROWS, Rules
 
 _LINE_BREAK = re.compile(r"\r*\n|\r")
@@ -24,6 +25,23 @@ _SIDE_TO_DIGIT = {0: "0", MAX: "1", MIN: "2"}
 
 class BoardFileError(ValueError):
     """A board file that is not a legal position; the message names the line."""
+
+
+# The faults of a board file, named (translated when raised).
+FEW_LINES = N_("the file has {count} line(s); expected {value} board lines and a line with the player to move")
+ROWS_RANGE = N_("the file has {n_rows} board lines; boards have {MIN_ROWS}..{MAX_ROWS}")
+COLS_RANGE = N_("line 1: {count} cells; boards have {MIN_COLS}..{MAX_COLS} columns")
+WIDTH = N_("line {number}: {count} cells, expected {width} ({line!r})")
+PLAYER_LINE = N_("line {player_number}: the player to move must be 1 or 2, not {player_line!r}")
+COUNTS = N_("impossible piece counts: {ones} discs of player 1 and {twos} of player 2 (they can differ by one at most)")
+WRONG_MOVER = N_(
+    "line {player_number}: player {player_line} cannot be to move with {ones} discs of player 1 and {twos} of player 2"
+)
+
+
+def _fault(message: str, **fields: object) -> BoardFileError:
+    """The error saying ``message`` (marked with ``N_``) in the player's language."""
+    return BoardFileError(_(message).format(**fields))
 
 
 def parse_board_text(
@@ -42,50 +60,47 @@ def parse_board_text(
         lines.pop()
     lines = [line.strip() for line in lines]
     if len(lines) < MIN_ROWS + 1:
-        raise BoardFileError(
-            f"the file has {len(lines)} line(s); expected {rows or 6} board lines and a line with the player to move"
-        )
+        raise _fault(FEW_LINES, count=len(lines), value=rows or 6)
     board_lines, player_line = lines[:-1], lines[-1]
     n_rows = len(board_lines)
     if rows is not None and n_rows != rows:
-        raise BoardFileError(f"the file has {n_rows} board lines; expected {rows}")
+        raise _fault(N_("the file has {n_rows} board lines; expected {rows}"), n_rows=n_rows, rows=rows)
     if not MIN_ROWS <= n_rows <= MAX_ROWS:
-        raise BoardFileError(f"the file has {n_rows} board lines; boards have {MIN_ROWS}..{MAX_ROWS}")
+        raise _fault(ROWS_RANGE, n_rows=n_rows, MIN_ROWS=MIN_ROWS, MAX_ROWS=MAX_ROWS)
     width = cols if cols is not None else len(board_lines[0])
     if not MIN_COLS <= width <= MAX_COLS:
-        raise BoardFileError(f"line 1: {len(board_lines[0])} cells; boards have {MIN_COLS}..{MAX_COLS} columns")
+        raise _fault(COLS_RANGE, count=len(board_lines[0]), MIN_COLS=MIN_COLS, MAX_COLS=MAX_COLS)
     grid = np.zeros((n_rows, width), dtype=np.int8)
     for row, line in enumerate(board_lines):
         number = row + 1
         if len(line) != width:
-            raise BoardFileError(f"line {number}: {len(line)} cells, expected {width} ({line!r})")
+            raise _fault(WIDTH, number=number, count=len(line), width=width, line=line)
         for col, char in enumerate(line):
             if char not in _DIGIT_TO_SIDE:
-                raise BoardFileError(f"line {number}, column {col + 1}: {char!r} is not 0, 1 or 2")
+                raise _fault(
+                    N_("line {number}, column {col}: {char!r} is not 0, 1 or 2"), number=number, col=col + 1, char=char
+                )
             grid[row, col] = _DIGIT_TO_SIDE[char]
 
     if gravity:
         for col in range(width):
             for row in range(n_rows - 1):
                 if grid[row, col] != 0 and grid[row + 1, col] == 0:
-                    raise BoardFileError(f"line {row + 1}, column {col + 1}: a disc floats over an empty cell")
+                    raise _fault(
+                        N_("line {row}, column {col}: a disc floats over an empty cell"), row=row + 1, col=col + 1
+                    )
 
     player_number = n_rows + 1
     if player_line not in ("1", "2"):
-        raise BoardFileError(f"line {player_number}: the player to move must be 1 or 2, not {player_line!r}")
+        raise _fault(PLAYER_LINE, player_number=player_number, player_line=player_line)
     to_move = MAX if player_line == "1" else MIN
     ones, twos = int((grid == MAX).sum()), int((grid == MIN).sum())
     if abs(ones - twos) > 1:
-        raise BoardFileError(
-            f"impossible piece counts: {ones} discs of player 1 and {twos} of player 2 (they can differ by one at most)"
-        )
+        raise _fault(COUNTS, ones=ones, twos=twos)
     if ones != twos:
         expected = MIN if ones > twos else MAX
         if to_move != expected:
-            raise BoardFileError(
-                f"line {player_number}: player {player_line} cannot be to move with "
-                f"{ones} discs of player 1 and {twos} of player 2"
-            )
+            raise _fault(WRONG_MOVER, player_number=player_number, player_line=player_line, ones=ones, twos=twos)
     return grid, to_move
 
 
@@ -107,9 +122,11 @@ def load_board(path: str | Path, rules: Rules, *, strict_size: bool = False) -> 
     try:
         text = Path(path).read_bytes().decode("ascii")
     except OSError as error:
-        raise BoardFileError(f"cannot read {path}: {error.strerror or error}") from error
+        raise BoardFileError(
+            _("cannot read {path}: {value}").format(path=path, value=error.strerror or error)
+        ) from error
     except UnicodeDecodeError as error:
-        raise BoardFileError(f"{path} is not a text board file") from error
+        raise BoardFileError(_("{path} is not a text board file").format(path=path)) from error
     size = {"rows": rules.rows, "cols": rules.cols} if strict_size else {}
     try:
         grid, to_move = parse_board_text(text, gravity=rules.gravity, **size)
@@ -126,4 +143,6 @@ def save_board(path: str | Path, board: Board) -> None:
     try:
         Path(path).write_text(format_board_text(board.grid, board.to_move), newline="\n")
     except OSError as error:
-        raise BoardFileError(f"cannot write {path}: {error.strerror or error}") from error
+        raise BoardFileError(
+            _("cannot write {path}: {value}").format(path=path, value=error.strerror or error)
+        ) from error

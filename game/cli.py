@@ -40,6 +40,7 @@ from ai.tree_export import FORMATS, export_tree
 from ai.values import is_win_value, plies_to_end
 from game.board import TEXT_LEGEND, Board, IllegalMoveError
 from game.board_file import BoardFileError, parse_board_text, save_board
+from game.i18n import N_, SYSTEM, _, counted, set_language
 from game.notation import NotationError, format_move, parse_move, parse_moves
 from game.rules import MAX, MIN, Mode, Rules, RulesError
 
@@ -66,7 +67,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         message = _one_line(message)  # an argument may hold a newline, or be huge
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see --help)\n")
+        self.exit(EXIT_BAD_INPUT, _("{prog}: error: {message} (see --help)\n").format(prog=self.prog, message=message))
 
 
 def _add_rule_options(parser: argparse.ArgumentParser, default_mode: Mode) -> None:
@@ -263,9 +264,11 @@ def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
     match = commands.add_parser(
         "match",
         help="play a match between levels or external engines, with W/D/L, score and Elo",
-        description="A and B: a level (" + levels + ") or engine:COMMAND, a program speaking "
-        "the native dialect (e.g. engine:'python3 bot.py'). Each balanced opening is played "
-        "twice, each side moving first once.",
+        description=_("A and B: a level (")
+        + levels
+        + _(
+            ") or engine:COMMAND, a program speaking the native dialect (e.g. engine:'python3 bot.py'). Each balanced opening is played twice, each side moving first once."
+        ),
     )
     match.add_argument("player_a", metavar="A", help="a level name, depth:N, or engine:COMMAND")
     match.add_argument("player_b", metavar="B", help="the opponent, in the same forms")
@@ -334,19 +337,28 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
 def _check_depth(depth: int, board: Board | None = None, err: TextIO | None = None) -> int:
     """Refuse a depth under 1; cap it at the board's empty cells (said once on ``err``)."""
     if depth < 1:
-        raise CliError(f"depth must be at least 1, not {depth}")
+        raise CliError(_("depth must be at least 1, not {depth}").format(depth=depth))
     if board is not None:
         empty = max(1, int((board.grid == 0).sum()))
         if depth > empty:
-            shown = f"{depth:,}" if depth < 10**12 else f"{str(depth)[:6]}... ({len(str(depth))} digits)"
-            print(f"note: depth {shown} capped at {empty}, the empty cells left", file=err or sys.stderr)
+            shown = (
+                f"{depth:,}"
+                if depth < 10**12
+                else _("{depth}... ({count} digits)").format(depth=str(depth)[:6], count=len(str(depth)))
+            )
+            print(
+                _("note: depth {shown} capped at {empty}, the empty cells left").format(shown=shown, empty=empty),
+                file=err or sys.stderr,
+            )
             return empty
     return depth
 
 
 def _check_seconds(seconds: float | None, option: str) -> float | None:
     if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
-        raise CliError(f"{option} must be a positive number of seconds, not {seconds}")
+        raise CliError(
+            _("{option} must be a positive number of seconds, not {seconds}").format(option=option, seconds=seconds)
+        )
     return seconds
 
 
@@ -354,7 +366,7 @@ def _refuse_nul(args: argparse.Namespace) -> None:
     """No file name or option can hold a NUL character (a shell cannot pass one; a caller can)."""
     for name, value in vars(args).items():
         if isinstance(value, str) and "\x00" in value:
-            raise CliError(f"{name} holds a NUL character: {_shown(value)}")
+            raise CliError(_("{name} holds a NUL character: {shown}").format(name=name, shown=_shown(value)))
 
 
 def _shown(path: str | Path) -> str:
@@ -369,7 +381,7 @@ def _check_input_file(path: str | Path, what: str = "") -> Path:
     from game.sources import SourceError, check_file
 
     try:
-        check_file(path, what or _shown(path), "a board file", MAX_INPUT_BYTES)
+        check_file(path, what or _shown(path), _("a board file"), MAX_INPUT_BYTES)
     except SourceError as error:
         raise CliError(str(error)) from None
     return Path(path)
@@ -388,8 +400,8 @@ def _one_line(message: str) -> str:
 
 
 def _plural(count: int, one: str, many: str = "") -> str:
-    """``1 node``, ``2,000 nodes``."""
-    return f"{count:,} {one if count == 1 else many or one + 's'}"
+    """``1 node``, ``2,000 nodes`` (in the language in use)."""
+    return counted(count, one)
 
 
 def _short(path: str | Path) -> str:
@@ -409,17 +421,18 @@ def _check_name_length(path: str | Path, what: str) -> None:
         size = len(os.fsencode(part))
         if size > NAME_MAX_BYTES:
             raise CliError(
-                f"{what}: the name {_shown(part[:24])}... is {size:,} bytes long; "
-                f"a file name can be at most {NAME_MAX_BYTES} bytes"
+                _(
+                    "{what}: the name {shown}... is {size:,} bytes long; a file name can be at most {NAME_MAX_BYTES} bytes"
+                ).format(what=what, shown=_shown(part[:24]), size=size, NAME_MAX_BYTES=NAME_MAX_BYTES)
             )
 
 
 def _check_output(output: str | Path, *inputs: str | Path) -> None:
     """Refuse to write over an input (or into a folder's name)."""
-    _check_name_length(output, f"cannot write {_short(output)}")
+    _check_name_length(output, _("cannot write {short}").format(short=_short(output)))
     target = Path(output)
     if target.is_dir():
-        raise CliError(f"{output} is a folder; give a file name to write")
+        raise CliError(_("{output} is a folder; give a file name to write").format(output=output))
     for source in inputs:
         same = False
         try:
@@ -427,7 +440,11 @@ def _check_output(output: str | Path, *inputs: str | Path) -> None:
         except (OSError, ValueError):  # one of them does not exist yet (or cannot)
             same = os.path.abspath(source) == os.path.abspath(target)
         if same:
-            raise CliError(f"{output} is also the input {source}: it would be overwritten; write to another name")
+            raise CliError(
+                _("{output} is also the input {source}: it would be overwritten; write to another name").format(
+                    output=output, source=source
+                )
+            )
 
 
 _UNDECODABLE = re.compile("[\udc80-\udcff]")
@@ -437,9 +454,11 @@ def _read_line(stream: TextIO, what: str) -> str:
     """One line of at most ``MAX_INPUT_BYTES`` characters (an endless line is refused)."""
     line = stream.readline(MAX_INPUT_BYTES + 1)
     if len(line) > MAX_INPUT_BYTES and not line.endswith("\n"):
-        raise CliError(f"{what} is over {MAX_INPUT_BYTES:,} characters long")
+        raise CliError(
+            _("{what} is over {MAX_INPUT_BYTES:,} characters long").format(what=what, MAX_INPUT_BYTES=MAX_INPUT_BYTES)
+        )
     if _UNDECODABLE.search(line):  # what a POSIX locale's stdin makes of bytes that are not UTF-8
-        raise CliError(f"{what} is not UTF-8 text")
+        raise CliError(_("{what} is not UTF-8 text").format(what=what))
     return line
 
 
@@ -450,9 +469,9 @@ def _load(path: str, args: argparse.Namespace) -> Board:
     try:
         text = Path(path).read_bytes().decode("ascii")
     except OSError as error:
-        raise CliError(f"cannot read {path}: {error.strerror or error}") from None
+        raise CliError(_("cannot read {path}: {value}").format(path=path, value=error.strerror or error)) from None
     except UnicodeDecodeError:
-        raise CliError(f"{path} is not a text board file (bytes that are not ASCII)") from None
+        raise CliError(_("{path} is not a text board file (bytes that are not ASCII)").format(path=path)) from None
     size = {name: getattr(args, name) for name in ("rows", "cols") if getattr(args, name) is not None}
     try:
         grid, to_move = parse_board_text(text, gravity=rules.gravity, **size)
@@ -462,19 +481,19 @@ def _load(path: str, args: argparse.Namespace) -> Board:
     board = Board(rules, grid, to_move)
     outcome = board.outcome()
     if outcome is not None and rules.mode is Mode.CLASSIC and not board.is_full():
-        raise CliError(f"{path}: the game is already over ({outcome.result_text()})")
+        raise CliError(
+            _("{path}: the game is already over ({result_text})").format(path=path, result_text=outcome.result_text())
+        )
     return board
 
 
 def player_name(side: int) -> str:
     """A side as the board legend names it: "player 1 (O)" or "player 2 (X)"."""
-    return "player 1 (O)" if side == MAX else "player 2 (X)"
+    return _("player 1 (O)") if side == MAX else _("player 2 (X)")
 
 
-VALUE_KEY = (
-    "Key: values are from player 1's side: + good for player 1 (O), - good for player 2 (X).\n"
-    "Key: W<n> = a forced win in n plies (a ply is one disc, either player's); "
-    "a player's moves are its own discs."
+VALUE_KEY = N_(
+    "Key: values are from player 1's side: + good for player 1 (O), - good for player 2 (X).\nKey: W<n> = a forced win in n plies (a ply is one disc, either player's); a player's moves are its own discs."
 )
 """Said once in ``analyze``: what the numbers mean, so "W3" and "3 moves" never mix."""
 
@@ -485,14 +504,16 @@ def value_meaning(value: int) -> str:
         plies = plies_to_end(value)
         winner = MAX if value > 0 else -MAX
         moves = (plies + 1) // 2  # the winner plays every other ply, the last one included
-        unit = "move" if moves == 1 else "moves"
-        ply_unit = "ply" if plies == 1 else "plies"
-        return f"{player_name(winner)} wins in {plies} {ply_unit}, {moves} {unit} of its own"
+        return _("{player} wins in {plies}, {moves} of its own").format(
+            player=player_name(winner), plies=counted(plies, "ply"), moves=counted(moves, "move")
+        )
     if is_forced_value(value):  # F: a win to play or two threats at a leaf, plies not counted
-        return f"{player_name(MAX if value > 0 else -MAX)} wins by force just past the search depth"
+        return _("{player_name} wins by force just past the search depth").format(
+            player_name=player_name(MAX if value > 0 else -MAX)
+        )
     if value == 0:
-        return "even"
-    return f"better for {player_name(MAX if value > 0 else -MAX)} by the heuristic"
+        return _("even")
+    return _("better for {player_name} by the heuristic").format(player_name=player_name(MAX if value > 0 else -MAX))
 
 
 def shown_value(value: int) -> str:
@@ -509,7 +530,12 @@ def print_board(board: Board, out: TextIO) -> None:
     first, second = board.score()
     legend = TEXT_LEGEND
     if board.rules.mode is Mode.FULL_BOARD:
-        print(f"{legend}.  Score: player 1 = {first}, player 2 = {second}", file=out)
+        print(
+            _("{legend}.  Score: player 1 = {first}, player 2 = {second}").format(
+                legend=legend, first=first, second=second
+            ),
+            file=out,
+        )
     else:
         print(legend, file=out)
 
@@ -542,13 +568,21 @@ class SearchWatch:
         seconds = seconds_for(estimate)
         if seconds > LONG_SEARCH_SECONDS and (time_limit is None or time_limit > LONG_SEARCH_SECONDS):
             how = (
-                f"with alpha-beta: roughly {_count(estimate)} positions (up to {_count(worst)} without cutoffs)"
+                _("with alpha-beta: roughly {count} positions (up to {count2} without cutoffs)").format(
+                    count=_count(estimate), count2=_count(worst)
+                )
                 if pruning
-                else f"without alpha-beta: up to {_count(worst)} positions"
+                else _("without alpha-beta: up to {count} positions").format(count=_count(worst))
             )
-            self.warning = (
-                f"{command}: depth {depth} {how}, about {duration_text(seconds)} "
-                f"at {speed_text()}. Ctrl+C stops it; {limit_hint}."
+            self.warning = _(
+                "{command}: depth {depth} {how}, about {duration_text} at {speed_text}. Ctrl+C stops it; {limit_hint}."
+            ).format(
+                command=command,
+                depth=depth,
+                how=how,
+                duration_text=duration_text(seconds),
+                speed_text=speed_text(),
+                limit_hint=limit_hint,
             )
 
     def start(self) -> None:
@@ -568,14 +602,20 @@ class SearchWatch:
     def _state(self, progress: SearchProgress) -> str:
         done = ""
         if progress.completed_depth and progress.move is not None:
-            done = f"; depth {progress.completed_depth} done, best move {format_move(progress.move, self.rules)}"
-        return f"searching depth {progress.depth}, {_plural(progress.nodes, 'node')}{done}"
+            done = _("; depth {completed_depth} done, best move {format_move}").format(
+                completed_depth=progress.completed_depth, format_move=format_move(progress.move, self.rules)
+            )
+        return _("searching depth {depth}, {plural}{done}").format(
+            depth=progress.depth, plural=_plural(progress.nodes, "node"), done=done
+        )
 
     def interrupted(self) -> str:
         """The line for Ctrl+C: how far the search got."""
         progress = self.progress
         where = f" ({self._state(progress)})" if progress is not None else ""
-        return f"{self.command}: stopped by Ctrl+C after {time.perf_counter() - self.started:.1f} s{where}"
+        return _("{command}: stopped by Ctrl+C after {perf_counter:.1f} s{where}").format(
+            command=self.command, perf_counter=time.perf_counter() - self.started, where=where
+        )
 
 
 class SearchInterrupted(Exception):
@@ -592,17 +632,24 @@ def watched_search(watch: SearchWatch, board: Board, depth: int, **options: Any)
 
 
 def _computer_move(board: Board, depth: int, pruning: bool, out: TextIO, command: str) -> SearchResult:
-    watch = SearchWatch(command, board, depth, pruning, "give a smaller DEPTH to limit it")
+    watch = SearchWatch(command, board, depth, pruning, _("give a smaller DEPTH to limit it"))
     result = watched_search(watch, board, depth, pruning=pruning)
     assert result.move is not None
     side = board.to_move
     board.push(result.move)
     stats = result.stats
     print(
-        f"Computer plays {format_move(result.move, board.rules)} as {player_name(side)}, "
-        f"value {shown_value(result.value)}  "
-        f"[depth {stats.depth}, {_plural(stats.nodes, 'node')}, {_plural(stats.cutoffs, 'cutoff')}, "
-        f"{stats.seconds:.3f}s]",
+        _(
+            "Computer plays {format_move} as {player_name}, value {shown_value}  [depth {depth}, {plural}, {plural2}, {seconds:.3f}s]"
+        ).format(
+            format_move=format_move(result.move, board.rules),
+            player_name=player_name(side),
+            shown_value=shown_value(result.value),
+            depth=stats.depth,
+            plural=_plural(stats.nodes, "node"),
+            plural2=_plural(stats.cutoffs, "cutoff"),
+            seconds=stats.seconds,
+        ),
         file=out,
     )
     return result
@@ -615,7 +662,7 @@ def cmd_one_move(args: argparse.Namespace, out: TextIO) -> int:
     depth = _check_depth(args.depth, board)
     print_board(board, out)
     if board.is_game_over():
-        print("The board is full: no move to make.", file=out)
+        print(_("The board is full: no move to make."), file=out)
         return 0
     _computer_move(board, depth, not args.no_pruning, out, "one-move")
     print_board(board, out)
@@ -634,7 +681,7 @@ def cmd_interactive(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int
         board = _load(args.input, args)
     else:
         board = Board(rules_from_args(args))
-        print(f"{args.input} does not exist: starting from an empty board.", file=out)
+        print(_("{input} does not exist: starting from an empty board.").format(input=args.input), file=out)
     depth = _check_depth(args.depth, board)
     computer_side = board.to_move if args.first == "computer-next" else -board.to_move
     rules = board.rules
@@ -645,31 +692,43 @@ def cmd_interactive(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int
             print_board(board, out)
             save_board(folder / "computer.txt", board)
             continue
-        prompt = f"column 1..{rules.cols}" if rules.gravity else "cell such as d1"
-        print(f"Your move, {player_name(board.to_move)}: {prompt}, or q to quit: ", end="", file=out, flush=True)
-        line = _read_line(stdin, "a line of input")
+        prompt = _("column 1..{cols}").format(cols=rules.cols) if rules.gravity else _("cell such as d1")
+        print(
+            _("Your move, {player_name}: {prompt}, or q to quit: ").format(
+                player_name=player_name(board.to_move), prompt=prompt
+            ),
+            end="",
+            file=out,
+            flush=True,
+        )
+        line = _read_line(stdin, _("a line of input"))
         if not line:  # the end of input (Ctrl+D, or a script's last line): a way to stop
             print(file=out)  # ends the prompt's line
-            print("input ended", file=sys.stderr)
+            print(_("input ended"), file=sys.stderr)
             return 0
         text = line.strip()
         if not stdin.isatty():  # a terminal shows what was typed; piped input is shown here
             print(text, file=out)
         if text.lower() in ("q", "quit", "exit"):
-            print("Bye.", file=out)
+            print(_("Bye."), file=out)
             return 0
         try:
             move = parse_move(text, rules)
             board.push(move)
         except (NotationError, IllegalMoveError) as error:
-            print(f"Not a legal move: {error}. Try again.", file=out)
+            print(_("Not a legal move: {error}. Try again.").format(error=error), file=out)
             continue
-        print(f"You play {format_move(move, rules)} as {player_name(-board.to_move)}.", file=out)
+        print(
+            _("You play {format_move} as {player_name}.").format(
+                format_move=format_move(move, rules), player_name=player_name(-board.to_move)
+            ),
+            file=out,
+        )
         print_board(board, out)
         save_board(folder / "human.txt", board)
     outcome = board.outcome()
     assert outcome is not None
-    print(f"Game over: {outcome.result_text()}", file=out)
+    print(_("Game over: {result_text}").format(result_text=outcome.result_text()), file=out)
     return 0
 
 
@@ -685,11 +744,13 @@ def read_game(text: str, args: argparse.Namespace) -> Source:
     except SourceError as error:
         message = str(error)
         if _MOVES_TEXT.fullmatch(text) and os.path.exists(text):
-            message += f" (a file of that name: write ./{_short(text)})"
+            message += _(" (a file of that name: write ./{short})").format(short=_short(text))
         raise CliError(message) from None
     if found.games_in_file > 1 and getattr(args, "game_number", None) is None:
         print(
-            f"note: {_short(text)} holds {found.games_in_file} games: this is the first (--game N for another)",
+            _("note: {short} holds {games_in_file} games: this is the first (--game N for another)").format(
+                short=_short(text), games_in_file=found.games_in_file
+            ),
             file=sys.stderr,
         )
     return found
@@ -702,8 +763,46 @@ def _read_position(text: str, args: argparse.Namespace) -> Board:
     outcome = board.outcome()
     if found.game.start is not None and not board.moves and outcome is not None:
         if board.rules.mode is Mode.CLASSIC and not board.is_full():
-            raise CliError(f"{found.label}: the game is already over ({outcome.result_text()})")
+            raise CliError(
+                _("{label}: the game is already over ({result_text})").format(
+                    label=found.label, result_text=outcome.result_text()
+                )
+            )
     return board
+
+
+def _search_stats(result: SearchResult) -> str:
+    """ "Depth 6, alpha-beta on: 1,234 nodes, ..." for analyze."""
+    stats = result.stats
+    said = _(
+        "Depth {depth}{value}, alpha-beta {pruning}: {plural}, {plural2}, {plural3}, {seconds:.3f}s, {nodes_per_second:,.0f} nodes/s"
+    )
+    text = said.format(
+        depth=stats.depth,
+        value="" if result.completed else _(" (time ran out)"),
+        pruning=_("on") if result.pruning else _("off"),
+        plural=_plural(stats.nodes, "node"),
+        plural2=_plural(stats.leaves, "leaf", "leaves"),
+        plural3=_plural(stats.cutoffs, "cutoff"),
+        seconds=stats.seconds,
+        nodes_per_second=stats.nodes_per_second,
+    )
+    if stats.total_nodes != stats.nodes:
+        text += _(" ({plural} in all passes)").format(plural=_plural(stats.total_nodes, "node"))
+    return text
+
+
+def _print_tree(tree: SearchTree, max_depth: int, out: TextIO) -> None:
+    """The recorded tree as indented text, with its key and what the budget left out."""
+    print(
+        _("\nSearch tree ({plural} stored; W<n> = win in n plies):").format(plural=_plural(len(tree), "node")), file=out
+    )
+    if tree.pruning:
+        print(_(BOUND_NOTE), file=out)
+    print(format_tree(tree, max_depth=max_depth), file=out)
+    if not tree.is_complete:
+        left = _plural(tree.counted - len(tree), "node")
+        print(_("(past the budget: {plural} counted, not stored)").format(plural=left), file=out)
 
 
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
@@ -718,16 +817,16 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         _check_export(args.export_tree, args.position)
     board = _read_position(args.position, args)
     rules = board.rules
-    print(f"Rules: {rules.describe()}", file=out)
+    print(_("Rules: {describe}").format(describe=rules.said()), file=out)
     print_board(board, out)
     outcome = board.outcome()
     if outcome is not None:
-        print(f"The game is over: {outcome.result_text()}", file=out)
+        print(_("The game is over: {result_text}").format(result_text=outcome.result_text()), file=out)
         return 0
     depth = _check_depth(args.depth, board)
     mover = player_name(board.to_move)
-    print(f"To move: {mover}, {'MAX' if board.to_move == MAX else 'MIN'}", file=out)
-    print(VALUE_KEY, file=out, flush=True)
+    print(_("To move: {mover}, {value}").format(mover=mover, value="MAX" if board.to_move == MAX else "MIN"), file=out)
+    print(_(VALUE_KEY), file=out, flush=True)
     limit_hint = "--time-limit S plays the deepest depth finished in S seconds"
     watch = SearchWatch("analyze", board, depth, not args.no_pruning, limit_hint, args.time_limit)
     result = watched_search(
@@ -739,42 +838,42 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         time_limit=args.time_limit,
     )
     assert result.move is not None
-    stats = result.stats
-    print(f"Best move: {format_move(result.move, rules)}   value {shown_value(result.value)}", file=out)
-    print(f"Expected line: {' '.join(format_move(m, rules) for m in result.principal_variation)}", file=out)
+    print(
+        _("Best move: {format_move}   value {shown_value}").format(
+            format_move=format_move(result.move, rules), shown_value=shown_value(result.value)
+        ),
+        file=out,
+    )
+    print(
+        _("Expected line: {join}").format(join=" ".join(format_move(m, rules) for m in result.principal_variation)),
+        file=out,
+    )
     parts = []
     for move, column_value in result.move_values.items():
         parts.append(f"{format_move(move, rules)}:{fmt_bounded(column_value.value, column_value.kind)}")
-    print("Move values: " + "  ".join(parts), file=out)
+    print(_("Move values: ") + "  ".join(parts), file=out)
     if any(column_value.kind is not BoundKind.EXACT for column_value in result.move_values.values()):
-        print(BOUND_NOTE, file=out)
+        print(_(BOUND_NOTE), file=out)
     if any(is_forced_value(column_value.value) for column_value in result.move_values.values()):
-        print(f"Key: +F / -F: {FORCED_MEANING}", file=out)
-    pruning = "on" if result.pruning else "off"
-    print(
-        f"Depth {stats.depth}{'' if result.completed else ' (time ran out)'}, alpha-beta {pruning}: "
-        f"{_plural(stats.nodes, 'node')}, {_plural(stats.leaves, 'leaf', 'leaves')}, "
-        f"{_plural(stats.cutoffs, 'cutoff')}, "
-        f"{stats.seconds:.3f}s, {stats.nodes_per_second:,.0f} nodes/s"
-        + (f" ({_plural(stats.total_nodes, 'node')} in all passes)" if stats.total_nodes != stats.nodes else ""),
-        file=out,
-    )
+        print(_("Key: +F / -F: {FORCED_MEANING}").format(FORCED_MEANING=FORCED_MEANING), file=out)
+    print(_search_stats(result), file=out)
     _print_exact_values(args, board, out)
     if level is not None:
         from ai.player import choose_move
 
         answer = choose_move(level, board.grid, rules, board.to_move)
         assert answer.move is not None
-        said = f"decided by the {answer.decided_by.value}" + (f": {answer.note}" if answer.note else "")
-        print(f"Level {args.level} plays: {format_move(answer.move, rules)} ({said})", file=out)
+        said = _("decided by the {value}").format(value=answer.decided_by.value) + (
+            f": {answer.note}" if answer.note else ""
+        )
+        print(
+            _("Level {level} plays: {format_move} ({said})").format(
+                level=args.level, format_move=format_move(answer.move, rules), said=said
+            ),
+            file=out,
+        )
     if result.tree is not None and args.tree:
-        tree = result.tree
-        print(f"\nSearch tree ({_plural(len(tree), 'node')} stored; W<n> = win in n plies):", file=out)
-        if tree.pruning:
-            print(BOUND_NOTE, file=out)
-        print(format_tree(tree, max_depth=args.tree_depth), file=out)
-        if not tree.is_complete:
-            print(f"(past the budget: {_plural(tree.counted - len(tree), 'node')} counted, not stored)", file=out)
+        _print_tree(result.tree, args.tree_depth, out)
     if args.export_tree and result.tree is not None:
         _write_tree(result.tree, args.export_tree, out, args.export_depth)
     return 0
@@ -792,18 +891,28 @@ def _check_folder(output: str) -> None:
     """Refuse, before any work, to write into a folder that does not exist."""
     folder = Path(output).parent
     if not folder.is_dir():
-        raise CliError(f"{_shown(output)}: the folder {_shown(folder)} does not exist")
+        raise CliError(
+            _("{shown}: the folder {shown2} does not exist").format(shown=_shown(output), shown2=_shown(folder))
+        )
 
 
 def _write_tree(tree: SearchTree, output: str, out: TextIO, plies: int | None = None) -> None:
     try:
         export_tree(tree, output, plies=plies)
     except OSError as error:
-        raise CliError(f"could not write the tree to {_shown(output)}: {error.strerror or error}") from None
-    stored = f"{len(tree):,} nodes: the root and the {tree.counted - 1:,} the search counts"
+        raise CliError(
+            _("could not write the tree to {shown}: {value}").format(
+                shown=_shown(output), value=error.strerror or error
+            )
+        ) from None
+    stored = _("{count:,} nodes: the root and the {counted:,} the search counts").format(
+        count=len(tree), counted=tree.counted - 1
+    )
     if not tree.is_complete:
-        stored = f"{len(tree):,} of {tree.counted:,} nodes: the rest were past the budget, counted, not stored"
-    print(f"Tree written to {_shown(output)} ({stored})", file=out)
+        stored = _("{count:,} of {counted:,} nodes: the rest were past the budget, counted, not stored").format(
+            count=len(tree), counted=tree.counted
+        )
+    print(_("Tree written to {shown} ({stored})").format(shown=_shown(output), stored=stored), file=out)
 
 
 def cmd_depth_chart(args: argparse.Namespace, out: TextIO) -> int:
@@ -813,20 +922,20 @@ def cmd_depth_chart(args: argparse.Namespace, out: TextIO) -> int:
     if Path(args.out).suffix.lower() != ".png":
         raise CliError(f"--out {args.out}: name a .png file")
     if not args.moves and not args.positions:
-        raise CliError("nothing to chart: give MOVES, or --positions 1 or more")
+        raise CliError(_("nothing to chart: give MOVES, or --positions 1 or more"))
     _check_output(args.out)
     _check_folder(args.out)
     current = None
     if args.moves:
         board = Board.from_moves(args.moves)
         if board.is_game_over():
-            raise CliError(f"{args.moves}: the game is already over")
-        current = depth_truth([board], f"the position after {args.moves}")
+            raise CliError(_("{moves}: the game is already over").format(moves=args.moves))
+        current = depth_truth([board], _("the position after {moves}").format(moves=args.moves))
     bench = None
     if args.positions:
         boards = benchmark_boards(args.positions)
-        bench = depth_truth(boards, "middle-game benchmark positions where a move can change the outcome")
-    print("depth  kept (sample)  nodes pruned  nodes unpruned" + ("  this position" if current else ""), file=out)
+        bench = depth_truth(boards, _("middle-game benchmark positions where a move can change the outcome"))
+    print(_("depth  kept (sample)  nodes pruned  nodes unpruned") + (_("  this position") if current else ""), file=out)
     for index in range(MAX_DEPTH):
         cells = [f"{index + 1:>5}"]
         if bench is not None:
@@ -846,8 +955,8 @@ def cmd_depth_chart(args: argparse.Namespace, out: TextIO) -> int:
     try:
         save_depth_chart(args.out, current, bench)
     except (OSError, RuntimeError) as error:  # pygame.error is a RuntimeError
-        raise CliError(f"could not write {_shown(args.out)}: {error}") from None
-    print(f"Chart written to {_shown(args.out)}", file=out)
+        raise CliError(_("could not write {shown}: {error}").format(shown=_shown(args.out), error=error)) from None
+    print(_("Chart written to {shown}").format(shown=_shown(args.out)), file=out)
     return 0
 
 
@@ -883,8 +992,9 @@ def _print_exact_values(args: argparse.Namespace, board: Board, out: TextIO) -> 
     rules = board.rules
     if not solvable(rules):
         print(
-            "Exact values: none for these rules (the solver needs gravity and classic scoring); "
-            "the values above are estimates",
+            _(
+                "Exact values: none for these rules (the solver needs gravity and classic scoring); the values above are estimates"
+            ),
             file=out,
         )
         return
@@ -897,11 +1007,18 @@ def _print_exact_values(args: argparse.Namespace, board: Board, out: TextIO) -> 
             should_stop=None if deadline is None else (lambda: time.perf_counter() > deadline),
         )
     except SolverStopped:  # --time-limit ran out first
-        print(f"Exact values: not found within {args.time_limit:g} s; the values above are estimates", file=out)
+        print(
+            _("Exact values: not found within {time_limit:g} s; the values above are estimates").format(
+                time_limit=args.time_limit
+            ),
+            file=out,
+        )
         return
     if exact is None:
         print(
-            f"Exact values: not proven within {exact_nodes(rules):,} solver positions; the values above are estimates",
+            _(
+                "Exact values: not proven within {exact_nodes:,} solver positions; the values above are estimates"
+            ).format(exact_nodes=exact_nodes(rules)),
             file=out,
         )
         return
@@ -909,17 +1026,24 @@ def _print_exact_values(args: argparse.Namespace, board: Board, out: TextIO) -> 
     parts = [f"{format_move(col, rules)}:{scores[col]:+d}" for col in sorted(scores)]
     mover = player_name(board.to_move)
     print(
-        f"Exact values for {mover}, to move (perfect play; + a win, - a loss, 0 a draw; "
-        f"|score| = {rules.cells // 2 + 1} - the winner's discs at the end): " + "  ".join(parts),
+        _(
+            "Exact values for {mover}, to move (perfect play; + a win, - a loss, 0 a draw; |score| = {cells} - the winner's discs at the end): "
+        ).format(mover=mover, cells=rules.cells // 2 + 1)
+        + "  ".join(parts),
         file=out,
     )
     best = max(sorted(scores), key=lambda col: scores[col])
-    print(f"Best: column {format_move(best, rules)}: {perfect_play_verdict(scores[best], board)}", file=out)
+    print(
+        _("Best: column {format_move}: {perfect_play_verdict}").format(
+            format_move=format_move(best, rules), perfect_play_verdict=perfect_play_verdict(scores[best], board)
+        ),
+        file=out,
+    )
 
 
-SOLVE_PROMPT = "solve: reading positions from standard input, one per line; Ctrl+D to end"
+SOLVE_PROMPT = N_("solve: reading positions from standard input, one per line; Ctrl+D to end")
 """Said on stderr when ``solve`` would otherwise wait silently on a terminal."""
-BOOK_FALLBACK = "the exact solver works without it (same answers, slower)"
+BOOK_FALLBACK = N_("the exact solver works without it (same answers, slower)")
 
 
 def _is_terminal(stream: TextIO) -> bool:
@@ -949,10 +1073,19 @@ class SolveWatch:
         now = time.perf_counter()
         if now - self.last_report >= PROGRESS_SECONDS:
             self.last_report = now
-            known = f", score between {self.low} and {self.high}" if self.low is not None else ""
+            known = (
+                _(", score between {low} and {high}").format(low=self.low, high=self.high)
+                if self.low is not None
+                else ""
+            )
             print(
-                f"solve: line {self.number} ({_short(self.moves)}): {now - self.started:.0f} s, "
-                f"{_plural(self.solver.nodes, 'position')} searched{known}",
+                _("solve: line {number} ({short}): {now:.0f} s, {plural} searched{known}").format(
+                    number=self.number,
+                    short=_short(self.moves),
+                    now=now - self.started,
+                    plural=_plural(self.solver.nodes, "position"),
+                    known=known,
+                ),
                 file=sys.stderr,
                 flush=True,
             )
@@ -969,7 +1102,7 @@ def _solve_input(args: argparse.Namespace, stdin: TextIO) -> tuple[TextIO, Sourc
 
     if not args.file:
         if _is_terminal(stdin):
-            print(SOLVE_PROMPT, file=sys.stderr, flush=True)
+            print(_(SOLVE_PROMPT), file=sys.stderr, flush=True)
         return stdin, None
     if not os.path.exists(args.file) and (_MOVES_TEXT.fullmatch(args.file) or is_link(args.file)):
         return io.StringIO(""), read_game(args.file, args)
@@ -1001,7 +1134,7 @@ def _solve_line(solver: Any, words: str, number: int, args: argparse.Namespace) 
             moves, weak=args.weak, time_limit=args.time_limit, should_stop=watch, on_progress=watch.bounds
         )
     except (NotationError, SolverError, SourceError) as error:
-        raise CliError(f"line {number}: {words}: {error}") from None
+        raise CliError(_("line {number}: {words}: {error}").format(number=number, words=words, error=error)) from None
     return moves_text, solution
 
 
@@ -1052,7 +1185,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     noted: set[str] = set()
     with source:
         number = 0
-        while game is not None or (line := _read_line(source, f"line {number + 1}")):
+        while game is not None or (line := _read_line(source, _("line {number}").format(number=number + 1))):
             number += 1
             words = line.split() if game is None else ["-"]
             if not words:
@@ -1064,19 +1197,27 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
                 )
             except SolverStopped:
                 unknown += 1
-                print(f"{name} unknown within {args.time_limit:g} s", file=out, flush=True)
+                print(
+                    _("{name} unknown within {time_limit:g} s").format(name=name, time_limit=args.time_limit),
+                    file=out,
+                    flush=True,
+                )
             else:
                 print(f"{name} {solution.score}", file=out, flush=True)
             for problem in ([solver.book_note] if solver.book_note else []) + book_problems():
                 if problem not in noted:  # each book that failed its check, said once
                     noted.add(problem)
-                    print(f"note: {problem}; {BOOK_FALLBACK}", file=sys.stderr, flush=True)
+                    print(
+                        _("note: {problem}; {BOOK_FALLBACK}").format(problem=problem, BOOK_FALLBACK=_(BOOK_FALLBACK)),
+                        file=sys.stderr,
+                        flush=True,
+                    )
             now = time.perf_counter()
             if now - last_report >= PROGRESS_SECONDS:
                 last_report = now
                 print(
-                    f"solve: {_plural(number, 'line')} in {now - started:.1f} s"
-                    + (f", {unknown} unknown" if unknown else ""),
+                    _("solve: {plural} in {now:.1f} s").format(plural=_plural(number, "line"), now=now - started)
+                    + (_(", {unknown} unknown").format(unknown=unknown) if unknown else ""),
                     file=sys.stderr,
                     flush=True,
                 )
@@ -1098,13 +1239,12 @@ def cmd_engine(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     except LevelNotFound as error:
         raise CliError(str(error)) from None
     if _is_terminal(stdin):
-        print(ENGINE_PROMPT, file=sys.stderr, flush=True)
-    return engine.run(_capped_lines(stdin, "a protocol line"))
+        print(_(ENGINE_PROMPT), file=sys.stderr, flush=True)
+    return engine.run(_capped_lines(stdin, _("a protocol line")))
 
 
-ENGINE_PROMPT = (
-    "engine: waiting for protocol lines on standard input, e.g. 'position 3 3' then 'go movetime 1000' "
-    "(0-based columns; docs/engine-protocol.md); Ctrl+D to end"
+ENGINE_PROMPT = N_(
+    "engine: waiting for protocol lines on standard input, e.g. 'position 3 3' then 'go movetime 1000' (0-based columns; docs/engine-protocol.md); Ctrl+D to end"
 )
 """Said on stderr when ``engine`` would otherwise wait silently on a terminal."""
 
@@ -1141,7 +1281,9 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
         try:
             open(args.pgn, "a", encoding="utf-8").close()  # can it be written? (truncated at the first game)
         except OSError as error:
-            raise CliError(f"cannot write {args.pgn}: {error.strerror or error}") from None
+            raise CliError(
+                _("cannot write {pgn}: {value}").format(pgn=args.pgn, value=error.strerror or error)
+            ) from None
     main_thread = threading.current_thread() is threading.main_thread()
     stop = threading.Event()
 
@@ -1183,7 +1325,7 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
             close_cluster()
     print(format_outcome(outcome), file=out)
     if pgn is not None and pgn.failed is None and pgn.written:
-        print(f"Games written to {args.pgn}", file=out)
+        print(_("Games written to {pgn}").format(pgn=args.pgn), file=out)
     failure = pgn.failure_line() if pgn is not None else None
     if failure is not None:  # the last line: not lost among the progress lines
         print(failure, file=sys.stderr)
@@ -1253,14 +1395,25 @@ def cmd_connectx(args: argparse.Namespace, out: TextIO) -> int:
         raise CliError(f"--out {args.out} is a file, not a folder")
     target, own = Path(args.out) / "main.py", Path(__file__).resolve().parent.parent / "main.py"
     if target.exists() and os.path.samefile(target, own):
-        raise CliError(f"{target} is this game's own main.py: write the submission into another folder")
+        raise CliError(
+            _("{target} is this game's own main.py: write the submission into another folder").format(target=target)
+        )
     if target.exists() and not args.force:
-        raise CliError(f"{target} already exists: give --force to overwrite it, or another folder")
+        raise CliError(
+            _("{target} already exists: give --force to overwrite it, or another folder").format(target=target)
+        )
     try:
         path = write_submission(Path(args.out), level=args.level)
     except OSError as error:
-        raise CliError(f"cannot write into {args.out}: {error.strerror or error}") from None
-    print(f"Wrote {path} ({path.stat().st_size:,} bytes): submit it as the ConnectX agent.", file=out)
+        raise CliError(
+            _("cannot write into {out}: {value}").format(out=args.out, value=error.strerror or error)
+        ) from None
+    print(
+        _("Wrote {path} ({st_size:,} bytes): submit it as the ConnectX agent.").format(
+            path=path, st_size=path.stat().st_size
+        ),
+        file=out,
+    )
     return 0
 
 
@@ -1299,8 +1452,11 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     """Run a subcommand; return the exit code."""
     out = stdout or sys.stdout
     inp = stdin or sys.stdin
+    set_language(SYSTEM)  # messages in the system's language...
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "json", False):
+        set_language("en")  # ...machine-readable output in English
     try:
         _refuse_nul(args)
         if args.command == "one-move":
@@ -1327,25 +1483,41 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         return 0
     except (CliError, BoardFileError, NotationError, IllegalMoveError, RulesError) as error:
         message = _one_line(str(error))
-        print(f"{parser.prog} {args.command}: error: {message}", file=sys.stderr)
+        print(
+            _("{prog} {command}: error: {message}").format(prog=parser.prog, command=args.command, message=message),
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
     except UnicodeDecodeError as error:  # standard input (files are read as bytes)
-        print(f"{parser.prog} {args.command}: error: the input is not UTF-8 text ({error.reason})", file=sys.stderr)
+        print(
+            _("{prog} {command}: error: the input is not UTF-8 text ({reason})").format(
+                prog=parser.prog, command=args.command, reason=error.reason
+            ),
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
     except SearchInterrupted as stopped:
         print(stopped, file=sys.stderr)
         return EXIT_INTERRUPTED
     except KeyboardInterrupt:
-        print(f"{parser.prog} {args.command}: stopped by Ctrl+C", file=sys.stderr)
+        print(_("{prog} {command}: stopped by Ctrl+C").format(prog=parser.prog, command=args.command), file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
     except BookError as error:  # a book the solver could not do without
-        print(f"{parser.prog} {args.command}: error: {error}", file=sys.stderr)
+        print(
+            _("{prog} {command}: error: {error}").format(prog=parser.prog, command=args.command, error=error),
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
     except OSError as error:  # a file system refusal no check above foresaw
         where = f" ({_short(error.filename)})" if getattr(error, "filename", None) else ""
-        print(f"{parser.prog} {args.command}: error: {error.strerror or error}{where}", file=sys.stderr)
+        print(
+            _("{prog} {command}: error: {value}{where}").format(
+                prog=parser.prog, command=args.command, value=error.strerror or error, where=where
+            ),
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
 
 

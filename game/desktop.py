@@ -24,6 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from game.i18n import _
+
 APP_ID = "io.github.connect4explorer.ConnectFour"
 """The desktop entry's id: its file name, the icon's name, the AppStream id and the
 window's Wayland app id (``game.app.loop.name_the_window``)."""
@@ -75,7 +77,9 @@ def asset_folder() -> Path:
     for folder in candidates:
         if (folder / DESKTOP_FILE).is_file():
             return folder
-    raise DesktopError(f"the desktop files are missing (looked in {', '.join(str(c) for c in candidates)})")
+    raise DesktopError(
+        _("the desktop files are missing (looked in {join})").format(join=", ".join(str(c) for c in candidates))
+    )
 
 
 def placements(home: Path, assets: Path) -> list[Placed]:
@@ -165,7 +169,11 @@ def install(home: Path | None = None, argv: Sequence[str] | None = None) -> list
         for path in written:
             path.unlink(missing_ok=True)
         _remove_empty(made)
-        raise DesktopError(f"cannot write the desktop files: {error.strerror or error} ({error.filename})") from None
+        raise DesktopError(
+            _("cannot write the desktop files: {value} ({filename})").format(
+                value=error.strerror or error, filename=error.filename
+            )
+        ) from None
     return written
 
 
@@ -186,7 +194,9 @@ def uninstall(home: Path | None = None) -> list[Path]:
         except FileNotFoundError:
             continue
         except OSError as error:
-            raise DesktopError(f"cannot remove {place.target}: {error.strerror or error}") from None
+            raise DesktopError(
+                _("cannot remove {target}: {value}").format(target=place.target, value=error.strerror or error)
+            ) from None
         removed.append(place.target)
     _remove_empty(made)
     return removed
@@ -231,10 +241,11 @@ def main(argv: Sequence[str], program: str = "main.py") -> int:
     parser = argparse.ArgumentParser(
         prog=f"{program} {command}",
         description=(
-            "Give the game a menu entry and icons (freedesktop: Linux and the BSDs), in "
-            "$XDG_DATA_HOME or ~/.local/share."
+            _(
+                "Give the game a menu entry and icons (freedesktop: Linux and the BSDs), in $XDG_DATA_HOME or ~/.local/share."
+            )
             if command == "install-desktop"
-            else "Remove the menu entry, icons and metainfo that install-desktop wrote."
+            else _("Remove the menu entry, icons and metainfo that install-desktop wrote.")
         ),
     )
     parser.parse_args(argv[1:])
@@ -242,20 +253,23 @@ def main(argv: Sequence[str], program: str = "main.py") -> int:
     try:
         if command == "install-desktop":
             written = install(home)
-            print(f"Wrote {len(written)} files under {home}:")
+            print(_("Wrote {count} files under {home}:").format(count=len(written), home=home))
             for path in written:
                 print(f"  {path.relative_to(home)}")
-            print(f"The menu entry runs: {exec_line(launch_command())}")
-            print(f"(to remove them: {program} uninstall-desktop)")
+            print(_("The menu entry runs: {exec_line}").format(exec_line=exec_line(launch_command())))
+            print(_("(to remove them: {program} uninstall-desktop)").format(program=program))
         else:
             removed = uninstall(home)
             if not removed:
-                print(f"Nothing to remove: no desktop files of this game under {home}.")
+                print(_("Nothing to remove: no desktop files of this game under {home}.").format(home=home))
             else:
-                print(f"Removed {len(removed)} files under {home}:")
+                print(_("Removed {count} files under {home}:").format(count=len(removed), home=home))
                 for path in removed:
                     print(f"  {path.relative_to(home)}")
     except DesktopError as error:
-        print(f"{program} {command}: error: {error}", file=sys.stderr)
+        print(
+            _("{program} {command}: error: {error}").format(program=program, command=command, error=error),
+            file=sys.stderr,
+        )
         return 2
     return 0

@@ -12,6 +12,7 @@ from typing import TextIO
 
 from game.board import Board
 from game.explorer import ExploreRow, exact_columns, explore_json, explore_rows
+from game.i18n import _, ngettext
 from game.rules import MAX, STANDARD
 
 EXPLORE_HELP = "the solved openings: every column's exact value beside your own games from there"
@@ -45,7 +46,7 @@ def cmd_explore(args: argparse.Namespace, out: TextIO) -> int:
     except SourceError as error:
         raise ReviewCliError(str(error)) from None
     if game.rules != STANDARD or not game.from_empty:
-        raise ReviewCliError("the explorer is for games from the empty 6x7 board (connect 4, gravity, classic)")
+        raise ReviewCliError(_("the explorer is for games from the empty 6x7 board (connect 4, gravity, classic)"))
     board = game.board()
     records = _archive(args).games()
     scores = exact_columns(board)
@@ -60,17 +61,21 @@ def cmd_explore(args: argparse.Namespace, out: TextIO) -> int:
 
 def explore_lines(board: Board, reached: int, rows: list[ExploreRow], *, proven: bool) -> list[str]:
     """The table the command prints."""
-    moves = board.moves_string() or "the empty board"
-    who = "player 1" if board.to_move == MAX else "player 2"
-    games = f"{reached} of your stored game{'' if reached == 1 else 's'} reached it"
-    lines = [f"Position: {moves}, {who} to move; {games}."]
+    moves = board.moves_string() or _("the empty board")
+    who = _("player 1") if board.to_move == MAX else _("player 2")
+    games = ngettext(
+        "{reached} of your stored games reached it", "{reached} of your stored games reached it", reached
+    ).format(reached=reached)
+    lines = [_("Position: {moves}, {who} to move; {games}.").format(moves=moves, who=who, games=games)]
     outcome = board.outcome()
     if outcome is not None:
-        return lines + [f"The game is over here: {outcome.result_text()}."]
+        return lines + [_("The game is over here: {result_text}.").format(result_text=outcome.result_text())]
     if not proven:
-        lines.append("The exact values were not proven within a hint's budget here.")
+        lines.append(_("The exact values were not proven within a hint's budget here."))
     lines.append(
-        f"{'column':>6}  {'exact value for ' + who:<26}{'score':>6}  {'you played it':>13}  W/D/L    left the truth"
+        _("{value:>6}  {value2:<26}{value3:>6}  {value4:>13}  W/D/L    left the truth").format(
+            value="column", value2="exact value for " + who, value3="score", value4="you played it"
+        )
     )
     for row in rows:
         score = "" if row.score is None else f"{row.score:+d}" if row.score else "0"
@@ -78,7 +83,8 @@ def explore_lines(board: Board, reached: int, rows: list[ExploreRow], *, proven:
         left = str(row.left_truth) if row.games.games else "-"
         lines.append(f"{row.column + 1:>6}  {row.words:<26}{score:>6}  {row.games.games:>13}  {wdl:<8} {left}")
     lines.append(
-        "Score: + a win, - a loss, 0 a draw; |score| = 22 - the winner's discs at the end. "
-        "Your games: those in which you were to move here."
+        _(
+            "Score: + a win, - a loss, 0 a draw; |score| = 22 - the winner's discs at the end. Your games: those in which you were to move here."
+        )
     )
     return lines

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from ai.exact import ExactScore
 from game.archive_records import HUMAN, GameRecord, GameResult
 from game.board import Board
+from game.i18n import _, ngettext
 from game.notation import format_moves
 from game.rules import MAX, Rules
 
@@ -61,7 +62,7 @@ class ExploreRow:
 
     @property
     def words(self) -> str:
-        return column_words(self.exact, self.mover) if self.exact is not None else "not proven"
+        return column_words(self.exact, self.mover) if self.exact is not None else _("not proven")
 
 
 def column_words(exact: ExactScore, mover: int) -> str:
@@ -69,12 +70,19 @@ def column_words(exact: ExactScore, mover: int) -> str:
     "win in 3 moves" (the mover's 3rd move from now wins), "draw", "loss in 5 moves"
     (the other side's 5th wins); counted in the winner's own moves, as the badges."""
     if exact.is_draw:
-        return "draw"
-    word = "win" if exact.winner == mover else "loss"
+        return _("draw")
     moves = exact.winner_moves
-    if moves is None:
-        return word
-    return f"{word} in {moves} move{'' if moves == 1 else 's'}"
+    if exact.winner == mover:
+        return (
+            _("win")
+            if moves is None
+            else ngettext("win in {moves} move", "win in {moves} moves", moves).format(moves=moves)
+        )
+    return (
+        _("loss")
+        if moves is None
+        else ngettext("loss in {moves} move", "loss in {moves} moves", moves).format(moves=moves)
+    )
 
 
 def person_result(record: GameRecord, side: int) -> str:

@@ -14,6 +14,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from game.i18n import _
+
 
 def display_problem(environ: Mapping[str, str] | None = None, platform: str | None = None) -> str | None:
     """Why the window could not be seen here, or None: on Linux and the BSDs, with no
@@ -25,10 +27,8 @@ def display_problem(environ: Mapping[str, str] | None = None, platform: str | No
         return None
     if environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY") or environ.get("SDL_VIDEODRIVER"):
         return None
-    return (
-        "no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set). "
-        "Start it from a desktop session, or without one try: python main.py demo --out screenshots "
-        "(or python main.py --help for the terminal commands)"
+    return _(
+        "no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set). Start it from a desktop session, or without one try: python main.py demo --out screenshots (or python main.py --help for the terminal commands)"
     )
 
 

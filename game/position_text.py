@@ -12,6 +12,7 @@ import re
 
 from game.board import Board, IllegalMoveError
 from game.board_file import BoardFileError, parse_board_text
+from game.i18n import _
 from game.notation import NotationError
 from game.rules import MAX, Rules
 
@@ -31,25 +32,27 @@ def read_position(text: str, rules: Rules) -> Board:
     """
     text = text.strip()
     if not text:
-        raise PositionTextError("the clipboard is empty")
+        raise PositionTextError(_("the clipboard is empty"))
     if len(text) > MAX_PASTE:
-        raise PositionTextError(f"the text is too long for a position ({len(text):,} characters)")
+        raise PositionTextError(_("the text is too long for a position ({count:,} characters)").format(count=len(text)))
     if "\n" in text or "\r" in text:
         try:
             grid, to_move = parse_board_text(text, gravity=rules.gravity)
         except BoardFileError as error:
-            raise PositionTextError(f"not a board: {error}") from None
+            raise PositionTextError(_("not a board: {error}").format(error=error)) from None
         if grid.shape != (rules.rows, rules.cols):
             raise PositionTextError(
-                f"the board is {grid.shape[0]}x{grid.shape[1]}, the game is {rules.rows}x{rules.cols}: change the size in Options"
+                _("the board is {shape}x{shape2}, the game is {rows}x{cols}: change the size in Options").format(
+                    shape=grid.shape[0], shape2=grid.shape[1], rows=rules.rows, cols=rules.cols
+                )
             )
         board = Board(rules, grid, to_move)
         if board.is_game_over():
-            raise PositionTextError("the game on that board is already over")
+            raise PositionTextError(_("the game on that board is already over"))
         return board
     shown = text if len(text) <= 30 else text[:27] + "..."
     if not re.fullmatch(r"[0-9a-lA-L\s,]*", text):
-        raise PositionTextError(f"{shown!r} is not a move string (such as 4453) or a board")
+        raise PositionTextError(_("{shown!r} is not a move string (such as 4453) or a board").format(shown=shown))
     try:
         return Board.from_moves(text, rules)
     except NotationError as error:

@@ -31,6 +31,7 @@ from game.archive import (
     write_export,
 )
 from game.board import Board
+from game.i18n import _, counted, ngettext
 from game.notation import format_move
 from game.rules import MAX, MIN, STANDARD
 
@@ -93,16 +94,16 @@ def _archive(args: argparse.Namespace) -> Archive:
     if archive.refusal:  # a newer version's games this one cannot read: said once, not listed as none
         raise ReviewCliError(archive.refusal)
     if archive.warning:
-        print(f"warning: {archive.warning}", file=sys.stderr)
+        print(_("warning: {warning}").format(warning=archive.warning), file=sys.stderr)
     return archive
 
 
 def player_label(name: str | None, side: int) -> str:
     """ "player 1 (a person)" / "player 2 (Medium)" / "player 1" (who played is not known)."""
     if name is None:
-        return f"player {side_number(side)}"
-    who = "a person" if name == HUMAN else name
-    return f"player {side_number(side)} ({who})"
+        return _("player {side_number}").format(side_number=side_number(side))
+    who = _("a person") if name == HUMAN else name
+    return _("player {side_number} ({who})").format(side_number=side_number(side), who=who)
 
 
 def _refuse_other_digits(text: str) -> None:
@@ -111,7 +112,9 @@ def _refuse_other_digits(text: str) -> None:
     if all(ch.isascii() or unicodedata.digit(ch, None) is None for ch in text):
         return
     meant = "".join(ch if ch.isascii() else str(unicodedata.digit(ch, ch)) for ch in text)
-    raise ReviewCliError(f"{text!r} has digits other than ASCII: write the columns as {meant}")
+    raise ReviewCliError(
+        _("{text!r} has digits other than ASCII: write the columns as {meant}").format(text=text, meant=meant)
+    )
 
 
 class _Progress:
@@ -128,21 +131,24 @@ class _Progress:
         if now - self.last < PROGRESS_EVERY_SECONDS and not last:
             return
         self.last, self.said = now, True
-        print(f"review: {done} of {_moves(total)} ({now - self.started:.0f} s)", file=sys.stderr, flush=True)
+        print(
+            _("review: {done} of {moves} ({now:.0f} s)").format(done=done, moves=_moves(total), now=now - self.started),
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def _moves(count: int) -> str:
-    return f"{count} {'move' if count == 1 else 'moves'}"
+    return counted(count, "move")
 
 
 def _kind(rules_exact: bool) -> str:
     """What the classes rest on, said in the header."""
     if rules_exact:
-        return "exact (solver and opening book)"
-    return (
-        f"ESTIMATES from a search, not the solver (each move's columns to depth {ESTIMATE_DEPTH} "
-        f"at most, within {ESTIMATE_NODES:,} positions)"
-    )
+        return _("exact (solver and opening book)")
+    return _(
+        "ESTIMATES from a search, not the solver (each move's columns to depth {ESTIMATE_DEPTH} at most, within {ESTIMATE_NODES:,} positions)"
+    ).format(ESTIMATE_DEPTH=ESTIMATE_DEPTH, ESTIMATE_NODES=ESTIMATE_NODES)
 
 
 def cmd_review(args: argparse.Namespace, out: TextIO, read_game) -> int:
@@ -158,7 +164,7 @@ def cmd_review(args: argparse.Namespace, out: TextIO, read_game) -> int:
         except DamagedGame as error:  # a damaged row: said, never reviewed (its depth may be a billion)
             raise ReviewCliError(str(error)) from None
         if record is None:
-            raise ReviewCliError(f"no game {found.group(1)} in the archive (see 'games')")
+            raise ReviewCliError(_("no game {group} in the archive (see 'games')").format(group=found.group(1)))
         board = Board(record.rules)
         for move in record.moves:
             board.push(move)
@@ -171,17 +177,19 @@ def cmd_review(args: argparse.Namespace, out: TextIO, read_game) -> int:
         depths = {side: d for side, d in ((MAX, game.first_depth), (MIN, game.second_depth)) if d}
         names = {MAX: game.first, MIN: game.second}
     if not board.moves:
-        raise ReviewCliError("no moves to review")
+        raise ReviewCliError(_("no moves to review"))
     if not args.json:  # said at once: the review itself may take a while
         print(
-            f"Review of {_moves(len(board.moves))} on {board.rules.describe()}: {_kind(board.rules == STANDARD)}",
+            _("Review of {moves} on {describe}: {kind}").format(
+                moves=_moves(len(board.moves)), describe=board.rules.said(), kind=_kind(board.rules == STANDARD)
+            ),
             file=out,
             flush=True,
         )
     try:
         review = review_board(board, depths={side: d for side, d in depths.items() if d}, on_progress=_Progress())
     except ReviewStopped:  # pragma: no cover - the command line never stops it
-        raise ReviewCliError("the review was stopped") from None
+        raise ReviewCliError(_("the review was stopped")) from None
     if archive is not None and record is not None and record.id is not None:
         archive.set_review(record.id, review.summary())
     if args.json:
@@ -248,8 +256,13 @@ def print_review(review: GameReview, names: dict[int, str | None], out: TextIO, 
     """The review as a table, then accuracy, turning points and the graph as a sparkline
     (``header``: the first line too, which ``cmd_review`` says before the work)."""
     if header:
-        print(f"Review of {_moves(len(review.moves))} on {review.rules.describe()}: {_kind(review.exact)}", file=out)
-    print(f"at the start: {review.result_after(0)}", file=out)
+        print(
+            _("Review of {moves} on {describe}: {kind}").format(
+                moves=_moves(len(review.moves)), describe=review.rules.said(), kind=_kind(review.exact)
+            ),
+            file=out,
+        )
+    print(_("at the start: {result_after}").format(result_after=review.result_after(0)), file=out)
     bests = [_best_text(review, m) for m in review.moves]
     width = max([8, *(len(best) for best in bests)])
     print(f"{'ply':>4}  {'player':<8} {'move':>4}  {'class':<8} {'best':<{width}} result after the move", file=out)
@@ -258,30 +271,40 @@ def print_review(review: GameReview, names: dict[int, str | None], out: TextIO, 
         move = _moved(review, m.move)
         line = f"{m.ply:>4}  player {side_number(m.side)} {move:>4}  {m.move_class.value:<8} {best:<{width}} {words}"
         if m.horizon_move is not None:
-            line += f"  (a depth-{m.horizon_depth} search: {_moved(review, m.horizon_move)})"
+            line += _("  (a depth-{horizon_depth} search: {moved})").format(
+                horizon_depth=m.horizon_depth, moved=_moved(review, m.horizon_move)
+            )
         print(line, file=out)
     depths = sorted({m.estimate_depth for m in review.moves if m.estimate_depth is not None})
     if depths:
-        said = str(depths[0]) if len(depths) == 1 else f"{depths[0]} to {depths[-1]}"
+        said = (
+            str(depths[0])
+            if len(depths) == 1
+            else _("{depths} to {depths2}").format(depths=depths[0], depths2=depths[-1])
+        )
         print(
-            f"estimates: each move's columns searched to depth {said} (the deepest all of them "
-            f"finished within {ESTIMATE_NODES:,} positions)",
+            _(
+                "estimates: each move's columns searched to depth {said} (the deepest all of them finished within {ESTIMATE_NODES:,} positions)"
+            ).format(said=said, ESTIMATE_NODES=ESTIMATE_NODES),
             file=out,
         )
-    print(f"accuracy: {ACCURACY_RULE}", file=out)
+    print(_("accuracy: {ACCURACY_RULE}").format(ACCURACY_RULE=ACCURACY_RULE), file=out)
     for side in (MAX, MIN):
         counts = review.counts(side)
-        tally = ", ".join(f"{n} {cls.value}" for cls, n in counts.items() if n) or "no moves"
+        tally = ", ".join(f"{n} {cls.value}" for cls, n in counts.items() if n) or _("no moves")
         print(
-            f"accuracy of {player_label(names.get(side), side)}: {_percent(review.accuracy(side))} ({tally})", file=out
+            _("accuracy of {player_label}: {percent} ({tally})").format(
+                player_label=player_label(names.get(side), side), percent=_percent(review.accuracy(side)), tally=tally
+            ),
+            file=out,
         )
     points = review.turning_points
     if points:
         said = "; ".join(f"ply {m.ply}, player {side_number(m.side)}: {m.move_class.value}" for m in points)
-        print(f"turning points: {said}", file=out)
+        print(_("turning points: {said}").format(said=said), file=out)
     else:
-        print("turning points: none (no move changed the outcome)", file=out)
-    print(f"graph (high: player 1 ahead, low: player 2): {sparkline(review)}", file=out)
+        print(_("turning points: none (no move changed the outcome)"), file=out)
+    print(_("graph (high: player 1 ahead, low: player 2): {sparkline}").format(sparkline=sparkline(review)), file=out)
 
 
 def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
@@ -299,9 +322,15 @@ def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
         try:
             write_export(path, text)  # a pipe nobody reads is refused, not waited on
         except OSError as error:
-            raise ReviewCliError(f"cannot write {args.export}: {error.strerror or error}") from None
+            raise ReviewCliError(
+                _("cannot write {export}: {value}").format(export=args.export, value=error.strerror or error)
+            ) from None
         note = archive.unreadable_note()
-        print(f"{len(records)} games written to {args.export}" + (f"; {note}" if note else ""), file=out)
+        print(
+            _("{count} games written to {export}").format(count=len(records), export=args.export)
+            + (f"; {note}" if note else ""),
+            file=out,
+        )
         return 0
     if args.json:
         json.dump({"games": [r.to_json() for r in records], "unreadable": archive.unreadable}, out, indent=1)
@@ -309,11 +338,16 @@ def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     note = archive.unreadable_note()
     if not records:
-        print("no games stored yet: games played in the window are kept here", file=out)
+        print(_("no games stored yet: games played in the window are kept here"), file=out)
         if note:
-            print(f"{note} (damaged rows of the archive)", file=out)
+            print(_("{note} (damaged rows of the archive)").format(note=note), file=out)
         return 0
-    print(f"{'id':>6}  {'date':<16}  {'rules':<16} {'player 1':<10} {'player 2':<10} {'result':<13} moves", file=out)
+    print(
+        _("{value:>6}  {value2:<16}  {value3:<16} {value4:<10} {value5:<10} {value6:<13} moves").format(
+            value="id", value2="date", value3="rules", value4="player 1", value5="player 2", value6="result"
+        ),
+        file=out,
+    )
     for r in records:
         ident = f"id:{r.id}" if r.id is not None else "(unsaved)"
         result = GameResult(r.result).text
@@ -324,9 +358,14 @@ def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
         )
     stats = archive.stats()
     for level, counts in stats.items():
-        print(f"against {level}: {counts['win']} won, {counts['draw']} drawn, {counts['loss']} lost", file=out)
+        print(
+            _("against {level}: {counts} won, {counts2} drawn, {counts3} lost").format(
+                level=level, counts=counts["win"], counts2=counts["draw"], counts3=counts["loss"]
+            ),
+            file=out,
+        )
     if note:
-        print(f"{note} (damaged rows of the archive)", file=out)
+        print(_("{note} (damaged rows of the archive)").format(note=note), file=out)
     return 0
 
 
@@ -353,17 +392,21 @@ def import_file(archive: Archive, name: str, out: TextIO) -> int:
         except GameFileError as error:
             problems.append(f"{game.where()}: {error}")
     if not games and not problems:
-        raise ReviewCliError(f"{name} holds no game")
+        raise ReviewCliError(_("{name} holds no game").format(name=name))
     try:
         stored, skipped = import_games(archive, records)
     except (sqlite3.Error, ValueError) as error:
-        raise ReviewCliError(f"nothing imported: the game archive would not take the games ({error})") from None
+        raise ReviewCliError(
+            _("nothing imported: the game archive would not take the games ({error})").format(error=error)
+        ) from None
     for problem in problems:
-        print(f"games --import {name}: not imported: {problem}", file=sys.stderr)
-    said = f"{stored} {'game' if stored == 1 else 'games'} imported from {name}"
+        print(_("games --import {name}: not imported: {problem}").format(name=name, problem=problem), file=sys.stderr)
+    said = ngettext("{stored} game imported from {name}", "{stored} games imported from {name}", stored).format(
+        stored=stored, name=name
+    )
     if skipped:
-        said += f", {skipped} already stored"
+        said += _(", {skipped} already stored").format(skipped=skipped)
     if problems:
-        said += f", {len(problems)} not readable (said above)"
+        said += _(", {count} not readable (said above)").format(count=len(problems))
     print(said, file=out)
     return 1 if problems else 0

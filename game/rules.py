@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from game.i18n import _
+
 MAX = 1
 """The first player (the human side by default): the maximizing side."""
 MIN = -1
@@ -88,6 +90,16 @@ class Rules:
             parts.append("no gravity")
         if self.mode is Mode.FULL_BOARD:
             parts.append("full board")
+        return ", ".join(parts)
+
+    def said(self) -> str:
+        """``describe`` in the player's language, for the window and the CLI's messages
+        (``describe`` itself is the game files' words and stays English)."""
+        parts = [f"{self.rows}x{self.cols}", _("connect {count}").format(count=self.connect)]
+        if not self.gravity:
+            parts.append(_("no gravity"))
+        if self.mode is Mode.FULL_BOARD:
+            parts.append(_("full board"))
         return ", ".join(parts)
 
     def empty_grid(self) -> np.ndarray:

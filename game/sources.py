@@ -26,6 +26,7 @@ from urllib.parse import parse_qs, urlsplit
 from game.board import IllegalMoveError
 from game.board_file import BoardFileError, parse_board_text
 from game.game_file import GameFileError, GameText, each_game, looks_like_game_file
+from game.i18n import _
 from game.notation import NotationError, parse_moves
 from game.rules import STANDARD, Rules, RulesError
 
@@ -72,29 +73,37 @@ def check_file(name: str | Path, label: str, kind: str, limit: int = MAX_SOURCE_
     try:
         info = os.stat(name)
     except OSError as error:
-        raise SourceError(f"cannot read {label}: {error.strerror or error}") from None
+        raise SourceError(
+            _("cannot read {label}: {value}").format(label=label, value=error.strerror or error)
+        ) from None
     except ValueError:  # a NUL character: no file can have that name
-        raise SourceError(f"cannot read {label}: not a possible file name") from None
+        raise SourceError(_("cannot read {label}: not a possible file name").format(label=label)) from None
     if stat.S_ISDIR(info.st_mode):
-        raise SourceError(f"{label} is a folder, not {kind}")
+        raise SourceError(_("{label} is a folder, not {kind}").format(label=label, kind=kind))
     if not stat.S_ISREG(info.st_mode):
-        raise SourceError(f"{label} is not a regular file (a device or a pipe)")
+        raise SourceError(_("{label} is not a regular file (a device or a pipe)").format(label=label))
     if info.st_size > limit:
-        raise SourceError(f"{label} is {info.st_size:,} bytes; input files are at most {limit:,}")
+        raise SourceError(
+            _("{label} is {st_size:,} bytes; input files are at most {limit:,}").format(
+                label=label, st_size=info.st_size, limit=limit
+            )
+        )
 
 
 def read_text_file(name: str | Path) -> str:
     """A file's UTF-8 text, the file checked first (``check_file``)."""
     label = shown(str(name))
-    check_file(name, label, "a game, board or move file")
+    check_file(name, label, _("a game, board or move file"))
     try:
         data = Path(name).read_bytes()
     except OSError as error:
-        raise SourceError(f"cannot read {label}: {error.strerror or error}") from None
+        raise SourceError(
+            _("cannot read {label}: {value}").format(label=label, value=error.strerror or error)
+        ) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise SourceError(f"{label} is not a text file (bytes that are not UTF-8)") from None
+        raise SourceError(_("{label} is not a text file (bytes that are not UTF-8)").format(label=label)) from None
 
 
 def is_link(text: str) -> bool:
@@ -107,16 +116,20 @@ def read_link(link: str) -> GameText:
     text = link.strip()
     parts = urlsplit(text if "://" in text else "https://" + text)
     host = (parts.hostname or "").lower()
-    wanted = f"only links of {SOLVER_SITE} with ?pos= are understood, such as {SOLVER_LINK}4453"
+    wanted = _("only links of {SOLVER_SITE} with ?pos= are understood, such as {SOLVER_LINK}4453").format(
+        SOLVER_SITE=SOLVER_SITE, SOLVER_LINK=SOLVER_LINK
+    )
     if not any(host == site or host.endswith("." + site) for site in LINK_HOSTS):
-        raise SourceError(f"unknown link {shown(text)}: {wanted}")
+        raise SourceError(_("unknown link {shown}: {wanted}").format(shown=shown(text), wanted=wanted))
     query = parse_qs(parts.query, keep_blank_values=True)
     if "pos" not in query:
-        raise SourceError(f"the link {shown(text)} has no ?pos=: {wanted}")
+        raise SourceError(_("the link {shown} has no ?pos=: {wanted}").format(shown=shown(text), wanted=wanted))
     pos = query["pos"][0].strip()
     if not re.fullmatch(r"[1-7]*", pos):
-        raise SourceError(f"the link's pos={shown(pos, 30)} is not a move string of columns 1 to 7")
-    return _moves_game(pos, STANDARD, f"the link's pos={shown(pos, 30)}")
+        raise SourceError(
+            _("the link's pos={shown} is not a move string of columns 1 to 7").format(shown=shown(pos, 30))
+        )
+    return _moves_game(pos, STANDARD, _("the link's pos={shown}").format(shown=shown(pos, 30)))
 
 
 def _moves_game(text: str, rules: Rules, label: str) -> GameText:
@@ -125,9 +138,9 @@ def _moves_game(text: str, rules: Rules, label: str) -> GameText:
         game = GameText(rules, tuple(moves))
         game.board()  # every move legal in turn
     except NotationError as error:
-        raise SourceError(f"bad move string {label}: {error}") from None
+        raise SourceError(_("bad move string {label}: {error}").format(label=label, error=error)) from None
     except IllegalMoveError as error:
-        raise SourceError(f"move string {label}: {error}") from None
+        raise SourceError(_("move string {label}: {error}").format(label=label, error=error)) from None
     return game
 
 
@@ -153,21 +166,25 @@ def _moves_lines(text: str, rules: Rules, label: str, number: int) -> Source:
     """A file of move strings, one game a line (``games --export FILE.txt``, benchmark files)."""
     lines = [line.split()[0] for line in text.splitlines() if line.split()]
     if not 1 <= number <= len(lines):
-        raise SourceError(f"{label} holds {len(lines)} games; there is no game {number}")
-    where = f"line {number} of {label}" if len(lines) > 1 else label
+        raise SourceError(
+            _("{label} holds {count} games; there is no game {number}").format(
+                label=label, count=len(lines), number=number
+            )
+        )
+    where = _("line {number} of {label}").format(number=number, label=label) if len(lines) > 1 else label
     return Source(_moves_game(lines[number - 1], rules, f"{where} {shown(lines[number - 1])!r}"), where, len(lines))
 
 
 def read_text(
-    text: str, rules: Rules = STANDARD, *, label: str = "the text", number: int = 1, rows=None, cols=None
+    text: str, rules: Rules = STANDARD, *, label: str = _("the text"), number: int = 1, rows=None, cols=None
 ) -> Source:
     """The game in ``text``: a game file (its game ``number``), a board file, a link or
     a move string."""
     stripped = text.strip()
     if not stripped:
-        raise SourceError(f"{label} is empty: no game in it")
+        raise SourceError(_("{label} is empty: no game in it").format(label=label))
     if is_link(stripped) and ("?" in stripped or "://" in stripped):
-        return Source(read_link(stripped), "the link")
+        return Source(read_link(stripped), _("the link"))
     if _is_board_text(stripped):
         return Source(_board_game(stripped, rules, label, rows, cols), label)
     if not looks_like_game_file(stripped) and all(
@@ -175,20 +192,32 @@ def read_text(
     ):
         return _moves_lines(stripped, rules, label, number)
     if not looks_like_game_file(stripped) and "\n" not in stripped:
-        raise SourceError(f"{label} is no game: neither a move string such as 4453, a link with ?pos=, nor a game file")
+        raise SourceError(
+            _("{label} is no game: neither a move string such as 4453, a link with ?pos=, nor a game file").format(
+                label=label
+            )
+        )
     return _file_game(stripped, label, number)
 
 
 def _file_game(text: str, label: str, number: int) -> Source:
     found: list[GameText | GameFileError] = list(each_game(text))
     if not found:
-        raise SourceError(f"{label} holds no game")
+        raise SourceError(_("{label} holds no game").format(label=label))
     if not 1 <= number <= len(found):
-        raise SourceError(f"{label} holds {len(found)} games; there is no game {number}")
+        raise SourceError(
+            _("{label} holds {count} games; there is no game {number}").format(
+                label=label, count=len(found), number=number
+            )
+        )
     chosen = found[number - 1]
     if isinstance(chosen, GameFileError):
         raise SourceError(f"{label}: {chosen}")
-    where = f"game {number} of {len(found)} in {label}" if len(found) > 1 else label
+    where = (
+        _("game {number} of {count} in {label}").format(number=number, count=len(found), label=label)
+        if len(found) > 1
+        else label
+    )
     return Source(chosen, where, len(found))
 
 
@@ -205,12 +234,12 @@ def read_source(
         SourceError: one line saying why ``source`` is no game.
     """
     if "\x00" in source:
-        raise SourceError(f"{shown(source)} holds a NUL character")
+        raise SourceError(_("{shown} holds a NUL character").format(shown=shown(source)))
     text = source.strip()
     if _MOVES_TEXT.fullmatch(text):  # "" too: the empty board
-        return Source(_moves_game(text, rules, f"{shown(text)!r}"), "the moves")
+        return Source(_moves_game(text, rules, f"{shown(text)!r}"), _("the moves"))
     if is_link(text) and not os.path.exists(source):
-        return Source(read_link(text), "the link")
+        return Source(read_link(text), _("the link"))
     contents = read_text_file(source)
     return read_text(
         contents, rules, label=shown(os.path.basename(source) or source), number=number, rows=rows, cols=cols

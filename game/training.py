@@ -27,6 +27,7 @@ from ai.review import GameReview, MoveClass, classify
 from game.archive_records import HUMAN, GameRecord
 from game.board import Board
 from game.explorer import column_words
+from game.i18n import _, ngettext
 from game.rules import MAX, MIN, STANDARD, Rules
 
 KEPT_WORD = {1: "win", 0: "draw", -1: "loss"}
@@ -103,7 +104,7 @@ def person_sides(record: GameRecord) -> list[int]:
 
 
 def game_label(record: GameRecord) -> str:
-    return f"the game of {record.date_text}"
+    return _("the game of {date_text}").format(date_text=record.date_text)
 
 
 def drills_of_records(records: Iterable[GameRecord]) -> tuple[list[Drill], list[GameRecord]]:
@@ -183,14 +184,18 @@ def kept_words(exact: ExactScore, mover: int) -> str:
     """ "keeps the win, in 20 moves" / "keeps the draw" (of a try that kept the outcome)."""
     moves = exact.winner_moves
     if exact.is_draw or moves is None:
-        return f"keeps the {outcome_word(exact, mover)}"
-    return f"keeps the {outcome_word(exact, mover)}, in {moves} move{'' if moves == 1 else 's'}"
+        return _("keeps the {outcome_word}").format(outcome_word=outcome_word(exact, mover))
+    return ngettext("keeps the {outcome}, in {moves} move", "keeps the {outcome}, in {moves} moves", moves).format(
+        outcome=outcome_word(exact, mover), moves=moves
+    )
 
 
 def prompt_line(drill: Drill, played_class: MoveClass | None) -> str:
     """What the player is asked: the move played there, its class, the task."""
     what = f", a {played_class.value}" if played_class is not None else ""
-    return f"Move {drill.ply} of {drill.label}: {drill.who} played column {drill.played + 1}{what}. Find a better move."
+    return _("Move {ply} of {label}: {who} played column {played}{what}. Find a better move.").format(
+        ply=drill.ply, label=drill.label, who=drill.who, played=drill.played + 1, what=what
+    )
 
 
 def verdict_lines(
@@ -203,26 +208,36 @@ def verdict_lines(
     best_words = verdict.words(best)
     kept = kept_words(verdict.columns[verdict.tried], mover)
     if verdict.move_class is MoveClass.BEST:
-        lines = [f"Well done: column {verdict.tried + 1} {kept}: the best there is."]
+        lines = [_("Well done: column {tried} {kept}: the best there is.").format(tried=verdict.tried + 1, kept=kept)]
     elif verdict.kept:
         lines = [
-            f"Well done: column {verdict.tried + 1} {kept}.",
-            f"Column {best + 1} was even better ({best_words}): half a point.",
+            _("Well done: column {tried} {kept}.").format(tried=verdict.tried + 1, kept=kept),
+            _("Column {best} was even better ({best_words}): half a point.").format(
+                best=best + 1, best_words=best_words
+            ),
         ]
     else:
         lines = [
-            f"Not this one: column {verdict.tried + 1} is a {verdict.move_class.value}: {tried_words}.",
-            f"Best was column {best + 1}: {best_words} (the arrow on the board).",
+            _("Not this one: column {tried} is a {value}: {tried_words}.").format(
+                tried=verdict.tried + 1, value=verdict.move_class.value, tried_words=tried_words
+            ),
+            _("Best was column {best}: {best_words} (the arrow on the board).").format(
+                best=best + 1, best_words=best_words
+            ),
         ]
         if verdict.tried == drill.played:
-            lines.append("That is the move played in the game.")
+            lines.append(_("That is the move played in the game."))
         if reply is not None:
             move, exact = reply
-            names = {MAX: "player 1", MIN: "player 2"}
-            answer = f"{names[-mover]} answers column {move + 1} (the faint disc)"
-            lines.append(f"What it allows: {answer}: {exact_words(exact, names)}.")
+            names = {MAX: _("player 1"), MIN: _("player 2")}
+            answer = _("{names} answers column {move} (the faint disc)").format(names=names[-mover], move=move + 1)
+            lines.append(
+                _("What it allows: {answer}: {exact_words}.").format(
+                    answer=answer, exact_words=exact_words(exact, names)
+                )
+            )
         elif replying:
-            lines.append("What it allows: working out the best answer...")
+            lines.append(_("What it allows: working out the best answer..."))
     return lines
 
 
@@ -242,7 +257,9 @@ class RoundScore:
     def text(self, total: int, left: int) -> str:
         """ "Score: 1.5 of 2 · 3 to go" (``left`` positions still to try, of ``total``)."""
         if left <= 0:
-            return f"Score: {self.points:g} of {self.tried} ({self.found} of {total} found)"
+            return _("Score: {points:g} of {tried} ({found} of {total} found)").format(
+                points=self.points, tried=self.tried, found=self.found, total=total
+            )
         if not self.tried:
-            return f"{left} position{'' if left == 1 else 's'} to try"
-        return f"Score: {self.points:g} of {self.tried} · {left} to go"
+            return ngettext("{left} position to try", "{left} positions to try", left).format(left=left)
+        return _("Score: {points:g} of {tried} · {left} to go").format(points=self.points, tried=self.tried, left=left)
