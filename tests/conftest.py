@@ -10,6 +10,9 @@ import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+# The tests read English words: the language of the game (game.i18n) and of the CLI in
+# subprocesses, whatever the machine's locale.
+os.environ["LANGUAGE"] = "en"
 
 DATA = Path(__file__).resolve().parent / "data"
 POSITIONS = Path(__file__).resolve().parent.parent / "ai" / "data" / "positions"
