@@ -176,10 +176,11 @@ def _moves_lines(text: str, rules: Rules, label: str, number: int) -> Source:
 
 
 def read_text(
-    text: str, rules: Rules = STANDARD, *, label: str = _("the text"), number: int = 1, rows=None, cols=None
+    text: str, rules: Rules = STANDARD, *, label: str | None = None, number: int = 1, rows=None, cols=None
 ) -> Source:
     """The game in ``text``: a game file (its game ``number``), a board file, a link or
-    a move string."""
+    a move string (``label`` names it in messages: "the text" by default)."""
+    label = label or _("the text")
     stripped = text.strip()
     if not stripped:
         raise SourceError(_("{label} is empty: no game in it").format(label=label))

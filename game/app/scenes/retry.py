@@ -51,10 +51,10 @@ def retry_layout(size: tuple[int, int]) -> SideLayout:
 class RetryScene(Scene):
     name = "retry"
 
-    def __init__(self, drills: list[Drill], title: str = _("Learn from your mistakes")):
+    def __init__(self, drills: list[Drill], title: str | None = None):
         super().__init__()
         self.drills = list(drills)
-        self.title = title
+        self.title = title or _("Learn from your mistakes")
         self.index = 0
         self.score = RoundScore()
         self.firsts: dict[int, Verdict] = {}  # each position's first try, by index
