@@ -16,6 +16,7 @@ import pygame
 
 from ai.depth_table import DepthTruth
 from game.app.theme import Palette, Theme, draw_mark
+from game.i18n import _
 
 Color = tuple[int, int, int]
 
@@ -77,14 +78,18 @@ def _draw_heading(
 ) -> float:
     """The title and what the bars and marks are; returns the y below them."""
     x0, y = area.left + 10, float(area.top + 8)
-    title = "Depth against truth: when does the search keep the exact outcome?"
+    title = _("Depth against truth: when does the search keep the exact outcome?")
     theme.text(surface, theme.fit(title, size + 2, area.width - 20, bold=True), size + 2, (x0, y), bold=True)
     y += size * theme.scale + 8
     lines = []
     if bench is not None:
-        lines.append(f"Bars: {bench.label} ({bench.positions} positions). {bench.note}".strip())
+        lines.append(
+            _("Bars: {label} ({positions} positions). {note}")
+            .format(label=bench.label, positions=bench.positions, note=bench.note)
+            .strip()
+        )
     if current is not None:
-        lines.append(f"Marks: {current.label}. {current.note}".strip())
+        lines.append(_("Marks: {label}. {note}").format(label=current.label, note=current.note).strip())
     if status:
         lines.append(status)
     for line in lines:
@@ -110,7 +115,7 @@ def _draw_shares(
         gy = base - height * share
         pygame.draw.line(surface, p.muted, (left - 4, gy), (left, gy))
         theme.text(surface, f"{share:.0%}", size - 3, (left - 8, gy), color=p.muted, anchor="midright")
-    theme.text(surface, "keeps the outcome", size - 3, (left, top - 4), color=p.muted, anchor="bottomleft")
+    theme.text(surface, _("keeps the outcome"), size - 3, (left, top - 4), color=p.muted, anchor="bottomleft")
     for index in range(len(axes.depths)):
         cx = axes.x(index)
         if bench is not None and bench.rows[index].share is not None:
@@ -129,7 +134,9 @@ def _draw_shares(
     if not any(row.judged for truth in (bench, current) if truth for row in truth.rows):
         why = next((truth.note for truth in (current, bench) if truth is not None and truth.note), "")
         message = theme.fit(
-            f"No exact outcome to compare with: {why}" if why else "No exact outcome yet", size, right - left
+            _("No exact outcome to compare with: {why}").format(why=why) if why else _("No exact outcome yet"),
+            size,
+            right - left,
         )
         theme.text(surface, message, size, ((left + right) / 2, top + height / 2), color=p.muted, anchor="center")
 
@@ -151,7 +158,7 @@ def _draw_nodes(
         gy = _log_y(10**decade, low, height, decades)
         pygame.draw.line(surface, p.muted, (left - 4, gy), (right, gy), 1)
         theme.text(surface, f"1e{decade}", size - 3, (left - 8, gy), color=p.muted, anchor="midright")
-    theme.text(surface, "nodes searched (log scale)", size - 3, (left, low - 4), color=p.muted, anchor="bottomleft")
+    theme.text(surface, _("nodes searched (log scale)"), size - 3, (left, low - 4), color=p.muted, anchor="bottomleft")
     series = _series(p, current, bench)
     for truth, name, color, width, shape in series:
         points = [
@@ -165,7 +172,7 @@ def _draw_nodes(
             draw_mark(surface, shape, color, point, width + 2, p.text)
     for index, depth in enumerate(axes.depths):
         theme.text(surface, str(depth), size - 2, (axes.x(index), low + height + 4), color=p.text, anchor="midtop")
-    theme.text(surface, "depth", size - 2, (left - 8, low + height + 4), color=p.muted, anchor="topright")
+    theme.text(surface, _("depth"), size - 2, (left - 8, low + height + 4), color=p.muted, anchor="topright")
 
 
 def _draw_key(
@@ -178,11 +185,11 @@ def _draw_key(
 ) -> None:
     """What each line's colour stands for, in a row under the depths."""
     p, size = theme.palette, axes.size
-    words = ["with pruning", "without (until the cap)"] if bench is not None else []
+    words = [_("with pruning"), _("without (until the cap)")] if bench is not None else []
     if current is not None:
-        words += ["this position, pruning", "without (until the cap)" if bench is None else "without"]
+        words += [_("this position, pruning"), _("without (until the cap)") if bench is None else _("without")]
     kx = axes.left
-    for text, (_, _, color, width, shape) in zip(words, _series(p, current, bench)):
+    for text, (_name, _values, color, width, shape) in zip(words, _series(p, current, bench)):
         pygame.draw.line(surface, color, (kx, y + size // 2), (kx + 22, y + size // 2), width)
         draw_mark(surface, shape, color, (kx + 11, y + size // 2), width + 2, p.text)
         rect = theme.text(surface, text, size - 3, (kx + 26, y), color=p.text)

@@ -9,6 +9,7 @@ from typing import Any
 import pygame
 
 from game.app.theme import Theme
+from game.i18n import _
 
 
 @dataclass
@@ -56,7 +57,7 @@ class Button:
             pygame.draw.rect(surface, p.accent, rect.inflate(6, 6), 2, border_radius=max(4, rect.height // 4))
         # The label grows with the UI scale as far as the button lets it (its height, then
         # its width); only what still does not fit at the 100 % size is cut.
-        label = label or self.label
+        label = _(label or self.label)  # labels are kept in English and worded as drawn
         wanted = min(size or max(14, int(rect.height * 0.5)), rect.height * 0.85 / theme.scale)
         label, fitted = theme.fitted(label, wanted, rect.width - 8)
         text_rect = theme.text(surface, label, fitted, rect.center, color=p.button_text, anchor="center")
@@ -110,7 +111,7 @@ class Selector:
     def measure(self, theme: Theme) -> None:
         """Size the value box for the longest option (call after setting ``rect``)."""
         font = theme.font(self.font_size(theme.scale), True)
-        widest = max(font.size(self.format(option))[0] for option in self.options)
+        widest = max(font.size(_(self.format(option)))[0] for option in self.options)
         # The value box may take at most 60% of the row; the label keeps the rest.
         self.value_width = min(widest + self.rect.height // 2, int(self.rect.width * 0.6) - 2 * self.rect.height)
 
@@ -139,13 +140,15 @@ class Selector:
             pygame.draw.rect(surface, p.accent, self.rect.inflate(12, 6), 2, border_radius=6)
         size = self.font_size(theme.scale)
         left, right = self.arrow_rects()
-        label, label_size = theme.fitted(self.label, size, left.left - self.rect.left - 8)
+        label = _(self.label)
+        label, label_size = theme.fitted(label, size, left.left - self.rect.left - 8)
         theme.text(surface, label, label_size, (self.rect.left, self.rect.centery), anchor="midleft")
         for rect, glyph in ((left, "<"), (right, ">")):
             pygame.draw.rect(surface, p.button, rect, border_radius=6)
             theme.text(surface, glyph, size, rect.center, color=p.button_text, anchor="center", bold=True)
         middle = (left.right + right.left) / 2
-        value, value_size = theme.fitted(self.format(self.value), size, right.left - left.right - 6, bold=True)
+        value = _(self.format(self.value))
+        value, value_size = theme.fitted(value, size, right.left - left.right - 6, bold=True)
         theme.text(surface, value, value_size, (middle, self.rect.centery), anchor="center", bold=True)
 
 

@@ -8,25 +8,26 @@ from __future__ import annotations
 import pygame
 
 from game.app.scene import Scene
+from game.i18n import N_, _
 from game.rules import Mode
 
 CONTROLS = [
-    ("Mouse", "click a column (or a cell without gravity) to drop a disc"),
-    ("Left / Right", "move the column cursor (Up / Down too without gravity)"),
-    ("Down, Enter, Space", "drop in the cursor column"),
-    ("1 .. 9", "drop in that column"),
-    ("U or Ctrl+Z", "undo (your move and the computer's reply)"),
-    ("Ctrl+Y", "redo"),
-    ("H", "hint: the best move, with the exact verdict on the standard board"),
-    ("S", "keep every column's exact score on the board, or not (standard board)"),
-    ("T", "open the tree the computer just searched"),
-    ("R", "restart the game"),
-    ("B", "read the board aloud, column by column (spoken output on, in Options)"),
-    ("Ctrl+C / Ctrl+V", "copy the position as a move string / paste a move string or a board"),
-    ("V (game over)", "review the game: every move classed exactly, the evaluation graph"),
-    ("Esc", "menu / back"),
-    ("F11", "full screen"),
-    ("F12", "save a screenshot"),
+    (N_("Mouse"), N_("click a column (or a cell without gravity) to drop a disc")),
+    (N_("Left / Right"), N_("move the column cursor (Up / Down too without gravity)")),
+    (N_("Down, Enter, Space"), N_("drop in the cursor column")),
+    ("1 .. 9", N_("drop in that column")),
+    (N_("U or Ctrl+Z"), N_("undo (your move and the computer's reply)")),
+    (N_("Ctrl+Y"), N_("redo")),
+    ("H", N_("hint: the best move, with the exact verdict on the standard board")),
+    ("S", N_("keep every column's exact score on the board, or not (standard board)")),
+    ("T", N_("open the tree the computer just searched")),
+    ("R", N_("restart the game")),
+    ("B", N_("read the board aloud, column by column (spoken output on, in Options)")),
+    (N_("Ctrl+C / Ctrl+V"), N_("copy the position as a move string / paste a move string or a board")),
+    (N_("V (game over)"), N_("review the game: every move classed exactly, the evaluation graph")),
+    (N_("Esc"), N_("menu / back")),
+    ("F11", N_("full screen")),
+    ("F12", N_("save a screenshot")),
 ]
 
 
@@ -54,22 +55,33 @@ class HowToPlayScene(Scene):
         rules = self.app.settings.rules()
         k = rules.connect
         lines = [
-            f"Two players take turns dropping discs into a {rules.rows} x {rules.cols} board."
+            _("Two players take turns dropping discs into a {rows} x {cols} board.").format(
+                rows=rules.rows, cols=rules.cols
+            )
             if rules.gravity
-            else f"Two players take turns placing discs on any empty cell of a {rules.rows} x {rules.cols} board (gravity is off).",
-            "Player 1 moves first and is MAX in the search tree, whoever plays it. Player 1's discs carry a ring, "
-            "player 2's a cross, so the colours are never the only clue (the command line writes them O and X).",
+            else _(
+                "Two players take turns placing discs on any empty cell of a {rows} x {cols} board (gravity is off)."
+            ).format(rows=rules.rows, cols=rules.cols),
+            _(
+                "Player 1 moves first and is MAX in the search tree, whoever plays it. Player 1's discs carry a ring, player 2's a cross, so the colours are never the only clue (the command line writes them O and X)."
+            ),
         ]
         if rules.mode is Mode.CLASSIC:
-            lines.append(f"The first to line up {k} discs in a row, column or diagonal wins. A full board is a draw.")
+            lines.append(
+                _("The first to line up {k} discs in a row, column or diagonal wins. A full board is a draw.").format(
+                    k=k
+                )
+            )
         else:
             lines.append(
-                f"Full-board mode: play goes on until the board is full. Every run of {k} own discs in a line "
-                f"scores a point, overlapping runs each count ({k + 1} in a row = 2 points). Most points wins."
+                _(
+                    "Full-board mode: play goes on until the board is full. Every run of {k} own discs in a line scores a point, overlapping runs each count ({k2} in a row = 2 points). Most points wins."
+                ).format(k=k, k2=k + 1)
             )
         lines.append(
-            "The computer searches the game tree with minimax: it assumes you answer with your best move. "
-            "Alpha-beta pruning skips branches that cannot change its choice. Press T after its move to walk that tree."
+            _(
+                "The computer searches the game tree with minimax: it assumes you answer with your best move. Alpha-beta pruning skips branches that cannot change its choice. Press T after its move to walk that tree."
+            )
         )
         return lines
 
@@ -98,8 +110,8 @@ class HowToPlayScene(Scene):
         width = self.column_width(w)
 
         def fits(size: int) -> bool:
-            keys = max(theme.font(size, True).size(key)[0] for key, _ in CONTROLS)
-            actions = max(theme.font(size).size(action)[0] for _, action in CONTROLS)
+            keys = max(theme.font(size, True).size(_(key))[0] for key, _action in CONTROLS)
+            actions = max(theme.font(size).size(_(action))[0] for _key, action in CONTROLS)
             return keys <= width * 0.3 - 8 and actions <= width * 0.7
 
         while size > 12 and not fits(size):
@@ -114,7 +126,7 @@ class HowToPlayScene(Scene):
         width = self.column_width(w)
         left = (w - width) // 2
         y: float = em * 2 - self.scroll
-        theme.text(surface, "How to play", size * 2, (w / 2, y), bold=True, anchor="center")
+        theme.text(surface, _("How to play"), size * 2, (w / 2, y), bold=True, anchor="center")
         y += em * 2
         for paragraph in self.rules_text():
             for line in theme.wrap(paragraph, size, width):
@@ -122,14 +134,14 @@ class HowToPlayScene(Scene):
                 y += em * 1.1
             y += em * 0.5
         y += em * 0.5
-        theme.text(surface, "Controls", int(size * 1.3), (left, y), bold=True)
+        theme.text(surface, _("Controls"), int(size * 1.3), (left, y), bold=True)
         y += em * 1.6
         for key, action in CONTROLS:
-            theme.text(surface, key, size, (left, y), bold=True)
-            theme.text(surface, theme.fit(action, size, width * 0.7), size, (left + width * 0.3, y))
+            theme.text(surface, _(key), size, (left, y), bold=True)
+            theme.text(surface, theme.fit(_(action), size, width * 0.7), size, (left + width * 0.3, y))
             y += em * 1.15
-        footer = "Esc or click: back"
+        footer = _("Esc or click: back")
         if self.content_height(size, width) > h - em * 2:  # a big UI scale: the page is longer than the window
-            footer = "Up/Down or the wheel: scroll · " + footer
+            footer = _("Up/Down or the wheel: scroll · ") + footer
             pygame.draw.rect(surface, theme.palette.background, pygame.Rect(0, int(h - em * 1.6), w, h))
         theme.text(surface, footer, size, (w / 2, h - em), anchor="center", color=theme.palette.muted)

@@ -30,15 +30,21 @@ from ai.search import MoveOrder
 from game.app.scene import Scene
 from game.app.settings import Opponent
 from game.app.widgets import Button, FocusList, Selector, display_size, row_rects, stack_rects
+from game.i18n import N_, _, counted
 from game.rules import STANDARD, Rules
 
 MIN_TEXT = 11
 """The smallest size the explanation shrinks to before lines give way to the buttons."""
 
 SLOW_SECONDS = 60.0
-PERFECT_ROWS_TEXT = (
-    "Opening book + exact solver: search depth, pruning, move order and positions per move do not apply. "
-    "Choose another preset to set them."
+ORDER_NAMES = {
+    MoveOrder.LEFT_TO_RIGHT: N_("left to right"),
+    MoveOrder.CENTRE_FIRST: N_("centre first"),
+    MoveOrder.BEST_FIRST: N_("best first"),
+}
+"""How the Move order row names an order (the values are the settings file's words)."""
+PERFECT_ROWS_TEXT = N_(
+    "Opening book + exact solver: search depth, pruning, move order and positions per move do not apply. Choose another preset to set them."
 )
 """Shown in place of the search rows while Perfect plays on the standard board."""
 """A level whose worst case takes longer than this (with no node budget) is warned about."""
@@ -48,8 +54,8 @@ class Side(enum.Enum):
     """Whose level the rows edit: player 1's (also the computer's level against a person)
     or player 2's (computer vs computer only)."""
 
-    PLAYER1 = "player 1"
-    PLAYER2 = "player 2"
+    PLAYER1 = N_("player 1")
+    PLAYER2 = N_("player 2")
 
 
 def slow_level_warning(level: Level, rules: Rules) -> str | None:
@@ -64,10 +70,9 @@ def slow_level_warning(level: Level, rules: Rules) -> str | None:
     seconds = seconds_for(worst)
     if seconds < SLOW_SECONDS:
         return None
-    return (
-        f"Warning: depth {level.depth} without pruning and no time limit may visit up to {worst:,} positions "
-        f"per move: about {duration_text(seconds)} at {speed_text()}. Turn pruning on or set positions per move."
-    )
+    return _(
+        "Warning: depth {depth} without pruning and no time limit may visit up to {worst:,} positions per move: about {duration_text} at {speed_text}. Turn pruning on or set positions per move."
+    ).format(depth=level.depth, worst=worst, duration_text=duration_text(seconds), speed_text=speed_text())
 
 
 class LevelSelectScene(Scene):
@@ -90,28 +95,32 @@ class LevelSelectScene(Scene):
 
         self.presets = [Button(name, self.preset_action(level)) for name, level in PRESETS.items()]
         self.side_selector = Selector(
-            "Level of",
+            N_("Level of"),
             list(Side),
             0,
             self.choose_side,
-            format=lambda v: f"{v.value} ({'ring' if v is Side.PLAYER1 else 'cross'})",
+            format=lambda v: _("player 1 (ring)") if v is Side.PLAYER1 else _("player 2 (cross)"),
         )
         self.depth = Selector(
-            "Search depth", list(range(MIN_DEPTH, MAX_DEPTH + 1)), 0, setter("depth"), format=lambda v: f"{v} plies"
+            N_("Search depth"),
+            list(range(MIN_DEPTH, MAX_DEPTH + 1)),
+            0,
+            setter("depth"),
+            format=lambda v: counted(v, "ply"),
         )
         self.pruning = Selector(
-            "Alpha-beta pruning", [True, False], 0, setter("pruning"), format=lambda v: "on" if v else "off"
+            N_("Alpha-beta pruning"), [True, False], 0, setter("pruning"), format=lambda v: _("on") if v else _("off")
         )
         self.budget = Selector(
-            "Positions per move",
+            N_("Positions per move"),
             list(NODE_BUDGETS),
             0,
             setter("node_budget"),
-            format=lambda v: f"{v:,}" if v else "no limit",
+            format=lambda v: f"{v:,}" if v else _("no limit"),
         )
-        self.order = Selector("Move order", list(MoveOrder), 0, setter("order"), format=lambda v: f"{v.value}")
-        self.start_button = Button("Start", self.start, key_hint="Enter")
-        self.back = Button("Back", self.app.stack.pop, key_hint="Esc")
+        self.order = Selector(N_("Move order"), list(MoveOrder), 0, setter("order"), format=lambda v: _(ORDER_NAMES[v]))
+        self.start_button = Button(N_("Start"), self.start, key_hint="Enter")
+        self.back = Button(N_("Back"), self.app.stack.pop, key_hint="Esc")
         self.focus = FocusList([])
         self._sync()
         self.layout(display_size())
@@ -230,10 +239,12 @@ class LevelSelectScene(Scene):
     def headline(self) -> str:
         s = self.app.settings
         if not self.both_sides:
-            return f"You vs the computer · {s.rules().describe()}"
-        one = preset_name(s.level()) or f"depth {s.depth}"
-        two = preset_name(s.second_level()) or f"depth {s.second_depth}"
-        return f"Computer vs computer: player 1 {one}, player 2 {two} · {s.rules().describe()}"
+            return _("You vs the computer · {describe}").format(describe=s.rules().said())
+        one = preset_name(s.level()) or _("depth {depth}").format(depth=s.depth)
+        two = preset_name(s.second_level()) or _("depth {second_depth}").format(second_depth=s.second_depth)
+        return _("Computer vs computer: player 1 {one}, player 2 {two} · {describe}").format(
+            one=one, two=two, describe=s.rules().said()
+        )
 
     def draw(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
@@ -244,7 +255,7 @@ class LevelSelectScene(Scene):
         width = self.text_rect.width
         title = int(row * 1.3)  # its top inside the window at any UI scale
         top = max(row * 0.9, theme.font(title, True).get_height() / 2 + 2)
-        theme.text(surface, "Level", title, (w / 2, top), bold=True, anchor="center")
+        theme.text(surface, _("Level"), title, (w / 2, top), bold=True, anchor="center")
         headline, small = theme.fitted(self.headline(), int(row * 0.55), width)
         theme.text(
             surface,
@@ -266,9 +277,9 @@ class LevelSelectScene(Scene):
         warning = slow_level_warning(level, s.rules())
         paragraphs: list[tuple[str, tuple[int, int, int]]] = []
         if not self.search_rows_apply:
-            paragraphs += [(PERFECT_ROWS_TEXT, p.text), ("", p.text)]
+            paragraphs += [(_(PERFECT_ROWS_TEXT), p.text), ("", p.text)]
         if current is not None and current in PRESET_NOTES:
-            paragraphs.append((f"{current}: {PRESET_NOTES[current]}", p.accent))
+            paragraphs.append((f"{current}: {_(PRESET_NOTES[current])}", p.accent))
         if warning:
             paragraphs.append((warning, p.warning))
         paragraphs += [(sentence, p.text) for sentence in describe(level, s.rules())]
@@ -290,4 +301,4 @@ class LevelSelectScene(Scene):
             theme.text(surface, line, size, (self.text_rect.left, y), color=color)
             y += size * 1.15
         self.back.draw(surface, theme)
-        self.start_button.draw(surface, theme, label="Start anyway" if warning else None)
+        self.start_button.draw(surface, theme, label=_("Start anyway") if warning else None)

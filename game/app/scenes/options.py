@@ -13,8 +13,9 @@ from collections.abc import Callable
 import pygame
 
 from game.app.scene import Scene
-from game.app.settings import MOTIONS, STARTERS, THEMES, UI_SCALES
+from game.app.settings import LANGUAGE_CHOICES, MOTIONS, STARTERS, THEMES, UI_SCALES
 from game.app.widgets import Button, FocusList, Selector, display_size, stack_rects
+from game.i18n import LANGUAGES, N_, _, set_language
 from game.rules import MAX_COLS, MAX_CONNECT, MAX_ROWS, MIN_COLS, MIN_CONNECT, MIN_ROWS, Mode
 
 SIZE_PRESETS = [(6, 7), (7, 8), (8, 9)]
@@ -32,45 +33,58 @@ class OptionsScene(Scene):
                 self._fix_connect()
                 self._apply()
                 if name == "speech" and value:
-                    self.app.speak("Spoken output on")
+                    self.app.speak(_("Spoken output on"))
                 self.app.save_settings()
                 self._sync()
 
             return apply
 
         self.size = Selector(
-            "Board size",
+            N_("Board size"),
             SIZE_PRESETS + ["custom"],
             0,
             self._set_size,
-            format=lambda v: f"{v[0]} x {v[1]}" if isinstance(v, tuple) else "custom",
+            format=lambda v: f"{v[0]} x {v[1]}" if isinstance(v, tuple) else _("custom"),
         )
-        self.rows = Selector("Rows", list(range(MIN_ROWS, MAX_ROWS + 1)), 0, setter("rows"))
-        self.cols = Selector("Columns", list(range(MIN_COLS, MAX_COLS + 1)), 0, setter("cols"))
-        self.connect = Selector("Connect", list(range(MIN_CONNECT, MAX_CONNECT + 1)), 0, setter("connect"))
-        self.gravity = Selector("Gravity", [True, False], 0, setter("gravity"), format=lambda v: "on" if v else "off")
+        self.rows = Selector(N_("Rows"), list(range(MIN_ROWS, MAX_ROWS + 1)), 0, setter("rows"))
+        self.cols = Selector(N_("Columns"), list(range(MIN_COLS, MAX_COLS + 1)), 0, setter("cols"))
+        self.connect = Selector(N_("Connect"), list(range(MIN_CONNECT, MAX_CONNECT + 1)), 0, setter("connect"))
+        self.gravity = Selector(
+            N_("Gravity"), [True, False], 0, setter("gravity"), format=lambda v: _("on") if v else _("off")
+        )
         self.mode = Selector(
-            "Mode",
+            N_("Mode"),
             [m.value for m in Mode],
             0,
             setter("mode"),
-            format=lambda v: "first line wins" if v == "classic" else "full board: most lines",
+            format=lambda v: _("first line wins") if v == "classic" else _("full board: most lines"),
         )
         self.first = Selector(
-            "Who starts vs computer",
+            N_("Who starts vs computer"),
             list(STARTERS),
             0,
             setter("first"),
-            format=lambda v: "you" if v == "human" else "the computer",
+            format=lambda v: _("you") if v == "human" else _("the computer"),
         )
-        self.sound = Selector("Sound", [True, False], 0, setter("sound"), format=lambda v: "on" if v else "muted")
-        self.theme = Selector("Colours", list(THEMES), 0, setter("theme"), format=lambda v: THEME_NAMES.get(v, v))
-        self.motion = Selector("Motion", list(MOTIONS), 0, setter("motion"), format=MOTION_NAMES.__getitem__)
+        self.sound = Selector(
+            N_("Sound"), [True, False], 0, setter("sound"), format=lambda v: _("on") if v else _("muted")
+        )
+        self.theme = Selector(
+            N_("Colours"), list(THEMES), 0, setter("theme"), format=lambda v: _(THEME_NAMES.get(v, v))
+        )
+        self.motion = Selector(N_("Motion"), list(MOTIONS), 0, setter("motion"), format=lambda v: _(MOTION_NAMES[v]))
         self.speech = Selector(
-            "Spoken output", [False, True], 0, setter("speech"), format=lambda v: "on" if v else "off"
+            N_("Spoken output"), [False, True], 0, setter("speech"), format=lambda v: _("on") if v else _("off")
         )
-        self.scale = Selector("Text size", list(UI_SCALES), 0, setter("ui_scale"), format=lambda v: f"{v} %")
-        self.back = Button("Back", self.close, key_hint="Esc")
+        self.scale = Selector(N_("Text size"), list(UI_SCALES), 0, setter("ui_scale"), format=lambda v: f"{v} %")
+        self.language = Selector(
+            N_("Language"),
+            list(LANGUAGE_CHOICES),
+            0,
+            setter("language"),
+            format=lambda v: _("System") if v == "system" else LANGUAGES[v],
+        )
+        self.back = Button(N_("Back"), self.close, key_hint="Esc")
         self.selectors = [
             self.size,
             self.rows,
@@ -84,6 +98,7 @@ class OptionsScene(Scene):
             self.motion,
             self.speech,
             self.scale,
+            self.language,
         ]
         self.focus = FocusList([*self.selectors, self.back])
         self._sync()
@@ -116,6 +131,7 @@ class OptionsScene(Scene):
             (self.motion, s.motion),
             (self.speech, s.speech),
             (self.scale, s.ui_scale),
+            (self.language, s.language),
         ):
             selector.set_value(value)
 
@@ -127,6 +143,7 @@ class OptionsScene(Scene):
         app.theme.scale = s.ui_scale / 100
         app.sounds.enabled = s.sound
         app.speech.enabled = s.speech
+        set_language(s.language)  # the scenes word their text as they draw: the next frame speaks it
         if not s.speech:
             app.speech.stop()
 
@@ -178,12 +195,12 @@ class OptionsScene(Scene):
         row = self.selectors[0].rect.height
         title = int(row * 1.5)  # its top inside the window at any UI scale
         top = max(row * 1.0, theme.font(title, True).get_height() / 2 + 2)
-        theme.text(surface, "Options", title, (surface.get_width() / 2, top), bold=True, anchor="center")
+        theme.text(surface, _("Options"), title, (surface.get_width() / 2, top), bold=True, anchor="center")
         for selector in self.selectors:
             selector.draw(surface, theme)
         self.back.draw(surface, theme)
         s = self.app.settings
-        note = f"Next game: {s.rules().describe()}. Changes are saved at once."
+        note = _("Next game: {describe}. Changes are saved at once.").format(describe=s.rules().said())
         theme.text(
             surface,
             note,
@@ -195,10 +212,13 @@ class OptionsScene(Scene):
 
 
 THEME_NAMES = {
-    "contrast": "high contrast",
-    "protanopia": "protanopia (red)",
-    "deuteranopia": "deuteranopia (green)",
-    "tritanopia": "tritanopia (blue)",
+    "classic": N_("classic"),
+    "night": N_("night"),
+    "monochrome": N_("monochrome"),
+    "contrast": N_("high contrast"),
+    "protanopia": N_("protanopia (red)"),
+    "deuteranopia": N_("deuteranopia (green)"),
+    "tritanopia": N_("tritanopia (blue)"),
 }
 """How the Colours row names a palette (the others by their own name)."""
-MOTION_NAMES = {"normal": "normal", "fast": "fast", "off": "off (no animation)"}
+MOTION_NAMES = {"normal": N_("normal"), "fast": N_("fast"), "off": N_("off (no animation)")}

@@ -22,6 +22,7 @@ from game.app.theme import Palette
 from game.app.widgets import row_rects
 from game.app.worker import JobPurpose
 from game.board import Board
+from game.i18n import _
 from game.rules import MAX, MIN, Cell, Mode, Rules
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ def headline(scene: PlayScene) -> str:
     if report is not None and report.hint:
         return say.hint_text(report, scene.names(), scene.rules)
     if scene.thinking and (report is None or report.side == side):
-        return f"{scene.side_name(side)} is thinking..."
+        return _("{side_name} is thinking...").format(side_name=scene.side_name(side))
     if report is not None:  # (computer vs computer: while the other thinks)
         return say.played_text(report, scene.names(), scene.rules)
     computer = scene.is_computer(side)
@@ -85,15 +86,15 @@ def detail(scene: PlayScene) -> str:
         progress = scene.jobs.progress
         # Computer vs computer shows the last move above: say here who thinks.
         who = (
-            f"{scene.side_name(scene.match.to_move)} is thinking"
+            _("{side_name} is thinking").format(side_name=scene.side_name(scene.match.to_move))
             if scene.thinking and scene.jobs.report
-            else "searching"
+            else _("searching")
         )
         if progress is None:
             return f"{who}..."
         level = scene.jobs.level_for(scene.jobs.purpose or JobPurpose.MOVE, scene.match.to_move)
         return say.progress_text(who, progress.depth, progress.nodes, progress.seconds, level, scene.rules)
-    working = "working out the column scores..."
+    working = _("working out the column scores...")
     report = scene.jobs.report
     if report is None:
         return working if scores_only else ""
@@ -103,9 +104,11 @@ def detail(scene: PlayScene) -> str:
 
 def level_line(scene: PlayScene) -> str:
     if scene.opponent is Opponent.HUMAN:
-        return f"Hints: {say.level_text(PRESETS[HINT_LEVEL], scene.rules)}"
+        return _("Hints: {level_text}").format(level_text=say.level_text(PRESETS[HINT_LEVEL], scene.rules))
     if scene.opponent is Opponent.DEMO and scene.levels[MAX] != scene.levels[MIN]:
-        return f"{say.short_level(scene.levels[MAX])} vs {say.short_level(scene.levels[MIN])}"
+        return _("{short_level} vs {short_level2}").format(
+            short_level=say.short_level(scene.levels[MAX]), short_level2=say.short_level(scene.levels[MIN])
+        )
     return say.level_text(scene.level, scene.rules)
 
 
@@ -117,10 +120,10 @@ def tally_line(scene: PlayScene) -> str:
     s = scene.app.settings
     if scene.opponent is Opponent.COMPUTER:
         t = s.tally
-        return f"You {t['wins']} · draws {t['draws']} · computer {t['losses']}"
+        return _("You {t} · draws {t2} · computer {t3}").format(t=t["wins"], t2=t["draws"], t3=t["losses"])
     if scene.opponent is Opponent.HUMAN:
         t = s.two_player_tally
-        return f"Player 1: {t['player1']} · draws {t['draws']} · player 2: {t['player2']}"
+        return _("Player 1: {t} · draws {t2} · player 2: {t3}").format(t=t["player1"], t2=t["draws"], t3=t["player2"])
     return ""
 
 
@@ -159,7 +162,7 @@ def read_board(scene: PlayScene) -> None:
     if scene.app.speech.enabled:
         scene.app.speak(say.board_readout(scene.match.board.grid, scene.rules, scene.names()))
     else:
-        scene.app.show_toast("B reads the board aloud when spoken output is on (Options)")
+        scene.app.show_toast(_("B reads the board aloud when spoken output is on (Options)"))
 
 
 def ghost(scene: PlayScene) -> tuple[Cell, int, bool] | None:

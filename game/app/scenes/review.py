@@ -45,6 +45,7 @@ from game.app.worker import (
     WorkerEvent,
 )
 from game.board import Board
+from game.i18n import N_, _
 from game.rules import MAX, MIN, Rules
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ class TreeSource:
     names: dict[int, str]
 
     def side_name(self, side: int) -> str:
-        return self.names.get(side) or f"Player {1 if side == MAX else 2}"
+        return self.names.get(side) or _("Player {value}").format(value=1 if side == MAX else 2)
 
 
 CLASS_MARKS = {MoveClass.MISTAKE: ("caution", "triangle"), MoveClass.BLUNDER: ("warning", "square")}
@@ -138,9 +139,9 @@ class ReviewScene(Scene):
         self.saved = False
         self.view: BoardView | None = None
         self.buttons = [
-            Button("Retry mistakes", self.open_retry, "L"),
-            Button("Analysis", self.open_analysis, "A"),
-            Button("Back", self.back, "Esc"),
+            Button(N_("Retry mistakes"), self.open_retry, "L"),
+            Button(N_("Analysis"), self.open_analysis, "A"),
+            Button(N_("Back"), self.back, "Esc"),
         ]
         self._boards: dict[int, Board] = {}
         self.tree_job = JobSlot(self)  # the search T asked for, then its tree
@@ -234,7 +235,7 @@ class ReviewScene(Scene):
         elif isinstance(event, JobFailed):
             self.job.done()
             self.failed = event.message
-            self.app.show_toast(f"The review stopped: {event.message}", 5.0)
+            self.app.show_toast(_("The review stopped: {message}").format(message=event.message), 5.0)
 
     def take_tree_event(self, event: WorkerEvent) -> None:
         if isinstance(event, JobResult) and event.answer.result is not None:
@@ -246,7 +247,7 @@ class ReviewScene(Scene):
             self.show_tree(replace(self.tree_result, tree=event.tree))
         elif isinstance(event, JobFailed):
             self.tree_job.done()
-            self.app.show_toast(f"The search failed: {event.message}", 5.0)
+            self.app.show_toast(_("The search failed: {message}").format(message=event.message), 5.0)
 
     def store_summary(self) -> None:
         if self.game_id is None or self.review is None or self.saved:
@@ -285,8 +286,8 @@ class ReviewScene(Scene):
         from game.app.scenes.retry import retry_of_review
 
         if self.review is None or not self.review.exact:
-            why = "once the review is done" if self.review is None else "on the standard 6x7 board (exact review)"
-            self.app.show_toast(f"Retrying the mistakes works {why}")
+            why = _("once the review is done") if self.review is None else _("on the standard 6x7 board (exact review)")
+            self.app.show_toast(_("Retrying the mistakes works {why}").format(why=why))
             return
         self.app.stack.push(retry_of_review(self.review, self.depths, self.names))
 
@@ -297,7 +298,7 @@ class ReviewScene(Scene):
         ply = max(0, self.ply - 1) if self.moves else 0
         board = self.board_at(ply)
         if board.is_game_over():
-            self.app.show_toast("The game is over here: no move to search")
+            self.app.show_toast(_("The game is over here: no move to search"))
             return
         side = board.to_move
         depth = min(self.depths.get(side, PERSON_DEPTH), TREE_DEPTH_CAP, int((board.grid == 0).sum()))
@@ -305,7 +306,7 @@ class ReviewScene(Scene):
         self.tree_result = None
         job = SearchJob(board.grid.copy(), self.rules, side, Level(depth), purpose=JobPurpose.COMPARE)
         self.tree_job.submit(job)
-        self.app.show_toast(f"Searching move {ply + 1} to depth {depth} for its tree...")
+        self.app.show_toast(_("Searching move {ply} to depth {depth} for its tree...").format(ply=ply + 1, depth=depth))
 
     def show_tree(self, result: SearchResult) -> None:
         from game.app.scenes.play import SearchRecord
@@ -315,7 +316,7 @@ class ReviewScene(Scene):
         level = Level(result.stats.depth)
         record = SearchRecord(self.tree_ply, side, JobPurpose.MOVE, result)
         names = {
-            s: f"Player {1 if s == MAX else 2}" + (f" ({n})" if n else "")
+            s: _("Player {value}").format(value=1 if s == MAX else 2) + (f" ({n})" if n else "")
             for s, n in ((MAX, self.names.get(MAX)), (MIN, self.names.get(MIN)))
         }
         source = TreeSource(self.rules, {MAX: level, MIN: level}, [record], names)
@@ -408,7 +409,7 @@ class ReviewScene(Scene):
         done, total = len(self.reviewed), len(self.moves)
         lines = header_lines(self.review, self.names, done, total)
         if not self.moves:
-            lines = ["No moves to review yet."]
+            lines = [_("No moves to review yet.")]
         y = lay.header.top
         title_w = lay.buttons[0].left - lay.header.left - 10
         for index, line in enumerate(lines[:3]):
@@ -454,7 +455,8 @@ class ReviewScene(Scene):
         theme = self.app.theme
         y = lay.detail.top
         if self.review is None:
-            lines = [f"Ply {self.ply} of {len(self.moves)}: the classes appear when the review is done."]
+            said = _("Ply {ply} of {count}: the classes appear when the review is done.")
+            lines = [said.format(ply=self.ply, count=len(self.moves))]
         else:
             lines = detail_lines(self.review, self.ply, self.names) if self.ply <= len(self.review.moves) else []
             lines = lines[:3] + [turning_points_line(self.review)]
@@ -470,8 +472,8 @@ class ReviewScene(Scene):
         p = theme.palette
         pygame.draw.rect(surface, p.panel, lay.moves, border_radius=10)
         x = lay.moves.left + 10
-        theme.text(surface, "Moves", lay.text + 2, (x, lay.moves.top + 6), bold=True)
-        hint, size = theme.fitted("Left/Right step · P play on from here", lay.text - 2, lay.moves.width - 20)
+        theme.text(surface, _("Moves"), lay.text + 2, (x, lay.moves.top + 6), bold=True)
+        hint, size = theme.fitted(_("Left/Right step · P play on from here"), lay.text - 2, lay.moves.width - 20)
         theme.text(surface, hint, size, (x, lay.moves.top + lay.text + 10), color=p.muted)
         first, fit, row_h = self.list_rows(lay)
         top = lay.moves.top + lay.text * 2 + 14
@@ -524,7 +526,8 @@ class ReviewScene(Scene):
         pygame.draw.rect(surface, _tint(p.player1, p.panel), top_band)
         pygame.draw.rect(surface, _tint(p.player2, p.panel), low_band)
         pygame.draw.line(surface, p.muted, (plot.left, mid), (plot.right, mid), 1)
-        for text, yy in (("P1 wins", plot.top + half * 0.25), ("draw", mid), ("P2 wins", plot.bottom - half * 0.25)):
+        marks = ((_("P1 wins"), plot.top + half * 0.25), (_("draw"), mid), (_("P2 wins"), plot.bottom - half * 0.25))
+        for text, yy in marks:
             theme.text(surface, text, small, (graph.left + 10, yy), color=p.muted, anchor="midleft")
         review = self.review
         x_now = self.ply_x(plot, self.ply)
@@ -566,7 +569,13 @@ def draw_progress(surface: pygame.Surface, theme: Theme, plot: pygame.Rect, done
     filled = bar.copy()
     filled.width = int(bar.width * done / max(1, total))
     pygame.draw.rect(surface, p.accent, filled, border_radius=6)
-    theme.text(surface, f"Reviewing... {done} of {total} moves", size, (bar.centerx, bar.top - 4), anchor="midbottom")
+    theme.text(
+        surface,
+        _("Reviewing... {done} of {total} moves").format(done=done, total=total),
+        size,
+        (bar.centerx, bar.top - 4),
+        anchor="midbottom",
+    )
 
 
 def _tint(color: tuple[int, int, int], base: tuple[int, int, int], share: float = 0.25) -> tuple[int, int, int]:

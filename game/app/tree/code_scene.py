@@ -24,6 +24,7 @@ from game.app.tree.draw import draw_small_board
 from game.app.tree.tree_fetch import TreeAsk, TreeFetch
 from game.app.worker import WorkerEvent
 from game.board import Board
+from game.i18n import _
 from game.notation import format_move
 
 CODE_DEPTH = 4
@@ -47,10 +48,14 @@ def textbook_ask(tree: SearchTree) -> TreeAsk:
 
 def textbook_title(shown: SearchTree, depth: int, nodes: int) -> str:
     """What ran, in words: the textbook's depth, pruning, order, and the nodes it visited."""
-    said = f"ai/textbook.py to depth {depth}, alpha-beta {'on' if shown.pruning else 'off'}, moves left to right"
+    said = (
+        _("ai/textbook.py to depth {depth}, alpha-beta on, moves left to right")
+        if shown.pruning
+        else _("ai/textbook.py to depth {depth}, alpha-beta off, moves left to right")
+    ).format(depth=depth)
     if depth < shown.depth:
-        said += f" (the search shown went to depth {shown.depth}: too many lines to step)"
-    return f"{said}: {nodes:,} nodes"
+        said += _(" (the search shown went to depth {depth}: too many lines to step)").format(depth=shown.depth)
+    return _("{said}: {nodes:,} nodes").format(said=said, nodes=nodes)
 
 
 class CodeWalkScene(Scene):
@@ -62,7 +67,6 @@ class CodeWalkScene(Scene):
         self.shown = tree  # the overlay's tree, whose position the textbook searches
         self.fetch = TreeFetch(self, [textbook_ask(tree)])
         self.tree: SearchTree = tree  # the textbook's tree once it came
-        self.title = "recording the textbook search..."
         self.source: CodeSource = read_source()
         self.steps: list[CodeStep] = []
         self.at = 0
@@ -70,6 +74,13 @@ class CodeWalkScene(Scene):
         self.speed_index = 1
         self.clock = 0.0
         self._boards: dict[int, Board] = {}  # the position at each node stepped through (for the panel)
+
+    @property
+    def title(self) -> str:
+        """What ran, worded as drawn (in the language in use)."""
+        if not self.steps:
+            return _("recording the textbook search...")
+        return textbook_title(self.shown, self.tree.depth, self.fetch.nodes[0])
 
     @property
     def ready(self) -> bool:
@@ -85,7 +96,6 @@ class CodeWalkScene(Scene):
     def on_worker_event(self, event: WorkerEvent) -> None:
         if self.fetch.take(event) and self.fetch.ready and not self.steps:
             self.tree = self.fetch.trees[0]
-            self.title = textbook_title(self.shown, self.tree.depth, self.fetch.nodes[0])
             self.steps = code_steps(self.tree, self.source)
             self.seek(0)
 
@@ -165,8 +175,14 @@ class CodeWalkScene(Scene):
             function = "maximize" if node.is_max else "minimize"
             value = "-" if frame.value is None else fmt_tree_value(frame.value)
             lines.append(
-                f"{'  ' * depth}{move}: {function}  alpha {fmt_tree_value(frame.alpha)}"
-                f"  beta {fmt_tree_value(frame.beta)}  value {value}"
+                _("{value}{move}: {function}  alpha {fmt_tree_value}  beta {fmt_tree_value2}  value {value2}").format(
+                    value="  " * depth,
+                    move=move,
+                    function=function,
+                    fmt_tree_value=fmt_tree_value(frame.alpha),
+                    fmt_tree_value2=fmt_tree_value(frame.beta),
+                    value2=value,
+                )
             )
         return lines
 
@@ -202,14 +218,14 @@ class CodeWalkScene(Scene):
             waiting = self.fetch.failed or self.title
             theme.text(
                 surface,
-                theme.fit(f"The textbook code: {waiting}", small, header.width - 16),
+                theme.fit(_("The textbook code: {waiting}").format(waiting=waiting), small, header.width - 16),
                 small,
                 (header.left + 8, header.top + 6),
                 bold=True,
             )
             return
         title, title_size = theme.fitted(
-            f"The textbook code, line by line: {self.title}", small, header.width - 16, bold=True
+            _("The textbook code, line by line: {title}").format(title=self.title), small, header.width - 16, bold=True
         )
         theme.text(
             surface,
@@ -218,7 +234,9 @@ class CodeWalkScene(Scene):
             (header.left + 8, header.top + 6),
             bold=True,
         )
-        sentence = f"Line {self.at + 1:,}/{len(self.steps):,}: {step_sentence(self.tree, self.steps, self.at)}"
+        sentence = _("Line {at:,}/{count:,}: {step_sentence}").format(
+            at=self.at + 1, count=len(self.steps), step_sentence=step_sentence(self.tree, self.steps, self.at)
+        )
         theme.text(
             surface,
             theme.fit(sentence, small, header.width - 16),
@@ -228,8 +246,10 @@ class CodeWalkScene(Scene):
         )
         self.draw_code(surface, code, small)
         self.draw_stack(surface, side, small)
-        keys = "Space play/pause   Left/Right one line   Home/End   S speed   Esc back to the tree"
-        state = f"{'playing' if self.playing else 'paused'}, {SPEEDS[self.speed_index]} lines/s"
+        keys = _("Space play/pause   Left/Right one line   Home/End   S speed   Esc back to the tree")
+        state = (_("playing, {speed} lines/s") if self.playing else _("paused, {speed} lines/s")).format(
+            speed=SPEEDS[self.speed_index]
+        )
         theme.text(
             surface,
             theme.fit(f"{keys}   ({state})", small, footer.width - 16),
@@ -278,17 +298,23 @@ class CodeWalkScene(Scene):
         p = theme.palette
         x, y = area.left + 8, float(area.top + 6)
         node = self.tree.node(self.step.node)
-        board_moves = " ".join(format_move(m, self.tree.rules) for m in node.path()) or "(the root)"
+        board_moves = " ".join(format_move(m, self.tree.rules) for m in node.path()) or _("(the root)")
         lines = [
-            ("Current node", True, p.text),
-            (f"{node.side_name} to move after {board_moves}", False, p.text),
+            (_("Current node"), True, p.text),
             (
-                f"window: alpha {fmt_tree_value(self.step.alpha)}, beta {fmt_tree_value(self.step.beta)}",
+                _("{side_name} to move after {board_moves}").format(side_name=node.side_name, board_moves=board_moves),
+                False,
+                p.text,
+            ),
+            (
+                _("window: alpha {fmt_tree_value}, beta {fmt_tree_value2}").format(
+                    fmt_tree_value=fmt_tree_value(self.step.alpha), fmt_tree_value2=fmt_tree_value(self.step.beta)
+                ),
                 False,
                 p.accent,
             ),
             ("", False, p.text),
-            ("Call stack (root first)", True, p.text),
+            (_("Call stack (root first)"), True, p.text),
         ]
         lines += [(line, False, p.text) for line in self.stack_lines()]
         line_h = size * theme.scale

@@ -19,6 +19,7 @@ from game.app.tree.placing import path_top
 from game.app.tree.text import compare_verdict, order_line
 from game.app.worker import JobPurpose
 from game.board import Board
+from game.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from game.app.tree.scene import TreeScene
@@ -38,12 +39,12 @@ def draw_overlay(scene: TreeScene, surface: pygame.Surface) -> None:
     tree = scene.tree
     if tree is None:
         if scene.record.has_tree:
-            message = "The tree of this search is still arriving..."
+            message = _("The tree of this search is still arriving...")
         else:
-            message = "This answer came from the opening book or the exact solver: it has no search tree."
+            message = _("This answer came from the opening book or the exact solver: it has no search tree.")
         width = areas.canvas.width - 40
         for offset, (text, size, color) in enumerate(
-            ((message, 22, p.text), ("Esc, T or a click closes", 17, p.muted))
+            ((message, 22, p.text), (_("Esc, T or a click closes"), 17, p.muted))
         ):
             line = theme.fit(text, size, width)
             theme.text(
@@ -71,14 +72,28 @@ def header_title(scene: TreeScene, tree: SearchTree, width: int) -> str:
     stats = record.result.stats
     who = scene.play.side_name(record.side)
     who = who[0].lower() + who[1:] if who.startswith("The ") else who
-    kind = "hint for" if record.purpose is JobPurpose.HINT else "move of"
+    kind = _("hint for") if record.purpose is JobPurpose.HINT else _("move of")
     count = len(scene.play.searches)
-    discs = f"{record.ply} disc{'' if record.ply == 1 else 's'}"
-    search = f"depth {tree.depth}, alpha-beta {'on' if tree.pruning else 'off'}, {nodes_text(stats.nodes)}"
+    discs = ngettext("{ply} disc", "{ply} discs", record.ply).format(ply=record.ply)
+    search = (
+        _("depth {depth}, alpha-beta on, {nodes}") if tree.pruning else _("depth {depth}, alpha-beta off, {nodes}")
+    ).format(depth=tree.depth, nodes=nodes_text(stats.nodes))
     titles = (  # the longest that fits: the numbers matter more than the words
-        f"Search {scene.record_index + 1}/{count}: {kind} {who} with {discs} down - {search}, {stats.seconds:.3f} s",
-        f"Search {scene.record_index + 1}/{count}: {kind} {who} - {search}, {stats.seconds:.3f} s",
-        f"Search {scene.record_index + 1}/{count}: {search}, {stats.seconds:.3f} s",
+        _("Search {record_index}/{count}: {kind} {who} with {discs} down - {search}, {seconds:.3f} s").format(
+            record_index=scene.record_index + 1,
+            count=count,
+            kind=kind,
+            who=who,
+            discs=discs,
+            search=search,
+            seconds=stats.seconds,
+        ),
+        _("Search {record_index}/{count}: {kind} {who} - {search}, {seconds:.3f} s").format(
+            record_index=scene.record_index + 1, count=count, kind=kind, who=who, search=search, seconds=stats.seconds
+        ),
+        _("Search {record_index}/{count}: {search}, {seconds:.3f} s").format(
+            record_index=scene.record_index + 1, count=count, search=search, seconds=stats.seconds
+        ),
         f"{scene.record_index + 1}/{count}: {search}",
     )
     return first_fitting(scene.app.theme, titles, 22, width, bold=True)
@@ -91,7 +106,7 @@ def draw_header(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     title = header_title(scene, tree, rect.width - 20)
     theme.text(surface, title, 22, (rect.left + 10, rect.top + 6), bold=True)
     y = rect.top + path_top(theme)
-    label = theme.text(surface, "Path:", 18, (rect.left + 10, y), color=p.muted)
+    label = theme.text(surface, _("Path:"), 18, (rect.left + 10, y), color=p.muted)
     x = label.right + 8
     for crumb, index in scene.crumbs:
         text = scene.move_label(tree.node(index).move)
@@ -101,7 +116,9 @@ def draw_header(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
             theme.text(surface, ">", 18, (x, y), color=p.muted)
             x += theme.font(18).size(">")[0] + 6
     if not tree.is_complete:
-        note = f"Budget reached: {len(tree):,} of {tree.counted:,} nodes stored; '+N counted' marks the rest"
+        note = _("Budget reached: {count:,} of {counted:,} nodes stored; '+N counted' marks the rest").format(
+            count=len(tree), counted=tree.counted
+        )
         theme.text(
             surface,
             theme.fit(note, 16, rect.right - x - 20),
@@ -112,9 +129,9 @@ def draw_header(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
         )
         return
     hints = (  # longest first: the new tools (K, P, D, E) are named wherever they fit
-        "[ ] other searches · K code · P practice · D depth chart · E export · F fit · L legend · Esc close",
-        "K code · P practice · D depth chart · E export · F fit · L legend · Esc close",
-        "K code · P practice · D depth · E export · Esc close",
+        _("[ ] other searches · K code · P practice · D depth chart · E export · F fit · L legend · Esc close"),
+        _("K code · P practice · D depth chart · E export · F fit · L legend · Esc close"),
+        _("K code · P practice · D depth · E export · Esc close"),
     )
     font = theme.font(16)
     hint = next((text for text in hints if font.size(text)[0] < rect.right - x - 30), None)
@@ -177,7 +194,11 @@ def draw_tree(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> No
         root_x = next((item.x for item in scene.drawn if item.kind == NODE and item.level == 0), canvas.right)
         room = max(canvas.width * 0.4, min(canvas.width - 20, root_x - canvas.left - 40))
         lines = theme.wrap(
-            f"Cutoff at {scene.move_label(tree.node(scene.selected).move)}: {reason}", 15, int(room) - 12
+            _("Cutoff at {move_label}: {reason}").format(
+                move_label=scene.move_label(tree.node(scene.selected).move), reason=reason
+            ),
+            15,
+            int(room) - 12,
         )[:2]
         line_h = theme.font(15).get_linesize()
         box = pygame.Rect(
@@ -197,7 +218,9 @@ def draw_summary(
     p = theme.palette
     node = tree.node(item.index)
     stored_children = bool(tree.child_indices(item.index))
-    text = f"+{item.count:,}" if stored_children or not node.unstored else f"+{item.count:,} counted"
+    text = (
+        f"+{item.count:,}" if stored_children or not node.unstored else _("+{count:,} counted").format(count=item.count)
+    )
     label = theme.font(14).size(text)
     box = pygame.Rect(0, 0, label[0] + 10, label[1] + 6)
     box.midtop = (round(item.x), round(item.y - 10))
@@ -264,7 +287,13 @@ def draw_node(scene: TreeScene, surface: pygame.Surface, tree: SearchTree, item:
         pygame.draw.rect(surface, p.panel, backing, border_radius=3)
         theme.text(surface, text, 15, (x, y + size + 2), color=color, anchor="midtop", bold=on_line)
     if known and node.unstored and tree.child_indices(item.index):
-        theme.text(surface, f"+{node.unstored:,} counted", 13, (x + size + 3, y + 6), color=p.cutoff)
+        theme.text(
+            surface,
+            _("+{unstored:,} counted").format(unstored=node.unstored),
+            13,
+            (x + size + 3, y + 6),
+            color=p.cutoff,
+        )
 
 
 def draw_legend(scene: TreeScene, surface: pygame.Surface) -> None:
@@ -276,7 +305,7 @@ def draw_legend(scene: TreeScene, surface: pygame.Surface) -> None:
     p = theme.palette
     pygame.draw.rect(surface, p.panel, legend.box, border_radius=6)
     pygame.draw.rect(surface, p.muted, legend.box, 1, border_radius=6)
-    title = PAGE_TITLE if scene.legend_page else TITLE
+    title = _(PAGE_TITLE) if scene.legend_page else _(TITLE)
     theme.text(
         surface,
         theme.fit(title, 15, legend.box.width - 20, bold=True),
@@ -320,12 +349,12 @@ def _legend_icon(scene: TreeScene, surface: pygame.Surface, icon: str, rect: pyg
 
 def detail_heading(scene: TreeScene, node: Node, width: int) -> str:
     """The detail panel's heading: the node and who is to move, as long as fits ``width``."""
-    where = "Root" if node.move is None else "Move " + scene.move_label(node.move)
-    side, player = ("MAX", "player 1") if node.is_max else ("MIN", "player 2")
+    where = _("Root") if node.move is None else _("Move ") + scene.move_label(node.move)
+    side, player = ("MAX", _("player 1")) if node.is_max else ("MIN", _("player 2"))
     headings = (
-        f"{where}: {side} ({player}) to move",
-        f"{where}: {side} (P{player[-1]}) to move",
-        f"{where}: {side} to move",
+        _("{where}: {side} ({player}) to move").format(where=where, side=side, player=player),
+        _("{where}: {side} (P{player}) to move").format(where=where, side=side, player=player[-1]),
+        _("{where}: {side} to move").format(where=where, side=side),
     )
     return first_fitting(scene.app.theme, headings, 19, width, bold=True)
 
@@ -337,11 +366,11 @@ def draw_detail(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     node = tree.node(scene.selected)
     x, y = rect.left + 12, rect.top + 10
     path = node.path()
-    moves = " ".join(scene.move_label(m) for m in path) or "(the position searched)"
+    moves = " ".join(scene.move_label(m) for m in path) or _("(the position searched)")
     heading = detail_heading(scene, node, rect.width - 24)
     theme.text(surface, heading, 19, (x, y), bold=True)
     y += 24
-    for line in theme.wrap(f"Line: {moves}", 16, rect.width - 24)[:2]:
+    for line in theme.wrap(_("Line: {moves}").format(moves=moves), 16, rect.width - 24)[:2]:
         theme.text(surface, line, 16, (x, y), color=p.muted)
         y += 18
     # The board at this node, small.
@@ -393,7 +422,7 @@ def draw_bottom(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     # Nodes per ply: a small bar chart.
     per_ply = scene.per_ply
     chart = chart_rect(rect)
-    theme.text(surface, "Nodes per ply (stored)", 15, (chart.left, chart.top), color=p.muted)
+    theme.text(surface, _("Nodes per ply (stored)"), 15, (chart.left, chart.top), color=p.muted)
     levels = per_ply[1:] or [0]
     pitch = chart_pitch(chart.height - 20, len(levels))  # every ply gets a row: the deepest is the biggest
     bar_h = max(2, min(14, pitch - 2))
@@ -437,50 +466,80 @@ def chart_pitch(height: int, rows: int) -> int:
     return max(1, min(16, height // max(1, rows)))
 
 
+def totals_line(tree: SearchTree, stats) -> str:
+    """The search's totals: depth, nodes (of every pass), leaves, cutoffs, time."""
+    if tree.pruning:
+        said = _(
+            "Depth {depth}, alpha-beta on: {nodes:,} nodes{passes}, {leaves:,} leaves, {cutoffs:,} cutoffs, {seconds:.3f} s"
+        )
+    else:
+        said = _(
+            "Depth {depth}, alpha-beta off: {nodes:,} nodes{passes}, {leaves:,} leaves, {cutoffs:,} cutoffs, {seconds:.3f} s"
+        )
+    passes = ""
+    if stats.total_nodes != stats.nodes:
+        passes = _(" ({total_nodes:,} in all passes)").format(total_nodes=stats.total_nodes)
+    return said.format(
+        depth=stats.depth,
+        nodes=stats.nodes,
+        passes=passes,
+        leaves=stats.leaves,
+        cutoffs=stats.cutoffs,
+        seconds=stats.seconds,
+    )
+
+
+def compare_line(scene: TreeScene, tree: SearchTree) -> str:
+    """The other run of the same search (pruning switched): under way, done, or how to start it."""
+    stats = scene.record.result.stats
+    if scene.compare_job is not None:
+        progress = scene.compare_progress
+        done = (
+            _("{nodes:,} nodes, {seconds:.1f} s").format(nodes=progress.nodes, seconds=progress.seconds)
+            if progress
+            else _("starting")
+        )
+        if tree.pruning:
+            return _("Searching again with pruning off: {done} (C cancels)").format(done=done)
+        return _("Searching again with pruning on: {done} (C cancels)").format(done=done)
+    if scene.compare_result is None:
+        return _("C: run the same search with pruning switched, to compare nodes and time")
+    other = scene.compare_result.stats
+    on, off = (stats, other) if tree.pruning else (other, stats)
+    said = _(
+        "With alpha-beta: {nodes:,} nodes, {seconds:.3f} s  |  without: {nodes2:,} nodes, {seconds2:.3f} s  ({saving:,.1f} x fewer nodes, {verdict})"
+    )
+    verdict = compare_verdict(scene.record.result.value, scene.compare_result.value)
+    saving = off.nodes / on.nodes if on.nodes else 0
+    return said.format(
+        nodes=on.nodes, seconds=on.seconds, nodes2=off.nodes, seconds2=off.seconds, saving=saving, verdict=verdict
+    )
+
+
 def bottom_lines(scene: TreeScene, tree: SearchTree, theme: Theme) -> list[tuple[str, Color]]:
     """The totals, the comparison with the minimal tree and another run, the replay."""
     p = theme.palette
-    result = scene.record.result
-    stats = result.stats
+    stats = scene.record.result.stats
     legal = scene.root_moves
     minimal_nodes, minimal_leaves = minimal_tree(tree.depth, max(1, legal))
-    passes = f" ({stats.total_nodes:,} in all passes)" if stats.total_nodes != stats.nodes else ""
     lines: list[tuple[str, Color]] = [
-        (
-            f"Depth {stats.depth}, alpha-beta {'on' if tree.pruning else 'off'}: {stats.nodes:,} nodes{passes}, "
-            f"{stats.leaves:,} leaves, {stats.cutoffs:,} cutoffs, {stats.seconds:.3f} s",
-            p.text,
-        ),
+        (totals_line(tree, stats), p.text),
         (order_line(minimal_nodes, minimal_leaves, legal, scene.orders, searched=stats.nodes), p.text),
     ]
     played = scene.record.played
     if scene.record.note and played is not None:  # the move played is not this search's choice
-        lines.insert(0, (f"Played {scene.move_label(played)}: {scene.record.note}.", p.cutoff))
-    if scene.compare_job is not None:
-        progress = scene.compare_progress
-        done = f"{progress.nodes:,} nodes, {progress.seconds:.1f} s" if progress else "starting"
-        lines.append((f"Searching again with pruning {'off' if tree.pruning else 'on'}: {done} (C cancels)", p.text))
-    elif scene.compare_result is not None:
-        other = scene.compare_result.stats
-        pair = [(tree.pruning, stats), (not tree.pruning, other)]
-        on = next(s for flag, s in pair if flag)
-        off = next(s for flag, s in pair if not flag)
-        saving = off.nodes / on.nodes if on.nodes else 0
-        lines.append(
-            (
-                f"With alpha-beta: {on.nodes:,} nodes, {on.seconds:.3f} s  |  without: {off.nodes:,} nodes, "
-                f"{off.seconds:.3f} s  ({saving:,.1f} x fewer nodes, {compare_verdict(result.value, scene.compare_result.value)})",
-                p.text,
-            )
-        )
-    else:
-        lines.append(("C: run the same search with pruning switched, to compare nodes and time", p.text))
+        said = _("Played {move_label}: {note}.").format(move_label=scene.move_label(played), note=scene.record.note)
+        lines.insert(0, (said, p.cutoff))
+    lines.append((compare_line(scene, tree), p.text))
     replay = scene.replay
     if replay is not None:  # first: at small sizes the last lines do not fit
         color = p.cutoff if replay.cutoff is not None else p.accent
-        lines.insert(0, (f"Replay step {replay.steps:,}/{replay.total_steps:,}: {replay.message}", color))
+        said = _("Replay step {steps:,}/{total_steps:,}: {message}")
+        lines.insert(
+            0, (said.format(steps=replay.steps, total_steps=replay.total_steps, message=replay.message), color)
+        )
     else:
-        lines.append(("Space: replay the search step by step (, . to step, S speed)", p.text))
+        lines.append((_("Space: replay the search step by step (, . to step, S speed)"), p.text))
     return lines
 
 

@@ -16,6 +16,7 @@ from game.app.theme import Theme
 from game.app.tree.layout import PRUNED, View, layout, path_to
 from game.app.tree.legend import legend_layout
 from game.app.widgets import Button, row_rects
+from game.i18n import N_, _
 
 if TYPE_CHECKING:
     from game.app.tree.scene import TreeScene
@@ -128,7 +129,7 @@ def crumb_rects(scene: TreeScene) -> list[tuple[pygame.Rect, int]]:
     theme = scene.app.theme
     tree = scene.known_tree
     header = scene.areas.header
-    x = header.left + 10 + theme.font(18).size("Path:")[0] + 8
+    x = header.left + 10 + theme.font(18).size(_("Path:"))[0] + 8
     y = header.top + path_top(theme)
     crumbs = []
     for index in path_to(tree, scene.view.root):
@@ -145,15 +146,15 @@ def tree_buttons(scene: TreeScene) -> list[Button]:
     return [
         Button("|<", lambda: scene.replay_jump(start=True)),
         Button("<", scene.replay_back),
-        Button("Play", scene.toggle_play),
+        Button(N_("Play"), scene.toggle_play),
         Button(">", scene.replay_forward),
         Button(">|", lambda: scene.replay_jump(start=False)),
-        Button("Speed", scene.next_speed),
-        Button("Compare", scene.toggle_compare),
-        Button("Orders", scene.toggle_orders),
-        Button("Legend", scene.toggle_legend),
-        Button("Fit", scene.fit),
-        Button("Close", scene.close),
+        Button(N_("Speed"), scene.next_speed),
+        Button(N_("Compare"), scene.toggle_compare),
+        Button(N_("Orders"), scene.toggle_orders),
+        Button(N_("Legend"), scene.toggle_legend),
+        Button(N_("Fit"), scene.fit),
+        Button(N_("Close"), scene.close),
     ]
 
 
@@ -163,16 +164,16 @@ def layout_buttons(scene: TreeScene) -> None:
     for button, rect in zip(scene.buttons, row_rects(strip, len(scene.buttons), 6)):
         button.rect = rect
     if len(scene.buttons) == 11:
-        scene.buttons[2].label = "Pause" if scene.playing else "Play"
+        scene.buttons[2].label = _("Pause") if scene.playing else _("Play")
         scene.buttons[5].label = f"x{SPEEDS[scene.speed_index]}"
-        scene.buttons[6].label = "Cancel" if scene.compare_job is not None else "Compare"
-        scene.buttons[7].label = "Stop" if scene.orders is not None and scene.orders.running else "Orders"
+        scene.buttons[6].label = _("Cancel") if scene.compare_job is not None else _("Compare")
+        scene.buttons[7].label = _("Stop") if scene.orders is not None and scene.orders.running else _("Orders")
         hide = (
-            "No legend"
-            if scene.app.theme.font(16).size("No legend")[0] + 12 <= scene.buttons[8].rect.width
-            else "Legend"
+            _("No legend")
+            if scene.app.theme.font(16).size(_("No legend"))[0] + 12 <= scene.buttons[8].rect.width
+            else _("Legend")
         )
-        scene.buttons[8].label = "Legend" if not scene.shows_legend() else hide
+        scene.buttons[8].label = _("Legend") if not scene.shows_legend() else hide
 
 
 def demo_select(scene: TreeScene) -> None:

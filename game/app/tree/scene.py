@@ -54,6 +54,7 @@ from game.app.tree.text import detail_lines, node_text
 from game.app.widgets import Button
 from game.app.worker import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, WorkerEvent
 from game.board import Board
+from game.i18n import _
 from game.notation import format_move
 
 if TYPE_CHECKING:
@@ -119,7 +120,7 @@ class TreeScene(Scene):
     def known_tree(self) -> SearchTree:
         """The tree, for code that only runs once it has arrived."""
         tree = self.tree
-        assert tree is not None, "the tree of this search has not arrived"
+        assert tree is not None, _("the tree of this search has not arrived")
         return tree
 
     def cached(self, key: tuple, make: Callable[[], Any]) -> Any:
@@ -149,7 +150,7 @@ class TreeScene(Scene):
 
     def move_label(self, move: int | None) -> str:
         if move is None:
-            return "root"
+            return _("root")
         return format_move(move, self.play.rules)
 
     # -- what may be shown (during a replay: only what is known at its step) -------------
@@ -331,7 +332,7 @@ class TreeScene(Scene):
     def toggle_compare(self) -> None:
         if self.compare_job is not None:
             self.cancel_compare()
-            self.app.show_toast("Comparison cancelled")
+            self.app.show_toast(_("Comparison cancelled"))
             return
         tree = self.known_tree
         level = self.record_level()
@@ -359,7 +360,7 @@ class TreeScene(Scene):
         """Rerun this search with each move order (pruning on), or stop doing so."""
         if self.orders is not None and self.orders.running:
             self.cancel_orders()
-            self.app.show_toast("Move-order comparison cancelled")
+            self.app.show_toast(_("Move-order comparison cancelled"))
             return
         tree = self.known_tree
         noise = self.record_level().noise  # the same judgement as the search shown (same seed too)
@@ -383,7 +384,7 @@ class TreeScene(Scene):
         elif isinstance(event, JobFailed) and event.job_id == self.compare_job:
             self.compare_job = None
             self.compare_progress = None
-            self.app.show_toast(f"The comparison failed: {event.message}")
+            self.app.show_toast(_("The comparison failed: {message}").format(message=event.message))
 
     # -- frame ------------------------------------------------------------------------
     def is_animating(self) -> bool:

@@ -1,0 +1,156 @@
+"""Every scene in English, German and Spanish at 800x600 and at 150 % on 1280x800.
+
+The test draws each scene and measures every text the theme draws: none may lie outside
+the window (a page that scrolls: outside its width), and a translation may not cut more
+texts short (``Theme.fit``'s ellipsis: a label longer than its box) than English does.
+The language is switched as Options switches it, in the running window, so this also
+checks that the scenes word their text anew on the next frame.
+"""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from ai.levels import Level
+from ai.search import search
+from game.app.scenes.analysis import AnalysisScene
+from game.app.scenes.explorer import ExplorerScene
+from game.app.scenes.game_over import GameOverScene
+from game.app.scenes.help import HowToPlayScene
+from game.app.scenes.level_select import LevelSelectScene
+from game.app.scenes.options import OptionsScene
+from game.app.scenes.past_games import PastGamesScene
+from game.app.scenes.pause import PauseScene
+from game.app.scenes.play import PlayScene, SearchRecord
+from game.app.scenes.review import ReviewScene
+from game.app.scenes.title import TitleScene
+from game.app.worker import JobPurpose
+from game.board import Board
+from game.i18n import _, set_language
+from game.rules import Rules
+from tests.ui import key_event, press, step, wait_until
+
+pytestmark = pytest.mark.window
+
+LANGUAGES = ("en", "de", "es")
+
+
+@pytest.fixture(autouse=True)
+def english_again():
+    yield
+    set_language("en")
+
+
+def text_problems(app, scrolls: bool = False) -> tuple[list[str], list[str]]:
+    """Draw one frame: the texts drawn outside the window (for a page that ``scrolls``,
+    outside its width) and the texts a box had to cut short."""
+    theme, outside, cut = app.theme, [], []
+    window = pygame.display.get_surface().get_rect()
+    fit, text = theme.fit, theme.text
+
+    def spy_fit(line, size, width, bold=False):
+        shown = fit(line, size, width, bold)
+        if shown != line:
+            cut.append(f"{line!r} -> {shown!r}")
+        return shown
+
+    def spy_text(surface, line, size, pos, **options):
+        rect = text(surface, line, size, pos, **options)
+        inside = rect.left >= 0 and rect.right <= window.right if scrolls else window.contains(rect)
+        if surface is pygame.display.get_surface() and line.strip() and not inside:
+            outside.append(f"{line!r} at {rect}")
+        return rect
+
+    theme.fit, theme.text = spy_fit, spy_text
+    try:
+        app.draw()
+    finally:
+        del theme.fit, theme.text
+    return outside, cut
+
+
+def speak(app, language: str) -> None:
+    """Choose ``language`` as the Options row does: the next frame is worded in it."""
+    app.settings.language = language
+    set_language(language)
+    step(app)
+
+
+def in_every_language(app, found, name: str, scrolls: bool = False) -> None:
+    """Measure the scene on top in each language, switched while it stays open."""
+    for language in LANGUAGES:
+        speak(app, language)
+        found[language][name] = text_problems(app, scrolls)
+
+
+def every_scene(app) -> dict[str, dict[str, tuple[list[str], list[str]]]]:
+    """Visit every scene (the tree and the code walk included) and measure its text."""
+    found: dict[str, dict[str, tuple[list[str], list[str]]]] = {language: {} for language in LANGUAGES}
+    for scene in (
+        TitleScene(),
+        OptionsScene(),
+        LevelSelectScene(),
+        HowToPlayScene(),
+        PastGamesScene(),
+        AnalysisScene(Board.from_moves("4453")),
+        ExplorerScene([3, 3]),
+        ReviewScene(Rules(), Board.from_moves("4444332").moves),
+    ):
+        app.stack.reset(scene)
+        step(app, 2)
+        in_every_language(app, found, type(scene).__name__, scrolls=isinstance(scene, HowToPlayScene))
+    app.stack.reset(TitleScene())
+    play = PlayScene(Rules(), Level(2), "human")
+    app.stack.push(play)
+    step(app)
+    for key in "1212121":  # player 1 wins in column 1
+        app.step([key_event(pygame.K_0 + int(key))], 1 / 60)
+        wait_until(app, lambda: play.drop is None, 5)
+    assert wait_until(app, lambda: isinstance(app.stack.top, GameOverScene), 5)
+    in_every_language(app, found, "GameOverScene")
+    app.stack.pop()
+    step(app)
+    in_every_language(app, found, "PlayScene")
+    app.stack.push(PauseScene(play))
+    step(app, 2)
+    in_every_language(app, found, "PauseScene")
+    tree_scenes(app, found)
+    return found
+
+
+def tree_scenes(app, found) -> None:
+    board = Board.from_moves("44336")
+    result = search(board.grid, board.rules, 4, record_tree=True, to_move=board.to_move)
+    play = PlayScene(board.rules, Level(4), "computer")
+    play.searches.append(SearchRecord(5, board.to_move, JobPurpose.MOVE, result))
+    app.stack.reset(TitleScene())
+    app.stack.push(play)
+    step(app)
+    press(app, pygame.K_t, frames=3)
+    in_every_language(app, found, "TreeScene")
+    press(app, pygame.K_k, frames=2)
+    walk = app.stack.top
+    assert wait_until(app, lambda: walk.ready, 30)
+    walk.seek(len(walk.steps) // 2)
+    step(app)
+    in_every_language(app, found, "CodeScene")
+
+
+@pytest.mark.parametrize("size, scale", [((800, 600), 100), ((1280, 800), 150)], ids=["800x600", "1280x800-150"])
+def test_every_scene_keeps_its_words_inside_in_every_language(make_app, size, scale):
+    app = make_app(size)
+    app.settings.ui_scale, app.theme.scale = scale, scale / 100
+    speak(app, "de")
+    assert _("Back") == "Zurück"
+    found = every_scene(app)
+    assert _("Back") == "Volver"  # the last language measured
+    outside = {(lang, scene): out for lang, scenes in found.items() for scene, (out, _cut) in scenes.items() if out}
+    assert not outside, outside
+    worse = {
+        (lang, scene): cut
+        for lang in ("de", "es")
+        for scene, (_out, cut) in found[lang].items()
+        if len(cut) > len(found["en"][scene][1])
+    }
+    assert not worse, worse
