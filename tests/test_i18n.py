@@ -161,3 +161,13 @@ def test_the_fonts_cover_every_shipped_language():
             char for char, metric in zip(sorted(letters), font.metrics("".join(sorted(letters)))) if metric is None
         )
         assert not missing, f"the theme's font lacks {missing}"
+
+
+def test_the_voice_speaks_the_language_of_the_sentences():
+    from game.app.speech import Voice
+
+    voice = Voice("espeak-ng", ("espeak-ng", "--stdin"))
+    assert voice.command(1) == ["espeak-ng", "--stdin"]
+    set_language("de")
+    assert voice.command(1) == ["espeak-ng", "--stdin", "-v", "de"]
+    assert Voice("say", ("say",)).command(1) == ["say"]  # the system's own voice follows the system

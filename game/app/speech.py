@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from game.i18n import N_, _
+from game.i18n import N_, _, language
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +45,12 @@ class Voice:
     wav_folder: Path | None = None
 
     def command(self, number: int) -> list[str]:
+        argv = list(self.argv)
+        if self.name in ("espeak-ng", "espeak") and language() != "en":
+            argv += ["-v", language()]  # the voice of the language the sentences are in
         if self.wav_folder is None:
-            return list(self.argv)
-        return [*self.argv, "-w", str(self.wav_folder / f"speech-{number:03d}.wav")]
+            return argv
+        return [*argv, "-w", str(self.wav_folder / f"speech-{number:03d}.wav")]
 
 
 def find_voice(platform: str = sys.platform, which: Callable[[str], str | None] = shutil.which) -> Voice | None:
