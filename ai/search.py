@@ -525,24 +525,35 @@ def search(
         stats = SearchStats(0, 0, 0, 0, time.perf_counter() - passes.started, 0)
         return SearchResult(None, over, (), {}, stats, pruning)
     depths = range(1 if iterative else depth, depth + 1)
-    compiled = (
-        None
-        if record_tree
-        else _compiled(passes, rules, (first, second, to_move), depth, (pruning, order, noise, context_seed))
-    )
+    settings = (pruning, order, noise, context_seed)
+    compiled = None if record_tree else _compiled(passes, rules, (first, second, to_move), depth, settings)
     if compiled is not None:
         return passes.run(
             lambda d: compiled.one_pass(d, passes.done_nodes, passes.best is not None, passes.started), depths
         )
+    return passes.run(
+        _python_passes(passes, rules, grid, to_move, settings, tree_budget if record_tree else None), depths
+    )
+
+
+def _python_passes(
+    passes: _Deepening,
+    rules: Rules,
+    grid: np.ndarray,
+    to_move: int,
+    settings: tuple[bool, MoveOrder, int, int],
+    tree_budget: int | None,
+) -> Callable[[int], SearchResult]:
+    """The Python passes of a search (``tree_budget``: record each pass's tree, None: do not)."""
+    pruning, order, noise, context_seed = settings
     ctx = _Context(rules, pruning, passes.check, order, noise, context_seed)
     passes.ctx = ctx
-    budget = tree_budget if record_tree else None
 
-    def python_pass(d: int) -> SearchResult:
-        recorder = TreeRecorder(budget) if budget is not None else None
-        return _one_pass(ctx, grid, to_move, d, recorder, passes.started, passes.done_nodes)
+    def python_pass(depth: int) -> SearchResult:
+        recorder = TreeRecorder(tree_budget) if tree_budget is not None else None
+        return _one_pass(ctx, grid, to_move, depth, recorder, passes.started, passes.done_nodes)
 
-    return passes.run(python_pass, depths)
+    return python_pass
 
 
 def _load_compiled(rules: Rules) -> None:
