@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from ai.bitboard import Geometry, geometry
+from ai.cost import full_tree_positions, pruned_tree_positions
 from ai.heuristic import TACTICAL, make_evaluator, make_final_value
 from ai.tree import DEFAULT_BUDGET, BoundKind, LeafReason, SearchTree, TreeRecorder
 from ai.values import INF, WIN, is_win_value, plies_to_end
@@ -516,8 +517,8 @@ def search(
     first, second = geo.from_grid(grid)
     if iterative is None:
         iterative = pruning or time_limit is not None or node_limit is not None
-    if not record_tree:
-        _load_compiled(rules)  # its one-time cost (a file load, 0.05 s) is not the search's
+    # The compiled passes' one-time cost (a file load, about 0.05 s) is not the search's.
+    use_compiled = not record_tree and _compiled_pays(geo, first | second, depth, pruning, node_limit)
     passes = _Deepening(time_limit, node_limit, should_stop, on_progress)
     context_seed = hash((seed, first, second))
     over = game_over_value(geo, first, second)
@@ -526,7 +527,7 @@ def search(
         return SearchResult(None, over, (), {}, stats, pruning)
     depths = range(1 if iterative else depth, depth + 1)
     settings = (pruning, order, noise, context_seed)
-    compiled = None if record_tree else _compiled(passes, rules, (first, second, to_move), depth, settings)
+    compiled = _compiled(passes, rules, (first, second, to_move), depth, settings) if use_compiled else None
     if compiled is not None:
         return passes.run(
             lambda d: compiled.one_pass(d, passes.done_nodes, passes.best is not None, passes.started), depths
@@ -556,12 +557,27 @@ def _python_passes(
     return python_pass
 
 
-def _load_compiled(rules: Rules) -> None:
-    """Load the compiled search (``ai.search_core``) if this search may use it."""
+SMALL_SEARCH = 20_000
+"""Positions below which a search does not load the compiled search for itself: the Python
+passes finish in about 0.1 s, what loading the kernel file (llvmlite) costs a process that
+has not yet.  Either way the same nodes are visited."""
+
+
+def _compiled_pays(geo: Geometry, mask: int, depth: int, pruning: bool, node_limit: int | None) -> bool:
+    """Whether this search runs compiled: the board fits, and the kernel is loaded already
+    or the search is big enough to be worth loading it (which this does)."""
     from ai import search_core
 
-    if search_core.usable(rules):
-        search_core.LOADER.kernel()
+    if not search_core.usable(geo.rules):
+        return False
+    if not search_core.LOADER.is_ready():
+        moves = sum(1 for _, add, keep in geo.move_steps if (mask + add) & keep)
+        estimate = full_tree_positions(geo.rules, depth, moves)
+        if pruning:
+            estimate = min(estimate, pruned_tree_positions(depth, moves))
+        if min(estimate, node_limit or estimate) < SMALL_SEARCH:
+            return False
+    return search_core.LOADER.kernel() is not None
 
 
 def _compiled(
