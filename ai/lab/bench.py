@@ -632,6 +632,9 @@ def _analyze_table(title: str, chosen: list[str], level: str, repeat: int, expec
         walls.append(wall)
         cpus.append(cpu)
         ok = "ok" if done.returncode == 0 and expect in done.stdout else "FAILED"
+        if ok != "ok":
+            said = (done.stderr.strip().splitlines() or ["(nothing on stderr)"])[-1]
+            print(f"  {moves}: exit code {done.returncode}: {said}", flush=True)
         rows.append([moves, str(len(moves)), f"{wall:.2f}", f"{cpu:.2f}" if cpu >= 0 else "-", ok])
     print(f"\n### {title}")
     print(table(["moves", "discs", "wall s", "cpu s", "result"], rows))
