@@ -37,12 +37,13 @@ from ai.search import ProgressCallback, SearchCancelled, SearchProgress, game_ov
 from ai.solver import BOOK_PLIES, WEAK_BOOK_PLIES, Solver, SolverError, SolverStopped
 from ai.tree import DEFAULT_BUDGET, SearchTree
 from game.board import Board
+from game.i18n import N_, _
 from game.rules import STANDARD, Mode, Rules
 
 LOG = logging.getLogger(__name__)
-NOT_STANDARD_NOTE = "perfect play is only for the standard 6x7 board: playing Expert"
-SOLVED_OFF_BOARD_NOTE = "off the standard board: the solver proved this position, the move keeps its result"
-BAD_BOOK_NOTE = "the opening book cannot be used ({problem}): {stand_in}; reinstall bitbully-databases"
+NOT_STANDARD_NOTE = N_("perfect play is only for the standard 6x7 board: playing Expert")
+SOLVED_OFF_BOARD_NOTE = N_("off the standard board: the solver proved this position, the move keeps its result")
+BAD_BOOK_NOTE = N_("the opening book cannot be used ({problem}): {stand_in}; reinstall bitbully-databases")
 """Said by every answer a level gives without the book it would use (``level_here``)."""
 _SOLVERS: dict[Rules, Solver] = {}
 
@@ -143,8 +144,8 @@ def _choose_now(
         level = replace(level, noise=0)
     position = _Position(grid, rules, to_move, should_stop, perfect_player, soft_limit)
     answer = _decide(level, position, on_progress, record_tree, tree_budget, seed)
-    if note == NOT_STANDARD_NOTE and answer.exact is not None and level.endgame_cells >= rules.cells:
-        note = SOLVED_OFF_BOARD_NOTE  # Perfect off the standard board, and the solver proved it
+    if note == _(NOT_STANDARD_NOTE) and answer.exact is not None and level.endgame_cells >= rules.cells:
+        note = _(SOLVED_OFF_BOARD_NOTE)  # Perfect off the standard board, and the solver proved it
     if purpose is Purpose.HINT:
         answer = _with_column_scores(answer, position)
     return replace(_with_note(answer, note), seconds=time.perf_counter() - started)
@@ -163,7 +164,7 @@ def level_here(level: Level, grid: np.ndarray, rules: Rules) -> tuple[Level, str
     """
     played = level_played(level, rules)
     if played != level:
-        return played, NOT_STANDARD_NOTE
+        return played, _(NOT_STANDARD_NOTE)
     discs = int(np.count_nonzero(grid))
     uses_book = level.perfect or (level.knows_openings(rules) and discs <= level.book_discs)
     if rules != STANDARD or discs > BOOK_PLIES or not uses_book:
@@ -172,10 +173,13 @@ def level_here(level: Level, grid: np.ndarray, rules: Rules) -> tuple[Level, str
         trusted_book()
     except BookError as error:
         if level.perfect:
-            stand_in, who = replace(PRESETS[OFF_BOARD_LEVEL], book_discs=0), f"{OFF_BOARD_LEVEL} plays for Perfect"
+            stand_in, who = (
+                replace(PRESETS[OFF_BOARD_LEVEL], book_discs=0),
+                _("{level} plays for Perfect").format(level=OFF_BOARD_LEVEL),
+            )
         else:
-            stand_in, who = replace(level, book_discs=0), "the level plays without it"
-        return stand_in, BAD_BOOK_NOTE.format(problem=error, stand_in=who)
+            stand_in, who = replace(level, book_discs=0), _("the level plays without it")
+        return stand_in, _(BAD_BOOK_NOTE).format(problem=error, stand_in=who)
     if discs < WEAK_BOOK_PLIES:  # the weak search's first stop (without it, the 12-ply book answers)
         try:
             trusted_book(BookFile.PLY_8)
@@ -254,11 +258,15 @@ def _decide(
         candidates, kept = keeping
         exact = ExactScore.from_outcome(kept, position.to_move)
         if move is not None and move not in candidates:  # it would give away what the solver keeps
-            what = "win" if kept > 0 else "draw"
-            note = (
-                f"the exact solver chose column {candidates[0] + 1}: it keeps the {what}, "
-                f"the search's column {move + 1} would not"
-            )
+            if kept > 0:
+                note = _(
+                    "the exact solver chose column {column}: it keeps the win, the search's column {searched} would not"
+                )
+            else:
+                note = _(
+                    "the exact solver chose column {column}: it keeps the draw, the search's column {searched} would not"
+                )
+            note = note.format(column=candidates[0] + 1, searched=move + 1)
             move, decided_by = candidates[0], DecidedBy.OVERRULED
     if exact is None and result.proven:
         exact = ExactScore.from_value(result.value)
@@ -445,7 +453,8 @@ def _with_column_scores(answer: Answer, position: _Position) -> Answer:
         searched, move = move, min((m for m, e in scores.items() if rank(e) == best), key=lambda m: abs(m - centre))
         if decided_by is DecidedBy.SEARCH:
             decided_by = DecidedBy.OVERRULED
-            note = f"the exact scores chose column {move + 1}; the search's column {searched + 1} keeps less"
+            said = _("the exact scores chose column {column}; the search's column {searched} keeps less")
+            note = said.format(column=move + 1, searched=searched + 1)
     return replace(answer, move=move, decided_by=decided_by, exact=exact, column_scores=scores, note=note)
 
 
@@ -531,7 +540,8 @@ class Thinking:
         elapsed = time.perf_counter() - self.started
         progress = self._progress
         if progress is not None and progress.move is not None and progress.value is not None:
-            note = f"the clock ran out: the deepest finished pass ({progress.completed_depth} plies) answered"
+            said = _("the clock ran out: the deepest finished pass ({depth} plies) answered")
+            note = said.format(depth=progress.completed_depth)
             return Answer(
                 progress.move,
                 DecidedBy.FALLBACK,
@@ -545,7 +555,7 @@ class Thinking:
         if net is not None and net.move is not None:
             return replace(net, seconds=elapsed)
         move = quick_move(self.board.copy())
-        note = "the clock ran out before any search: a quick safe move answered"
+        note = _("the clock ran out before any search: a quick safe move answered")
         return Answer(move, DecidedBy.FALLBACK, self.level, 0, seconds=elapsed, note=note)
 
     def _cast_safety_net(self, seconds: float) -> None:
@@ -563,7 +573,7 @@ class Thinking:
             )
         except SearchCancelled:
             return
-        note = f"the clock ran out: a {result.depth}-ply safety-net search answered"
+        note = _("the clock ran out: a {depth}-ply safety-net search answered").format(depth=result.depth)
         self._net = Answer(
             result.move,
             DecidedBy.FALLBACK,

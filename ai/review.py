@@ -35,6 +35,7 @@ import numpy as np
 from ai.exact import ExactScore, verdict
 from ai.values import is_win_value, plies_to_end
 from game.board import Board
+from game.i18n import N_, _, ngettext
 from game.rules import MAX, MIN, Rules
 
 PERSON_DEPTH = 6
@@ -55,17 +56,23 @@ TURNING_POINTS = 3
 """At most this many turning points are named."""
 GOOD_CREDIT = 0.5
 """What a good move counts towards accuracy (a best move counts 1, a lost outcome 0)."""
-ACCURACY_RULE = "best counts 1, good 1/2 (a slower win or a quicker loss), mistake and blunder 0"
-"""How accuracy is counted, in the words the review shows (window and command line)."""
+ACCURACY_RULE = N_("best counts 1, good 1/2 (a slower win or a quicker loss), mistake and blunder 0")
+"""How accuracy is counted, in the words the review shows (window and command line; translated
+where shown)."""
 
 
 class MoveClass(enum.Enum):
     """How good a move was, against the best move in the same position."""
 
-    BEST = "best"
-    GOOD = "good"
-    MISTAKE = "mistake"
-    BLUNDER = "blunder"
+    BEST = N_("best")  # the values are the files' words; ``word`` says them to a person
+    GOOD = N_("good")
+    MISTAKE = N_("mistake")
+    BLUNDER = N_("blunder")
+
+    @property
+    def word(self) -> str:
+        """The class in the player's language."""
+        return _(self.value)
 
     @property
     def keeps_outcome(self) -> bool:
@@ -191,20 +198,22 @@ def result_words(value: int, ply: int, *, exact: bool, cells: int = 42, ply_coun
     search value counts plies from the position it was searched in: ``ply_counted=False``
     says that was one ply earlier (a move's value, told after the move).
     """
-    winner = "player 1" if value > 0 else "player 2"
+    winner = _("player 1") if value > 0 else _("player 2")
     if exact:
         found = ExactScore.from_first_player_score(value, ply, cells)
         if found.plies == 0:
-            return f"{winner} has won"
-        return verdict(found, {MAX: "player 1", MIN: "player 2"})
+            return _("{winner} has won").format(winner=winner)
+        return verdict(found, {MAX: _("player 1"), MIN: _("player 2")})
     if is_win_value(value):
         left = plies_to_end(value) - (0 if ply_counted else 1)
         if left <= 0:
-            return f"{winner} has won"
-        return f"{winner} wins in {left} {'ply' if left == 1 else 'plies'} (search)"
+            return _("{winner} has won").format(winner=winner)
+        return ngettext("{winner} wins in {left} ply (search)", "{winner} wins in {left} plies (search)", left).format(
+            winner=winner, left=left
+        )
     if abs(value) < ESTIMATE_GAP:
-        return "about even (search estimate)"
-    return f"{winner} is better (search estimate)"
+        return _("about even (search estimate)")
+    return _("{winner} is better (search estimate)").format(winner=winner)
 
 
 def graph_height(value: int, *, exact: bool) -> float:

@@ -269,7 +269,8 @@ def print_review(review: GameReview, names: dict[int, str | None], out: TextIO, 
     for m, best in zip(review.moves, bests):
         words = review.result_after(m.ply)
         move = _moved(review, m.move)
-        line = f"{m.ply:>4}  player {side_number(m.side)} {move:>4}  {m.move_class.value:<8} {best:<{width}} {words}"
+        player = _("player {side_number}").format(side_number=side_number(m.side))
+        line = f"{m.ply:>4}  {player} {move:>4}  {m.move_class.word:<8} {best:<{width}} {words}"
         if m.horizon_move is not None:
             line += _("  (a depth-{horizon_depth} search: {moved})").format(
                 horizon_depth=m.horizon_depth, moved=_moved(review, m.horizon_move)
@@ -288,7 +289,7 @@ def print_review(review: GameReview, names: dict[int, str | None], out: TextIO, 
             ).format(said=said, ESTIMATE_NODES=ESTIMATE_NODES),
             file=out,
         )
-    print(_("accuracy: {ACCURACY_RULE}").format(ACCURACY_RULE=ACCURACY_RULE), file=out)
+    print(_("accuracy: {ACCURACY_RULE}").format(ACCURACY_RULE=_(ACCURACY_RULE)), file=out)
     for side in (MAX, MIN):
         counts = review.counts(side)
         tally = ", ".join(f"{n} {cls.value}" for cls, n in counts.items() if n) or _("no moves")
@@ -300,7 +301,12 @@ def print_review(review: GameReview, names: dict[int, str | None], out: TextIO, 
         )
     points = review.turning_points
     if points:
-        said = "; ".join(f"ply {m.ply}, player {side_number(m.side)}: {m.move_class.value}" for m in points)
+        said = "; ".join(
+            _("ply {ply}, player {number}: {word}").format(
+                ply=m.ply, number=side_number(m.side), word=m.move_class.word
+            )
+            for m in points
+        )
         print(_("turning points: {said}").format(said=said), file=out)
     else:
         print(_("turning points: none (no move changed the outcome)"), file=out)

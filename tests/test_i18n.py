@@ -135,7 +135,7 @@ def test_the_exact_words_speak_the_language():
     names = {MAX: _("you"), MIN: _("the computer")}
     assert verdict(win, names) == "du gewinnst in 3 Zügen bei perfektem Spiel"
     assert verdict(ExactScore(-1, 4), names) == "der Computer gewinnt in 2 Zügen bei perfektem Spiel"
-    assert column_label(win, MIN) == "Niederl. 3"
+    assert column_label(win, MIN) == "verl. 3"
     set_language("es")
     assert verdict(win, {MAX: _("you"), MIN: _("the computer")}) == "ganas en 3 jugadas con juego perfecto"
 

@@ -62,7 +62,7 @@ from ai.levels import Level
 from ai.review import GameReview, MoveReview
 from ai.search import SearchResult
 from ai.tree import FIELDS, SearchTree
-from game.i18n import _
+from game.i18n import _, language
 from game.rules import Rules
 
 log = logging.getLogger(__name__)
@@ -283,6 +283,7 @@ class JobOwner(Protocol):
 class JobRequest:
     job_id: int
     job: Job
+    language: str = "en"  # the window's language: the notes the AI words come back in it
 
 
 class _WorkerGone:
@@ -507,7 +508,7 @@ class AIWorker:
         self.current = self._next_id
         self._owners[self.current] = owner
         self._jobs[self.current] = job
-        self._send(JobRequest(self.current, job))
+        self._send(JobRequest(self.current, job, language()))
         return self.current
 
     def cancelled_upto(self) -> int:
@@ -627,7 +628,7 @@ class AIWorker:
         self._started = False
         self._start_thread()
         if self.current is not None:
-            self._send(JobRequest(self.current, self._jobs[self.current]))
+            self._send(JobRequest(self.current, self._jobs[self.current], language()))
         for job_id in list(self._owners):
             if job_id != self.current:
                 self._forget(job_id)

@@ -61,7 +61,7 @@ from game.app.worker import (
     WorkerNote,
 )
 from game.board import Board
-from game.i18n import _
+from game.i18n import _, set_language
 from game.rules import STANDARD, Rules
 
 log = logging.getLogger(__name__)
@@ -335,7 +335,10 @@ def process_main(requests: Connection, replies: Connection, cancelled_upto: Any,
             if not parent_alive():
                 return None
         message = requests.recv()
-        return message if isinstance(message, JobRequest) else None
+        if not isinstance(message, JobRequest):
+            return None
+        set_language(message.language)  # the AI's notes in the window's language
+        return message
 
     try:
         serve(receive, replies.send, cancelled_upto, parent_alive)

@@ -274,7 +274,7 @@ class ExplorerScene(Scene):
         xs = (x0, x0 + int(width * 0.1), x0 + int(width * 0.58), x0 + int(width * 0.72), x0 + int(width * 0.9))
         theme.text(surface, _("Columns"), lay.text + 2, (x0, table.top + 8), bold=True)
         who = _("player 1") if self.board.to_move == MAX else _("player 2")
-        heads = ("col", _("value for {who}").format(who=who), "you", "W/D/L", "left")
+        heads = (_("col"), _("value for {who}").format(who=who), _("you"), _("W/D/L"), _("left"))
         head_y = table.top + lay.text + 16
         for x, head in zip(xs, heads):
             theme.text(surface, head, small, (x, head_y), color=p.muted)

@@ -104,7 +104,7 @@ class PastGamesScene(Scene):
 
     @staticmethod
     def level_name(level: str | None) -> str:
-        return "all" if level is None else (_("two people") if level == HUMAN else level)
+        return _("all") if level is None else (_("two people") if level == HUMAN else level)
 
     # -- actions -------------------------------------------------------------------------
     def next_level(self) -> None:
@@ -280,7 +280,7 @@ class PastGamesScene(Scene):
         )
         colors = {"win": p.win, "draw": p.draw, "loss": p.lose}  # the column badges' (also outlined)
         x = chart.right - 10
-        for key, word in (("loss", "lost"), ("draw", "drawn"), ("win", "won")):  # a legend, right to left
+        for key, word in (("loss", _("lost")), ("draw", _("drawn")), ("win", _("won"))):  # a legend, right to left
             label = theme.text(surface, word, small, (x, chart.top + 6), color=p.muted, anchor="topright")
             square = pygame.Rect(0, 0, small - 4, small - 4)
             square.midright = (label.left - 4, label.centery)

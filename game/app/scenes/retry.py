@@ -272,7 +272,11 @@ class RetryScene(Scene):
             return [_("Judging with the exact solver...")]
         side = _("player {value}").format(value=1 if self.board().to_move > 0 else 2)
         lines = [
-            _("To move: {side}").format(side=side) + (" (you)" if drill.who == "you" else "") + _(", as in the game."),
+            (
+                _("To move: {side} (you), as in the game.")
+                if drill.who == "you"
+                else _("To move: {side}, as in the game.")
+            ).format(side=side),
             _("Click a column (or press 1-7) for the move you would play now."),
             _("The exact solver judges it: keep the win (or the draw) to score."),
         ]
@@ -370,7 +374,7 @@ class RetryScene(Scene):
                     (
                         where
                         + _("column {tried} found ({value})").format(
-                            tried=first.tried + 1, value=first.move_class.value
+                            tried=first.tried + 1, value=first.move_class.word
                         ),
                         True,
                     )

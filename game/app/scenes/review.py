@@ -492,7 +492,8 @@ class ReviewScene(Scene):
                 color = getattr(p, CLASS_MARKS[m.move_class][0]) if m.move_class in CLASS_MARKS else p.text
             else:
                 side = self.board_at(0).to_move * (1 if ply % 2 else -1)
-                text = f"{ply:>2}. P{1 if side == MAX else 2} {self.move_text(ply - 1)}"
+                player = _("P{number}").format(number=1 if side == MAX else 2)
+                text = f"{ply:>2}. {player} {self.move_text(ply - 1)}"
                 color = p.muted
             self.app.theme.draw_disc(surface, (x + row_h // 2, y + row_h // 2 - 1), row_h * 0.36, self.side_of(ply))
             theme.text(

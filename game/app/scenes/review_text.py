@@ -36,7 +36,8 @@ def who(side: int, names: dict[int, str]) -> str:
 def list_line(review: GameReview, m: MoveReview) -> str:
     """One row of the move list: "12. P2 col 5  mistake"."""
     move = format_move(m.move, review.rules)
-    return f"{m.ply:>2}. P{side_number(m.side)} {move:>3}  {m.move_class.value}"
+    player = _("P{number}").format(number=side_number(m.side))
+    return f"{m.ply:>2}. {player} {move:>3}  {m.move_class.word}"
 
 
 def header_lines(review: GameReview | None, names: dict[int, str], done: int, total: int) -> list[str]:
@@ -53,8 +54,8 @@ def header_lines(review: GameReview | None, names: dict[int, str], done: int, to
         if accuracy is not None:
             parts.append(f"{who(side, names)} {accuracy:.0%}")
     if parts:
-        lines.append("accuracy: " + ", ".join(parts))
-        lines.append(_("accuracy: {ACCURACY_RULE}").format(ACCURACY_RULE=ACCURACY_RULE))
+        lines.append(_("accuracy: {players}").format(players=", ".join(parts)))
+        lines.append(_("accuracy: {ACCURACY_RULE}").format(ACCURACY_RULE=_(ACCURACY_RULE)))
     return lines
 
 
@@ -67,7 +68,7 @@ def detail_lines(review: GameReview, ply: int, names: dict[int, str]) -> list[st
     m = review.moves[ply - 1]
     lines = [
         _("Move {ply}: {who} played {move_name}: {value}.").format(
-            ply=m.ply, who=who(m.side, names), move_name=move_name(review, m.move), value=m.move_class.value
+            ply=m.ply, who=who(m.side, names), move_name=move_name(review, m.move), value=m.move_class.word
         )
     ]
     if m.move_class is not MoveClass.BEST:
@@ -105,7 +106,10 @@ def turning_points_line(review: GameReview) -> str:
     points = review.turning_points
     if not points:
         return _("Turning points: none, no move changed the outcome.")
-    said = ", ".join(f"{m.ply} (P{side_number(m.side)} {m.move_class.value})" for m in points)
+    said = ", ".join(
+        _("{ply} (P{number} {word})").format(ply=m.ply, number=side_number(m.side), word=m.move_class.word)
+        for m in points
+    )
     return _("Turning points: {said}").format(said=said)
 
 
