@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from game.i18n import _
+from game.i18n import N_, _
 from game.rules import EMPTY, MAX, MIN, STANDARD, Cell, Mode, Rules, Run, runs_of, runs_through, score
 
 TEXT_MARKS = {EMPTY: ".", MAX: "O", MIN: "X"}
 """Marks in text: ``O`` for player 1 (the ring on the window's discs), ``X`` for player 2 (the cross)."""
-TEXT_LEGEND = "O = player 1 (moves first, MAX), X = player 2 (MIN)"
+TEXT_LEGEND = N_("O = player 1 (moves first, MAX), X = player 2 (MIN)")  # translated where printed
 
 
 class IllegalMoveError(ValueError):

@@ -528,7 +528,7 @@ def print_board(board: Board, out: TextIO) -> None:
     """Print the board with a legend and, in FULL_BOARD mode, the score."""
     print(board, file=out)
     first, second = board.score()
-    legend = TEXT_LEGEND
+    legend = _(TEXT_LEGEND)
     if board.rules.mode is Mode.FULL_BOARD:
         print(
             _("{legend}.  Score: player 1 = {first}, player 2 = {second}").format(

@@ -72,11 +72,9 @@ def explore_lines(board: Board, reached: int, rows: list[ExploreRow], *, proven:
         return lines + [_("The game is over here: {result_text}.").format(result_text=outcome.result_text())]
     if not proven:
         lines.append(_("The exact values were not proven within a hint's budget here."))
-    lines.append(
-        _("{value:>6}  {value2:<26}{value3:>6}  {value4:>13}  W/D/L    left the truth").format(
-            value="column", value2="exact value for " + who, value3="score", value4="you played it"
-        )
-    )
+    heads = (_("column"), _("exact value for {who}").format(who=who), _("score"), _("you played it"), _("W/D/L"))
+    left = _("left the truth")
+    lines.append(f"{heads[0]:>6}  {heads[1]:<26}{heads[2]:>6}  {heads[3]:>13}  {heads[4]:<8} {left}")
     for row in rows:
         score = "" if row.score is None else f"{row.score:+d}" if row.score else "0"
         wdl = f"{row.games.wins}/{row.games.draws}/{row.games.losses}" if row.games.games else "-"

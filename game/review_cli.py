@@ -348,10 +348,9 @@ def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
         if note:
             print(_("{note} (damaged rows of the archive)").format(note=note), file=out)
         return 0
+    heads = (_("id"), _("date"), _("rules"), _("player 1"), _("player 2"), _("result"), _("moves"))
     print(
-        _("{value:>6}  {value2:<16}  {value3:<16} {value4:<10} {value5:<10} {value6:<13} moves").format(
-            value="id", value2="date", value3="rules", value4="player 1", value5="player 2", value6="result"
-        ),
+        f"{heads[0]:>6}  {heads[1]:<16}  {heads[2]:<16} {heads[3]:<10} {heads[4]:<10} {heads[5]:<13} {heads[6]}",
         file=out,
     )
     for r in records:

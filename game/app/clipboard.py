@@ -45,11 +45,16 @@ def copy_moves(app: App, board: Board, more: str = "") -> None:
     text = position_text(board)
     if not put_text(text):
         app.show_toast(
-            _("No clipboard here: the position is ") + (text if len(text) < 50 else _("too long to show")), 5.0
+            _("No clipboard here: the position is {position}").format(
+                position=text if len(text) < 50 else _("too long to show")
+            ),
+            5.0,
         )
         return
     shown = text if "\n" not in text else _("the board (Max-Connect-4 format)")
-    app.show_toast(_("Copied {value}{more}").format(value=shown or "the empty board", more=more), 4.0 if more else 2.5)
+    app.show_toast(
+        _("Copied {value}{more}").format(value=shown or _("the empty board"), more=more), 4.0 if more else 2.5
+    )
 
 
 def paste_position(app: App, rules: Rules) -> Board | None:

@@ -101,12 +101,10 @@ class AnalysisScene(Scene):
             self.answer = event.answer
             self.scores = event.answer.column_scores
             if self.scores is None:  # the budget ran out, or the book could not be used
-                self.no_scores_reason = _("No exact scores: ") + (
-                    event.answer.note
-                    or _("not proven within {HINT_EXACT_NODES:,} positions here").format(
-                        HINT_EXACT_NODES=HINT_EXACT_NODES
-                    )
+                why = event.answer.note or _("not proven within {HINT_EXACT_NODES:,} positions here").format(
+                    HINT_EXACT_NODES=HINT_EXACT_NODES
                 )
+                self.no_scores_reason = _("No exact scores: {message}").format(message=why)
         elif isinstance(event, JobFailed):
             self.job.done()
             self.arrived = True
@@ -264,7 +262,7 @@ class AnalysisScene(Scene):
         board = self.board
         who = _("Player 1") if board.to_move == MAX else _("Player 2")
         moves = board.moves_string() if not board.start_grid().any() else _("{ply} discs").format(ply=board.ply)
-        first = _("Analysis board: {value}").format(value=moves or "the empty board")
+        first = _("Analysis board: {value}").format(value=moves or _("the empty board"))
         outcome = board.outcome()
         if outcome is not None:
             return [first, outcome.result_text() + ".", _("U takes back, N starts anew.")]

@@ -142,6 +142,6 @@ class HowToPlayScene(Scene):
             y += em * 1.15
         footer = _("Esc or click: back")
         if self.content_height(size, width) > h - em * 2:  # a big UI scale: the page is longer than the window
-            footer = _("Up/Down or the wheel: scroll · ") + footer
+            footer = _("Up/Down or the wheel: scroll · Esc or click: back")
             pygame.draw.rect(surface, theme.palette.background, pygame.Rect(0, int(h - em * 1.6), w, h))
         theme.text(surface, footer, size, (w / 2, h - em), anchor="center", color=theme.palette.muted)

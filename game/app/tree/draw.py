@@ -349,7 +349,7 @@ def _legend_icon(scene: TreeScene, surface: pygame.Surface, icon: str, rect: pyg
 
 def detail_heading(scene: TreeScene, node: Node, width: int) -> str:
     """The detail panel's heading: the node and who is to move, as long as fits ``width``."""
-    where = _("Root") if node.move is None else _("Move ") + scene.move_label(node.move)
+    where = _("Root") if node.move is None else _("Move {move}").format(move=scene.move_label(node.move))
     side, player = ("MAX", _("player 1")) if node.is_max else ("MIN", _("player 2"))
     headings = (
         _("{where}: {side} ({player}) to move").format(where=where, side=side, player=player),
