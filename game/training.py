@@ -183,19 +183,33 @@ def outcome_word(exact: ExactScore, mover: int) -> str:
 def kept_words(exact: ExactScore, mover: int) -> str:
     """ "keeps the win, in 20 moves" / "keeps the draw" (of a try that kept the outcome)."""
     moves = exact.winner_moves
-    if exact.is_draw or moves is None:
-        return _("keeps the {outcome_word}").format(outcome_word=outcome_word(exact, mover))
-    return ngettext("keeps the {outcome}, in {moves} move", "keeps the {outcome}, in {moves} moves", moves).format(
-        outcome=outcome_word(exact, mover), moves=moves
-    )
+    kept = exact.pov(mover)
+    if kept == 0:
+        return _("keeps the draw")
+    if moves is None:
+        return _("keeps the win") if kept > 0 else _("keeps the loss")
+    if kept > 0:
+        said = ngettext("keeps the win, in {moves} move", "keeps the win, in {moves} moves", moves)
+    else:
+        said = ngettext("keeps the loss, in {moves} move", "keeps the loss, in {moves} moves", moves)
+    return said.format(moves=moves)
 
 
 def prompt_line(drill: Drill, played_class: MoveClass | None) -> str:
     """What the player is asked: the move played there, its class, the task."""
-    what = f", a {played_class.value}" if played_class is not None else ""
-    return _("Move {ply} of {label}: {who} played column {played}{what}. Find a better move.").format(
-        ply=drill.ply, label=drill.label, who=drill.who, played=drill.played + 1, what=what
-    )
+    you = drill.who == "you"
+    if played_class is None:
+        said = (
+            _("Move {ply} of {label}: you played column {played}. Find a better move.")
+            if you
+            else _("Move {ply} of {label}: {who} played column {played}. Find a better move.")
+        )
+    elif you:
+        said = _("Move {ply} of {label}: you played column {played}, a {word}. Find a better move.")
+    else:
+        said = _("Move {ply} of {label}: {who} played column {played}, a {word}. Find a better move.")
+    word = played_class.word if played_class is not None else ""
+    return said.format(ply=drill.ply, label=drill.label, who=drill.who, played=drill.played + 1, word=word)
 
 
 def verdict_lines(
@@ -219,7 +233,7 @@ def verdict_lines(
     else:
         lines = [
             _("Not this one: column {tried} is a {value}: {tried_words}.").format(
-                tried=verdict.tried + 1, value=verdict.move_class.value, tried_words=tried_words
+                tried=verdict.tried + 1, value=verdict.move_class.word, tried_words=tried_words
             ),
             _("Best was column {best}: {best_words} (the arrow on the board).").format(
                 best=best + 1, best_words=best_words
