@@ -29,6 +29,7 @@ from game.app.worker import JobPurpose
 from game.board import Board
 from game.i18n import _, set_language
 from game.rules import Rules
+from tests.test_big_text import measure
 from tests.ui import key_event, press, step, wait_until
 
 pytestmark = pytest.mark.window
@@ -44,30 +45,10 @@ def english_again():
 
 def text_problems(app, scrolls: bool = False) -> tuple[list[str], list[str]]:
     """Draw one frame: the texts drawn outside the window (for a page that ``scrolls``,
-    outside its width) and the texts a box had to cut short."""
-    theme, outside, cut = app.theme, [], []
-    window = pygame.display.get_surface().get_rect()
-    fit, text = theme.fit, theme.text
-
-    def spy_fit(line, size, width, bold=False):
-        shown = fit(line, size, width, bold)
-        if shown != line:
-            cut.append(f"{line!r} -> {shown!r}")
-        return shown
-
-    def spy_text(surface, line, size, pos, **options):
-        rect = text(surface, line, size, pos, **options)
-        inside = rect.left >= 0 and rect.right <= window.right if scrolls else window.contains(rect)
-        if surface is pygame.display.get_surface() and line.strip() and not inside:
-            outside.append(f"{line!r} at {rect}")
-        return rect
-
-    theme.fit, theme.text = spy_fit, spy_text
-    try:
-        app.draw()
-    finally:
-        del theme.fit, theme.text
-    return outside, cut
+    outside its width), and the texts a box had to cut short (``measure``, the big-text
+    test's measure, says both)."""
+    found = measure(app, scrolls)
+    return [p for p in found if not p.startswith("cut: ")], [p for p in found if p.startswith("cut: ")]
 
 
 def speak(app, language: str) -> None:

@@ -1,6 +1,7 @@
 """Options: the rules (size, line length, gravity, mode), who starts against the
 computer, sound, the colours (a palette per type of colour vision among them), motion,
-spoken output and text size.  Rule changes apply to the next game, the others at once;
+spoken output, text size and the language (``game.i18n``: the next frame is worded in
+it).  Rule changes apply to the next game, the others at once;
 all are saved at once.  The opponent is chosen on the title menu (one place), not here.
 
 Controls: Up/Down choose a row, Left/Right change it, Esc back; or click the arrows.
