@@ -25,6 +25,7 @@ from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene, SearchRecord
 from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
+from game.app.settings import Opponent
 from game.app.worker import JobPurpose
 from game.board import Board
 from game.i18n import _, set_language
@@ -122,6 +123,7 @@ def tree_scenes(app, found) -> None:
 def test_every_scene_keeps_its_words_inside_in_every_language(make_app, size, scale):
     app = make_app(size)
     app.settings.ui_scale, app.theme.scale = scale, scale / 100
+    app.settings.opponent = Opponent.DEMO  # the level select's longest headline: both computers
     speak(app, "de")
     assert _("Back") == "Zurück"
     found = every_scene(app)
