@@ -288,7 +288,7 @@ def board_readout(grid: np.ndarray, rules: Rules, names: Names) -> str:
     "Column 1: yours, theirs, 4 empty. Column 2: empty. ..." (against the computer; two
     players are "player 1" and "player 2")."""
     if names.second_person:
-        owners = {names.viewer: "yours", -names.viewer: "theirs"}
+        owners = {names.viewer: _("yours"), -names.viewer: _("theirs")}
     else:
         owners = {MAX: _("player 1"), MIN: _("player 2")}
     sentences = []
@@ -305,11 +305,11 @@ def board_readout(grid: np.ndarray, rules: Rules, names: Names) -> str:
                 empty = 0
             words.append(owners[side])
         if empty == rules.rows:
-            words = ["empty"]
+            words = [_("empty")]
         elif empty:
             words.append(_empties(empty))
         elif not (grid[:, col] == 0).any():
-            words.append("full")
+            words.append(_("full"))
         name = format_move(col, rules) if rules.gravity else column_letter(col)
         sentences.append(_("Column {name}: {join}.").format(name=name, join=", ".join(words)))
     return " ".join(sentences)
