@@ -194,8 +194,9 @@ def order_line(
     parts = [_("minimal {minimal_nodes:,}").format(minimal_nodes=minimal_nodes)]
     for run in orders.runs:
         ratio = f" ({run.nodes / minimal_nodes:,.1f}x)" if minimal_nodes else ""
-        parts.append(f"{run.order.value} {'over ' if run.capped else ''}{run.nodes:,}{ratio}")
+        said = _("{order} over {nodes:,}{ratio}") if run.capped else _("{order} {nodes:,}{ratio}")
+        parts.append(said.format(order=_(run.order.value), nodes=run.nodes, ratio=ratio))
     searching = orders.next_order
     if searching is not None:
-        parts.append(_("{value}: searching (O stops)").format(value=searching.value))
+        parts.append(_("{value}: searching (O stops)").format(value=_(searching.value)))
     return _("Nodes at depth {depth} with alpha-beta: ").format(depth=orders.depth) + " · ".join(parts)
