@@ -193,7 +193,7 @@ def test_the_worker_sends_the_answer_first_and_then_the_same_searchs_tree():
 def test_pure_python_searches_without_llvmlite_or_numba():
     code = (
         "import json, sys\nfrom ai.search import search\nfrom game.board import Board\n"
-        "b = Board.from_moves('4453')\nr = search(b.grid, b.rules, 6, to_move=b.to_move)\n"
+        "b = Board.from_moves('4453')\nr = search(b.grid, b.rules, 9, to_move=b.to_move)\n"
         "print(json.dumps([r.move, r.value, r.stats.total_nodes, sorted({'numba', 'llvmlite'} & set(sys.modules))]))\n"
     )
     env = dict(os.environ, CONNECT4_PURE_PYTHON="1")
@@ -201,7 +201,7 @@ def test_pure_python_searches_without_llvmlite_or_numba():
     assert proc.returncode == 0 and not proc.stderr, proc.stderr
     move, value, nodes, loaded = json.loads(proc.stdout)
     board = Board.from_moves("4453")
-    compiled = search(board.grid, board.rules, 6, to_move=board.to_move)
+    compiled = search(board.grid, board.rules, 9, to_move=board.to_move)  # big enough to load the kernel
     assert (move, value, nodes) == (compiled.move, compiled.value, compiled.stats.total_nodes) and loaded == []
 
 
@@ -212,14 +212,16 @@ def test_a_damaged_search_kernel_is_built_again_with_one_warning(tmp_path):
     code = (
         "import json, logging\nfrom ai import search_core\nfrom ai.search import search\n"
         "from game.board import Board\nb = Board.from_moves('4453')\n"
-        "r = search(b.grid, b.rules, 7, to_move=b.to_move)\n"
+        "r = search(b.grid, b.rules, 9, to_move=b.to_move)\n"
         "print(json.dumps([r.move, r.value, search_core.LOADER.state, str(search_core.LOADER.path)]))\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "CONNECT4_PURE_PYTHON"}
     env["XDG_CACHE_HOME"] = str(tmp_path)
     first = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert first.returncode == 0, first.stderr
+    assert json.loads(first.stdout)[2] == "ready"  # a search big enough to load (here: build) the kernel
     path = Path(json.loads(first.stdout)[3])
+    assert path.is_relative_to(tmp_path)
     path.write_bytes(os.urandom(64))
     again = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0 and "Traceback" not in again.stderr, again.stderr
@@ -267,3 +269,18 @@ def test_perfect_off_the_standard_board_probes_the_solver_before_its_reach():
     small = Rules(rows=4, cols=5)  # every position within reach: exact from the first move
     empty = Board(small)
     assert choose_move(PRESETS["Perfect"], empty.grid, small, empty.to_move).exact is not None
+
+
+def test_a_small_search_leaves_the_kernel_unloaded_and_a_big_one_loads_it():
+    """Below ``SMALL_SEARCH`` positions the Python passes finish before the kernel file would
+    have loaded (analyze on a book position stays free of llvmlite); a bigger search loads it."""
+    code = (
+        "import json, sys\nfrom ai.search import search\nfrom game.board import Board\n"
+        "b = Board.from_moves('4453')\nsearch(b.grid, b.rules, 5, to_move=b.to_move)\n"
+        "small = 'llvmlite' in sys.modules\nsearch(b.grid, b.rules, 9, to_move=b.to_move)\n"
+        "print(json.dumps([small, 'llvmlite' in sys.modules, 'numba' in sys.modules]))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "CONNECT4_PURE_PYTHON"}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == [False, True, False]  # the kernel file (built by the fixture), no numba
