@@ -9,6 +9,8 @@ checks that the scenes word their text anew on the next frame.
 
 from __future__ import annotations
 
+import json
+
 import pygame
 import pytest
 
@@ -31,7 +33,7 @@ from game.board import Board
 from game.i18n import _, set_language
 from game.rules import Rules
 from tests.test_big_text import measure
-from tests.ui import key_event, press, step, wait_until
+from tests.ui import drawn_texts, key_event, press, step, wait_until
 
 pytestmark = pytest.mark.window
 
@@ -137,3 +139,18 @@ def test_every_scene_keeps_its_words_inside_in_every_language(make_app, size, sc
         if len(cut) > len(found["en"][scene][1])
     }
     assert not worse, worse
+
+
+def test_the_language_row_switches_the_window_at_once_and_is_saved(app):
+    options = OptionsScene()
+    app.stack.reset(options)
+    step(app)
+    assert options.language.value == "system" and "Options" in [text for text, _rect in drawn_texts(app)]
+    while options.language.value != "de":
+        options.language.step(1)
+    drawn = [text for text, _rect in drawn_texts(app)]
+    assert "Optionen" in drawn and "Sprache" in drawn and "Zurück" in drawn
+    assert json.loads(app.settings_path.read_text(encoding="utf-8"))["language"] == "de"
+    app.stack.reset(TitleScene())
+    step(app)
+    assert "Gegen den Computer" in [text for text, _rect in drawn_texts(app)]
