@@ -171,3 +171,18 @@ def test_the_voice_speaks_the_language_of_the_sentences():
     set_language("de")
     assert voice.command(1) == ["espeak-ng", "--stdin", "-v", "de"]
     assert Voice("say", ("say",)).command(1) == ["say"]  # the system's own voice follows the system
+
+
+def test_the_cli_speaks_the_system_language_but_json_stays_english(monkeypatch, tmp_path):
+    import json
+
+    from game.cli import main
+
+    monkeypatch.setenv("CONNECT4_HOME", str(tmp_path))
+    monkeypatch.setenv("LANGUAGE", "de")
+    said = io.StringIO()
+    assert main(["explore", "44"], stdout=said) == 0
+    assert "Niederlage in 18 Zügen" in said.getvalue() and "Spieler 1 am Zug" in said.getvalue()
+    printed = io.StringIO()
+    assert main(["explore", "44", "--json"], stdout=printed) == 0
+    assert json.loads(printed.getvalue())["columns"][0]["words"] == "loss in 18 moves"
