@@ -1,6 +1,9 @@
 """Speed of the search, the tree recorder and the solver: ``python -m ai.lab.bench``.
 
-Prints tables; asserts nothing.  Positions: the empty 6x7 board and three mid-game
+Prints tables; asserts nothing.  First the play search compiled against the Python one
+on the same positions (their node counts checked equal), every preset's moves in the
+AI worker process on 6x7 and 7x8, and ``analyze --level expert`` as a whole process.
+Then the Python search and its tree recorder on the empty 6x7 board and three mid-game
 positions (the first 12 moves of the first three lines of ``Test_L2_R1``).  Each time is
 the median of several runs.  ``--quick`` skips the full ``Test_L2_R1`` solver run.
 Then exact scores of seeded early positions (0..14 discs): what ``solve`` costs there.
@@ -91,12 +94,14 @@ def table(headers: list[str], rows: list[list[str]]) -> str:
 
 
 def bench_search(repeat: int) -> None:
-    print("\n## Search (6x7, classic): time is the whole call, iterative deepening included")
+    print("\n## The Python search (6x7, classic): time is the whole call, iterative deepening included")
     rows = []
     for name, board in positions():
         for depth, pruning in ((6, False), (6, True), (8, True), (10, True)):
             seconds, result = timed(
-                lambda: search(board.grid, board.rules, depth, pruning=pruning, to_move=board.to_move),
+                lambda: _python_search(
+                    lambda: search(board.grid, board.rules, depth, pruning=pruning, to_move=board.to_move)
+                ),
                 repeat,
             )
             stats = result.stats
@@ -297,8 +302,11 @@ def bench_tree(repeat: int) -> None:
     rows = []
     for name, board in positions():
         for depth, pruning in ((8, True), (6, False)):
-            plain, _ = timed(
-                lambda: search(board.grid, board.rules, depth, pruning=pruning, to_move=board.to_move), repeat
+            plain, _ = timed(  # the Python search, as the recording one
+                lambda: _python_search(
+                    lambda: search(board.grid, board.rules, depth, pruning=pruning, to_move=board.to_move)
+                ),
+                repeat,
             )
             recorded, result = timed(
                 lambda: search(
