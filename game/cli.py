@@ -264,11 +264,9 @@ def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
     match = commands.add_parser(
         "match",
         help="play a match between levels or external engines, with W/D/L, score and Elo",
-        description=_("A and B: a level (")
-        + levels
-        + _(
-            ") or engine:COMMAND, a program speaking the native dialect (e.g. engine:'python3 bot.py'). Each balanced opening is played twice, each side moving first once."
-        ),
+        description="A and B: a level (" + levels + ") or engine:COMMAND, a program speaking "
+        "the native dialect (e.g. engine:'python3 bot.py'). Each balanced opening is played "
+        "twice, each side moving first once.",
     )
     match.add_argument("player_a", metavar="A", help="a level name, depth:N, or engine:COMMAND")
     match.add_argument("player_b", metavar="B", help="the opponent, in the same forms")
