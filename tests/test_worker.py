@@ -222,3 +222,24 @@ def test_a_level_whose_solver_overrules_its_search_says_so(worker):
     assert answer.answer.decided_by is DecidedBy.OVERRULED
     assert answer.answer.note == "the exact solver chose column 2: it keeps the win, the search's column 3 would not"
     assert answer.answer.exact is not None and answer.answer.exact.pov(answer.job.to_move) == 1
+
+
+def test_trees_the_recorder_cannot_keep_up_with_are_said_skipped_never_awaited_for_good(worker):
+    """Computer against computer: compiled answers come faster than the Python search
+    records their trees; past three waiting, the oldest is skipped and the window told."""
+    from ai import search_core
+    from game.app.worker import TreeSkipped
+
+    assert search_core.LOADER.kernel() is not None  # the compiled search answers (this process)
+    owner = Owner()
+    moves = ["", "4", "44", "443", "4435", "44352"]
+    for moves_so_far in moves:  # each a full-width depth-6 tree without pruning (Python: about a second)
+        job_id = worker.submit(job_for(moves_so_far, 6, pruning=False), owner)
+        pump(worker, lambda job_id=job_id: any(isinstance(e, JobResult) and e.job_id == job_id for e in owner.events))
+    pump(worker, lambda: not worker.receiving, timeout=120)
+    answered = {e.job_id for e in owner.events if isinstance(e, JobResult)}
+    treed = {e.job_id for e in owner.events if isinstance(e, TreeReady)}
+    skipped = {e.job_id for e in owner.events if isinstance(e, TreeSkipped)}
+    assert len(answered) == len(moves)
+    assert skipped and not treed & skipped
+    assert treed | skipped == answered  # every answer's tree arrived or was said skipped

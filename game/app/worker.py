@@ -252,6 +252,15 @@ class TreeReady:
 
 
 @dataclass(frozen=True)
+class TreeSkipped:
+    """The tree of an answered job will not come: the moves came faster than the Python
+    search records trees (the oldest waiting one is skipped), or its rerun differed from
+    the answer.  The scene says so instead of waiting for it."""
+
+    job_id: int
+
+
+@dataclass(frozen=True)
 class WorkerNote:
     """Something the person should know about the worker itself (``job_id`` 0: for the App),
     e.g. that the fast solver is being compiled on the first start."""
@@ -269,8 +278,8 @@ class WorkerLost:
 
 
 JobAnswer = JobResult | ReviewMove | ReviewResult | DepthResult
-WorkerMessage = JobProgress | JobAnswer | TreeHeader | TreeChunk | JobCancelled | JobFailed | WorkerNote
-WorkerEvent = JobProgress | JobAnswer | TreeReady | JobCancelled | JobFailed | WorkerLost | WorkerNote
+WorkerMessage = JobProgress | JobAnswer | TreeHeader | TreeChunk | TreeSkipped | JobCancelled | JobFailed | WorkerNote
+WorkerEvent = JobProgress | JobAnswer | TreeReady | TreeSkipped | JobCancelled | JobFailed | WorkerLost | WorkerNote
 
 
 class JobOwner(Protocol):
@@ -578,6 +587,11 @@ class AIWorker:
                 return None
             return self._tree_progress(job_id)
         if isinstance(message, WorkerNote):
+            return message
+        if isinstance(message, TreeSkipped):
+            if job_id not in self._awaiting_tree:
+                return None
+            self._awaiting_tree.discard(job_id)
             return message
         if job_id != self.current:
             return None  # a cancelled or replaced job

@@ -57,6 +57,7 @@ from game.app.worker import (
     TextbookJob,
     TreeChunk,
     TreeHeader,
+    TreeSkipped,
     WorkerMessage,
     WorkerNote,
 )
@@ -195,6 +196,7 @@ class _TreeRecorder:
             except queue.Empty:
                 break
             log.info("the tree of job %s is not recorded: newer ones came first", dropped)
+            self.send(TreeSkipped(dropped))
         self.tasks.put((job_id, job, answer))
 
     def _run(self) -> None:
@@ -202,12 +204,15 @@ class _TreeRecorder:
             job_id, job, answer = self.tasks.get()
             try:
                 tree = search_tree(answer, job.grid, job.rules, job.to_move, tree_budget=job.tree_budget)
-                if tree is not None:
+                if tree is None:
+                    self.send(TreeSkipped(job_id))
+                else:
                     send_tree(job_id, tree, self.send)
             except (EOFError, BrokenPipeError, OSError):  # the window is gone: nobody wants trees
                 return
             except Exception:  # a tree is a courtesy: say it, keep the worker
                 log.exception("recording the tree of job %s failed", job_id)
+                self.send(TreeSkipped(job_id))
 
 
 def _failure_text(error: Exception) -> str:

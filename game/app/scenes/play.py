@@ -32,7 +32,7 @@ from game.app.scenes.play_records import SearchRecord, SearchRecords
 from game.app.scenes.play_text import Names
 from game.app.settings import Opponent, Settings
 from game.app.widgets import Button, display_size
-from game.app.worker import JobPurpose, TreeReady, WorkerEvent
+from game.app.worker import JobPurpose, TreeReady, TreeSkipped, WorkerEvent
 from game.board import Outcome
 from game.i18n import N_, _
 from game.match import Match
@@ -201,6 +201,8 @@ class PlayScene(Scene):
         """The App hands over what the worker sent about this scene's jobs."""
         if isinstance(event, TreeReady):
             self.records.attach_tree(event.job_id, event.tree)
+        elif isinstance(event, TreeSkipped):
+            self.records.skip_tree(event.job_id)
         else:
             self.jobs.on_event(event)
 

@@ -19,6 +19,7 @@ class SearchRecord:
     result: SearchResult  # its tree may still be on its way (see ``SearchRecords.attach_tree``)
     job_id: int = 0
     has_tree: bool = True  # False: no tree was recorded for it
+    tree_skipped: bool = False  # its tree was to come but will not (``TreeSkipped``)
     note: str | None = None  # e.g. the level's solver played another move than this search chose
     played: int | None = None  # the move the answer played, where it is not the search's choice
 
@@ -53,6 +54,13 @@ class SearchRecords:
             for index, record in enumerate(records):
                 if record.job_id == job_id:
                     records[index] = replace(record, result=replace(record.result, tree=tree))
+
+    def skip_tree(self, job_id: int) -> None:
+        """A search's tree will not come: its record says so instead of "still arriving"."""
+        for records in (self.done, self.undone):
+            for index, record in enumerate(records):
+                if record.job_id == job_id:
+                    records[index] = replace(record, tree_skipped=True)
 
     def last_tree_index(self) -> int | None:
         """The latest search of the match that has a tree."""

@@ -38,7 +38,9 @@ def draw_overlay(scene: TreeScene, surface: pygame.Surface) -> None:
         pygame.draw.rect(surface, p.muted, rect, 1, border_radius=6)
     tree = scene.tree
     if tree is None:
-        if scene.record.has_tree:
+        if scene.record.tree_skipped:
+            message = _("This move's tree was not recorded: the moves came faster than the search could record them.")
+        elif scene.record.has_tree:
             message = _("The tree of this search is still arriving...")
         else:
             message = _("This answer came from the opening book or the exact solver: it has no search tree.")
