@@ -19,9 +19,9 @@ class SearchRecord:
     result: SearchResult  # its tree may still be on its way (see ``SearchRecords.attach_tree``)
     job_id: int = 0
     has_tree: bool = True  # False: no tree was recorded for it
-    tree_skipped: bool = False  # its tree was to come but will not (``TreeSkipped``)
     note: str | None = None  # e.g. the level's solver played another move than this search chose
     played: int | None = None  # the move the answer played, where it is not the search's choice
+    tree_skipped: bool = False  # its tree was to come but will not (``TreeSkipped``)
 
 
 class SearchRecords:
