@@ -50,7 +50,7 @@ def test_a_line_in_use_stays_cached_while_others_come_and_go(app):
     for number in range(3000):
         theme.text(surface, "Your move", 24, (0, 0))
         theme.text(surface, f"line {number}", 24, (0, 0))
-    assert ("Your move", 24, False, theme.palette.text) in theme._texts
+    assert ("Your move", 24, theme.scale, False, theme.palette.text) in theme._texts
 
 
 def test_closing_the_app_closes_its_font_files(tmp_path, make_app):
