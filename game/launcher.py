@@ -14,7 +14,15 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from game.i18n import _
+
+def _(message: str) -> str:
+    """``game.i18n``'s translation; English where main.py reads this file before set-up
+    (importing the ``game`` package needs numpy, which is not installed yet)."""
+    try:
+        from game.i18n import _ as translate
+    except ImportError:
+        return message
+    return translate(message)
 
 
 def display_problem(environ: Mapping[str, str] | None = None, platform: str | None = None) -> str | None:
