@@ -25,6 +25,13 @@ CONTROLS = [
     ("B", N_("read the board aloud, column by column (spoken output on, in Options)")),
     (N_("Ctrl+C / Ctrl+V"), N_("copy the position as a move string / paste a move string or a board")),
     (N_("V (game over)"), N_("review the game: every move classed exactly, the evaluation graph")),
+    (N_("Ctrl+L"), N_("copy a link to the position (standard board, games from the empty board)")),
+    (N_("Ctrl+Shift+C"), N_("copy the game as a game file (.c4)")),
+    (N_("Drop a file"), N_("open a game file, a board file or a link dropped on the window")),
+    (N_("L (review)"), N_("retry your mistakes: find a better move, the exact solver judges")),
+    (N_("P (review)"), N_("play on from the move shown, against any level")),
+    (N_("M (past games)"), N_("train the mistakes of every stored game in one queue")),
+    (N_("E (analysis board)"), N_("the opening explorer: every column's exact value beside your own games")),
     (N_("Esc"), N_("menu / back")),
     ("F11", N_("full screen")),
     ("F12", N_("save a screenshot")),
@@ -125,6 +132,7 @@ class HowToPlayScene(Scene):
         em = size * theme.scale  # a line's height grows with the UI scale
         width = self.column_width(w)
         left = (w - width) // 2
+        self.scroll = min(self.scroll, max(0, int(self.content_height(size, width) - (h - em * 2))))  # not past the end
         y: float = em * 2 - self.scroll
         theme.text(surface, _("How to play"), size * 2, (w / 2, y), bold=True, anchor="center")
         y += em * 2
