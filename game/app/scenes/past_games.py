@@ -75,7 +75,7 @@ class PastGamesScene(Scene):
         self.buttons = [
             Button(N_("Level: all"), self.next_level, "L"),
             Button(N_("Result: all"), self.next_result, "R"),
-            Button(N_("Train mistakes"), self.train_mistakes, "M"),
+            Button(N_("Retry mistakes"), self.train_mistakes, "M"),
             Button(N_("Review"), self.open_selected, "Enter"),
             Button(N_("Back"), self.back, "Esc"),
         ]

@@ -338,7 +338,7 @@ class RetryScene(Scene):
         drill = self.drill
         assert drill is not None
         if self.verdict is None:
-            notes[drill.played] = ColumnNote("played", palette.warning)
+            notes[drill.played] = ColumnNote(_("played"), palette.warning)
         last = board.last_cell()
         if self.tried is not None:
             cell = board.cell_of(self.tried)

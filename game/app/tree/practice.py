@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from ai.tree import BoundKind, Node, SearchTree, fmt_bounded, fmt_tree_value
 from game.app.tree.tree_fetch import TreeAsk
 from game.board import Board
-from game.i18n import _, ngettext
+from game.i18n import N_, _, ngettext
 from game.notation import format_move
 
 DEPTH = 2
@@ -54,9 +54,9 @@ def max_reply_count(board: Board) -> int:
 class Difficulty(enum.Enum):
     """How the practised search runs."""
 
-    MINIMAX = "minimax only"
-    PRUNING = "with pruning"  # the fast search's order: best moves first, many cutoffs
-    BAD_ORDER = "with a bad move order"  # the textbook's left to right: fewer cutoffs
+    MINIMAX = N_("minimax only")
+    PRUNING = N_("with pruning")  # the fast search's order: best moves first, many cutoffs
+    BAD_ORDER = N_("with a bad move order")  # the textbook's left to right: fewer cutoffs
 
 
 class Ask(enum.Enum):

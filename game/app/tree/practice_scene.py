@@ -58,7 +58,7 @@ class PracticeScene(Scene):
         self.fetch = TreeFetch(self, practice_asks(self.board, difficulty))
         self.typed = ""
         self.feedback = _("Practice {value}: answer node by node, in the order the search finished them.").format(
-            value=difficulty.value
+            value=_(difficulty.value)
         )
         self.last_right: bool | None = None
 
@@ -124,7 +124,7 @@ class PracticeScene(Scene):
         w, h = surface.get_size()
         if practice is None:  # the trees are on their way from the worker
             waiting = self.fetch.failed or _("Practice {value}: recording the search to practise...").format(
-                value=self.difficulty.value
+                value=_(self.difficulty.value)
             )
             theme.text(surface, theme.fit(waiting, 18, w - 40), 18, (w // 2, h // 2), anchor="center")
             return
@@ -137,7 +137,7 @@ class PracticeScene(Scene):
         x, y = panel.left + 12, panel.top + 10
         asked = len(practice.results)
         title = _("You are alpha-beta: {value}   score {score}/{asked}").format(
-            value=practice.difficulty.value, score=practice.score, asked=asked
+            value=_(practice.difficulty.value), score=practice.score, asked=asked
         )
         theme.text(surface, theme.fit(title, size + 2, panel.width - 24, bold=True), size + 2, (x, y), bold=True)
         y += size + 8
@@ -189,8 +189,8 @@ class PracticeScene(Scene):
         cell_w = max(40, (area.width - label_w - value_w) // max(1, columns))
         row_h = min(size + 14, max(size + 4, area.height // max(1, len(practice.rows) + 2)))
         y = area.top
-        theme.text(surface, "move", size - 2, (area.left, y), color=p.muted)
-        theme.text(surface, "value", size - 2, (area.left + label_w, y), color=p.muted)
+        theme.text(surface, _("move"), size - 2, (area.left, y), color=p.muted)
+        theme.text(surface, _("value"), size - 2, (area.left + label_w, y), color=p.muted)
         theme.text(surface, _("replies, in search order"), size - 2, (area.left + label_w + value_w, y), color=p.muted)
         y += row_h
         for row in practice.rows:
