@@ -60,9 +60,14 @@ class Button:
         label = _(label or self.label)  # labels are kept in English and worded as drawn
         wanted = min(size or max(14, int(rect.height * 0.5)), rect.height * 0.85 / theme.scale)
         label, fitted = theme.fitted(label, wanted, rect.width - 8)
-        text_rect = theme.text(surface, label, fitted, rect.center, color=p.button_text, anchor="center")
         hint_size = max(11, fitted * 2 // 3)
         hint_width = theme.font(hint_size).size(self.key_hint)[0] if self.key_hint else 0
+        center = rect.center
+        room = rect.width - 18 - hint_width  # left of the key: 4 px margin, 6 px gap, 8 px to the edge
+        label_width = theme.font(fitted).size(label)[0]
+        if self.key_hint and rect.centerx + label_width / 2 + 6 + hint_width > rect.right - 8 and label_width <= room:
+            center = (rect.left + 4 + room // 2, rect.centery)  # centred, it would hide the key: move it left
+        text_rect = theme.text(surface, label, fitted, center, color=p.button_text, anchor="center")
         if self.key_hint and text_rect.right + 6 + hint_width <= rect.right - 8:  # clear of the label
             theme.text(
                 surface,
