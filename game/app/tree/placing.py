@@ -144,17 +144,17 @@ def crumb_rects(scene: TreeScene) -> list[tuple[pygame.Rect, int]]:
 def tree_buttons(scene: TreeScene) -> list[Button]:
     """The bottom strip's buttons, in the order ``layout_buttons`` relabels them."""
     return [
-        Button("|<", lambda: scene.replay_jump(start=True)),
-        Button("<", scene.replay_back),
-        Button(N_("Play"), scene.toggle_play),
-        Button(">", scene.replay_forward),
-        Button(">|", lambda: scene.replay_jump(start=False)),
-        Button(N_("Speed"), scene.next_speed),
-        Button(N_("Compare"), scene.toggle_compare),
-        Button(N_("Orders"), scene.toggle_orders),
-        Button(N_("Legend"), scene.toggle_legend),
-        Button(N_("Fit"), scene.fit),
-        Button(N_("Close"), scene.close),
+        Button("|<", lambda: scene.replay_jump(start=True), "Home"),  # the keys of keys.py
+        Button("<", scene.replay_back, ","),
+        Button(N_("Play"), scene.toggle_play, "Space"),
+        Button(">", scene.replay_forward, "."),
+        Button(">|", lambda: scene.replay_jump(start=False), "End"),
+        Button(N_("Speed"), scene.next_speed, "S"),
+        Button(N_("Compare"), scene.toggle_compare, "C"),
+        Button(N_("Orders"), scene.toggle_orders, "O"),
+        Button(N_("Legend"), scene.toggle_legend, "L"),
+        Button(N_("Fit"), scene.fit, "F"),
+        Button(N_("Close"), scene.close, "Esc"),
     ]
 
 
