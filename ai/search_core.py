@@ -781,6 +781,7 @@ class CompiledPasses:
         self.killers = np.full(rules.cells + 2, -1, dtype=np.int64)
         self.state = np.zeros(STATE, dtype=np.int64)
         self.flag = np.zeros(1, dtype=np.int64)
+        self.pass_arrays: tuple[np.ndarray, ...] = ()  # the running pass's line arrays (``one_pass``)
 
     def one_pass(self, depth: int, done_nodes: int, has_best: bool, started: float) -> SearchResult:
         """One pass to ``depth`` (``done_nodes``: the earlier passes' nodes).
@@ -809,6 +810,9 @@ class CompiledPasses:
             p_params, p_steps, moves, p_table, len(self.table), p_killers, len(self.killers), p_state, p_flag,
             p_frames, p_orders, p_pv, p_roots, rows, self.first, self.second, int(self.to_move == MAX),
         )  # fmt: skip
+        # Held by ``self`` (which the pass's thread holds), not only by this frame: the
+        # arrays the kernel writes live as long as the pass does.
+        self.pass_arrays = (frames, orders, pv, roots)
         value = self._run(depth, lambda: self.kernel(*args))
         if value == STOPPED:
             if self.state[S_REASON] == REASON_CANCEL:
@@ -858,9 +862,20 @@ class CompiledPasses:
                     limits.on_progress(int(self.state[S_NODES]))
         except BaseException:
             self.flag[0] = FLAG_STOP  # Ctrl+C or a failing callback: the pass stops at its next check
-            thread.join()
+            _join_through_interrupts(thread)
             raise
         return box[0]
+
+
+def _join_through_interrupts(thread: threading.Thread) -> None:
+    """Wait for a stopped pass to end, whatever Ctrl+C comes meanwhile: the kernel writes
+    into this process's arrays until it returns, so nobody may leave before it has (a
+    second Ctrl+C once let the arrays go while it ran: a crash)."""
+    while thread.is_alive():
+        try:
+            thread.join()
+        except KeyboardInterrupt:
+            continue
 
 
 def compiled_passes(

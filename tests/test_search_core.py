@@ -15,6 +15,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -284,3 +285,31 @@ def test_a_small_search_leaves_the_kernel_unloaded_and_a_big_one_loads_it():
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == [False, True, False]  # the kernel file (built by the fixture), no numba
+
+
+def test_a_stopped_pass_is_waited_for_through_more_ctrl_c():
+    """A second Ctrl+C while a stopped pass winds down must not let its arrays go while the
+    kernel still writes them (it crashed the process once): the wait outlasts interrupts."""
+    import _thread
+    import signal
+    import threading
+
+    from ai.search_core import _join_through_interrupts
+
+    finished = threading.Event()
+    running = threading.Thread(target=lambda: (time.sleep(0.6), finished.set()), daemon=True)
+
+    def press_twice() -> None:
+        time.sleep(0.1)
+        _thread.interrupt_main()
+        time.sleep(0.2)
+        _thread.interrupt_main()
+
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        running.start()
+        threading.Thread(target=press_twice, daemon=True).start()
+        _join_through_interrupts(running)
+        assert finished.is_set() and not running.is_alive()
+    finally:
+        signal.signal(signal.SIGINT, handler)
