@@ -37,6 +37,8 @@ def game_line(record: GameRecord) -> str:
         result = _("draw")
     elif names[winner] == _("you"):
         result = _("you won")
+    elif names[0] == names[1]:  # "depth 7 v depth 7": the level alone does not say who won
+        result = _("{name} won").format(name=_("player 1") if winner == 0 else _("player 2"))
     else:
         result = _("{name} won").format(name=names[winner])
     accuracy = ""
