@@ -120,8 +120,8 @@ class Practice:
         if right:
             self.score += 1
             return True, _("Right: {expected}.").format(expected=question.expected)
-        return False, _("Not {value}: {expected}. {why}").format(
-            value=text.strip() or "blank", expected=question.expected, why=question.why
+        return False, _("Not {value} but {expected}. {why}").format(
+            value=text.strip() or _("blank"), expected=question.expected, why=question.why
         )
 
     def answered(self, node: int, ask: Ask) -> bool:

@@ -156,7 +156,9 @@ class PracticeScene(Scene):
         prompt = (
             _("Done. Tab practises again (next difficulty); Esc goes back.")
             if question is None
-            else f"Q{practice.at + 1}/{len(practice.questions)}: {question.prompt}"
+            else _("Q{number}/{count}: {prompt}").format(
+                number=practice.at + 1, count=len(practice.questions), prompt=question.prompt
+            )
         )
         theme.text(surface, theme.fit(prompt, size, panel.width - 24, bold=True), size, (x, y), bold=True)
         y += size + 6
