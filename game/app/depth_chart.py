@@ -130,7 +130,7 @@ def _draw_shares(
             kept = current.rows[index].kept
             mark_y = base - (height if kept else 0) + (8 if kept else -8)
             color, shape = (p.good, "circle") if kept else (p.warning, "square")  # and at the top or the bottom
-            draw_mark(surface, shape, color, (cx + step * 0.32, mark_y), 5, p.text)
+            draw_mark(surface, shape, color, (cx + step * 0.4, mark_y), 5, p.text)  # clear of the bar's label
     if not any(row.judged for truth in (bench, current) if truth for row in truth.rows):
         why = next((truth.note for truth in (current, bench) if truth is not None and truth.note), "")
         message = theme.fit(
