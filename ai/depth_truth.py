@@ -127,6 +127,11 @@ def _one(
     except SearchCancelled:
         if should_stop():
             raise
+    # The cap is work, not time: a pass that ended past it does not count, however soon
+    # the stop was heard (the compiled search can finish a whole pass between two reports).
+    for depth in [depth for depth, nodes in pruned.items() if nodes > PRUNED_CAP]:
+        del pruned[depth]
+        moves.pop(depth, None)
     if scores is not None and best is not None:
         for depth, move in moves.items():
             kept[depth] = _sign(scores[move]) == _sign(best)
