@@ -45,7 +45,7 @@ class OptionsScene(Scene):
             SIZE_PRESETS + ["custom"],
             0,
             self._set_size,
-            format=lambda v: f"{v[0]} x {v[1]}" if isinstance(v, tuple) else _("custom"),
+            format=lambda v: f"{v[0]}x{v[1]}" if isinstance(v, tuple) else _("custom"),
         )
         self.rows = Selector(N_("Rows"), list(range(MIN_ROWS, MAX_ROWS + 1)), 0, setter("rows"))
         self.cols = Selector(N_("Columns"), list(range(MIN_COLS, MAX_COLS + 1)), 0, setter("cols"))
