@@ -228,6 +228,8 @@ class BoardView:
         size = min(max(11, int(rect.height * 0.75)), rect.height * 0.9 / self.theme.scale)
         while size > 9 / self.theme.scale and self.theme.font(size, True).size(note.text)[0] > room:
             size -= 0.5  # shrink rather than cut "lose 18" (a badge does not grow with the text size)
+        if self.theme.font(size, True).size(note.text)[0] > room:  # still too wide: into the round ends, not cut
+            room = rect.width - 4
         text = self.theme.fit(note.text, size, room, bold=True)
         self.theme.text(surface, text, size, rect.center, color=ink, bold=True, anchor="center")
 
