@@ -54,7 +54,7 @@ def textbook_title(shown: SearchTree, depth: int, nodes: int) -> str:
         else _("ai/textbook.py to depth {depth}, alpha-beta off, moves left to right")
     ).format(depth=depth)
     if depth < shown.depth:
-        said += _(" (the search shown went to depth {depth}: too many lines to step)").format(depth=shown.depth)
+        said += _(" (depth {depth} would be too many lines)").format(depth=shown.depth)
     return _("{said}: {nodes:,} nodes").format(said=said, nodes=nodes)
 
 
@@ -171,7 +171,7 @@ class CodeWalkScene(Scene):
         lines = []
         for depth, frame in enumerate(self.frames()):
             node = self.tree.node(frame.node)
-            move = "root" if node.move is None else format_move(node.move, self.tree.rules)
+            move = _("root") if node.move is None else format_move(node.move, self.tree.rules)
             function = "maximize" if node.is_max else "minimize"
             value = "-" if frame.value is None else fmt_tree_value(frame.value)
             lines.append(
