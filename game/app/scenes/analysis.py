@@ -61,7 +61,7 @@ class AnalysisScene(Scene):
         self.no_scores_reason: str | None = None  # why there are no exact scores here (book, budget)
         self.arrived = False
         self.buttons = [
-            Button(N_("Take back"), self.take_back, "U"),
+            Button(N_("Undo"), self.take_back, "U"),
             Button(N_("Redo"), self.redo_move, "Ctrl+Y"),
             Button(N_("Branch"), self.next_branch, "B"),
             Button(N_("Copy"), self.copy, "Ctrl+C"),
@@ -328,7 +328,7 @@ class AnalysisScene(Scene):
             glow=outcome.runs if outcome is not None else (),
         )
         for button, rect in zip(self.buttons, row_rects(row, len(self.buttons), 8)):
-            enabled = {"Take back": bool(self.board.moves), "Redo": bool(self.redo), "Branch": bool(self.lines)}
+            enabled = {"Undo": bool(self.board.moves), "Redo": bool(self.redo), "Branch": bool(self.lines)}
             button.draw(surface, theme, rect=rect, enabled=enabled.get(button.label, True))
 
 
