@@ -61,8 +61,21 @@ def _flip_values(assets: Path) -> None:
     _replace(assets, BookFile.PLY_12_DISTANCES, records)
 
 
+def _with_compiled_kernels(cache: Path) -> Path:
+    """A fresh cache folder (no book verdicts) that has this machine's compiled kernels, so
+    each command does not compile the solver again (tests/test_kernel_cache.py does that)."""
+    from ai.solver_core import cache_folder
+
+    kernels = cache / "connect4" / "solver"
+    if not kernels.exists() and not cache.is_file():  # (a file where the folder should be: a test of its own)
+        kernels.mkdir(parents=True)
+        for built in cache_folder().glob("*.kernel"):
+            shutil.copyfile(built, kernels / built.name)
+    return cache
+
+
 def _run(site: Path, cache: Path, *args: str, stdin: str = "", timeout: float = 300) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{ROOT}", XDG_CACHE_HOME=str(cache))
+    env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{ROOT}", XDG_CACHE_HOME=str(_with_compiled_kernels(cache)))
     return subprocess.run(
         [sys.executable, "main.py", *args],
         cwd=ROOT,
