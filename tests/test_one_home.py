@@ -24,6 +24,7 @@ from ai.player import BAD_BOOK_NOTE, choose_move, column_scores
 from ai.solver import Solver, SolverStopped
 from game.board import Board
 from game.rules import STANDARD, Rules
+from tests.test_book_trust import _with_compiled_kernels
 
 DATA = Path(__file__).resolve().parent / "data" / "one_home.txt"
 POSITIONS = Path(__file__).resolve().parent.parent / "ai" / "data" / "positions"
@@ -166,7 +167,7 @@ def damaged_book(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     records); fresh solver tables and verdict cache; the real books again afterwards."""
     path = tmp_path / "book_12ply_distances.dat"
     path.write_bytes(b"damaged")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(_with_compiled_kernels(tmp_path / "cache")))
     monkeypatch.setattr(ai.book, "book_path", lambda which: path)
     _fresh_tables()
     ai.book._shared_book.cache_clear()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_book_trust import ROOT, _copy_package, _flip_values
+from tests.test_book_trust import ROOT, _copy_package, _flip_values, _with_compiled_kernels
 
 pytestmark = pytest.mark.window
 
@@ -27,7 +27,7 @@ def flipped_site(tmp_path_factory) -> Path:
 
 
 def _child(site: Path, cache: Path, code: str) -> dict:
-    env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{ROOT}", XDG_CACHE_HOME=str(cache))
+    env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{ROOT}", XDG_CACHE_HOME=str(_with_compiled_kernels(cache)))
     env.setdefault("SDL_VIDEODRIVER", "dummy")
     env.setdefault("SDL_AUDIODRIVER", "dummy")
     proc = subprocess.run(
