@@ -24,6 +24,7 @@ from ai.perfect import PerfectPlayer
 from ai.search import SearchCancelled, SearchProgress, search
 from ai.solver import SolverStopped
 from game.board import Board
+from game.i18n import _
 from game.rules import STANDARD
 
 PRUNED_CAP = 400_000
@@ -78,16 +79,18 @@ def exact_outcome(
         SearchCancelled: ``should_stop`` returned True.
     """
     if board.rules != STANDARD:
-        return None, f"off the standard board ({board.rules.describe()}): the solver knows 6x7, connect 4"
+        return None, _("off the standard board ({rules}): the solver knows 6x7, connect 4").format(
+            rules=board.rules.said()
+        )
     budget = exact_nodes(STANDARD) if node_limit is None else node_limit
     try:
         scores = player.column_scores(board.grid, board.to_move, node_limit=budget, should_stop=should_stop)
     except SolverStopped:
         if should_stop():
             raise SearchCancelled() from None
-        return None, f"not solved within {budget:,} positions"
+        return None, _("not solved within {budget:,} positions").format(budget=budget)
     except BookError as error:
-        return None, f"the opening book failed its check ({error})"
+        return None, _("the opening book failed its check ({error})").format(error=error)
     return scores, ""
 
 
@@ -199,14 +202,21 @@ def _note(unknown: dict[str, int], rows: tuple[DepthRow, ...], positions: int) -
     parts = []
     for why, count in unknown.items():
         if positions == 1:
-            parts.append(f"no exact outcome: {why}")
+            parts.append(_("no exact outcome: {why}").format(why=why))
         else:
-            parts.append(f"{count} of {positions} positions without an exact outcome: {why}")
+            parts.append(
+                _("{count} of {positions} positions without an exact outcome: {why}").format(
+                    count=count, positions=positions, why=why
+                )
+            )
     missing = [row.depth for row in rows if row.pruned_nodes is None]
     if missing and positions:
         depths = str(missing[0]) if len(missing) == 1 else f"{missing[0]}-{missing[-1]}"
-        where = "" if positions == 1 else " in some positions"
-        parts.append(f"depth {depths} not searched{where}: past the {PRUNED_CAP:,}-node cap")
+        if positions == 1:
+            line = _("depth {depths} not searched: past the {cap:,}-node cap")
+        else:
+            line = _("depth {depths} not searched in some positions: past the {cap:,}-node cap")
+        parts.append(line.format(depths=depths, cap=PRUNED_CAP))
     return "; ".join(parts)
 
 
@@ -214,6 +224,6 @@ def position_cell(row: DepthRow) -> str:
     """One position's cell of the table: "keeps (534 nodes)", "changes (...)", "- (..)"
     where the outcome is not known (the note says why), or why the depth has no search."""
     if row.pruned_nodes is None:
-        return f"not searched (past the {PRUNED_CAP:,}-node cap)"
-    kept = "-" if not row.judged else ("keeps" if row.kept else "changes")
-    return f"{kept} ({row.pruned_nodes:,.0f} nodes)"
+        return _("not searched (past the {cap:,}-node cap)").format(cap=PRUNED_CAP)
+    kept = "-" if not row.judged else (_("keeps") if row.kept else _("changes"))
+    return _("{kept} ({nodes:,.0f} nodes)").format(kept=kept, nodes=row.pruned_nodes)
