@@ -155,8 +155,9 @@ def test_the_recorded_set_covers_both_boards_and_the_whole_game():
 @pytest.mark.slow  # several seconds: out of the quick lane, in the full run
 def test_every_preset_plays_as_before_on_a_sample():
     """A tenth of the recorded set.  The whole set (300 positions, 1,800 moves) was checked
-    when the column scores found their one home (7.5 minutes then), too long for every CI
-    run; ``_check_recorded(_recorded())`` checks it again."""
+    when the column scores found their one home (7.5 minutes then) and again once the play
+    search was compiled (5 minutes), too long for every CI run;
+    ``_check_recorded(_recorded())`` checks it again."""
     _check_recorded(_recorded()[::10])
 
 
