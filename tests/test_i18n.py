@@ -8,6 +8,7 @@ string fails CI (docs/translating.md says how to add the words).
 
 from __future__ import annotations
 
+import gettext
 import io
 import os
 import string
@@ -90,12 +91,22 @@ def test_a_catalog_is_complete_and_keeps_every_field(code):
     assert not problems, problems
 
 
+def _messages(mo: bytes) -> dict:
+    """A compiled catalog's messages, without its header (which names the Babel version
+    that compiled it)."""
+    messages = dict(gettext.GNUTranslations(io.BytesIO(mo))._catalog)  # type: ignore[attr-defined]
+    messages.pop("", None)
+    return messages
+
+
 @pytest.mark.parametrize("code", SHIPPED)
 def test_the_committed_mo_is_the_compiled_po(code):
     compiled = io.BytesIO()
     write_mo(compiled, catalog(code))
     committed = po_path(code).with_suffix(".mo").read_bytes()
-    assert committed == compiled.getvalue(), f"compile {code}: pybabel compile -d game/locale -D connect4"
+    assert _messages(committed) == _messages(compiled.getvalue()), (
+        f"compile {code}: pybabel compile -d game/locale -D connect4"
+    )
 
 
 def test_plural_forms_follow_the_count():
