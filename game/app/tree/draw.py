@@ -39,7 +39,7 @@ def draw_overlay(scene: TreeScene, surface: pygame.Surface) -> None:
     tree = scene.tree
     if tree is None:
         if scene.record.tree_skipped:
-            message = _("This move's tree was not recorded: the moves came faster than the search could record them.")
+            message = _("This move's tree was not recorded: the moves came too fast.")
         elif scene.record.has_tree:
             message = _("The tree of this search is still arriving...")
         else:
