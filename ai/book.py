@@ -45,7 +45,6 @@ from types import ModuleType
 import numpy as np
 
 from ai.bitboard import Geometry, geometry
-from game.board import Board
 from game.rules import STANDARD
 
 ROWS, COLS = STANDARD.rows, STANDARD.cols
@@ -520,7 +519,7 @@ class OpeningBook:
         return -(cells_half + 1 - (played + plies_left) // 2)
 
 
-EARLY_PLIES = 4
+EARLY_PLIES = 6
 """Up to this many discs an exact solve reads ``early_scores`` (solved once)."""
 EARLY_FILE = Path(__file__).resolve().parent / "data" / "early_exact.txt"
 """Exact scores of every position of at most ``EARLY_PLIES`` discs, one of each mirror
@@ -533,7 +532,7 @@ def canonical_key(first: int, second: int) -> int:
     return min(huffman_key(first, second)[0], huffman_key(first, second, mirror=True)[0])
 
 
-EARLY_SHA256 = "e080f71252d03e7f39a88e8f718427c351b4ece0819db311f12d3de750a692fe"
+EARLY_SHA256 = "33d7a3cfdb29dbf8bc5042251fea313c05b3eb2df4deb3646221fa1c2369d053"
 """SHA-256 of the shipped ``EARLY_FILE``: a table that differs is not used (``python -m
 ai.book_check`` rebuilds the file and prints the new digest to put here)."""
 MAX_EARLY_BYTES = 1 << 20
@@ -576,15 +575,26 @@ def early_scores() -> dict[int, int]:
     except BookError as error:
         _early_error = error
         return table
-    geo = standard_geometry()
     for line in text.splitlines():
         words = line.split()
         if len(words) != 2:
             continue
         moves, score = words
-        first, second = geo.from_grid(Board.from_moves("" if moves == "-" else moves).grid)
-        table[canonical_key(first, second)] = int(score)
+        table[canonical_key(*sides_of_moves("" if moves == "-" else moves))] = int(score)
     return table
+
+
+def sides_of_moves(moves: str) -> tuple[int, int]:
+    """(first player's bits, second player's) after the 1-based columns of ``moves`` on the
+    standard board: the table's move strings are checked (its digest), so no rules are
+    applied (``Board.from_moves`` would take a second for the table's 11,000 lines)."""
+    heights = [0] * COLS
+    sides = [0, 0]
+    for index, char in enumerate(moves):
+        col = ord(char) - ord("1")
+        sides[index & 1] |= 1 << (col * HEIGHT + heights[col])
+        heights[col] += 1
+    return sides[0], sides[1]
 
 
 def book(which: BookFile = BookFile.PLY_12_DISTANCES) -> OpeningBook:

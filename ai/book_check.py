@@ -13,6 +13,8 @@ verdict is kept by file (``ai.book``'s cache), so a file is checked once.  The d
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
+import os
 import random
 import time
 from pathlib import Path
@@ -147,35 +149,57 @@ def _wins_at_once(board: Board) -> bool:
     return False
 
 
-def build_early_file(path: Path = EARLY_FILE, plies: int = EARLY_PLIES) -> int:
-    """Solve every position of at most ``plies`` discs (one per mirror pair); write them."""
+def early_positions(plies: int = EARLY_PLIES) -> list[str]:
+    """Every position of at most ``plies`` discs that is not over, one per mirror pair, as
+    move strings, disc count by disc count (the table's order)."""
     geo = standard_geometry()
-    solver = Solver(STANDARD)
     seen: set[int] = set()
-    lines = []
+    found = []
     frontier = [Board()]
     for _ in range(plies + 1):
         following = []
         for board in frontier:
-            first, second = geo.from_grid(board.grid)
-            key = canonical_key(first, second)
+            key = canonical_key(*geo.from_grid(board.grid))
             if key in seen or board.is_game_over():
                 continue
             seen.add(key)
-            score = solver.solve_grid(board.grid, board.to_move).score
-            lines.append(f"{board.moves_string() or '-'} {score}")
+            found.append(board.moves_string())
             for move in board.legal_moves():
                 child = board.copy()
                 child.push(move)
                 following.append(child)
         frontier = following
-    path.write_text("\n".join(lines) + "\n")
-    return len(lines)
+    return found
+
+
+_EARLY_SOLVER: Solver | None = None
+
+
+def _solve_early(moves: str) -> int:
+    """One position's exact score (one solver per process, its table kept between them)."""
+    global _EARLY_SOLVER
+    if _EARLY_SOLVER is None:
+        _EARLY_SOLVER = Solver(STANDARD)
+    board = Board.from_moves(moves)
+    return _EARLY_SOLVER.solve_grid(board.grid, board.to_move).score
+
+
+def build_early_file(path: Path = EARLY_FILE, plies: int = EARLY_PLIES, jobs: int = 1) -> int:
+    """Solve every position of at most ``plies`` discs (one per mirror pair) in ``jobs``
+    processes; write them."""
+    found = early_positions(plies)
+    if jobs > 1:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            scores = pool.map(_solve_early, found, chunksize=64)
+    else:
+        scores = [_solve_early(moves) for moves in found]
+    path.write_text("".join(f"{moves or '-'} {score}\n" for moves, score in zip(found, scores, strict=True)))
+    return len(found)
 
 
 if __name__ == "__main__":
     started = time.perf_counter()
-    count = build_early_file()
+    count = build_early_file(jobs=os.cpu_count() or 1)
     print(f"wrote {count} positions to {EARLY_FILE} in {time.perf_counter() - started:.0f} s")
     digest = hashlib.sha256(EARLY_FILE.read_bytes().replace(b"\r\n", b"\n")).hexdigest()
     print(f"its SHA-256, for EARLY_SHA256 in ai/book.py: {digest}")

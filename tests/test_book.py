@@ -129,21 +129,29 @@ def test_a_book_loads_only_when_first_asked():
 
 @pytest.mark.slow
 def test_early_table_matches_a_search_one_disc_deeper():
-    """Each sampled 4-disc entry is the best of its columns, solved at 5 discs (past the
-    table: search down to the 12-ply book)."""
-    from ai.book import EARLY_FILE
+    """The table holds every position of up to ``EARLY_PLIES`` discs (one per mirror pair)
+    and the solver reads it (no node searched); each sampled entry of its last disc count
+    is the best of its columns, solved one disc deeper (past the table: the search down to
+    the 12-ply book)."""
+    from ai.book import EARLY_FILE, EARLY_PLIES
+    from ai.book_check import early_positions
     from game.board import Board
 
     solver = Solver(Rules())
     lines = [line.split() for line in EARLY_FILE.read_text().splitlines() if line.strip()]
-    four = [(moves, int(score)) for moves, score in lines if len(moves) == 4]
-    assert len(lines) == 719 and len(four) > 400
-    for moves, score in random.Random(9).sample(four, 12):
+    assert [moves.strip("-") for moves, _ in lines] == early_positions(EARLY_PLIES)
+    last = [(moves, int(score)) for moves, score in lines if len(moves) == EARLY_PLIES]
+    for moves, score in random.Random(9).sample(last, 12):
         board = Board.from_moves(moves)
+        read = solver.solve_grid(board.grid, board.to_move)
+        assert (read.score, read.nodes) == (score, 0), moves
         best = -99
         for col in board.legal_moves():
             child = board.copy()
             child.push(col)
+            if child.is_game_over():  # a win with this disc: 22 minus the winner's discs
+                best = max(best, (42 + 1 - board.ply) // 2)
+                continue
             best = max(best, -solver.solve_grid(child.grid, child.to_move).score)
         assert best == score, moves
 
