@@ -152,34 +152,25 @@ def threats(p: int, empty: int, height: int, connect: int) -> int:
     return r & empty
 
 
-def slot_and_check(
-    key: int, slots: int, reciprocal: float, exact_float: bool, wrap_quotient: int, wrap_slot: int
-) -> tuple[int, int]:
+def slot_and_check(key: int, slots: int, reciprocal: float) -> tuple[int, int]:
     """``(key % slots, key // slots + 1)``: a key's slot and check, as ``ai.solver`` has them.
 
-    Keys below 2**52 are exact in a double, so the quotient comes from a multiplication
-    (corrected by one either way) instead of a 64-bit division.  Keys of boards with 64
-    bits a position (7x8) can pass 2**63 and wrap to negative in an int64: the true key is
-    then ``key + 2**64``, whose quotient and remainder add ``2**64``'s (``wrap_*``).
+    The quotient comes from a multiplication by the reciprocal instead of a 64-bit
+    division, then is corrected: the double holds the key to 53 bits, so the estimate is
+    off by at most one for the table's sizes (more only for tiny test tables: the loops).
+    Keys of boards with 64 bits a position (7x8) can pass 2**63 and wrap to negative in
+    an int64: the true key is then ``key + 2**64``, and the int64 arithmetic below wraps
+    the same way, so the remainder comes out right.
     """
-    if exact_float:
-        check = np.int64(key * reciprocal)
-        slot = key - check * slots
-        if slot < 0:
-            check -= 1
-            slot += slots
-        elif slot >= slots:
-            check += 1
-            slot -= slots
-        return slot, check + 1
-    slot = key % slots  # Python's floor semantics (numba keeps them): 0 <= slot < slots
-    check = key // slots
-    if key < 0:
-        slot += wrap_slot
-        check += wrap_quotient
-        if slot >= slots:
-            slot -= slots
-            check += 1
+    true_key = np.float64(key) if key >= 0 else np.float64(key) + 18446744073709551616.0
+    check = np.int64(true_key * reciprocal)
+    slot = key - check * slots
+    while slot < 0:
+        check -= 1
+        slot += slots
+    while slot >= slots:
+        check += 1
+        slot -= slots
     return slot, check + 1
 
 
@@ -228,13 +219,7 @@ def negamax(
     etc_below = params[P_ETC_BELOW]
     order_below = params[P_ORDER_BELOW]
     ncols = params[P_COLUMNS]
-    # Keys below 2**52 are exact in a double: the slot and check come from a multiplication.
-    exact_float = board_mask < (1 << 51)
-    reciprocal = 1.0 / slots
-    # 2**64 = wrap_quotient * slots + wrap_slot, for keys past 2**63 (see slot_and_check).
-    quarter = 1 << 62
-    wrap_quotient = 4 * (quarter // slots) + (4 * (quarter % slots)) // slots
-    wrap_slot = (4 * (quarter % slots)) % slots
+    reciprocal = 1.0 / slots  # for the slot and check of a key (see slot_and_check)
     frame = scratch[0]  # (depth, FIELDS): the stack's frames
     prio = scratch[1]  # ((64 - threats made) << 4 | rank), sorted
     wins = scratch[2]  # the threats a move makes (-1: not counted)
@@ -292,7 +277,7 @@ def negamax(
         first_rank = -1
         if not done:
             high = (cells - 1 - played) // 2
-            slot, check = slot_and_check(current + mask, slots, reciprocal, exact_float, wrap_quotient, wrap_slot)
+            slot, check = slot_and_check(current + mask, slots, reciprocal)
             entry = words[slot]
             if (entry >> 20) == check:
                 lower = ((entry >> 8) & 255) - cells
@@ -337,9 +322,7 @@ def negamax(
                     for rank in range(ncols):
                         move = moves & columns[rank]
                         if move:
-                            child_slot, child_check = slot_and_check(
-                                opponent + (mask | move), slots, reciprocal, exact_float, wrap_quotient, wrap_slot
-                            )
+                            child_slot, child_check = slot_and_check(opponent + (mask | move), slots, reciprocal)
                             child_entry = words[child_slot]
                             if (child_entry >> 20) == child_check and (child_entry & 255) - cells <= -beta:
                                 score = cells - (child_entry & 255)
