@@ -30,7 +30,7 @@ from ai.book import BookError, book, early_scores
 from ai.depth_truth import benchmark_boards, depth_truth
 from ai.levels import Level
 from ai.perfect import shared_player
-from ai.player import choose_move, search_tree
+from ai.player import choose_move, search_settings, search_tree
 from ai.reviewer import ReviewStopped, review_game
 from ai.search import SearchCancelled, SearchProgress, search
 from ai.solver import SolverStopped
@@ -141,15 +141,12 @@ def _answer(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[
             job.grid,
             job.rules,
             level.depth,
-            pruning=level.pruning,
-            order=level.order,
-            node_limit=level.node_limit,
-            noise=level.noise,  # with ``choose_move``'s seed (0): a noisy level's own judgement
             record_tree=job.record_tree,
             to_move=job.to_move,
             should_stop=should_stop,
             on_progress=progress,
             tree_budget=job.tree_budget,
+            **search_settings(level),  # with ``choose_move``'s seed (0): a noisy level's own judgement
         )
         return Answer(result.move, DecidedBy.SEARCH, level, result.value, result=result, nodes=result.stats.total_nodes)
     purpose = Purpose.MOVE if job.purpose is JobPurpose.MOVE else Purpose.HINT
