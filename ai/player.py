@@ -226,15 +226,14 @@ def _decide(
     rules = position.rules
     if level.perfect:
         return _perfect(level, position)
-    keeping: tuple[list[int], int] | None = None  # the columns that keep the solved outcome
-    solver_spent = 0
+    verdict: _Verdict | None = None  # what the solver proved of the position, within the level's nodes
     started = time.perf_counter()
     try:
         if level.knows_openings(rules) and position.discs <= level.book_discs:
             return _perfect(level, position)
         empty = position.grid.size - position.discs
         if level.solves_endgames(rules) and empty <= level.endgame_cells_on(rules):
-            keeping, solver_spent = _endgame_columns(position, solver_nodes_for(level, rules, empty))
+            verdict = _endgame_verdict(position, solver_nodes_for(level, rules, empty))
     except SolverStopped:
         if position.stopped():
             raise
@@ -251,23 +250,29 @@ def _decide(
         on_progress=on_progress,
         record_tree=record_tree,
         tree_budget=tree_budget,
-        **_search_settings(level, seed),
+        **search_settings(level, seed),
     )
     move, decided_by, note, exact = result.move, DecidedBy.SEARCH, None, None
-    if keeping is not None:
-        candidates, kept = keeping
-        exact = ExactScore.from_outcome(kept, position.to_move)
-        if move is not None and move not in candidates:  # it would give away what the solver keeps
-            if kept > 0:
-                note = _(
-                    "the exact solver chose column {column}: it keeps the win, the search's column {searched} would not"
-                )
-            else:
-                note = _(
-                    "the exact solver chose column {column}: it keeps the draw, the search's column {searched} would not"
-                )
-            note = note.format(column=candidates[0] + 1, searched=move + 1)
-            move, decided_by = candidates[0], DecidedBy.OVERRULED
+    solver_spent = 0
+    if verdict is not None:
+        exact = ExactScore.from_outcome(verdict.outcome, position.to_move)
+        solver_spent = verdict.nodes
+        if verdict.outcome >= 0 and move is not None:  # the search's move must keep the win or draw
+            column, checked = _keeping_column(position, verdict, move)
+            solver_spent += checked
+            if column != move:  # it would give away what the solver keeps
+                if verdict.outcome > 0:
+                    note = _(
+                        "the exact solver chose column {column}: it keeps the win, "
+                        "the search's column {searched} would not"
+                    )
+                else:
+                    note = _(
+                        "the exact solver chose column {column}: it keeps the draw, "
+                        "the search's column {searched} would not"
+                    )
+                note = note.format(column=column + 1, searched=move + 1)
+                move, decided_by = column, DecidedBy.OVERRULED
     if exact is None and result.proven:
         exact = ExactScore.from_value(result.value)
     return Answer(
@@ -282,8 +287,9 @@ def _decide(
     )
 
 
-def _search_settings(level: Level, seed: int) -> dict[str, Any]:
-    """How ``level`` searches (the same in ``_decide`` and ``search_tree``)."""
+def search_settings(level: Level, seed: int = 0) -> dict[str, Any]:
+    """How ``level`` searches: ``ai.search.search``'s keywords (the same in ``_decide``,
+    ``search_tree`` and the worker's plain search to compare)."""
     return {
         "pruning": level.pruning,
         "node_limit": level.node_limit,
@@ -328,7 +334,7 @@ def search_tree(
         should_stop=should_stop,
         record_tree=True,
         tree_budget=tree_budget,
-        **_search_settings(level, seed),
+        **search_settings(level, seed),
     )
     played = (result.move, result.value, result.stats.depth, result.stats.total_nodes)
     recorded = (replay.move, replay.value, replay.stats.depth, replay.stats.total_nodes)
@@ -338,17 +344,29 @@ def search_tree(
     return replay.tree
 
 
-def _endgame_columns(position: _Position, node_limit: int) -> tuple[tuple[list[int], int] | None, int]:
-    """The columns whose exact outcome is the best, centre first, and that outcome (1 a
-    win, 0 a draw), or None when every column loses (the search then fights on); and the
-    solver nodes it took.
+@dataclass(frozen=True)
+class _Verdict:
+    """What the exact solver proved of a position within a level's nodes: its outcome (1 a
+    win, 0 a draw, -1 a loss, with perfect play), a column that keeps it, and the nodes
+    left of the level's budget for checking another column."""
+
+    outcome: int
+    column: int
+    nodes: int
+    nodes_left: int
+
+
+def _endgame_verdict(position: _Position, node_limit: int) -> _Verdict:
+    """The position's outcome and a column that keeps it: one weak solve of the position
+    (the root searched like any node), not one per column, which proved the same in up
+    to eight times the nodes.
 
     Raises:
         SolverStopped: the time or the nodes ran out, or ``should_stop`` said so.
     """
     solver = shared_solver(position.rules)
     current, mask = solver.position(position.grid, position.to_move)
-    analysis = solver.analyze(
+    solved = solver.best_move(
         current,
         mask,
         weak=True,
@@ -356,11 +374,60 @@ def _endgame_columns(position: _Position, node_limit: int) -> tuple[tuple[list[i
         time_limit=position.soft_limit,
         node_limit=node_limit,
     )
-    outcomes = analysis.complete()
-    best = max(outcomes.values(), default=-1)
-    if best < 0:
-        return None, analysis.nodes
-    return ([col for col, outcome in outcomes.items() if outcome == best], best), analysis.nodes
+    return _Verdict(solved.score, solved.move, solved.nodes, max(node_limit - solved.nodes, 0))
+
+
+def _keeping_column(position: _Position, verdict: _Verdict, searched: int) -> tuple[int, int]:
+    """The column to play where the solver proved a win or a draw: the search's own when it
+    keeps that outcome, else the centre-most column that does; and the solver nodes the
+    checks took.  Where the level's nodes run out before the search's column is judged,
+    it stands (as when the solve itself runs out); later in the look, the column the
+    solve proved stands in for the centre-most one.
+
+    Raises:
+        SolverStopped: ``should_stop`` said so.
+    """
+    solver = shared_solver(position.rules)
+    current, mask = solver.position(position.grid, position.to_move)
+    spent = 0
+    order = [searched] + [col for col in solver.geo.centre_order if col != searched]
+    for col in order:
+        if col == verdict.column:
+            return col, spent
+        try:
+            outcome, nodes = _column_outcome(solver, current, mask, col, verdict, position, verdict.nodes_left - spent)
+        except SolverStopped:
+            if position.stopped():
+                raise
+            return searched if col == searched else verdict.column, verdict.nodes_left  # all of it
+        spent += nodes
+        if outcome == verdict.outcome:
+            return col, spent
+    return verdict.column, spent
+
+
+def _column_outcome(
+    solver: Solver, current: int, mask: int, col: int, verdict: _Verdict, position: _Position, node_limit: int
+) -> tuple[int, int]:
+    """The outcome (1/0/-1) of playing ``col`` (-2 where it is full), and the nodes it took."""
+    _, add, keep = solver.geo.move_steps[col]
+    bit = (mask + add) & keep
+    if not bit:
+        return -2, 0
+    if solver.geo.line_starts(current | bit):
+        return 1, 0
+    if (mask | bit).bit_count() == solver.cells:
+        return 0, 0
+    child = solver.solve_bits(
+        current ^ mask,
+        mask | bit,
+        weak=True,
+        should_stop=position.should_stop,
+        time_limit=position.soft_limit,
+        node_limit=node_limit,
+        low=-verdict.outcome,  # no column does better than the position's outcome
+    )
+    return -child.score, child.nodes
 
 
 def _perfect(level: Level, position: _Position) -> Answer:

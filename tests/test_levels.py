@@ -4,10 +4,11 @@ climb in order, and the move order changes the work but not the choice."""
 from __future__ import annotations
 
 import random
-from dataclasses import FrozenInstanceError
+from dataclasses import FrozenInstanceError, replace
 
 import pytest
 
+from ai.answer import DecidedBy
 from ai.bitboard import geometry
 from ai.levels import PRESET_NOTES, PRESETS, Level, describe
 from ai.player import choose_move
@@ -156,6 +157,47 @@ def test_hard_keeps_a_won_endgame_that_depth_8_gives_away():
     assert not _keeps_outcome(board, plain.move)
     assert _keeps_outcome(board, hard.move)
     assert hard.note is not None and "solver" in hard.note  # the learner is told who chose
+
+
+def _outcomes(board: Board) -> dict[int, int]:
+    """Every playable column's exact outcome (1/0/-1), centre first."""
+    from ai.perfect import PerfectPlayer
+
+    return PerfectPlayer().column_scores(board.grid, board.to_move, weak=True)
+
+
+def test_the_endgame_solver_keeps_the_outcome_and_lets_the_search_choose_among_keeping_moves():
+    """Where the solver proves the position, the search's move stands when it keeps the
+    outcome; when it does not, the centre-most column that does is played, and the learner
+    is told; a lost position is said lost and the search fights on.  Seeded endgames of
+    15-24 discs where a column keeps the outcome and another does not; the same level
+    without the solver shows the search's own move."""
+    rng = random.Random(28)
+    level = Level(1, noise=500, endgame_cells=42, solver_nodes=4_000_000)  # a rough search: it errs
+    seen = {"kept": 0, "overruled": 0, "lost": 0}
+    for _ in range(300):
+        if min(seen.values()) >= 3:
+            break
+        board = random_board(Rules(), rng, rng.randrange(15, 25))
+        outcomes = _outcomes(board) if board.outcome() is None else {}
+        best = max(outcomes.values(), default=-1)
+        if not outcomes or (best < 0 and seen["lost"] >= 3) or min(outcomes.values()) == best >= 0:
+            continue  # over, enough lost ones, or every column keeps it: nothing to choose
+        answer = choose_move(level, board.grid, board.rules, board.to_move)
+        searched = choose_move(replace(level, endgame_cells=0), board.grid, board.rules, board.to_move).move
+        assert answer.exact is not None and answer.exact.pov(board.to_move) == best, board.moves_string()
+        if best < 0:
+            assert answer.move == searched, board.moves_string()
+            seen["lost"] += 1
+        elif outcomes[searched] == best:
+            assert (answer.move, answer.decided_by, answer.note) == (searched, DecidedBy.SEARCH, None)
+            seen["kept"] += 1
+        else:
+            centre_most = next(col for col, outcome in outcomes.items() if outcome == best)
+            assert (answer.move, answer.decided_by) == (centre_most, DecidedBy.OVERRULED), board.moves_string()
+            assert answer.note is not None and f"column {centre_most + 1}" in answer.note
+            seen["overruled"] += 1
+    assert min(seen.values()) >= 3, seen  # every case met
 
 
 def test_expert_plays_the_opening_book(rng):
