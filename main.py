@@ -23,20 +23,31 @@ background on the first start; the window opens at once and says when it is read
 from __future__ import annotations
 
 import _signal  # the signal module's C core: loaded at once (``signal`` first imports enum)
+import os
 import sys
 
+
+def _quiet_exit(signum: int, frame: object) -> None:
+    """Ctrl+C while the program is still starting (its imports take a second on a busy
+    machine): end it at once with the status a shell gives Ctrl+C, not a traceback.
+
+    Not by an exception: one raised in the middle of an import can be swallowed by C code
+    (numpy's import of ``datetime`` turned it into an ImportError; elsewhere it was lost
+    and a match went on playing).  Nothing is open yet that would need closing.
+    ``game.launcher`` gives Ctrl+C back to Python (KeyboardInterrupt) once the command's
+    modules are imported; each command then says it."""
+    os._exit(130)
+
+
+_quiet_exit.during_start = True  # type: ignore[attr-defined]  # what game.launcher looks for
+
 if __name__ == "__main__":
-    # Ctrl+C while the program is still starting (its imports take a second on a busy
-    # machine) ends it quietly with the status a shell gives Ctrl+C, not a traceback;
-    # then Ctrl+C is Python's again (KeyboardInterrupt) and each command says it.  (So
-    # the imports below come after this: ruff's E402 is off for this file.)
-    _signal.signal(_signal.SIGINT, lambda signum, frame: sys.exit(130))
+    # (So the imports below come after this: ruff's E402 is off for this file.)
+    _signal.signal(_signal.SIGINT, _quiet_exit)
 
 import hashlib
 import importlib.util
-import os
 import queue
-import signal
 import subprocess
 import threading
 import time
@@ -242,6 +253,9 @@ def _set_up_and_rerun(missing: list[str], argv: list[str]) -> int:
         hint = "\n(On Debian/Ubuntu first: sudo apt install python3-venv)" if sys.platform.startswith("linux") else ""
         print(f"Setting up failed ({error}). Run, in {HERE}:\n  {manual}{hint}", file=sys.stderr)
         return 1
+    # Ctrl+C reaches the game itself (the terminal sends it to both): it stops and says so;
+    # this process waits for it and passes its exit status on.
+    _signal.signal(_signal.SIGINT, lambda signum, frame: None)
     return subprocess.call([str(python), str(HERE / "main.py"), *argv])
 
 
@@ -283,7 +297,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         sys.exit(main())
     except KeyboardInterrupt:  # before a command could say it (each command catches its own)

@@ -1260,6 +1260,31 @@ SPRT_MAX_GAMES = 10_000
 
 
 def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
+    main_thread = threading.current_thread() is threading.main_thread()
+    stop = threading.Event()
+    match_process = os.getpid()
+
+    def interrupt(signum: int, frame: object) -> None:
+        if os.getpid() != match_process:  # a pool worker forked a moment ago: it ignores Ctrl+C
+            return
+        stop.set()  # also a flag: the match stops even where the exception goes astray
+        raise KeyboardInterrupt
+
+    # First of all: an exception raised inside an import (C code) can be swallowed, and the
+    # match would go on; the flag stops it all the same.  ``kill PID`` stops the match as
+    # Ctrl+C does: the pool and its engines are shut down and the finished games reported.
+    previous = (
+        {number: signal.signal(number, interrupt) for number in (signal.SIGINT, signal.SIGTERM)} if main_thread else {}
+    )
+    try:
+        return _match(args, out, stop)
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _match(args: argparse.Namespace, out: TextIO, stop: threading.Event) -> int:
+    """``match``, with Ctrl+C setting ``stop`` (``cmd_match``)."""
     from ai.levels import LevelNotFound
     from game.arena import Progress, play_match
     from game.tournament import PgnWriter, PlayerChoice, format_outcome, make_player
@@ -1282,21 +1307,6 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
             raise CliError(
                 _("cannot write {pgn}: {value}").format(pgn=args.pgn, value=error.strerror or error)
             ) from None
-    main_thread = threading.current_thread() is threading.main_thread()
-    stop = threading.Event()
-
-    match_process = os.getpid()
-
-    def interrupt(signum: int, frame: object) -> None:
-        if os.getpid() != match_process:  # a pool worker forked a moment ago: it ignores Ctrl+C
-            return
-        stop.set()  # also a flag: the match stops even where the exception goes astray
-        raise KeyboardInterrupt
-
-    if main_thread:
-        # ``kill PID`` stops the match as Ctrl+C does: the pool and its engines are shut
-        # down and the finished games reported (the default action left them running)
-        previous = {number: signal.signal(number, interrupt) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
         outcome = play_match(
             specs[0],
@@ -1314,9 +1324,6 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
             stop_requested=stop.is_set,
         )
     finally:
-        if main_thread:
-            for number, handler in previous.items():
-                signal.signal(number, handler)
         if pgn is not None:
             pgn.close()
         if close_cluster is not None:

@@ -10,6 +10,7 @@ which never loads pygame.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -51,6 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         from game.app.loop import launch
 
+        _python_takes_ctrl_c()
         return launch()
     if args[0] == "--version":
         print(version_text())
@@ -58,14 +60,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[0] in ("install-desktop", "uninstall-desktop"):
         from game.desktop import main as desktop_main
 
+        _python_takes_ctrl_c()
         return desktop_main(args, _program())
     if args[0] == "demo":
         from game.app.demo import main as demo_main
 
+        _python_takes_ctrl_c()
         return demo_main(args[1:])
     from game.cli import main as cli_main
 
+    _python_takes_ctrl_c()
     return cli_main(args)
+
+
+def _python_takes_ctrl_c() -> None:
+    """The command's modules are imported: main.py's quiet exit on Ctrl+C during the start
+    (``_quiet_exit``) ends, and Ctrl+C is Python's KeyboardInterrupt again, which each
+    command catches and says.  (Started otherwise, Python's handler was never replaced.)"""
+    if getattr(signal.getsignal(signal.SIGINT), "during_start", False):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def gui_main() -> int:
