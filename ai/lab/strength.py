@@ -13,9 +13,9 @@
 
 ``--quick`` runs a short version (fewer openings and positions).  ``--jobs N`` plays the
 games of each match in N worker processes (default: the cores, at most the games; the
-same games for every N); parts 2 to 4 stay in this process.  Everything is seeded; the
-time-budgeted levels (Expert) depend a little on the machine's speed, and so a little on
-how many games share its cores.
+same games for every N); parts 2 to 4 stay in this process.  Everything is seeded, and
+the levels are work (depth, nodes), with no clock deciding a move (``LADDER_MOVETIME``),
+so every machine plays the same games.
 """
 
 from __future__ import annotations
@@ -126,11 +126,19 @@ def round_robin(
     return results
 
 
+LADDER_MOVETIME = 120.0
+"""Seconds a move may take in these matches: a safety cap that no level's move comes near.
+A level is its work; the match command's clock (1 s a move) cut the slow solver proofs of
+connect 5 at a time that depended on the machine and its load, and so the games."""
+
+
 def match(a: Contestant, b: Contestant, rules: Rules, games: int, seed: int, jobs: int | None) -> MatchResult:
     """``a`` against ``b`` through ``game.arena.play_match`` (in ``jobs`` worker processes)."""
     spec_a, spec_b = LevelSpec(a.name, a.level, a.seed), LevelSpec(b.name, b.level, b.seed)
     progress = Progress(games) if sys.stderr.isatty() else None  # a terminal sees the match go
-    outcome = play_match(spec_a, spec_b, rules, games=games, seed=seed, jobs=jobs, progress=progress)
+    outcome = play_match(
+        spec_a, spec_b, rules, games=games, movetime=LADDER_MOVETIME, seed=seed, jobs=jobs, progress=progress
+    )
     if outcome.interrupted:
         raise KeyboardInterrupt  # Ctrl+C stopped the match: stop the benchmark too
     return outcome.result
