@@ -154,3 +154,43 @@ def test_the_language_row_switches_the_window_at_once_and_is_saved(app):
     app.stack.reset(TitleScene())
     step(app)
     assert "Gegen den Computer" in [text for text, _rect in drawn_texts(app)]
+
+
+def open_tree_overlay(app) -> None:
+    """The tree overlay over a game, on a depth-4 search (as ``tree_scenes`` opens it)."""
+    board = Board.from_moves("44336")
+    result = search(board.grid, board.rules, 4, record_tree=True, to_move=board.to_move)
+    play = PlayScene(board.rules, Level(4), "computer")
+    play.searches.append(SearchRecord(5, board.to_move, JobPurpose.MOVE, result))
+    app.stack.reset(TitleScene())
+    app.stack.push(play)
+    step(app)
+    press(app, pygame.K_t, frames=3)
+
+
+def hidden_keys(app, buttons) -> list[str]:
+    """Draw one frame: the buttons whose label is not drawn whole inside them, or whose
+    key hint is not drawn whole inside them, clear of the label."""
+    drawn = drawn_texts(app)
+    found = []
+    for button in buttons:
+        inside = [(text, rect) for text, rect in drawn if button.rect.contains(rect)]
+        labels = [rect for text, rect in inside if text == _(button.label)]
+        hints = [rect for text, rect in inside if text == button.key_hint]
+        if not labels:
+            found.append(f"{button.label!r}: label not whole in {button.rect}")
+        elif not hints or labels[0].colliderect(hints[0]):
+            found.append(f"{button.label!r}: key {button.key_hint!r} hidden or under the label")
+    return found
+
+
+def test_the_tree_overlay_buttons_show_their_keys_in_german_at_800x600(make_app):
+    """The German labels are long for eleven buttons in 800 pixels: where a key does not
+    fit beside its label it goes under it, in the button's corner, never away."""
+    app = make_app((800, 600))
+    speak(app, "de")
+    open_tree_overlay(app)
+    tree = app.stack.top
+    assert tree.name == "tree" and all(button.key_hint for button in tree.buttons)
+    assert _(tree.buttons[-1].label) == "Schließen"
+    assert not hidden_keys(app, tree.buttons)

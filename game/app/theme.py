@@ -279,8 +279,9 @@ class TextFont:
         self.fine.set_bold(bold)
 
     def size(self, text: str) -> tuple[int, int]:
-        """The width and height of ``text`` as ``render`` draws it."""
+        """The width and height of ``text`` as ``render`` draws it (a line's height at least)."""
         width, height = self.fine.size(text)
+        height = max(height, self.fine.get_linesize())
         return -(-width // SUPERSAMPLE), -(-height // SUPERSAMPLE)
 
     def get_linesize(self) -> int:

@@ -12,6 +12,18 @@ from game.app.theme import Theme
 from game.i18n import _
 
 
+@dataclass(frozen=True)
+class Face:
+    """Where a button's label and key hint go in its rect (``Button.face``)."""
+
+    label: str  # as shown: shortened with "..." only where nothing else fits
+    size: float  # the label's font size (before the UI scale)
+    center: tuple[int, int]
+    hint_size: float
+    hint_corner: tuple[int, int]  # the key hint's bottom-right corner
+    fits: bool  # label and key whole and apart, neither below its 100 % size
+
+
 @dataclass
 class Button:
     """A clickable label; ``key_hint`` is shown small after the label (e.g. "U")."""
@@ -30,6 +42,56 @@ class Button:
                 self.action()
             return True
         return False
+
+    def face(
+        self, theme: Theme, size: float | None = None, *, rect: pygame.Rect | None = None, label: str | None = None
+    ) -> Face:
+        """Place the label and the key hint in ``rect`` (default: its own).
+
+        The label grows with the UI scale as far as the button lets it (its height, then
+        its width).  The key hint sits in the bottom-right corner: beside the label where
+        both fit on one line, else under it where the button is tall enough for two, else
+        the label shrinks to leave the hint its room.  Only a label that still does not fit
+        is cut, never the hint.
+        """
+        rect = rect or self.rect
+        text = _(label or self.label)  # labels are kept in English and worded as drawn
+        wanted = min(size or max(14, int(rect.height * 0.5)), rect.height * 0.85 / theme.scale)
+        if not self.key_hint:
+            shown, fitted = theme.fitted(text, wanted, rect.width - 8)
+            return Face(shown, fitted, rect.center, 0, rect.bottomright, shown == text)
+        hint_size = max(11, wanted * 2 // 3)
+        hint = theme.font(hint_size)
+        hint_width, hint_height = hint.size(self.key_hint)
+        corner = (rect.right - 8, rect.bottom - 4)
+        room = rect.width - 18 - hint_width  # left of the key: 4 px margin, 6 px gap, 8 px to the edge
+        # Beside: centred where that keeps it clear of the key, else moved left.
+        fitted = theme.shrink(text, wanted, room)
+        width = theme.font(fitted).size(text)[0]
+        if width <= room:
+            center = rect.center
+            if rect.centerx + width / 2 + 6 + hint_width > corner[0]:
+                center = (rect.left + 4 + room // 2, rect.centery)
+            return Face(text, fitted, center, hint_size, corner, True)
+        # Under: the label across the whole width, raised above the key's line (the key at
+        # its smallest size); the label shrinks to the 100 % size to make room, not below.
+        hint_size = 11
+        hint_top = corner[1] - theme.font(hint_size).size(self.key_hint)[1]
+        fitted = theme.shrink(text, wanted, rect.width - 8)
+        least = min(fitted, wanted / theme.scale if theme.scale > 1 else wanted)
+        while fitted > least and theme.font(fitted).size(text)[1] > hint_top - rect.top - 2:
+            fitted = max(least, fitted - 1)
+        width, height = theme.font(fitted).size(text)
+        if width <= rect.width - 8 and rect.top + 2 + height <= hint_top:
+            middle = min(rect.centery, (rect.top + hint_top) // 2)
+            return Face(text, fitted, (rect.centerx, middle), hint_size, corner, True)
+        # Neither (the scene should give the button more room): the label gives way, smaller
+        # (down to 70 %), at last cut, and keeps clear of the key.
+        fitted, least = wanted, min(wanted, max(11, wanted * 0.7))
+        while fitted > least and theme.font(fitted).size(text)[0] > room:
+            fitted = max(least, fitted - 1)
+        shown = theme.fit(text, fitted, room)
+        return Face(shown, fitted, (rect.left + 4 + room // 2, rect.centery), hint_size, corner, False)
 
     def draw(
         self,
@@ -55,27 +117,11 @@ class Button:
         pygame.draw.rect(surface, color, rect, border_radius=max(4, rect.height // 5))
         if self.focused:
             pygame.draw.rect(surface, p.accent, rect.inflate(6, 6), 2, border_radius=max(4, rect.height // 4))
-        # The label grows with the UI scale as far as the button lets it (its height, then
-        # its width); only what still does not fit at the 100 % size is cut.
-        label = _(label or self.label)  # labels are kept in English and worded as drawn
-        wanted = min(size or max(14, int(rect.height * 0.5)), rect.height * 0.85 / theme.scale)
-        label, fitted = theme.fitted(label, wanted, rect.width - 8)
-        hint_size = max(11, fitted * 2 // 3)
-        hint_width = theme.font(hint_size).size(self.key_hint)[0] if self.key_hint else 0
-        center = rect.center
-        room = rect.width - 18 - hint_width  # left of the key: 4 px margin, 6 px gap, 8 px to the edge
-        label_width = theme.font(fitted).size(label)[0]
-        if self.key_hint and rect.centerx + label_width / 2 + 6 + hint_width > rect.right - 8 and label_width <= room:
-            center = (rect.left + 4 + room // 2, rect.centery)  # centred, it would hide the key: move it left
-        text_rect = theme.text(surface, label, fitted, center, color=p.button_text, anchor="center")
-        if self.key_hint and text_rect.right + 6 + hint_width <= rect.right - 8:  # clear of the label
+        face = self.face(theme, size, rect=rect, label=label)
+        theme.text(surface, face.label, face.size, face.center, color=p.button_text, anchor="center")
+        if self.key_hint:
             theme.text(
-                surface,
-                self.key_hint,
-                hint_size,
-                (rect.right - 8, rect.bottom - 4),
-                color=p.button_text,
-                anchor="bottomright",
+                surface, self.key_hint, face.hint_size, face.hint_corner, color=p.button_text, anchor="bottomright"
             )
 
 
