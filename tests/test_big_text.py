@@ -116,3 +116,30 @@ def test_the_tree_and_the_code_walk_keep_their_text_whole_at_150(big):
     step(app)
     seen["code walk"] = measure(app)
     assert not any(seen.values()), {name: found for name, found in seen.items() if found}
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1024, 720)], ids=["800x600", "1024x720"])
+def test_the_tree_overlay_keeps_its_lines_whole_at_200(make_app, size):
+    """At 200 % the overlay's lines shrink (not below the 100 % size) or wrap rather than
+    being cut: the title and the detail heading, the cutoff banner (it lost its last words
+    at two lines), the chart's title (it ran under the totals); the panels' lines stay
+    apart and a sentence is shown whole or not at all."""
+    app = make_app(size)
+    app.settings.ui_scale, app.theme.scale = 200, 2.0
+    board = Board.from_moves("44336")
+    result = search(board.grid, board.rules, 4, record_tree=True, to_move=board.to_move)
+    tree = open_tree(app, board.rules, result, board.to_move)
+    tree.demo_select()  # a node with a cutoff: the banner shows its reason
+    step(app)
+    assert tree.banner() and not measure(app)
+    drawn = drawn_texts(app, tree)  # the overlay's own words, not the game's under it
+    areas = tree.areas
+    node = tree.known_tree.node(tree.selected)
+    said = f"Cutoff at {tree.move_label(node.move)}: {tree.banner()}"
+    left = areas.canvas.left + 12  # the banner's lines, in the canvas's corner
+    banner = [text for text, rect in drawn if rect.left == left and len(text) > 2 and text in said]
+    assert " ".join(banner) == said
+    for panel in (areas.header, areas.detail, areas.bottom):
+        lines = [rect for _text, rect in drawn if panel.colliderect(rect)]
+        assert all(panel.contains(rect) for rect in lines), panel
+        assert not [(a, b) for i, a in enumerate(lines) for b in lines[i + 1 :] if a.colliderect(b)], panel

@@ -194,3 +194,18 @@ def test_the_tree_overlay_buttons_show_their_keys_in_german_at_800x600(make_app)
     assert tree.name == "tree" and all(button.key_hint for button in tree.buttons)
     assert _(tree.buttons[-1].label) == "Schließen"
     assert not hidden_keys(app, tree.buttons)
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1024, 720)], ids=["800x600", "1024x720"])
+@pytest.mark.parametrize("scale", [150, 200])
+def test_the_tree_overlay_buttons_show_their_keys_with_big_text(make_app, size, scale):
+    """With big text the eleven buttons take a second row where one is too narrow for
+    them, and the bottom panel grows to hold it."""
+    app = make_app(size)
+    app.settings.ui_scale, app.theme.scale = scale, scale / 100
+    open_tree_overlay(app)
+    tree = app.stack.top
+    for language in LANGUAGES:
+        speak(app, language)
+        assert not hidden_keys(app, tree.buttons), language
+        assert all(tree.areas.bottom.contains(button.rect) for button in tree.buttons)

@@ -57,8 +57,9 @@ def column_point(app, play, col: int) -> tuple[int, int]:
     return int(x), int(y)
 
 
-def drawn_texts(app) -> list[tuple[str, pygame.Rect]]:
-    """Draw one frame and return every text the theme drew, with where it went."""
+def drawn_texts(app, scene=None) -> list[tuple[str, pygame.Rect]]:
+    """Draw one frame (or only ``scene``, an overlay without what lies under it) and return
+    every text the theme drew, with where it went."""
     drawn: list[tuple[str, pygame.Rect]] = []
     original = app.theme.text
 
@@ -69,7 +70,10 @@ def drawn_texts(app) -> list[tuple[str, pygame.Rect]]:
 
     app.theme.text = spy
     try:
-        app.draw()
+        if scene is None:
+            app.draw()
+        else:
+            scene.draw(pygame.display.get_surface())
     finally:
         app.theme.text = original
     return drawn

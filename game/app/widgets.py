@@ -22,6 +22,7 @@ class Face:
     hint_size: float
     hint_corner: tuple[int, int]  # the key hint's bottom-right corner
     fits: bool  # label and key whole and apart, neither below its 100 % size
+    full: bool = True  # the label at the size asked for (no smaller for the UI scale's sake)
 
 
 @dataclass
@@ -59,7 +60,7 @@ class Button:
         wanted = min(size or max(14, int(rect.height * 0.5)), rect.height * 0.85 / theme.scale)
         if not self.key_hint:
             shown, fitted = theme.fitted(text, wanted, rect.width - 8)
-            return Face(shown, fitted, rect.center, 0, rect.bottomright, shown == text)
+            return Face(shown, fitted, rect.center, 0, rect.bottomright, shown == text, fitted >= wanted)
         hint_size = max(11, wanted * 2 // 3)
         hint = theme.font(hint_size)
         hint_width, hint_height = hint.size(self.key_hint)
@@ -72,7 +73,7 @@ class Button:
             center = rect.center
             if rect.centerx + width / 2 + 6 + hint_width > corner[0]:
                 center = (rect.left + 4 + room // 2, rect.centery)
-            return Face(text, fitted, center, hint_size, corner, True)
+            return Face(text, fitted, center, hint_size, corner, True, fitted >= wanted)
         # Under: the label across the whole width, raised above the key's line (the key at
         # its smallest size); the label shrinks to the 100 % size to make room, not below.
         hint_size = 11
@@ -84,14 +85,14 @@ class Button:
         width, height = theme.font(fitted).size(text)
         if width <= rect.width - 8 and rect.top + 2 + height <= hint_top:
             middle = min(rect.centery, (rect.top + hint_top) // 2)
-            return Face(text, fitted, (rect.centerx, middle), hint_size, corner, True)
+            return Face(text, fitted, (rect.centerx, middle), hint_size, corner, True, fitted >= wanted)
         # Neither (the scene should give the button more room): the label gives way, smaller
         # (down to 70 %), at last cut, and keeps clear of the key.
         fitted, least = wanted, min(wanted, max(11, wanted * 0.7))
         while fitted > least and theme.font(fitted).size(text)[0] > room:
             fitted = max(least, fitted - 1)
         shown = theme.fit(text, fitted, room)
-        return Face(shown, fitted, (rect.left + 4 + room // 2, rect.centery), hint_size, corner, False)
+        return Face(shown, fitted, (rect.left + 4 + room // 2, rect.centery), hint_size, corner, False, False)
 
     def draw(
         self,

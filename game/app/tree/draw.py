@@ -15,7 +15,7 @@ from game.app.scenes.menu import dim
 from game.app.theme import Theme
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, Placed
 from game.app.tree.legend import FONT_SIZE, PAGE_TITLE, TITLE
-from game.app.tree.placing import path_top
+from game.app.tree.placing import STRIP_HEIGHT, path_top, strip_height
 from game.app.tree.text import compare_verdict, order_line
 from game.app.worker import JobPurpose
 from game.board import Board
@@ -106,7 +106,8 @@ def draw_header(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     p = theme.palette
     rect = scene.areas.header
     title = header_title(scene, tree, rect.width - 20)
-    theme.text(surface, title, 22, (rect.left + 10, rect.top + 6), bold=True)
+    size = theme.shrink(title, 22, rect.width - 20, bold=True)
+    theme.text(surface, title, size, (rect.left + 10, rect.top + 6), bold=True)
     y = rect.top + path_top(theme)
     label = theme.text(surface, _("Path:"), 18, (rect.left + 10, y), color=p.muted)
     x = label.right + 8
@@ -141,13 +142,14 @@ def draw_header(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
         theme.text(surface, hint, 16, (rect.right - 10, y + 2), color=p.muted, anchor="topright")
 
 
-def first_fitting(theme: Theme, texts: tuple[str, ...], size: int, width: float, *, bold: bool = False) -> str:
-    """The first of ``texts`` (longest first) that fits ``width``; the last one shortened."""
+def first_fitting(theme: Theme, texts: tuple[str, ...], size: float, width: float, *, bold: bool = False) -> str:
+    """The first of ``texts`` (longest first) that fits ``width``; else the last one, to be
+    drawn at ``Theme.shrink``'s size (the UI scale gives way), shortened only if that fails."""
     font = theme.font(size, bold)
     for text in texts:
         if font.size(text)[0] <= width:
             return text
-    return theme.fit(texts[-1], size, width, bold=bold)
+    return theme.fit(texts[-1], theme.shrink(texts[-1], size, width, bold), width, bold=bold)
 
 
 def draw_tree(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> None:
@@ -195,21 +197,32 @@ def draw_tree(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> No
         canvas = scene.areas.canvas
         root_x = next((item.x for item in scene.drawn if item.kind == NODE and item.level == 0), canvas.right)
         room = max(canvas.width * 0.4, min(canvas.width - 20, root_x - canvas.left - 40))
-        lines = theme.wrap(
-            _("Cutoff at {move_label}: {reason}").format(
-                move_label=scene.move_label(tree.node(scene.selected).move), reason=reason
-            ),
-            15,
-            int(room) - 12,
-        )[:2]
-        line_h = theme.font(15).get_linesize()
+        said = _("Cutoff at {move_label}: {reason}").format(
+            move_label=scene.move_label(tree.node(scene.selected).move), reason=reason
+        )
+        size, lines = banner_lines(theme, said, int(room) - 12)
+        line_h = theme.font(size).get_linesize()
         box = pygame.Rect(
-            canvas.left + 6, canvas.top + 6, max(theme.font(15).size(t)[0] for t in lines) + 12, line_h * len(lines) + 6
+            canvas.left + 6,
+            canvas.top + 6,
+            max(theme.font(size).size(t)[0] for t in lines) + 12,
+            line_h * len(lines) + 6,
         )
         pygame.draw.rect(surface, p.panel, box, border_radius=4)
         pygame.draw.rect(surface, p.cutoff, box, 1, border_radius=4)
         for row, text in enumerate(lines):
-            theme.text(surface, text, 15, (box.left + 6, box.top + 3 + row * line_h), color=p.cutoff)
+            theme.text(surface, text, size, (box.left + 6, box.top + 3 + row * line_h), color=p.cutoff)
+
+
+def banner_lines(theme: Theme, text: str, width: int, size: float = 15) -> tuple[float, list[str]]:
+    """The cutoff banner's size and lines: two lines at most in the canvas's corner, the text
+    smaller (as far as the 100 % size) where the UI scale would need more; all of it, whole."""
+    least = size / theme.scale if theme.scale > 1 else size
+    lines = theme.wrap(text, size, width)
+    while len(lines) > 2 and size > least:
+        size = max(least, size - 1)
+        lines = theme.wrap(text, size, width)
+    return size, lines
 
 
 def draw_summary(
@@ -370,11 +383,11 @@ def draw_detail(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     path = node.path()
     moves = " ".join(scene.move_label(m) for m in path) or _("(the position searched)")
     heading = detail_heading(scene, node, rect.width - 24)
-    theme.text(surface, heading, 19, (x, y), bold=True)
-    y += 24
+    drawn = theme.text(surface, heading, theme.shrink(heading, 19, rect.width - 24, bold=True), (x, y), bold=True)
+    y = max(y + 24, drawn.bottom + 2)  # under the heading at any UI scale
     for line in theme.wrap(_("Line: {moves}").format(moves=moves), 16, rect.width - 24)[:2]:
         theme.text(surface, line, 16, (x, y), color=p.muted)
-        y += 18
+        y += max(18, theme.font(16).get_linesize())
     # The board at this node, small.
     board = scene.selected_board
     if board is None:
@@ -387,9 +400,10 @@ def draw_detail(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     step = theme.font(size).get_linesize() + 2
     for text in scene.detail_lines(node):
         color = p.cutoff if text.startswith(("This value is", "Cutoff")) else p.text
-        for line in theme.wrap(text, size, rect.width - 24):
-            if y > rect.bottom - step:
-                return
+        lines = theme.wrap(text, size, rect.width - 24)
+        if y + step * (len(lines) - 1) > rect.bottom - step:
+            continue  # a sentence is shown whole or not at all; a shorter one may still fit
+        for line in lines:
             theme.text(surface, line, size, (x, y), color=color)
             y += step
 
@@ -423,15 +437,17 @@ def draw_bottom(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     y = float(rect.top + 8)
     # Nodes per ply: a small bar chart.
     per_ply = scene.per_ply
-    chart = chart_rect(rect)
-    theme.text(surface, _("Nodes per ply (stored)"), 15, (chart.left, chart.top), color=p.muted)
+    chart = chart_rect(rect, strip_height(theme, scene.button_rows))
+    title, title_size = theme.fitted(_("Nodes per ply (stored)"), 15, chart.width + 12)
+    theme.text(surface, title, title_size, (chart.left, chart.top), color=p.muted)
+    head = max(20, theme.font(title_size).get_linesize() + 4)  # the bars start under the title
     levels = per_ply[1:] or [0]
-    pitch = chart_pitch(chart.height - 20, len(levels))  # every ply gets a row: the deepest is the biggest
+    pitch = chart_pitch(chart.height - head, len(levels))  # every ply gets a row: the deepest is the biggest
     bar_h = max(2, min(14, pitch - 2))
     label_every = -(-theme.font(13).get_linesize() // pitch)  # ceil
     biggest = max(levels) or 1
     for ply, count in enumerate(levels, start=1):
-        top = chart.top + 20 + (ply - 1) * pitch
+        top = chart.top + head + (ply - 1) * pitch
         width = int((chart.width - 90) * count / biggest)
         color = p.max_node if (ply % 2 == 0) == (tree.to_move == 1) else p.min_node
         pygame.draw.rect(surface, color, (chart.left + 24, top, max(1, width), bar_h))
@@ -444,22 +460,24 @@ def draw_bottom(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     room = scene.buttons[0].rect.top - 4 if scene.buttons else rect.bottom
     line_h = size * theme.scale + 3  # at the UI scale
     for text, color in bottom_lines(scene, tree, theme):
-        for line in theme.wrap(text, size, rect.right - tx - 12)[:2]:
-            if y + 17 * theme.scale > room:
-                break
+        lines = theme.wrap(text, size, rect.right - tx - 12)
+        if y + line_h * (len(lines) - 1) + 17 * theme.scale > room:
+            continue  # a sentence is shown whole or not at all; a shorter one may still fit
+        for line in lines:
             theme.text(surface, line, size, (tx, y), color=color)
             y += line_h
     for button in scene.buttons:
         button.draw(surface, theme, size=16)
 
 
-def chart_rect(bottom: pygame.Rect) -> pygame.Rect:
-    """Where the nodes-per-ply chart goes in the bottom panel (its title included)."""
+def chart_rect(bottom: pygame.Rect, strip: int = STRIP_HEIGHT) -> pygame.Rect:
+    """Where the nodes-per-ply chart goes in the bottom panel (its title included), above
+    the buttons' ``strip`` (its height)."""
     return pygame.Rect(
         bottom.left + 12,
         bottom.top + 8,
         min(300, bottom.width // (3 if bottom.width > 1000 else 4)),
-        bottom.height - 60,
+        bottom.height - 28 - strip,
     )
 
 

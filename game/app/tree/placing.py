@@ -33,6 +33,11 @@ TIGHT_ROW = 38.0
 DEEP_ROW = 24.0
 """The least of all: rows closer than ``TIGHT_ROW`` so that a deep tree's last row stays in view."""
 
+BUTTON_FONT = 16
+STRIP_HEIGHT = 32
+"""A row of the bottom strip's buttons at 100 %; it grows with the UI scale (``strip_height``)."""
+STRIP_GAP = 6
+
 
 @dataclass(frozen=True)
 class Areas:
@@ -44,18 +49,27 @@ class Areas:
     bottom: pygame.Rect
 
 
-def areas_for(size: tuple[int, int], theme: Theme | None = None) -> Areas:
+def areas_for(size: tuple[int, int], theme: Theme | None = None, button_rows: int = 1) -> Areas:
     """The panels for a window of ``size``; the header holds the title and the path at
-    the ``theme``'s UI scale."""
+    the ``theme``'s UI scale, the bottom panel its lines over ``button_rows`` rows of buttons."""
     w, h = size
     margin = 12
     header = pygame.Rect(margin, margin, w - 2 * margin, header_height(theme))
     side = min(340, max(240, int(w * 0.3)))
-    bottom_h = min(190, max(150, int(h * 0.26)))
+    bottom_h = min(190, max(150, int(h * 0.26))) + strip_height(theme, button_rows) - STRIP_HEIGHT
     bottom = pygame.Rect(margin, h - margin - bottom_h, w - 2 * margin, bottom_h)
     detail = pygame.Rect(w - margin - side, header.bottom + 8, side, bottom.top - header.bottom - 16)
     canvas = pygame.Rect(margin, header.bottom + 8, detail.left - 2 * margin, bottom.top - header.bottom - 16)
     return Areas(header, canvas, detail, bottom)
+
+
+def strip_height(theme: Theme | None, rows: int = 1) -> int:
+    """The bottom strip of buttons: ``rows`` rows, each tall enough for a label over its key
+    at the UI scale (``STRIP_HEIGHT`` at 100 %)."""
+    row = STRIP_HEIGHT
+    if theme is not None:
+        row = max(row, theme.font(BUTTON_FONT).get_linesize() + theme.font(11).get_linesize() + 8)
+    return rows * row + (rows - 1) * STRIP_GAP
 
 
 def path_top(theme: Theme | None) -> int:
@@ -81,7 +95,8 @@ def relayout(scene: TreeScene) -> None:
     surface = pygame.display.get_surface()
     if surface is None:
         return
-    scene.areas = areas_for(surface.get_size(), scene.app.theme)
+    scene.button_rows = button_rows(scene, surface.get_width())
+    scene.areas = areas_for(surface.get_size(), scene.app.theme, scene.button_rows)
     tree = scene.tree
     if tree is None:
         scene.drawn, scene.crumbs, scene.legend = [], [], None
@@ -142,7 +157,8 @@ def crumb_rects(scene: TreeScene) -> list[tuple[pygame.Rect, int]]:
 
 
 def tree_buttons(scene: TreeScene) -> list[Button]:
-    """The bottom strip's buttons, in the order ``layout_buttons`` relabels them."""
+    """The bottom strip's buttons, in the order ``layout_buttons`` relabels them: the
+    replay's first (the first row, where there are two), then the others."""
     return [
         Button("|<", lambda: scene.replay_jump(start=True), "Home"),  # the keys of keys.py
         Button("<", scene.replay_back, ","),
@@ -158,22 +174,60 @@ def tree_buttons(scene: TreeScene) -> list[Button]:
     ]
 
 
+FIRST_ROW = 6
+"""Buttons in the first row when the strip takes two: the replay's."""
+
+LABELS = {
+    2: (N_("Play"), N_("Pause")),
+    5: (f"x{max(SPEEDS)}",),
+    6: (N_("Compare"), N_("Cancel")),
+    7: (N_("Orders"), N_("Stop")),
+    8: (N_("Legend"),),  # "No legend" only where it fits
+}
+"""The labels a strip button takes in turn; the strip is laid out for the longest, so that
+it does not change rows as they change."""
+
+
+def strip_rects(strip: pygame.Rect, count: int, rows: int) -> list[pygame.Rect]:
+    """``count`` buttons in ``strip``: one row, or two (the first ``FIRST_ROW``, then the rest)."""
+    if rows == 1:
+        return row_rects(strip, count, STRIP_GAP)
+    height = (strip.height - STRIP_GAP) // 2
+    first = pygame.Rect(strip.left, strip.top, strip.width, height)
+    second = pygame.Rect(strip.left, strip.bottom - height, strip.width, height)
+    return row_rects(first, FIRST_ROW, STRIP_GAP) + row_rects(second, count - FIRST_ROW, STRIP_GAP)
+
+
+def button_rows(scene: TreeScene, width: int) -> int:
+    """One row of buttons where each shows its label (at the UI scale's size) and key whole
+    in a window ``width`` wide, in the language, else two."""
+    theme = scene.app.theme
+    buttons = scene.buttons
+    strip = pygame.Rect(0, 0, width - 44, strip_height(theme))  # the bottom panel's width, less its margins
+    for index, (button, rect) in enumerate(zip(buttons, strip_rects(strip, len(buttons), 1))):
+        labels = LABELS.get(index, (button.label,)) if len(buttons) == 11 else (button.label,)
+        faces = [button.face(theme, BUTTON_FONT, rect=rect, label=label) for label in labels]
+        if not all(face.fits and face.full for face in faces):
+            return 2
+    return 1
+
+
 def layout_buttons(scene: TreeScene) -> None:
     bottom = scene.areas.bottom
-    strip = pygame.Rect(bottom.left + 10, bottom.bottom - 40, bottom.width - 20, 32)
-    for button, rect in zip(scene.buttons, row_rects(strip, len(scene.buttons), 6)):
+    height = strip_height(scene.app.theme, scene.button_rows)
+    strip = pygame.Rect(bottom.left + 10, bottom.bottom - 8 - height, bottom.width - 20, height)
+    for button, rect in zip(scene.buttons, strip_rects(strip, len(scene.buttons), scene.button_rows)):
         button.rect = rect
-    if len(scene.buttons) == 11:
-        scene.buttons[2].label = _("Pause") if scene.playing else _("Play")
+    if len(scene.buttons) == 11:  # labels in English: the button words them as it draws
+        scene.buttons[2].label = N_("Pause") if scene.playing else N_("Play")
         scene.buttons[5].label = f"x{SPEEDS[scene.speed_index]}"
-        scene.buttons[6].label = _("Cancel") if scene.compare_job is not None else _("Compare")
-        scene.buttons[7].label = _("Stop") if scene.orders is not None and scene.orders.running else _("Orders")
+        scene.buttons[6].label = N_("Cancel") if scene.compare_job is not None else N_("Compare")
+        scene.buttons[7].label = N_("Stop") if scene.orders is not None and scene.orders.running else N_("Orders")
+        legend = scene.buttons[8]
         hide = (
-            _("No legend")
-            if scene.app.theme.font(16).size(_("No legend"))[0] + 12 <= scene.buttons[8].rect.width
-            else _("Legend")
+            N_("No legend") if legend.face(scene.app.theme, BUTTON_FONT, label=N_("No legend")).fits else N_("Legend")
         )
-        scene.buttons[8].label = _("Legend") if not scene.shows_legend() else hide
+        legend.label = N_("Legend") if not scene.shows_legend() else hide
 
 
 def demo_select(scene: TreeScene) -> None:

@@ -100,6 +100,7 @@ class TreeScene(Scene):
         self._cache: dict[tuple, Any] = {}  # per record: line, nodes per ply; per node: boards, pruned moves
         self.horizon = Horizon(self)  # what perfect play says about the selected node
         self.buttons: list[Button] = []
+        self.button_rows = 1  # the bottom strip's rows of buttons (two where one is too narrow)
 
     # -- data -------------------------------------------------------------------------
     @property
@@ -478,14 +479,15 @@ class TreeScene(Scene):
     def toast_bottom(self, size: tuple[int, int]) -> int | None:
         """Toasts go above the bottom panel, over the tree, never over the panel's or the
         legend's words (above the legend, or under a legend shown in place of the tree)."""
-        bottom = areas_for(size, self.app.theme).bottom.top - 6
+        areas = areas_for(size, self.app.theme, self.button_rows)
+        bottom = areas.bottom.top - 6
         legend = self.legend
         if legend is None:
             return bottom
         height = self.app.theme.font(TOAST_FONT).get_linesize() + 14
         if bottom - height >= legend.box.bottom:  # room under it (a legend page)
             return bottom
-        if legend.box.top - 6 - height >= areas_for(size, self.app.theme).canvas.top:
+        if legend.box.top - 6 - height >= areas.canvas.top:
             return legend.box.top - 6
         return bottom
 
