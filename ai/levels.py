@@ -98,7 +98,7 @@ leaves Perfect a step above it.  On 7x8 the last 28 cells were not enough (62.5%
 Hard in 36 games; 36 cells: 72.2%; before the threat-parity fix); with 37 it scores 81.2%
 over the 64 games of every 7x8 opening.  On connect 5 those games are decided in the
 middle game, where no solver reaches: there its deeper search is worth something only
-with the connect-5 weights of ``ai.heuristic`` (65.6% against Hard; 53.9% with connect 4's)."""
+with the connect-5 weights of ``ai.heuristic`` (64.1% against Hard; 53.9% with connect 4's)."""
 PERFECT_SOLVER_NODES = 2_000_000
 """Perfect's nodes for the distance to the end (the quickest win, the slowest loss) once
 its outcome-keeping move is found; the outcome itself is always searched to the end."""
