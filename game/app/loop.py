@@ -219,8 +219,8 @@ class App:
     def draw_toast(self, surface: pygame.Surface, text: str) -> None:
         """A short message in a box, above the toolbar area."""
         w, h = surface.get_size()
-        text = self.theme.fit(text, 20, w - 60)
-        width, height = self.theme.font(20).size(text)
+        text, size = self.theme.fitted(text, 20, w - 60)  # the UI scale gives way before the words
+        width, height = self.theme.font(size).size(text)
         box = pygame.Rect(0, 0, width + 24, height + 14)
         box.midbottom = (w // 2, h - max(44, int(h * 0.085)) - 16)
         top = self.stack.top
@@ -229,7 +229,7 @@ class App:
             box.bottom = bottom
         p = self.theme.palette
         pygame.draw.rect(surface, p.text, box, border_radius=8)
-        self.theme.text(surface, text, 20, box.center, color=p.panel, anchor="center")
+        self.theme.text(surface, text, size, box.center, color=p.panel, anchor="center")
 
     def poll_worker(self) -> None:
         """Hand what the AI worker sent to the scene that asked (once per frame).

@@ -374,6 +374,11 @@ class Theme:
             _, dropped = self._texts.popitem(last=False)
             self.text_bytes -= _surface_bytes(dropped)
 
+    def pitch(self, size: float, least: float, bold: bool = False) -> float:
+        """Pixels from a line of text of ``size`` down to the next: ``least`` (the spacing a
+        scene chose at 100 %), or more where the UI scale makes the line taller than that."""
+        return max(least, self.font(size, bold).get_linesize() + 2)
+
     def shrink(self, text: str, size: float, width: float, bold: bool = False) -> float:
         """The largest size up to ``size`` at which ``text`` fits ``width`` pixels, but not
         below ``size`` at 100 %: a box that does not grow with the UI scale keeps its text
@@ -397,9 +402,9 @@ class Theme:
             text = text[:-1]
         return text.rstrip() + "..." if text else ""
 
-    def wrap(self, text: str, size: float, width: float) -> list[str]:
+    def wrap(self, text: str, size: float, width: float, bold: bool = False) -> list[str]:
         """Split ``text`` into lines that fit ``width`` pixels."""
-        font = self.font(size)
+        font = self.font(size, bold)
         lines: list[str] = []
         for paragraph in text.split("\n"):
             words = paragraph.split(" ")

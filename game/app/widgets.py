@@ -11,6 +11,9 @@ import pygame
 from game.app.theme import Theme
 from game.i18n import _
 
+SMALLEST = 14
+"""The least a button's label is drawn at 100 % (a button's own height may ask for more)."""
+
 
 @dataclass(frozen=True)
 class Face:
@@ -21,7 +24,7 @@ class Face:
     center: tuple[int, int]
     hint_size: float
     hint_corner: tuple[int, int]  # the key hint's bottom-right corner
-    fits: bool  # label and key whole and apart, neither below its 100 % size
+    fits: bool  # label and key whole and apart, neither smaller than at 100 %
     full: bool = True  # the label at the size asked for (no smaller for the UI scale's sake)
 
 
@@ -60,6 +63,10 @@ class Button:
         wanted = min(size or max(14, int(rect.height * 0.5)), rect.height * 0.85 / theme.scale)
         if not self.key_hint:
             shown, fitted = theme.fitted(text, wanted, rect.width - 8)
+            if shown != text and theme.scale > 1:  # rather than cut: as small as the least label at 100 %
+                while fitted > SMALLEST / theme.scale and theme.font(fitted).size(text)[0] > rect.width - 8:
+                    fitted = max(SMALLEST / theme.scale, fitted - 0.5)
+                shown = theme.fit(text, fitted, rect.width - 8)
             return Face(shown, fitted, rect.center, 0, rect.bottomright, shown == text, fitted >= wanted)
         hint_size = max(11, wanted * 2 // 3)
         hint = theme.font(hint_size)
@@ -75,13 +82,17 @@ class Button:
                 center = (rect.left + 4 + room // 2, rect.centery)
             return Face(text, fitted, center, hint_size, corner, True, fitted >= wanted)
         # Under: the label across the whole width, raised above the key's line (the key at
-        # its smallest size); the label shrinks to the 100 % size to make room, not below.
+        # its smallest size); with a bigger UI scale the label shrinks to make room, as far
+        # as the least label at 100 %, not below.
         hint_size = 11
         hint_top = corner[1] - theme.font(hint_size).size(self.key_hint)[1]
         fitted = theme.shrink(text, wanted, rect.width - 8)
-        least = min(fitted, wanted / theme.scale if theme.scale > 1 else wanted)
-        while fitted > least and theme.font(fitted).size(text)[1] > hint_top - rect.top - 2:
-            fitted = max(least, fitted - 1)
+        least = min(fitted, SMALLEST / theme.scale) if theme.scale > 1 else fitted
+        while fitted > least and (
+            theme.font(fitted).size(text)[1] > hint_top - rect.top - 2
+            or theme.font(fitted).size(text)[0] > rect.width - 8
+        ):
+            fitted = max(least, fitted - 0.5)
         width, height = theme.font(fitted).size(text)
         if width <= rect.width - 8 and rect.top + 2 + height <= hint_top:
             middle = min(rect.centery, (rect.top + hint_top) // 2)

@@ -387,7 +387,7 @@ def draw_detail(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     y = max(y + 24, drawn.bottom + 2)  # under the heading at any UI scale
     for line in theme.wrap(_("Line: {moves}").format(moves=moves), 16, rect.width - 24)[:2]:
         theme.text(surface, line, 16, (x, y), color=p.muted)
-        y += max(18, theme.font(16).get_linesize())
+        y += theme.pitch(16, 18)
     # The board at this node, small.
     board = scene.selected_board
     if board is None:
