@@ -218,20 +218,37 @@ class BoardView:
             pygame.draw.line(surface, line_color or color, first, last_cell, max(2, width // 2))
 
     def draw_note(self, surface: pygame.Surface, layout: BoardLayout, col: int, note: ColumnNote) -> None:
-        """A column's badge: its text on the note's colour, clear of the rounded ends."""
+        """A column's badge: its text on the note's colour, clear of the rounded ends; on two
+        lines ("pierde" over "18") in a taller badge where a narrow column has no room for one."""
         rect = layout.note_rect(col)
-        pygame.draw.rect(surface, note.color, rect, border_radius=rect.height // 2)
-        ink = readable_on(note.color)
-        if _contrast(note.color, self.theme.palette.background) < 1.5:  # a white badge on white
-            pygame.draw.rect(surface, ink, rect, max(1, rect.height // 12), border_radius=rect.height // 2)
         room = rect.width - 2 * int(rect.height * 0.4)  # the straight middle and a little of each end
         size = min(max(11, int(rect.height * 0.75)), rect.height * 0.9 / self.theme.scale)
-        while size > 9 / self.theme.scale and self.theme.font(size, True).size(note.text)[0] > room:
+        font = self.theme.font
+        while size > 9 / self.theme.scale and font(size, True).size(note.text)[0] > room:
             size -= 0.5  # shrink rather than cut "lose 18" (a badge does not grow with the text size)
-        if self.theme.font(size, True).size(note.text)[0] > room:  # still too wide: into the round ends, not cut
+        if font(size, True).size(note.text)[0] > room:  # still too wide: into the round ends, not cut
             room = rect.width - 4
-        text = self.theme.fit(note.text, size, room, bold=True)
-        self.theme.text(surface, text, size, rect.center, color=ink, bold=True, anchor="center")
+        lines = [note.text]
+        if font(size, True).size(note.text)[0] > room and " " in note.text:
+            lines = note.text.rsplit(" ", 1)
+            rect.height = 2 * font(size, True).get_linesize() + 4
+        radius = min(rect.height, rect.width) // 2
+        pygame.draw.rect(surface, note.color, rect, border_radius=radius)
+        ink = readable_on(note.color)
+        if _contrast(note.color, self.theme.palette.background) < 1.5:  # a white badge on white
+            pygame.draw.rect(surface, ink, rect, max(1, rect.height // 12), border_radius=radius)
+        step = rect.height / len(lines)
+        for index, line in enumerate(lines):
+            center = (rect.centerx, rect.top + step * (index + 0.5))
+            self.theme.text(
+                surface,
+                self.theme.fit(line, size, rect.width - 4, bold=True),
+                size,
+                center,
+                color=ink,
+                bold=True,
+                anchor="center",
+            )
 
     def draw_labels(self, surface: pygame.Surface, layout: BoardLayout) -> None:
         """Column names under the board (as moves are written), row numbers without gravity."""
@@ -241,6 +258,10 @@ class BoardView:
         size = max(15, int(layout.cell * 0.45))
         color = self.theme.palette.muted
         y = layout.grid_rect.bottom + layout.cell * 0.12
+        # As big as the UI scale makes them, as far as the room under the board allows: they
+        # must not run into what lies below it (buttons, lines of text).
+        while size > 11 / self.theme.scale and self.theme.font(size).size("8")[1] > layout.area.bottom + 2 - y:
+            size -= 0.5
         for col in range(rules.cols):
             name = str(col + 1) if rules.gravity and rules.cols <= 9 else column_letter(col)
             self.theme.text(surface, name, size, (layout.center(0, col)[0], y), color=color, anchor="midtop")

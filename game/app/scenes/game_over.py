@@ -56,13 +56,22 @@ class GameOverScene(OverlayMenu):
 
     # -- a banner above the board (or below it), so the final board stays in view ------
     def banner_height(self, size: tuple[int, int]) -> int:
-        return self.title_size(size) + self.line_size(size) * 2 + self.button_height(size) + 28
+        return self.title_step(size) + self.line_step(size) * 2 + self.button_height(size) + 22
 
     def title_size(self, size: tuple[int, int]) -> int:
         return max(22, min(40, size[1] // 20))
 
     def line_size(self, size: tuple[int, int]) -> int:
         return max(14, min(20, size[1] // 40))
+
+    def title_step(self, size: tuple[int, int]) -> int:
+        """From the title down to the first line, at the UI scale."""
+        big = self.title_size(size)
+        return int(self.app.theme.pitch(big, big + 2, bold=True))
+
+    def line_step(self, size: tuple[int, int]) -> int:
+        small = self.line_size(size)
+        return int(self.app.theme.pitch(small, small + 2))
 
     def button_height(self, size: tuple[int, int]) -> int:
         return max(30, min(44, size[1] // 18))
@@ -105,13 +114,13 @@ class GameOverScene(OverlayMenu):
         pygame.draw.rect(surface, p.accent, panel, 2, border_radius=12)
         big, small = self.title_size(size), self.line_size(size)
         y = panel.top + 8
-        title = theme.fit(self.title, big, panel.width - 24, bold=True)
-        theme.text(surface, title, big, (panel.centerx, y), bold=True, anchor="midtop")
-        y += big + 2
+        title, fitted = theme.fitted(self.title, big, panel.width - 24, bold=True)
+        theme.text(surface, title, fitted, (panel.centerx, y), bold=True, anchor="midtop")
+        y += self.title_step(size)
         for line in self.subtitle_lines()[:2]:
-            line = theme.fit(line, small, panel.width - 24)
-            theme.text(surface, line, small, (panel.centerx, y), color=p.muted, anchor="midtop")
-            y += small + 2
+            line, fitted = theme.fitted(line, small, panel.width - 24)
+            theme.text(surface, line, fitted, (panel.centerx, y), color=p.muted, anchor="midtop")
+            y += self.line_step(size)
         for button, rect in zip(self.buttons, self.button_rects(size)):
             button.draw(surface, theme, rect=rect)
 

@@ -94,10 +94,12 @@ class HowToPlayScene(Scene):
 
     def content_height(self, size: int, width: int) -> float:
         """The height of the text at font ``size`` in a column ``width`` wide."""
-        lines = sum(len(self.app.theme.wrap(paragraph, size, width)) for paragraph in self.rules_text())
+        theme = self.app.theme
+        lines = sum(len(theme.wrap(paragraph, size, width)) for paragraph in self.rules_text())
         paragraphs = len(self.rules_text())
-        em = size * self.app.theme.scale
-        return em * (4 + lines * 1.1 + paragraphs * 0.5 + 0.5 + 1.6 + len(CONTROLS) * 1.15)
+        controls = sum(len(theme.wrap(_(action), size, width * 0.7)) for _key, action in CONTROLS)
+        em = size * theme.scale
+        return em * (4 + lines * 1.1 + paragraphs * 0.5 + 0.5 + 1.6 + controls * 1.15)
 
     def column_width(self, w: int) -> int:
         return min(w - 60, int(820 * self.app.theme.scale))
@@ -146,8 +148,9 @@ class HowToPlayScene(Scene):
         y += em * 1.6
         for key, action in CONTROLS:
             theme.text(surface, _(key), size, (left, y), bold=True)
-            theme.text(surface, theme.fit(_(action), size, width * 0.7), size, (left + width * 0.3, y))
-            y += em * 1.15
+            for line in theme.wrap(_(action), size, width * 0.7):  # a long one on two lines, not cut
+                theme.text(surface, line, size, (left + width * 0.3, y))
+                y += em * 1.15
         footer = _("Esc or click: back")
         if self.content_height(size, width) > h - em * 2:  # a big UI scale: the page is longer than the window
             footer = _("Up/Down or the wheel: scroll · Esc or click: back")

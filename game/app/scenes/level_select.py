@@ -253,10 +253,15 @@ class LevelSelectScene(Scene):
         row = self.row
         s = self.app.settings
         width = self.text_rect.width
-        title = int(row * 1.3)  # its top inside the window at any UI scale
-        top = max(row * 0.9, theme.font(title, True).get_height() / 2 + 2)
-        theme.text(surface, _("Level"), title, (w / 2, top), bold=True, anchor="center")
         headline, small = theme.fitted(self.headline(), int(row * 0.55), width)
+        # The title: inside the window and above the headline at any UI scale.
+        room = row * 1.85 - theme.font(small).size(headline)[1] / 2 - 4
+        title = int(row * 1.3)
+        while title > 12 and theme.font(title, True).size(_("Level"))[1] > room:
+            title -= 1
+        half = theme.font(title, True).size(_("Level"))[1] / 2
+        top = max(half + 2, min(row * 0.9, room - half))
+        theme.text(surface, _("Level"), title, (w / 2, top), bold=True, anchor="center")
         theme.text(
             surface,
             headline,
@@ -289,16 +294,19 @@ class LevelSelectScene(Scene):
 
         # The explanation shrinks to fit (Expert's five sentences, two sides' selectors);
         # only past the smallest readable size does it give way to the buttons.
+        def pitch(size: int) -> float:  # 1.15 x the size, or a line's height at the UI scale
+            return theme.pitch(size, size * 1.15)
+
         size = max(13, int(row * 0.52))
         lines = wrapped(size)
-        while size > MIN_TEXT and y + len(lines) * size * 1.15 > self.back.rect.top - size * 0.5:
+        while size > MIN_TEXT and y + len(lines) * pitch(size) > self.back.rect.top - size * 0.5:
             size -= 1
             lines = wrapped(size)
         bottom = self.back.rect.top - size * 0.5
         for line, color in lines:
-            if y + size > bottom:
+            if y + theme.font(size).get_height() > bottom:
                 break  # a small window: the explanation gives way to the buttons
             theme.text(surface, line, size, (self.text_rect.left, y), color=color)
-            y += size * 1.15
+            y += pitch(size)
         self.back.draw(surface, theme)
         self.start_button.draw(surface, theme, label=_("Start anyway") if warning else None)

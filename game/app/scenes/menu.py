@@ -42,6 +42,23 @@ class MenuScene(Scene):
     def panel_rect(self, size: tuple[int, int]) -> pygame.Rect:
         return pygame.Rect((0, 0), size)
 
+    def panel_width(self, size: tuple[int, int]) -> int:
+        return size[0]
+
+    def subtitle_rows(self, size: tuple[int, int]) -> list[tuple[str, float]]:
+        """The lines of text under the title, each with the size it is drawn at: smaller (as
+        far as the 100 % size) where the UI scale makes it too wide, else on two rows."""
+        theme = self.app.theme
+        height = self.button_height(size)
+        line_size = min(height * 0.5, height * 0.6 * 0.8 / theme.scale)  # the lines keep their spacing
+        width = self.panel_width(size) - 24
+        rows: list[tuple[str, float]] = []
+        for line in self.subtitle_lines():
+            fitted = theme.shrink(line, line_size, width)
+            parts = [line] if theme.font(fitted).size(line)[0] <= width else theme.wrap(line, fitted, width)
+            rows += [(part, fitted) for part in parts]
+        return rows
+
     def button_height(self, size: tuple[int, int]) -> int:
         return max(34, min(54, size[1] // 13))
 
@@ -50,7 +67,7 @@ class MenuScene(Scene):
         panel = self.panel_rect(size)
         height = self.button_height(size)
         width = min(panel.width - 40, 360)
-        lines = len(self.subtitle_lines())
+        lines = len(self.subtitle_rows(size))
         top_space = int(height * 2.2) + lines * int(height * 0.6)
         area = pygame.Rect(panel.left, panel.top + top_space, panel.width, panel.height - top_space)
         gap = height // 3
@@ -99,9 +116,7 @@ class MenuScene(Scene):
             surface, self.title, text_size, (panel.centerx, panel.top + height * 1.1), bold=True, anchor="center"
         )
         y = panel.top + height * 2.0
-        line_size = min(height * 0.5, height * 0.6 * 0.8 / theme.scale)  # the lines keep their spacing
-        for line in self.subtitle_lines():
-            line, fitted = theme.fitted(line, line_size, panel.width - 24)
+        for line, fitted in self.subtitle_rows(size):
             theme.text(surface, line, fitted, (panel.centerx, y), anchor="center", color=theme.palette.muted)
             y += height * 0.6
         for button, rect in zip(self.buttons, rects):
@@ -132,11 +147,14 @@ class OverlayMenu(MenuScene):
         """A panel just big enough for the title, the lines of text and the buttons."""
         w, h = size
         height = self.button_height(size)
-        lines = len(self.subtitle_lines())
+        lines = len(self.subtitle_rows(size))
         content = int(height * 2.2) + lines * int(height * 0.6) + len(self.buttons) * (height + height // 3)
-        rect = pygame.Rect(0, 0, min(w - 40, int(460 * self.app.theme.scale)), min(h - 20, content + height // 2))
+        rect = pygame.Rect(0, 0, self.panel_width(size), min(h - 20, content + height // 2))
         rect.center = (w // 2, h // 2)
         return rect
+
+    def panel_width(self, size: tuple[int, int]) -> int:
+        return min(size[0] - 40, int(460 * self.app.theme.scale))
 
     def draw(self, surface: pygame.Surface) -> None:
         dim(surface)

@@ -194,8 +194,10 @@ class OptionsScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
         row = self.selectors[0].rect.height
-        title = int(row * 1.5)  # its top inside the window at any UI scale
-        top = max(row * 1.0, theme.font(title, True).get_height() / 2 + 2)
+        title = int(row * 1.5)  # inside the window and above the first row at any UI scale
+        while title > 12 and theme.font(title, True).size(_("Options"))[1] > row * 2 - 4:
+            title -= 1
+        top = max(row * 1.0, theme.font(title, True).size(_("Options"))[1] / 2 + 2)
         theme.text(surface, _("Options"), title, (surface.get_width() / 2, top), bold=True, anchor="center")
         for selector in self.selectors:
             selector.draw(surface, theme)

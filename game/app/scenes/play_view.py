@@ -228,9 +228,18 @@ def draw_scores_legend(scene: PlayScene, surface: pygame.Surface, board: BoardLa
         return
     size = max(13, min(18, board.cell // 4))
     y = float(board.note_rect(0).top)
-    for line in theme.wrap(scores_legend(scene), size, width):
+    least = size / theme.scale if theme.scale > 1 else size
+
+    def pitch(size: float) -> float:  # 1.2 x the size, or a line's height at the UI scale
+        return theme.pitch(size, size * 1.2)
+
+    lines = theme.wrap(scores_legend(scene), size, width)
+    while size > least and y + len(lines) * pitch(size) > board.grid_rect.bottom:  # beside the board
+        size = max(least, size - 1)
+        lines = theme.wrap(scores_legend(scene), size, width)
+    for line in lines:
         theme.text(surface, line, size, (12, y), color=theme.palette.muted)
-        y += size * 1.2
+        y += pitch(size)
 
 
 def draw_status(scene: PlayScene, surface: pygame.Surface, layout: PlayLayout) -> None:
@@ -248,31 +257,40 @@ def draw_status(scene: PlayScene, surface: pygame.Surface, layout: PlayLayout) -
     level, tally = level_line(scene), tally_line(scene)
     side_width = max(theme.font(small).size(level)[0], theme.font(small).size(tally)[0])
     needs = max(theme.font(big, True).size(first)[0], theme.font(small).size(second)[0])
+    side = small
     if x + needs + 24 + side_width > right:  # the level and tally give way (the pause menu has them) ...
         level = ""
         if scene.rules.mode is not Mode.FULL_BOARD:  # ... but not this game's running score
             tally = ""
-        side_width = theme.font(small).size(tally)[0] if tally else 0
+        side = small / max(1.0, theme.scale)  # which keeps its 100 % size: the lines beside it need the room
+        side_width = theme.font(side).size(tally)[0] if tally else 0
     if side_width:
         right -= side_width + 24  # the headline shrinks (or is cut) beside the score
-    size = big
-    while size > 14 and theme.font(size, True).size(first)[0] > right - x:
-        size -= 1  # shrink rather than cut the headline
     y = status.top + status.height * 0.16
+    second, detail_size = theme.fitted(second, small, right - x)  # the UI scale's size, as far as it fits
+    below = theme.font(detail_size).size(second)[1]
+
+    def fits(size: float) -> bool:  # the window's width, and the bar's height over the second line
+        width, height = theme.font(size, True).size(first)
+        return width <= right - x and y + max(big * 1.25, height + 2) + below <= status.bottom - 2
+
+    size = big
+    while size > 14 / max(1.0, theme.scale) and not fits(size):
+        size -= 1  # shrink rather than cut the headline (at 100 %: to 14, at any scale: as small)
     theme.text(surface, theme.fit(first, size, right - x, bold=True), size, (x, y), bold=True)
     color = p.accent if scene.jobs.purpose is not None else p.muted
     searching = scene.jobs.purpose is not None  # a progress line: new text each update, never cached
-    second, detail_size = theme.fitted(second, small, right - x)  # the UI scale's size, as far as it fits
+    second_y = y + max(big * 1.25, theme.font(size, True).size(first)[1] + 2)  # under the headline
     theme.text(
         surface,
         second,
         detail_size,
-        (x, y + big * 1.25),
+        (x, second_y),
         color=color,
         cache=not searching,
     )
     edge = layout.text_right
     if level:
-        theme.text(surface, level, small, (edge, y + 4), anchor="topright", color=p.muted)
+        theme.text(surface, level, side, (edge, y + 4), anchor="topright", color=p.muted)
     if tally:
-        theme.text(surface, tally, small, (edge, y + big * 1.25), anchor="topright", color=p.muted)
+        theme.text(surface, tally, side, (edge, second_y), anchor="topright", color=p.muted)
