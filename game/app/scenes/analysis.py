@@ -24,6 +24,7 @@ from game.app.job_slot import JobSlot
 from game.app.scene import Scene
 from game.app.scenes.board_panel import refused, scores_job
 from game.app.scenes.play_view import notes_for
+from game.app.theme import Theme
 from game.app.widgets import Button, display_size, row_rects
 from game.app.worker import JobFailed, JobResult, WorkerEvent
 from game.board import Board
@@ -32,16 +33,30 @@ from game.notation import format_move
 from game.rules import MAX, MIN, STANDARD
 
 
-def analysis_areas(size: tuple[int, int]) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect, int]:
-    """(header, board, button row, text size) for a window of ``size``."""
+def analysis_areas(
+    size: tuple[int, int], theme: Theme | None = None
+) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect, int]:
+    """(header, board, button row, text size) for a window of ``size``; the header holds
+    ``header_steps`` at the ``theme``'s UI scale."""
     w, h = size
     m = 12
     text = max(15, min(20, h // 34))
-    header = pygame.Rect(m, m, w - 2 * m, text * 3 + 14)
+    header = pygame.Rect(m, m, w - 2 * m, sum(header_steps(text, theme)))
     bh = max(30, min(42, h // 16))
     buttons = pygame.Rect(m, h - m - bh, w - 2 * m, bh)
     board = pygame.Rect(m, header.bottom + 4, w - 2 * m, buttons.top - header.bottom - 12)
     return header, board, buttons, text
+
+
+def header_steps(text: int, theme: Theme | None) -> tuple[int, int, int]:
+    """Pixels from each of the header's three lines to the next (the first is bigger and bold)."""
+    if theme is None:
+        return text + 6, text + 4, text + 4
+    return (
+        int(theme.pitch(text + 2, text + 6, bold=True)),
+        int(theme.pitch(text, text + 4)),
+        int(theme.pitch(text, text + 4)),
+    )
 
 
 class AnalysisScene(Scene):
@@ -210,7 +225,7 @@ class AnalysisScene(Scene):
 
     # -- input ------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> None:
-        header, area, row, _ = analysis_areas(display_size())
+        header, area, row, _ = analysis_areas(display_size(), self.app.theme)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             for button, rect in zip(self.buttons, row_rects(row, len(self.buttons), 8)):
                 button.rect = rect
@@ -302,14 +317,15 @@ class AnalysisScene(Scene):
         assert self.view is not None
         theme = self.app.theme
         p = theme.palette
-        header, area, row, text = analysis_areas(surface.get_size())
+        header, area, row, text = analysis_areas(surface.get_size(), theme)
         y = header.top
+        steps = header_steps(text, theme)
         for index, line in enumerate(self.status_lines()):
             size = text + 2 if index == 0 else text
             color = p.text if index < 2 else p.muted
-            line = theme.fit(line, size, header.width, bold=index == 0)
-            theme.text(surface, line, size, (header.centerx, y), bold=index == 0, color=color, anchor="midtop")
-            y += size + 4
+            line, fitted = theme.fitted(line, size, header.width, bold=index == 0)  # the UI scale gives way first
+            theme.text(surface, line, fitted, (header.centerx, y), bold=index == 0, color=color, anchor="midtop")
+            y += steps[min(index, 2)]
         layout = BoardLayout(self.rules, area)
         ghost = None
         if self.rules.gravity and not self.board.is_game_over():

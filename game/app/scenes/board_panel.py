@@ -15,6 +15,7 @@ from game.board import Board
 
 if TYPE_CHECKING:
     from game.app.loop import App
+    from game.app.theme import Theme
 
 
 @dataclass(frozen=True)
@@ -26,22 +27,27 @@ class SideLayout:
     panel: pygame.Rect
     buttons: pygame.Rect
     text: int
+    second: int = 0  # the header's second line, below its top (under the title, at the UI scale)
 
 
-def side_layout(size: tuple[int, int], share: float, least: int, most: int) -> SideLayout:
-    """A pure function of the window size; the panel takes ``share`` of the width, at
-    least ``least`` and at most ``most`` pixels."""
+def side_layout(size: tuple[int, int], share: float, least: int, most: int, theme: Theme | None = None) -> SideLayout:
+    """A pure function of the window size (and the ``theme``'s UI scale: the header's two
+    lines' heights); the panel takes ``share`` of the width, at least ``least`` and at most
+    ``most`` pixels."""
     w, h = size
     m = 12
     text = max(15, min(20, h // 34))
-    header = pygame.Rect(m, m, w - 2 * m, text * 2 + 14)
+    title, line = text + 12, text + 2  # the title (text + 4, bold) and the line under it
+    if theme is not None:
+        title, line = int(theme.pitch(text + 4, title, bold=True)), int(theme.pitch(text, line))
+    header = pygame.Rect(m, m, w - 2 * m, title + line)
     bh = max(30, min(42, h // 16))
     buttons = pygame.Rect(m, h - m - bh, w - 2 * m, bh)
     panel_w = max(least, min(most, int(w * share)))
     top, height = header.bottom + 6, buttons.top - header.bottom - 16
     panel = pygame.Rect(w - m - panel_w, top, panel_w, height)
     board = pygame.Rect(m, top, panel.left - 2 * m, height)
-    return SideLayout(header, board, panel, buttons, text)
+    return SideLayout(header, board, panel, buttons, text, title)
 
 
 def scores_job(board: Board) -> SearchJob:

@@ -23,6 +23,7 @@ from game.app.job_slot import JobSlot
 from game.app.scene import Scene
 from game.app.scenes.board_panel import SideLayout, refused, scores_job, side_layout
 from game.app.scenes.play_view import notes_for
+from game.app.theme import Theme
 from game.app.widgets import Button, display_size, row_rects
 from game.app.worker import JobFailed, JobResult, WorkerEvent
 from game.archive_records import GameRecord
@@ -36,17 +37,28 @@ TABLE_KEY = N_(
 )
 
 
-def explorer_layout(size: tuple[int, int]) -> SideLayout:
-    """A pure function of the window size: the board left, the table (panel) right."""
-    return side_layout(size, 0.46, 340, 540)
+def explorer_layout(size: tuple[int, int], theme: Theme | None = None) -> SideLayout:
+    """A pure function of the window size (and the UI scale): the board left, the table
+    (panel) right."""
+    return side_layout(size, 0.46, 340, 540, theme)
 
 
-def row_height(lay: SideLayout) -> int:
-    return lay.text + 12
+def row_height(lay: SideLayout, theme: Theme | None = None) -> int:
+    least = lay.text + 12
+    return least if theme is None else max(least, theme.font(lay.text).get_linesize() + 8)
 
 
-def first_row_top(lay: SideLayout) -> int:
-    return lay.panel.top + 2 * lay.text + 22
+def head_top(lay: SideLayout, theme: Theme | None = None) -> int:
+    """The table's column heads: under its title ("Columns"), at the UI scale."""
+    least = lay.panel.top + lay.text + 16
+    return least if theme is None else max(least, lay.panel.top + 10 + theme.font(lay.text + 2, True).get_linesize())
+
+
+def first_row_top(lay: SideLayout, theme: Theme | None = None) -> int:
+    least = lay.panel.top + 2 * lay.text + 22
+    if theme is None:
+        return least
+    return max(least, head_top(lay, theme) + theme.font(lay.text - 1).get_linesize() + 8)
 
 
 class ExplorerScene(Scene):
@@ -149,13 +161,13 @@ class ExplorerScene(Scene):
         """The column of the table row under ``pos``."""
         if not lay.panel.collidepoint(pos):
             return None
-        index = (pos[1] - first_row_top(lay)) // row_height(lay)
-        if pos[1] >= first_row_top(lay) and 0 <= index < len(self.rows):
+        index = (pos[1] - first_row_top(lay, self.app.theme)) // row_height(lay, self.app.theme)
+        if pos[1] >= first_row_top(lay, self.app.theme) and 0 <= index < len(self.rows):
             return self.rows[index].column
         return None
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        lay = explorer_layout(display_size())
+        lay = explorer_layout(display_size(), self.app.theme)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             for button, rect in zip(self.buttons, row_rects(lay.buttons, len(self.buttons), 8)):
                 button.rect = rect
@@ -231,12 +243,14 @@ class ExplorerScene(Scene):
         assert self.view is not None
         theme = self.app.theme
         p = theme.palette
-        lay = explorer_layout(surface.get_size())
+        lay = explorer_layout(surface.get_size(), theme)
         title, line = self.header_lines()
         size = lay.text + 4
-        theme.text(surface, theme.fit(title, size, lay.header.width, bold=True), size, lay.header.topleft, bold=True)
-        y = lay.header.top + size + 8
-        theme.text(surface, theme.fit(line, lay.text, lay.header.width), lay.text, (lay.header.left, y), color=p.muted)
+        title, fitted = theme.fitted(title, size, lay.header.width, bold=True)  # the UI scale gives way first
+        theme.text(surface, title, fitted, lay.header.topleft, bold=True)
+        y = lay.header.top + lay.second
+        line, fitted = theme.fitted(line, lay.text, lay.header.width)
+        theme.text(surface, line, fitted, (lay.header.left, y), color=p.muted)
         layout = BoardLayout(self.board.rules, lay.board)
         notes = notes_for(self.scores, self.board.rules, self.board.to_move, p) if self.scores else []
         outcome = self.board.outcome()
@@ -275,19 +289,11 @@ class ExplorerScene(Scene):
         theme.text(surface, _("Columns"), lay.text + 2, (x0, table.top + 8), bold=True)
         who = _("player 1") if self.board.to_move == MAX else _("player 2")
         heads = (_("col"), _("value for {who}").format(who=who), _("you"), _("W/D/L"), _("left"))
-        head_y = table.top + lay.text + 16
-        for x, head in zip(xs, heads):
-            theme.text(surface, head, small, (x, head_y), color=p.muted)
         status = self.table_status()
         colors = {1: p.good, 0: p.muted, -1: p.warning}
-        row_h = row_height(lay)
-        y = first_row_top(lay)
+        rows = []
         for row in self.rows:
-            if row.column == self.hover:
-                pygame.draw.rect(surface, p.hole, (x0 - 6, y - 4, width + 12, row_h), border_radius=4)
-            pygame.draw.line(surface, p.hole, (x0, y - 4), (table.right - 12, y - 4))
             words = row.words if row.exact is not None else ("..." if status else _("not proven"))
-            color = colors[row.exact.pov(row.mover)] if row.exact is not None else p.muted
             played = row.games.games
             cells = (
                 str(row.column + 1),
@@ -296,12 +302,35 @@ class ExplorerScene(Scene):
                 f"{row.games.wins}/{row.games.draws}/{row.games.losses}" if played else "",
                 str(row.left_truth) if played and row.exact is not None else "",
             )
+            rows.append((row, cells, colors[row.exact.pov(row.mover)] if row.exact is not None else p.muted))
+        # Each column's words stay in their column: smaller (as far as the 100 % size) where
+        # the UI scale makes them wider than it.
+        columns = [right - left - 6 for left, right in zip(xs, (*xs[1:], table.right - 6))]
+        head_size = min(theme.shrink(head, small, room) for head, room in zip(heads, columns))
+        size = min(
+            (
+                theme.shrink(cell, lay.text, room, index == 0)
+                for _row, cells, _color in rows
+                for index, (cell, room) in enumerate(zip(cells, columns))
+            ),
+            default=lay.text,
+        )
+        head_y = head_top(lay, theme)
+        for x, head in zip(xs, heads):
+            theme.text(surface, head, head_size, (x, head_y), color=p.muted)
+        row_h = row_height(lay, theme)
+        y = first_row_top(lay, theme)
+        for row, cells, color in rows:
+            if row.column == self.hover:
+                pygame.draw.rect(surface, p.hole, (x0 - 6, y - 4, width + 12, row_h), border_radius=4)
+            pygame.draw.line(surface, p.hole, (x0, y - 4), (table.right - 12, y - 4))
             for index, (x, cell) in enumerate(zip(xs, cells)):
-                theme.text(surface, cell, lay.text, (x, y), color=color if index == 1 else p.text, bold=index == 0)
+                theme.text(surface, cell, size, (x, y), color=color if index == 1 else p.text, bold=index == 0)
             y += row_h
         y += 4
-        for text in ([status] if status else []) + theme.wrap(_(TABLE_KEY), small - 1, width):
-            if y + small > table.bottom - 4:
+        key = theme.wrap(status, small - 1, width) if status else []
+        for text in key + theme.wrap(_(TABLE_KEY), small - 1, width):
+            if y + theme.font(small - 1).get_height() > table.bottom - 4:
                 break
             theme.text(surface, text, small - 1, (x0, y), color=p.muted)
-            y += small + 3
+            y += theme.pitch(small - 1, small + 3)

@@ -165,7 +165,7 @@ class PastGamesScene(Scene):
         return title, listing, chart, rects, text
 
     def list_geometry(self, listing: pygame.Rect, text: int) -> tuple[int, int]:
-        row_h = text + 8
+        row_h = max(text + 8, self.app.theme.font(text).get_linesize() + 6)  # a line at the UI scale
         fit = max(1, (listing.height - 12) // row_h)
         return fit, row_h
 
@@ -224,10 +224,11 @@ class PastGamesScene(Scene):
         filters += _(" · level: {level_name} · result: {RESULT_NAMES}").format(
             level_name=self.level_name(self.level), RESULT_NAMES=_(RESULT_NAMES[self.result])
         )
+        filters, fitted = theme.fitted(filters, text, title.width)
         theme.text(
             surface,
-            theme.fit(filters, text, title.width),
-            text,
+            filters,
+            fitted,
             (title.centerx, title.top + text * self.app.theme.scale + 14),
             color=p.muted,
             anchor="midtop",
@@ -241,21 +242,15 @@ class PastGamesScene(Scene):
                 empty = _(
                     "This version of the game cannot read its games from this archive; the file is left as it is."
                 )
-            theme.text(
-                surface,
-                theme.fit(empty, text, listing.width - 20),
-                text,
-                listing.center,
-                color=p.muted,
-                anchor="center",
-            )
+            empty, fitted = theme.fitted(empty, text, listing.width - 20)
+            theme.text(surface, empty, fitted, listing.center, color=p.muted, anchor="center")
         for index in range(first, min(len(self.records), first + fit)):
             y = listing.top + 6 + (index - first) * row_h
             if index == self.selected:
                 pygame.draw.rect(surface, p.hole, (listing.left + 4, y, listing.width - 8, row_h), border_radius=6)
             record = self.records[index]
-            line = theme.fit(game_line(record), text, listing.width - 24)
-            theme.text(surface, line, text, (listing.left + 12, y + 4))
+            line, fitted = theme.fitted(game_line(record), text, listing.width - 24)
+            theme.text(surface, line, fitted, (listing.left + 12, y + 4))
         if len(self.records) > fit:
             more = _("{first}-{min} of {count}").format(
                 first=first + 1, min=min(len(self.records), first + fit), count=len(self.records)
@@ -273,13 +268,6 @@ class PastGamesScene(Scene):
         p = theme.palette
         pygame.draw.rect(surface, p.panel, chart, border_radius=10)
         small = max(13, text - 2)
-        theme.text(
-            surface,
-            _("You against each level: won / drawn / lost, then the latest games (oldest first)"),
-            small,
-            (chart.left + 10, chart.top + 6),
-            color=p.muted,
-        )
         colors = {"win": p.win, "draw": p.draw, "loss": p.lose}  # the column badges' (also outlined)
         x = chart.right - 10
         for key, word in (("loss", _("lost")), ("draw", _("drawn")), ("win", _("won"))):  # a legend, right to left
@@ -288,6 +276,14 @@ class PastGamesScene(Scene):
             square.midright = (label.left - 4, label.centery)
             draw_mark(surface, RESULT_MARKS[key], colors[key], square.center, square.height / 2, p.text)
             x = square.left - 12
+        # The title left of the legend: smaller (as far as the 100 % size), else on two lines.
+        said = _("You against each level: won / drawn / lost, then the latest games (oldest first)")
+        room = x - chart.left - 14
+        title_size = theme.shrink(said, small, room)
+        y = chart.top + 6
+        for line in theme.wrap(said, title_size, room):
+            theme.text(surface, line, title_size, (chart.left + 10, y), color=p.muted)
+            y += theme.pitch(title_size, small + 4)
         if not self.stats:
             theme.text(
                 surface,
@@ -299,7 +295,7 @@ class PastGamesScene(Scene):
             )
             return
         levels = list(self.stats)
-        top = chart.top + small + 14
+        top = max(chart.top + small + 14, int(y) + 4)  # under the title
         row_h = max(12, min(28, (chart.bottom - 8 - top) // max(1, len(levels))))
         label_w = 110
         bar_w = int((chart.width - label_w - 30) * 0.5)
@@ -308,13 +304,8 @@ class PastGamesScene(Scene):
             y = top + index * row_h
             counts = self.stats[level]
             total = max(1, sum(counts.values()))
-            theme.text(
-                surface,
-                theme.fit(level, small, label_w - 8),
-                small,
-                (chart.left + 10, y + row_h // 2),
-                anchor="midleft",
-            )
+            name, fitted = theme.fitted(level, small, label_w - 8)
+            theme.text(surface, name, fitted, (chart.left + 10, y + row_h // 2), anchor="midleft")
             x = chart.left + label_w
             for key in ("win", "draw", "loss"):
                 width = round(bar_w * counts[key] / total)

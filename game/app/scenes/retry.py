@@ -25,6 +25,7 @@ from game.app.job_slot import JobSlot
 from game.app.scene import Scene
 from game.app.scenes.board_panel import SideLayout, refused, scores_job, side_layout
 from game.app.scenes.play_view import notes_for
+from game.app.theme import Theme
 from game.app.widgets import Button, display_size, row_rects
 from game.app.worker import JobFailed, JobResult, WorkerEvent
 from game.board import Board
@@ -42,10 +43,10 @@ from game.training import (
 )
 
 
-def retry_layout(size: tuple[int, int]) -> SideLayout:
+def retry_layout(size: tuple[int, int], theme: Theme | None = None) -> SideLayout:
     """A pure function of the window size: the header, the board left, the judgement
     right, the buttons along the bottom."""
-    return side_layout(size, 0.36, 260, 420)
+    return side_layout(size, 0.36, 260, 420, theme)
 
 
 class RetryScene(Scene):
@@ -197,7 +198,7 @@ class RetryScene(Scene):
 
     # -- input --------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> None:
-        lay = retry_layout(display_size())
+        lay = retry_layout(display_size(), self.app.theme)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             for button, rect in zip(self.buttons, row_rects(lay.buttons, len(self.buttons), 8)):
                 button.rect = rect
@@ -287,26 +288,19 @@ class RetryScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
         p = theme.palette
-        lay = retry_layout(surface.get_size())
+        lay = retry_layout(surface.get_size(), theme)
         title, prompt = self.header_lines()
-        theme.text(
-            surface,
-            theme.fit(title, lay.text + 4, lay.header.width - 220, bold=True),
-            lay.text + 4,
-            lay.header.topleft,
-            bold=True,
-        )
+        room = lay.header.width - 220  # the score's place on the right
         if self.drills and not self.finished:
             score = self.score_text()
-            theme.text(
+            drawn = theme.text(
                 surface, score, lay.text - 1, (lay.header.right, lay.header.top + 4), color=p.muted, anchor="topright"
             )
-        theme.text(
-            surface,
-            theme.fit(prompt, lay.text, lay.header.width),
-            lay.text,
-            (lay.header.left, lay.header.top + lay.text + 10),
-        )
+            room = min(room, drawn.left - lay.header.left - 20)
+        title, fitted = theme.fitted(title, lay.text + 4, room, bold=True)  # the UI scale gives way first
+        theme.text(surface, title, fitted, lay.header.topleft, bold=True)
+        prompt, fitted = theme.fitted(prompt, lay.text, lay.header.width)
+        theme.text(surface, prompt, fitted, (lay.header.left, lay.header.top + lay.second - 2))
         self.draw_middle(surface, lay)
         self.draw_panel(surface, lay)
         enabled = {"Try again": self.tried is not None, "Next": self.can_go_on()}
@@ -401,8 +395,9 @@ class RetryScene(Scene):
         for line, found in self.summary_lines():
             if y + lay.text > lay.board.bottom:
                 break
-            theme.text(surface, theme.fit(line, lay.text, lay.board.width - 8), lay.text, (x, y), color=colors[found])
-            y += lay.text + 8
+            line, fitted = theme.fitted(line, lay.text, lay.board.width - 8)
+            theme.text(surface, line, fitted, (x, y), color=colors[found])
+            y += theme.pitch(lay.text, lay.text + 8)
 
     def draw_panel(self, surface: pygame.Surface, lay: SideLayout) -> None:
         theme = self.app.theme
@@ -419,7 +414,7 @@ class RetryScene(Scene):
                 if y + lay.text > lay.panel.bottom - 6:
                     return
                 theme.text(surface, part, lay.text, (x, y), color=color)
-                y += lay.text + 5
+                y += theme.pitch(lay.text, lay.text + 5)
             y += 4
 
 

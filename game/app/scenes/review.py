@@ -30,7 +30,7 @@ from game.app.job_slot import JobSlot
 from game.app.open_game import review_key
 from game.app.scene import Scene
 from game.app.scenes.play_view import notes_from_scores
-from game.app.scenes.review_text import detail_lines, graph_legend, header_lines, list_line, turning_points_line
+from game.app.scenes.review_text import graph_legend, header_texts, list_line, under_board_lines
 from game.app.theme import Theme, draw_mark
 from game.app.widgets import Button, display_size
 from game.app.worker import (
@@ -85,27 +85,63 @@ class ReviewLayout:
     graph: pygame.Rect
     buttons: tuple[pygame.Rect, pygame.Rect, pygame.Rect]  # retry, analysis, back
     text: int  # font size of the body text
+    heads: tuple[int, int, int]  # pixels from each header line to the next
+    line: int  # from a detail line to the next
+    row: int  # a row of the move list
+    list_top: int  # the move list's first row, under its title and hint
+    detail_text: float  # the size the detail's lines are drawn at (less than ``text`` where too wide)
+    head_texts: tuple[float, float, float]  # the sizes the header's lines are drawn at
 
 
-def review_layout(size: tuple[int, int]) -> ReviewLayout:
-    """A pure function of the window size."""
+def review_layout(
+    size: tuple[int, int],
+    theme: Theme | None = None,
+    detail: float | None = None,
+    header: tuple[float, float, float] | None = None,
+) -> ReviewLayout:
+    """A pure function of the window size (and the ``theme``'s UI scale: its lines' heights;
+    ``detail`` and ``header``: the sizes their lines are drawn at, by default the text's)."""
     w, h = size
     m = 12
     text = max(15, min(20, h // 34))
-    header = pygame.Rect(m, m, w - 2 * m, text * 3 + 12)  # title, accuracy, how accuracy counts
+
+    def pitch(size: float, least: int, bold: bool = False) -> int:
+        return least if theme is None else int(theme.pitch(size, least, bold))
+
+    header = header or (text + 2, text, text - 2)
+    heads = (pitch(header[0], text + 6, True), pitch(header[1], text + 4), pitch(header[2], text + 2))
+    top = pygame.Rect(m, m, w - 2 * m, sum(heads))  # title, accuracy, how accuracy counts
     graph_h = max(110, min(200, int(h * 0.24)))
     graph = pygame.Rect(m, h - m - graph_h, w - 2 * m, graph_h)
     side = max(190, min(300, int(w * 0.27)))
-    moves = pygame.Rect(w - m - side, header.bottom + 6, side, graph.top - header.bottom - 14)
-    detail_h = (text + 3) * 4 + 6
-    detail = pygame.Rect(m, graph.top - 8 - detail_h, moves.left - 2 * m, detail_h)
-    board = pygame.Rect(m, header.bottom + 4, moves.left - 2 * m, detail.top - header.bottom - 6)
+    moves = pygame.Rect(w - m - side, top.bottom + 6, side, graph.top - top.bottom - 14)
+    detail = text if detail is None else detail
+    line = text + 3 if theme is None else int(theme.pitch(detail, text + 3))
+    detail_h = line * 4 + 6
+    detail_rect = pygame.Rect(m, graph.top - 8 - detail_h, moves.left - 2 * m, detail_h)
+    board = pygame.Rect(m, top.bottom + 4, moves.left - 2 * m, detail_rect.top - top.bottom - 6)
     bw = max(90, min(150, side // 2 - 4))
-    bh = text + 12
-    back = pygame.Rect(header.right - bw, header.top, bw, bh)
-    analysis = pygame.Rect(back.left - bw - 8, header.top, bw, bh)
-    retry = pygame.Rect(analysis.left - bw - 8, header.top, bw, bh)
-    return ReviewLayout(header, board, detail, moves, graph, (retry, analysis, back), text)
+    bh = text + 12 if theme is None else max(text + 12, theme.font(text).get_linesize() + 10)
+    bh = min(bh, heads[0] + heads[1] - 4)  # beside the first two lines, above the third
+    back = pygame.Rect(top.right - bw, top.top, bw, bh)
+    analysis = pygame.Rect(back.left - bw - 8, top.top, bw, bh)
+    retry = pygame.Rect(analysis.left - bw - 8, top.top, bw, bh)
+    list_top = moves.top + 6 + pitch(text + 2, text + 4, True) + pitch(text - 2, text + 4)
+    return ReviewLayout(
+        top,
+        board,
+        detail_rect,
+        moves,
+        graph,
+        (retry, analysis, back),
+        text,
+        heads,
+        line,
+        pitch(text, text + 4),
+        list_top,
+        detail,
+        header,
+    )
 
 
 class ReviewScene(Scene):
@@ -324,7 +360,7 @@ class ReviewScene(Scene):
         self.app.stack.push(TreeScene(source, 0))  # type: ignore[arg-type]  # reads only what TreeSource has
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        lay = review_layout(display_size())
+        lay = self.layout(display_size())
         if event.type == pygame.KEYDOWN:
             key, ctrl = event.key, bool(event.mod & pygame.KMOD_CTRL)
             steps = {
@@ -386,8 +422,8 @@ class ReviewScene(Scene):
     # -- the move list ---------------------------------------------------------------
     def list_rows(self, lay: ReviewLayout) -> tuple[int, int, int]:
         """(first ply shown, rows that fit, row height) of the move list."""
-        row_h = lay.text + 4
-        top = lay.moves.top + lay.text * 2 + 14
+        row_h = lay.row
+        top = lay.list_top
         fit = max(1, (lay.moves.bottom - 6 - top) // row_h)
         first = max(1, min(self.ply - fit // 2, len(self.moves) - fit + 1))
         return first, fit, row_h
@@ -396,8 +432,7 @@ class ReviewScene(Scene):
         if not lay.moves.collidepoint(pos):
             return None
         first, fit, row_h = self.list_rows(lay)
-        top = lay.moves.top + lay.text * 2 + 14
-        index = (pos[1] - top) // row_h
+        index = (pos[1] - lay.list_top) // row_h
         if 0 <= index < fit and first + index <= len(self.moves):
             return first + index
         return None
@@ -405,22 +440,18 @@ class ReviewScene(Scene):
     # -- drawing ---------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
-        lay = review_layout(surface.get_size())
-        done, total = len(self.reviewed), len(self.moves)
-        lines = header_lines(self.review, self.names, done, total)
-        if not self.moves:
-            lines = [_("No moves to review yet.")]
+        lay = self.layout(surface.get_size())
         y = lay.header.top
         title_w = lay.buttons[0].left - lay.header.left - 10
-        for index, line in enumerate(lines[:3]):
-            size = (lay.text + 2, lay.text, lay.text - 2)[index]
+        for index, line in enumerate(header_texts(self.review, self.names, len(self.reviewed), len(self.moves))):
+            size = lay.head_texts[index]  # the UI scale's size, as far as the line fits
             color = theme.palette.muted if index == 2 else theme.palette.text
             bold = index == 0
             width = lay.header.width if index == 2 else title_w  # the third line is below the buttons
             theme.text(
                 surface, theme.fit(line, size, width, bold=bold), size, (lay.header.left, y), bold=bold, color=color
             )
-            y += size + 4
+            y += lay.heads[index]
         for button, rect in zip(self.buttons, lay.buttons):
             button.draw(surface, theme, rect=rect)
         self.draw_board(surface, lay)
@@ -451,21 +482,28 @@ class ReviewScene(Scene):
         """Each column's exact score as the player saw it (gravity boards)."""
         return notes_from_scores(scores, before, self.app.theme.palette)
 
+    def layout(self, size: tuple[int, int]) -> ReviewLayout:
+        """``review_layout`` for the detail's lines as they are now: where the UI scale makes
+        them too wide they are drawn smaller, and their panel gives the rest to the board."""
+        theme = self.app.theme
+        lay = review_layout(size, theme)
+        lines = under_board_lines(self.review, self.ply, len(self.moves), self.names)
+        detail = min((theme.shrink(line, lay.text, lay.detail.width) for line in lines), default=lay.text)
+        title_w = lay.buttons[0].left - lay.header.left - 10
+        header = [lay.text + 2, lay.text, lay.text - 2]
+        for index, line in enumerate(header_texts(self.review, self.names, len(self.reviewed), len(self.moves))):
+            width = lay.header.width if index == 2 else title_w  # the third line is below the buttons
+            header[index] = theme.shrink(line, header[index], width, bold=index == 0)
+        return review_layout(size, theme, detail, (header[0], header[1], header[2]))
+
     def draw_detail(self, surface: pygame.Surface, lay: ReviewLayout) -> None:
         theme = self.app.theme
         y = lay.detail.top
-        if self.review is None:
-            said = _("Ply {ply} of {count}: the classes appear when the review is done.")
-            lines = [said.format(ply=self.ply, count=len(self.moves))]
-        else:
-            lines = detail_lines(self.review, self.ply, self.names) if self.ply <= len(self.review.moves) else []
-            lines = lines[:3] + [turning_points_line(self.review)]
-        for index, line in enumerate(lines[:4]):
+        size = lay.detail_text  # one size for all four
+        for index, line in enumerate(under_board_lines(self.review, self.ply, len(self.moves), self.names)):
             color = theme.palette.text if index == 0 else theme.palette.muted
-            theme.text(
-                surface, theme.fit(line, lay.text, lay.detail.width), lay.text, (lay.detail.left, y), color=color
-            )
-            y += lay.text + 3
+            theme.text(surface, theme.fit(line, size, lay.detail.width), size, (lay.detail.left, y), color=color)
+            y += lay.line
 
     def draw_list(self, surface: pygame.Surface, lay: ReviewLayout) -> None:
         theme = self.app.theme
@@ -474,9 +512,13 @@ class ReviewScene(Scene):
         x = lay.moves.left + 10
         theme.text(surface, _("Moves"), lay.text + 2, (x, lay.moves.top + 6), bold=True)
         hint, size = theme.fitted(_("Left/Right step · P play on from here"), lay.text - 2, lay.moves.width - 20)
-        theme.text(surface, hint, size, (x, lay.moves.top + lay.text + 10), color=p.muted)
+        hint_y = lay.moves.top + 6 + theme.pitch(lay.text + 2, lay.text + 4, bold=True)
+        theme.text(surface, hint, size, (x, hint_y), color=p.muted)
         first, fit, row_h = self.list_rows(lay)
-        top = lay.moves.top + lay.text * 2 + 14
+        top = lay.list_top
+        room = lay.moves.width - row_h - 24
+        rows = range(first, min(first + fit, len(self.moves) + 1))
+        size = min((theme.shrink(self.list_text(ply), lay.text, room) for ply in rows), default=lay.text)  # one size
         for index in range(fit):
             ply = first + index
             if ply > len(self.moves):
@@ -487,22 +529,20 @@ class ReviewScene(Scene):
                     surface, p.hole, (lay.moves.left + 4, y - 1, lay.moves.width - 8, row_h), border_radius=4
                 )
             if self.review is not None and ply <= len(self.review.moves):
-                m = self.review.moves[ply - 1]
-                text = list_line(self.review, m)
-                color = getattr(p, CLASS_MARKS[m.move_class][0]) if m.move_class in CLASS_MARKS else p.text
+                move_class = self.review.moves[ply - 1].move_class
+                color = getattr(p, CLASS_MARKS[move_class][0]) if move_class in CLASS_MARKS else p.text
             else:
-                side = self.board_at(0).to_move * (1 if ply % 2 else -1)
-                player = _("P{number}").format(number=1 if side == MAX else 2)
-                text = f"{ply:>2}. {player} {self.move_text(ply - 1)}"
                 color = p.muted
             self.app.theme.draw_disc(surface, (x + row_h // 2, y + row_h // 2 - 1), row_h * 0.36, self.side_of(ply))
-            theme.text(
-                surface,
-                theme.fit(text, lay.text, lay.moves.width - row_h - 24),
-                lay.text,
-                (x + row_h + 4, y),
-                color=color,
-            )
+            theme.text(surface, theme.fit(self.list_text(ply), size, room), size, (x + row_h + 4, y), color=color)
+
+    def list_text(self, ply: int) -> str:
+        """The move list's row for ``ply``: the move and its class once reviewed."""
+        if self.review is not None and ply <= len(self.review.moves):
+            return list_line(self.review, self.review.moves[ply - 1])
+        side = self.board_at(0).to_move * (1 if ply % 2 else -1)
+        player = _("P{number}").format(number=1 if side == MAX else 2)
+        return f"{ply:>2}. {player} {self.move_text(ply - 1)}"
 
     def side_of(self, ply: int) -> int:
         return self.start_to_move if ply % 2 == 1 else -self.start_to_move
@@ -548,14 +588,8 @@ class ReviewScene(Scene):
             if self.ply < len(points):
                 pygame.draw.circle(surface, p.accent, points[self.ply], 5)
             legend = graph_legend(review)
-            theme.text(
-                surface,
-                theme.fit(legend, small, plot.width - 8),
-                small,
-                (plot.right, graph.top + 5),
-                color=p.muted,
-                anchor="topright",
-            )
+            legend, fitted = theme.fitted(legend, small, plot.width - 8)
+            theme.text(surface, legend, fitted, (plot.right, graph.top + 5), color=p.muted, anchor="topright")
         if self.reviewing:
             draw_progress(surface, theme, plot, len(self.reviewed), len(self.moves), small)
 

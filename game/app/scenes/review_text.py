@@ -59,6 +59,23 @@ def header_lines(review: GameReview | None, names: dict[int, str], done: int, to
     return lines
 
 
+def header_texts(review: GameReview | None, names: dict[int, str], done: int, total: int) -> list[str]:
+    """The review header's (at most three) lines: the game and its verdict, the accuracy,
+    how accuracy counts."""
+    if not total:
+        return [_("No moves to review yet.")]
+    return header_lines(review, names, done, total)[:3]
+
+
+def under_board_lines(review: GameReview | None, ply: int, count: int, names: dict[int, str]) -> list[str]:
+    """The (at most four) lines under the review's board: the move shown, the game's
+    turning points."""
+    if review is None:
+        return [_("Ply {ply} of {count}: the classes appear when the review is done.").format(ply=ply, count=count)]
+    lines = detail_lines(review, ply, names) if ply <= len(review.moves) else []
+    return (lines[:3] + [turning_points_line(review)])[:4]
+
+
 def detail_lines(review: GameReview, ply: int, names: dict[int, str]) -> list[str]:
     """What the board shows after ``ply`` plies: the move, its class, the best move, the
     result now, and what a depth-N search would have played."""
