@@ -61,15 +61,17 @@ def speak(app, language: str) -> None:
     step(app)
 
 
-def in_every_language(app, found, name: str, scrolls: bool = False) -> None:
-    """Measure the scene on top in each language, switched while it stays open."""
+def in_every_language(app, found, name: str, scrolls: bool = False, measure=None) -> None:
+    """Measure the scene on top in each language (``text_problems``, or ``measure``),
+    switched while it stays open."""
     for language in LANGUAGES:
         speak(app, language)
-        found[language][name] = text_problems(app, scrolls)
+        found[language][name] = (measure or text_problems)(app, scrolls)
 
 
-def every_scene(app) -> dict[str, dict[str, tuple[list[str], list[str]]]]:
-    """Visit every scene (the tree and the code walk included) and measure its text."""
+def every_scene(app, measure=None) -> dict[str, dict[str, tuple[list[str], list[str]]]]:
+    """Visit every scene (the tree and the code walk included) and measure its text
+    (``text_problems``, or ``measure``)."""
     found: dict[str, dict[str, tuple[list[str], list[str]]]] = {language: {} for language in LANGUAGES}
     for scene in (
         TitleScene(),
@@ -83,7 +85,7 @@ def every_scene(app) -> dict[str, dict[str, tuple[list[str], list[str]]]]:
     ):
         app.stack.reset(scene)
         step(app, 2)
-        in_every_language(app, found, type(scene).__name__, scrolls=isinstance(scene, HowToPlayScene))
+        in_every_language(app, found, type(scene).__name__, isinstance(scene, HowToPlayScene), measure)
     app.stack.reset(TitleScene())
     play = PlayScene(Rules(), Level(2), "human")
     app.stack.push(play)
@@ -92,18 +94,18 @@ def every_scene(app) -> dict[str, dict[str, tuple[list[str], list[str]]]]:
         app.step([key_event(pygame.K_0 + int(key))], 1 / 60)
         wait_until(app, lambda: play.drop is None, 5)
     assert wait_until(app, lambda: isinstance(app.stack.top, GameOverScene), 5)
-    in_every_language(app, found, "GameOverScene")
+    in_every_language(app, found, "GameOverScene", measure=measure)
     app.stack.pop()
     step(app)
-    in_every_language(app, found, "PlayScene")
+    in_every_language(app, found, "PlayScene", measure=measure)
     app.stack.push(PauseScene(play))
     step(app, 2)
-    in_every_language(app, found, "PauseScene")
-    tree_scenes(app, found)
+    in_every_language(app, found, "PauseScene", measure=measure)
+    tree_scenes(app, found, measure)
     return found
 
 
-def tree_scenes(app, found) -> None:
+def tree_scenes(app, found, measure=None) -> None:
     board = Board.from_moves("44336")
     result = search(board.grid, board.rules, 4, record_tree=True, to_move=board.to_move)
     play = PlayScene(board.rules, Level(4), "computer")
@@ -112,13 +114,13 @@ def tree_scenes(app, found) -> None:
     app.stack.push(play)
     step(app)
     press(app, pygame.K_t, frames=3)
-    in_every_language(app, found, "TreeScene")
+    in_every_language(app, found, "TreeScene", measure=measure)
     press(app, pygame.K_k, frames=2)
     walk = app.stack.top
     assert wait_until(app, lambda: walk.ready, 30)
     walk.seek(len(walk.steps) // 2)
     step(app)
-    in_every_language(app, found, "CodeScene")
+    in_every_language(app, found, "CodeScene", measure=measure)
 
 
 @pytest.mark.parametrize("size, scale", [((800, 600), 100), ((1280, 800), 150)], ids=["800x600", "1280x800-150"])
@@ -139,6 +141,47 @@ def test_every_scene_keeps_its_words_inside_in_every_language(make_app, size, sc
         if len(cut) > len(found["en"][scene][1])
     }
     assert not worse, worse
+
+
+def lines_over_lines(app) -> list[str]:
+    """Draw the scene on top (an overlay without what lies under it): its lines of text
+    drawn over each other.  The tree's canvas aside: its nodes' labels crowd at any size."""
+    top = app.stack.top
+    canvas = top.areas.canvas if top.name == "tree" else pygame.Rect(0, 0, 0, 0)
+    drawn = [
+        (text, rect)
+        for text, rect in drawn_texts(app, top if top.is_overlay else None)
+        if text.strip() and not canvas.colliderect(rect)
+    ]
+    return [
+        f"{a!r} {ra} over {b!r} {rb}"
+        for i, (a, ra) in enumerate(drawn)
+        for b, rb in drawn[i + 1 :]
+        if ra.clip(rb).width * ra.clip(rb).height > 4  # more than glyph boxes touching
+    ]
+
+
+def whole_and_apart(app, scrolls: bool = False) -> tuple[list[str], list[str]]:
+    """The texts drawn outside the window or over each other (a page that scrolls runs
+    under its footer: only outside its width), and the texts cut short."""
+    outside, cut = text_problems(app, scrolls)
+    return outside + ([] if scrolls else lines_over_lines(app)), cut
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1024, 720)], ids=["800x600", "1024x720"])
+@pytest.mark.parametrize("scale", [150, 200])
+def test_every_scene_keeps_its_lines_whole_and_apart_with_big_text(make_app, size, scale):
+    """With big text in a small window no line is cut short or drawn over another: each
+    gives way (smaller, as far as the 100 % size; on two lines; its panel taller) rather
+    than running out of its box.  At 200 % the level select's lines ran into each other,
+    the review's and the explorer's were cut, the past games' chart title ran under its
+    legend."""
+    app = make_app(size)
+    app.settings.ui_scale, app.theme.scale = scale, scale / 100
+    app.settings.opponent = Opponent.DEMO  # the level select's longest headline: both computers
+    found = every_scene(app, whole_and_apart)
+    problems = {(lang, scene): out + cut for lang, scenes in found.items() for scene, (out, cut) in scenes.items()}
+    assert not {key: found for key, found in problems.items() if found}
 
 
 def test_the_language_row_switches_the_window_at_once_and_is_saved(app):
@@ -209,3 +252,24 @@ def test_the_tree_overlay_buttons_show_their_keys_with_big_text(make_app, size, 
         speak(app, language)
         assert not hidden_keys(app, tree.buttons), language
         assert all(tree.areas.bottom.contains(button.rect) for button in tree.buttons)
+
+
+def test_the_practice_and_the_depth_chart_keep_their_lines_whole_at_200(make_app):
+    """The tree's two other screens at 200 % in 800x600: the practice's question was cut
+    and its lines ran into each other, the depth chart's title and notes were cut."""
+    app = make_app((800, 600))
+    app.settings.ui_scale, app.theme.scale = 200, 2.0
+    open_tree_overlay(app)
+    found = {}
+    for key in (pygame.K_p, pygame.K_d):
+        press(app, key, frames=2)
+        scene = app.stack.top
+        if scene.name == "practice":
+            assert wait_until(app, lambda: scene.practice is not None, 60)  # the worker records its trees
+        for language in LANGUAGES:
+            speak(app, language)
+            out, cut = whole_and_apart(app)
+            found[scene.name, language] = out + cut
+        press(app, pygame.K_ESCAPE, frames=2)
+    assert set(name for name, _language in found) == {"practice", "depth chart"}
+    assert not {key: problems for key, problems in found.items() if problems}

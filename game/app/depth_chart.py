@@ -57,9 +57,11 @@ def draw_depth_chart(
     depths = [row.depth for row in shown.rows] if shown is not None else list(range(1, 13))
     axes = _Axes(area.left + 64, area.right - 16, depths, size)
     em = size * theme.scale  # a line of text's height, at the UI scale
-    free = int(area.bottom - y - 6 * em - 30)  # less the labels above each chart, the depths and the key
+    # Above the bars: the chart's label, then the bars' own labels (a full bar's reach up to it).
+    head = theme.font(size - 3).get_linesize() + theme.font(size - 4).get_linesize() + 6
+    free = int(area.bottom - y - 6 * em - 30 - max(0, head - em - 6))  # less the labels, the depths, the key
     top_h = int(free * 0.42)
-    top = y + em + 6
+    top = y + head
     _draw_shares(surface, theme, axes, top, top_h, current, bench)
     low = top + top_h + 2 * em + 6
     low_h = free - top_h
@@ -79,8 +81,11 @@ def _draw_heading(
     """The title and what the bars and marks are; returns the y below them."""
     x0, y = area.left + 10, float(area.top + 8)
     title = _("Depth against truth: when does the search keep the exact outcome?")
-    theme.text(surface, theme.fit(title, size + 2, area.width - 20, bold=True), size + 2, (x0, y), bold=True)
-    y += size * theme.scale + 8
+    title_size, title_lines = _shrunk_lines(theme, title, size + 2, area.width - 20, bold=True)
+    for line in title_lines:
+        theme.text(surface, line, title_size, (x0, y), bold=True)
+        y += theme.pitch(title_size, size * theme.scale, bold=True)
+    y += 8
     lines = []
     if bench is not None:
         lines.append(
@@ -92,10 +97,21 @@ def _draw_heading(
         lines.append(_("Marks: {label}. {note}").format(label=current.label, note=current.note).strip())
     if status:
         lines.append(status)
-    for line in lines:
-        theme.text(surface, theme.fit(line, size - 2, area.width - 20), size - 2, (x0, y), color=theme.palette.muted)
-        y += size * theme.scale
+    small = min((theme.shrink(said, size - 2, area.width - 20) for said in lines), default=size - 2)  # one size
+    for said in lines:
+        for line in theme.wrap(said, small, area.width - 20):  # on two lines where even that is too wide
+            theme.text(surface, line, small, (x0, y), color=theme.palette.muted)
+            y += theme.pitch(small, size * theme.scale)
     return y
+
+
+def _shrunk_lines(theme: Theme, text: str, size: int, width: int, *, bold: bool = False) -> tuple[float, list[str]]:
+    """``text`` on one line, smaller (as far as the 100 % size) where the UI scale makes it
+    too wide; on two lines or more if even that does not fit: never cut."""
+    size = theme.shrink(text, size, width, bold)
+    if theme.font(size, bold).size(text)[0] <= width:
+        return size, [text]
+    return size, theme.wrap(text, size, width, bold)
 
 
 def _draw_shares(
@@ -115,7 +131,8 @@ def _draw_shares(
         gy = base - height * share
         pygame.draw.line(surface, p.muted, (left - 4, gy), (left, gy))
         theme.text(surface, f"{share:.0%}", size - 3, (left - 8, gy), color=p.muted, anchor="midright")
-    theme.text(surface, _("keeps the outcome"), size - 3, (left, top - 4), color=p.muted, anchor="bottomleft")
+    label_bottom = top - theme.font(size - 4).get_linesize() - 4  # above the bars' labels
+    theme.text(surface, _("keeps the outcome"), size - 3, (left, label_bottom), color=p.muted, anchor="bottomleft")
     for index in range(len(axes.depths)):
         cx = axes.x(index)
         if bench is not None and bench.rows[index].share is not None:
@@ -154,7 +171,8 @@ def _draw_nodes(
     p, size, left, right = theme.palette, axes.size, axes.left, axes.right
     values = [n for t in (bench, current) if t for r in t.rows for n in (r.pruned_nodes, r.full_nodes) if n]
     decades = max(2, math.ceil(math.log10(max(values)))) if values else 6
-    for decade in range(0, decades + 1, max(1, decades // 6)):
+    tick = theme.font(size - 3).size("1e0")[1]  # a label's height: every decade labelled where they fit
+    for decade in range(0, decades + 1, max(1, decades // 6, math.ceil(tick / max(1, height / decades)))):
         gy = _log_y(10**decade, low, height, decades)
         pygame.draw.line(surface, p.muted, (left - 4, gy), (right, gy), 1)
         theme.text(surface, f"1e{decade}", size - 3, (left - 8, gy), color=p.muted, anchor="midright")
@@ -170,9 +188,11 @@ def _draw_nodes(
             pygame.draw.lines(surface, color, False, points, width)
         for point in points:
             draw_mark(surface, shape, color, point, width + 2, p.text)
+    below = low + height + max(4, tick // 2 + 1)  # under the "1e0" at its side
     for index, depth in enumerate(axes.depths):
-        theme.text(surface, str(depth), size - 2, (axes.x(index), low + height + 4), color=p.text, anchor="midtop")
-    theme.text(surface, _("depth"), size - 2, (left - 8, low + height + 4), color=p.muted, anchor="topright")
+        theme.text(surface, str(depth), size - 2, (axes.x(index), below), color=p.text, anchor="midtop")
+    name, name_size = theme.fitted(_("depth"), size - 2, 60)  # in the margin left of the axis, to its edge
+    theme.text(surface, name, name_size, (left - 8, below), color=p.muted, anchor="topright")
 
 
 def _draw_key(
@@ -190,6 +210,8 @@ def _draw_key(
         words += [_("this position, pruning"), _("without (until the cap)") if bench is None else _("without")]
     kx = axes.left
     for text, (_name, _values, color, width, shape) in zip(words, _series(p, current, bench)):
+        if kx > axes.left and kx + 26 + theme.font(size - 3).size(text)[0] > axes.right + 16:
+            kx, y = axes.left, y + theme.font(size - 3).get_linesize() + 4  # the next row, not off the edge
         pygame.draw.line(surface, color, (kx, y + size // 2), (kx + 22, y + size // 2), width)
         draw_mark(surface, shape, color, (kx + 11, y + size // 2), width + 2, p.text)
         rect = theme.text(surface, text, size - 3, (kx + 26, y), color=p.text)

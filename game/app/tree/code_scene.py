@@ -206,7 +206,12 @@ class CodeWalkScene(Scene):
         margin = 12
         small = 15 if h < 700 else 17
         line = small * theme.scale  # a line grows with the UI scale, and the panels with it
-        header = pygame.Rect(margin, margin, w - 2 * margin, 2 * line + 16)
+        # The title: smaller (as far as the 100 % size) where it is too wide, else on two lines.
+        title = _("The textbook code, line by line: {title}").format(title=self.title)
+        title_size = theme.shrink(title, small, w - 2 * margin - 16, bold=True)
+        titles = theme.wrap(title, title_size, w - 2 * margin - 16, bold=True) if self.ready else [""]
+        title_step = theme.pitch(title_size, small, bold=True)  # as ``line`` at 100 %; closer where shrunk
+        header = pygame.Rect(margin, margin, w - 2 * margin, int(min(2, len(titles)) * title_step + line + 16))
         footer = pygame.Rect(margin, h - margin - line - 12, w - 2 * margin, line + 12)
         code_w = int((w - 3 * margin) * min(0.7, 0.56 + 0.24 * (theme.scale - 1)))  # bigger text: wider code
         code = pygame.Rect(margin, header.bottom + 8, code_w, footer.top - header.bottom - 16)
@@ -224,39 +229,25 @@ class CodeWalkScene(Scene):
                 bold=True,
             )
             return
-        title, title_size = theme.fitted(
-            _("The textbook code, line by line: {title}").format(title=self.title), small, header.width - 16, bold=True
-        )
-        theme.text(
-            surface,
-            title,
-            title_size,
-            (header.left + 8, header.top + 6),
-            bold=True,
-        )
+        if len(titles) > 2:  # a very narrow window: the second line is cut
+            titles = [titles[0], theme.fit(" ".join(titles[1:]), title_size, header.width - 16, bold=True)]
+        y = header.top + 6
+        for text in titles:
+            theme.text(surface, text, title_size, (header.left + 8, y), bold=True)
+            y += title_step
         sentence = _("Line {at:,}/{count:,}: {step_sentence}").format(
             at=self.at + 1, count=len(self.steps), step_sentence=step_sentence(self.tree, self.steps, self.at)
         )
-        theme.text(
-            surface,
-            theme.fit(sentence, small, header.width - 16),
-            small,
-            (header.left + 8, header.top + 8 + line),
-            color=p.accent,
-        )
+        sentence, sentence_size = theme.fitted(sentence, small, header.width - 16)
+        theme.text(surface, sentence, sentence_size, (header.left + 8, y + 2), color=p.accent)
         self.draw_code(surface, code, small)
         self.draw_stack(surface, side, small)
         keys = _("Space play/pause   Left/Right one line   Home/End   S speed   Esc back to the tree")
         state = (_("playing, {speed} lines/s") if self.playing else _("paused, {speed} lines/s")).format(
             speed=SPEEDS[self.speed_index]
         )
-        theme.text(
-            surface,
-            theme.fit(f"{keys}   ({state})", small, footer.width - 16),
-            small,
-            (footer.left + 8, footer.top + 6),
-            color=p.muted,
-        )
+        said, said_size = theme.fitted(f"{keys}   ({state})", small, footer.width - 16)
+        theme.text(surface, said, said_size, (footer.left + 8, footer.top + 6), color=p.muted)
 
     def draw_code(self, surface: pygame.Surface, area: pygame.Rect, size: float) -> None:
         theme = self.app.theme
@@ -319,11 +310,17 @@ class CodeWalkScene(Scene):
         lines += [(line, False, p.text) for line in self.stack_lines()]
         line_h = size * theme.scale
         for text, bold, color in lines:
-            if y + line_h > area.bottom - 4:
-                return
-            shown, text_size = theme.fitted(text, size, area.width - 16, bold=bold)
-            theme.text(surface, shown, text_size, (x, y), color=color, bold=bold)
-            y += line_h + 4
+            # Smaller (as far as the 100 % size) where the UI scale makes a line too wide;
+            # past that its words go on under it, indented, rather than being cut.
+            text_size = theme.shrink(text, size, area.width - 16, bold)
+            stripped = text.lstrip(" ")
+            indent = theme.font(text_size, bold).size(text[: len(text) - len(stripped)])[0]
+            wrapped = theme.wrap(stripped, text_size, area.width - 16 - indent, bold)
+            for row, part in enumerate(wrapped):
+                if y + line_h > area.bottom - 4:
+                    return
+                theme.text(surface, part, text_size, (x + indent, y), color=color, bold=bold)
+                y += line_h + (4 if row == len(wrapped) - 1 else 0)
         # The position at the current node, as far as room allows.
         board = self._boards.get(node.index)
         if board is None:

@@ -139,19 +139,19 @@ class PracticeScene(Scene):
         title = _("You are alpha-beta: {value}   score {score}/{asked}").format(
             value=_(practice.difficulty.value), score=practice.score, asked=asked
         )
-        theme.text(surface, theme.fit(title, size + 2, panel.width - 24, bold=True), size + 2, (x, y), bold=True)
-        y += size + 8
+        title, title_size = theme.fitted(title, size + 2, panel.width - 24, bold=True)
+        theme.text(surface, title, title_size, (x, y), bold=True)
+        y += theme.pitch(title_size, size + 8, bold=True)  # at any UI scale
+
         root = tree.root
         intro = _(
             "{side_name} to move at the root, depth 2; each row: a root move, then the values of the replies in the order the search tried them."
         ).format(side_name=root.side_name)
         for line in theme.wrap(intro, size - 2, panel.width - 24)[:2]:
             theme.text(surface, line, size - 2, (x, y), color=p.muted)
-            y += size
+            y += theme.pitch(size - 2, size)
         y += 6
-        self.draw_rows(surface, pygame.Rect(x, y, panel.width - 24, panel.bottom - y - 5 * (size + 6)), size)
-        # The question, the answer being typed and the verdict.
-        y = panel.bottom - 5 * (size + 6)
+        # The question (wrapped, never cut), the answer being typed and the verdict, at the bottom.
         question = practice.question
         prompt = (
             _("Done. Tab practises again (next difficulty); Esc goes back.")
@@ -160,9 +160,17 @@ class PracticeScene(Scene):
                 number=practice.at + 1, count=len(practice.questions), prompt=question.prompt
             )
         )
-        theme.text(surface, theme.fit(prompt, size, panel.width - 24, bold=True), size, (x, y), bold=True)
-        y += size + 6
-        box = pygame.Rect(x, y, 160, size + 8)
+        prompt_size = theme.shrink(prompt, size, panel.width - 24, bold=True)
+        asking = theme.wrap(prompt, prompt_size, panel.width - 24, bold=True)
+        box_h = max(size + 8, theme.font(size).get_linesize() + 8)  # the answer typed in it
+        below = len(asking) * theme.pitch(prompt_size, size + 6, True) + box_h + 6 + 2 * theme.pitch(size - 1, size + 2)
+        bottom = panel.bottom - max(5 * (size + 6), below + 8)
+        self.draw_rows(surface, pygame.Rect(x, y, panel.width - 24, bottom - y), size)
+        y = bottom
+        for line in asking:
+            theme.text(surface, line, prompt_size, (x, y), bold=True)
+            y += theme.pitch(prompt_size, size + 6, True)
+        box = pygame.Rect(x, y, 160, box_h)
         pygame.draw.rect(surface, p.background, box, border_radius=4)
         pygame.draw.rect(surface, p.accent, box, 1, border_radius=4)
         theme.text(surface, self.typed + ("_" if question is not None else ""), size, (box.left + 6, box.top + 4))
@@ -177,7 +185,7 @@ class PracticeScene(Scene):
         color = p.text if self.last_right is None else (p.good if self.last_right else p.warning)
         for line in theme.wrap(self.feedback, size - 1, panel.width - 24)[:2]:
             theme.text(surface, line, size - 1, (x, y), color=color)
-            y += size + 2
+            y += theme.pitch(size - 1, size + 2)
 
     def draw_rows(self, surface: pygame.Surface, area: pygame.Rect, size: int) -> None:
         theme = self.app.theme
