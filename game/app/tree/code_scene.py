@@ -315,7 +315,9 @@ class CodeWalkScene(Scene):
             text_size = theme.shrink(text, size, area.width - 16, bold)
             stripped = text.lstrip(" ")
             indent = theme.font(text_size, bold).size(text[: len(text) - len(stripped)])[0]
-            wrapped = theme.wrap(stripped, text_size, area.width - 16 - indent, bold)
+            wrapped = [stripped]  # as written (its double spaces too) where it fits
+            if theme.font(text_size, bold).size(stripped)[0] > area.width - 16 - indent:
+                wrapped = theme.wrap(stripped, text_size, area.width - 16 - indent, bold)
             for row, part in enumerate(wrapped):
                 if y + line_h > area.bottom - 4:
                     return
