@@ -255,7 +255,7 @@ class BoardView:
         from game.notation import column_letter
 
         rules = layout.rules
-        size = max(15, int(layout.cell * 0.45))
+        size: float = max(15, int(layout.cell * 0.45))
         color = self.theme.palette.muted
         y = layout.grid_rect.bottom + layout.cell * 0.12
         # As big as the UI scale makes them, as far as the room under the board allows: they

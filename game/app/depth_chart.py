@@ -105,7 +105,7 @@ def _draw_heading(
     return y
 
 
-def _shrunk_lines(theme: Theme, text: str, size: int, width: int, *, bold: bool = False) -> tuple[float, list[str]]:
+def _shrunk_lines(theme: Theme, text: str, size: float, width: int, *, bold: bool = False) -> tuple[float, list[str]]:
     """``text`` on one line, smaller (as far as the 100 % size) where the UI scale makes it
     too wide; on two lines or more if even that does not fit: never cut."""
     size = theme.shrink(text, size, width, bold)

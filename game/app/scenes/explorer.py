@@ -319,7 +319,7 @@ class ExplorerScene(Scene):
         for x, head in zip(xs, heads):
             theme.text(surface, head, head_size, (x, head_y), color=p.muted)
         row_h = row_height(lay, theme)
-        y = first_row_top(lay, theme)
+        y: float = first_row_top(lay, theme)
         for row, cells, color in rows:
             if row.column == self.hover:
                 pygame.draw.rect(surface, p.hole, (x0 - 6, y - 4, width + 12, row_h), border_radius=4)

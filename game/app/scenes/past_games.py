@@ -280,7 +280,7 @@ class PastGamesScene(Scene):
         said = _("You against each level: won / drawn / lost, then the latest games (oldest first)")
         room = x - chart.left - 14
         title_size = theme.shrink(said, small, room)
-        y = chart.top + 6
+        y: float = chart.top + 6
         for line in theme.wrap(said, title_size, room):
             theme.text(surface, line, title_size, (chart.left + 10, y), color=p.muted)
             y += theme.pitch(title_size, small + 4)

@@ -226,7 +226,7 @@ def draw_scores_legend(scene: PlayScene, surface: pygame.Surface, board: BoardLa
     width = board.grid_rect.left - int(board.cell * 0.4) - 12
     if width < 110:
         return
-    size = max(13, min(18, board.cell // 4))
+    size: float = max(13, min(18, board.cell // 4))
     y = float(board.note_rect(0).top)
     least = size / theme.scale if theme.scale > 1 else size
 
@@ -257,7 +257,7 @@ def draw_status(scene: PlayScene, surface: pygame.Surface, layout: PlayLayout) -
     level, tally = level_line(scene), tally_line(scene)
     side_width = max(theme.font(small).size(level)[0], theme.font(small).size(tally)[0])
     needs = max(theme.font(big, True).size(first)[0], theme.font(small).size(second)[0])
-    side = small
+    side: float = small
     if x + needs + 24 + side_width > right:  # the level and tally give way (the pause menu has them) ...
         level = ""
         if scene.rules.mode is not Mode.FULL_BOARD:  # ... but not this game's running score

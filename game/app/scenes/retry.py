@@ -388,6 +388,7 @@ class RetryScene(Scene):
         """The round's positions and how each first try went, where the board stands."""
         theme = self.app.theme
         p = theme.palette
+        y: float  # moves down by line pitches at the UI scale
         x, y = lay.board.left + 4, lay.board.top + 6
         theme.text(surface, _("This round"), lay.text + 2, (x, y), bold=True)
         y += lay.text + 12
@@ -403,6 +404,7 @@ class RetryScene(Scene):
         theme = self.app.theme
         p = theme.palette
         pygame.draw.rect(surface, p.panel, lay.panel, border_radius=10)
+        y: float  # moves down by line pitches at the UI scale
         x, y = lay.panel.left + 12, lay.panel.top + 10
         width = lay.panel.width - 24
         good = self.verdict is not None and self.verdict.kept

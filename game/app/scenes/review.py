@@ -490,7 +490,7 @@ class ReviewScene(Scene):
         lines = under_board_lines(self.review, self.ply, len(self.moves), self.names)
         detail = min((theme.shrink(line, lay.text, lay.detail.width) for line in lines), default=lay.text)
         title_w = lay.buttons[0].left - lay.header.left - 10
-        header = [lay.text + 2, lay.text, lay.text - 2]
+        header: list[float] = [lay.text + 2, lay.text, lay.text - 2]
         for index, line in enumerate(header_texts(self.review, self.names, len(self.reviewed), len(self.moves))):
             width = lay.header.width if index == 2 else title_w  # the third line is below the buttons
             header[index] = theme.shrink(line, header[index], width, bold=index == 0)

@@ -231,7 +231,7 @@ class CodeWalkScene(Scene):
             return
         if len(titles) > 2:  # a very narrow window: the second line is cut
             titles = [titles[0], theme.fit(" ".join(titles[1:]), title_size, header.width - 16, bold=True)]
-        y = header.top + 6
+        y: float = header.top + 6
         for text in titles:
             theme.text(surface, text, title_size, (header.left + 8, y), bold=True)
             y += title_step

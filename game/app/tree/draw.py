@@ -379,6 +379,7 @@ def draw_detail(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
     p = theme.palette
     rect = scene.areas.detail
     node = tree.node(scene.selected)
+    y: float  # moves down by line pitches at the UI scale
     x, y = rect.left + 12, rect.top + 10
     path = node.path()
     moves = " ".join(scene.move_label(m) for m in path) or _("(the position searched)")
@@ -394,7 +395,7 @@ def draw_detail(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> 
         return
     rows, cols = board.rules.rows, board.rules.cols
     cell = max(6, min((rect.width - 24) // cols, int(rect.height * (0.3 if rect.height > 420 else 0.26)) // rows))
-    grid_rect = draw_small_board(surface, theme, board, (x, y + 4), cell, mark_last=bool(path))
+    grid_rect = draw_small_board(surface, theme, board, (x, int(y) + 4), cell, mark_last=bool(path))
     y = grid_rect.bottom + 10
     size = 16 if rect.height > 420 else 15
     step = theme.font(size).get_linesize() + 2

@@ -134,6 +134,7 @@ class PracticeScene(Scene):
         panel = pygame.Rect(margin, margin, w - 2 * margin, h - 2 * margin)
         pygame.draw.rect(surface, p.panel, panel, border_radius=6)
         pygame.draw.rect(surface, p.muted, panel, 1, border_radius=6)
+        y: float  # moves down by line pitches at the UI scale
         x, y = panel.left + 12, panel.top + 10
         asked = len(practice.results)
         title = _("You are alpha-beta: {value}   score {score}/{asked}").format(
