@@ -106,14 +106,7 @@ def every_scene(app, measure=None) -> dict[str, dict[str, tuple[list[str], list[
 
 
 def tree_scenes(app, found, measure=None) -> None:
-    board = Board.from_moves("44336")
-    result = search(board.grid, board.rules, 4, record_tree=True, to_move=board.to_move)
-    play = PlayScene(board.rules, Level(4), "computer")
-    play.searches.append(SearchRecord(5, board.to_move, JobPurpose.MOVE, result))
-    app.stack.reset(TitleScene())
-    app.stack.push(play)
-    step(app)
-    press(app, pygame.K_t, frames=3)
+    open_tree_overlay(app)
     in_every_language(app, found, "TreeScene", measure=measure)
     press(app, pygame.K_k, frames=2)
     walk = app.stack.top
@@ -200,7 +193,7 @@ def test_the_language_row_switches_the_window_at_once_and_is_saved(app):
 
 
 def open_tree_overlay(app) -> None:
-    """The tree overlay over a game, on a depth-4 search (as ``tree_scenes`` opens it)."""
+    """The tree overlay over a game, on a depth-4 search."""
     board = Board.from_moves("44336")
     result = search(board.grid, board.rules, 4, record_tree=True, to_move=board.to_move)
     play = PlayScene(board.rules, Level(4), "computer")
