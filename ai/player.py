@@ -354,6 +354,8 @@ class _Verdict:
     column: int
     nodes: int
     nodes_left: int
+    current: int  # the position as the solver has it (side to move's discs, all discs)
+    mask: int
 
 
 def _endgame_verdict(position: _Position, node_limit: int) -> _Verdict:
@@ -374,7 +376,7 @@ def _endgame_verdict(position: _Position, node_limit: int) -> _Verdict:
         time_limit=position.soft_limit,
         node_limit=node_limit,
     )
-    return _Verdict(solved.score, solved.move, solved.nodes, max(node_limit - solved.nodes, 0))
+    return _Verdict(solved.score, solved.move, solved.nodes, max(node_limit - solved.nodes, 0), current, mask)
 
 
 def _keeping_column(position: _Position, verdict: _Verdict, searched: int) -> tuple[int, int]:
@@ -388,14 +390,13 @@ def _keeping_column(position: _Position, verdict: _Verdict, searched: int) -> tu
         SolverStopped: ``should_stop`` said so.
     """
     solver = shared_solver(position.rules)
-    current, mask = solver.position(position.grid, position.to_move)
     spent = 0
     order = [searched] + [col for col in solver.geo.centre_order if col != searched]
     for col in order:
         if col == verdict.column:
             return col, spent
         try:
-            outcome, nodes = _column_outcome(solver, current, mask, col, verdict, position, verdict.nodes_left - spent)
+            outcome, nodes = _column_outcome(solver, col, verdict, position, verdict.nodes_left - spent)
         except SolverStopped:
             if position.stopped():
                 raise
@@ -407,9 +408,10 @@ def _keeping_column(position: _Position, verdict: _Verdict, searched: int) -> tu
 
 
 def _column_outcome(
-    solver: Solver, current: int, mask: int, col: int, verdict: _Verdict, position: _Position, node_limit: int
+    solver: Solver, col: int, verdict: _Verdict, position: _Position, node_limit: int
 ) -> tuple[int, int]:
     """The outcome (1/0/-1) of playing ``col`` (-2 where it is full), and the nodes it took."""
+    current, mask = verdict.current, verdict.mask
     _, add, keep = solver.geo.move_steps[col]
     bit = (mask + add) & keep
     if not bit:
