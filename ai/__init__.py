@@ -8,7 +8,7 @@
 ``textbook_search`` recording its tree); ``ai.search`` the same search made fast;
 ``ai.solver`` the exact solver; ``ai.player`` the one place a move is decided;
 ``ai.exact`` the exact-score type and its words; ``ai.values`` the value scale.
-The measuring tools live in ``ai.lab``, which nothing else here imports.
+The measuring tools live in ``lab``, which nothing else here imports.
 """
 
 from __future__ import annotations

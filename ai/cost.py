@@ -11,7 +11,7 @@ from game.rules import Rules
 
 NODES_PER_SECOND = 750_000
 """Positions a second the Python search visits without pruning on one core (measured with
-``python -m ai.lab.bench``: depth 6 from the empty 6x7 board, 137,257 nodes in 0.175 s on a
+``python -m lab.bench``: depth 6 from the empty 6x7 board, 137,257 nodes in 0.175 s on a
 2-core AMD EPYC).  Only turns a node count into a rough time."""
 PRUNED_OVER_MINIMAL = 3
 """Alpha-beta with best-first order visits about this many times the Knuth-Moore minimal

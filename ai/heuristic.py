@@ -26,7 +26,7 @@ Two terms make depth count (without them depth 2 and depth 8 chose alike, issue 
 How much each term is worth is a ``Weights``, per rule set (``weights_for``).  Connect 4
 and the variants without a fit use the weights above (1, 5 and 50 for a window of one,
 two and three discs); connect 5 with gravity uses weights fitted to solved positions
-(``ai.lab.fit_weights``), where a threat window is worth little unless it is live and on
+(``lab.fit_weights``), where a threat window is worth little unless it is live and on
 its owner's rows.
 
 The evaluator is generated as straight-line code for the board's K and height: per
@@ -79,7 +79,7 @@ K without a fit shift the same tiers so that K - 1 discs is the threat."""
 
 CONNECT5_WEIGHTS = Weights(tiers=((2, 5), (3, 9), (4, 2)), centre=0, parity_good=72, parity_other=3)
 """Connect 5 with gravity: the generic weights' own terms refitted to solved 7x8 positions
-(``ai.lab.fit_weights``: an ordered logistic regression of the exact outcome, the side to
+(``lab.fit_weights``: an ordered logistic regression of the exact outcome, the side to
 move as a control, a two-disc window worth 5).  A window of 2, 3 or 4 discs is worth 5,
 14 and 16: a threat window alone is worth hardly more than a window of three (the
 generic weights: 1, 5 and 50); what a threat is worth is where it stands, +72 a live
@@ -239,7 +239,7 @@ def make_evaluator(geo: Geometry) -> Callable[[int, int], int]:
 
 def build_evaluator(geo: Geometry, weights: Weights) -> Callable[[int, int], int]:
     """Generate the evaluator of ``geo`` with ``weights`` (uncached: ``make_evaluator``
-    keeps the one the game plays; ``ai.lab.fit_weights`` builds one per term to read the
+    keeps the one the game plays; ``lab.fit_weights`` builds one per term to read the
     terms' values)."""
     rules = geo.rules
     k = rules.connect

@@ -7,7 +7,7 @@ every machine and under any load (the engine's ``movetime`` and ConnectX's
 
 The presets run from Beginner (a shallow, noisy judge that still never misses an
 immediate win or block) to Perfect (exact play on the standard board).  Each preset's
-one-line note says how strong it is, as measured by ``python -m ai.lab.strength``.
+one-line note says how strong it is, as measured by ``python -m lab.strength``.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ PRESET_NOTES: dict[str, str] = {
     ),
     "Perfect": N_("Never lets a win or a draw slip on 6x7 (book + solver): 76% against Expert, no losses."),
 }
-"""One line per preset saying how strong it is: 6x7 scores from ``python -m ai.lab.strength``
+"""One line per preset saying how strong it is: 6x7 scores from ``python -m lab.strength``
 (``--ladder --openings 18``: 36 games a pair from balanced openings, both colours); in
 English, translated where shown (``game.i18n``)."""
 

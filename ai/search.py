@@ -11,7 +11,7 @@ Move order (``MoveOrder``): left to right, centre first, or best first (the defa
 the best move of the previous iterative-deepening pass, then the killer move, then the
 rest by their static value), so a learner can see how much the order alone prunes.
 
-Speed (see ``python -m ai.lab.bench``) comes from bitboards in Python ints, generated line
+Speed (see ``python -m lab.bench``) comes from bitboards in Python ints, generated line
 arithmetic, a cache of leaf evaluations, moves tried centre-first with the best move of
 the previous iterative-deepening pass first, and children that end the game valued in
 the parent without a call.  Values are for MAX: a win ``p`` plies from the root is

@@ -8,7 +8,7 @@ parallel runner that plays a match's games in worker processes (or on a Dask clu
 
 A front end above the AI, beside ``game.engine``: only ``ai.*`` and the headless rules
 (``game.rules``, ``game.board``, ``game.notation``) are imported here; ``game.tournament``
-adds external engines, PGN and the report on top, and ``python -m ai.lab.strength`` plays
+adds external engines, PGN and the report on top, and ``python -m lab.strength`` plays
 its ladders with it.
 
 Games and players

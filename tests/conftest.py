@@ -25,7 +25,7 @@ def data_dir() -> Path:
 
 @pytest.fixture
 def positions_dir() -> Path:
-    """The benchmark positions with exact scores (shared with ``ai.lab.bench``)."""
+    """The benchmark positions with exact scores (shared with ``lab.bench``)."""
     return POSITIONS
 
 

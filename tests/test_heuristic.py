@@ -18,11 +18,11 @@ from ai.heuristic import (
     row_parity_masks,
     weights_for,
 )
-from ai.lab.fit_weights import as_vector, fit, load_positions, log_likelihood, term_values, unit_weights
-from ai.lab.fit_weights import main as fit_weights_main
 from ai.solver import Solver
 from game.board import Board
 from game.rules import Rules
+from lab.fit_weights import as_vector, fit, load_positions, log_likelihood, term_values, unit_weights
+from lab.fit_weights import main as fit_weights_main
 
 SOLVED_CONNECT5 = Path(__file__).resolve().parent.parent / "ai" / "data" / "connect5_solved.txt"
 
@@ -82,7 +82,7 @@ def test_a_lone_threat_in_the_last_column_wins_on_the_rows_the_evaluation_gives_
     ids=["6x7", "7x8 connect 5", "6x8 connect 5", "connect 3"],
 )
 def test_the_evaluation_is_its_terms_times_its_weights(rules, rng):
-    """What ``ai.lab.fit_weights`` relies on: each term read off its own evaluator, times the
+    """What ``lab.fit_weights`` relies on: each term read off its own evaluator, times the
     rule set's weights, gives the evaluation the search uses (quiet positions)."""
     geo = geometry(rules)
     evaluators = [build_evaluator(geo, weights) for weights in unit_weights(rules.connect)]

@@ -1,5 +1,5 @@
 """The layers: everything outside ``game/app/`` (rules, AI, command line) runs without pygame,
-and the AI imports neither the front ends nor its own lab (``ai/lab/``, the measuring tools)."""
+and the AI imports neither the front ends nor its own lab (``lab/``, the measuring tools)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 WINDOW = ROOT / "game" / "app"
-LAB = ROOT / "ai" / "lab"
+LAB = ROOT / "lab"
 
 
 def headless_modules() -> list[str]:
@@ -67,11 +67,11 @@ def imported_project_modules(path: Path) -> set[str]:
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.add(node.module)
-            # ``from ai import lab`` imports the module ``ai.lab``; ``from game.rules import MAX`` no module
+            # ``from lab import strength`` imports the module ``lab.strength``; ``from game.rules import MAX`` no module
             found.update(
                 f"{node.module}.{alias.name}" for alias in node.names if is_module(f"{node.module}.{alias.name}")
             )
-    return {name for name in found if name.split(".")[0] in ("game", "ai")}
+    return {name for name in found if name.split(".")[0] in ("game", "ai", "lab")}
 
 
 def is_module(name: str) -> bool:
@@ -81,19 +81,19 @@ def is_module(name: str) -> bool:
 
 
 def ai_modules_outside_the_lab() -> list[Path]:
-    """The AI's own files: everything under ``ai/`` but ``ai/lab/``."""
+    """The AI's own files: everything under ``ai/``."""
     return [path for path in sorted((ROOT / "ai").rglob("*.py")) if LAB not in path.parents]
 
 
 def test_the_import_reader_sees_every_form_of_import(tmp_path):
     source = tmp_path / "sample.py"
     source.write_text(
-        "import ai.lab.bench\nfrom ai import lab\nfrom ai.lab.strength import Contestant\n"
+        "import lab.bench\nfrom lab import strength\nfrom lab.strength import Contestant\n"
         "def later():\n    from game import arena\n",
         encoding="utf-8",
     )
     found = imported_project_modules(source)
-    assert {"ai.lab.bench", "ai.lab", "ai.lab.strength", "game.arena"} <= found
+    assert {"lab.bench", "lab", "lab.strength", "game.arena"} <= found
 
 
 def test_the_ai_imports_only_itself_and_the_headless_rules():
@@ -114,7 +114,7 @@ def test_the_ai_never_imports_its_lab():
     assert {"__init__", "strength", "bench", "fit_weights", "review_bench"} <= lab_modules
     wrong = {}
     for path in ai_modules_outside_the_lab():
-        lab = {name for name in imported_project_modules(path) if name == "ai.lab" or name.startswith("ai.lab.")}
+        lab = {name for name in imported_project_modules(path) if name == "lab" or name.startswith("lab.")}
         if lab:
             wrong[str(path.relative_to(ROOT))] = sorted(lab)
     assert not wrong, f"ai/ imports its lab: {wrong}"

@@ -297,7 +297,7 @@ def test_a_match_on_a_local_dask_cluster_plays_the_same_games_as_one_worker():
 
 @pytest.mark.slow
 def test_the_strength_benchmark_plays_the_same_match_with_two_workers():
-    from ai.lab.strength import Contestant, match, move_times
+    from lab.strength import Contestant, match, move_times
 
     easy, beginner = Contestant("Easy", PRESETS["Easy"]), Contestant("Beginner", PRESETS["Beginner"])
     one = match(easy, beginner, Rules(), 4, seed=11, jobs=1)
@@ -306,11 +306,11 @@ def test_the_strength_benchmark_plays_the_same_match_with_two_workers():
     times = move_times(two)
     assert sum(len(t) for t in times.values()) == sum(len(g.moves) - len(g.opening) for g in two.games)
     proc = subprocess.run(
-        [sys.executable, "-m", "ai.lab.strength", "--ladder", "--jobs", "0"], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "lab.strength", "--ladder", "--jobs", "0"], capture_output=True, text=True, timeout=60
     )
     assert proc.returncode == 2 and "--jobs must be at least 1" in proc.stderr
     proc = subprocess.run(
-        [sys.executable, "-m", "ai.lab.strength", "--ladder", "--openings", "-3"],
+        [sys.executable, "-m", "lab.strength", "--ladder", "--openings", "-3"],
         capture_output=True,
         text=True,
         timeout=60,

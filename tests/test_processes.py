@@ -144,7 +144,7 @@ def test_killing_the_worker_mid_tree_keeps_the_frames_coming_and_says_so(app):
         pygame.display.flip()
         frames.append(time.perf_counter() - begin)
         time.sleep(0.005)
-    # Frames keep coming (a blocked loop would make one); how fast is python -m game.bench's
+    # Frames keep coming (a blocked loop would make one); how fast is python -m lab.window_bench's
     # business, not a test's: under load a frame may take longer.
     assert len(frames) >= 3
     assert app.toast is not None and "AI process stopped" in app.toast[0] and "thread" in app.toast[0]

@@ -2,7 +2,7 @@
 
 The C allocator (glibc's malloc) keeps freed memory for the next allocation instead of
 returning it; with the surfaces, fonts and tree chunks a scene allocates and frees, the
-window's resident memory crept up by about 17 MB over 200 games (``game.app.memory_bench``)
+window's resident memory crept up by about 17 MB over 200 games (``lab.memory_bench``)
 while Python's own heap stayed flat.  ``malloc_trim(0)`` hands the free pages back; it
 takes a few milliseconds, so the scene stack calls it only when a scene has left.
 Elsewhere (macOS, Windows, musl) there is no such call and this does nothing.

@@ -15,5 +15,5 @@
 - ``codewalk`` / ``code_scene``: K, the textbook code line by line beside its run;
 - ``practice`` / ``practice_scene``: P, "you are alpha-beta";
 - ``depth_scene``: D, depth against truth (``ai.depth_truth``, drawn by ``game.app.depth_chart``);
-- ``bench``: frame times on a 1,000,000-node tree (``python -m game.app.tree.bench``).
+- ``bench``: frame times on a 1,000,000-node tree (``python -m lab.tree_bench``).
 """

@@ -1,7 +1,7 @@
 """Frame times of the tree overlay on a 1,000,000-node tree: open, replay End/Home,
 jumps, playing at full speed, zoom and pan; and the process's memory before and after.
 
-Run ``python -m game.app.tree.bench`` (about a minute: the search that records the tree
+Run ``python -m lab.tree_bench`` (about a minute: the search that records the tree
 takes most of it).  Every frame should stay under 50 ms, and memory should not grow
 with the replay's steps.
 """

@@ -1,4 +1,4 @@
-"""Fit the evaluation's weights to solved positions: ``python -m ai.lab.fit_weights``.
+"""Fit the evaluation's weights to solved positions: ``python -m lab.fit_weights``.
 
 The evaluation (``ai.heuristic``) is a sum of terms: open windows holding at least m own
 discs, centre discs, threat cells by row parity (live or dead), and having a live threat
@@ -114,7 +114,7 @@ def save_positions(path: Path, rules: Rules, games: list[list[Solved]]) -> None:
     """Write the solved positions, one game a line: ``moves:outcome`` per position."""
     lines = [" ".join(f"{format_moves(list(p.moves), rules)}:{p.outcome}" for p in game) for game in games]
     path.write_text(
-        f"# {rules.rows}x{rules.cols} connect {rules.connect}: solved positions of ai.lab.fit_weights, a game a line\n"
+        f"# {rules.rows}x{rules.cols} connect {rules.connect}: solved positions of lab.fit_weights, a game a line\n"
         + "\n".join(lines)
         + "\n"
     )
@@ -242,7 +242,7 @@ def to_weights(k: int, fitted: np.ndarray, scale: float) -> Weights:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ai.lab.fit_weights", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m lab.fit_weights", description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=7)
     parser.add_argument("--cols", type=int, default=8)
     parser.add_argument("--connect", type=int, default=5)

@@ -1,4 +1,4 @@
-"""How strong each level is: ``python -m ai.lab.strength`` (prints tables, asserts nothing).
+"""How strong each level is: ``python -m lab.strength`` (prints tables, asserts nothing).
 
 1. A round robin of every preset plus plain depth 2 and depth 4 (``Level(2)``,
    ``Level(4)``), from balanced openings (``game.arena.openings``), each opening
@@ -310,7 +310,7 @@ def ladder_openings(rules: Rules) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ai.lab.strength", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m lab.strength", description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a short run: 6x7 only, 2 openings, 40 positions")
     parser.add_argument(
         "--openings",

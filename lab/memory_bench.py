@@ -1,4 +1,4 @@
-"""The window's memory over many games and every scene: ``python -m game.app.memory_bench``.
+"""The window's memory over many games and every scene: ``python -m lab.memory_bench``.
 
 The real App (SDL dummy drivers, the AI in its worker process) plays computer against
 computer at fast levels, game after game; after each game it opens the review (V) and,
@@ -21,15 +21,19 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from game.app.memory import rss_mb
+
+if TYPE_CHECKING:
+    from game.app.tour import Tour
 
 FRAME = 1 / 20
 """Seconds of animation per stepped frame (drops finish in a few frames)."""
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m game.app.memory_bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m lab.memory_bench", description=__doc__)
     parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
     parser.add_argument("--every", type=int, default=20, help="games between two rows (default 20)")
     parser.add_argument(
@@ -73,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     baseline: float | None = None
     peak = 0.0
-    print(f"# game.app.memory_bench: {args.games} computer-vs-computer games at {width}x{height},")
+    print(f"# lab.memory_bench: {args.games} computer-vs-computer games at {width}x{height},")
     print(f"# each reviewed and analysed; every scene visited every {args.tour_every} games")
     print("| games | RSS MB | peak MB | text cache KB | seconds |")
     print("|------:|-------:|--------:|--------------:|--------:|")
@@ -110,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def review_and_analyse(tour, rng: random.Random) -> None:
+def review_and_analyse(tour: Tour, rng: random.Random) -> None:
     """From the result panel: the review (V) to its end, the analysis board (A) at a
     random position of the game until its scores come, then back to the panel."""
     import pygame

@@ -1,4 +1,4 @@
-"""The window's benchmarks: ``python -m game.bench`` (headless, prints tables).
+"""The window's benchmarks: ``python -m lab.window_bench`` (headless, prints tables).
 
 CPU while idle: the real loop (``App.run``) on the title menu and on the play screen
 (your turn, nothing moving) for 10 s each, as a share of one core; for comparison the
@@ -49,9 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
-    from ai.lab.bench import machine
+    from lab.bench import machine
 
-    print(f"# game.bench on {machine()}")
+    print(f"# lab.window_bench on {machine()}")
     if args.only_review:
         review_bench(args.limit)
         return 0
@@ -123,7 +123,7 @@ def report(rows: list[tuple[str, list[float]]]) -> None:
         )
 
 
-def search_bench(args) -> None:
+def search_bench(args: argparse.Namespace) -> None:
     """Frames of the play scene while the worker searches."""
     import pygame
 

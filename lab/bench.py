@@ -1,4 +1,4 @@
-"""Speed of the search, the tree recorder and the solver: ``python -m ai.lab.bench``.
+"""Speed of the search, the tree recorder and the solver: ``python -m lab.bench``.
 
 Prints tables; asserts nothing.  First the play search compiled against the Python one
 on the same positions (their node counts checked equal), every preset's moves in the
@@ -715,7 +715,7 @@ def _children_cpu() -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ai.lab.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m lab.bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats, 200 Test_L2_R1 positions")
     sections = [
         "play",
@@ -752,7 +752,7 @@ def main(argv: list[str] | None = None) -> int:
 
     solver_core.prepare()  # both kernel files made (or loaded) before any clock runs
     searching = "fast search ready" if search_core.LOADER.prepare() else f"fast search {search_core.LOADER.state}"
-    print(f"# ai.lab.bench on {machine()}; {solver_core.status()}, {searching}; load average {_load_average()}")
+    print(f"# lab.bench on {machine()}; {solver_core.status()}, {searching}; load average {_load_average()}")
     for name in sections:
         if not args.only or name in args.only:
             parts[name]()

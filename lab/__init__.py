@@ -1,10 +1,10 @@
 """The lab: tools that measure the AI, each a script that prints tables and asserts nothing.
 
-- ``python -m ai.lab.strength``: how strong each level is (ladders, agreement with
+- ``python -m lab.strength``: how strong each level is (ladders, agreement with
   perfect play, move times), played through the match runner ``game.arena``;
-- ``python -m ai.lab.bench``: speed of the search, the tree recorder and the solver;
-- ``python -m ai.lab.fit_weights``: the evaluation's weights fitted to solved positions;
-- ``python -m ai.lab.review_bench``: how long the exact review of a whole game takes.
+- ``python -m lab.bench``: speed of the search, the tree recorder and the solver;
+- ``python -m lab.fit_weights``: the evaluation's weights fitted to solved positions;
+- ``python -m lab.review_bench``: how long the exact review of a whole game takes.
 
 The lab sits above the AI, like the front ends: it imports ``ai`` and ``game``, and the
 AI never imports it (``tests/test_layers.py`` checks).  Its data (the benchmark positions,

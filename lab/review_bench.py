@@ -1,4 +1,4 @@
-"""How long the exact review of a whole game takes: ``python -m ai.lab.review_bench``.
+"""How long the exact review of a whole game takes: ``python -m lab.review_bench``.
 
 Plays one game for each pairing of levels (the levels' own deterministic moves), then
 reviews it with a fresh reviewer (cold tables) and prints a table: plies, the move
@@ -31,7 +31,7 @@ def play(first: str, second: str) -> Board:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ai.lab.review_bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m lab.review_bench", description=__doc__)
     parser.parse_args(argv)
     print(f"{'game':<18} {'plies':>5}  {'moves':<42}  {'review':>8}  {'slowest ply':>11}")
     for first, second in PAIRINGS:
