@@ -1,5 +1,9 @@
-"""The game without a window: rules, board, match, notation, board files, and the front ends
-above the AI (command line, engine, match runner, tournament, ConnectX writer).
+"""The game without a window and without the AI: rules, board, match, notation, board files,
+game files and records, sources, i18n and the version (layer 1: imports nothing above).
+
+The front ends above the AI live in sub-packages named for what they are: ``archive``,
+``bots`` (engine, matches, tournament, cluster, ConnectX), ``cli``, ``desktop``, ``learn``
+(explorer, retry), and ``app`` (the window).  ``launcher`` routes a command to one of them.
 
     from game import Board, Rules
     board = Board.from_moves("4453", Rules())

@@ -3,7 +3,7 @@
 
 No arguments opens the window; ``demo`` runs the headless demo through the real scenes;
 ``--version``, ``install-desktop`` and ``uninstall-desktop`` are answered here (the
-standard library is enough); anything else is a command-line subcommand (``game.cli``),
+standard library is enough); anything else is a command-line subcommand (``game.cli.main``),
 which never loads pygame.
 """
 
@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(version_text())
         return 0
     if args[0] in ("install-desktop", "uninstall-desktop"):
-        from game.desktop import main as desktop_main
+        from game.desktop.install import main as desktop_main
 
         _python_takes_ctrl_c()
         return desktop_main(args, _program())
@@ -67,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         _python_takes_ctrl_c()
         return demo_main(args[1:])
-    from game.cli import main as cli_main
+    from game.cli.main import main as cli_main
 
     _python_takes_ctrl_c()
     return cli_main(args)

@@ -37,7 +37,7 @@ SOLVER_LINK = f"https://{SOLVER_SITE}/?pos="
 LINK_HOSTS = ("gamesolver.org",)
 """Sites whose ``?pos=`` links are read (and their subdomains)."""
 _MOVES_TEXT = re.compile(r"[\s,]*(?:[0-9a-lA-L][\s,]*)*")
-"""What a move string can be made of (as ``game.cli`` reads it): text of only these is
+"""What a move string can be made of (as ``game.cli.main`` reads it): text of only these is
 moves, never a file name (``./NAME`` names such a file)."""
 _LINK = re.compile(r"(?i)(https?://|www\.|[\w-]+(\.[\w-]+)+/)")
 

@@ -673,7 +673,7 @@ def bench_analyze_process(count: int, repeat: int = 1) -> None:
     in_book = list(dict.fromkeys(moves[:discs] for moves in lines for discs in (4, 8, 11)))[: len(past)]
     _analyze(past[0], "perfect")  # the kernel file made (or loaded) once, before the clock runs
     probe = (
-        "import sys; from game.cli import main; main(['analyze', '4453', '--level', 'perfect']); "
+        "import sys; from game.cli.main import main; main(['analyze', '4453', '--level', 'perfect']); "
         "print('numba' in sys.modules, 'llvmlite' in sys.modules, file=sys.stderr)"
     )
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)

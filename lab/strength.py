@@ -1,7 +1,7 @@
 """How strong each level is: ``python -m lab.strength`` (prints tables, asserts nothing).
 
 1. A round robin of every preset plus plain depth 2 and depth 4 (``Level(2)``,
-   ``Level(4)``), from balanced openings (``game.arena.openings``), each opening
+   ``Level(4)``), from balanced openings (``game.bots.arena.openings``), each opening
    played with both colours, on 6x7, on 7x8 and on 7x8 with connect 5.  Per pair:
    wins/draws/losses, score % and the Elo difference with its 95% error bar.  Off the
    standard board Perfect plays exactly as Expert, so it sits out there.
@@ -34,7 +34,8 @@ from ai.levels import PRESETS, Level
 from ai.perfect import PerfectPlayer
 from ai.player import choose_move
 from ai.solver import Solver
-from game.arena import (
+from game.board import Board
+from game.bots.arena import (
     GameRecord,
     LevelChooser,
     LevelSpec,
@@ -47,7 +48,6 @@ from game.arena import (
     play_game,
     play_match,
 )
-from game.board import Board
 from game.notation import parse_moves
 from game.rules import STANDARD, Rules
 
@@ -65,7 +65,7 @@ SEED = 20261122
 
 @dataclass
 class Contestant:
-    """A level in a match (``game.arena.LevelChooser``: ``choose_move`` with the level's own
+    """A level in a match (``game.bots.arena.LevelChooser``: ``choose_move`` with the level's own
     budgets, no move clock) that keeps its move times."""
 
     name: str
@@ -133,7 +133,7 @@ connect 5 at a time that depended on the machine and its load, and so the games.
 
 
 def match(a: Contestant, b: Contestant, rules: Rules, games: int, seed: int, jobs: int | None) -> MatchResult:
-    """``a`` against ``b`` through ``game.arena.play_match`` (in ``jobs`` worker processes)."""
+    """``a`` against ``b`` through ``game.bots.arena.play_match`` (in ``jobs`` worker processes)."""
     spec_a, spec_b = LevelSpec(a.name, a.level, a.seed), LevelSpec(b.name, b.level, b.seed)
     progress = Progress(games) if sys.stderr.isatty() else None  # a terminal sees the match go
     outcome = play_match(

@@ -27,7 +27,8 @@ import signal
 import sys
 from pathlib import Path
 
-from game.archive import HUMAN, Archive, GameResult
+from game.archive.store import Archive
+from game.records import HUMAN, GameResult
 from game.rules import Rules
 
 RULES = Rules()
@@ -122,5 +123,5 @@ def _copy(start: Path, target: Path) -> Path:
 
 if __name__ == "__main__":
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-    logging.getLogger("game.archive").setLevel(logging.CRITICAL)  # hundreds of runs: the test says what matters
+    logging.getLogger("game.archive.store").setLevel(logging.CRITICAL)  # hundreds of runs: the test says what matters
     main(Path(sys.argv[1]))

@@ -542,7 +542,7 @@ def test_demo_command_writes_screenshots(tmp_path):
         timeout=300,
     )
     assert proc.returncode == 0, proc.stderr
-    from game.archive import Archive
+    from game.archive.store import Archive
 
     stored = Archive.open(tmp_path).games()  # the demo's finished games are in its archive
     assert len(stored) == 3 and stored[-1].review is not None  # the first one reviewed
@@ -1240,7 +1240,7 @@ def test_a_game_kept_in_memory_is_written_when_the_window_closes(tmp_path, make_
     import sqlite3
 
     from game.app.archive_link import archive_of
-    from game.archive import Archive
+    from game.archive.store import Archive
 
     home = tmp_path / "home"
     window = make_app((900, 700), home=home)

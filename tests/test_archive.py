@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from game.archive import FILE_NAME, HUMAN, MIGRATIONS, SCHEMA_VERSION, Archive, DamagedGame, GameResult
+from game.archive.database import FILE_NAME, MIGRATIONS, SCHEMA_VERSION
+from game.archive.store import Archive
 from game.board import Board
+from game.records import HUMAN, DamagedGame, GameResult
 from game.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,7 +166,7 @@ def test_two_windows_at_once(tmp_path):
 KILL_SCRIPT = textwrap.dedent(
     """
     import sys
-    from game.archive import Archive, GameResult, HUMAN
+    from game.archive.store import Archive, GameResult, HUMAN
     from game.rules import Rules
     archive = Archive.open(sys.argv[1])
     i = 0
@@ -203,7 +205,7 @@ def test_killing_the_program_mid_write_loses_no_finished_game(tmp_path):
 READ_ONLY_SCRIPT = textwrap.dedent(
     """
     import sys
-    from game.archive import Archive, GameResult, HUMAN
+    from game.archive.store import Archive, GameResult, HUMAN
     from game.rules import Rules
     archive = Archive.open(sys.argv[1])
     print(archive.warning)
@@ -450,7 +452,7 @@ def test_every_damaged_row_is_skipped_and_counted_and_the_good_games_read(tmp_pa
 
 
 def test_the_games_command_counts_damaged_rows_in_the_list_the_json_and_the_export(tmp_path, capsys):
-    from game.cli import main
+    from game.cli.main import main
 
     damaged_archive(tmp_path)
     assert main(["games", "--home", str(tmp_path)]) == 0
@@ -472,7 +474,7 @@ def test_the_games_command_counts_damaged_rows_in_the_list_the_json_and_the_expo
 def test_reviewing_a_damaged_game_is_one_line(tmp_path, capsys, kind):
     """Issue 32: ``review id:N`` on damaged rows gave five kinds of traceback; a huge
     stored depth made the review run for ever."""
-    from game.cli import main
+    from game.cli.main import main
 
     game_id = damaged_archive(tmp_path)[kind]
     assert main(["review", f"id:{game_id}", "--home", str(tmp_path)]) == 2
@@ -560,7 +562,7 @@ def test_games_no_file_would_take_are_named_when_the_window_closes(tmp_path, win
 
 WINDOW_IN_PROGRESS = """
 import sys, time
-from game.archive import Archive, HUMAN
+from game.archive.store import Archive, HUMAN
 from game.rules import Rules
 archive = Archive.open(sys.argv[1])
 archive.save_in_progress(Rules(), [int(c) - 1 for c in sys.argv[2]], first=HUMAN, second="Easy")

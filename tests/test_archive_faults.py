@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from game.archive import FILE_NAME, Archive
+from game.archive.database import FILE_NAME
+from game.archive.store import Archive
 from tests.archive_faults import BEFORE, LIFE
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -23,7 +23,7 @@ def test_past_games_lists_the_readable_games_and_counts_the_damaged_ones(app):
 def test_past_games_says_when_a_newer_archive_cannot_be_read_here(app):
     """A newer version's archive whose games this version cannot read: Past games says so
     (not "no games here yet"), and the file is left as it was."""
-    from game.archive import FILE_NAME
+    from game.archive.database import FILE_NAME
     from tests.test_archive import make_newer_archive
 
     before = make_newer_archive(app.home, readable=False)

@@ -398,7 +398,7 @@ def test_the_engine_says_once_that_perfect_plays_without_a_refused_book(tmp_path
 @pytest.mark.slow
 def test_connectx_says_once_that_perfect_plays_without_a_refused_book(tmp_path):
     script = (
-        "from game.connectx import agent\nfrom game.board import Board\n"
+        "from game.bots.connectx import agent\nfrom game.board import Board\n"
         "board = Board.from_moves('52363332315')\n"
         "cells = [0 if v == 0 else (1 if v == 1 else 2) for v in board.grid.flatten().tolist()]\n"
         "for _ in range(2):\n"

@@ -1,4 +1,4 @@
-"""The command line, run in-process through ``game.cli.main`` (two subprocess smoke
+"""The command line, run in-process through ``game.cli.main.main`` (two subprocess smoke
 tests run ``main.py`` as a student would)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from game.board_file import parse_board_text
-from game.cli import main
+from game.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -378,7 +378,7 @@ def test_a_heuristic_value_says_which_side_it_favours():
 
 def test_a_search_that_may_take_long_is_announced_with_its_size_and_how_to_stop_it():
     from game.board import Board
-    from game.cli import SearchWatch
+    from game.cli.main import SearchWatch
     from game.rules import Rules
 
     board = Board.from_moves("4453", Rules())
@@ -487,9 +487,9 @@ def test_solve_on_a_board_too_wide_for_the_compiled_solver_answers():
 
 @pytest.mark.slow
 def test_python_dash_m_game_cli_runs_the_command():
-    """``python -m game.cli solve`` exited 0 having done nothing (no ``__main__`` block)."""
+    """``python -m game.cli.main solve`` exited 0 having done nothing (no ``__main__`` block)."""
     proc = subprocess.run(
-        [sys.executable, "-m", "game.cli", "solve"],
+        [sys.executable, "-m", "game.cli.main", "solve"],
         input="4453\n",
         capture_output=True,
         text=True,

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from game import cli
+from game.cli import main as cli
 from tests.test_cli import ROOT, assert_clean_error, run
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from game.cli import main
+from game.cli.main import main
 from tests.dask_cluster import running_cluster
 
 ROOT = Path(__file__).resolve().parent.parent

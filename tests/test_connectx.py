@@ -10,9 +10,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from game import connectx
 from game.board import Board
-from game.connectx import agent, write_submission
+from game.bots import connectx
+from game.bots.connectx import agent, write_submission
 from game.rules import MAX, Rules
 from tests.helpers import random_board
 
@@ -104,7 +104,7 @@ answers = [agent(json.loads(sys.argv[2]), {"rows": 6, "columns": 7, "inarow": 4,
            agent(json.loads(sys.argv[3]), {"rows": 5, "columns": 4, "inarow": 3, "actTimeout": 1})]
 origins = sorted({m.__file__.split("/")[0] for n, m in sys.modules.items() if n.split(".")[0] in ("game", "ai")})
 print(json.dumps({"name": agent.__name__, "answers": answers, "origins": origins,
-                  "level": sys.modules["game.connectx"].LEVEL, "pygame": "pygame" in sys.modules}))
+                  "level": sys.modules["game.bots.connectx"].LEVEL, "pygame": "pygame" in sys.modules}))
 """
     one_wins = [0] * 28 + [0, 0, 0, 0, 0, 2, 0] + [1, 1, 1, 0, 2, 2, 0]
     small = [0] * 20

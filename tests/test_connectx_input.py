@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.connectx import ConnectXInputError, agent
+from game.bots.connectx import ConnectXInputError, agent
 
 CONFIG = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 1}
 EMPTY = {"board": [0] * 42, "mark": 1}

@@ -18,10 +18,10 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game import desktop
 from game.app.icon_files import png_name
 from game.app.loop import TITLE, make_icon
-from game.desktop import APP_ID, ICON_SIZES, DesktopError, desktop_entry, exec_line, install, uninstall
+from game.desktop import install as desktop
+from game.desktop.install import APP_ID, ICON_SIZES, DesktopError, desktop_entry, exec_line, install, uninstall
 from game.version import __version__
 
 ROOT = Path(__file__).resolve().parent.parent

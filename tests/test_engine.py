@@ -13,7 +13,7 @@ import pytest
 from ai.levels import PRESETS, Level, LevelNotFound, find_level
 from ai.player import choose_move, quick_move
 from game.board import Board
-from game.engine import ProtocolError, parse_arena_field
+from game.bots.engine import ProtocolError, parse_arena_field
 from game.rules import MAX, MIN, Rules
 from tests.helpers import random_board
 
@@ -328,8 +328,8 @@ def test_a_level_that_reports_no_passes_falls_back_to_a_searched_move():
 
 @pytest.mark.slow
 def test_our_own_engine_plays_a_match_through_the_native_dialect():
-    from game.arena import run_match
-    from game.tournament import EnginePlayer, LevelPlayer
+    from game.bots.arena import run_match
+    from game.bots.tournament import EnginePlayer, LevelPlayer
 
     rules = Rules(rows=5, cols=8, connect=4)
     engine = EnginePlayer(f"{sys.executable} {ROOT / 'main.py'} engine --level depth:3", name="engine")
@@ -346,7 +346,7 @@ def test_illegal_position_errors_name_columns_and_cells_0_based_as_the_wire_does
     (the 1-based number of wire column 9) would point it at the wrong column."""
     import io
 
-    from game.cli import main
+    from game.cli.main import main
 
     session = (
         "rules rows 5 cols 5 connect 4\nposition 9\nposition 3 3 3 3 3 3\n"

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from game.engine import Engine
+from game.bots.engine import Engine
 
 ARENA = ["settings field_rows 6", "settings field_columns 7", "settings your_botid 1"]
 EMPTY_FIELD = "update game field " + ";".join([",".join("0" * 7)] * 6)

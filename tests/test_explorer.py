@@ -7,11 +7,12 @@ import io
 import json
 
 from ai.solver import Solver
-from game.archive import HUMAN, Archive, GameResult
+from game.archive.store import Archive
 from game.board import Board
-from game.cli import main
-from game.explorer import games_here
+from game.cli.main import main
+from game.learn.explorer import games_here
 from game.notation import parse_moves
+from game.records import HUMAN, GameResult
 from game.rules import STANDARD
 
 
@@ -80,7 +81,7 @@ def test_explore_says_a_bad_move_string_in_one_line(tmp_path, capsys):
 
 
 def test_games_here_counts_only_the_persons_moves_and_their_results():
-    from game.archive_records import GameRecord
+    from game.records import GameRecord
 
     def record(moves: str, result: GameResult, first: str, second: str) -> GameRecord:
         return GameRecord(None, 0.0, STANDARD, first, second, parse_moves(moves, STANDARD), result)

@@ -9,10 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ai.levels import MAX_DEPTH, MIN_DEPTH
-from game.archive import HUMAN, Archive, GameResult, import_games
+from game.archive.store import Archive, import_games
 from game.board import Board
-from game.cli import main
+from game.cli.main import main
 from game.game_file import GameText, each_game, game_record, game_text, read_games, record_game
+from game.records import HUMAN, GameResult
 from game.rules import MAX, MIN, Mode, Rules, RulesError
 
 NAMES = st.one_of(
@@ -198,10 +199,10 @@ def test_a_record_keeps_its_id_tag_and_the_side_names():
 
 
 def test_a_match_game_is_written_in_the_game_file_format_and_read_back():
-    from game.arena import GameRecord as MatchGame
-    from game.arena import Side
     from game.board import Termination
-    from game.tournament import pgn_text
+    from game.bots.arena import GameRecord as MatchGame
+    from game.bots.arena import Side
+    from game.bots.tournament import pgn_text
 
     played = MatchGame(3, "344", Side.B, (2, 3, 3, 3, 2, 2, 4, 1), None, Termination.LINE, detail='"]\n[Result "1-0"]')
     text = pgn_text(played, "Medium", 'engine:python3 "bot".py', Rules(), "2026.11.22", 1795684569.5)

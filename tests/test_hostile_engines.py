@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from game.arena import Failure, Side, run_match
 from game.board import Board
+from game.bots.arena import Failure, Side, run_match
+from game.bots.tournament import MAX_QUEUED_LINES, EnginePlayer, LevelPlayer, PgnWriter, make_player
 from game.rules import Rules
-from game.tournament import MAX_QUEUED_LINES, EnginePlayer, LevelPlayer, PgnWriter, make_player
 
 ROOT = Path(__file__).resolve().parent.parent
 

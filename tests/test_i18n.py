@@ -187,7 +187,7 @@ def test_the_voice_speaks_the_language_of_the_sentences():
 def test_the_cli_speaks_the_system_language_but_json_stays_english(monkeypatch, tmp_path):
     import json
 
-    from game.cli import main
+    from game.cli.main import main
 
     monkeypatch.setenv("CONNECT4_HOME", str(tmp_path))
     monkeypatch.setenv("LANGUAGE", "de")

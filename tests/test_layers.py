@@ -27,7 +27,7 @@ def headless_modules() -> list[str]:
 
 def test_the_rule_covers_the_rules_the_ai_and_the_cli():
     names = headless_modules()
-    for expected in ("game.rules", "game.board", "game.cli", "ai.search", "ai.solver", "ai.levels"):
+    for expected in ("game.rules", "game.board", "game.cli.main", "ai.search", "ai.solver", "ai.levels"):
         assert expected in names
     assert not any(name.startswith("game.app") for name in names)
 
@@ -89,11 +89,11 @@ def test_the_import_reader_sees_every_form_of_import(tmp_path):
     source = tmp_path / "sample.py"
     source.write_text(
         "import lab.bench\nfrom lab import strength\nfrom lab.strength import Contestant\n"
-        "def later():\n    from game import arena\n",
+        "def later():\n    from game.bots import arena\n",
         encoding="utf-8",
     )
     found = imported_project_modules(source)
-    assert {"lab.bench", "lab", "lab.strength", "game.arena"} <= found
+    assert {"lab.bench", "lab", "lab.strength", "game.bots.arena"} <= found
 
 
 def test_the_ai_imports_only_itself_and_the_headless_rules():

@@ -224,8 +224,9 @@ def test_a_bad_book_is_said_by_the_answer_of_a_clock_too(damaged_book):
 
 @pytest.mark.slow  # several seconds: out of the quick lane, in the full run
 def test_the_front_ends_show_the_deciders_note(damaged_book, monkeypatch, capsys):
-    from game import cli, connectx
-    from game.engine import Engine
+    from game.bots import connectx
+    from game.bots.engine import Engine
+    from game.cli import main as cli
 
     out, log = io.StringIO(), io.StringIO()
     Engine(out, level="perfect", log=log).run(["position 3 3 4 2", "go movetime 3000"])

@@ -217,7 +217,7 @@ def test_early_lines_are_solved_through_the_book(moves):
 def _run_cli(argv: list[str], stdin: str = "") -> str:
     import io
 
-    from game.cli import main
+    from game.cli.main import main
 
     out = io.StringIO()
     assert main(argv, stdout=out, stdin=io.StringIO(stdin)) == 0

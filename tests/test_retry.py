@@ -11,11 +11,10 @@ from game.app.archive_link import archive_of
 from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.retry import RetryScene
 from game.app.scenes.review import ReviewScene
-from game.archive import HUMAN, GameResult
-from game.archive_records import GameRecord
+from game.learn.training import drills_of_records
 from game.notation import parse_moves
+from game.records import HUMAN, GameRecord, GameResult
 from game.rules import STANDARD
-from game.training import drills_of_records
 from tests.ui import press, step, wait_until
 
 GAME = "4455667"  # player 1's 3rd disc (column 5) and player 2's reply (column 5) throw the game away
@@ -101,7 +100,7 @@ def test_a_queue_skips_other_rules_and_older_summaries_give_their_turning_points
 def test_a_slower_win_is_well_done_for_half_a_point_and_a_round_says_what_is_left():
     from ai.exact import ExactScore
     from game.board import Board
-    from game.training import Drill, RoundScore, judge, verdict_lines
+    from game.learn.training import Drill, RoundScore, judge, verdict_lines
 
     board = Board.from_moves("44")
     scores = {3: 5, 2: 2, 4: -1}  # column 4 wins sooner than column 3; column 5 loses

@@ -8,9 +8,10 @@ import json
 import pytest
 
 from ai.reviewer import review_board
-from game.archive import HUMAN, Archive, GameResult
+from game.archive.store import Archive
 from game.board import Board
-from game.cli import main
+from game.cli.main import main
+from game.records import HUMAN, GameResult
 from game.rules import Rules
 
 

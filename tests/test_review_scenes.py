@@ -16,8 +16,8 @@ from game.app.scenes.play import PlayScene
 from game.app.scenes.review import ReviewScene, review_layout
 from game.app.scenes.review_text import detail_lines
 from game.app.scenes.title import TitleScene
-from game.archive import HUMAN, GameResult
 from game.board import Board
+from game.records import HUMAN, GameResult
 from game.rules import MAX, MIN, Rules
 from tests.ui import click, press, settle, step, wait_until
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from game.cli import main
+from game.cli.main import main
 from game.rules import MAX, MIN, Rules
 from game.sources import SourceError, read_source, read_text
 

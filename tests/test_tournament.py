@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from game.arena import STANDARD_OPENINGS, Failure, Side, elo, openings, play_game, run_match
 from game.board import Board
+from game.bots.arena import STANDARD_OPENINGS, Failure, Side, elo, openings, play_game, run_match
+from game.bots.tournament import EnginePlayer, LevelPlayer, format_report, make_player, write_pgn
 from game.game_file import read_games
 from game.rules import MAX, MIN, Rules
-from game.tournament import EnginePlayer, LevelPlayer, format_report, make_player, write_pgn
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -239,7 +239,7 @@ def test_an_engine_flooding_its_output_still_plays(tmp_path):
 def test_the_output_reader_keeps_only_the_start_of_an_overlong_line():
     import io
 
-    from game.tournament import MAX_ENGINE_LINE, _Reader
+    from game.bots.tournament import MAX_ENGINE_LINE, _Reader
 
     text = b"x" * (3 * MAX_ENGINE_LINE) + b"\nbestmove 3\nbestmove " + b"9" * (3 * MAX_ENGINE_LINE) + b"\n"
     reader = _Reader(io.BytesIO(text))
@@ -252,7 +252,7 @@ def test_the_output_reader_keeps_only_the_start_of_an_overlong_line():
 def test_a_pgn_file_the_disk_refuses_is_said_in_a_clear_last_line(capsys):
     """Issue 32: ``match --pgn /dev/full`` played the match and exited 1, its only word on
     the failure lost among the progress lines."""
-    from game.cli import main
+    from game.cli.main import main
 
     assert main(["match", "depth:1", "depth:1", "--games", "2", "--jobs", "1", "--pgn", "/dev/full"]) == 1
     captured = capsys.readouterr()

@@ -13,7 +13,7 @@ from game.app.scenes.play import PlayScene, SearchRecord
 from game.app.tree.depth_scene import DepthChartScene
 from game.app.worker import JobPurpose
 from game.board import Board
-from game.cli import main
+from game.cli.main import main
 from tests.ui import press, step, wait_until
 
 

@@ -8,7 +8,7 @@ import subprocess
 from ai.search import search
 from ai.tree_export import export_tree, tree_to_dict
 from game.board import Board
-from game.cli import main
+from game.cli.main import main
 
 
 def test_the_json_export_has_every_node_the_search_reports(tmp_path):

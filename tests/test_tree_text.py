@@ -12,7 +12,7 @@ import re
 from ai.search import search
 from ai.tree import BoundKind, SearchTree, format_tree
 from game.board import Board
-from game.cli import main
+from game.cli.main import main
 
 MIDGAME = "4453"
 

@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from ai.levels import Level, preset_name
-from game.archive import HUMAN, Archive, GameResult, lost_game_line
+from game.archive.recovery import lost_game_line
+from game.archive.store import Archive
 from game.i18n import N_, _
+from game.records import HUMAN, GameResult
 
 if TYPE_CHECKING:
     from game.app.loop import App

@@ -15,7 +15,7 @@ from pathlib import Path
 import pygame
 
 from game.app.theme import Theme
-from game.desktop import APP_ID, ICON_SIZES, SVG_FILE
+from game.desktop.install import APP_ID, ICON_SIZES, SVG_FILE
 from game.rules import MAX, MIN
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"

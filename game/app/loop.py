@@ -74,8 +74,8 @@ def _move_up_doubled_folder(folder: Path) -> None:
 def name_the_window() -> None:
     """Tell SDL the app's name and window class before it starts, so a task bar and the
     desktop entry of ``install-desktop`` find the window: X11 WM_CLASS "Connect Four"
-    (the entry's StartupWMClass), Wayland app id ``game.desktop.APP_ID`` (the entry's name)."""
-    from game.desktop import APP_ID
+    (the entry's StartupWMClass), Wayland app id ``game.desktop.install.APP_ID`` (the entry's name)."""
+    from game.desktop.install import APP_ID
 
     # ``import pygame`` already set the X11 class to the script's name (main.py,
     # __main__.py, connect4) when DISPLAY is set: that guess is replaced, a user's own kept.

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 from game.app.clipboard import get_text, put_text
 from game.app.scenes.level_select import LevelSelectScene
 from game.app.settings import Opponent
-from game.archive import HUMAN
 from game.board import Board
 from game.game_file import GameText, game_text
 from game.i18n import N_, _
+from game.records import HUMAN
 from game.rules import MAX, MIN, STANDARD
 from game.sources import Source, SourceError, read_source, read_text, solver_link
 

@@ -3,7 +3,7 @@ the player's own games from there.
 
 The exact values are Perfect's column scores (the opening book, then the solver within
 a hint's budget): a SCORES job for the AI worker, as on the analysis board.  The games
-are the archive's (``game.explorer``): those in which the player was to move in this
+are the archive's (``game.learn.explorer``): those in which the player was to move in this
 position, per column how often they played it, how those games ended for them, and how
 often the move threw the exact outcome away.
 
@@ -26,10 +26,10 @@ from game.app.scenes.play_view import notes_for
 from game.app.theme import Theme
 from game.app.widgets import Button, display_size, row_rects
 from game.app.worker import JobFailed, JobResult, WorkerEvent
-from game.archive_records import GameRecord
 from game.board import Board
-from game.explorer import ExploreRow, explore_rows
 from game.i18n import N_, _, ngettext
+from game.learn.explorer import ExploreRow, explore_rows
+from game.records import GameRecord
 from game.rules import MAX, STANDARD
 
 TABLE_KEY = N_(

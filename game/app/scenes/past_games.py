@@ -15,8 +15,8 @@ from game.app.archive_link import archive_of
 from game.app.scene import Scene
 from game.app.theme import draw_mark
 from game.app.widgets import Button, display_size
-from game.archive import HUMAN, GameRecord
 from game.i18n import N_, _, ngettext
+from game.records import HUMAN, GameRecord
 from game.rules import MAX, MIN
 
 RESULTS = (None, "win", "draw", "loss")

@@ -30,8 +30,7 @@ from game.app.widgets import Button, display_size, row_rects
 from game.app.worker import JobFailed, JobResult, WorkerEvent
 from game.board import Board
 from game.i18n import N_, _
-from game.rules import MAX, MIN
-from game.training import (
+from game.learn.training import (
     Drill,
     RoundScore,
     Verdict,
@@ -41,6 +40,7 @@ from game.training import (
     prompt_line,
     verdict_lines,
 )
+from game.rules import MAX, MIN
 
 
 def retry_layout(size: tuple[int, int], theme: Theme | None = None) -> SideLayout:

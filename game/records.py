@@ -37,7 +37,7 @@ from ai.levels import MAX_DEPTH, MIN_DEPTH
 from game.notation import NotationError, format_moves, parse_moves
 from game.rules import MAX, Mode, Rules, RulesError
 
-log = logging.getLogger("game.archive")
+log = logging.getLogger("game.archive.store")
 
 HUMAN = "human"
 """The ``first`` / ``second`` of a side a person played."""

@@ -47,7 +47,7 @@ from game.rules import MAX, MIN, Mode, Rules, RulesError
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
-    from game.arena import Sprt
+    from game.bots.arena import Sprt
     from game.sources import Source
 
 EXIT_BAD_INPUT = 2
@@ -104,10 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_open_command(commands)
     _add_solve_and_chart_commands(commands)
     _add_bot_commands(commands)
-    from game import review_cli
+    from game.cli import review as review_cli
 
     review_cli.add_commands(commands, _add_rule_options, Mode.CLASSIC)
-    from game import explore_cli
+    from game.cli import explore as explore_cli
 
     explore_cli.add_command(commands)
     return parser
@@ -247,7 +247,7 @@ def _add_solve_and_chart_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
-    """The bot subcommands: engine, match, connectx (game.engine, game.tournament, game.connectx)."""
+    """The bot subcommands: engine, match, connectx (game.bots.engine, game.bots.tournament, game.bots.connectx)."""
     from ai.levels import level_names, strongest_level
 
     levels = ", ".join(level_names())
@@ -314,7 +314,7 @@ def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
         "function is agent(observation, configuration); it needs only numpy.",
     )
     connectx.add_argument("--out", required=True, metavar="DIR", help="folder to write main.py into")
-    connectx.add_argument("--level", help="the agent's level (default: game.connectx.LEVEL)")
+    connectx.add_argument("--level", help="the agent's level (default: game.bots.connectx.LEVEL)")
     connectx.add_argument("--force", action="store_true", help="overwrite DIR/main.py if it exists")
 
 
@@ -1225,10 +1225,10 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
 
 
 def cmd_engine(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    """``game.engine.serve``, with each protocol line capped at ``MAX_INPUT_BYTES`` (an
+    """``game.bots.engine.serve``, with each protocol line capped at ``MAX_INPUT_BYTES`` (an
     endless line, as from /dev/zero, ends the session with one error line)."""
     from ai.levels import LevelNotFound
-    from game.engine import Engine
+    from game.bots.engine import Engine
 
     if stdin is sys.stdin and hasattr(stdin, "reconfigure"):
         stdin.reconfigure(errors="replace")  # a stray byte makes a bad line, not a crash
@@ -1286,8 +1286,8 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
 def _match(args: argparse.Namespace, out: TextIO, stop: threading.Event) -> int:
     """``match``, with Ctrl+C setting ``stop`` (``cmd_match``)."""
     from ai.levels import LevelNotFound
-    from game.arena import Progress, play_match
-    from game.tournament import PgnWriter, PlayerChoice, format_outcome, make_player
+    from game.bots.arena import Progress, play_match
+    from game.bots.tournament import PgnWriter, PlayerChoice, format_outcome, make_player
 
     rules = rules_from_args(args)
     jobs, sprt = _match_options(args)
@@ -1348,7 +1348,7 @@ def _match_options(args: argparse.Namespace) -> tuple[int, Sprt | None]:
     Raises:
         CliError: a number out of its range, or SPRT bounds that make no test.
     """
-    from game.arena import Sprt, default_jobs
+    from game.bots.arena import Sprt, default_jobs
 
     if args.games is None:
         args.games = SPRT_MAX_GAMES if args.sprt is not None else 20
@@ -1372,11 +1372,11 @@ def _match_cluster(address: str | None) -> tuple[Executor | None, Callable[[], N
     without ``--cluster`` (the games run here).
 
     Raises:
-        CliError: no Dask, or a bad address (game.cluster says what and where in one line).
+        CliError: no Dask, or a bad address (game.bots.cluster says what and where in one line).
     """
     if address is None:  # "" too is refused, not played here
         return None, None
-    from game.arena import cluster_executor
+    from game.bots.arena import cluster_executor
 
     try:
         return cluster_executor(address)
@@ -1388,7 +1388,7 @@ def _match_cluster(address: str | None) -> tuple[Executor | None, Callable[[], N
 
 def cmd_connectx(args: argparse.Namespace, out: TextIO) -> int:
     from ai.levels import LevelNotFound, find_level
-    from game.connectx import write_submission
+    from game.bots.connectx import write_submission
 
     if args.level:
         try:
@@ -1398,7 +1398,7 @@ def cmd_connectx(args: argparse.Namespace, out: TextIO) -> int:
     _check_name_length(args.out, f"--out {_short(args.out)}")
     if Path(args.out).exists() and not Path(args.out).is_dir():
         raise CliError(f"--out {args.out} is a file, not a folder")
-    target, own = Path(args.out) / "main.py", Path(__file__).resolve().parent.parent / "main.py"
+    target, own = Path(args.out) / "main.py", Path(__file__).resolve().parents[2] / "main.py"
     if target.exists() and os.path.samefile(target, own):
         raise CliError(
             _("{target} is this game's own main.py: write the submission into another folder").format(target=target)
@@ -1437,15 +1437,15 @@ def cmd_open(args: argparse.Namespace) -> int:
 
 
 def cmd_review_or_games(args: argparse.Namespace, out: TextIO) -> int:
-    """``review`` and ``games`` (game.review_cli) and ``explore`` (game.explore_cli), their
+    """``review`` and ``games`` (game.cli.review) and ``explore`` (game.cli.explore), their
     errors said in one line."""
-    from game import review_cli
+    from game.cli import review as review_cli
 
     try:
         if args.command == "review":
             return review_cli.cmd_review(args, out, read_game)
         if args.command == "explore":
-            from game.explore_cli import cmd_explore
+            from game.cli.explore import cmd_explore
 
             return cmd_explore(args, out)
         return review_cli.cmd_games(args, out)

@@ -1,13 +1,13 @@
 """Headless matches: balanced openings, one game between two players, Elo, SPRT, and the
 parallel runner that plays a match's games in worker processes (or on a Dask cluster).
 
-    from game.arena import LevelSpec, play_match
+    from game.bots.arena import LevelSpec, play_match
     outcome = play_match(LevelSpec("Hard", PRESETS["Hard"]), LevelSpec("Easy", PRESETS["Easy"]),
                          Rules(), games=20, jobs=2)
     print(outcome.result.score)
 
-A front end above the AI, beside ``game.engine``: only ``ai.*`` and the headless rules
-(``game.rules``, ``game.board``, ``game.notation``) are imported here; ``game.tournament``
+A front end above the AI, beside ``game.bots.engine``: only ``ai.*`` and the headless rules
+(``game.rules``, ``game.board``, ``game.notation``) are imported here; ``game.bots.tournament``
 adds external engines, PGN and the report on top, and ``python -m lab.strength`` plays
 its ladders with it.
 
@@ -33,7 +33,7 @@ A worker that dies
     again: it is reported as unplayed and left out of the score, and the match finishes.
     On a Dask cluster the scheduler itself reruns a lost worker's tasks; a cluster left
     without workers, or whose scheduler is gone, stops the match within seconds with the
-    reason (``game.cluster``).
+    reason (``game.bots.cluster``).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ from ai.perfect import PerfectPlayer
 from ai.player import choose_move
 from ai.search import search
 from game.board import Board, Termination
-from game.cluster import Cluster
+from game.bots.cluster import Cluster
 from game.notation import format_moves, parse_moves
 from game.rules import MAX, MIN, STANDARD, Rules
 
@@ -917,7 +917,7 @@ def _play_in_pool(
 ) -> list[int]:
     """Play the games on ``executor`` or a pool of ``workers`` processes; returns the
     games given up after their workers died (see the module's rule).  A Dask cluster's
-    executor (``game.cluster``) is asked about its health once a second: a cluster with
+    executor (``game.bots.cluster``) is asked about its health once a second: a cluster with
     no worker, or gone, stops the match (``MatchStopped`` says why)."""
     own = executor is None
     groups = tempfile.mkdtemp(prefix="connect4-groups-") if own else None
@@ -1082,15 +1082,15 @@ class _Named:
 
 def cluster_executor(address: str) -> tuple[cf.Executor, Callable[[], None]]:
     """A ``concurrent.futures`` executor on the Dask cluster at ``address`` (a scheduler,
-    ``tcp://host:8786``; ``game.cluster`` bounds every wait), and a function that closes
+    ``tcp://host:8786``; ``game.bots.cluster`` bounds every wait), and a function that closes
     the workers' players and the client.
 
     Raises:
-        ValueError: no address, or the scheduler cannot be reached (``game.cluster.ClusterError``,
+        ValueError: no address, or the scheduler cannot be reached (``game.bots.cluster.ClusterError``,
         its message one line).
         ImportError: Dask's ``distributed`` is not installed (``pip install .[cluster]``).
     """
-    from game.cluster import check_address, connect
+    from game.bots.cluster import check_address, connect
 
     cluster = connect(check_address(address))
     return cluster, functools.partial(cluster.close, close_players)
@@ -1099,7 +1099,7 @@ def cluster_executor(address: str) -> tuple[cf.Executor, Callable[[], None]]:
 def client_executor(client: Any) -> tuple[cf.Executor, Callable[[], None]]:
     """The executor of a connected Dask ``Client`` and a function that closes the
     workers' players and the client."""
-    from game.cluster import Cluster
+    from game.bots.cluster import Cluster
 
     cluster = Cluster(client, str(client.scheduler.address))
     return cluster, functools.partial(cluster.close, close_players)

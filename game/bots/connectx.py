@@ -228,10 +228,10 @@ def bundle_sources(root: Path | None = None) -> dict[str, tuple[str, str]]:
     """``{module name: (relative file name, source)}`` of every project module the agent
     imports, directly or not (``modulefinder`` reads the import statements, including
     those inside functions, so a lazily imported module is carried too)."""
-    root = root or Path(__file__).resolve().parent.parent
+    root = root or Path(__file__).resolve().parents[2]
     finder = ModuleFinder(path=[str(root)])  # the project only: stdlib and numpy stay out
-    finder.run_script(str(root / "game" / "connectx.py"))
-    names = {name for name in finder.modules if name.split(".")[0] in BUNDLED_PACKAGES} | {"game.connectx"}
+    finder.run_script(str(root / "game" / "bots" / "connectx.py"))
+    names = {name for name in finder.modules if name.split(".")[0] in BUNDLED_PACKAGES} | {"game.bots.connectx"}
     sources: dict[str, tuple[str, str]] = {}
     for name in sorted(names):
         parts = name.split(".")
@@ -254,7 +254,7 @@ def submission_text(level: str | None = None) -> str:
         "",
         f"SOURCES = {bundle_sources()!r}",
         _LOADER,
-        "from game import connectx as _connectx  # noqa: E402  (imports the engine now, not on the first move)",
+        "from game.bots import connectx as _connectx  # noqa: E402  (imports the engine now, not on the first move)",
         "",
         f"_connectx.LEVEL = {chosen!r}",
         "",

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from game.archive_records import InProgress, check_moves, check_name, rules_from_text
+from game.records import InProgress, check_moves, check_name, rules_from_text
 
 
 def unfinished_from_row(row: sqlite3.Row | Mapping[str, Any]) -> InProgress:

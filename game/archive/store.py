@@ -20,17 +20,17 @@ Nothing lost: a finished game is the player's record.
   window for longer than ``BUSY_SECONDS``) keeps the game in ``pending``; ``warning``
   says why and how many wait, and they go in with the next write (or ``flush``).
 - ``close`` puts the games still waiting in a recovery file beside the archive
-  (``game.archive_recovery``), which the next ``open`` of a writable archive takes in
+  (``game.archive.recovery``), which the next ``open`` of a writable archive takes in
   and deletes; it returns the games that could not go there either, for the front end
   to name.
-- Every row is checked as it is read (``game.archive_records``): a damaged one is
+- Every row is checked as it is read (``game.records``): a damaged one is
   skipped and counted (``unreadable``), never a crash.
-- Each window keeps its game in progress in its own row (``game.archive_windows``):
+- Each window keeps its game in progress in its own row (``game.archive.windows``):
   after a crash of two windows both games can be resumed.
 
-The pieces: ``game.archive_records`` (what is stored, and its checks),
-``game.archive_file`` (schema, migrations, connections), ``game.archive_recovery`` (the
-recovery files), ``game.archive_windows`` (whose game in progress a row is).
+The pieces: ``game.records`` (what is stored, and its checks),
+``game.archive.database`` (schema, migrations, connections), ``game.archive.recovery`` (the
+recovery files), ``game.archive.windows`` (whose game in progress a row is).
 
     archive = Archive.open(folder)
     game_id = archive.add_game(rules, moves, result, first="human", second="Medium")
@@ -50,7 +50,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from game.archive_file import (
+from game.archive.database import (
     BUSY_SECONDS,
     FILE_NAME,
     GAMES_SELECT,
@@ -68,7 +68,10 @@ from game.archive_file import (
     set_aside,
     transaction,
 )
-from game.archive_records import (
+from game.archive.recovery import lost_game_line, read_recovery_file, recovery_files, write_recovery_file
+from game.archive.windows import owner_is_running, this_process, unfinished_from_row
+from game.notation import format_moves
+from game.records import (
     HUMAN,
     DamagedGame,
     GameRecord,
@@ -79,9 +82,6 @@ from game.archive_records import (
     record_to_row,
     rules_to_text,
 )
-from game.archive_recovery import lost_game_line, read_recovery_file, recovery_files, write_recovery_file
-from game.archive_windows import owner_is_running, this_process, unfinished_from_row
-from game.notation import format_moves
 from game.rules import Rules
 
 __all__ = [
@@ -402,7 +402,7 @@ class Archive:
         ``pending`` and goes in with the next write, or into the recovery file).
 
         Raises:
-            ValueError: a name, depth, date, move or summary out of ``game.archive_records``'
+            ValueError: a name, depth, date, move or summary out of ``game.records``'
             bounds (nothing is stored).
         """
         record = GameRecord(

@@ -20,19 +20,11 @@ from typing import TextIO
 
 from ai.review import ACCURACY_RULE, ESTIMATE_DEPTH, ESTIMATE_NODES, GameReview, MoveReview, side_number, sparkline
 from ai.reviewer import ReviewStopped, review_board
-from game.archive import (
-    HUMAN,
-    Archive,
-    DamagedGame,
-    GameRecord,
-    GameResult,
-    default_folder,
-    import_games,
-    write_export,
-)
+from game.archive.store import Archive, default_folder, import_games, write_export
 from game.board import Board
 from game.i18n import _, counted, ngettext
 from game.notation import format_move
+from game.records import HUMAN, DamagedGame, GameRecord, GameResult
 from game.rules import MAX, MIN, STANDARD
 
 _GAME_ID = re.compile(r"id:?(\d+)", re.IGNORECASE)
@@ -43,7 +35,7 @@ PROGRESS_EVERY_SECONDS = 1.0
 
 
 class ReviewCliError(ValueError):
-    """A user error of these commands, said in one line by ``game.cli``."""
+    """A user error of these commands, said in one line by ``game.cli.main``."""
 
 
 def add_commands(commands: argparse._SubParsersAction, add_rule_options, classic) -> None:
@@ -85,7 +77,7 @@ def _archive(args: argparse.Namespace) -> Archive:
     import logging
 
     quiet = logging.NullHandler()  # the warning is said once, below, not also by the log
-    logger = logging.getLogger("game.archive")
+    logger = logging.getLogger("game.archive.store")
     logger.addHandler(quiet)
     try:
         archive = Archive.open(Path(args.home) if args.home else default_folder())

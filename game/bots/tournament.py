@@ -1,7 +1,7 @@
 """Matches between players: built-in levels and external engines, from balanced openings.
 
-    from game.arena import play_match
-    from game.tournament import PlayerChoice, format_report
+    from game.bots.arena import play_match
+    from game.bots.tournament import PlayerChoice, format_report
     outcome = play_match(PlayerChoice("hard"), PlayerChoice("easy"), Rules(), games=20, jobs=2)
     print(format_report(outcome.result))
 
@@ -11,7 +11,7 @@ dialect (``engine:python3 bot.py``: ``EnginePlayer``).  Every opening is played 
 each player taking the first move once.  A player that crashes, hangs past its time or
 answers an illegal move loses that game; the failure is counted and reported, and the
 match goes on.  The headless machinery (openings, games, Elo, SPRT, the parallel runner)
-is ``game.arena``; this module adds external engines, the report and PGN.
+is ``game.bots.arena``; this module adds external engines, the report and PGN.
 
 An external engine can not hang or sink the runner: it runs in its own process group
 (a session on POSIX), killed as a group, so a wrapper script without ``exec`` or a child
@@ -38,7 +38,8 @@ from typing import IO, TextIO
 
 from ai.levels import find_level
 from ai.player import choose_move
-from game.arena import (
+from game.board import Board
+from game.bots.arena import (
     MAX_REPLAYS,
     Failure,
     GameRecord,
@@ -51,7 +52,6 @@ from game.arena import (
     forget_group,
     note_group,
 )
-from game.board import Board
 from game.rules import STANDARD, Mode, Rules
 
 __all__ = [

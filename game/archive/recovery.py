@@ -16,10 +16,10 @@ import os
 import time
 from pathlib import Path
 
-from game.archive_file import FILE_NAME
-from game.archive_records import GameRecord, record_from_row, record_to_row
+from game.archive.database import FILE_NAME
+from game.records import GameRecord, record_from_row, record_to_row
 
-log = logging.getLogger("game.archive")
+log = logging.getLogger("game.archive.store")
 
 RECOVERY_PREFIX = FILE_NAME + ".recovery-"
 RECOVERY_SUFFIX = ".jsonl"

@@ -22,10 +22,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ai.exact import ExactScore
-from game.archive_records import HUMAN, GameRecord, GameResult
 from game.board import Board
 from game.i18n import _, ngettext
 from game.notation import format_moves
+from game.records import HUMAN, GameRecord, GameResult
 from game.rules import MAX, Rules
 
 

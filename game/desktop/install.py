@@ -71,7 +71,7 @@ def asset_folder() -> Path:
         DesktopError: neither a source checkout's ``assets/`` nor an installed copy.
     """
     candidates = (
-        Path(__file__).resolve().parent.parent / "assets",
+        Path(__file__).resolve().parents[2] / "assets",
         Path(sys.prefix) / "share" / SHARE_NAME / "assets",
     )
     for folder in candidates:
@@ -108,7 +108,7 @@ def launch_command(argv0: str | None = None, executable: str | None = None) -> l
         gui = started.resolve().with_name(GUI_SCRIPT + started.suffix)
         if gui.is_file():
             return [str(gui)]
-    main_py = Path(__file__).resolve().parent.parent / "main.py"
+    main_py = Path(__file__).resolve().parents[2] / "main.py"
     if main_py.is_file():
         return [str(Path(executable).absolute()), str(main_py)]
     return [str(Path(executable).absolute()), "-m", "game.launcher"]

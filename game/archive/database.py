@@ -1,6 +1,6 @@
 """The archive's file: its schema and migrations, the connections that read and write
-it, and what is done with a file that cannot be used as it is (``game.archive`` decides
-when).  See ``game.archive`` for the rules: an older file is backed up and migrated in one
+it, and what is done with a file that cannot be used as it is (``game.archive.store`` decides
+when).  See ``game.archive.store`` for the rules: an older file is backed up and migrated in one
 transaction, a newer one only ever read, a damaged one moved aside.
 """
 
@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from game.archive_records import MAX_MOVES_TEXT, MAX_NAME, MAX_REVIEW_TEXT, MAX_RULES_TEXT
+from game.records import MAX_MOVES_TEXT, MAX_NAME, MAX_REVIEW_TEXT, MAX_RULES_TEXT
 
-log = logging.getLogger("game.archive")
+log = logging.getLogger("game.archive.store")
 
 FILE_NAME = "games.sqlite3"
 BUSY_SECONDS = 2.0

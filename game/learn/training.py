@@ -24,10 +24,10 @@ import numpy as np
 from ai.exact import ExactScore
 from ai.exact import verdict as exact_words
 from ai.review import GameReview, MoveClass, classify
-from game.archive_records import HUMAN, GameRecord
 from game.board import Board
-from game.explorer import column_words
 from game.i18n import _, ngettext
+from game.learn.explorer import column_words
+from game.records import HUMAN, GameRecord
 from game.rules import MAX, MIN, STANDARD, Rules
 
 KEPT_WORD = {1: "win", 0: "draw", -1: "loss"}

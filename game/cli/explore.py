@@ -11,8 +11,8 @@ import json
 from typing import TextIO
 
 from game.board import Board
-from game.explorer import ExploreRow, exact_columns, explore_json, explore_rows
 from game.i18n import _, ngettext
+from game.learn.explorer import ExploreRow, exact_columns, explore_json, explore_rows
 from game.rules import MAX, STANDARD
 
 EXPLORE_HELP = "the solved openings: every column's exact value beside your own games from there"
@@ -37,7 +37,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 def cmd_explore(args: argparse.Namespace, out: TextIO) -> int:
     """Print the explorer's rows for the position after ``args.moves``."""
-    from game.review_cli import ReviewCliError, _archive
+    from game.cli.review import ReviewCliError, _archive
     from game.sources import SourceError, read_source
 
     text = args.moves.strip()

@@ -1,0 +1,2 @@
+"""Learning from games, above the AI: the solved-opening explorer's data (``explorer``)
+and the retry of a game's mistakes (``training``)."""
