@@ -18,9 +18,8 @@ from ai.bitboard import fits_compiled
 from ai.cost import full_tree_positions
 from ai.search import MoveOrder
 from game.i18n import N_, _, ngettext
-from game.rules import STANDARD, Mode, Rules
+from game.rules import MAX_DEPTH, STANDARD, Mode, Rules
 
-MIN_DEPTH, MAX_DEPTH = 1, 12
 NODE_BUDGETS = (0, 10_000, 50_000, 300_000, 1_000_000, 5_000_000)
 """Search nodes per move offered in the level select; 0 means no limit."""
 SOLVER_NODES = 400_000

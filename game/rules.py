@@ -25,6 +25,9 @@ EMPTY = 0
 MIN_ROWS, MAX_ROWS = 4, 10
 MIN_COLS, MAX_COLS = 4, 12
 MIN_CONNECT, MAX_CONNECT = 3, 6
+MIN_DEPTH, MAX_DEPTH = 1, 12
+"""The search depths a level may have: the AI's levels offer them, a stored game's record is
+checked against them."""
 
 Cell = tuple[int, int]
 """A ``(row, col)`` position, row 0 at the top."""

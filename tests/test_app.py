@@ -1026,7 +1026,8 @@ def test_perfect_off_the_standard_board_shows_the_expert_rows_it_plays(app):
     """On 7x8 Perfect plays Expert's search (and the solver where it proves the position):
     the rows show that search, not Perfect's unused depth 12 and "no limit", and a row
     changed by hand starts from it."""
-    from ai.levels import EXPERT_SEARCH_NODES, MAX_DEPTH, PRESETS
+    from ai.levels import EXPERT_SEARCH_NODES, PRESETS
+    from game.rules import MAX_DEPTH
 
     app.settings.rows, app.settings.cols = 7, 8
     app.stack.push(LevelSelectScene())

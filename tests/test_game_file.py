@@ -8,13 +8,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ai.levels import MAX_DEPTH, MIN_DEPTH
 from game.archive.store import Archive, import_games
 from game.board import Board
 from game.cli.main import main
 from game.game_file import GameText, each_game, game_record, game_text, read_games, record_game
 from game.records import HUMAN, GameResult
-from game.rules import MAX, MIN, Mode, Rules, RulesError
+from game.rules import MAX, MAX_DEPTH, MIN, MIN_DEPTH, Mode, Rules, RulesError
 
 NAMES = st.one_of(
     st.sampled_from([HUMAN, "Medium", "Perfect", "depth 7", 'say "1-0"]', "a\\b", '[Result "0-1"]']),

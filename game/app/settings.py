@@ -27,9 +27,21 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
-from ai.levels import MAX_DEPTH, MIN_DEPTH, NODE_BUDGETS, PRESETS, SOLVER_NODES, Level
+from ai.levels import NODE_BUDGETS, PRESETS, SOLVER_NODES, Level
 from ai.search import MoveOrder
-from game.rules import MAX_COLS, MAX_CONNECT, MAX_ROWS, MIN_COLS, MIN_CONNECT, MIN_ROWS, Mode, Rules, RulesError
+from game.rules import (
+    MAX_COLS,
+    MAX_CONNECT,
+    MAX_DEPTH,
+    MAX_ROWS,
+    MIN_COLS,
+    MIN_CONNECT,
+    MIN_DEPTH,
+    MIN_ROWS,
+    Mode,
+    Rules,
+    RulesError,
+)
 
 log = logging.getLogger(__name__)
 

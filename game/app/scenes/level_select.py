@@ -16,8 +16,6 @@ import pygame
 
 from ai.cost import duration_text, full_tree_positions, seconds_for, speed_text
 from ai.levels import (
-    MAX_DEPTH,
-    MIN_DEPTH,
     NODE_BUDGETS,
     PRESET_NOTES,
     PRESETS,
@@ -31,7 +29,7 @@ from game.app.scene import Scene
 from game.app.settings import Opponent
 from game.app.widgets import Button, FocusList, Selector, display_size, row_rects, stack_rects
 from game.i18n import N_, _, counted
-from game.rules import STANDARD, Rules
+from game.rules import MAX_DEPTH, MIN_DEPTH, STANDARD, Rules
 
 MIN_TEXT = 11
 """The smallest size the explanation shrinks to before lines give way to the buttons."""
