@@ -110,7 +110,7 @@ class Board:
 
     def start_grid(self) -> np.ndarray:
         """Return the position before the first move of the history."""
-        grid = self.grid.copy()
+        grid: np.ndarray = self.grid.copy()
         for row, col in self._cells:
             grid[row, col] = EMPTY
         return grid

@@ -116,7 +116,7 @@ class GameRecord:
     result: GameResult
     first_depth: int | None = None
     second_depth: int | None = None
-    review: dict | None = field(default=None, compare=False)
+    review: dict[str, Any] | None = field(default=None, compare=False)
 
     @property
     def moves_string(self) -> str:
@@ -143,7 +143,7 @@ class GameRecord:
         person_first = self.first == HUMAN
         return "win" if (self.result is GameResult.FIRST) == person_first else "loss"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "date": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.played_at)),
@@ -165,7 +165,7 @@ class InProgress:
     first: str
     second: str
     moves: tuple[int, ...]
-    settings: dict
+    settings: dict[str, Any]
     slot: str = ""
 
 
@@ -232,7 +232,7 @@ def check_result(value: object) -> GameResult:
         raise ValueError("its result is none of 1, 2 or draw") from None
 
 
-def read_review(value: object, game_id: object) -> dict | None:
+def read_review(value: object, game_id: object) -> dict[str, Any] | None:
     """A stored review summary, or None (said in the log) when it cannot be used."""
     if value is None:
         return None
@@ -289,7 +289,7 @@ def check_record(record: GameRecord) -> None:
         raise ValueError(f"its review summary is longer than {MAX_REVIEW_TEXT} characters")
 
 
-def record_to_row(record: GameRecord) -> dict:
+def record_to_row(record: GameRecord) -> dict[str, Any]:
     """The columns of a stored game (without its id)."""
     return {
         "played_at": record.played_at,

@@ -176,7 +176,13 @@ def _moves_lines(text: str, rules: Rules, label: str, number: int) -> Source:
 
 
 def read_text(
-    text: str, rules: Rules = STANDARD, *, label: str | None = None, number: int = 1, rows=None, cols=None
+    text: str,
+    rules: Rules = STANDARD,
+    *,
+    label: str | None = None,
+    number: int = 1,
+    rows: int | None = None,
+    cols: int | None = None,
 ) -> Source:
     """The game in ``text``: a game file (its game ``number``), a board file, a link or
     a move string (``label`` names it in messages: "the text" by default)."""

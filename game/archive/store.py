@@ -49,6 +49,7 @@ import time
 import uuid
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from game.archive.database import (
     BUSY_SECONDS,
@@ -393,7 +394,7 @@ class Archive:
         second: str = HUMAN,
         first_depth: int | None = None,
         second_depth: int | None = None,
-        review: dict | None = None,
+        review: dict[str, Any] | None = None,
         played_at: float | None = None,
     ) -> int | None:
         """Store a finished game (and forget the game in progress) in one transaction.
@@ -424,7 +425,7 @@ class Archive:
         row = self.connection.execute("SELECT max(id) FROM games").fetchone()
         return int(row[0]) if row and row[0] is not None else None
 
-    def set_review(self, game_id: int, summary: dict) -> bool:
+    def set_review(self, game_id: int, summary: dict[str, Any]) -> bool:
         """Keep a game's review summary; False when the database would not take it."""
         if not self.writable:
             return False
@@ -436,7 +437,7 @@ class Archive:
         return True
 
     def save_in_progress(
-        self, rules: Rules, moves: Sequence[int], *, first: str, second: str, settings: dict | None = None
+        self, rules: Rules, moves: Sequence[int], *, first: str, second: str, settings: dict[str, Any] | None = None
     ) -> bool:
         """Keep the game being played in this window's row (replaced at every move)."""
         kept = InProgress(time.time(), rules, first, second, tuple(moves), settings or {}, self.slot)
@@ -511,7 +512,7 @@ class Archive:
         games = self.unfinished_games()
         return games[0] if games else None
 
-    def _stored_rows(self, where: str = "", parameters: tuple = ()) -> Iterator[sqlite3.Row]:
+    def _stored_rows(self, where: str = "", parameters: tuple[object, ...] = ()) -> Iterator[sqlite3.Row]:
         if self.refusal is not None:
             return iter(())
         return iter(self.connection.execute(f"{self.select} {where}", parameters).fetchall())

@@ -82,7 +82,7 @@ def _windows_process_running(pid: int) -> bool:  # pragma: no cover - the CI run
     kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
     handle = kernel32.OpenProcess(0x00100000 | 0x1000, False, pid)  # SYNCHRONIZE, QUERY_LIMITED_INFORMATION
     if not handle:
-        return kernel32.GetLastError() == 5  # access denied: it runs
+        return bool(kernel32.GetLastError() == 5)  # access denied: it runs
     try:
         return bool(kernel32.WaitForSingleObject(handle, 0) == 0x102)  # WAIT_TIMEOUT: still running
     finally:

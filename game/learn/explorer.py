@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ai.exact import ExactScore
 from game.board import Board
@@ -137,7 +138,7 @@ def explore_rows(
     return reached, rows
 
 
-def explore_json(board: Board, reached: int, rows: list[ExploreRow]) -> dict:
+def explore_json(board: Board, reached: int, rows: list[ExploreRow]) -> dict[str, Any]:
     """The command's JSON: the moves and one object per playable column (1-based)."""
     return {
         "moves": format_moves(list(board.moves), board.rules),
