@@ -231,7 +231,8 @@ def bundle_sources(root: Path | None = None) -> dict[str, tuple[str, str]]:
     root = root or Path(__file__).resolve().parents[2]
     finder = ModuleFinder(path=[str(root)])  # the project only: stdlib and numpy stay out
     finder.run_script(str(root / "game" / "bots" / "connectx.py"))
-    names = {name for name in finder.modules if name.split(".")[0] in BUNDLED_PACKAGES} | {"game.bots.connectx"}
+    names = {name for name in finder.modules if name.split(".")[0] in BUNDLED_PACKAGES} | {__name__}
+    names |= {name.rsplit(".", depth)[0] for name in names for depth in range(1, name.count(".") + 1)}  # packages
     sources: dict[str, tuple[str, str]] = {}
     for name in sorted(names):
         parts = name.split(".")
