@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from game.app.scene import Scene
-    from game.app.worker import Job, WorkerEvent
+    from game.app.worker_protocol import Job, WorkerEvent
 
 
 class JobSlot:

@@ -26,7 +26,8 @@ from game.app.settings import FILE_NAME, Settings, read_settings, save_settings
 from game.app.sound import Sounds, quiet_stderr
 from game.app.speech import Speech
 from game.app.theme import Theme
-from game.app.worker import AIWorker, Job, WorkerLost, WorkerNote
+from game.app.worker import AIWorker
+from game.app.worker_protocol import Job, WorkerLost, WorkerNote
 from game.i18n import N_, _, set_language
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from game.app.memory import give_back_freed_memory
 
 if TYPE_CHECKING:
     from game.app.loop import App
-    from game.app.worker import WorkerEvent
+    from game.app.worker_protocol import WorkerEvent
 
 
 class Scene:

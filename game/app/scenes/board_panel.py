@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ai.levels import PRESETS
-from game.app.worker import JobPurpose, SearchJob
+from game.app.worker_protocol import JobPurpose, SearchJob
 from game.board import Board
 
 if TYPE_CHECKING:

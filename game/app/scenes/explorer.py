@@ -25,7 +25,7 @@ from game.app.scenes.board_panel import SideLayout, refused, scores_job, side_la
 from game.app.scenes.play_view import notes_for
 from game.app.theme import Theme
 from game.app.widgets import Button, display_size, row_rects
-from game.app.worker import JobFailed, JobResult, WorkerEvent
+from game.app.worker_protocol import JobFailed, JobResult, WorkerEvent
 from game.board import Board
 from game.i18n import N_, _, ngettext
 from game.learn.explorer import ExploreRow, explore_rows

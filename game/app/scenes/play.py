@@ -32,7 +32,7 @@ from game.app.scenes.play_records import SearchRecord, SearchRecords
 from game.app.scenes.play_text import Names
 from game.app.settings import Opponent, Settings
 from game.app.widgets import Button, display_size
-from game.app.worker import JobPurpose, TreeReady, TreeSkipped, WorkerEvent
+from game.app.worker_protocol import JobPurpose, TreeReady, TreeSkipped, WorkerEvent
 from game.board import Outcome
 from game.i18n import N_, _
 from game.match import Match

@@ -18,7 +18,7 @@ from game.app.scenes import play_text as say
 from game.app.scenes.play_records import SearchRecord
 from game.app.scenes.play_text import Report
 from game.app.settings import Opponent
-from game.app.worker import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.app.worker_protocol import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, WorkerEvent
 from game.i18n import _
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ from game.app.scenes.play_jobs import HINT_LEVEL
 from game.app.settings import Opponent
 from game.app.theme import Palette
 from game.app.widgets import row_rects
-from game.app.worker import JobPurpose
+from game.app.worker_protocol import JobPurpose
 from game.board import Board
 from game.i18n import _
 from game.rules import MAX, MIN, Cell, Mode, Rules

@@ -14,7 +14,7 @@ import pygame
 from game.app.job_slot import JobSlot
 from game.app.scenes.board_panel import SideLayout
 from game.app.scenes.retry import RetryScene
-from game.app.worker import JobFailed, ReviewJob, ReviewMove, ReviewResult, WorkerEvent
+from game.app.worker_protocol import JobFailed, ReviewJob, ReviewMove, ReviewResult, WorkerEvent
 from game.i18n import _, ngettext
 from game.learn.training import drills_of_game, drills_of_records
 from game.records import GameRecord

@@ -33,7 +33,7 @@ from game.app.scenes.play_view import notes_from_scores
 from game.app.scenes.review_text import graph_legend, header_texts, list_line, under_board_lines
 from game.app.theme import Theme, draw_mark
 from game.app.widgets import Button, display_size
-from game.app.worker import (
+from game.app.worker_protocol import (
     JobFailed,
     JobPurpose,
     JobResult,

@@ -22,7 +22,7 @@ from game.app.scenes.menu import dim
 from game.app.tree.codewalk import CodeSource, CodeStep, code_steps, read_source, step_sentence
 from game.app.tree.draw import draw_small_board
 from game.app.tree.tree_fetch import TreeAsk, TreeFetch
-from game.app.worker import WorkerEvent
+from game.app.worker_protocol import WorkerEvent
 from game.board import Board
 from game.i18n import _
 from game.notation import format_move

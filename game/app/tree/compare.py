@@ -17,7 +17,7 @@ import numpy as np
 
 from ai.levels import Level
 from ai.search import MoveOrder
-from game.app.worker import JobCancelled, JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.app.worker_protocol import JobCancelled, JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
 from game.rules import Rules
 
 if TYPE_CHECKING:

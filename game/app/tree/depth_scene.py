@@ -18,7 +18,7 @@ from game.app.depth_chart import draw_depth_chart
 from game.app.job_slot import JobSlot
 from game.app.scene import Scene
 from game.app.scenes.menu import dim
-from game.app.worker import DepthJob, DepthResult, JobFailed, WorkerEvent
+from game.app.worker_protocol import DepthJob, DepthResult, JobFailed, WorkerEvent
 from game.board import Board
 from game.i18n import _
 from game.notation import format_move

@@ -17,7 +17,7 @@ from game.app.tree.layout import NODE, PRUNED, SUMMARY, Placed
 from game.app.tree.legend import FONT_SIZE, PAGE_TITLE, TITLE
 from game.app.tree.placing import STRIP_HEIGHT, path_top, strip_height
 from game.app.tree.text import compare_verdict, order_line
-from game.app.worker import JobPurpose
+from game.app.worker_protocol import JobPurpose
 from game.board import Board
 from game.i18n import _, ngettext
 

@@ -14,7 +14,7 @@ from ai.levels import PRESETS, exact_nodes, solvable
 from ai.tree import LeafReason, Node, SearchTree
 from game.app.job_slot import JobSlot
 from game.app.tree.text import exact_verdict
-from game.app.worker import JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.app.worker_protocol import JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
 from game.i18n import _
 from game.rules import STANDARD
 

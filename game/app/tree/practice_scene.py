@@ -21,7 +21,7 @@ from game.app.scene import Scene
 from game.app.scenes.menu import dim
 from game.app.tree.practice import Ask, Difficulty, Practice, build_practice, practice_asks, why_not_practice
 from game.app.tree.tree_fetch import TreeFetch
-from game.app.worker import WorkerEvent
+from game.app.worker_protocol import WorkerEvent
 from game.board import Board
 from game.i18n import _
 from game.notation import format_move

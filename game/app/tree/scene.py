@@ -52,7 +52,7 @@ from game.app.tree.placing import SPEEDS, areas_for, demo_select, relayout, tree
 from game.app.tree.replay import Replay
 from game.app.tree.text import detail_lines, node_text
 from game.app.widgets import Button
-from game.app.worker import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.app.worker_protocol import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, WorkerEvent
 from game.board import Board
 from game.i18n import _
 from game.notation import format_move

@@ -16,7 +16,16 @@ from ai.levels import Level
 from ai.search import MoveOrder
 from ai.tree import SearchTree
 from game.app.job_slot import JobSlot
-from game.app.worker import Job, JobFailed, JobPurpose, JobResult, SearchJob, TextbookJob, TreeReady, WorkerEvent
+from game.app.worker_protocol import (
+    Job,
+    JobFailed,
+    JobPurpose,
+    JobResult,
+    SearchJob,
+    TextbookJob,
+    TreeReady,
+    WorkerEvent,
+)
 from game.board import Board
 from game.i18n import _
 from game.rules import Rules
