@@ -1239,13 +1239,12 @@ def test_a_game_kept_in_memory_is_written_when_the_window_closes(tmp_path, make_
     archive locked) waited in memory for the next game; closing the window lost it."""
     import sqlite3
 
-    from game.app.archive_link import archive_of
     from game.archive.store import Archive
 
     home = tmp_path / "home"
     window = make_app((900, 700), home=home)
     try:
-        archive = archive_of(window)
+        archive = window.archive
         blocker = sqlite3.connect(home / "games.sqlite3", timeout=0)
         blocker.execute("BEGIN EXCLUSIVE")  # another program holds the archive
         play = PlayScene(Rules(), Level(2), "human")

@@ -7,8 +7,9 @@ import pygame
 
 from ai.levels import Level
 from game.app import clipboard, open_game
-from game.app.open_game import PlayOnScene, show_opened
+from game.app.open_game import show_opened
 from game.app.scenes.analysis import AnalysisScene
+from game.app.scenes.level_select import PlayOnScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene

@@ -7,19 +7,15 @@ so, never an error; a paste that is not a position says why in a toast.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pygame
 
+from game.app.scene import SceneHost
 from game.board import Board
 from game.game_file import looks_like_game_file
 from game.i18n import _
 from game.position_text import MAX_PASTE, PositionTextError, position_text, read_position
 from game.rules import Rules
 from game.sources import SourceError, is_link, read_text
-
-if TYPE_CHECKING:
-    from game.app.loop import App
 
 
 def put_text(text: str) -> bool:
@@ -39,7 +35,7 @@ def get_text() -> str | None:
         return None
 
 
-def copy_moves(app: App, board: Board, more: str = "") -> None:
+def copy_moves(app: SceneHost, board: Board, more: str = "") -> None:
     """Copy ``board`` as a move string (a board file when it did not start empty);
     ``more`` ends the toast (the other things the scene copies)."""
     text = position_text(board)
@@ -57,7 +53,7 @@ def copy_moves(app: App, board: Board, more: str = "") -> None:
     )
 
 
-def paste_position(app: App, rules: Rules) -> Board | None:
+def paste_position(app: SceneHost, rules: Rules) -> Board | None:
     """The position on the clipboard under ``rules``, or None (a toast says why)."""
     text = get_text()
     if text is None:

@@ -7,11 +7,8 @@ asks ``lost()`` in its ``update`` (only the top scene is updated) and asks again
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from game.app.scene import Scene
-    from game.app.worker_protocol import Job, WorkerEvent
+from game.app.scene import Scene
+from game.app.worker_protocol import Job, WorkerEvent
 
 
 class JobSlot:

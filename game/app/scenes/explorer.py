@@ -20,6 +20,7 @@ import pygame
 from ai.exact import ExactScore
 from game.app.board_view import BoardLayout, BoardView
 from game.app.job_slot import JobSlot
+from game.app.navigation import OpenAnalysis
 from game.app.scene import Scene
 from game.app.scenes.board_panel import SideLayout, refused, scores_job, side_layout
 from game.app.scenes.play_view import notes_for
@@ -96,9 +97,7 @@ class ExplorerScene(Scene):
         self.job.cancel()
 
     def load_games(self) -> None:
-        from game.app.archive_link import archive_of
-
-        self.records = archive_of(self.app).games()
+        self.records = self.app.archive.games()
         self.refresh_rows()
 
     def refresh_rows(self) -> None:
@@ -149,12 +148,10 @@ class ExplorerScene(Scene):
         self.ask_scores()
 
     def open_analysis(self) -> None:
-        from game.app.scenes.analysis import AnalysisScene
-
-        self.app.stack.push(AnalysisScene(self.board.copy()))
+        self.app.push(OpenAnalysis(self.board.copy()))
 
     def back(self) -> None:
-        self.app.stack.pop()
+        self.app.pop()
 
     # -- input ----------------------------------------------------------------------------
     def row_at(self, lay: SideLayout, pos: tuple[int, int]) -> int | None:

@@ -188,7 +188,7 @@ class PlayJobs:
             self.scene.records.untreed_ply = self.ply
         self.report = Report(purpose is JobPurpose.HINT, side, answer)
         if purpose is JobPurpose.HINT:
-            self.scene.app.toast = None  # "Looking for a hint..." is answered
+            self.scene.app.hide_toast()  # "Looking for a hint..." is answered
             self.hint = answer.move
             self.hint_scores_hidden = False  # a hint asked for shows its scores
         else:

@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ai.tree import BoundKind, LeafReason, Node, SearchTree, minimal_tree, nodes_text
-from game.app.scenes.menu import dim
 from game.app.theme import Theme
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, Placed
 from game.app.tree.legend import FONT_SIZE, PAGE_TITLE, TITLE
 from game.app.tree.placing import STRIP_HEIGHT, path_top, strip_height
 from game.app.tree.text import compare_verdict, order_line
+from game.app.widgets import dim
 from game.app.worker_protocol import JobPurpose
 from game.board import Board
 from game.i18n import _, ngettext

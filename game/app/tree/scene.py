@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pygame
 
@@ -39,7 +39,9 @@ from ai.tree import (
     Node,
     SearchTree,
 )
+from game.app.navigation import Searches
 from game.app.scene import Scene
+from game.app.scenes.play_records import SearchRecord
 from game.app.tree.compare import OrderComparison
 from game.app.tree.draw import draw_overlay
 from game.app.tree.export import export_to_folder
@@ -57,9 +59,6 @@ from game.board import Board
 from game.i18n import _
 from game.notation import format_move
 
-if TYPE_CHECKING:
-    from game.app.scenes.play import PlayScene, SearchRecord
-
 DOUBLE_CLICK = 0.4  # seconds
 TOAST_FONT = 20  # the size App.draw_toast writes in
 
@@ -68,7 +67,7 @@ class TreeScene(Scene):
     is_overlay = True
     name = "tree"
 
-    def __init__(self, play: PlayScene, record_index: int | None = None):
+    def __init__(self, play: Searches, record_index: int | None = None):
         super().__init__()
         self.play = play
         self.record_index = len(play.searches) - 1 if record_index is None else record_index
@@ -205,7 +204,7 @@ class TreeScene(Scene):
         self.horizon.cancel()
 
     def close(self) -> None:
-        self.app.stack.pop()
+        self.app.pop()
 
     def switch_record(self, delta: int) -> None:
         """Go to the match's previous (-1) or next (+1) search that has a tree."""
