@@ -28,6 +28,7 @@ from typing import Any
 import pygame
 
 from game.app.archive_link import close_archive, open_archive
+from game.app.icon_files import make_icon
 from game.app.navigation import BackToTitle, Request
 from game.app.open_game import PASTE_SCENES, open_dropped, open_pasted, show_opened
 from game.app.router import scene_for
@@ -36,12 +37,11 @@ from game.app.settings import FILE_NAME, Settings, read_settings, save_settings
 from game.app.sound import Sounds, quiet_stderr
 from game.app.speech import Speech
 from game.app.theme import Theme
-from game.app.worker import AIWorker
+from game.app.worker import AIWorker, JobOwner
 from game.app.worker_protocol import Job, WorkerLost, WorkerNote
 from game.archive.store import Archive
 from game.desktop.install import APP_ID
 from game.i18n import N_, _, set_language
-from game.rules import MAX, MIN
 from game.sources import Source
 
 log = logging.getLogger(__name__)
@@ -285,9 +285,9 @@ class App:
         """The scene itself, or the one the router builds for a request (None: nothing to show)."""
         return target if isinstance(target, Scene) else scene_for(target, self)
 
-    def submit(self, job: Job, scene: Scene) -> int:
-        """Start ``job`` for ``scene`` (cancelling the one under way); return its id."""
-        return self.worker.submit(job, owner=scene)
+    def submit(self, job: Job, owner: JobOwner) -> int:
+        """Start ``job`` for ``owner``, a scene (cancelling the one under way); return its id."""
+        return self.worker.submit(job, owner=owner)
 
     def show_toast(self, text: str, seconds: float = 2.5, *, spoken: bool = True) -> None:
         """Show ``text`` for ``seconds`` over the scenes (and say it, with spoken output on)."""
@@ -378,16 +378,6 @@ def display_surface() -> pygame.Surface:
     if surface is None:
         raise pygame.error("no window is open")
     return surface
-
-
-def make_icon(size: int = 64) -> pygame.Surface:
-    """The window icon: a player-1 disc and a player-2 disc on the board's blue."""
-    theme = Theme("classic")
-    icon = pygame.Surface((size, size), pygame.SRCALPHA)
-    pygame.draw.rect(icon, theme.palette.board, icon.get_rect(), border_radius=size // 6)
-    theme.draw_disc(icon, (size * 0.32, size * 0.68), size * 0.24, MAX)
-    theme.draw_disc(icon, (size * 0.68, size * 0.32), size * 0.24, MIN)
-    return icon
 
 
 def launch(opened: Source | None = None) -> int:

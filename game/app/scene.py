@@ -27,6 +27,7 @@ from game.app.settings import Settings
 from game.app.sound import Sounds
 from game.app.speech import Speech
 from game.app.theme import Theme
+from game.app.worker import JobOwner
 from game.app.worker_protocol import Job, WorkerEvent
 from game.archive.store import Archive
 
@@ -77,7 +78,7 @@ class SceneHost(Protocol):
 
     def speak(self, text: str | None, *, follow: bool = False) -> None: ...
 
-    def submit(self, job: Job, scene: Scene) -> int: ...
+    def submit(self, job: Job, owner: JobOwner) -> int: ...
 
     def quit(self) -> None: ...
 

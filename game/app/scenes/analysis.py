@@ -32,7 +32,7 @@ from game.app.worker_protocol import JobFailed, JobResult, WorkerEvent
 from game.board import Board
 from game.i18n import N_, _, ngettext
 from game.notation import format_move
-from game.rules import MAX, MIN, STANDARD
+from game.rules import MAX, MIN, STANDARD, Rules
 
 
 def analysis_areas(
@@ -89,7 +89,7 @@ class AnalysisScene(Scene):
         ]
 
     @property
-    def rules(self):
+    def rules(self) -> Rules:
         return self.board.rules
 
     # -- life cycle ---------------------------------------------------------------------

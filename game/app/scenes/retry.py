@@ -26,7 +26,7 @@ from collections.abc import Mapping
 import pygame
 
 from ai.exact import ExactScore
-from ai.review import GameReview
+from ai.review import GameReview, MoveClass
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
 from game.app.job_slot import JobSlot
 from game.app.scene import Scene
@@ -252,7 +252,7 @@ class RetryScene(Scene):
             return self.panel_lines()[0]
         return self.header_lines()[1]
 
-    def verdict_of_played(self):
+    def verdict_of_played(self) -> MoveClass | None:
         """The class of the move played in the game (known once the scores are)."""
         drill = self.drill
         if drill is None:

@@ -48,6 +48,7 @@ from game.app.worker_protocol import (
 )
 from game.board import Board
 from game.i18n import N_, _
+from game.notation import format_move
 from game.rules import MAX, MIN, Rules
 
 TREE_DEPTH_CAP = 8
@@ -519,8 +520,6 @@ class ReviewScene(Scene):
         return self.start_to_move if ply % 2 == 1 else -self.start_to_move
 
     def move_text(self, index: int) -> str:
-        from game.notation import format_move
-
         return format_move(self.moves[index], self.rules)
 
     def draw_graph(self, surface: pygame.Surface, lay: ReviewLayout) -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from ai.search import SearchStats
 from ai.tree import BoundKind, LeafReason, Node, SearchTree, minimal_tree, nodes_text
 from game.app.theme import Theme
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, Placed
@@ -487,7 +488,7 @@ def chart_pitch(height: int, rows: int) -> int:
     return max(1, min(16, height // max(1, rows)))
 
 
-def totals_line(tree: SearchTree, stats) -> str:
+def totals_line(tree: SearchTree, stats: SearchStats) -> str:
     """The search's totals: depth, nodes (of every pass), leaves, cutoffs, time."""
     if tree.pruning:
         said = _(

@@ -96,7 +96,9 @@ class TreeScene(Scene):
         self.selected_board: Board | None = None
         self.per_ply: list[int] = []  # stored nodes at each ply
         self.root_moves = 0  # legal moves at the root (the minimal tree's branching)
-        self._cache: dict[tuple, Any] = {}  # per record: line, nodes per ply; per node: boards, pruned moves
+        self._cache: dict[
+            tuple[object, ...], Any
+        ] = {}  # per record: line, nodes per ply; per node: boards, pruned moves
         self.horizon = Horizon(self)  # what perfect play says about the selected node
         self.buttons: list[Button] = []
         self.button_rows = 1  # the bottom strip's rows of buttons (two where one is too narrow)
@@ -123,7 +125,7 @@ class TreeScene(Scene):
         assert tree is not None, _("the tree of this search has not arrived")
         return tree
 
-    def cached(self, key: tuple, make: Callable[[], Any]) -> Any:
+    def cached(self, key: tuple[object, ...], make: Callable[[], Any]) -> Any:
         if key not in self._cache:
             if len(self._cache) > 4000:
                 self._cache.clear()
@@ -133,11 +135,13 @@ class TreeScene(Scene):
     def line(self) -> set[int]:
         """The expected line (principal variation): the root and the nodes along it."""
         tree = self.known_tree
-        return self.cached(("pv", id(tree)), lambda: {0} | {n.index for n in tree.principal_variation()})
+        line: set[int] = self.cached(("pv", id(tree)), lambda: {0} | {n.index for n in tree.principal_variation()})
+        return line
 
     def pruned_moves(self, index: int) -> list[int]:
         tree = self.known_tree
-        return self.cached(("pruned", id(tree), index), lambda: tree.node(index).pruned_moves())
+        moves: list[int] = self.cached(("pruned", id(tree), index), lambda: tree.node(index).pruned_moves())
+        return moves
 
     def record_level(self) -> Level:
         """The level the shown search played as: the mover's for a move, the opponent's
