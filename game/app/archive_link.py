@@ -19,9 +19,8 @@ from typing import Any, Protocol
 import pygame
 
 from ai.levels import Level, preset_name
-from game.app.clipboard import copy_moves, paste_position
+from game.app.clipboard import SHARE_KEYS, board_game, copy_game, copy_link, copy_moves, paste_position
 from game.app.navigation import OpenReview
-from game.app.open_game import SHARE_KEYS, board_game, copy_game, copy_link
 from game.app.scene import SceneHost
 from game.app.settings import Opponent
 from game.archive.recovery import lost_game_line

@@ -25,9 +25,9 @@ from ai.levels import Level
 from ai.review import PERSON_DEPTH, GameReview, MoveClass, MoveReview, graph_height
 from ai.search import SearchResult
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
+from game.app.clipboard import board_game, share_key
 from game.app.job_slot import JobSlot
 from game.app.navigation import OpenAnalysis, OpenTree, RetryMistakes
-from game.app.open_game import board_game, share_key
 from game.app.scene import Scene
 from game.app.scenes.board_panel import draw_progress
 from game.app.scenes.play_records import SearchRecord

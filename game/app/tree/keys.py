@@ -7,21 +7,18 @@ list in ``scene.py``'s docstring says what each key does.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import pygame
 
 from ai.tree import SearchTree
 from game.app.navigation import Practise, ShowCodeWalk, ShowDepthChart
 from game.app.scene import SceneHost
+from game.app.tree.overlay import TreeOverlay
 from game.app.tree.practice import why_not_practice
 from game.board import Board
 
-if TYPE_CHECKING:
-    from game.app.tree.scene import TreeScene
 
-
-def key_actions(scene: TreeScene) -> dict[int, Callable[[], None]]:
+def key_actions(scene: TreeOverlay) -> dict[int, Callable[[], None]]:
     """The overlay's keys and what each does (with a tree shown)."""
     return {
         pygame.K_RETURN: lambda: scene.focus(scene.selected),

@@ -210,6 +210,11 @@ class TreeScene(Scene):
     def close(self) -> None:
         self.app.pop()
 
+    def show_search(self, index: int) -> None:
+        """Show the match's search ``index`` from its start (a fresh view, no replay)."""
+        self.record_index, self._record = index, self.play.searches[index]
+        self.view, self.replay = View(), None
+
     def switch_record(self, delta: int) -> None:
         """Go to the match's previous (-1) or next (+1) search that has a tree."""
         searches = self.play.searches
