@@ -1,6 +1,7 @@
 """Level select: named presets, search depth, alpha-beta on/off, positions per move, and what
 each setting means and costs; a warning with an estimate before a level that cannot
 finish in reasonable time.  In computer vs computer each side gets its own level.
+``PlayOnScene`` (P in a review) is the same screen, then a game from the move shown.
 
 Controls: Up/Down choose a row, Left/Right change it, Enter start, Esc back; or click.
 """
