@@ -7,8 +7,12 @@ asks ``lost()`` in its ``update`` (only the top scene is updated) and asks again
 
 from __future__ import annotations
 
-from game.app.scene import Scene
+from typing import TYPE_CHECKING
+
 from game.app.worker_protocol import Job, WorkerEvent
+
+if TYPE_CHECKING:  # a type only: practice's sentences (through tree_fetch) stay without pygame
+    from game.app.scene import Scene
 
 
 class JobSlot:

@@ -8,6 +8,7 @@ answers the scene hands it, and asks again if another job took the worker meanwh
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -15,7 +16,6 @@ from ai.levels import Level
 from ai.search import MoveOrder
 from ai.tree import SearchTree
 from game.app.job_slot import JobSlot
-from game.app.scene import Scene
 from game.app.worker_protocol import (
     Job,
     JobFailed,
@@ -29,6 +29,9 @@ from game.app.worker_protocol import (
 from game.board import Board
 from game.i18n import _
 from game.rules import Rules
+
+if TYPE_CHECKING:  # a type only: practice's sentences (which ask through TreeAsk) stay without pygame
+    from game.app.scene import Scene
 
 
 @dataclass(frozen=True)
