@@ -235,7 +235,8 @@ def bench_presets_in_worker(games: int) -> None:
     import random
 
     from ai.levels import PRESETS
-    from game.app.worker import AIWorker, JobResult, SearchJob, TreeReady
+    from game.app.worker import AIWorker
+    from game.app.worker_protocol import JobResult, SearchJob, TreeReady
     from game.rules import Rules
 
     print("\n## Every preset's moves in the AI worker process (job sent to answer; the tree follows)")

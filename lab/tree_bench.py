@@ -27,7 +27,7 @@ from ai.search import search  # noqa: E402
 from game.app.loop import App  # noqa: E402
 from game.app.scenes.play import PlayScene, SearchRecord  # noqa: E402
 from game.app.tree.scene import TreeScene  # noqa: E402
-from game.app.worker import JobPurpose  # noqa: E402
+from game.app.worker_protocol import JobPurpose  # noqa: E402
 from game.rules import MAX, Rules  # noqa: E402
 
 FRAME = 1 / 60

@@ -229,7 +229,7 @@ def tree_bench() -> None:
     from game.app.loop import App
     from game.app.scenes.play import PlayScene, SearchRecord
     from game.app.tree.scene import TreeScene
-    from game.app.worker import JobPurpose
+    from game.app.worker_protocol import JobPurpose
     from game.rules import MIN
 
     app = App(home=Path(tempfile.mkdtemp(prefix="connect4-bench-")))

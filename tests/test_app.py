@@ -25,7 +25,7 @@ from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.play_text import Report
 from game.app.scenes.title import TitleScene
-from game.app.worker import JobPurpose
+from game.app.worker_protocol import JobPurpose
 from game.rules import MAX, MIN, Mode, Rules
 from tests.ui import FRAME, click, column_point, drawn_texts, press, settle, step, wait_until
 
@@ -757,7 +757,7 @@ def test_exact_scores_label_every_column_and_make_the_hint(app):
     from ai.answer import Purpose
     from ai.player import choose_move
     from ai.solver import Solver
-    from game.app.worker import JobPurpose, JobResult, SearchJob
+    from game.app.worker_protocol import JobPurpose, JobResult, SearchJob
     from game.board import Board
 
     board = Board.from_moves("6163373712216173362244")  # 22 discs: the solver is quick here
@@ -786,7 +786,7 @@ def test_exact_scores_label_every_column_and_make_the_hint(app):
 
 
 def test_scores_toggle_searches_each_of_your_turns_without_a_hint(app):
-    from game.app.worker import JobPurpose
+    from game.app.worker_protocol import JobPurpose
 
     play = vs_computer(app, level=Level(2))
     press(app, pygame.K_s)
@@ -1147,7 +1147,7 @@ def test_two_player_hint_names_the_winner_not_the_opponent(app):
     from ai.answer import Purpose
     from ai.player import choose_move
     from ai.solver import Solver
-    from game.app.worker import JobResult, SearchJob
+    from game.app.worker_protocol import JobResult, SearchJob
     from game.board import Board
 
     board = Board.from_moves("2252576253462244111563365343671351441")  # player 2 to move, lost
@@ -1240,13 +1240,12 @@ def test_a_game_kept_in_memory_is_written_when_the_window_closes(tmp_path, make_
     archive locked) waited in memory for the next game; closing the window lost it."""
     import sqlite3
 
-    from game.app.archive_link import archive_of
     from game.archive.store import Archive
 
     home = tmp_path / "home"
     window = make_app((900, 700), home=home)
     try:
-        archive = archive_of(window)
+        archive = window.archive
         blocker = sqlite3.connect(home / "games.sqlite3", timeout=0)
         blocker.execute("BEGIN EXCLUSIVE")  # another program holds the archive
         play = PlayScene(Rules(), Level(2), "human")
@@ -1270,7 +1269,7 @@ def test_a_failed_move_job_is_said_once_and_expert_plays_for_the_level(app):
     """A job that fails (a damaged book, say) is not resubmitted in a loop: the screen
     names the cause once, and Expert plays for that level for the rest of the game."""
     from ai.levels import PRESETS
-    from game.app.worker import JobFailed
+    from game.app.worker_protocol import JobFailed
 
     play = PlayScene(Rules(), PRESETS["Perfect"], "computer", first="computer")
     app.stack.push(play)

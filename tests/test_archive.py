@@ -526,12 +526,12 @@ def test_games_a_full_disk_refuses_go_to_a_recovery_file_the_next_start_takes_in
 
 NAMED_AT_CLOSE = """
 import resource, sys
-from game.app.archive_link import archive_of, store_finished
+from game.app.archive_link import store_finished
 from game.app.scenes.play import PlayScene
 from ai.levels import Level
 from game.rules import Rules
 app = start_app()
-archive_of(app)  # the archive is open; then the disk is full for this process
+app.archive  # the archive is open; then the disk is full for this process
 resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY))
 play = PlayScene(Rules(), Level(2), "human")
 app.stack.push(play)

@@ -18,8 +18,8 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.app.icon_files import png_name
-from game.app.loop import TITLE, make_icon
+from game.app.icon_files import make_icon, png_name
+from game.app.loop import TITLE
 from game.desktop import install as desktop
 from game.desktop.install import APP_ID, ICON_SIZES, DesktopError, desktop_entry, exec_line, install, uninstall
 from game.version import __version__

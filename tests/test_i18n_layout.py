@@ -28,7 +28,7 @@ from game.app.scenes.play import PlayScene, SearchRecord
 from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
 from game.app.settings import Opponent
-from game.app.worker import JobPurpose
+from game.app.worker_protocol import JobPurpose
 from game.board import Board
 from game.i18n import _, set_language
 from game.rules import Rules

@@ -129,3 +129,96 @@ def test_the_book_reader_imports_no_solver():
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
+
+
+def window_modules() -> dict[str, Path]:
+    """Every module of the window package, by name."""
+    found = {}
+    for path in sorted(WINDOW.rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def defines_a_screen(path: Path) -> bool:
+    """Whether a module defines a scene class (a subclass of anything named ``*Scene``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return any(
+        isinstance(node, ast.ClassDef)
+        and any(ast.unparse(base).endswith(("Scene", "OverlayMenu", "MenuScene")) for base in node.bases)
+        for node in tree.body
+    )
+
+
+SCENE_BASES = {"game.app.scene", "game.app.menu"}
+"""Where ``Scene`` and the menu bases live, beside the interface every scene may import."""
+NEVER_FROM_A_SCENE = {"game.app.loop", "game.app.router", "game.app.open_game", "game.app.demo", "game.app.tour"}
+"""What builds or drives scenes: a scene asks for a place with a request instead."""
+
+
+def test_no_scene_imports_the_loop_the_router_or_another_scene():
+    """A scene sees the App only through ``SceneHost`` and asks to go elsewhere with a
+    typed request (``game.app.navigation``); TYPE_CHECKING imports count too."""
+    modules = window_modules()
+    screens = {name for name, path in modules.items() if defines_a_screen(path)} - SCENE_BASES
+    assert {"game.app.scenes.play", "game.app.tree.scene", "game.app.scenes.retry"} <= screens
+    wrong = []
+    for name, path in modules.items():
+        if not name.startswith(("game.app.scenes.", "game.app.tree.")):
+            continue
+        for imported in imported_project_modules(path):
+            if imported in NEVER_FROM_A_SCENE or (imported in screens and imported != name):
+                wrong.append(f"{name} imports {imported}")
+    assert wrong == []
+
+
+def test_the_requests_and_the_interface_import_no_scene():
+    modules = window_modules()
+    screens = {name for name, path in modules.items() if defines_a_screen(path)} - SCENE_BASES
+    for name in ("game.app.navigation", "game.app.scene", "game.app.open_game", "game.app.archive_link"):
+        assert not imported_project_modules(modules[name]) & (screens | {"game.app.loop", "game.app.router"}), name
+
+
+def test_the_two_sides_of_the_worker_meet_only_in_its_protocol():
+    window, worker = WINDOW / "worker.py", WINDOW / "worker_jobs.py"
+    assert "game.app.worker_jobs" not in imported_project_modules(window)
+    assert "game.app.worker" not in imported_project_modules(worker)
+    assert "game.app.worker_protocol" in imported_project_modules(window) & imported_project_modules(worker)
+
+
+def test_no_two_window_modules_import_each_other_even_through_others():
+    """The window package's imports form no circle (TYPE_CHECKING and function-level
+    imports count): a strongly connected component of more than one module is a cycle."""
+    modules = window_modules()
+    edges = {
+        name: {m for m in imported_project_modules(path) if m in modules and m != name}
+        for name, path in modules.items()
+    }
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(name: str) -> None:  # Tarjan's strongly connected components
+        index[name] = low[name] = len(index)
+        stack.append(name)
+        for other in edges[name]:
+            if other not in index:
+                visit(other)
+                low[name] = min(low[name], low[other])
+            elif other in stack:
+                low[name] = min(low[name], index[other])
+        if low[name] == index[name]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == name:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for name in modules:
+        if name not in index:
+            visit(name)
+    assert cycles == []

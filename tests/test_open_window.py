@@ -7,8 +7,9 @@ import pygame
 
 from ai.levels import Level
 from game.app import clipboard, open_game
-from game.app.open_game import PlayOnScene, show_opened
+from game.app.open_game import show_opened
 from game.app.scenes.analysis import AnalysisScene
+from game.app.scenes.level_select import PlayOnScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
@@ -69,7 +70,6 @@ def test_pasting_a_link_on_the_title_opens_it_and_a_board_file_opens_the_analysi
 def test_the_review_copies_the_link_the_moves_and_the_game(app, monkeypatch):
     copied: list[str] = []
     monkeypatch.setattr(clipboard, "put_text", lambda text: copied.append(text) or True)
-    monkeypatch.setattr(open_game, "put_text", lambda text: copied.append(text) or True)
     show_opened(app, read_source("4453"))
     step(app)
     press(app, pygame.K_l, pygame.KMOD_CTRL)
@@ -82,7 +82,7 @@ def test_the_review_copies_the_link_the_moves_and_the_game(app, monkeypatch):
 
 def test_the_play_scene_copies_the_link_and_the_game(app, monkeypatch):
     copied: list[str] = []
-    monkeypatch.setattr(open_game, "put_text", lambda text: copied.append(text) or True)
+    monkeypatch.setattr(clipboard, "put_text", lambda text: copied.append(text) or True)
     play = PlayScene(Rules(), Level(2), "human")
     app.stack.push(play)
     step(app, 2)

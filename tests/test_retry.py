@@ -7,7 +7,6 @@ import pygame
 
 from ai.review import MoveClass
 from ai.solver import Solver
-from game.app.archive_link import archive_of
 from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.retry import RetryScene
 from game.app.scenes.review import ReviewScene
@@ -61,7 +60,7 @@ def test_the_retry_screen_judges_a_known_mistake_with_the_exact_solver(app):
 
 
 def test_past_games_trains_the_persons_stored_mistakes_in_one_queue(app):
-    archive = archive_of(app)
+    archive = app.archive
     summary = {"exact": True, "accuracy": {}, "mistakes": [3, 4], "turning_points": [3, 4]}
     moves = parse_moves(GAME, STANDARD)
     archive.add_game(STANDARD, moves, GameResult.FIRST, first=HUMAN, second="Medium", review=summary)

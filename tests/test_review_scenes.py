@@ -7,7 +7,6 @@ import pygame
 
 from ai.levels import Level
 from ai.review import MoveClass
-from game.app.archive_link import archive_of
 from game.app.clipboard import get_text, put_text
 from game.app.scenes.analysis import AnalysisScene
 from game.app.scenes.game_over import GameOverScene
@@ -36,7 +35,7 @@ def two_player_game(app, moves: str = GAME) -> PlayScene:
 
 def test_a_finished_game_is_stored_at_once_and_the_game_in_progress_before(app):
     play = two_player_game(app, GAME[:5])
-    archive = archive_of(app)
+    archive = app.archive
     kept = archive.in_progress()
     assert kept is not None and kept.moves == (3, 3, 4, 4, 5)
     play.try_human_move(5)
@@ -65,7 +64,7 @@ def test_the_result_panel_opens_the_review_and_the_review_is_exact(app):
     assert review.ply == 4
     assert "blunder" in detail_lines(review.review, 4, review.names)[0]
     # the summary went into the archive with the game
-    stored = archive_of(app).games()[0]
+    stored = app.archive.games()[0]
     assert stored.review is not None and stored.review["turning_points"] == [3, 4]
     # a click on the graph picks the nearest ply
     lay = review_layout(pygame.display.get_surface().get_size())
@@ -128,7 +127,7 @@ def test_a_review_stopped_by_another_job_goes_on_where_it_stopped(app):
 
 
 def test_past_games_lists_filters_and_opens_a_review(app):
-    archive = archive_of(app)
+    archive = app.archive
     archive.add_game(Rules(), Board.from_moves("4455667").moves, GameResult.FIRST, second="Easy", played_at=1.0)
     archive.add_game(
         Rules(), Board.from_moves("1122334").moves, GameResult.FIRST, first="Medium", second=HUMAN, played_at=2.0

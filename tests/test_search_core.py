@@ -173,7 +173,8 @@ def test_the_tree_shown_is_the_tree_of_the_move_played():
 
 
 def test_the_worker_sends_the_answer_first_and_then_the_same_searchs_tree():
-    from game.app.worker import AIWorker, JobResult, SearchJob, TreeReady
+    from game.app.worker import AIWorker
+    from game.app.worker_protocol import JobResult, SearchJob, TreeReady
     from tests.test_worker import Owner, pump
 
     board = position(STANDARD, 10, seed=5)

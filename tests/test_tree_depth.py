@@ -11,7 +11,7 @@ from ai.perfect import exact_column_scores
 from ai.search import search
 from game.app.scenes.play import PlayScene, SearchRecord
 from game.app.tree.depth_scene import DepthChartScene
-from game.app.worker import JobPurpose
+from game.app.worker_protocol import JobPurpose
 from game.board import Board
 from game.cli.main import main
 from tests.ui import press, step, wait_until

@@ -14,8 +14,8 @@ from game.app.scenes.play import PlayScene, SearchRecord
 from game.app.tree.practice import Ask, Difficulty, build_practice, normalise, practice_asks
 from game.app.tree.practice_scene import PracticeScene
 from game.app.tree.tree_fetch import TreeAsk
-from game.app.worker import JobPurpose, TreeChunk, TreeHeader
 from game.app.worker_jobs import run_job
+from game.app.worker_protocol import JobPurpose, TreeChunk, TreeHeader
 from game.board import Board
 from tests.ui import FRAME, press, step, wait_until
 

@@ -22,7 +22,7 @@ from game.app.tree.legend import LEGEND
 from game.app.tree.replay import Replay
 from game.app.tree.scene import TreeScene, areas_for
 from game.app.tree.text import order_line
-from game.app.worker import JobPurpose
+from game.app.worker_protocol import JobPurpose
 from game.board import Board
 from game.rules import MIN, Rules
 from tests.test_search import HAND_GRID, HAND_RULES

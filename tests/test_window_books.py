@@ -42,7 +42,7 @@ MOVE_JOB = """
 import json
 import numpy as np
 from ai.levels import PRESETS
-from game.app.worker import JobFailed, JobPurpose, SearchJob
+from game.app.worker_protocol import JobFailed, JobPurpose, SearchJob
 from game.app.worker_jobs import run_job
 from game.board import Board
 board = Board.from_moves("4")
@@ -67,7 +67,7 @@ def test_perfect_with_a_damaged_book_plays_expert_at_once_and_says_why(flipped_s
 EXPERT_JOB = """
 import json
 from ai.levels import PRESETS
-from game.app.worker import JobPurpose, SearchJob
+from game.app.worker_protocol import JobPurpose, SearchJob
 from game.app.worker_jobs import run_job
 from game.board import Board
 board = Board.from_moves("4")

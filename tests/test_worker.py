@@ -13,8 +13,8 @@ import pytest
 from ai.answer import DecidedBy
 from ai.levels import Level
 from ai.search import search
-from game.app.worker import (
-    AIWorker,
+from game.app.worker import AIWorker
+from game.app.worker_protocol import (
     JobFailed,
     JobProgress,
     JobPurpose,
@@ -228,7 +228,7 @@ def test_trees_the_recorder_cannot_keep_up_with_are_said_skipped_never_awaited_f
     """Computer against computer: compiled answers come faster than the Python search
     records their trees; past three waiting, the oldest is skipped and the window told."""
     from ai import search_core
-    from game.app.worker import TreeSkipped
+    from game.app.worker_protocol import TreeSkipped
 
     assert search_core.LOADER.kernel() is not None  # the compiled search answers (this process)
     owner = Owner()

@@ -14,6 +14,7 @@ import pygame
 
 from game.app.animation import DiscDrop
 from game.app.theme import Color, Theme
+from game.notation import column_letter
 from game.rules import EMPTY, Cell, Rules, Run
 
 
@@ -252,8 +253,6 @@ class BoardView:
 
     def draw_labels(self, surface: pygame.Surface, layout: BoardLayout) -> None:
         """Column names under the board (as moves are written), row numbers without gravity."""
-        from game.notation import column_letter
-
         rules = layout.rules
         size: float = max(15, int(layout.cell * 0.45))
         color = self.theme.palette.muted

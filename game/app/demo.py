@@ -19,10 +19,31 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from game.app.settings import LANGUAGE_CHOICES
+import pygame
+
+from ai.levels import Level
+from game.app.archive_link import review_request
+from game.app.loop import App
+from game.app.router import scene_for
+from game.app.scenes.explorer import ExplorerScene
+from game.app.scenes.game_over import GameOverScene
+from game.app.scenes.level_select import LevelSelectScene
+from game.app.scenes.options import OptionsScene
+from game.app.scenes.past_games import PastGamesScene
+from game.app.scenes.play import PlayScene
+from game.app.scenes.retry import RetryScene
+from game.app.scenes.review import ReviewScene
+from game.app.scenes.title import TitleScene
+from game.app.settings import LANGUAGE_CHOICES, Opponent
+from game.app.tree.code_scene import CodeWalkScene
+from game.app.tree.codewalk import Line
+from game.app.tree.depth_scene import DepthChartScene
+from game.app.tree.practice_scene import PracticeScene
 from game.i18n import set_language
+from game.rules import Mode, Rules
 
 FRAME = 1 / 60
 
@@ -34,9 +55,7 @@ class Demo:
         self, out: Path, depth: int, size: tuple[int, int], home: Path | None = None, language: str = "system"
     ):
         os.environ["SDL_VIDEODRIVER"] = "dummy"
-        os.environ["SDL_AUDIODRIVER"] = "dummy"
-        from game.app.loop import App
-
+        os.environ["SDL_AUDIODRIVER"] = "dummy"  # read when the App starts SDL (pygame.init)
         self.out = out
         self.out.mkdir(parents=True, exist_ok=True)
         self.home = home or Path(tempfile.mkdtemp(prefix="connect4-demo-"))
@@ -49,11 +68,11 @@ class Demo:
         set_language(language)
         self.saved: list[Path] = []
 
-    def frames(self, count: int = 1, events=None) -> None:
+    def frames(self, count: int = 1, events: Iterable[pygame.event.Event] | None = None) -> None:
         for index in range(count):
             self.app.step(list(events or []) if index == 0 else [], FRAME)
 
-    def until(self, condition, timeout: float = 120.0) -> bool:
+    def until(self, condition: Callable[[], object], timeout: float = 120.0) -> bool:
         deadline = time.perf_counter() + timeout
         while not condition():
             if time.perf_counter() > deadline or not self.app.running:
@@ -63,8 +82,6 @@ class Demo:
         return True
 
     def key(self, key: int, mod: int = 0) -> None:
-        import pygame
-
         self.frames(2, [pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="", scancode=0)])
 
     def shot(self, name: str) -> None:
@@ -76,13 +93,6 @@ class Demo:
         print(f"saved {path}")
 
     def run(self) -> int:
-        import pygame
-
-        from game.app.scenes.level_select import LevelSelectScene
-        from game.app.scenes.options import OptionsScene
-        from game.app.scenes.play import PlayScene
-        from game.app.scenes.title import TitleScene
-        from game.app.settings import Opponent
 
         app = self.app
         app.stack.push(TitleScene())
@@ -122,17 +132,12 @@ class Demo:
         self.opening_explorer_shots()
         return 0
 
-    def review_shots(self, play) -> None:
+    def review_shots(self, play: PlayScene) -> None:
         """The first game's review (at its first turning point), the past games, and the
         analysis board at the position the review shows."""
-        import pygame
-
-        from game.app.scenes.past_games import PastGamesScene
-        from game.app.scenes.review import ReviewScene
-        from game.app.scenes.title import TitleScene
-
         self.app.stack.reset(TitleScene())
-        review = ReviewScene.of_play(play)
+        review = scene_for(review_request(play), self.app)
+        assert isinstance(review, ReviewScene)
         self.app.stack.push(review)
         self.frames(2)
         if not review.reviewing or not self.until(lambda: review.review is not None, timeout=300):
@@ -156,17 +161,6 @@ class Demo:
     def retry_shots(self) -> None:
         """Two people play 4455667 (both throw the game away once); its review's mistakes
         are retried: a wrong try, a right one; then Past games trains every stored one."""
-        import pygame
-
-        from ai.levels import Level
-        from game.app.scenes.game_over import GameOverScene
-        from game.app.scenes.past_games import PastGamesScene
-        from game.app.scenes.play import PlayScene
-        from game.app.scenes.retry import RetryScene
-        from game.app.scenes.review import ReviewScene
-        from game.app.scenes.title import TitleScene
-        from game.rules import Rules
-
         self.app.stack.reset(TitleScene())
         play = PlayScene(Rules(), Level(4), "human")
         self.app.stack.push(play)
@@ -206,10 +200,6 @@ class Demo:
 
     def opening_explorer_shots(self) -> None:
         """The opening explorer from the title: the empty board, then two columns deeper."""
-        import pygame
-
-        from game.app.scenes.explorer import ExplorerScene
-        from game.app.scenes.title import TitleScene
 
         self.app.stack.reset(TitleScene())
         explorer = ExplorerScene()
@@ -226,11 +216,6 @@ class Demo:
 
     def hint_shot(self) -> None:
         """You against the computer: a hint, its verdict in the status and on the board."""
-        from ai.levels import Level
-        from game.app.scenes.play import PlayScene
-        from game.app.scenes.title import TitleScene
-        from game.rules import Rules
-
         self.app.stack.reset(TitleScene())
         play = PlayScene(Rules(), Level(4), "computer")
         self.app.stack.push(play)
@@ -250,13 +235,6 @@ class Demo:
 
     def variant_shot(self) -> None:
         """A second, short game: full-board scoring on a 5x5 board without gravity."""
-        import pygame
-
-        from ai.levels import Level
-        from game.app.scenes.play import PlayScene
-        from game.app.scenes.title import TitleScene
-        from game.rules import Mode, Rules
-
         self.app.stack.reset(TitleScene())
         rules = Rules(rows=5, cols=5, connect=3, gravity=False, mode=Mode.FULL_BOARD)
         play = PlayScene(rules, Level(3), "demo")
@@ -267,13 +245,8 @@ class Demo:
         self.frames(10)
         self.shot("09-full-board-no-gravity.png")
 
-    def tree_shots(self, play) -> None:
+    def tree_shots(self, play: PlayScene) -> None:
         """Open the tree overlay on the game's last search (once the overlay exists)."""
-        try:
-            from game.app.tree.scene import TreeScene  # noqa: F401
-        except ImportError:
-            return
-        import pygame
 
         self.key(pygame.K_t)
         tree_scene = self.app.stack.top
@@ -288,13 +261,6 @@ class Demo:
 
     def explorer_shots(self) -> None:
         """From the tree overlay: the code walk (K), practice (P), depth against truth (D)."""
-        import pygame
-
-        from game.app.tree.code_scene import CodeWalkScene
-        from game.app.tree.codewalk import Line
-        from game.app.tree.depth_scene import DepthChartScene
-        from game.app.tree.practice_scene import PracticeScene
-
         self.key(pygame.K_k)
         walk = self.app.stack.top
         if not isinstance(walk, CodeWalkScene):

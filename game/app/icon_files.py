@@ -1,4 +1,4 @@
-"""The icon files of ``assets/``, made from the icon the window draws (``loop.make_icon``).
+"""The window's icon (``make_icon``) and the icon files of ``assets/`` made from it.
 
 ``python -m game.app.icon_files [FOLDER]`` writes ``APP_ID-48.png``, ``-128.png`` and
 ``-256.png`` (``make_icon`` at those sizes) and ``APP_ID.svg`` (the same drawing as
@@ -21,6 +21,16 @@ from game.rules import MAX, MIN
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 SVG_SIZE = 256
 """The SVG's view box, in the pixels of the 256 px icon."""
+
+
+def make_icon(size: int = 64) -> pygame.Surface:
+    """The window icon: a player-1 disc and a player-2 disc on the board's blue."""
+    theme = Theme("classic")
+    icon = pygame.Surface((size, size), pygame.SRCALPHA)
+    pygame.draw.rect(icon, theme.palette.board, icon.get_rect(), border_radius=size // 6)
+    theme.draw_disc(icon, (size * 0.32, size * 0.68), size * 0.24, MAX)
+    theme.draw_disc(icon, (size * 0.68, size * 0.32), size * 0.24, MIN)
+    return icon
 
 
 def png_name(size: int) -> str:
@@ -68,8 +78,6 @@ def svg_icon(size: int = SVG_SIZE) -> str:
 
 def write_icons(folder: Path = ASSETS) -> list[Path]:
     """Write the PNGs and the SVG into ``folder``; return their paths."""
-    from game.app.loop import make_icon
-
     written = []
     for size in ICON_SIZES:
         path = folder / png_name(size)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
+from game.app.worker_protocol import Job, WorkerEvent
+
+if TYPE_CHECKING:  # a type only: practice's sentences (through tree_fetch) stay without pygame
     from game.app.scene import Scene
-    from game.app.worker import Job, WorkerEvent
 
 
 class JobSlot:

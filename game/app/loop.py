@@ -1,4 +1,10 @@
-"""The pygame application: one window, one loop, one scene stack.
+"""The pygame application: one window, one loop, one scene stack, one router.
+
+The ``App`` is the ``SceneHost`` every scene sees (``game.app.scene``): toasts, speech,
+settings, theme, sounds, the worker's jobs, the archive, the clock and navigation.  A
+scene asks to go somewhere with a typed request (``game.app.navigation``); the App
+hands it to the router (``game.app.router.scene_for``), which builds the scene, and
+pushes, replaces or resets the stack with it between frames.
 
 ``App.step(events, dt)`` is the whole loop body (events, update, scene changes, draw),
 so a test or the headless demo can run single frames.  A frame is drawn only when
@@ -17,20 +23,26 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pygame
 
+from game.app.archive_link import close_archive, open_archive
+from game.app.icon_files import make_icon
+from game.app.navigation import BackToTitle, Request
+from game.app.open_game import PASTE_SCENES, open_dropped, open_pasted, show_opened
+from game.app.router import scene_for
 from game.app.scene import Scene, SceneStack
 from game.app.settings import FILE_NAME, Settings, read_settings, save_settings
 from game.app.sound import Sounds, quiet_stderr
 from game.app.speech import Speech
 from game.app.theme import Theme
-from game.app.worker import AIWorker, Job, WorkerLost, WorkerNote
+from game.app.worker import AIWorker, JobOwner
+from game.app.worker_protocol import Job, WorkerLost, WorkerNote
+from game.archive.store import Archive
+from game.desktop.install import APP_ID
 from game.i18n import N_, _, set_language
-
-if TYPE_CHECKING:
-    from game.sources import Source
+from game.sources import Source
 
 log = logging.getLogger(__name__)
 
@@ -75,8 +87,6 @@ def name_the_window() -> None:
     """Tell SDL the app's name and window class before it starts, so a task bar and the
     desktop entry of ``install-desktop`` find the window: X11 WM_CLASS "Connect Four"
     (the entry's StartupWMClass), Wayland app id ``game.desktop.install.APP_ID`` (the entry's name)."""
-    from game.desktop.install import APP_ID
-
     # ``import pygame`` already set the X11 class to the script's name (main.py,
     # __main__.py, connect4) when DISPLAY is set: that guess is replaced, a user's own kept.
     guessed = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
@@ -117,6 +127,7 @@ class App:
         self._windowed_size = size
         self.dirty = True  # something changed since the last frame was drawn
         self.drew = False  # the last step drew a frame (the loop flips only then)
+        self._archive: Archive | None = None  # opened on first use
         if report.warning:  # said once, in the log and on screen
             log.warning("%s: %s", self.settings_path, report.warning)
             self.show_toast(report.notice or report.warning, 8.0)
@@ -172,8 +183,6 @@ class App:
                 self.save_screenshot()
                 continue
             if event.type == pygame.DROPFILE or _is_paste(event, self.stack.top):
-                from game.app.open_game import open_dropped, open_pasted
-
                 open_dropped(self, event.file) if event.type == pygame.DROPFILE else open_pasted(self)
                 break  # the rest of the events belong to the game just opened
             if event.type == pygame.VIDEORESIZE and not self.fullscreen:
@@ -242,16 +251,54 @@ class App:
                 owner.on_worker_event(event)
                 self.dirty = True
 
-    # -- services for scenes ----------------------------------------------------------
-    def submit(self, job: Job, scene: Scene) -> int:
-        """Start ``job`` for ``scene`` (cancelling the one under way); return its id."""
-        return self.worker.submit(job, owner=scene)
+    # -- services for scenes (the SceneHost) -------------------------------------------
+    @property
+    def archive(self) -> Archive:
+        """The game archive in the preference folder, opened on first use."""
+        if self._archive is None:
+            self._archive = open_archive(self)
+        return self._archive
+
+    def push(self, target: Request | Scene) -> None:
+        """Put the scene ``target`` asks for over the top one (between frames)."""
+        scene = self._scene(target)
+        if scene is not None:
+            self.stack.push(scene)
+
+    def pop(self) -> None:
+        """Take the top scene off (between frames); the last one off quits."""
+        self.stack.pop()
+
+    def replace(self, target: Request | Scene) -> None:
+        """Put the scene ``target`` asks for in place of the top one (between frames)."""
+        scene = self._scene(target)
+        if scene is not None:
+            self.stack.replace(scene)
+
+    def reset(self, target: Request | Scene) -> None:
+        """Take every scene off, then put the one ``target`` asks for (between frames)."""
+        scene = self._scene(target)
+        if scene is not None:
+            self.stack.reset(scene)
+
+    def _scene(self, target: Request | Scene) -> Scene | None:
+        """The scene itself, or the one the router builds for a request (None: nothing to show)."""
+        return target if isinstance(target, Scene) else scene_for(target, self)
+
+    def submit(self, job: Job, owner: JobOwner) -> int:
+        """Start ``job`` for ``owner``, a scene (cancelling the one under way); return its id."""
+        return self.worker.submit(job, owner=owner)
 
     def show_toast(self, text: str, seconds: float = 2.5, *, spoken: bool = True) -> None:
+        """Show ``text`` for ``seconds`` over the scenes (and say it, with spoken output on)."""
         self.toast = (text, self.time + seconds)
         self.dirty = True
         if spoken:
             self.speak(text)
+
+    def hide_toast(self) -> None:
+        """Take the toast away (the question it asked is answered)."""
+        self.toast = None
 
     def speak(self, text: str | None, *, follow: bool = False) -> None:
         """Say ``text`` with spoken output on (``follow``: only if it changed since the
@@ -307,17 +354,15 @@ class App:
         self.worker.shutdown()
         self.speech.close()
         self.save_settings()
-        from game.app.archive_link import close_archive
-
-        close_archive(self)  # games kept in memory are written now, or never
+        if self._archive is not None:
+            close_archive(self._archive)  # games kept in memory are written now, or never
+            self._archive = None
         self.theme.close()  # each font holds its font file open
         pygame.quit()
 
 
 def _is_paste(event: pygame.event.Event, top: Scene | None) -> bool:
     """Ctrl+V where the scene does not paste a position itself: it opens what is pasted."""
-    from game.app.open_game import PASTE_SCENES
-
     return (
         event.type == pygame.KEYDOWN
         and event.key == pygame.K_v
@@ -335,24 +380,10 @@ def display_surface() -> pygame.Surface:
     return surface
 
 
-def make_icon(size: int = 64) -> pygame.Surface:
-    """The window icon: a player-1 disc and a player-2 disc on the board's blue."""
-    from game.rules import MAX, MIN
-
-    theme = Theme("classic")
-    icon = pygame.Surface((size, size), pygame.SRCALPHA)
-    pygame.draw.rect(icon, theme.palette.board, icon.get_rect(), border_radius=size // 6)
-    theme.draw_disc(icon, (size * 0.32, size * 0.68), size * 0.24, MAX)
-    theme.draw_disc(icon, (size * 0.68, size * 0.32), size * 0.24, MIN)
-    return icon
-
-
 def launch(opened: Source | None = None) -> int:
     """Open the game window on the title menu (and over it the game ``opened``, from
     ``main.py open``) and run it until it is closed."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    from game.app.scenes.title import TitleScene
-
     try:
         app = App()
     except pygame.error as error:
@@ -363,10 +394,8 @@ def launch(opened: Source | None = None) -> int:
             file=sys.stderr,
         )
         return 1
-    app.stack.push(TitleScene())
+    app.push(BackToTitle())
     if opened is not None:
-        from game.app.open_game import show_opened
-
         show_opened(app, opened)
     try:
         app.run()

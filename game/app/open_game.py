@@ -1,59 +1,42 @@
 """Opening a game in the window, and sharing one out of it.
 
-- ``open_scene``: the scene for a game read by ``game.sources`` (``main.py open``, a file
-  dropped on the window, Ctrl+V on the title, Past games and review screens): its review,
-  to step through move by move, or the analysis board for a position without moves.
-- ``PlayOnScene``: P in a review: choose any level, then play on from the move shown.
-- ``copy_link`` / ``copy_game``: the solver-page ``?pos=`` link of a standard-board
-  position, and the game file text (``game.game_file``) of a game, on the clipboard.
+- ``opened_request``: where a game read by ``game.sources`` opens (``main.py open``, a
+  file dropped on the window, Ctrl+V on the title, Past games and review screens): its
+  review, to step through move by move, or the analysis board for a position without
+  moves; the App's router builds the scene.
+
+Sharing a game out of the window (its link, its game file text) is ``game.app.clipboard``'s.
 """
 
 from __future__ import annotations
 
-import time
-from typing import TYPE_CHECKING
-
-from game.app.clipboard import get_text, put_text
-from game.app.scenes.level_select import LevelSelectScene
-from game.app.settings import Opponent
-from game.board import Board
-from game.game_file import GameText, game_text
-from game.i18n import N_, _
+from game.app.clipboard import PERSON, get_text
+from game.app.navigation import OpenAnalysis, OpenReview
+from game.app.scene import SceneHost
+from game.i18n import _
 from game.records import HUMAN
-from game.rules import MAX, MIN, STANDARD
-from game.sources import Source, SourceError, read_source, read_text, solver_link
+from game.rules import MAX, MIN
+from game.sources import Source, SourceError, read_source, read_text
 
-if TYPE_CHECKING:
-    import pygame
-
-    from game.app.loop import App
-    from game.app.scene import Scene
-    from game.app.scenes.review import ReviewScene
-
-PERSON = N_("a person")
-"""How the review names a side a person played (the archive's ``human``)."""
 PASTE_SCENES = frozenset({"title", "past games", "review"})
 """Scenes where Ctrl+V opens what is pasted (the play and analysis scenes paste a position)."""
 
 
-def open_scene(found: Source) -> Scene:
+def opened_request(found: Source) -> OpenReview | OpenAnalysis:
     """The review of the game (at its last move), or the analysis board on a position
     without moves."""
-    from game.app.scenes.analysis import AnalysisScene
-    from game.app.scenes.review import ReviewScene
-
     game = found.game
     if not game.moves:
-        return AnalysisScene(game.board())
+        return OpenAnalysis(game.board())
     names = {
         side: _(PERSON) if name == HUMAN else name
         for side, name in ((MAX, game.first), (MIN, game.second))
         if name is not None
     }
     depths = {side: d for side, d in ((MAX, game.first_depth), (MIN, game.second_depth)) if d}
-    return ReviewScene(
+    return OpenReview(
         game.rules,
-        list(game.moves),
+        tuple(game.moves),
         start=game.start,
         start_to_move=game.start_to_move,
         names=names,
@@ -61,9 +44,9 @@ def open_scene(found: Source) -> Scene:
     )
 
 
-def show_opened(app: App, found: Source) -> None:
+def show_opened(app: SceneHost, found: Source) -> None:
     """Push the scene of an opened game, and say what was opened."""
-    app.stack.push(open_scene(found))
+    app.push(opened_request(found))
     game = found.game
     what = _("{count} moves").format(count=len(game.moves)) if game.moves else _("a position")
     more = (
@@ -75,7 +58,7 @@ def show_opened(app: App, found: Source) -> None:
     )
 
 
-def open_dropped(app: App, path: str) -> None:
+def open_dropped(app: SceneHost, path: str) -> None:
     """A file dropped on the window: its game opens, or a toast says why not."""
     try:
         found = read_source(path, app.settings.rules())
@@ -85,7 +68,7 @@ def open_dropped(app: App, path: str) -> None:
     show_opened(app, found)
 
 
-def open_pasted(app: App) -> None:
+def open_pasted(app: SceneHost) -> None:
     """Ctrl+V where nothing else pastes: open the game (or link, moves, board) pasted."""
     text = get_text()
     if text is None:
@@ -97,116 +80,3 @@ def open_pasted(app: App) -> None:
         app.show_toast(_("Not opened: {error}").format(error=error), 6.0)
         return
     show_opened(app, found)
-
-
-class PlayOnScene(LevelSelectScene):
-    """The level screen, then a game from ``board`` against that level: you play the
-    side to move, the computer the other."""
-
-    name = "play on"
-
-    def __init__(self, board: Board):
-        super().__init__()
-        self.board = board.copy()
-
-    def on_enter(self) -> None:
-        self.app.settings.opponent = Opponent.COMPUTER  # one level: the computer's
-        super().on_enter()
-
-    def headline(self) -> str:
-        side = 1 if self.board.to_move == MAX else 2
-        return _("Play on after move {count} as player {side} · {describe}").format(
-            count=len(self.board.moves), side=side, describe=self.board.rules.said()
-        )
-
-    def start(self) -> None:
-        from game.app.archive_link import level_label
-        from game.app.scenes.play import PlayScene
-        from game.match import Match
-
-        self.app.save_settings()
-        first = "human" if self.board.to_move == MAX else "computer"
-        scene = PlayScene(self.board.rules, self.app.settings.level(), Opponent.COMPUTER, first)
-        scene.match = Match(self.board.rules, board=self.board.copy())
-        self.app.stack.replace(scene)
-        side = 1 if self.board.to_move == MAX else 2
-        level = level_label(self.app.settings.level())
-        self.app.show_toast(
-            _("Playing on after move {count}: you are player {side}, against {level}").format(
-                count=len(self.board.moves), side=side, level=level
-            ),
-            5.0,
-        )
-
-
-def play_on(app: App, board: Board) -> None:
-    """P: choose a level, then play on from ``board``."""
-    if board.is_game_over():
-        app.show_toast(_("The game is over here: step back to a move to play on from"))
-        return
-    app.stack.push(PlayOnScene(board))
-
-
-def copy_link(app: App, board: Board) -> None:
-    """Ctrl+L: the solver page's ``?pos=`` link of the position (the standard board only)."""
-    start_empty = not board.start_grid().any() and board.start_to_move() == MAX
-    if board.rules != STANDARD or not start_empty:
-        why = _("the standard 6x7 board") if board.rules != STANDARD else _("a game from the empty board")
-        app.show_toast(_("No link: the solver page shows only {why}; Ctrl+C copies the moves").format(why=why))
-        return
-    link = solver_link(board.moves_string())
-    if not put_text(link):
-        app.show_toast(_("No clipboard here: the link is {link}").format(link=link), 6.0)
-        return
-    app.show_toast(_("Copied the link {link}").format(link=link), 4.0)
-
-
-def board_game(board: Board, names: dict[int, str], depths: dict[int, int], result: str | None = None) -> GameText:
-    """A game file's game of ``board`` from its start; ``names`` as the window says them."""
-    outcome = board.outcome()
-    if result is None:
-        result = "*" if outcome is None else {MAX: "1-0", MIN: "0-1", None: "1/2-1/2"}[outcome.winner]
-    start = board.start_grid()
-    archived = {
-        side: HUMAN if name.lower() in (PERSON, _(PERSON), "you", _("you"), HUMAN) else name
-        for side, name in names.items()
-    }
-    return GameText(
-        board.rules,
-        tuple(board.moves),
-        start if start.any() else None,
-        board.start_to_move(),
-        archived.get(MAX),
-        archived.get(MIN),
-        depths.get(MAX),
-        depths.get(MIN),
-        result,
-        time.time(),
-    )
-
-
-def copy_game(app: App, game: GameText) -> None:
-    """Ctrl+Shift+C: the game file text of the game (tags and moves)."""
-    if not put_text(game_text(game)):
-        app.show_toast(_("No clipboard here: use 'games --export' to write the games to a file"), 6.0)
-        return
-    app.show_toast(_("Copied the game ({count} moves) as game file text").format(count=len(game.moves)), 4.0)
-
-
-def review_key(review: ReviewScene, event: pygame.event.Event) -> None:
-    """The review's sharing keys: Ctrl+C the shown position's moves, Ctrl+L its ``?pos=``
-    link, Ctrl+Shift+C the whole game as game file text; P plays on from the shown move."""
-    import pygame
-
-    board = review.board_at(review.ply)
-    if event.key == pygame.K_p:
-        play_on(review.app, board)
-    elif event.key == pygame.K_l:
-        copy_link(review.app, board)
-    elif event.mod & pygame.KMOD_SHIFT:
-        copy_game(review.app, board_game(review.board_at(len(review.moves)), review.names, review.depths))
-    else:
-        from game.app.archive_link import SHARE_KEYS
-        from game.app.clipboard import copy_moves
-
-        copy_moves(review.app, board, _(SHARE_KEYS))

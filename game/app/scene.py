@@ -1,23 +1,94 @@
-"""Scenes and the scene stack.
+"""Scenes, the one interface through which they see the App, and the scene stack.
 
-A scene is one screen (menu, play, overlay).  Scenes never change the stack while events
-are being dispatched: they *request* push, pop or replace, and the stack carries the
-requests out between frames.  Popping the last scene quits the app.  An overlay scene
-(``is_overlay``) is drawn over the scene beneath it, which stays visible.
+A scene is one screen (menu, play, overlay).  It sees the App only as a ``SceneHost``:
+toasts and spoken output, the settings and saving them, the theme, sounds, the worker's
+jobs, the archive, the clock, quit, and navigation.  To go elsewhere it hands the host a
+typed request (``game.app.navigation``: ``OpenReview(...)``, ``BackToTitle()``), which
+the App's router (``game.app.router``) turns into a scene; so no scene imports the loop
+or another scene.
+
+Scenes never change the stack while events are being dispatched: they *request* push,
+pop, replace or reset, and the stack carries the requests out between frames.  Popping
+the last scene quits the app.  An overlay scene (``is_overlay``) is drawn over the scene
+beneath it, which stays visible.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol
 
 import pygame
 
 from game.app.memory import give_back_freed_memory
+from game.app.navigation import Request
+from game.app.settings import Settings
+from game.app.sound import Sounds
+from game.app.speech import Speech
+from game.app.theme import Theme
+from game.app.worker import JobOwner
+from game.app.worker_protocol import Job, WorkerEvent
+from game.archive.store import Archive
 
-if TYPE_CHECKING:
-    from game.app.loop import App
-    from game.app.worker import WorkerEvent
+
+class Jobs(Protocol):
+    """The worker as a scene sees it: which job it works on, and stopping it."""
+
+    @property
+    def current(self) -> int | None: ...
+
+    def is_pending(self, job_id: int) -> bool: ...
+
+    def cancel(self) -> None: ...
+
+
+class SceneHost(Protocol):
+    """What a scene may use of the App (the ``App`` implements it)."""
+
+    settings: Settings
+    dirty: bool  # set: the next frame is drawn even if nothing moves
+
+    @property
+    def theme(self) -> Theme: ...
+
+    @property
+    def sounds(self) -> Sounds: ...
+
+    @property
+    def speech(self) -> Speech: ...
+
+    @property
+    def worker(self) -> Jobs: ...
+
+    @property
+    def archive(self) -> Archive: ...
+
+    @property
+    def home(self) -> Path: ...
+
+    @property
+    def time(self) -> float: ...
+
+    def save_settings(self) -> None: ...
+
+    def show_toast(self, text: str, seconds: float = 2.5, *, spoken: bool = True) -> None: ...
+
+    def hide_toast(self) -> None: ...
+
+    def speak(self, text: str | None, *, follow: bool = False) -> None: ...
+
+    def submit(self, job: Job, owner: JobOwner) -> int: ...
+
+    def quit(self) -> None: ...
+
+    def push(self, target: Request | Scene) -> None: ...
+
+    def pop(self) -> None: ...
+
+    def replace(self, target: Request | Scene) -> None: ...
+
+    def reset(self, target: Request | Scene) -> None: ...
 
 
 class Scene:
@@ -27,7 +98,7 @@ class Scene:
     name = "scene"
 
     def __init__(self) -> None:
-        self.app: App = None  # type: ignore[assignment]  # set by the stack on push
+        self.app: SceneHost = None  # type: ignore[assignment]  # set by the stack on push
 
     # lifecycle
     def on_enter(self) -> None:
@@ -69,14 +140,14 @@ class Scene:
         return False
 
     def on_worker_event(self, event: WorkerEvent) -> None:
-        """A message about a job this scene submitted (``App.submit``); dropped once the
+        """A message about a job this scene submitted (``SceneHost.submit``); dropped once the
         scene has left the stack."""
 
 
 class SceneStack:
     """The scenes, bottom first, and the changes requested during this frame."""
 
-    def __init__(self, app: App):
+    def __init__(self, app: SceneHost):
         self.app = app
         self.scenes: list[Scene] = []
         self._pending: list[Callable[[], None]] = []

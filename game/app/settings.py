@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 from ai.levels import NODE_BUDGETS, PRESETS, SOLVER_NODES, Level
 from ai.search import MoveOrder
@@ -364,7 +365,7 @@ def _parse_int(digits: str) -> int | _HugeNumber:
 _DECODER = json.JSONDecoder(parse_int=_parse_int)
 
 
-def _salvage(text: str) -> dict | None:
+def _salvage(text: str) -> dict[str, Any] | None:
     """The longest prefix of a cut-off or damaged file that closes into a JSON object."""
     if len(text) > SALVAGE_MAX_CHARS:
         return None
@@ -384,7 +385,7 @@ def _salvage(text: str) -> dict | None:
     return None
 
 
-def _parse(text: str, problems: list[str]) -> dict:
+def _parse(text: str, problems: list[str]) -> dict[str, Any]:
     """The JSON object in ``text``; what follows it is ignored, a cut-off end is closed."""
     deepest, _ = _nesting(text)
     if deepest > MAX_NESTING:
@@ -471,7 +472,7 @@ LATER_LEVEL_FIELDS = ("endgame_percent",)
 """``Level`` fields added after settings files were first written."""
 
 
-def _keep_presets(settings: Settings, data: dict) -> None:
+def _keep_presets(settings: Settings, data: dict[str, Any]) -> None:
     """A preset saved before a ``Level`` field existed (Expert before ``endgame_percent``)
     is still that preset: the new field takes the preset's value, not the default."""
     for prefix in ("", "second_"):

@@ -12,7 +12,7 @@ import contextlib
 import logging
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import pygame
@@ -35,14 +35,15 @@ def _tone(
         rng = np.random.default_rng(7)
         wave = (1 - noise) * wave + noise * rng.uniform(-1, 1, count)
     envelope = np.exp(-decay * t) * np.minimum(1.0, t * 400)
-    return volume * wave * envelope
+    sound: np.ndarray = volume * wave * envelope
+    return sound
 
 
 def _melody(notes: list[float], note_seconds: float, volume: float = 0.3) -> np.ndarray:
     return np.concatenate([_tone([n], note_seconds, volume, decay=5.0) for n in notes])
 
 
-WAVES = {
+WAVES: dict[str, Callable[[], np.ndarray]] = {
     "drop": lambda: _tone([900, 500], 0.09, 0.2, decay=20),
     "land": lambda: _tone([140, 90], 0.16, 0.5, decay=22, noise=0.35),
     "win": lambda: _melody([523, 659, 784, 1047], 0.13),

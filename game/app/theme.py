@@ -308,7 +308,7 @@ class Theme:
         self.motion = motion  # "off": nothing pulses or blinks (``still``)
         self._fonts: dict[tuple[int, bool], TextFont] = {}
         # rendered lines, least recently used first; their pixels total ``text_bytes``
-        self._texts: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        self._texts: OrderedDict[tuple[object, ...], pygame.Surface] = OrderedDict()
         self.text_bytes = 0
 
     def close(self) -> None:
@@ -367,7 +367,7 @@ class Theme:
         surface.blit(image, rect)
         return rect
 
-    def _keep(self, key: tuple, image: pygame.Surface) -> None:
+    def _keep(self, key: tuple[object, ...], image: pygame.Surface) -> None:
         self._texts[key] = image
         self.text_bytes += _surface_bytes(image)
         while self.text_bytes > TEXT_CACHE_BYTES and len(self._texts) > 1:

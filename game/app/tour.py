@@ -11,16 +11,30 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 import pygame
 
+from ai.levels import Level
+from game.app.loop import App
 from game.app.scene import Scene
+from game.app.scenes.analysis import AnalysisScene
+from game.app.scenes.explorer import ExplorerScene
+from game.app.scenes.game_over import GameOverScene
+from game.app.scenes.help import HowToPlayScene
+from game.app.scenes.level_select import LevelSelectScene
+from game.app.scenes.options import OptionsScene
+from game.app.scenes.past_games import PastGamesScene
+from game.app.scenes.play import PlayScene
+from game.app.scenes.retry import MistakesQueueScene, RetryScene
+from game.app.scenes.review import ReviewScene
+from game.app.scenes.title import TitleScene
+from game.app.tree.code_scene import CodeWalkScene
+from game.app.tree.depth_scene import DepthChartScene
+from game.app.tree.practice_scene import PracticeScene
+from game.app.tree.scene import TreeScene
 from game.i18n import _
-
-if TYPE_CHECKING:
-    from game.app.loop import App
-    from game.app.scenes.play import PlayScene
+from game.rules import Rules
 
 S = TypeVar("S", bound=Scene)
 
@@ -92,8 +106,6 @@ class Tour:
     # -- the visit ----------------------------------------------------------------------
     def run(self) -> list[str]:
         """Every scene once; returns the names of the scenes seen on top, in order."""
-        from game.app.scenes.title import TitleScene
-
         self.app.stack.reset(TitleScene())
         self.frames(2)
         self.menus()
@@ -109,21 +121,12 @@ class Tour:
         return self.seen
 
     def menus(self) -> None:
-        from game.app.scenes.help import HowToPlayScene
-        from game.app.scenes.level_select import LevelSelectScene
-        from game.app.scenes.options import OptionsScene
-        from game.app.scenes.past_games import PastGamesScene
-
         for scene in (OptionsScene(), LevelSelectScene(), HowToPlayScene(), PastGamesScene()):
             self.push(scene)
             self.key(pygame.K_ESCAPE)
 
     def game_against_the_computer(self) -> PlayScene:
         """Two moves against depth 3, a hint and the column scores on."""
-        from ai.levels import Level
-        from game.app.scenes.play import PlayScene
-        from game.rules import Rules
-
         play = PlayScene(Rules(), Level(3), "computer")
         self.push(play)
 
@@ -143,11 +146,6 @@ class Tour:
     def tree_overlay(self, play: PlayScene) -> None:
         """T, then the comparison (C), the move orders (O), the code walk (K), practice
         (P), and the depth chart on one benchmark position."""
-        from game.app.tree.code_scene import CodeWalkScene
-        from game.app.tree.depth_scene import DepthChartScene
-        from game.app.tree.practice_scene import PracticeScene
-        from game.app.tree.scene import TreeScene
-
         self.until(lambda: all(r.result.tree is not None for r in play.searches), _("the trees"))
         self.key(pygame.K_t)
         tree = self.top(TreeScene)
@@ -174,8 +172,6 @@ class Tour:
 
     def retry(self) -> None:
         """L: the review's mistakes again, one tried and judged (and its answer worked out)."""
-        from game.app.scenes.retry import RetryScene
-
         self.key(pygame.K_l)
         retry = self.top(RetryScene)
         self.until(lambda: retry.finished or retry.columns is not None or retry.no_scores is not None, _("the retry"))
@@ -187,9 +183,6 @@ class Tour:
 
     def mistakes_queue(self) -> None:
         """Past games, then M: the queue of the stored games' mistakes."""
-        from game.app.scenes.past_games import PastGamesScene
-        from game.app.scenes.retry_queue import MistakesQueueScene
-
         self.push(PastGamesScene())
         self.key(pygame.K_m)
         queue = self.top(MistakesQueueScene)
@@ -200,7 +193,6 @@ class Tour:
     def finish(self, play: PlayScene) -> None:
         """The rest of the game: the person drops into the leftmost open column (the
         computer soon wins), to the result panel."""
-        from game.app.scenes.game_over import GameOverScene
 
         def over() -> bool:
             return isinstance(self.app.stack.top, GameOverScene)
@@ -215,10 +207,6 @@ class Tour:
     def review_and_analysis(self) -> None:
         """V: the review; A: the analysis board at its position, E the opening explorer
         there; L: the retry of the review's mistakes; T: a tree from the review."""
-        from game.app.scenes.analysis import AnalysisScene
-        from game.app.scenes.explorer import ExplorerScene
-        from game.app.scenes.review import ReviewScene
-
         self.key(pygame.K_v)
         review = self.top(ReviewScene)
         self.until(lambda: review.review is not None or review.failed is not None, _("the review"))

@@ -274,3 +274,18 @@ def row_rects(area: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
     return [
         pygame.Rect(round(area.left + i * (width + gap)), area.top, round(width), area.height) for i in range(count)
     ]
+
+
+_SHADES: dict[tuple[int, int, int], pygame.Surface] = {}
+
+
+def dim(surface: pygame.Surface, alpha: int = 120) -> None:
+    """Darken what is already drawn (the scene beneath an overlay)."""
+    key = (surface.get_width(), surface.get_height(), alpha)
+    shade = _SHADES.get(key)
+    if shade is None:
+        _SHADES.clear()
+        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, alpha))
+        _SHADES[key] = shade
+    surface.blit(shade, (0, 0))

@@ -4,10 +4,12 @@ One road: every piece of AI work the window asks for (moves, hints, column score
 review, the analysis board, comparisons, the depth chart, the code walk's and practice's
 trees) is a job here.  This module is the window's side and stays light: the worker's
 side (``game.app.worker_jobs``: the decider, the solver, the book, numba) is imported
-only in the worker process, so the window process never loads the solver's core.
+only in the worker process (through ``game.app.worker_start``), so the window process
+never loads the solver's core.  Neither side imports the other: what they say to each
+other is ``game.app.worker_protocol``.
 
 The frame loop submits a job and takes in what has arrived once per frame; it never
-waits.  The messages both ways are frozen dataclasses (``JobProgress``, ``JobResult``,
+waits.  The messages both ways are frozen dataclasses of the protocol (``JobProgress``, ``JobResult``,
 ``ReviewMove``, ``ReviewResult``, ``DepthResult``, ``TreeHeader``, ``TreeChunk``,
 ``JobCancelled``, ``JobFailed``).  One job runs at a time: submitting one cancels the
 job under way, and a scene whose job was cancelled that way asks again when it is on
@@ -41,7 +43,6 @@ same work (said once).  No pygame here.
 
 from __future__ import annotations
 
-import enum
 import logging
 import multiprocessing
 import os
@@ -49,237 +50,35 @@ import queue
 import threading
 import time
 from array import array
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
-import numpy as np
-
-from ai.answer import Answer
-from ai.depth_table import DepthTruth
-from ai.levels import Level
-from ai.review import GameReview, MoveReview
-from ai.search import SearchResult
-from ai.tree import FIELDS, SearchTree
+from ai.tree import FIELDS
+from game.app import worker_start
+from game.app.worker_protocol import (
+    CHUNK_BYTES,
+    DepthResult,
+    Job,
+    JobProgress,
+    JobRequest,
+    JobResult,
+    ReviewMove,
+    TreeChunk,
+    TreeHeader,
+    TreeReady,
+    TreeSkipped,
+    WorkerEvent,
+    WorkerLost,
+    WorkerMessage,
+    WorkerNote,
+)
 from game.i18n import _, language
-from game.rules import Rules
 
 log = logging.getLogger(__name__)
 
-CHUNK_BYTES = 1 << 18
 POLL_BUDGET = 0.003  # seconds of tree intake per frame
-PROGRESS_EVERY = 0.05  # seconds between two progress messages
-PARENT_CHECK_EVERY = 0.25  # seconds between two "is my parent alive?" checks in the worker
 READER_POLL = 0.1  # seconds the reader thread waits on the pipe before checking for shutdown
 INBOX_MESSAGES = 8  # messages read ahead of the frame loop (at most 2 MB of tree chunks)
-FAST_SOLVER_QUIET = 0.5  # seconds: a fast solver loaded from its cache in this time is not announced
-
-
-class JobPurpose(enum.Enum):
-    """What a job is for; the scene that submitted it reads its own answers."""
-
-    MOVE = "move"  # the computer's move
-    HINT = "hint"  # a suggestion for the person to move
-    SCORES = "scores"  # every column's exact score for the board's badges (a hint not asked for)
-    COMPARE = "compare"  # the tree overlay's search with pruning switched
-    PONDER = "ponder"  # thinking on the person's time (dropped when a real job comes)
-
-
-@dataclass(frozen=True)
-class SearchJob:
-    """What to work out: the position, the level and what for; nothing else.
-
-    MOVE and HINT play ``level`` through ``ai.player.choose_move`` (the one decider);
-    SCORES is a hint whose move nobody asked for (the board's column badges); COMPARE is
-    a plain search with the level's depth, pruning and order, for the tree overlay.
-    """
-
-    grid: np.ndarray
-    rules: Rules
-    to_move: int
-    level: Level
-    purpose: JobPurpose = JobPurpose.MOVE
-    record_tree: bool = True
-    tree_budget: int = 1_000_000
-
-
-@dataclass(frozen=True)
-class ReviewJob:
-    """Review a game (``ai.reviewer.review_game``); each move's review streams back as a
-    ``ReviewMove``, the whole as a ``ReviewResult``.  ``done`` holds the moves an earlier,
-    stopped run reviewed already, so a review goes on where it stopped."""
-
-    rules: Rules
-    moves: tuple[int, ...]
-    start: np.ndarray
-    start_to_move: int
-    depths: Mapping[int, int] = field(default_factory=dict)
-    done: tuple[MoveReview, ...] = ()
-
-
-@dataclass(frozen=True)
-class DepthJob:
-    """Depth against truth (``ai.depth_truth``) for a position, then for ``sample``
-    benchmark positions (standard board); answered by ``DepthResult``s as it goes."""
-
-    grid: np.ndarray
-    rules: Rules
-    to_move: int
-    sample: int
-
-
-@dataclass(frozen=True)
-class TextbookJob:
-    """Record ``ai.textbook``'s search of a position (the code walk, practice); small
-    by the caller's choice of depth.  Answered like a search: ``JobResult`` + tree."""
-
-    grid: np.ndarray
-    rules: Rules
-    to_move: int
-    depth: int
-    pruning: bool
-
-
-Job = SearchJob | ReviewJob | DepthJob | TextbookJob
-
-
-# -- messages from the worker (each names its job) ---------------------------------------
-@dataclass(frozen=True)
-class JobProgress:
-    """The search is under way: the pass, the deepest finished pass, nodes so far."""
-
-    job_id: int
-    depth: int
-    completed_depth: int
-    nodes: int
-    seconds: float
-
-
-@dataclass(frozen=True)
-class JobResult:
-    """The answer; its tree (if recorded) follows as ``TreeHeader`` + ``TreeChunk``s."""
-
-    job_id: int
-    job: SearchJob | TextbookJob
-    answer: Answer  # ``answer.result.tree`` is None here: it arrives as ``TreeReady``
-    tree_follows: bool = False  # a ``TreeHeader`` and its chunks come next
-
-    @property
-    def result(self) -> SearchResult | None:
-        return self.answer.result
-
-
-@dataclass(frozen=True)
-class TreeHeader:
-    """Everything about a recorded tree except its node data, which follows in chunks."""
-
-    job_id: int
-    grid: np.ndarray
-    rules: Rules
-    to_move: int
-    depth: int
-    pruning: bool
-    nbytes: int
-    chunks: int
-
-    def build(self, data: array) -> SearchTree:
-        """The one place a tree is rebuilt from its header and its node data."""
-        if len(data) * data.itemsize != self.nbytes or len(data) % FIELDS:
-            raise ValueError(
-                _("tree of job {job_id}: {count} bytes, expected {nbytes}").format(
-                    job_id=self.job_id, count=len(data) * data.itemsize, nbytes=self.nbytes
-                )
-            )
-        return SearchTree(data, self.rules, np.array(self.grid), self.to_move, self.depth, self.pruning)
-
-
-@dataclass(frozen=True)
-class TreeChunk:
-    job_id: int
-    index: int
-    data: bytes
-
-
-@dataclass(frozen=True)
-class JobCancelled:
-    job_id: int
-
-
-@dataclass(frozen=True)
-class JobFailed:
-    job_id: int
-    message: str
-
-
-@dataclass(frozen=True)
-class ReviewMove:
-    """One more move of a review is done (they come in order: ``done`` of ``total``)."""
-
-    job_id: int
-    review: MoveReview
-    done: int
-    total: int
-
-
-@dataclass(frozen=True)
-class ReviewResult:
-    """The whole review of a ``ReviewJob``."""
-
-    job_id: int
-    review: GameReview
-
-
-@dataclass(frozen=True)
-class DepthResult:
-    """Depth against truth so far: this position, the benchmark (once measured), and
-    what is being measured now; ``final`` on the last one."""
-
-    job_id: int
-    current: DepthTruth
-    bench: DepthTruth | None
-    status: str
-    final: bool = True
-
-
-# -- events for the scenes ---------------------------------------------------------------
-@dataclass(frozen=True)
-class TreeReady:
-    """The recorded tree of an earlier result has arrived in full."""
-
-    job_id: int
-    tree: SearchTree
-
-
-@dataclass(frozen=True)
-class TreeSkipped:
-    """The tree of an answered job will not come: the moves came faster than the Python
-    search records trees (the oldest waiting one is skipped), or its rerun differed from
-    the answer.  The scene says so instead of waiting for it."""
-
-    job_id: int
-
-
-@dataclass(frozen=True)
-class WorkerNote:
-    """Something the person should know about the worker itself (``job_id`` 0: for the App),
-    e.g. that the fast solver is being compiled on the first start."""
-
-    message: str
-    job_id: int = 0
-
-
-@dataclass(frozen=True)
-class WorkerLost:
-    """The worker process died; a thread took over (``job_id`` 0: for the App)."""
-
-    message: str
-    job_id: int = 0
-
-
-JobAnswer = JobResult | ReviewMove | ReviewResult | DepthResult
-WorkerMessage = JobProgress | JobAnswer | TreeHeader | TreeChunk | TreeSkipped | JobCancelled | JobFailed | WorkerNote
-WorkerEvent = JobProgress | JobAnswer | TreeReady | TreeSkipped | JobCancelled | JobFailed | WorkerLost | WorkerNote
 
 
 class JobOwner(Protocol):
@@ -288,32 +87,17 @@ class JobOwner(Protocol):
     def on_worker_event(self, event: WorkerEvent) -> None: ...
 
 
-@dataclass(frozen=True)
-class JobRequest:
-    job_id: int
-    job: Job
-    language: str = "en"  # the window's language: the notes the AI words come back in it
-
-
 class _WorkerGone:
     """Put by the reader thread when the worker's pipe closed."""
 
 
-def _process_main(requests: Connection, replies: Connection, cancelled_upto: Any, parent_pid: int) -> None:
-    """The worker process's entry point.  Its modules (the solver, the book, numba) load
-    here, in the worker, never in the window: this is the one import across the line."""
-    from game.app import worker_jobs
-
-    worker_jobs.process_main(requests, replies, cancelled_upto, parent_pid)
-
-
-def _read_replies(replies: Connection, inbox: queue.Queue, stop: threading.Event) -> None:
+def _read_replies(replies: Connection, inbox: queue.Queue[WorkerMessage | _WorkerGone], stop: threading.Event) -> None:
     """The window's reader thread: whole messages into ``inbox``, then ``_WorkerGone``.
 
     ``inbox`` is bounded, so a tree waits in the worker, not in the window's memory,
     until the frame loop takes it in."""
 
-    def hand_over(message: object) -> None:
+    def hand_over(message: WorkerMessage | _WorkerGone) -> None:
         while not stop.is_set():
             try:
                 inbox.put(message, timeout=READER_POLL)
@@ -365,7 +149,7 @@ class _TreeIntake:
         self._bytes[start:end] = chunk.data
         self.received += 1
 
-    def release(self) -> array:
+    def release(self) -> array[int]:
         self._bytes.release()  # the array may be resized again once no view is held
         return self.data
 
@@ -388,12 +172,12 @@ class AIWorker:
         self._jobs: dict[int, Job] = {}
         self._awaiting_tree: set[int] = set()  # answered jobs whose tree is still to come
         self._intake: dict[int, _TreeIntake] = {}
-        self._inbox: queue.Queue = queue.Queue()
+        self._inbox: queue.Queue[WorkerMessage | _WorkerGone] = queue.Queue()
         self._cancelled: Any = _Counter()
         self._process: Any = None
         self._thread: threading.Thread | None = None
         self._requests: Connection | None = None
-        self._thread_requests: queue.Queue = queue.Queue()
+        self._thread_requests: queue.Queue[JobRequest | None] = queue.Queue()
         self._reader_stop = threading.Event()
         self.lost_message: str | None = None  # said once when the process died
 
@@ -420,7 +204,7 @@ class AIWorker:
         replies, worker_replies = context.Pipe(duplex=False)
         self._cancelled = context.Value("q", self._cancelled.value, lock=False)
         self._process = context.Process(
-            target=_process_main,
+            target=worker_start.process_main,
             args=(worker_requests, worker_replies, self._cancelled, os.getpid()),
             name="connect4-ai",
             daemon=True,
@@ -444,14 +228,12 @@ class AIWorker:
     def _start_thread(self) -> None:
         """The fallback where no process can run: the same work in a thread of the window
         (said once), which then loads the solver after all."""
-        from game.app.worker_jobs import serve
-
         self.use_process = False
         self._inbox = queue.Queue()
         self._thread_requests = queue.Queue()
         self._cancelled = _copy_counter(self._cancelled)
         self._thread = threading.Thread(
-            target=serve,
+            target=worker_start.serve_in_thread,
             args=(self._thread_requests.get, self._inbox.put, self._cancelled),
             name="connect4-ai",
             daemon=True,

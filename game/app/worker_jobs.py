@@ -36,7 +36,7 @@ from ai.search import SearchCancelled, SearchProgress, search
 from ai.solver import SolverStopped
 from ai.textbook import textbook_search
 from ai.tree import SearchTree
-from game.app.worker import (
+from game.app.worker_protocol import (
     CHUNK_BYTES,
     FAST_SOLVER_QUIET,
     PARENT_CHECK_EVERY,

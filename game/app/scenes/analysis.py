@@ -20,17 +20,19 @@ from ai.answer import Answer
 from ai.exact import ExactScore, verdict
 from ai.levels import HINT_EXACT_NODES
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
+from game.app.clipboard import copy_moves, paste_position
 from game.app.job_slot import JobSlot
+from game.app.navigation import OpenExplorer
 from game.app.scene import Scene
 from game.app.scenes.board_panel import refused, scores_job
 from game.app.scenes.play_view import notes_for
 from game.app.theme import Theme
 from game.app.widgets import Button, display_size, row_rects
-from game.app.worker import JobFailed, JobResult, WorkerEvent
+from game.app.worker_protocol import JobFailed, JobResult, WorkerEvent
 from game.board import Board
 from game.i18n import N_, _, ngettext
 from game.notation import format_move
-from game.rules import MAX, MIN, STANDARD
+from game.rules import MAX, MIN, STANDARD, Rules
 
 
 def analysis_areas(
@@ -87,7 +89,7 @@ class AnalysisScene(Scene):
         ]
 
     @property
-    def rules(self):
+    def rules(self) -> Rules:
         return self.board.rules
 
     # -- life cycle ---------------------------------------------------------------------
@@ -197,13 +199,9 @@ class AnalysisScene(Scene):
         self.ask_scores()
 
     def copy(self) -> None:
-        from game.app.clipboard import copy_moves
-
         copy_moves(self.app, self.board)
 
     def paste(self) -> None:
-        from game.app.clipboard import paste_position
-
         board = paste_position(self.app, self.rules)
         if board is not None:
             self.board = board
@@ -213,15 +211,13 @@ class AnalysisScene(Scene):
 
     def open_explorer(self) -> None:
         """The opening explorer at this position (moves from the empty standard board)."""
-        from game.app.scenes.explorer import ExplorerScene
-
         if self.rules != STANDARD or self.board.start_grid().any():
             self.app.show_toast(_("The opening explorer is for games from the empty 6x7 board"))
             return
-        self.app.stack.push(ExplorerScene(list(self.board.moves)))
+        self.app.push(OpenExplorer(tuple(self.board.moves)))
 
     def back(self) -> None:
-        self.app.stack.pop()
+        self.app.pop()
 
     # -- input ------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> None:

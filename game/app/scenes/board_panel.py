@@ -1,21 +1,19 @@
 """What the analysis board, the opening explorer and the retry share: a board beside a
-panel, Perfect's column scores of a position as a job for the worker, and the refusal
+panel, the review's progress bar, Perfect's column scores of a position as a job for the worker, and the refusal
 of a move that cannot be played.  No AI here: the job is the worker's."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import pygame
 
 from ai.levels import PRESETS
-from game.app.worker import JobPurpose, SearchJob
+from game.app.scene import SceneHost
+from game.app.theme import Theme
+from game.app.worker_protocol import JobPurpose, SearchJob
 from game.board import Board
-
-if TYPE_CHECKING:
-    from game.app.loop import App
-    from game.app.theme import Theme
+from game.i18n import _
 
 
 @dataclass(frozen=True)
@@ -58,7 +56,7 @@ def scores_job(board: Board) -> SearchJob:
     )
 
 
-def refused(app: App, board: Board, move: int, over: str) -> bool:
+def refused(app: SceneHost, board: Board, move: int, over: str) -> bool:
     """Say why ``move`` cannot be played in ``board`` (``over``: when the game is over);
     True when it cannot."""
     if board.is_game_over():
@@ -68,3 +66,22 @@ def refused(app: App, board: Board, move: int, over: str) -> bool:
         app.show_toast(board.why_illegal(move, zero_based=True))
         return True
     return False
+
+
+def draw_progress(surface: pygame.Surface, theme: Theme, plot: pygame.Rect, done: int, total: int, size: int) -> None:
+    """The review's progress bar, over the middle of the graph, while the worker reviews."""
+    p = theme.palette
+    bar = pygame.Rect(0, 0, min(plot.width - 20, 420), 22)
+    bar.center = plot.center
+    pygame.draw.rect(surface, p.panel, bar.inflate(16, 40), border_radius=8)
+    pygame.draw.rect(surface, p.hole, bar, border_radius=6)
+    filled = bar.copy()
+    filled.width = int(bar.width * done / max(1, total))
+    pygame.draw.rect(surface, p.accent, filled, border_radius=6)
+    theme.text(
+        surface,
+        _("Reviewing... {done} of {total} moves").format(done=done, total=total),
+        size,
+        (bar.centerx, bar.top - 4),
+        anchor="midbottom",
+    )

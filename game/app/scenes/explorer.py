@@ -20,12 +20,13 @@ import pygame
 from ai.exact import ExactScore
 from game.app.board_view import BoardLayout, BoardView
 from game.app.job_slot import JobSlot
+from game.app.navigation import OpenAnalysis
 from game.app.scene import Scene
 from game.app.scenes.board_panel import SideLayout, refused, scores_job, side_layout
 from game.app.scenes.play_view import notes_for
 from game.app.theme import Theme
 from game.app.widgets import Button, display_size, row_rects
-from game.app.worker import JobFailed, JobResult, WorkerEvent
+from game.app.worker_protocol import JobFailed, JobResult, WorkerEvent
 from game.board import Board
 from game.i18n import N_, _, ngettext
 from game.learn.explorer import ExploreRow, explore_rows
@@ -96,9 +97,7 @@ class ExplorerScene(Scene):
         self.job.cancel()
 
     def load_games(self) -> None:
-        from game.app.archive_link import archive_of
-
-        self.records = archive_of(self.app).games()
+        self.records = self.app.archive.games()
         self.refresh_rows()
 
     def refresh_rows(self) -> None:
@@ -149,12 +148,10 @@ class ExplorerScene(Scene):
         self.ask_scores()
 
     def open_analysis(self) -> None:
-        from game.app.scenes.analysis import AnalysisScene
-
-        self.app.stack.push(AnalysisScene(self.board.copy()))
+        self.app.push(OpenAnalysis(self.board.copy()))
 
     def back(self) -> None:
-        self.app.stack.pop()
+        self.app.pop()
 
     # -- input ----------------------------------------------------------------------------
     def row_at(self, lay: SideLayout, pos: tuple[int, int]) -> int | None:

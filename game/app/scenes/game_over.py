@@ -7,23 +7,19 @@ tree; or click.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pygame
 
-from game.app.scenes.menu import OverlayMenu, dim
-from game.app.widgets import Button, row_rects
+from game.app.menu import OverlayMenu
+from game.app.navigation import BackToTitle, GameInPlay
+from game.app.widgets import Button, dim, row_rects
 from game.i18n import N_, _
 from game.rules import MAX, MIN, Mode
-
-if TYPE_CHECKING:
-    from game.app.scenes.play import PlayScene
 
 
 class GameOverScene(OverlayMenu):
     name = "game over"
 
-    def __init__(self, play: PlayScene):
+    def __init__(self, play: GameInPlay):
         super().__init__()
         self.play = play
         self.title = play.result_text()
@@ -128,7 +124,7 @@ class GameOverScene(OverlayMenu):
         buttons = [
             Button(N_("Play again"), self.play_again, "Enter"),
             Button(N_("Review"), self.review, "V"),
-            Button(N_("Look at the board"), self.app.stack.pop, "Esc"),
+            Button(N_("Look at the board"), self.app.pop, "Esc"),
         ]
         if self.play.last_tree_index() is not None:  # book and solver answers have no tree
             buttons.append(Button(N_("Open the last tree"), self.tree, "T"))
@@ -137,7 +133,7 @@ class GameOverScene(OverlayMenu):
 
     def play_again(self) -> None:
         self.play.restart()
-        self.app.stack.pop()
+        self.app.pop()
 
     def review(self) -> None:
         self.play.open_review()
@@ -147,9 +143,7 @@ class GameOverScene(OverlayMenu):
         self.play.open_tree()
 
     def main_menu(self) -> None:
-        from game.app.scenes.title import TitleScene
-
-        self.app.stack.reset(TitleScene())
+        self.app.reset(BackToTitle())
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_m:

@@ -48,13 +48,13 @@ class HowToPlayScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_BACKSPACE):
-                self.app.stack.pop()
+                self.app.pop()
             elif event.key == pygame.K_DOWN:
                 self.scroll += 30
             elif event.key == pygame.K_UP:
                 self.scroll = max(0, self.scroll - 30)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self.app.stack.pop()
+            self.app.pop()
         elif event.type == pygame.MOUSEWHEEL:
             self.scroll = max(0, self.scroll - event.y * 30)
 

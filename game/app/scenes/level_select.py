@@ -1,6 +1,7 @@
 """Level select: named presets, search depth, alpha-beta on/off, positions per move, and what
 each setting means and costs; a warning with an estimate before a level that cannot
 finish in reasonable time.  In computer vs computer each side gets its own level.
+``PlayOnScene`` (P in a review) is the same screen, then a game from the move shown.
 
 Controls: Up/Down choose a row, Left/Right change it, Enter start, Esc back; or click.
 """
@@ -25,11 +26,14 @@ from ai.levels import (
     preset_name,
 )
 from ai.search import MoveOrder
+from game.app.archive_link import level_label
+from game.app.navigation import NewGame, PlayFrom
 from game.app.scene import Scene
 from game.app.settings import Opponent
 from game.app.widgets import Button, FocusList, Selector, display_size, row_rects, stack_rects
+from game.board import Board
 from game.i18n import N_, _, counted
-from game.rules import MAX_DEPTH, MIN_DEPTH, STANDARD, Rules
+from game.rules import MAX, MAX_DEPTH, MIN_DEPTH, STANDARD, Rules
 
 MIN_TEXT = 11
 """The smallest size the explanation shrinks to before lines give way to the buttons."""
@@ -118,7 +122,7 @@ class LevelSelectScene(Scene):
         )
         self.order = Selector(N_("Move order"), list(MoveOrder), 0, setter("order"), format=lambda v: _(ORDER_NAMES[v]))
         self.start_button = Button(N_("Start"), self.start, key_hint="Enter")
-        self.back = Button(N_("Back"), self.app.stack.pop, key_hint="Esc")
+        self.back = Button(N_("Back"), self.app.pop, key_hint="Esc")
         self.focus = FocusList([])
         self._sync()
         self.layout(display_size())
@@ -181,10 +185,8 @@ class LevelSelectScene(Scene):
         return lambda: self.use_preset(level)
 
     def start(self) -> None:
-        from game.app.scenes.play import PlayScene
-
         self.app.save_settings()
-        self.app.stack.replace(PlayScene.from_settings(self.app.settings))
+        self.app.replace(NewGame())
 
     # -- layout (on enter, each update, each click) and drawing -----------------------
     def row_height(self, size: tuple[int, int]) -> int:
@@ -218,7 +220,7 @@ class LevelSelectScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
             if event.key == pygame.K_ESCAPE:
-                self.app.stack.pop()
+                self.app.pop()
             elif (
                 event.key in (pygame.K_RETURN, pygame.K_KP_ENTER)
                 and self.focus.items[self.focus.index] is not self.start_button
@@ -308,3 +310,36 @@ class LevelSelectScene(Scene):
             y += pitch(size)
         self.back.draw(surface, theme)
         self.start_button.draw(surface, theme, label=_("Start anyway") if warning else None)
+
+
+class PlayOnScene(LevelSelectScene):
+    """The level screen, then a game from ``board`` against that level: you play the
+    side to move, the computer the other."""
+
+    name = "play on"
+
+    def __init__(self, board: Board):
+        super().__init__()
+        self.board = board.copy()
+
+    def on_enter(self) -> None:
+        self.app.settings.opponent = Opponent.COMPUTER  # one level: the computer's
+        super().on_enter()
+
+    def headline(self) -> str:
+        side = 1 if self.board.to_move == MAX else 2
+        return _("Play on after move {count} as player {side} · {describe}").format(
+            count=len(self.board.moves), side=side, describe=self.board.rules.said()
+        )
+
+    def start(self) -> None:
+        self.app.save_settings()
+        self.app.replace(PlayFrom(self.board.copy(), self.app.settings.level()))
+        side = 1 if self.board.to_move == MAX else 2
+        level = level_label(self.app.settings.level())
+        self.app.show_toast(
+            _("Playing on after move {count}: you are player {side}, against {level}").format(
+                count=len(self.board.moves), side=side, level=level
+            ),
+            5.0,
+        )

@@ -150,7 +150,7 @@ class OptionsScene(Scene):
 
     def close(self) -> None:
         self.app.save_settings()
-        self.app.stack.pop()
+        self.app.pop()
 
     def layout(self, size: tuple[int, int]) -> None:
         """Place the rows for a window of ``size`` (on enter, each update and each click).

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pygame
 
-from game.app.archive_link import archive_of
+from game.app.navigation import MistakesQueue, OpenReview
 from game.app.scene import Scene
 from game.app.theme import draw_mark
 from game.app.widgets import Button, display_size
@@ -89,7 +89,7 @@ class PastGamesScene(Scene):
         self.reload()
 
     def reload(self) -> None:
-        archive = archive_of(self.app)
+        archive = self.app.archive
         self.levels = [None, *archive.levels()]
         if any(r.first == r.second == HUMAN for r in archive.games()):
             self.levels.append(HUMAN)
@@ -127,22 +127,16 @@ class PastGamesScene(Scene):
         self.open_game(self.records[self.selected])
 
     def open_game(self, record: GameRecord) -> None:
-        from game.app.scenes.review import ReviewScene
-
         names = {side: (_("a person") if n == HUMAN else n) for side, n in ((MAX, record.first), (MIN, record.second))}
         depths = {s: d for s, d in ((MAX, record.first_depth), (MIN, record.second_depth)) if d}
-        self.app.stack.push(
-            ReviewScene(record.rules, list(record.moves), names=names, depths=depths, game_id=record.id)
-        )
+        self.app.push(OpenReview(record.rules, tuple(record.moves), names=names, depths=depths, game_id=record.id))
 
     def train_mistakes(self) -> None:
         """Your mistakes across the games listed, one queue (``game.app.scenes.retry``)."""
-        from game.app.scenes.retry_queue import MistakesQueueScene
-
-        self.app.stack.push(MistakesQueueScene(self.records))
+        self.app.push(MistakesQueue(tuple(self.records)))
 
     def back(self) -> None:
-        self.app.stack.pop()
+        self.app.pop()
 
     # -- layout ----------------------------------------------------------------------------
     def areas(self, size: tuple[int, int]) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect, list[pygame.Rect], int]:

@@ -6,21 +6,17 @@ Controls: Up/Down choose, Enter activate, Esc resume; or click.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from game.app.scenes.menu import OverlayMenu
+from game.app.menu import OverlayMenu
+from game.app.navigation import BackToTitle, GameInPlay, ShowHelp
 from game.app.widgets import Button
 from game.i18n import N_, _
-
-if TYPE_CHECKING:
-    from game.app.scenes.play import PlayScene
 
 
 class PauseScene(OverlayMenu):
     title = N_("Paused")
     name = "pause"
 
-    def __init__(self, play: PlayScene):
+    def __init__(self, play: GameInPlay):
         super().__init__()
         self.play = play
 
@@ -30,7 +26,7 @@ class PauseScene(OverlayMenu):
 
     def build_buttons(self) -> list[Button]:
         return [
-            Button(N_("Resume"), self.app.stack.pop, "Esc"),
+            Button(N_("Resume"), self.app.pop, "Esc"),
             Button(N_("Restart"), self.restart),
             Button(N_("How to play"), self.help),
             Button(N_("Main menu"), self.main_menu),
@@ -40,22 +36,16 @@ class PauseScene(OverlayMenu):
 
     def restart(self) -> None:
         self.play.restart()
-        self.app.stack.pop()
+        self.app.pop()
 
     def review(self) -> None:
-        from game.app.scenes.review import ReviewScene
-
         if not self.play.match.moves:
             self.app.show_toast(_("No moves to review yet"))
             return
-        self.app.stack.push(ReviewScene.of_play(self.play))
+        self.play.open_review()
 
     def help(self) -> None:
-        from game.app.scenes.help import HowToPlayScene
-
-        self.app.stack.push(HowToPlayScene())
+        self.app.push(ShowHelp())
 
     def main_menu(self) -> None:
-        from game.app.scenes.title import TitleScene
-
-        self.app.stack.reset(TitleScene())
+        self.app.reset(BackToTitle())

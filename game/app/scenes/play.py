@@ -24,6 +24,7 @@ from ai.levels import Level, solvable
 from game.app import archive_link
 from game.app.animation import DiscDrop, DropEvent, make_drop
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
+from game.app.navigation import OpenTree, ShowGameOver, ShowPause
 from game.app.scene import Scene
 from game.app.scenes import play_text as say
 from game.app.scenes import play_view
@@ -32,7 +33,7 @@ from game.app.scenes.play_records import SearchRecord, SearchRecords
 from game.app.scenes.play_text import Names
 from game.app.settings import Opponent, Settings
 from game.app.widgets import Button, display_size
-from game.app.worker import JobPurpose, TreeReady, TreeSkipped, WorkerEvent
+from game.app.worker_protocol import JobPurpose, TreeReady, TreeSkipped, WorkerEvent
 from game.board import Outcome
 from game.i18n import N_, _
 from game.match import Match
@@ -273,14 +274,10 @@ class PlayScene(Scene):
         self.glow_started = None
 
     def open_menu(self) -> None:
-        from game.app.scenes.pause import PauseScene
-
-        self.app.stack.push(PauseScene(self))
+        self.app.push(ShowPause(self))
 
     def open_review(self) -> None:
-        from game.app.scenes.review import ReviewScene
-
-        self.app.stack.push(ReviewScene.of_play(self))
+        self.app.push(archive_link.review_request(self))
 
     def last_tree_index(self) -> int | None:
         return self.records.last_tree_index()
@@ -292,9 +289,7 @@ class PlayScene(Scene):
             quiet = _("No search yet: the tree appears after a computer move or a hint")
             self.app.show_toast(_(say.NO_TREE_TEXT) if later_answer else quiet, 4.0)
             return
-        from game.app.tree.scene import TreeScene
-
-        self.app.stack.push(TreeScene(self, index))
+        self.app.push(OpenTree(self, index))
         if index != len(self.searches) - 1 or later_answer:
             self.app.show_toast(
                 _("The last answer came from the opening book or solver (no tree): showing the search before it"), 4.0
@@ -366,9 +361,7 @@ class PlayScene(Scene):
             self.end_timer -= dt
             if self.end_timer <= 0:
                 self.end_timer = None
-                from game.app.scenes.game_over import GameOverScene
-
-                self.app.stack.push(GameOverScene(self))
+                self.app.push(ShowGameOver(self))
         if self.outcome is None and self.drop is None and self.jobs.purpose is None:
             side = self.match.to_move
             if self.is_computer(side) and not self.match.is_over():

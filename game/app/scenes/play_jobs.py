@@ -8,21 +8,23 @@ screen's sentences (``play_text``) and painting (``play_view``) can read them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ai.answer import Answer
 from ai.cost import full_tree_positions, seconds_for
 from ai.exact import ExactScore
 from ai.levels import PRESETS, Level, preset_name, solvable
+from game.app.animation import DiscDrop
+from game.app.scene import SceneHost
 from game.app.scenes import play_text as say
-from game.app.scenes.play_records import SearchRecord
+from game.app.scenes.play_records import SearchRecord, SearchRecords
 from game.app.scenes.play_text import Report
 from game.app.settings import Opponent
-from game.app.worker import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.app.worker_protocol import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.board import Outcome
 from game.i18n import _
-
-if TYPE_CHECKING:
-    from game.app.scenes.play import PlayScene
+from game.match import Match
+from game.rules import Rules
 
 UI_TREE_BUDGET = 1_000_000
 HINT_LEVEL = "Hard"
@@ -35,11 +37,45 @@ STAND_IN_LEVEL = "Expert"
 """What plays for a level whose job failed (a damaged book, say), for the rest of the game."""
 
 
+class JobsGame(Protocol):
+    """What the jobs read of the play screen they work for, and do to it (play the move)."""
+
+    @property
+    def app(self) -> SceneHost: ...
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def match(self) -> Match: ...
+
+    @property
+    def levels(self) -> Mapping[int, Level]: ...
+
+    @property
+    def opponent(self) -> Opponent: ...
+
+    @property
+    def outcome(self) -> Outcome | None: ...
+
+    @property
+    def drop(self) -> DiscDrop | None: ...
+
+    @property
+    def records(self) -> SearchRecords: ...
+
+    def is_computer(self, side: int) -> bool: ...
+
+    def play_move(self, move: int) -> None: ...
+
+    def on_worker_event(self, event: WorkerEvent) -> None: ...
+
+
 class PlayJobs:
     """The job under way (its purpose, id and the ply it was asked at) and the answers
     kept: the last report (a move or a hint), the hinted move, the column scores."""
 
-    def __init__(self, scene: PlayScene):
+    def __init__(self, scene: JobsGame):
         self.scene = scene
         self.purpose: JobPurpose | None = None  # while the worker works for this screen
         self.id: int | None = None
@@ -188,7 +224,7 @@ class PlayJobs:
             self.scene.records.untreed_ply = self.ply
         self.report = Report(purpose is JobPurpose.HINT, side, answer)
         if purpose is JobPurpose.HINT:
-            self.scene.app.toast = None  # "Looking for a hint..." is answered
+            self.scene.app.hide_toast()  # "Looking for a hint..." is answered
             self.hint = answer.move
             self.hint_scores_hidden = False  # a hint asked for shows its scores
         else:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 from ai.search import SearchResult
 from ai.tree import SearchTree
-from game.app.worker import JobPurpose
+from game.app.worker_protocol import JobPurpose
 
 
 @dataclass(frozen=True)

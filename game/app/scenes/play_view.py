@@ -8,27 +8,61 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import pygame
 
 from ai.exact import ExactScore
-from ai.levels import PRESETS
-from game.app.board_view import BoardLayout, ColumnNote
+from ai.levels import PRESETS, Level
+from game.app.board_view import BoardLayout, BoardView, ColumnNote
 from game.app.scenes import play_text as say
-from game.app.scenes.play_jobs import HINT_LEVEL
+from game.app.scenes.play_jobs import HINT_LEVEL, JobsGame, PlayJobs
+from game.app.scenes.play_text import Names
 from game.app.settings import Opponent
 from game.app.theme import Palette
-from game.app.widgets import row_rects
-from game.app.worker import JobPurpose
+from game.app.widgets import Button, row_rects
+from game.app.worker_protocol import JobPurpose
 from game.board import Board
 from game.i18n import _
 from game.rules import MAX, MIN, Cell, Mode, Rules
 
-if TYPE_CHECKING:
-    from game.app.scenes.play import PlayScene
-
 GLOW_SECONDS = 6.0  # the winning line pulses this long, then stays lit (no redraws while idle)
+
+
+class PlayShown(JobsGame, Protocol):
+    """What the play screen's painting and sentences read of the scene (and never change)."""
+
+    @property
+    def level(self) -> Level: ...
+
+    @property
+    def jobs(self) -> PlayJobs: ...
+
+    @property
+    def view(self) -> BoardView | None: ...
+
+    @property
+    def buttons(self) -> Mapping[str, Button]: ...
+
+    @property
+    def cursor(self) -> Cell: ...
+
+    @property
+    def hover(self) -> Cell | None: ...
+
+    @property
+    def glow_started(self) -> float | None: ...
+
+    @property
+    def thinking(self) -> bool: ...
+
+    def names(self) -> Names: ...
+
+    def side_name(self, side: int) -> str: ...
+
+    def result_text(self) -> str: ...
+
+    def button_states(self) -> dict[str, bool]: ...
 
 
 @dataclass(frozen=True)
@@ -63,7 +97,7 @@ def frame_layout(rules: Rules, size: tuple[int, int], buttons: int) -> PlayLayou
 
 
 # -- what the status bar says -----------------------------------------------------------
-def headline(scene: PlayScene) -> str:
+def headline(scene: PlayShown) -> str:
     """The first status line: what matters now."""
     if scene.outcome is not None:
         return scene.result_text()
@@ -79,7 +113,7 @@ def headline(scene: PlayScene) -> str:
     return say.turn_text(scene.names(), side, scene.opponent is Opponent.COMPUTER, computer)
 
 
-def detail(scene: PlayScene) -> str:
+def detail(scene: PlayShown) -> str:
     """The second status line: the answer's cost, or the search's progress."""
     scores_only = scene.jobs.purpose is JobPurpose.SCORES
     if scene.jobs.purpose is not None and not scores_only:
@@ -102,7 +136,7 @@ def detail(scene: PlayScene) -> str:
     return f"{detail} · {working}" if scores_only else detail
 
 
-def level_line(scene: PlayScene) -> str:
+def level_line(scene: PlayShown) -> str:
     if scene.opponent is Opponent.HUMAN:
         return _("Hints: {level_text}").format(level_text=say.level_text(PRESETS[HINT_LEVEL], scene.rules))
     if scene.opponent is Opponent.DEMO and scene.levels[MAX] != scene.levels[MIN]:
@@ -112,7 +146,7 @@ def level_line(scene: PlayScene) -> str:
     return say.level_text(scene.level, scene.rules)
 
 
-def tally_line(scene: PlayScene) -> str:
+def tally_line(scene: PlayShown) -> str:
     """The games won so far; in full-board mode, this game's running score instead."""
     if scene.rules.mode is Mode.FULL_BOARD:
         first, second = scene.match.board.score()
@@ -127,7 +161,7 @@ def tally_line(scene: PlayScene) -> str:
     return ""
 
 
-def column_notes(scene: PlayScene) -> list[ColumnNote | None]:
+def column_notes(scene: PlayShown) -> list[ColumnNote | None]:
     """Each column's exact score, when the scores are shown and known."""
     exact = scene.jobs.exact_scores()
     if not exact or not scene.rules.gravity:
@@ -153,11 +187,11 @@ def notes_from_scores(scores: Mapping[int, int | None], board: Board, palette: P
     return notes_for(columns, board.rules, board.to_move, palette) if board.rules.gravity else []
 
 
-def scores_legend(scene: PlayScene) -> str:
+def scores_legend(scene: PlayShown) -> str:
     return say.scores_legend(scene.names(), scene.match.to_move)
 
 
-def read_board(scene: PlayScene) -> None:
+def read_board(scene: PlayShown) -> None:
     """Say the board column by column (B), with spoken output on."""
     if scene.app.speech.enabled:
         scene.app.speak(say.board_readout(scene.match.board.grid, scene.rules, scene.names()))
@@ -165,7 +199,7 @@ def read_board(scene: PlayScene) -> None:
         scene.app.show_toast(_("B reads the board aloud when spoken output is on (Options)"))
 
 
-def ghost(scene: PlayScene) -> tuple[Cell, int, bool] | None:
+def ghost(scene: PlayShown) -> tuple[Cell, int, bool] | None:
     side = scene.match.to_move
     if scene.outcome is not None or scene.drop is not None or scene.is_computer(side):
         return None
@@ -180,7 +214,7 @@ def ghost(scene: PlayScene) -> tuple[Cell, int, bool] | None:
 
 
 # -- painting (changes no state) --------------------------------------------------------
-def draw(scene: PlayScene, surface: pygame.Surface) -> None:
+def draw(scene: PlayShown, surface: pygame.Surface) -> None:
     assert scene.view is not None, "drawn before on_enter"
     theme = scene.app.theme
     layout = frame_layout(scene.rules, surface.get_size(), len(scene.buttons))
@@ -219,7 +253,7 @@ def draw(scene: PlayScene, surface: pygame.Surface) -> None:
         button.draw(surface, theme, rect=rect, enabled=states.get(name, True))
 
 
-def draw_scores_legend(scene: PlayScene, surface: pygame.Surface, board: BoardLayout) -> None:
+def draw_scores_legend(scene: PlayShown, surface: pygame.Surface, board: BoardLayout) -> None:
     """The badges' legend in the margin left of the board, from the badges' row down
     (left out when the margin is too narrow for it)."""
     theme = scene.app.theme
@@ -242,7 +276,7 @@ def draw_scores_legend(scene: PlayScene, surface: pygame.Surface, board: BoardLa
         y += pitch(size)
 
 
-def draw_status(scene: PlayScene, surface: pygame.Surface, layout: PlayLayout) -> None:
+def draw_status(scene: PlayShown, surface: pygame.Surface, layout: PlayLayout) -> None:
     """Headline (big) and detail (small) on the left; level and tally on the right
     when there is room for them beside the texts."""
     theme = scene.app.theme

@@ -8,6 +8,13 @@ best column, every column shows its exact result, and a second job works out the
 answer to the try ("what it allows": a faint disc, and its result in words).  The first try at each position scores as the
 review's accuracy (best 1, good 1/2); the round's score is kept at the top.
 
+``MistakesQueueScene`` (Past games, M): your mistakes across stored games, in one queue.
+The games with an exact review give their mistakes at once (the archive keeps every
+mistake's ply in the review's summary).  The others are reviewed first, one after the
+other, by the worker (a ``ReviewJob``, as the review screen asks for): each review is
+kept in the archive and adds the person's mistakes to the queue.  N starts with the
+mistakes found so far; the rest of the games stay for the next time.
+
 Controls: click a column or 1..7 to try it; R try again (it no longer scores); N, Enter
 or Right the next position; Esc back.
 """
@@ -19,27 +26,30 @@ from collections.abc import Mapping
 import pygame
 
 from ai.exact import ExactScore
-from ai.review import GameReview
+from ai.review import GameReview, MoveClass
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
 from game.app.job_slot import JobSlot
 from game.app.scene import Scene
-from game.app.scenes.board_panel import SideLayout, refused, scores_job, side_layout
+from game.app.scenes.board_panel import SideLayout, draw_progress, refused, scores_job, side_layout
 from game.app.scenes.play_view import notes_for
 from game.app.theme import Theme
 from game.app.widgets import Button, display_size, row_rects
-from game.app.worker import JobFailed, JobResult, WorkerEvent
+from game.app.worker_protocol import JobFailed, JobResult, ReviewJob, ReviewMove, ReviewResult, WorkerEvent
 from game.board import Board
-from game.i18n import N_, _
+from game.i18n import N_, _, ngettext
 from game.learn.training import (
     Drill,
     RoundScore,
     Verdict,
     columns_of_scores,
+    drills_of_game,
+    drills_of_records,
     drills_of_review,
     judge,
     prompt_line,
     verdict_lines,
 )
+from game.records import GameRecord
 from game.rules import MAX, MIN
 
 
@@ -194,7 +204,7 @@ class RetryScene(Scene):
         self.start_drill()
 
     def back(self) -> None:
-        self.app.stack.pop()
+        self.app.pop()
 
     # -- input --------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -242,7 +252,7 @@ class RetryScene(Scene):
             return self.panel_lines()[0]
         return self.header_lines()[1]
 
-    def verdict_of_played(self):
+    def verdict_of_played(self) -> MoveClass | None:
         """The class of the move played in the game (known once the scores are)."""
         drill = self.drill
         if drill is None:
@@ -433,3 +443,128 @@ def retry_of_review(review: GameReview, depths: Mapping[int, int], names: Mappin
         for side in (MAX, MIN)
     }
     return RetryScene(drills_of_review(review, sides, _("this game"), who))
+
+
+class MistakesQueueScene(RetryScene):
+    """The retry of a queue of stored games' mistakes, reviewing the unreviewed first."""
+
+    def __init__(self, records: list[GameRecord]):
+        drills, waiting = drills_of_records(records)
+        super().__init__(drills, _("Your mistakes, all games"))
+        self.to_review = waiting
+        self.review_count = len(waiting)
+        self.review_job = JobSlot(self)
+        self.moves_reviewed = 0  # of the game under review
+
+    @property
+    def reviewing(self) -> bool:
+        return bool(self.to_review)
+
+    def on_exit(self) -> None:
+        super().on_exit()
+        self.review_job.cancel()
+
+    def start_drill(self) -> None:
+        """The first position once every game has its review; until then, the reviews."""
+        if self.reviewing:
+            self.review_next()
+        else:
+            super().start_drill()
+
+    def review_next(self) -> None:
+        """Ask the worker for the review of the next game that has none; when none is
+        left, the first position."""
+        if not self.to_review:
+            super().start_drill()
+            return
+        record = self.to_review[0]
+        depths = {s: d for s, d in ((MAX, record.first_depth), (MIN, record.second_depth)) if d}
+        empty = record.rules.empty_grid()
+        self.moves_reviewed = 0
+        self.review_job.submit(ReviewJob(record.rules, tuple(record.moves), empty, MAX, depths))
+
+    def update(self, dt: float) -> None:
+        if self.reviewing:
+            if self.review_job.lost():  # another job took the worker: this game again
+                self.review_next()
+            return
+        super().update(dt)
+
+    def on_worker_event(self, event: WorkerEvent) -> None:
+        if not self.review_job.owns(event):
+            super().on_worker_event(event)
+            return
+        if isinstance(event, ReviewMove):
+            self.moves_reviewed = event.done
+            self.app.dirty = True
+        elif isinstance(event, ReviewResult | JobFailed):
+            self.review_job.done()
+            record = self.to_review.pop(0)
+            if isinstance(event, ReviewResult):
+                self.keep_review(record, event)
+            self.review_next()
+            self.app.dirty = True
+
+    def keep_review(self, record: GameRecord, event: ReviewResult) -> None:
+        """The review made just now: into the archive, its mistakes into the queue."""
+        if record.id is not None:
+            self.app.archive.set_review(record.id, event.review.summary())
+        self.drills.extend(drills_of_game(record, event.review))
+
+    def next_drill(self) -> None:
+        if self.reviewing:  # start with the mistakes found so far
+            self.review_job.cancel()
+            left = len(self.to_review)
+            self.to_review = []
+            self.note = ngettext(
+                "{left} game not reviewed yet: it waits for the next round.",
+                "{left} games not reviewed yet: they wait for the next round.",
+                left,
+            ).format(left=left)
+            self.index = 0
+            self.start_drill()
+            return
+        super().next_drill()
+
+    @property
+    def finished(self) -> bool:
+        return not self.reviewing and super().finished
+
+    def try_column(self, column: int) -> None:
+        if not self.reviewing:
+            super().try_column(column)
+
+    def can_go_on(self) -> bool:
+        return self.reviewing or super().can_go_on()
+
+    def next_label(self) -> str:
+        return _("Start now") if self.reviewing else super().next_label()
+
+    def draw_middle(self, surface: pygame.Surface, lay: SideLayout) -> None:
+        """While reviewing, the review's progress bar where the board goes."""
+        if not self.reviewing:
+            super().draw_middle(surface, lay)
+            return
+        total = len(self.to_review[0].moves)
+        draw_progress(surface, self.app.theme, lay.board, self.moves_reviewed, total, lay.text)
+
+    def header_lines(self) -> tuple[str, str]:
+        if self.reviewing:
+            done = self.review_count - len(self.to_review)
+            return (
+                _("{title}: reviewing your games first").format(title=self.title),
+                _("Game {done} of {review_count} has no review yet: the exact review finds its mistakes.").format(
+                    done=done + 1, review_count=self.review_count
+                ),
+            )
+        return super().header_lines()
+
+    def panel_lines(self) -> list[str]:
+        if self.reviewing:
+            found = len(self.drills)
+            return [
+                _("Mistakes found so far: {found}.").format(found=found),
+                _("Each review is kept in the archive, so this happens once per game."),
+                _("N: start now with the mistakes found so far."),
+            ]
+        return super().panel_lines()

@@ -17,7 +17,6 @@ person); Ctrl+C copy the position; Esc back.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pygame
@@ -26,14 +25,17 @@ from ai.levels import Level
 from ai.review import PERSON_DEPTH, GameReview, MoveClass, MoveReview, graph_height
 from ai.search import SearchResult
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
+from game.app.clipboard import board_game, share_key
 from game.app.job_slot import JobSlot
-from game.app.open_game import review_key
+from game.app.navigation import OpenAnalysis, OpenTree, RetryMistakes
 from game.app.scene import Scene
+from game.app.scenes.board_panel import draw_progress
+from game.app.scenes.play_records import SearchRecord
 from game.app.scenes.play_view import notes_from_scores
 from game.app.scenes.review_text import graph_legend, header_texts, list_line, under_board_lines
 from game.app.theme import Theme, draw_mark
 from game.app.widgets import Button, display_size
-from game.app.worker import (
+from game.app.worker_protocol import (
     JobFailed,
     JobPurpose,
     JobResult,
@@ -46,10 +48,8 @@ from game.app.worker import (
 )
 from game.board import Board
 from game.i18n import N_, _
+from game.notation import format_move
 from game.rules import MAX, MIN, Rules
-
-if TYPE_CHECKING:
-    from game.app.scenes.play import PlayScene
 
 TREE_DEPTH_CAP = 8
 """The deepest search T runs for the tree of a reviewed position (a person's is 6)."""
@@ -62,7 +62,7 @@ class TreeSource:
 
     rules: Rules
     levels: dict[int, Level]
-    searches: list
+    searches: list[SearchRecord]
     names: dict[int, str]
 
     def side_name(self, side: int) -> str:
@@ -186,30 +186,6 @@ class ReviewScene(Scene):
         self.progress_moved = False
         self.tree_ply = 0
 
-    @classmethod
-    def of_play(cls, play: PlayScene) -> ReviewScene:
-        """The review of the game on ``play``'s board (finished or not)."""
-        from game.app.archive_link import level_label, stored_id
-
-        names, depths = {}, {}
-        for side in (MAX, MIN):
-            if play.is_computer(side):
-                names[side] = level_label(play.levels[side])
-                depths[side] = play.levels[side].depth
-            else:
-                names[side] = play.side_name(side).lower()
-        board = play.match.board
-        game_id = stored_id(play) if play.match.is_over() else None
-        return cls(
-            play.rules,
-            list(board.moves),
-            start=board.start_grid(),
-            start_to_move=board.start_to_move(),
-            names=names,
-            depths=depths,
-            game_id=game_id,
-        )
-
     # -- life cycle -------------------------------------------------------------------
     def on_enter(self) -> None:
         self.view = BoardView(self.app.theme)
@@ -288,9 +264,7 @@ class ReviewScene(Scene):
     def store_summary(self) -> None:
         if self.game_id is None or self.review is None or self.saved:
             return
-        from game.app.archive_link import archive_of
-
-        self.saved = archive_of(self.app).set_review(self.game_id, self.review.summary())
+        self.saved = self.app.archive.set_review(self.game_id, self.review.summary())
 
     # -- positions --------------------------------------------------------------------
     def board_at(self, ply: int) -> Board:
@@ -309,23 +283,19 @@ class ReviewScene(Scene):
         self.ply = max(0, min(len(self.moves), ply))
 
     def back(self) -> None:
-        self.app.stack.pop()
+        self.app.pop()
 
     def open_analysis(self) -> None:
-        from game.app.scenes.analysis import AnalysisScene
-
         board = Board(self.rules, self.start, self.start_to_move, moves=self.moves[: self.ply])
-        self.app.stack.push(AnalysisScene(board))
+        self.app.push(OpenAnalysis(board))
 
     def open_retry(self) -> None:
         """Learn from the mistakes: each of them again (``game.app.scenes.retry``)."""
-        from game.app.scenes.retry import retry_of_review
-
         if self.review is None or not self.review.exact:
             why = _("once the review is done") if self.review is None else _("on the standard 6x7 board (exact review)")
             self.app.show_toast(_("Retrying the mistakes works {why}").format(why=why))
             return
-        self.app.stack.push(retry_of_review(self.review, self.depths, self.names))
+        self.app.push(RetryMistakes(self.review, self.depths, self.names))
 
     def open_tree(self) -> None:
         """Search the position where the shown move was chosen, then open its tree."""
@@ -345,9 +315,6 @@ class ReviewScene(Scene):
         self.app.show_toast(_("Searching move {ply} to depth {depth} for its tree...").format(ply=ply + 1, depth=depth))
 
     def show_tree(self, result: SearchResult) -> None:
-        from game.app.scenes.play import SearchRecord
-        from game.app.tree.scene import TreeScene
-
         side = self.board_at(self.tree_ply).to_move
         level = Level(result.stats.depth)
         record = SearchRecord(self.tree_ply, side, JobPurpose.MOVE, result)
@@ -356,8 +323,13 @@ class ReviewScene(Scene):
             for s, n in ((MAX, self.names.get(MAX)), (MIN, self.names.get(MIN)))
         }
         source = TreeSource(self.rules, {MAX: level, MIN: level}, [record], names)
-        self.app.toast = None
-        self.app.stack.push(TreeScene(source, 0))  # type: ignore[arg-type]  # reads only what TreeSource has
+        self.app.hide_toast()
+        self.app.push(OpenTree(source, 0))
+
+    def share(self, event: pygame.event.Event) -> None:
+        """Ctrl+C, Ctrl+L, Ctrl+Shift+C: copy the shown position, its link, the game; P: play on."""
+        shown = self.board_at(self.ply)
+        share_key(self.app, event, shown, lambda: board_game(self.board_at(len(self.moves)), self.names, self.depths))
 
     def handle_event(self, event: pygame.event.Event) -> None:
         lay = self.layout(display_size())
@@ -374,7 +346,7 @@ class ReviewScene(Scene):
             if key == pygame.K_ESCAPE:
                 self.back()
             elif (ctrl and key in (pygame.K_c, pygame.K_l)) or key == pygame.K_p:
-                review_key(self, event)  # copy the moves, the link, the game; P play on
+                self.share(event)  # copy the moves, the link, the game; P play on
             elif key in steps:
                 self.set_ply(self.ply + steps[key])
             elif key == pygame.K_HOME:
@@ -548,8 +520,6 @@ class ReviewScene(Scene):
         return self.start_to_move if ply % 2 == 1 else -self.start_to_move
 
     def move_text(self, index: int) -> str:
-        from game.notation import format_move
-
         return format_move(self.moves[index], self.rules)
 
     def draw_graph(self, surface: pygame.Surface, lay: ReviewLayout) -> None:
@@ -592,25 +562,6 @@ class ReviewScene(Scene):
             theme.text(surface, legend, fitted, (plot.right, graph.top + 5), color=p.muted, anchor="topright")
         if self.reviewing:
             draw_progress(surface, theme, plot, len(self.reviewed), len(self.moves), small)
-
-
-def draw_progress(surface: pygame.Surface, theme: Theme, plot: pygame.Rect, done: int, total: int, size: int) -> None:
-    """The review's progress bar, over the middle of the graph, while the worker reviews."""
-    p = theme.palette
-    bar = pygame.Rect(0, 0, min(plot.width - 20, 420), 22)
-    bar.center = plot.center
-    pygame.draw.rect(surface, p.panel, bar.inflate(16, 40), border_radius=8)
-    pygame.draw.rect(surface, p.hole, bar, border_radius=6)
-    filled = bar.copy()
-    filled.width = int(bar.width * done / max(1, total))
-    pygame.draw.rect(surface, p.accent, filled, border_radius=6)
-    theme.text(
-        surface,
-        _("Reviewing... {done} of {total} moves").format(done=done, total=total),
-        size,
-        (bar.centerx, bar.top - 4),
-        anchor="midbottom",
-    )
 
 
 def _tint(color: tuple[int, int, int], base: tuple[int, int, int], share: float = 0.25) -> tuple[int, int, int]:

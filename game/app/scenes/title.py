@@ -7,10 +7,21 @@ from __future__ import annotations
 
 import pygame
 
-from game.app.scenes.menu import MenuScene
+from game.app.menu import MenuScene
+from game.app.navigation import (
+    NewGame,
+    OpenAnalysis,
+    OpenExplorer,
+    ResumeGame,
+    ShowHelp,
+    ShowLevelSelect,
+    ShowOptions,
+    ShowPastGames,
+)
 from game.app.settings import Opponent
 from game.app.widgets import Button, stack_rects
 from game.i18n import N_, _
+from game.records import InProgress
 from game.rules import MAX, MIN
 
 QUIT_CONFIRM_SECONDS = 3.0
@@ -75,55 +86,31 @@ class TitleScene(MenuScene):
         rows = stack_rects(area, ROWS, height, height // 3, min(size[0] - 40, 360))
         return rows[: len(self.buttons)]
 
-    def unfinished_game(self):
+    def unfinished_game(self) -> InProgress | None:
         """The game left in the middle when the program last stopped (or the menu was opened)."""
-        from game.app.archive_link import archive_of
-
-        return archive_of(self.app).in_progress()
+        return self.app.archive.in_progress()
 
     def resume(self) -> None:
-        from game.app.archive_link import resume_scene
-
-        scene = resume_scene(self.app)
-        if scene is not None:
-            self.app.stack.push(scene)
+        self.app.push(ResumeGame())
 
     def open_past_games(self) -> None:
-        from game.app.scenes.past_games import PastGamesScene
-
-        self.app.stack.push(PastGamesScene())
+        self.app.push(ShowPastGames())
 
     def open_analysis(self) -> None:
-        from game.app.scenes.analysis import AnalysisScene
-        from game.board import Board
-
-        self.app.stack.push(AnalysisScene(Board(self.app.settings.rules())))
+        self.app.push(OpenAnalysis())
 
     def open_explorer(self) -> None:
-        from game.app.scenes.explorer import ExplorerScene
-
-        self.app.stack.push(ExplorerScene())
+        self.app.push(OpenExplorer())
 
     def start(self, opponent: Opponent) -> None:
         self.app.settings.opponent = opponent
-        if opponent is Opponent.HUMAN:
-            from game.app.scenes.play import PlayScene
-
-            self.app.stack.push(PlayScene.from_settings(self.app.settings))
-        else:
-            from game.app.scenes.level_select import LevelSelectScene
-
-            self.app.stack.push(LevelSelectScene())
+        self.app.push(NewGame() if opponent is Opponent.HUMAN else ShowLevelSelect())
 
     def open_options(self) -> None:
-        from game.app.scenes.options import OptionsScene
-
-        self.app.stack.push(OptionsScene())
+        self.app.push(ShowOptions())
 
     def open_help(self) -> None:
-        from game.app.scenes.help import HowToPlayScene
-
-        self.app.stack.push(HowToPlayScene())
+        self.app.push(ShowHelp())
 
     def on_back(self) -> None:
         """Esc: quit only when pressed again soon, so a stray press loses nothing."""

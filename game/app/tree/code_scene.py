@@ -18,11 +18,11 @@ import pygame
 
 from ai.tree import SearchTree, fmt_tree_value
 from game.app.scene import Scene
-from game.app.scenes.menu import dim
 from game.app.tree.codewalk import CodeSource, CodeStep, code_steps, read_source, step_sentence
 from game.app.tree.draw import draw_small_board
 from game.app.tree.tree_fetch import TreeAsk, TreeFetch
-from game.app.worker import WorkerEvent
+from game.app.widgets import dim
+from game.app.worker_protocol import WorkerEvent
 from game.board import Board
 from game.i18n import _
 from game.notation import format_move
@@ -130,7 +130,7 @@ class CodeWalkScene(Scene):
             return
         key = event.key
         if key in (pygame.K_ESCAPE, pygame.K_k):
-            self.app.stack.pop()
+            self.app.pop()
         elif not self.ready:
             return
         elif key == pygame.K_SPACE:

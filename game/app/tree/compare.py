@@ -11,18 +11,14 @@ Knuth-Moore minimal tree.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ai.levels import Level
 from ai.search import MoveOrder
-from game.app.worker import JobCancelled, JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.app.scene import Scene, SceneHost
+from game.app.worker_protocol import JobCancelled, JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
 from game.rules import Rules
-
-if TYPE_CHECKING:
-    from game.app.loop import App
-    from game.app.scene import Scene
 
 ORDERS = (MoveOrder.LEFT_TO_RIGHT, MoveOrder.CENTRE_FIRST, MoveOrder.BEST_FIRST)
 NODE_CAP = 5_000_000
@@ -51,7 +47,7 @@ class OrderComparison:
 
     def __init__(
         self,
-        app: App,
+        app: SceneHost,
         owner: Scene,
         grid: np.ndarray,
         rules: Rules,

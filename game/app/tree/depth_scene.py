@@ -17,8 +17,8 @@ from ai.tree import SearchTree
 from game.app.depth_chart import draw_depth_chart
 from game.app.job_slot import JobSlot
 from game.app.scene import Scene
-from game.app.scenes.menu import dim
-from game.app.worker import DepthJob, DepthResult, JobFailed, WorkerEvent
+from game.app.widgets import dim
+from game.app.worker_protocol import DepthJob, DepthResult, JobFailed, WorkerEvent
 from game.board import Board
 from game.i18n import _
 from game.notation import format_move
@@ -77,7 +77,7 @@ class DepthChartScene(Scene):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_d):
-            self.app.stack.pop()
+            self.app.pop()
 
     def draw(self, surface: pygame.Surface) -> None:
         dim(surface, 150)

@@ -6,29 +6,26 @@ What may be shown at a replay step is decided by the scene (``node_text``,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pygame
 
+from ai.search import SearchStats
 from ai.tree import BoundKind, LeafReason, Node, SearchTree, minimal_tree, nodes_text
-from game.app.scenes.menu import dim
 from game.app.theme import Theme
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, Placed
 from game.app.tree.legend import FONT_SIZE, PAGE_TITLE, TITLE
+from game.app.tree.overlay import TreeOverlay
 from game.app.tree.placing import STRIP_HEIGHT, path_top, strip_height
 from game.app.tree.text import compare_verdict, order_line
-from game.app.worker import JobPurpose
+from game.app.widgets import dim
+from game.app.worker_protocol import JobPurpose
 from game.board import Board
 from game.i18n import _, ngettext
-
-if TYPE_CHECKING:
-    from game.app.tree.scene import TreeScene
 
 NODE_SIZE = 11
 Color = tuple[int, int, int]
 
 
-def draw_overlay(scene: TreeScene, surface: pygame.Surface) -> None:
+def draw_overlay(scene: TreeOverlay, surface: pygame.Surface) -> None:
     dim(surface, 90)
     theme = scene.app.theme
     p = theme.palette
@@ -68,7 +65,7 @@ def draw_overlay(scene: TreeScene, surface: pygame.Surface) -> None:
     draw_bottom(scene, surface, tree)
 
 
-def header_title(scene: TreeScene, tree: SearchTree, width: int) -> str:
+def header_title(scene: TreeOverlay, tree: SearchTree, width: int) -> str:
     """The header's first line: the longest wording that fits ``width`` pixels."""
     record = scene.record
     stats = record.result.stats
@@ -101,7 +98,7 @@ def header_title(scene: TreeScene, tree: SearchTree, width: int) -> str:
     return first_fitting(scene.app.theme, titles, 22, width, bold=True)
 
 
-def draw_header(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> None:
+def draw_header(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree) -> None:
     theme = scene.app.theme
     p = theme.palette
     rect = scene.areas.header
@@ -152,7 +149,7 @@ def first_fitting(theme: Theme, texts: tuple[str, ...], size: float, width: floa
     return theme.fit(texts[-1], theme.shrink(texts[-1], size, width, bold), width, bold=bold)
 
 
-def draw_tree(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> None:
+def draw_tree(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree) -> None:
     theme = scene.app.theme
     p = theme.palette
     line = scene.line() if scene.shows_line() else set()
@@ -226,7 +223,7 @@ def banner_lines(theme: Theme, text: str, width: int, size: float = 15) -> tuple
 
 
 def draw_summary(
-    scene: TreeScene, surface: pygame.Surface, tree: SearchTree, item: Placed, nodes: list[pygame.Rect]
+    scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree, item: Placed, nodes: list[pygame.Rect]
 ) -> None:
     """A "+N" box for nodes too small to draw, moved sideways off any node it would cover."""
     theme = scene.app.theme
@@ -250,7 +247,7 @@ def draw_summary(
     theme.text(surface, text, 14, box.center, color=p.muted, anchor="center")
 
 
-def draw_stub(scene: TreeScene, surface: pygame.Surface, item: Placed) -> None:
+def draw_stub(scene: TreeOverlay, surface: pygame.Surface, item: Placed) -> None:
     theme = scene.app.theme
     p = theme.palette
     x, y = item.x, item.y
@@ -270,7 +267,7 @@ def node_shape(x: float, y: float, size: float, is_max: bool) -> list[tuple[floa
     return [(x, y + size), (x - size, y - size * 0.8), (x + size, y - size * 0.8)]
 
 
-def draw_node(scene: TreeScene, surface: pygame.Surface, tree: SearchTree, item: Placed, on_line: bool) -> None:
+def draw_node(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree, item: Placed, on_line: bool) -> None:
     theme = scene.app.theme
     p = theme.palette
     node = tree.node(item.index)
@@ -311,7 +308,7 @@ def draw_node(scene: TreeScene, surface: pygame.Surface, tree: SearchTree, item:
         )
 
 
-def draw_legend(scene: TreeScene, surface: pygame.Surface) -> None:
+def draw_legend(scene: TreeOverlay, surface: pygame.Surface) -> None:
     """The key to the drawing, along the bottom of the canvas (L hides it)."""
     legend = scene.legend
     if legend is None:
@@ -338,7 +335,7 @@ def draw_legend(scene: TreeScene, surface: pygame.Surface) -> None:
             y += line_h
 
 
-def _legend_icon(scene: TreeScene, surface: pygame.Surface, icon: str, rect: pygame.Rect) -> None:
+def _legend_icon(scene: TreeOverlay, surface: pygame.Surface, icon: str, rect: pygame.Rect) -> None:
     theme = scene.app.theme
     p = theme.palette
     cx, cy = rect.left + 14, rect.centery
@@ -362,7 +359,7 @@ def _legend_icon(scene: TreeScene, surface: pygame.Surface, icon: str, rect: pyg
         theme.text(surface, icon, 14, (rect.left + 2, rect.top), color=color, bold=True)
 
 
-def detail_heading(scene: TreeScene, node: Node, width: int) -> str:
+def detail_heading(scene: TreeOverlay, node: Node, width: int) -> str:
     """The detail panel's heading: the node and who is to move, as long as fits ``width``."""
     where = _("Root") if node.move is None else _("Move {move}").format(move=scene.move_label(node.move))
     side, player = ("MAX", _("player 1")) if node.is_max else ("MIN", _("player 2"))
@@ -374,7 +371,7 @@ def detail_heading(scene: TreeScene, node: Node, width: int) -> str:
     return first_fitting(scene.app.theme, headings, 19, width, bold=True)
 
 
-def draw_detail(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> None:
+def draw_detail(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree) -> None:
     theme = scene.app.theme
     p = theme.palette
     rect = scene.areas.detail
@@ -431,7 +428,7 @@ def draw_small_board(
     return grid_rect
 
 
-def draw_bottom(scene: TreeScene, surface: pygame.Surface, tree: SearchTree) -> None:
+def draw_bottom(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree) -> None:
     theme = scene.app.theme
     p = theme.palette
     rect = scene.areas.bottom
@@ -487,7 +484,7 @@ def chart_pitch(height: int, rows: int) -> int:
     return max(1, min(16, height // max(1, rows)))
 
 
-def totals_line(tree: SearchTree, stats) -> str:
+def totals_line(tree: SearchTree, stats: SearchStats) -> str:
     """The search's totals: depth, nodes (of every pass), leaves, cutoffs, time."""
     if tree.pruning:
         said = _(
@@ -510,7 +507,7 @@ def totals_line(tree: SearchTree, stats) -> str:
     )
 
 
-def compare_line(scene: TreeScene, tree: SearchTree) -> str:
+def compare_line(scene: TreeOverlay, tree: SearchTree) -> str:
     """The other run of the same search (pruning switched): under way, done, or how to start it."""
     stats = scene.record.result.stats
     if scene.compare_job is not None:
@@ -537,7 +534,7 @@ def compare_line(scene: TreeScene, tree: SearchTree) -> str:
     )
 
 
-def bottom_lines(scene: TreeScene, tree: SearchTree, theme: Theme) -> list[tuple[str, Color]]:
+def bottom_lines(scene: TreeOverlay, tree: SearchTree, theme: Theme) -> list[tuple[str, Color]]:
     """The totals, the comparison with the minimal tree and another run, the replay."""
     p = theme.palette
     stats = scene.record.result.stats

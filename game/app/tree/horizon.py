@@ -8,18 +8,14 @@ solved in the window.  The wording is ``text.exact_verdict``'s.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ai.levels import PRESETS, exact_nodes, solvable
 from ai.tree import LeafReason, Node, SearchTree
 from game.app.job_slot import JobSlot
+from game.app.scene import Scene
 from game.app.tree.text import exact_verdict
-from game.app.worker import JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.app.worker_protocol import JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
 from game.i18n import _
 from game.rules import STANDARD
-
-if TYPE_CHECKING:
-    from game.app.scene import Scene
 
 Key = tuple[int, int]  # (id of the tree, node index)
 

@@ -7,19 +7,18 @@ list in ``scene.py``'s docstring says what each key does.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import pygame
 
-from game.app.tree.code_scene import CodeWalkScene
-from game.app.tree.depth_scene import DepthChartScene
-from game.app.tree.practice_scene import open_practice
+from ai.tree import SearchTree
+from game.app.navigation import Practise, ShowCodeWalk, ShowDepthChart
+from game.app.scene import SceneHost
+from game.app.tree.overlay import TreeOverlay
+from game.app.tree.practice import why_not_practice
+from game.board import Board
 
-if TYPE_CHECKING:
-    from game.app.tree.scene import TreeScene
 
-
-def key_actions(scene: TreeScene) -> dict[int, Callable[[], None]]:
+def key_actions(scene: TreeOverlay) -> dict[int, Callable[[], None]]:
     """The overlay's keys and what each does (with a tree shown)."""
     return {
         pygame.K_RETURN: lambda: scene.focus(scene.selected),
@@ -36,9 +35,9 @@ def key_actions(scene: TreeScene) -> dict[int, Callable[[], None]]:
         pygame.K_END: lambda: scene.replay_jump(start=False),
         pygame.K_s: scene.next_speed,
         pygame.K_e: scene.export,
-        pygame.K_d: lambda: scene.app.stack.push(DepthChartScene(scene.known_tree)),
+        pygame.K_d: lambda: scene.app.push(ShowDepthChart(scene.known_tree)),
         pygame.K_p: lambda: open_practice(scene.app, scene.known_tree),
-        pygame.K_k: lambda: scene.app.stack.push(CodeWalkScene(scene.known_tree)),
+        pygame.K_k: lambda: scene.app.push(ShowCodeWalk(scene.known_tree)),
         pygame.K_x: scene.stop_replay,
         pygame.K_LEFTBRACKET: lambda: scene.switch_record(-1),
         pygame.K_RIGHTBRACKET: lambda: scene.switch_record(1),
@@ -48,3 +47,12 @@ def key_actions(scene: TreeScene) -> dict[int, Callable[[], None]]:
         pygame.K_MINUS: lambda: scene.zoom(0.8),
         pygame.K_KP_MINUS: lambda: scene.zoom(0.8),
     }
+
+
+def open_practice(app: SceneHost, tree: SearchTree) -> None:
+    """P in the tree overlay: practise on its position, or say in a toast why not."""
+    reason = why_not_practice(Board(tree.rules, tree.grid, tree.to_move))
+    if reason is not None:
+        app.show_toast(reason, 5.0)
+        return
+    app.push(Practise(tree))

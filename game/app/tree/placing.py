@@ -7,19 +7,14 @@ nothing.  Functions of the scene's state; the scene calls them when its view cha
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 import pygame
 
 from game.app.theme import Theme
-from game.app.tree.layout import PRUNED, View, layout, path_to
+from game.app.tree.layout import PRUNED, layout, path_to
 from game.app.tree.legend import legend_layout
+from game.app.tree.overlay import Areas, TreeOverlay
 from game.app.widgets import Button, row_rects
 from game.i18n import N_, _
-
-if TYPE_CHECKING:
-    from game.app.tree.scene import TreeScene
 
 SPEEDS = (1, 3, 10, 30, 100, 300, 1000, 3000)
 """Replay steps per second, one per press of S."""
@@ -37,16 +32,6 @@ BUTTON_FONT = 16
 STRIP_HEIGHT = 32
 """A row of the bottom strip's buttons at 100 %; it grows with the UI scale (``strip_height``)."""
 STRIP_GAP = 6
-
-
-@dataclass(frozen=True)
-class Areas:
-    """The overlay's panels, in window pixels."""
-
-    header: pygame.Rect
-    canvas: pygame.Rect
-    detail: pygame.Rect
-    bottom: pygame.Rect
 
 
 def areas_for(size: tuple[int, int], theme: Theme | None = None, button_rows: int = 1) -> Areas:
@@ -90,7 +75,7 @@ def row_pitch(height: float, rows: int, roomy: float) -> float:
     return max(DEEP_ROW, height / (rows + 0.3))  # the last row's value label hangs below it
 
 
-def relayout(scene: TreeScene) -> None:
+def relayout(scene: TreeOverlay) -> None:
     """Compute where everything goes for the window's size (``draw`` only reads it)."""
     surface = pygame.display.get_surface()
     if surface is None:
@@ -139,7 +124,7 @@ def relayout(scene: TreeScene) -> None:
     layout_buttons(scene)
 
 
-def crumb_rects(scene: TreeScene) -> list[tuple[pygame.Rect, int]]:
+def crumb_rects(scene: TreeOverlay) -> list[tuple[pygame.Rect, int]]:
     """Where each node of the path to the view's root is written in the header."""
     theme = scene.app.theme
     tree = scene.known_tree
@@ -156,7 +141,7 @@ def crumb_rects(scene: TreeScene) -> list[tuple[pygame.Rect, int]]:
     return crumbs
 
 
-def tree_buttons(scene: TreeScene) -> list[Button]:
+def tree_buttons(scene: TreeOverlay) -> list[Button]:
     """The bottom strip's buttons, in the order ``layout_buttons`` relabels them: the
     replay's first (the first row, where there are two), then the others."""
     return [
@@ -198,7 +183,7 @@ def strip_rects(strip: pygame.Rect, count: int, rows: int) -> list[pygame.Rect]:
     return row_rects(first, FIRST_ROW, STRIP_GAP) + row_rects(second, count - FIRST_ROW, STRIP_GAP)
 
 
-def button_rows(scene: TreeScene, width: int) -> int:
+def button_rows(scene: TreeOverlay, width: int) -> int:
     """One row of buttons where each shows its label (at the UI scale's size) and key whole
     in a window ``width`` wide, in the language, else two."""
     theme = scene.app.theme
@@ -212,7 +197,7 @@ def button_rows(scene: TreeScene, width: int) -> int:
     return 1
 
 
-def layout_buttons(scene: TreeScene) -> None:
+def layout_buttons(scene: TreeOverlay) -> None:
     bottom = scene.areas.bottom
     height = strip_height(scene.app.theme, scene.button_rows)
     strip = pygame.Rect(bottom.left + 10, bottom.bottom - 8 - height, bottom.width - 20, height)
@@ -230,14 +215,12 @@ def layout_buttons(scene: TreeScene) -> None:
         legend.label = N_("Legend") if not scene.shows_legend() else hide
 
 
-def demo_select(scene: TreeScene) -> None:
+def demo_select(scene: TreeOverlay) -> None:
     """Show the biggest search of the match with a pruned branch selected."""
     candidates = [i for i, r in enumerate(scene.play.searches) if r.result.tree is not None]
     if not candidates:
         return
-    scene.record_index = max(candidates, key=lambda i: len(scene.play.searches[i].result.tree or ()))
-    scene._record = scene.play.searches[scene.record_index]
-    scene.view, scene.replay = View(), None
+    scene.show_search(max(candidates, key=lambda i: len(scene.play.searches[i].result.tree or ())))
     tree = scene.known_tree
     for child in tree.root.children():
         if child.pruned_count:

@@ -12,34 +12,19 @@ Controls:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pygame
 
 from ai.tree import SearchTree, fmt_bounded, fmt_tree_value
 from game.app.scene import Scene
-from game.app.scenes.menu import dim
-from game.app.tree.practice import Ask, Difficulty, Practice, build_practice, practice_asks, why_not_practice
+from game.app.tree.practice import Ask, Difficulty, Practice, build_practice, practice_asks
 from game.app.tree.tree_fetch import TreeFetch
-from game.app.worker import WorkerEvent
+from game.app.widgets import dim
+from game.app.worker_protocol import WorkerEvent
 from game.board import Board
 from game.i18n import _
 from game.notation import format_move
 
-if TYPE_CHECKING:
-    from game.app.loop import App
-
 ALLOWED = set("0123456789-+<>=wWfF")
-
-
-def open_practice(app: App, tree: SearchTree) -> None:
-    """P in the tree overlay: practise on its position, or say in a toast why not."""
-    board = Board(tree.rules, tree.grid, tree.to_move)
-    reason = why_not_practice(board)
-    if reason is not None:
-        app.show_toast(reason, 5.0)
-        return
-    app.stack.push(PracticeScene(tree))
 
 
 class PracticeScene(Scene):
@@ -97,7 +82,7 @@ class PracticeScene(Scene):
             return
         key = event.key
         if key in (pygame.K_ESCAPE, pygame.K_p):
-            self.app.stack.pop()
+            self.app.pop()
         elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.submit(self.typed)
         elif key == pygame.K_BACKSPACE:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pygame
 
@@ -39,7 +39,9 @@ from ai.tree import (
     Node,
     SearchTree,
 )
+from game.app.navigation import Searches
 from game.app.scene import Scene
+from game.app.scenes.play_records import SearchRecord
 from game.app.tree.compare import OrderComparison
 from game.app.tree.draw import draw_overlay
 from game.app.tree.export import export_to_folder
@@ -52,13 +54,10 @@ from game.app.tree.placing import SPEEDS, areas_for, demo_select, relayout, tree
 from game.app.tree.replay import Replay
 from game.app.tree.text import detail_lines, node_text
 from game.app.widgets import Button
-from game.app.worker import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.app.worker_protocol import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, WorkerEvent
 from game.board import Board
 from game.i18n import _
 from game.notation import format_move
-
-if TYPE_CHECKING:
-    from game.app.scenes.play import PlayScene, SearchRecord
 
 DOUBLE_CLICK = 0.4  # seconds
 TOAST_FONT = 20  # the size App.draw_toast writes in
@@ -68,7 +67,7 @@ class TreeScene(Scene):
     is_overlay = True
     name = "tree"
 
-    def __init__(self, play: PlayScene, record_index: int | None = None):
+    def __init__(self, play: Searches, record_index: int | None = None):
         super().__init__()
         self.play = play
         self.record_index = len(play.searches) - 1 if record_index is None else record_index
@@ -97,7 +96,9 @@ class TreeScene(Scene):
         self.selected_board: Board | None = None
         self.per_ply: list[int] = []  # stored nodes at each ply
         self.root_moves = 0  # legal moves at the root (the minimal tree's branching)
-        self._cache: dict[tuple, Any] = {}  # per record: line, nodes per ply; per node: boards, pruned moves
+        self._cache: dict[
+            tuple[object, ...], Any
+        ] = {}  # per record: line, nodes per ply; per node: boards, pruned moves
         self.horizon = Horizon(self)  # what perfect play says about the selected node
         self.buttons: list[Button] = []
         self.button_rows = 1  # the bottom strip's rows of buttons (two where one is too narrow)
@@ -124,7 +125,7 @@ class TreeScene(Scene):
         assert tree is not None, _("the tree of this search has not arrived")
         return tree
 
-    def cached(self, key: tuple, make: Callable[[], Any]) -> Any:
+    def cached(self, key: tuple[object, ...], make: Callable[[], Any]) -> Any:
         if key not in self._cache:
             if len(self._cache) > 4000:
                 self._cache.clear()
@@ -134,11 +135,13 @@ class TreeScene(Scene):
     def line(self) -> set[int]:
         """The expected line (principal variation): the root and the nodes along it."""
         tree = self.known_tree
-        return self.cached(("pv", id(tree)), lambda: {0} | {n.index for n in tree.principal_variation()})
+        line: set[int] = self.cached(("pv", id(tree)), lambda: {0} | {n.index for n in tree.principal_variation()})
+        return line
 
     def pruned_moves(self, index: int) -> list[int]:
         tree = self.known_tree
-        return self.cached(("pruned", id(tree), index), lambda: tree.node(index).pruned_moves())
+        moves: list[int] = self.cached(("pruned", id(tree), index), lambda: tree.node(index).pruned_moves())
+        return moves
 
     def record_level(self) -> Level:
         """The level the shown search played as: the mover's for a move, the opponent's
@@ -205,7 +208,12 @@ class TreeScene(Scene):
         self.horizon.cancel()
 
     def close(self) -> None:
-        self.app.stack.pop()
+        self.app.pop()
+
+    def show_search(self, index: int) -> None:
+        """Show the match's search ``index`` from its start (a fresh view, no replay)."""
+        self.record_index, self._record = index, self.play.searches[index]
+        self.view, self.replay = View(), None
 
     def switch_record(self, delta: int) -> None:
         """Go to the match's previous (-1) or next (+1) search that has a tree."""

@@ -16,12 +16,21 @@ from ai.levels import Level
 from ai.search import MoveOrder
 from ai.tree import SearchTree
 from game.app.job_slot import JobSlot
-from game.app.worker import Job, JobFailed, JobPurpose, JobResult, SearchJob, TextbookJob, TreeReady, WorkerEvent
+from game.app.worker_protocol import (
+    Job,
+    JobFailed,
+    JobPurpose,
+    JobResult,
+    SearchJob,
+    TextbookJob,
+    TreeReady,
+    WorkerEvent,
+)
 from game.board import Board
 from game.i18n import _
 from game.rules import Rules
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a type only: practice's sentences (which ask through TreeAsk) stay without pygame
     from game.app.scene import Scene
 
 

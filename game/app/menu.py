@@ -1,4 +1,5 @@
-"""A vertical menu of buttons with a title: the base of title, pause and game-over screens.
+"""A vertical menu of buttons with a title: the base of the title, pause and game-over
+screens (a base beside ``Scene``, not a screen of its own).
 
 Controls: Up/Down (or Tab) choose, Enter/Space activate, mouse click activates, Esc runs
 the scene's ``on_back``.
@@ -9,7 +10,7 @@ from __future__ import annotations
 import pygame
 
 from game.app.scene import Scene
-from game.app.widgets import Button, FocusList, display_size, stack_rects
+from game.app.widgets import Button, FocusList, dim, display_size, stack_rects
 
 
 class MenuScene(Scene):
@@ -29,7 +30,7 @@ class MenuScene(Scene):
         return []
 
     def on_back(self) -> None:
-        self.app.stack.pop()
+        self.app.pop()
 
     def on_enter(self) -> None:
         self.buttons = self.build_buttons()
@@ -121,21 +122,6 @@ class MenuScene(Scene):
             y += height * 0.6
         for button, rect in zip(self.buttons, rects):
             button.draw(surface, theme, rect=rect)
-
-
-_SHADES: dict[tuple[int, int, int], pygame.Surface] = {}
-
-
-def dim(surface: pygame.Surface, alpha: int = 120) -> None:
-    """Darken what is already drawn (the scene beneath an overlay)."""
-    key = (surface.get_width(), surface.get_height(), alpha)
-    shade = _SHADES.get(key)
-    if shade is None:
-        _SHADES.clear()
-        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        shade.fill((0, 0, 0, alpha))
-        _SHADES[key] = shade
-    surface.blit(shade, (0, 0))
 
 
 class OverlayMenu(MenuScene):

@@ -1,0 +1,235 @@
+"""Where a scene may ask to go: typed requests, which the App's router turns into scenes.
+
+A scene never imports another scene: it hands the App a request (``self.app.push(
+OpenAnalysis(board))``), and ``game.app.router`` maps each request type to the scene it
+means and builds it.  A request is a frozen dataclass that carries the data the next
+screen needs; where it needs the scene it opens over (the game under the pause menu,
+the searches under the tree overlay), it carries it as the narrow ``Protocol`` below,
+so this module imports no scene.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from ai.levels import Level
+from ai.review import GameReview
+from ai.tree import SearchTree
+from game.app.board_view import BoardLayout
+from game.app.scenes.play_records import SearchRecord
+from game.board import Board, Outcome
+from game.match import Match
+from game.records import GameRecord
+from game.rules import MAX, Rules
+
+
+class Searches(Protocol):
+    """What the tree overlay reads of the scene it opens over: the searches to show, the
+    levels they played as, the rules and the sides' names."""
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def levels(self) -> Mapping[int, Level]: ...
+
+    @property
+    def searches(self) -> Sequence[SearchRecord]: ...
+
+    def side_name(self, side: int) -> str: ...
+
+
+class GameInPlay(Searches, Protocol):
+    """What the pause and game-over menus see of the game under them, and may do to it."""
+
+    @property
+    def match(self) -> Match: ...
+
+    @property
+    def outcome(self) -> Outcome | None: ...
+
+    def result_text(self) -> str: ...
+
+    def level_line(self) -> str: ...
+
+    def tally_line(self) -> str: ...
+
+    def last_tree_index(self) -> int | None: ...
+
+    def board_layout(self, size: tuple[int, int]) -> BoardLayout: ...
+
+    def restart(self) -> None: ...
+
+    def open_review(self) -> None: ...
+
+    def open_tree(self) -> None: ...
+
+
+# -- menus and settings ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class BackToTitle:
+    """Every scene off the stack, then the title menu (Main menu)."""
+
+
+@dataclass(frozen=True)
+class ShowOptions:
+    """The options screen."""
+
+
+@dataclass(frozen=True)
+class ShowHelp:
+    """How to play: every key."""
+
+
+@dataclass(frozen=True)
+class ShowLevelSelect:
+    """The level screen, then a game with the settings' rules and sides."""
+
+
+# -- games ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class NewGame:
+    """A game with the settings' rules, sides and levels."""
+
+
+@dataclass(frozen=True)
+class PlayOn:
+    """The level screen, then a game from ``board`` against that level."""
+
+    board: Board
+
+
+@dataclass(frozen=True)
+class PlayFrom:
+    """A game from ``board`` against ``level``: the person plays the side to move."""
+
+    board: Board
+    level: Level
+
+
+@dataclass(frozen=True)
+class ResumeGame:
+    """The game left unfinished when the program last stopped, its sides as they were."""
+
+
+@dataclass(frozen=True)
+class ShowPause:
+    """The pause menu over ``game``."""
+
+    game: GameInPlay
+
+
+@dataclass(frozen=True)
+class ShowGameOver:
+    """The result banner over ``game``, which just ended."""
+
+    game: GameInPlay
+
+
+# -- looking back -----------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class OpenReview:
+    """The review of a game: ``moves`` from ``start`` (None: the empty board), the sides'
+    ``names`` and search ``depths`` (none: a person), its archive id if stored."""
+
+    rules: Rules
+    moves: tuple[int, ...]
+    start: np.ndarray | None = None
+    start_to_move: int = MAX
+    names: Mapping[int, str] = field(default_factory=dict)
+    depths: Mapping[int, int] = field(default_factory=dict)
+    game_id: int | None = None
+
+
+@dataclass(frozen=True)
+class ShowPastGames:
+    """The list of stored games."""
+
+
+@dataclass(frozen=True)
+class RetryMistakes:
+    """Each mistake of a reviewed game again (the person's sides: those without a depth)."""
+
+    review: GameReview
+    depths: Mapping[int, int]
+    names: Mapping[int, str]
+
+
+@dataclass(frozen=True)
+class MistakesQueue:
+    """The mistakes of the stored ``games``, in one queue (the unreviewed reviewed first)."""
+
+    games: tuple[GameRecord, ...]
+
+
+@dataclass(frozen=True)
+class OpenAnalysis:
+    """The analysis board on ``board`` (None: the empty board of the settings' rules)."""
+
+    board: Board | None = None
+
+
+@dataclass(frozen=True)
+class OpenExplorer:
+    """The opening explorer after ``moves`` from the empty standard board."""
+
+    moves: tuple[int, ...] = ()
+
+
+# -- the tree overlay -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class OpenTree:
+    """The tree overlay over ``source``'s searches, at the search ``index`` (None: the last)."""
+
+    source: Searches
+    index: int | None = None
+
+
+@dataclass(frozen=True)
+class ShowCodeWalk:
+    """The textbook code, line by line, beside its run on ``tree``'s position."""
+
+    tree: SearchTree
+
+
+@dataclass(frozen=True)
+class ShowDepthChart:
+    """Depth against truth on ``tree``'s position."""
+
+    tree: SearchTree
+
+
+@dataclass(frozen=True)
+class Practise:
+    """ "You are alpha-beta" on ``tree``'s position."""
+
+    tree: SearchTree
+
+
+Request = (
+    BackToTitle
+    | ShowOptions
+    | ShowHelp
+    | ShowLevelSelect
+    | NewGame
+    | PlayOn
+    | PlayFrom
+    | ResumeGame
+    | ShowPause
+    | ShowGameOver
+    | OpenReview
+    | ShowPastGames
+    | RetryMistakes
+    | MistakesQueue
+    | OpenAnalysis
+    | OpenExplorer
+    | OpenTree
+    | ShowCodeWalk
+    | ShowDepthChart
+    | Practise
+)
+"""Every place a scene may ask to go."""

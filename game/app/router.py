@@ -1,0 +1,150 @@
+"""The router: the one place that turns a scene's request (``game.app.navigation``) into
+the scene it means.
+
+Scenes name where they want to go with a typed request and never import each other;
+this module imports every scene and builds them.  The App calls ``scene_for`` when a
+scene asks it to push, replace or reset; ``None`` means there is nothing to show (the
+unfinished game could not be set up: a toast said why).
+"""
+
+from __future__ import annotations
+
+from ai.levels import Level
+from game.app.navigation import (
+    BackToTitle,
+    MistakesQueue,
+    NewGame,
+    OpenAnalysis,
+    OpenExplorer,
+    OpenReview,
+    OpenTree,
+    PlayFrom,
+    PlayOn,
+    Practise,
+    Request,
+    ResumeGame,
+    RetryMistakes,
+    ShowCodeWalk,
+    ShowDepthChart,
+    ShowGameOver,
+    ShowHelp,
+    ShowLevelSelect,
+    ShowOptions,
+    ShowPastGames,
+    ShowPause,
+)
+from game.app.scene import Scene, SceneHost
+from game.app.scenes.analysis import AnalysisScene
+from game.app.scenes.explorer import ExplorerScene
+from game.app.scenes.game_over import GameOverScene
+from game.app.scenes.help import HowToPlayScene
+from game.app.scenes.level_select import LevelSelectScene, PlayOnScene
+from game.app.scenes.options import OptionsScene
+from game.app.scenes.past_games import PastGamesScene
+from game.app.scenes.pause import PauseScene
+from game.app.scenes.play import PlayScene
+from game.app.scenes.retry import MistakesQueueScene, retry_of_review
+from game.app.scenes.review import ReviewScene
+from game.app.scenes.title import TitleScene
+from game.app.settings import Opponent
+from game.app.tree.code_scene import CodeWalkScene
+from game.app.tree.depth_scene import DepthChartScene
+from game.app.tree.practice_scene import PracticeScene
+from game.app.tree.scene import TreeScene
+from game.board import Board
+from game.i18n import _
+from game.match import Match
+from game.rules import MAX
+
+
+def scene_for(request: Request, host: SceneHost) -> Scene | None:
+    """The scene ``request`` asks for, built with what ``host`` knows (the settings)."""
+    match request:
+        case BackToTitle():
+            return TitleScene()
+        case ShowOptions():
+            return OptionsScene()
+        case ShowHelp():
+            return HowToPlayScene()
+        case ShowLevelSelect():
+            return LevelSelectScene()
+        case NewGame():
+            return PlayScene.from_settings(host.settings)
+        case PlayOn(board):
+            return PlayOnScene(board)
+        case PlayFrom(board, level):
+            return play_from(board, level)
+        case ResumeGame():
+            return resume_game(host)
+        case ShowPause(game):
+            return PauseScene(game)
+        case ShowGameOver(game):
+            return GameOverScene(game)
+        case ShowPastGames():
+            return PastGamesScene()
+        case RetryMistakes(review, depths, names):
+            return retry_of_review(review, depths, names)
+        case MistakesQueue(games):
+            return MistakesQueueScene(list(games))
+        case OpenReview():
+            return review_of(request)
+        case OpenAnalysis(board):
+            return AnalysisScene(board if board is not None else Board(host.settings.rules()))
+        case OpenExplorer(moves):
+            return ExplorerScene(list(moves))
+        case OpenTree(source, index):
+            return TreeScene(source, index)
+        case ShowCodeWalk(tree):
+            return CodeWalkScene(tree)
+        case ShowDepthChart(tree):
+            return DepthChartScene(tree)
+        case Practise(tree):
+            return PracticeScene(tree)
+    raise TypeError(f"no scene for {request!r}")  # pragma: no cover - every request is above
+
+
+def review_of(request: OpenReview) -> ReviewScene:
+    """The review screen of the game ``request`` names."""
+    return ReviewScene(
+        request.rules,
+        list(request.moves),
+        start=request.start,
+        start_to_move=request.start_to_move,
+        names=dict(request.names),
+        depths=dict(request.depths),
+        game_id=request.game_id,
+    )
+
+
+def play_from(board: Board, level: Level) -> PlayScene:
+    """A game from ``board`` against ``level``: the person plays the side to move."""
+    first = "human" if board.to_move == MAX else "computer"
+    scene = PlayScene(board.rules, level, Opponent.COMPUTER, first)
+    scene.match = Match(board.rules, board=board.copy())
+    return scene
+
+
+def resume_game(host: SceneHost) -> PlayScene | None:
+    """A play scene with the unfinished game's moves, its sides as they were (None: there
+    is none, or a toast says why it could not be set up)."""
+    kept = host.archive.in_progress()
+    if kept is None:
+        return None
+    settings = host.settings
+    try:
+        opponent = Opponent(kept.settings.get("opponent", settings.opponent.value))
+    except ValueError:
+        opponent = settings.opponent
+    first = kept.settings.get("first", settings.first)
+    level2 = settings.second_level() if opponent is Opponent.DEMO else None
+    scene = PlayScene(
+        kept.rules, settings.level(), opponent, first if first in ("human", "computer") else "human", level2=level2
+    )
+    try:
+        for move in kept.moves:
+            scene.match.play(move)
+    except ValueError as error:
+        host.show_toast(_("The unfinished game could not be set up: {error}").format(error=error), 5.0)
+        return None
+    host.archive.take_in_progress(kept)  # this window's game now: offered to no other
+    return scene
