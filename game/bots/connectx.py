@@ -231,7 +231,9 @@ def bundle_sources(root: Path | None = None) -> dict[str, tuple[str, str]]:
     root = root or Path(__file__).resolve().parents[2]
     finder = ModuleFinder(path=[str(root)])  # the project only: stdlib and numpy stay out
     finder.run_script(str(root / "game" / "bots" / "connectx.py"))
-    names = {name for name in finder.modules if name.split(".")[0] in BUNDLED_PACKAGES} | {"game.bots.connectx"}
+    # the script itself is run as __main__: its module and the packages above it by name
+    names = {name for name in finder.modules if name.split(".")[0] in BUNDLED_PACKAGES}
+    names |= {"game", "game.bots", "game.bots.connectx"}
     sources: dict[str, tuple[str, str]] = {}
     for name in sorted(names):
         parts = name.split(".")
