@@ -1,7 +1,7 @@
 """A match's games on a Dask cluster, with every wait bounded.
 
 ``connect(address)`` reaches the scheduler (``tcp://host:8786``) and returns a ``Cluster``:
-a ``concurrent.futures`` executor that ``game.bots.arena.play_match`` submits games to, as it
+a ``concurrent.futures`` executor that ``game.bots.runners.play_match`` submits games to, as it
 does to its own worker processes.  Dask's ``distributed`` is an optional extra (``pip
 install .[cluster]``); it is imported only here, and only when a cluster is used.
 
@@ -13,7 +13,7 @@ What can go wrong, and how long it may take:
 - A worker that dies: the scheduler plays its games again on the other workers (Dask
   reruns the tasks of a lost worker); ``health`` says it once on the notice stream.  A
   game whose workers keep dying (Dask's ``KilledWorker``) is given up, as the local
-  runner gives one up (``game.bots.arena``).
+  runner gives one up (``game.bots.runners``).
 - No worker at all for ``NO_WORKER_SECONDS`` (all killed, none started): the match
   stops, its finished games reported, and says why.
 - The scheduler gone (killed, the network down): its connection closes, or it does not

@@ -1,6 +1,6 @@
 """Matches between players: built-in levels and external engines, from balanced openings.
 
-    from game.bots.arena import play_match
+    from game.bots.runners import play_match
     from game.bots.tournament import PlayerChoice, format_report
     outcome = play_match(PlayerChoice("hard"), PlayerChoice("easy"), Rules(), games=20, jobs=2)
     print(format_report(outcome.result))
@@ -10,8 +10,9 @@ clock of ``ai.player.choose_move``) or an external program speaking the engine's
 dialect (``engine:python3 bot.py``: ``EnginePlayer``).  Every opening is played twice,
 each player taking the first move once.  A player that crashes, hangs past its time or
 answers an illegal move loses that game; the failure is counted and reported, and the
-match goes on.  The headless machinery (openings, games, Elo, SPRT, the parallel runner)
-is ``game.bots.arena``; this module adds external engines, the report and PGN.
+match goes on.  The headless machinery is beside it in ``game.bots``: ``players``,
+``openings``, ``statistics`` (Elo, SPRT) and ``runners`` (games, the parallel runner);
+this module adds external engines, the report and PGN.
 
 An external engine can not hang or sink the runner: it runs in its own process group
 (a session on POSIX), killed as a group, so a wrapper script without ``exec`` or a child
@@ -39,19 +40,9 @@ from typing import IO, TextIO
 from ai.levels import find_level
 from ai.player import choose_move
 from game.board import Board
-from game.bots.arena import (
-    MAX_REPLAYS,
-    Failure,
-    GameRecord,
-    MatchOutcome,
-    MatchResult,
-    Player,
-    PlayerFailed,
-    Side,
-    fmt_elo,
-    forget_group,
-    note_group,
-)
+from game.bots.players import Failure, Player, PlayerFailed, Side
+from game.bots.runners import MAX_REPLAYS, MatchOutcome, forget_group, note_group
+from game.bots.statistics import GameRecord, MatchResult, fmt_elo
 from game.rules import STANDARD, Mode, Rules
 
 __all__ = [
