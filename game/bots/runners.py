@@ -39,6 +39,7 @@ import atexit
 import concurrent.futures as cf
 import functools
 import multiprocessing
+import multiprocessing.util
 import os
 import shutil
 import signal
@@ -52,7 +53,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from game.board import Board, Termination
-from game.bots.cluster import Cluster
+from game.bots.cluster import Cluster, check_address, connect
 from game.bots.openings import opening_pool, openings
 from game.bots.players import Failure, Player, PlayerFailed, PlayerSpec, Side, other
 from game.bots.statistics import (
@@ -255,9 +256,7 @@ def _worker_start() -> None:
 
     signal.signal(signal.SIGTERM, stop)
     threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), name="parent-watch", daemon=True).start()
-    from multiprocessing import util
-
-    util.Finalize(None, close_players, exitpriority=100)  # a normal pool shutdown
+    multiprocessing.util.Finalize(None, close_players, exitpriority=100)  # a normal pool shutdown
 
 
 PARENT_POLL_SECONDS = 0.5
@@ -633,8 +632,6 @@ def cluster_executor(address: str) -> tuple[cf.Executor, Callable[[], None]]:
         its message one line).
         ImportError: Dask's ``distributed`` is not installed (``pip install .[cluster]``).
     """
-    from game.bots.cluster import check_address, connect
-
     cluster = connect(check_address(address))
     return cluster, functools.partial(cluster.close, close_players)
 
@@ -642,7 +639,5 @@ def cluster_executor(address: str) -> tuple[cf.Executor, Callable[[], None]]:
 def client_executor(client: Any) -> tuple[cf.Executor, Callable[[], None]]:
     """The executor of a connected Dask ``Client`` and a function that closes the
     workers' players and the client."""
-    from game.bots.cluster import Cluster
-
     cluster = Cluster(client, str(client.scheduler.address))
     return cluster, functools.partial(cluster.close, close_players)

@@ -43,6 +43,7 @@ from game.board import Board
 from game.bots.players import Failure, Player, PlayerFailed, Side
 from game.bots.runners import MAX_REPLAYS, MatchOutcome, forget_group, note_group
 from game.bots.statistics import GameRecord, MatchResult, fmt_elo
+from game.game_file import GameText, game_text
 from game.rules import STANDARD, Mode, Rules
 
 __all__ = [
@@ -390,8 +391,6 @@ def pgn_text(
     and the result; ``Round``, ``Opening`` and ``Termination`` say the match's part.
     ``played_at``: when it finished (then ``Date``, ``Time`` and ``Timestamp`` say it, and
     two equal games of a match are two games when imported)."""
-    from game.game_file import GameText, game_text
-
     first, second = (name_a, name_b) if game.first is Side.A else (name_b, name_a)
     tags = {
         "Event": f"{name_a} vs {name_b}",
