@@ -77,6 +77,35 @@ class PlayerSpec(Protocol, Hashable):
 # -- a level as a player ---------------------------------------------------------------
 
 
+def level_move(
+    name: str,
+    level: Level,
+    board: Board,
+    *,
+    seed: int,
+    movetime: float | None = None,
+    perfect_player: PerfectPlayer | None = None,
+) -> int:
+    """``level``'s move on ``board``, decided by ``ai.player.choose_move`` (``movetime``:
+    under the move clock; None: the level's own budget).
+
+    Raises:
+        PlayerFailed: the level found no move (a crash: it loses the game).
+    """
+    answer = choose_move(
+        level,
+        board.grid,
+        board.rules,
+        board.to_move,
+        movetime=movetime,
+        seed=seed,
+        perfect_player=perfect_player,
+    )
+    if answer.move is None:
+        raise PlayerFailed(Failure.CRASH, f"{name} found no move")
+    return answer.move
+
+
 class LevelChooser:
     """A level playing through ``ai.player.choose_move`` with its own budget (no move clock).
 
@@ -91,17 +120,7 @@ class LevelChooser:
         self.perfect = PerfectPlayer() if level.perfect else None
 
     def choose(self, board: Board, seconds: float) -> int:
-        answer = choose_move(
-            self.level,
-            board.grid,
-            board.rules,
-            board.to_move,
-            seed=self.seed + board.ply,
-            perfect_player=self.perfect,
-        )
-        if answer.move is None:
-            raise PlayerFailed(Failure.CRASH, f"{self.name} found no move")
-        return answer.move
+        return level_move(self.name, self.level, board, seed=self.seed + board.ply, perfect_player=self.perfect)
 
     def close(self) -> None:
         pass

@@ -38,9 +38,8 @@ from dataclasses import dataclass
 from typing import IO, TextIO
 
 from ai.levels import find_level
-from ai.player import choose_move
 from game.board import Board
-from game.bots.players import Failure, Player, PlayerFailed, Side
+from game.bots.players import Failure, Player, PlayerFailed, Side, level_move
 from game.bots.runners import MAX_REPLAYS, MatchOutcome, forget_group, note_group
 from game.bots.statistics import GameRecord, MatchResult, fmt_elo
 from game.game_file import GameText, game_text
@@ -86,10 +85,7 @@ class LevelPlayer:
         self.seed = seed  # a noisy level's judgement: same seed, same position, same move
 
     def choose(self, board: Board, seconds: float) -> int:
-        timed = choose_move(self.level, board.grid, board.rules, board.to_move, movetime=seconds, seed=self.seed)
-        if timed.move is None:
-            raise PlayerFailed(Failure.CRASH, f"{self.name} found no move")
-        return timed.move
+        return level_move(self.name, self.level, board, seed=self.seed, movetime=seconds)
 
     def close(self) -> None:
         pass
