@@ -160,6 +160,18 @@ class GameTask:
     player_a: PlayerSpec
     player_b: PlayerSpec
 
+    def play(self, player_a: Player, player_b: Player) -> GameRecord:
+        """Play this game between two built players (A and B)."""
+        return play_game(
+            player_a,
+            player_b,
+            self.opening,
+            self.rules,
+            a_first=self.a_first,
+            movetime=self.movetime,
+            number=self.number,
+        )
+
 
 def schedule(
     player_a: PlayerSpec, player_b: PlayerSpec, rules: Rules, *, games: int, movetime: float, seed: int | None
@@ -202,9 +214,7 @@ atexit.register(close_players)
 
 def play_task(task: GameTask) -> GameRecord:
     """Play one scheduled game with this process's (or thread's) players."""
-    a = _player(task.player_a, Side.A)
-    b = _player(task.player_b, Side.B)
-    return play_game(a, b, task.opening, task.rules, a_first=task.a_first, movetime=task.movetime, number=task.number)
+    return task.play(_player(task.player_a, Side.A), _player(task.player_b, Side.B))
 
 
 GROUPS_ENV = "CONNECT4_PROCESS_GROUPS"
@@ -603,9 +613,7 @@ def run_match(
     for task in schedule(
         _Named(player_a.name), _Named(player_b.name), rules, games=games, movetime=movetime, seed=seed
     ):
-        record = play_game(
-            player_a, player_b, task.opening, rules, a_first=task.a_first, movetime=movetime, number=task.number
-        )
+        record = task.play(player_a, player_b)
         records.append(record)
         if on_game is not None:
             on_game(record)

@@ -123,14 +123,13 @@ def elo(score: float, games: int, *, draws: int = 0) -> tuple[float, float]:
     """
     if games <= 0:
         return 0.0, math.inf
-    if score <= 0.0 or score >= 1.0:
-        return (math.inf if score >= 1.0 else -math.inf), math.inf
     draw_share = draws / games
     variance = max(0.0, score * (1 - score) - draw_share / 4)
     return _elo_with_bar(score, math.sqrt(variance / games))
 
 
 def _elo_with_bar(score: float, standard_error: float) -> tuple[float, float]:
+    """The Elo of ``score`` and the half width of its 95% interval (infinite at 0 or 1)."""
     if score <= 0.0 or score >= 1.0:
         return (math.inf if score >= 1.0 else -math.inf), math.inf
     low, high = score - Z_95 * standard_error, score + Z_95 * standard_error
@@ -217,10 +216,7 @@ class Sprt:
         if pairs == 0:
             return 0.0
         # two pseudo-pairs spread over the outcomes: a short run's variance is never 0
-        counts = [c + prior for c, prior in zip(pentanomial, PAIR_PRIOR)]
-        total = sum(counts)
-        mean = sum(c * x for c, x in zip(counts, PAIR_SCORES)) / total
-        variance = sum(c * (x - mean) ** 2 for c, x in zip(counts, PAIR_SCORES)) / total
+        mean, variance = _pair_moments([c + prior for c, prior in zip(pentanomial, PAIR_PRIOR)])
         s0, s1 = score_of_elo(self.elo0), score_of_elo(self.elo1)
         return pairs * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
 
@@ -234,14 +230,27 @@ class Sprt:
         return Verdict.CONTINUE
 
 
+def _pair_outcome(first: GameRecord, second: GameRecord) -> int:
+    """Which of ``PAIR_SCORES`` A scored over a game pair (0 to 4)."""
+    return round((first.score_of(Side.A) + second.score_of(Side.A)) * 2)
+
+
+def _pair_moments(counts: Sequence[float]) -> tuple[float, float]:
+    """The mean and variance of A's pair score over these counts of ``PAIR_SCORES``
+    (their sum is not 0)."""
+    total = sum(counts)
+    mean = sum(c * x for c, x in zip(counts, PAIR_SCORES)) / total
+    variance = sum(c * (x - mean) ** 2 for c, x in zip(counts, PAIR_SCORES)) / total
+    return mean, variance
+
+
 def pentanomial(games: Sequence[GameRecord]) -> list[int]:
     """Counts of A's pair scores 0, 1/4, 1/2, 3/4, 1 over complete pairs (games 2k-1, 2k)."""
     by_number = {g.number: g for g in games}
     counts = [0] * 5
     for number in sorted(by_number):
         if number % 2 == 1 and number + 1 in by_number:
-            points = by_number[number].score_of(Side.A) + by_number[number + 1].score_of(Side.A)
-            counts[round(points * 2)] += 1
+            counts[_pair_outcome(by_number[number], by_number[number + 1])] += 1
     return counts
 
 
@@ -250,8 +259,7 @@ def pair_elo(pentanomial_counts: Sequence[int]) -> tuple[float, float]:
     pairs = sum(pentanomial_counts)
     if pairs == 0:
         return 0.0, math.inf
-    mean = sum(c * x for c, x in zip(pentanomial_counts, PAIR_SCORES)) / pairs
-    variance = sum(c * (x - mean) ** 2 for c, x in zip(pentanomial_counts, PAIR_SCORES)) / pairs
+    mean, variance = _pair_moments(pentanomial_counts)
     return _elo_with_bar(mean, math.sqrt(variance / pairs))
 
 
@@ -289,8 +297,7 @@ def sprt_prefix(test: Sprt, records: dict[int, GameRecord]) -> SprtOutcome:
     value = 0.0
     number = 1
     while number in records and number + 1 in records:
-        points = records[number].score_of(Side.A) + records[number + 1].score_of(Side.A)
-        counts[round(points * 2)] += 1
+        counts[_pair_outcome(records[number], records[number + 1])] += 1
         number += 2
         value = test.llr(counts)
         verdict = test.verdict(counts)
