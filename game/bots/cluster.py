@@ -98,10 +98,11 @@ def connect(address: str) -> Cluster:
     address = check_address(address)
     from distributed import Client  # only now: the cluster is an optional extra
 
+    open_client: Callable[..., Any] = Client  # its __init__ has no annotations: say what it returns
     quiet_dask()
     _probe(address)
     try:
-        client = Client(address, timeout=f"{CONNECT_SECONDS}s", set_as_default=False)
+        client = open_client(address, timeout=f"{CONNECT_SECONDS}s", set_as_default=False)
     except (OSError, TimeoutError) as error:
         raise ClusterError(f"cannot reach the cluster at {address}: {error}") from None
     return Cluster(client, address)
@@ -113,12 +114,12 @@ class Cluster(cf.Executor):
     def __init__(self, client: Any, address: str):
         self.client = client
         self.address = address
-        self._executor = client.get_executor()
+        self._executor: cf.Executor = client.get_executor()
         self._workers: int | None = None
         self._no_worker_since: float | None = None
         self._silent_since: float | None = None
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future:
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
         return self._executor.submit(fn, *args, **kwargs)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
@@ -162,7 +163,8 @@ class Cluster(cf.Executor):
     def connected(self) -> bool:
         """Whether the client still talks to its scheduler (Dask cancels every game
         when the connection is lost)."""
-        return self.client.status == "running"
+        status: str = self.client.status
+        return status == "running"
 
     def close(self, close_players: Callable[[], None] | None = None) -> None:
         """Close the players the workers built (``close_players`` on each), then the

@@ -35,7 +35,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from typing import IO, TextIO
+from typing import IO, Any, TextIO
 
 from ai.levels import find_level
 from game.board import Board
@@ -121,7 +121,7 @@ class EnginePlayer:
         if self._process is not None and self._reader is not None and self._process.poll() is None:
             return self._process, self._reader
         self._kill()
-        options: dict = {"start_new_session": True} if os.name == "posix" else {}
+        options: dict[str, Any] = {"start_new_session": True} if os.name == "posix" else {}
         if os.name == "nt":
             options["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
         try:
