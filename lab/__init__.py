@@ -1,7 +1,7 @@
 """The lab: tools that measure the AI, each a script that prints tables and asserts nothing.
 
 - ``python -m lab.strength``: how strong each level is (ladders, agreement with
-  perfect play, move times), played through the match runner ``game.bots.arena``;
+  perfect play, move times), played through the match runner ``game.bots.runners``;
 - ``python -m lab.bench``: speed of the search, the tree recorder and the solver;
 - ``python -m lab.fit_weights``: the evaluation's weights fitted to solved positions;
 - ``python -m lab.review_bench``: how long the exact review of a whole game takes.

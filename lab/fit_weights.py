@@ -7,7 +7,7 @@ on connect 5 the generic weights (made for connect 4) were measurably wrong: the
 a threat window ten times a window of three, while solved positions say a threat is
 worth little unless it is live and on its owner's rows.  This script measures it:
 
-1. Positions: seeded games from the balanced openings (``game.bots.arena``), each side a noisy
+1. Positions: seeded games from the balanced openings (``game.bots.openings``), each side a noisy
    search of 4 to 6 plies with now and then a random move, so the positions are varied;
    four positions a game between 22 and 39 discs.
 2. Each is solved (win, draw or loss, the exact solver within ``--solver-nodes``); the
@@ -44,7 +44,7 @@ from ai.heuristic import TACTICAL, Weights, build_evaluator, generic_weights, we
 from ai.search import search
 from ai.solver import Solver, SolverStopped
 from game.board import Board
-from game.bots.arena import opening_pool
+from game.bots.openings import opening_pool
 from game.notation import format_moves, parse_moves
 from game.rules import MAX, Rules
 

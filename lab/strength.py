@@ -1,7 +1,7 @@
 """How strong each level is: ``python -m lab.strength`` (prints tables, asserts nothing).
 
 1. A round robin of every preset plus plain depth 2 and depth 4 (``Level(2)``,
-   ``Level(4)``), from balanced openings (``game.bots.arena.openings``), each opening
+   ``Level(4)``), from balanced openings (``game.bots.openings``), each opening
    played with both colours, on 6x7, on 7x8 and on 7x8 with connect 5.  Per pair:
    wins/draws/losses, score % and the Elo difference with its 95% error bar.  Off the
    standard board Perfect plays exactly as Expert, so it sits out there.
@@ -35,19 +35,10 @@ from ai.perfect import PerfectPlayer
 from ai.player import choose_move
 from ai.solver import Solver
 from game.board import Board
-from game.bots.arena import (
-    GameRecord,
-    LevelChooser,
-    LevelSpec,
-    MatchResult,
-    Player,
-    Progress,
-    Side,
-    fmt_elo,
-    opening_pool,
-    play_game,
-    play_match,
-)
+from game.bots.openings import opening_pool
+from game.bots.players import LevelChooser, LevelSpec, Player, Side
+from game.bots.runners import Progress, play_game, play_match
+from game.bots.statistics import GameRecord, MatchResult, fmt_elo
 from game.notation import parse_moves
 from game.rules import STANDARD, Rules
 
@@ -65,7 +56,7 @@ SEED = 20261122
 
 @dataclass
 class Contestant:
-    """A level in a match (``game.bots.arena.LevelChooser``: ``choose_move`` with the level's own
+    """A level in a match (``game.bots.players.LevelChooser``: ``choose_move`` with the level's own
     budgets, no move clock) that keeps its move times."""
 
     name: str
@@ -133,7 +124,7 @@ connect 5 at a time that depended on the machine and its load, and so the games.
 
 
 def match(a: Contestant, b: Contestant, rules: Rules, games: int, seed: int, jobs: int | None) -> MatchResult:
-    """``a`` against ``b`` through ``game.bots.arena.play_match`` (in ``jobs`` worker processes)."""
+    """``a`` against ``b`` through ``game.bots.runners.play_match`` (in ``jobs`` worker processes)."""
     spec_a, spec_b = LevelSpec(a.name, a.level, a.seed), LevelSpec(b.name, b.level, b.seed)
     progress = Progress(games) if sys.stderr.isatty() else None  # a terminal sees the match go
     outcome = play_match(

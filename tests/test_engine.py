@@ -328,7 +328,7 @@ def test_a_level_that_reports_no_passes_falls_back_to_a_searched_move():
 
 @pytest.mark.slow
 def test_our_own_engine_plays_a_match_through_the_native_dialect():
-    from game.bots.arena import run_match
+    from game.bots.runners import run_match
     from game.bots.tournament import EnginePlayer, LevelPlayer
 
     rules = Rules(rows=5, cols=8, connect=4)

@@ -199,8 +199,8 @@ def test_a_record_keeps_its_id_tag_and_the_side_names():
 
 def test_a_match_game_is_written_in_the_game_file_format_and_read_back():
     from game.board import Termination
-    from game.bots.arena import GameRecord as MatchGame
-    from game.bots.arena import Side
+    from game.bots.players import Side
+    from game.bots.statistics import GameRecord as MatchGame
     from game.bots.tournament import pgn_text
 
     played = MatchGame(3, "344", Side.B, (2, 3, 3, 3, 2, 2, 4, 1), None, Termination.LINE, detail='"]\n[Result "1-0"]')

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from game.board import Board
-from game.bots.arena import Failure, Side, run_match
+from game.bots.players import Failure, Side
+from game.bots.runners import run_match
 from game.bots.tournament import MAX_QUEUED_LINES, EnginePlayer, LevelPlayer, PgnWriter, make_player
 from game.rules import Rules
 

@@ -89,11 +89,11 @@ def test_the_import_reader_sees_every_form_of_import(tmp_path):
     source = tmp_path / "sample.py"
     source.write_text(
         "import lab.bench\nfrom lab import strength\nfrom lab.strength import Contestant\n"
-        "def later():\n    from game.bots import arena\n",
+        "def later():\n    from game.bots import runners\n",
         encoding="utf-8",
     )
     found = imported_project_modules(source)
-    assert {"lab.bench", "lab", "lab.strength", "game.bots.arena"} <= found
+    assert {"lab.bench", "lab", "lab.strength", "game.bots.runners"} <= found
 
 
 def test_the_ai_imports_only_itself_and_the_headless_rules():

@@ -76,7 +76,7 @@ def test_beginner_plays_human_like_variety():
 def test_ladder_order_on_a_small_seeded_tournament():
     """Beginner, Medium and Hard each play the two others from 3 balanced openings,
     both colours: the points come out in ladder order."""
-    from game.bots.arena import run_match
+    from game.bots.runners import run_match
     from lab.strength import Contestant
 
     names = ["Beginner", "Medium", "Hard"]

@@ -17,7 +17,9 @@ import pytest
 
 from ai.levels import PRESETS
 from game.board import Board, Termination
-from game.bots.arena import GameRecord, LevelSpec, Side, Sprt, Verdict, pentanomial, play_match, sprt_prefix
+from game.bots.players import LevelSpec, Side
+from game.bots.runners import play_match
+from game.bots.statistics import GameRecord, Sprt, Verdict, pentanomial, sprt_prefix
 from game.bots.tournament import PlayerChoice
 from game.rules import Rules
 from tests.test_hostile_engines import LEFTMOST, gone_soon, pids_in
@@ -265,7 +267,7 @@ def test_sprt_command_reports_the_verdict_llr_and_elo():
 @pytest.mark.slow
 def test_a_match_on_a_local_dask_cluster_plays_the_same_games_as_one_worker():
     distributed = pytest.importorskip("distributed")
-    from game.bots.arena import client_executor
+    from game.bots.runners import client_executor
 
     a, b = PlayerChoice("depth:3"), PlayerChoice("beginner", seed=7)
     reference = play_match(a, b, Rules(), games=4, movetime=10.0, seed=7, jobs=1)

@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from game.board import Board
-from game.bots.arena import STANDARD_OPENINGS, Failure, Side, elo, openings, play_game, run_match
+from game.bots.openings import STANDARD_OPENINGS, openings
+from game.bots.players import Failure, Side
+from game.bots.runners import play_game, run_match
+from game.bots.statistics import elo
 from game.bots.tournament import EnginePlayer, LevelPlayer, format_report, make_player, write_pgn
 from game.game_file import read_games
 from game.rules import MAX, MIN, Rules

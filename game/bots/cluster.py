@@ -1,7 +1,7 @@
 """A match's games on a Dask cluster, with every wait bounded.
 
 ``connect(address)`` reaches the scheduler (``tcp://host:8786``) and returns a ``Cluster``:
-a ``concurrent.futures`` executor that ``game.bots.arena.play_match`` submits games to, as it
+a ``concurrent.futures`` executor that ``game.bots.runners.play_match`` submits games to, as it
 does to its own worker processes.  Dask's ``distributed`` is an optional extra (``pip
 install .[cluster]``); it is imported only here, and only when a cluster is used.
 
@@ -13,7 +13,7 @@ What can go wrong, and how long it may take:
 - A worker that dies: the scheduler plays its games again on the other workers (Dask
   reruns the tasks of a lost worker); ``health`` says it once on the notice stream.  A
   game whose workers keep dying (Dask's ``KilledWorker``) is given up, as the local
-  runner gives one up (``game.bots.arena``).
+  runner gives one up (``game.bots.runners``).
 - No worker at all for ``NO_WORKER_SECONDS`` (all killed, none started): the match
   stops, its finished games reported, and says why.
 - The scheduler gone (killed, the network down): its connection closes, or it does not
@@ -98,10 +98,11 @@ def connect(address: str) -> Cluster:
     address = check_address(address)
     from distributed import Client  # only now: the cluster is an optional extra
 
+    open_client: Callable[..., Any] = Client  # its __init__ has no annotations: say what it returns
     quiet_dask()
     _probe(address)
     try:
-        client = Client(address, timeout=f"{CONNECT_SECONDS}s", set_as_default=False)
+        client = open_client(address, timeout=f"{CONNECT_SECONDS}s", set_as_default=False)
     except (OSError, TimeoutError) as error:
         raise ClusterError(f"cannot reach the cluster at {address}: {error}") from None
     return Cluster(client, address)
@@ -113,12 +114,12 @@ class Cluster(cf.Executor):
     def __init__(self, client: Any, address: str):
         self.client = client
         self.address = address
-        self._executor = client.get_executor()
+        self._executor: cf.Executor = client.get_executor()
         self._workers: int | None = None
         self._no_worker_since: float | None = None
         self._silent_since: float | None = None
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future:
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
         return self._executor.submit(fn, *args, **kwargs)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
@@ -162,7 +163,8 @@ class Cluster(cf.Executor):
     def connected(self) -> bool:
         """Whether the client still talks to its scheduler (Dask cancels every game
         when the connection is lost)."""
-        return self.client.status == "running"
+        status: str = self.client.status
+        return status == "running"
 
     def close(self, close_players: Callable[[], None] | None = None) -> None:
         """Close the players the workers built (``close_players`` on each), then the

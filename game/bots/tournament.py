@@ -1,6 +1,6 @@
 """Matches between players: built-in levels and external engines, from balanced openings.
 
-    from game.bots.arena import play_match
+    from game.bots.runners import play_match
     from game.bots.tournament import PlayerChoice, format_report
     outcome = play_match(PlayerChoice("hard"), PlayerChoice("easy"), Rules(), games=20, jobs=2)
     print(format_report(outcome.result))
@@ -10,8 +10,9 @@ clock of ``ai.player.choose_move``) or an external program speaking the engine's
 dialect (``engine:python3 bot.py``: ``EnginePlayer``).  Every opening is played twice,
 each player taking the first move once.  A player that crashes, hangs past its time or
 answers an illegal move loses that game; the failure is counted and reported, and the
-match goes on.  The headless machinery (openings, games, Elo, SPRT, the parallel runner)
-is ``game.bots.arena``; this module adds external engines, the report and PGN.
+match goes on.  The headless machinery is beside it in ``game.bots``: ``players``,
+``openings``, ``statistics`` (Elo, SPRT) and ``runners`` (games, the parallel runner);
+this module adds external engines, the report and PGN.
 
 An external engine can not hang or sink the runner: it runs in its own process group
 (a session on POSIX), killed as a group, so a wrapper script without ``exec`` or a child
@@ -34,24 +35,14 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from typing import IO, TextIO
+from typing import IO, Any, TextIO
 
 from ai.levels import find_level
-from ai.player import choose_move
 from game.board import Board
-from game.bots.arena import (
-    MAX_REPLAYS,
-    Failure,
-    GameRecord,
-    MatchOutcome,
-    MatchResult,
-    Player,
-    PlayerFailed,
-    Side,
-    fmt_elo,
-    forget_group,
-    note_group,
-)
+from game.bots.players import Failure, Player, PlayerFailed, Side, level_move
+from game.bots.runners import MAX_REPLAYS, MatchOutcome, forget_group, note_group
+from game.bots.statistics import GameRecord, MatchResult, fmt_elo
+from game.game_file import GameText, game_text
 from game.rules import STANDARD, Mode, Rules
 
 __all__ = [
@@ -94,10 +85,7 @@ class LevelPlayer:
         self.seed = seed  # a noisy level's judgement: same seed, same position, same move
 
     def choose(self, board: Board, seconds: float) -> int:
-        timed = choose_move(self.level, board.grid, board.rules, board.to_move, movetime=seconds, seed=self.seed)
-        if timed.move is None:
-            raise PlayerFailed(Failure.CRASH, f"{self.name} found no move")
-        return timed.move
+        return level_move(self.name, self.level, board, seed=self.seed, movetime=seconds)
 
     def close(self) -> None:
         pass
@@ -133,7 +121,7 @@ class EnginePlayer:
         if self._process is not None and self._reader is not None and self._process.poll() is None:
             return self._process, self._reader
         self._kill()
-        options: dict = {"start_new_session": True} if os.name == "posix" else {}
+        options: dict[str, Any] = {"start_new_session": True} if os.name == "posix" else {}
         if os.name == "nt":
             options["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
         try:
@@ -399,8 +387,6 @@ def pgn_text(
     and the result; ``Round``, ``Opening`` and ``Termination`` say the match's part.
     ``played_at``: when it finished (then ``Date``, ``Time`` and ``Timestamp`` say it, and
     two equal games of a match are two games when imported)."""
-    from game.game_file import GameText, game_text
-
     first, second = (name_a, name_b) if game.first is Side.A else (name_b, name_a)
     tags = {
         "Event": f"{name_a} vs {name_b}",

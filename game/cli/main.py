@@ -47,7 +47,7 @@ from game.rules import MAX, MIN, Mode, Rules, RulesError
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
-    from game.bots.arena import Sprt
+    from game.bots.statistics import Sprt
     from game.sources import Source
 
 EXIT_BAD_INPUT = 2
@@ -1286,7 +1286,7 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
 def _match(args: argparse.Namespace, out: TextIO, stop: threading.Event) -> int:
     """``match``, with Ctrl+C setting ``stop`` (``cmd_match``)."""
     from ai.levels import LevelNotFound
-    from game.bots.arena import Progress, play_match
+    from game.bots.runners import Progress, play_match
     from game.bots.tournament import PgnWriter, PlayerChoice, format_outcome, make_player
 
     rules = rules_from_args(args)
@@ -1348,7 +1348,8 @@ def _match_options(args: argparse.Namespace) -> tuple[int, Sprt | None]:
     Raises:
         CliError: a number out of its range, or SPRT bounds that make no test.
     """
-    from game.bots.arena import Sprt, default_jobs
+    from game.bots.runners import default_jobs
+    from game.bots.statistics import Sprt
 
     if args.games is None:
         args.games = SPRT_MAX_GAMES if args.sprt is not None else 20
@@ -1376,7 +1377,7 @@ def _match_cluster(address: str | None) -> tuple[Executor | None, Callable[[], N
     """
     if address is None:  # "" too is refused, not played here
         return None, None
-    from game.bots.arena import cluster_executor
+    from game.bots.runners import cluster_executor
 
     try:
         return cluster_executor(address)
