@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from game.i18n import N_, _
+from game.notation import format_cell, format_moves, parse_moves
 from game.rules import EMPTY, MAX, MIN, STANDARD, Cell, Mode, Rules, Run, runs_of, runs_through, score
 
 TEXT_MARKS = {EMPTY: ".", MAX: "O", MIN: "X"}
@@ -88,8 +89,6 @@ class Board:
     @classmethod
     def from_moves(cls, moves: str, rules: Rules = STANDARD) -> Board:
         """Play a move string such as ``"4453"`` from the empty board."""
-        from game.notation import parse_moves
-
         board = cls(rules)
         for move in parse_moves(moves, rules):
             board.push(move)
@@ -97,8 +96,6 @@ class Board:
 
     def moves_string(self) -> str:
         """Return the moves played since the start, in the notation ``from_moves`` reads."""
-        from game.notation import format_moves
-
         return format_moves(self.moves, self.rules)
 
     def copy(self) -> Board:
@@ -181,8 +178,6 @@ class Board:
             return f"cell {move} is off the board" + (f" (0..{rules.cells - 1})" if zero_based else "")
         if zero_based:
             return f"cell {move} (row {move // rules.cols} from the top, column {move % rules.cols}) is taken"
-        from game.notation import format_cell
-
         return f"cell {format_cell(divmod(move, rules.cols), rules)} is taken"
 
     def pop(self) -> int:

@@ -42,17 +42,14 @@ import re
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from game.board import Board, IllegalMoveError
 from game.board_file import BoardFileError, parse_board_text
 from game.notation import NotationError, format_move, parse_moves
+from game.records import HUMAN, MAX_NAME, GameRecord, GameResult, check_record
 from game.rules import MAX, MIN, STANDARD, Mode, Rules, RulesError
-
-if TYPE_CHECKING:
-    from game.records import GameRecord
 
 SUFFIX = ".c4"
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -497,8 +494,6 @@ def game_record(game: GameText, *, now: float | None = None) -> GameRecord:
         GameFileError: the archive cannot keep it (a set-up start, no result, a name or
         depth out of its bounds); the message says why.
     """
-    from game.records import HUMAN, MAX_NAME, GameRecord, GameResult, check_record
-
     if not game.from_empty:
         raise GameFileError("it starts from a set-up position; the archive keeps games from the empty board")
     if game.result == "*":

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from game.board import Board, IllegalMoveError
-from game.board_file import BoardFileError, parse_board_text
+from game.board_file import BoardFileError, format_board_text, parse_board_text
 from game.i18n import _
 from game.notation import NotationError
 from game.rules import MAX, Rules
@@ -70,6 +70,4 @@ def position_text(board: Board) -> str:
     start = board.start_grid()
     if not start.any() and board.start_to_move() == MAX:
         return board.moves_string()
-    from game.board_file import format_board_text
-
     return format_board_text(board.grid, board.to_move)

@@ -7,6 +7,10 @@
 - ``python -m lab.review_bench``: how long the exact review of a whole game takes.
 
 The lab sits above the AI, like the front ends: it imports ``ai`` and ``game``, and the
-AI never imports it (``tests/test_layers.py`` checks).  Its data (the benchmark positions,
+AI never imports it (``tests/test_import_graph.py`` checks).  Its data (the benchmark positions,
 the solved connect-5 sample) stays in ``ai/data``.
 """
+
+import os
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # the tools print tables: no banner line among them

@@ -21,12 +21,19 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+import pygame
+
+from ai.levels import Level
+from game.app.loop import App
 from game.app.memory import rss_mb
-
-if TYPE_CHECKING:
-    from game.app.tour import Tour
+from game.app.scenes.analysis import AnalysisScene
+from game.app.scenes.game_over import GameOverScene
+from game.app.scenes.play import PlayScene
+from game.app.scenes.review import ReviewScene
+from game.app.scenes.title import TitleScene
+from game.app.tour import Tour, loaded_solver_modules
+from game.rules import Rules
 
 FRAME = 1 / 20
 """Seconds of animation per stepped frame (drops finish in a few frames)."""
@@ -49,15 +56,6 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
-
-    from ai.levels import Level
-    from game.app.loop import App
-    from game.app.scenes.game_over import GameOverScene
-    from game.app.scenes.play import PlayScene
-    from game.app.scenes.title import TitleScene
-    from game.app.tour import Tour, loaded_solver_modules
-    from game.rules import Rules
 
     width, height = (int(value) for value in args.size.lower().split("x"))
     rng = random.Random(17)
@@ -117,10 +115,6 @@ def main(argv: list[str] | None = None) -> int:
 def review_and_analyse(tour: Tour, rng: random.Random) -> None:
     """From the result panel: the review (V) to its end, the analysis board (A) at a
     random position of the game until its scores come, then back to the panel."""
-    import pygame
-
-    from game.app.scenes.analysis import AnalysisScene
-    from game.app.scenes.review import ReviewScene
 
     tour.key(pygame.K_v)
     review = tour.top(ReviewScene)

@@ -26,10 +26,21 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from game.app.scene import Scene
+import pygame
+
+from ai.levels import Level
+from ai.search import search
+from game.app.loop import FPS, App
+from game.app.scene import Scene
+from game.app.scenes.play import PlayScene, SearchRecord
+from game.app.scenes.review import ReviewScene
+from game.app.scenes.title import TitleScene
+from game.app.tree.scene import TreeScene
+from game.app.worker_protocol import JobPurpose
+from game.board import Board
+from game.rules import MIN, Rules
+from lab.bench import machine
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -49,7 +60,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
-    from lab.bench import machine
 
     print(f"# lab.window_bench on {machine()}")
     if args.only_review:
@@ -71,7 +81,6 @@ def idle_cpu(make_scene: Callable[[], Scene], seconds: float) -> tuple[float, in
     Nothing happens meanwhile (no input), as when a person looks at the window and
     thinks.  CPU time is this process's (the AI worker is not started while idle).
     """
-    from game.app.loop import App
 
     app = App((1024, 720), home=Path(tempfile.mkdtemp(prefix="connect4-bench-")))
     app.stack.push(make_scene())
@@ -92,10 +101,6 @@ def idle_cpu(make_scene: Callable[[], Scene], seconds: float) -> tuple[float, in
 def idle_bench(seconds: float) -> None:
     """CPU while idle on the title and on the play screen; and the window's own share
     while the computer searches in the worker (redrawn for each progress message only)."""
-    from ai.levels import Level
-    from game.app.scenes.play import PlayScene
-    from game.app.scenes.title import TitleScene
-    from game.rules import Rules
 
     class TitleDrawnEveryFrame(TitleScene):
         def is_animating(self) -> bool:
@@ -125,11 +130,6 @@ def report(rows: list[tuple[str, list[float]]]) -> None:
 
 def search_bench(args: argparse.Namespace) -> None:
     """Frames of the play scene while the worker searches."""
-    import pygame
-
-    from ai.levels import Level
-    from game.app.loop import FPS, App
-    from game.app.scenes.play import PlayScene
 
     app = App(home=Path(tempfile.mkdtemp(prefix="connect4-bench-")))
     play = PlayScene(app.settings.rules(), Level(args.depth, pruning=args.pruning), "computer", first="computer")
@@ -178,11 +178,6 @@ solver works on every position."""
 
 def review_bench(limit: float) -> None:
     """Frames of the review scene while the worker reviews a game."""
-    import pygame
-
-    from game.app.loop import FPS, App
-    from game.app.scenes.review import ReviewScene
-    from game.board import Board
 
     app = App(home=Path(tempfile.mkdtemp(prefix="connect4-bench-")))
     began = time.perf_counter()
@@ -222,15 +217,6 @@ def review_bench(limit: float) -> None:
 
 def tree_bench() -> None:
     """Frames of the tree overlay on a 137,257-node tree while zooming, panning, replaying."""
-    import pygame
-
-    from ai.levels import Level
-    from ai.search import search
-    from game.app.loop import App
-    from game.app.scenes.play import PlayScene, SearchRecord
-    from game.app.tree.scene import TreeScene
-    from game.app.worker_protocol import JobPurpose
-    from game.rules import MIN
 
     app = App(home=Path(tempfile.mkdtemp(prefix="connect4-bench-")))
     play = PlayScene(app.settings.rules(), Level(6, pruning=False), "computer")

@@ -71,6 +71,7 @@ from game.archive.database import (
 )
 from game.archive.recovery import lost_game_line, read_recovery_file, recovery_files, write_recovery_file
 from game.archive.windows import owner_is_running, this_process, unfinished_from_row
+from game.game_file import games_text, record_game
 from game.notation import format_moves
 from game.records import (
     HUMAN,
@@ -592,8 +593,6 @@ class Archive:
 
     def export_text(self) -> str:
         """Every game, oldest first, as a game file (``game.game_file``)."""
-        from game.game_file import games_text, record_game
-
         return games_text(record_game(record) for record in reversed(self.games()))
 
 

@@ -164,7 +164,7 @@ def exact_columns(board: Board) -> dict[int, ExactScore] | None:
     """Every playable column's exact result within the hint's budget (the book, then
     the solver: ``ai.player.column_scores``), or None.  Loads the solver: the command
     line's, never the window's (the window asks its worker)."""
-    from ai.player import column_scores
+    from ai.player import column_scores  # lazy: the solver loads in the command line, never in the window
 
     if board.is_game_over():
         return None
