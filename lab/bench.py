@@ -32,7 +32,7 @@ from game.rules import STANDARD
 
 T = TypeVar("T")
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "positions"
+DATA = Path(__file__).resolve().parent.parent / "ai" / "data" / "positions"
 MID_GAME_PREFIX = 12
 
 
@@ -621,7 +621,7 @@ def _analyze(moves: str, level: str) -> Any:
     """``python main.py analyze MOVES --level LEVEL`` in a new process."""
     import subprocess
 
-    main_py = Path(__file__).resolve().parents[2] / "main.py"
+    main_py = Path(__file__).resolve().parents[1] / "main.py"
     command = [sys.executable, str(main_py), "analyze", moves, "--level", level]
     return subprocess.run(command, capture_output=True, text=True, check=False)
 

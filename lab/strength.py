@@ -51,7 +51,7 @@ from game.board import Board
 from game.notation import parse_moves
 from game.rules import STANDARD, Rules
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "positions"
+DATA = Path(__file__).resolve().parent.parent / "ai" / "data" / "positions"
 Log = Callable[[str], object]
 """Where a run's lines go (``say`` prints them as they come)."""
 BOARDS = {
