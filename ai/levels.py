@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from ai.bitboard import fits_compiled
 from ai.cost import full_tree_positions
-from ai.search import MoveOrder
+from ai.search_types import MoveOrder
 from game.i18n import N_, _, ngettext
 from game.rules import STANDARD, Mode, Rules
 

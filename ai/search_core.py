@@ -8,7 +8,7 @@ move stored by an earlier pass, then the killer of the ply, then the static orde
 children sorted by their static value where no best move is stored), the same best-move
 table (a dict there, an open-addressing table here, both emptied at the same node once
 past ``ai.search.TABLE_LIMIT``, which each search hands over), the same killers, the same
-node budget checks every ``ai.search.CHECK_EVERY`` nodes, the same leaf values (wins,
+node budget checks every ``ai.search_types.CHECK_EVERY`` nodes, the same leaf values (wins,
 full boards, the evaluation, a noisy level's blur), so it gives the same move, value,
 principal variation, root values and counts.  tests/test_search_core.py checks it.
 
@@ -42,24 +42,29 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ai import kernel_file, solver_core
 from ai.bitboard import fits_compiled, geometry
+from ai.cost import full_tree_positions
 from ai.heuristic import POINT, TACTICAL, row_parity_masks, weights_for
+from ai.search_types import (
+    CHECK_EVERY,
+    ColumnValue,
+    MoveOrder,
+    OutOfTime,
+    SearchCancelled,
+    SearchResult,
+    SearchStats,
+)
+from ai.tree import BoundKind
 from ai.values import INF, WIN, is_win_value, plies_to_end
 from game.rules import MAX, Mode, Rules
 
-if TYPE_CHECKING:
-    from ai.search import MoveOrder, SearchResult
-
 Int64Array = npt.NDArray[np.int64]
-
-CHECK_EVERY = 4096
-"""``ai.search.CHECK_EVERY``: nodes between two looks at the budget (tests check they agree)."""
 
 STOPPED = -(1 << 62)
 """What a pass returns when it gave up; ``state[S_REASON]`` says why."""
@@ -696,8 +701,6 @@ def rule_params(rules: Rules) -> tuple[int, ...]:
 def move_steps(rules: Rules, order: MoveOrder) -> Int64Array:
     """Rows: each move's ``add`` and ``keep`` (``Geometry.move_steps``), then the moves in
     the static order (left to right, or centre first)."""
-    from ai.search import MoveOrder
-
     geo = geometry(rules)
     static = [m for m, _, _ in geo.move_steps] if order is MoveOrder.LEFT_TO_RIGHT else list(geo.centre_order)
     return np.array([[a for _, a, _ in geo.move_steps], [k for _, _, k in geo.move_steps], static], dtype=np.int64)
@@ -708,8 +711,6 @@ def table_slots(rules: Rules, depth: int, node_limit: int | None, table_limit: i
     positions it can hold at once (one per node searched, at most ``table_limit`` plus a
     check's worth): a load of at most 2/3, so a probe stays short; 24 MB at the most (a
     table twice that size cost 18 ms to allocate and touch, a sixth of Expert's move)."""
-    from ai.cost import full_tree_positions
-
     most = table_limit + 2 * CHECK_EVERY
     if node_limit is not None:
         most = min(most, node_limit + 2 * CHECK_EVERY + rules.cells)
@@ -762,8 +763,6 @@ class CompiledPasses:
         node_limit: int | None,
         limits: Limits,
     ):
-        from ai.search import MoveOrder
-
         pruning, order, noise, context_seed = settings
         self.kernel, self.rules, self.limits = kernel, rules, limits
         self.first, self.second, self.to_move = position
@@ -787,12 +786,9 @@ class CompiledPasses:
         """One pass to ``depth`` (``done_nodes``: the earlier passes' nodes).
 
         Raises:
-            ai.search.SearchCancelled: a stop request.
-            ai.search._OutOfTime: the clock or the node budget, once a pass has finished.
+            ai.search_types.SearchCancelled: a stop request.
+            ai.search_types.OutOfTime: the clock or the node budget, once a pass has finished.
         """
-        from ai.search import ColumnValue, SearchCancelled, SearchResult, SearchStats, _OutOfTime
-        from ai.tree import BoundKind
-
         # The stack never goes deeper than the empty cells, whatever depth was asked for.
         params, moves, rows = self.params, int(self.params[P_MOVES]), min(depth, self.empty) + 2
         params[P_DEPTH], params[P_DONE], params[P_HAS_BEST] = depth, done_nodes, int(has_best)
@@ -817,7 +813,7 @@ class CompiledPasses:
         if value == STOPPED:
             if self.state[S_REASON] == REASON_CANCEL:
                 raise SearchCancelled()
-            raise _OutOfTime()
+            raise OutOfTime()
         nodes, leaves, cutoffs = (int(self.state[i]) for i in (S_NODES, S_LEAVES, S_CUTOFFS))
         line = tuple(int(m) for m in pv[0, 1 : 1 + pv[0, 0]])
         root_values = {
