@@ -19,7 +19,7 @@ the parent without a call.  Values are for MAX: a win ``p`` plies from the root 
 heuristic of ``ai.heuristic``.
 
 Compiled passes: a search that records no tree, on a board of up to 64 bits a position
-(``ai.bitboard.fits_compiled``), runs its passes in ``ai.search_core`` (numba), which
+(``ai.bitboard.fits_compiled``), runs its passes in ``ai.compiled.search_kernel`` (numba), which
 visits the same nodes in the same order: the same move, value, line and counts, 10-30
 times sooner.  The Python passes here are the reference, the fallback (no numba,
 ``CONNECT4_PURE_PYTHON=1``) and the ones that record trees, so a tree shown is the tree
@@ -35,8 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from ai import search_core
 from ai.bitboard import Geometry, geometry
+from ai.compiled import search_kernel
 from ai.cost import full_tree_positions, pruned_tree_positions
 from ai.heuristic import TACTICAL, make_evaluator, make_final_value
 from ai.search_types import (
@@ -520,16 +520,16 @@ has not yet.  Either way the same nodes are visited."""
 def _compiled_pays(geo: Geometry, mask: int, depth: int, pruning: bool, node_limit: int | None) -> bool:
     """Whether this search runs compiled: the board fits, and the kernel is loaded already
     or the search is big enough to be worth loading it (which this does)."""
-    if not search_core.usable(geo.rules):
+    if not search_kernel.usable(geo.rules):
         return False
-    if not search_core.LOADER.is_ready():
+    if not search_kernel.LOADER.is_ready():
         moves = sum(1 for _, add, keep in geo.move_steps if (mask + add) & keep)
         estimate = full_tree_positions(geo.rules, depth, moves)
         if pruning:
             estimate = min(estimate, pruned_tree_positions(depth, moves))
         if min(estimate, node_limit or estimate) < SMALL_SEARCH:
             return False
-    return search_core.LOADER.kernel() is not None
+    return search_kernel.LOADER.kernel() is not None
 
 
 def _compiled(
@@ -538,10 +538,10 @@ def _compiled(
     position: tuple[int, int, int],
     depth: int,
     settings: tuple[bool, MoveOrder, int, int],
-) -> search_core.CompiledPasses | None:
-    """The compiled passes of this search (``ai.search_core``), or None for the Python ones:
+) -> search_kernel.CompiledPasses | None:
+    """The compiled passes of this search (``ai.compiled.search_kernel``), or None for the Python ones:
     they visit the same nodes, but record no tree."""
-    if not search_core.usable(rules):
+    if not search_kernel.usable(rules):
         return None
     on_progress = passes.on_progress
 
@@ -558,10 +558,10 @@ def _compiled(
         assert on_progress is not None
         on_progress(progress)
 
-    limits = search_core.Limits(
+    limits = search_kernel.Limits(
         passes.should_stop, passes.deadline, report if on_progress is not None else None, TABLE_LIMIT
     )
-    return search_core.compiled_passes(rules, position, depth, settings, passes.node_limit, limits)
+    return search_kernel.compiled_passes(rules, position, depth, settings, passes.node_limit, limits)
 
 
 class _Deepening:
