@@ -67,8 +67,6 @@ class Level:
         35 times as long there)."""
         if not self.solves_endgames(rules):
             return 0
-        from ai.bitboard import fits_compiled
-
         share = rules.cells * self.endgame_percent // 100 if fits_compiled(rules) else 0
         return max(self.endgame_cells, share)
 
@@ -213,8 +211,6 @@ def describe(level: Level, rules: Rules) -> list[str]:
                     "solver works them out. It prefers the quickest win and the slowest loss."
                 ),
             ]
-        from ai.bitboard import fits_compiled
-
         if fits_compiled(rules) and rules.gravity and rules.mode is Mode.CLASSIC:
             return [
                 _(

@@ -36,6 +36,7 @@ import numpy as np
 from ai.bitboard import Geometry, fits_compiled, geometry
 from ai.book import EARLY_PLIES, BookError, BookFile, book, canonical_key, early_scores
 from ai.compiled import solver_kernel
+from game.notation import parse_moves
 from game.rules import MAX, Mode, Rules
 
 
@@ -969,7 +970,5 @@ def _middle(low: int, high: int) -> int:
 
 def solve_moves_string(moves: str, rules: Rules | None = None, *, weak: bool = False) -> Solution:
     """Solve a benchmark move string such as ``"4453"``."""
-    from game.notation import parse_moves
-
     rules = rules or Rules()
     return Solver(rules).solve_moves(parse_moves(moves, rules), weak=weak)
