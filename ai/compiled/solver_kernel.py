@@ -2,11 +2,11 @@
 
 ``ai.solver.Solver`` calls ``LOADER.kernel()`` for every search that reaches no opening
 book (from 13 discs on the standard board, every search on other boards) and falls back
-to its own pure-Python negamax, the reference, when the kernel is not there.  The search
-here is the same one: the same move order, the same transposition-table words (the
-numpy array of ``ai.solver.TranspositionTable``, shared by both paths), the same node
-count; only the recursion is an explicit stack, because numba cannot load a cached
-recursive function (numba issue 6061: a crash on the second run).
+to its own pure-Python negamax, the reference, when the kernel is not there.  It is the
+same search, node for node (the contract, and the tests that hold it: ``ai.compiled``),
+on the same table (the numpy array of ``ai.solver.TranspositionTable``); only the
+recursion is an explicit stack, because numba cannot load a cached recursive function
+(numba issue 6061: a crash on the second run).
 
 ``LOADER`` is this kernel's ``ai.compiled.kernel_file.KernelLoader`` (the loading rules
 are written there): ``prepare()`` loads the kernel file (about 0.05 s) or compiles and
