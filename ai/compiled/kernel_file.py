@@ -322,10 +322,13 @@ class KernelSpec(Generic[K]):
     loaded: type[K]
 
     def source(self) -> bytes:
-        """Everything the machine code is built from: the kernel's module, the bit helpers
-        and this file (a change to any means a new kernel file)."""
+        """Everything the machine code is built from: the kernel's module, the bit helpers,
+        this file, and the ints the kernel's module holds (numba compiles them in as
+        constants, ``CHECK_EVERY`` or ``WIN`` from other modules among them): a change to
+        any means a new kernel file."""
         files = (Path(str(self.core.__file__)), Path(str(bits.__file__)), Path(__file__))
-        return b"".join(path.read_bytes() for path in files)
+        constants = sorted((name, value) for name, value in vars(self.core).items() if type(value) is int)
+        return b"".join(path.read_bytes() for path in files) + repr(constants).encode()
 
 
 _built: dict[str, KernelCode] = {}
