@@ -70,6 +70,7 @@ PACKAGES = {
     "numpy": ("boards as arrays", 17, 73),
     "bitbully-databases": ("the opening books", 18, 27),
     "numba": ("the compiled exact solver (llvmlite: its compiler)", 64, 208),
+    "llvmlite": ("numba's compiler (its size counted with numba)", 0, 0),
 }
 HEARTBEAT = 4.0
 """Seconds of silence from pip after which a "still working" line is printed."""

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from ai.answer import Answer, DecidedBy
 from ai.exact import ExactScore
 from ai.levels import PRESETS, Level
-from ai.search import SearchResult, search
+from ai.search import search
+from ai.search_types import SearchResult
 from ai.textbook import maximize, minimize, textbook_search
 from ai.values import INF, WIN, fmt_value, is_win_value, plies_to_end
 

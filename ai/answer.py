@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ai.exact import ExactScore
 from ai.levels import Level
-from ai.search import SearchResult
+from ai.search_types import SearchResult
 
 
 class Purpose(enum.Enum):

@@ -178,6 +178,6 @@ def geometry(rules: Rules) -> Geometry:
 def fits_compiled(rules: Rules) -> bool:
     """Whether the compiled search can take this board: a position's bits (a sentinel row
     on each column) in one 64-bit word, so its discs are below bit 63 (7x8 and 8x7 are the
-    largest boards; keys past 2**63 wrap in ``ai.solver_core.slot_and_check``)."""
+    largest boards; keys past 2**63 wrap in ``ai.compiled.solver_kernel.slot_and_check``)."""
     height = rules.rows + 1
     return rules.cols * height <= 64 and (height + 1) * (rules.connect - 1) < 63

@@ -21,7 +21,8 @@ from ai.book import BookError
 from ai.depth_table import MAX_DEPTH, SAMPLE, DepthRow, DepthTruth
 from ai.levels import exact_nodes
 from ai.perfect import PerfectPlayer
-from ai.search import SearchCancelled, SearchProgress, search
+from ai.search import search
+from ai.search_types import SearchCancelled, SearchProgress
 from ai.solver import SolverStopped
 from game.board import Board
 from game.i18n import _

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from ai.bitboard import fits_compiled
 from ai.cost import full_tree_positions
-from ai.search import MoveOrder
+from ai.search_types import MoveOrder
 from game.i18n import N_, _, ngettext
 from game.rules import MAX_DEPTH, STANDARD, Mode, Rules
 
@@ -66,8 +66,6 @@ class Level:
         35 times as long there)."""
         if not self.solves_endgames(rules):
             return 0
-        from ai.bitboard import fits_compiled
-
         share = rules.cells * self.endgame_percent // 100 if fits_compiled(rules) else 0
         return max(self.endgame_cells, share)
 
@@ -212,8 +210,6 @@ def describe(level: Level, rules: Rules) -> list[str]:
                     "solver works them out. It prefers the quickest win and the slowest loss."
                 ),
             ]
-        from ai.bitboard import fits_compiled
-
         if fits_compiled(rules) and rules.gravity and rules.mode is Mode.CLASSIC:
             return [
                 _(

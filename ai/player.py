@@ -33,7 +33,8 @@ from ai.book_check import trusted_book
 from ai.exact import ExactScore
 from ai.levels import OFF_BOARD_LEVEL, PRESETS, Level, exact_nodes, level_played, solvable, solver_nodes_for
 from ai.perfect import PerfectPlayer, shared_player
-from ai.search import ProgressCallback, SearchCancelled, SearchProgress, game_over_value, search
+from ai.search import game_over_value, search
+from ai.search_types import ProgressCallback, SearchCancelled, SearchProgress
 from ai.solver import BOOK_PLIES, WEAK_BOOK_PLIES, Solver, SolverError, SolverStopped
 from ai.tree import DEFAULT_BUDGET, SearchTree
 from game.board import Board

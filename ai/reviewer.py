@@ -26,7 +26,8 @@ from ai.review import (
     MoveReview,
     classify,
 )
-from ai.search import SearchCancelled, search
+from ai.search import search
+from ai.search_types import SearchCancelled
 from ai.solver import SolverStopped
 from ai.values import WIN, is_win_value
 from game.board import Board

@@ -19,7 +19,7 @@ the parent without a call.  Values are for MAX: a win ``p`` plies from the root 
 heuristic of ``ai.heuristic``.
 
 Compiled passes: a search that records no tree, on a board of up to 64 bits a position
-(``ai.bitboard.fits_compiled``), runs its passes in ``ai.search_core`` (numba), which
+(``ai.bitboard.fits_compiled``), runs its passes in ``ai.compiled.search_kernel`` (numba), which
 visits the same nodes in the same order: the same move, value, line and counts, 10-30
 times sooner.  The Python passes here are the reference, the fallback (no numba,
 ``CONNECT4_PURE_PYTHON=1``) and the ones that record trees, so a tree shown is the tree
@@ -28,23 +28,54 @@ of the search that played (``ai.player.search_tree``).
 
 from __future__ import annotations
 
-import enum
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from ai.bitboard import Geometry, geometry
+from ai.compiled import search_kernel
 from ai.cost import full_tree_positions, pruned_tree_positions
 from ai.heuristic import TACTICAL, make_evaluator, make_final_value
+from ai.search_types import (
+    CHECK_EVERY,
+    ColumnValue,
+    MoveOrder,
+    OutOfTime,
+    ProgressCallback,
+    SearchCancelled,
+    SearchProgress,
+    SearchResult,
+    SearchStats,
+)
 from ai.tree import DEFAULT_BUDGET, BoundKind, LeafReason, SearchTree, TreeRecorder
 from ai.values import INF, WIN, is_win_value, plies_to_end
 from game.rules import MAX, MIN, Mode, Rules
 
-CHECK_EVERY = 4096
-"""Nodes between two looks at the clock and at the stop request."""
+__all__ = [
+    # The search's types (their home: ``ai.search_types``), re-exported for its callers.
+    "CHECK_EVERY",
+    "ColumnValue",
+    "MoveOrder",
+    "ProgressCallback",
+    "SearchCancelled",
+    "SearchProgress",
+    "SearchResult",
+    "SearchStats",
+    # The search's own face.
+    "EXACT",
+    "LOWER",
+    "NO_MOVE",
+    "SMALL_SEARCH",
+    "TABLE_LIMIT",
+    "UPPER",
+    "game_over_value",
+    "order_key",
+    "order_key_moves",
+    "search",
+]
 
 EXACT, LOWER, UPPER = BoundKind.EXACT, BoundKind.LOWER, BoundKind.UPPER
 """Kinds of a root child's value: exact, or only a bound because of a cutoff."""
@@ -69,83 +100,6 @@ def order_key(best: int, killer: int) -> int:
 def order_key_moves(key: int) -> tuple[int, int]:
     """(best, killer) of an order key; ``NO_MOVE`` where none."""
     return key >> ORDER_SHIFT, (key & ((1 << ORDER_SHIFT) - 1)) - 1
-
-
-class MoveOrder(enum.Enum):
-    """In what order a node tries its moves (alpha-beta prunes more the better it is)."""
-
-    LEFT_TO_RIGHT = "left to right"
-    """Columns (cells) in reading order: what a naive program does."""
-    CENTRE_FIRST = "centre first"
-    """Centre columns first: more lines pass through them, so they are often best."""
-    BEST_FIRST = "best first"
-    """The previous pass's best move first, then the killer move, then by static value."""
-
-
-class SearchCancelled(Exception):
-    """The caller asked the search to stop; it has no answer."""
-
-
-class _OutOfTime(Exception):
-    """The time budget ran out in the middle of a pass."""
-
-
-@dataclass(frozen=True)
-class SearchStats:
-    """What a search cost.  ``nodes`` counts positions below the root of the last pass."""
-
-    depth: int
-    nodes: int
-    leaves: int
-    cutoffs: int
-    seconds: float
-    total_nodes: int  # all iterative-deepening passes together
-
-    @property
-    def nodes_per_second(self) -> float:
-        return self.total_nodes / self.seconds if self.seconds > 0 else 0.0
-
-
-@dataclass(frozen=True)
-class ColumnValue:
-    """A root move's value; with pruning some are only bounds (``kind`` LOWER/UPPER)."""
-
-    value: int
-    kind: BoundKind = EXACT
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """The answer of ``search``: the move, its value and how it was found."""
-
-    move: int | None
-    value: int
-    principal_variation: tuple[int, ...]
-    move_values: dict[int, ColumnValue]
-    stats: SearchStats
-    pruning: bool
-    completed: bool = True  # False when a time budget stopped a deeper pass
-    tree: SearchTree | None = field(default=None, repr=False, compare=False)
-    proven: bool = False  # a forced win or loss inside the horizon ended the deepening early
-
-    @property
-    def depth(self) -> int:
-        return self.stats.depth
-
-
-@dataclass(frozen=True)
-class SearchProgress:
-    """A report during a search: a pass finished, or a periodic node count."""
-
-    depth: int  # the pass under way (or just finished)
-    completed_depth: int  # the deepest finished pass, 0 if none
-    nodes: int  # nodes so far, all passes
-    move: int | None  # the best move of the deepest finished pass
-    value: int | None
-    seconds: float
-
-
-ProgressCallback = Callable[[SearchProgress], None]
 
 
 def _never(*args: object) -> Any:
@@ -566,18 +520,16 @@ has not yet.  Either way the same nodes are visited."""
 def _compiled_pays(geo: Geometry, mask: int, depth: int, pruning: bool, node_limit: int | None) -> bool:
     """Whether this search runs compiled: the board fits, and the kernel is loaded already
     or the search is big enough to be worth loading it (which this does)."""
-    from ai import search_core
-
-    if not search_core.usable(geo.rules):
+    if not search_kernel.usable(geo.rules):
         return False
-    if not search_core.LOADER.is_ready():
+    if not search_kernel.LOADER.is_ready():
         moves = sum(1 for _, add, keep in geo.move_steps if (mask + add) & keep)
         estimate = full_tree_positions(geo.rules, depth, moves)
         if pruning:
             estimate = min(estimate, pruned_tree_positions(depth, moves))
         if min(estimate, node_limit or estimate) < SMALL_SEARCH:
             return False
-    return search_core.LOADER.kernel() is not None
+    return search_kernel.LOADER.kernel() is not None
 
 
 def _compiled(
@@ -586,12 +538,10 @@ def _compiled(
     position: tuple[int, int, int],
     depth: int,
     settings: tuple[bool, MoveOrder, int, int],
-) -> Any:
-    """The compiled passes of this search (``ai.search_core``), or None for the Python ones:
+) -> search_kernel.CompiledPasses | None:
+    """The compiled passes of this search (``ai.compiled.search_kernel``), or None for the Python ones:
     they visit the same nodes, but record no tree."""
-    from ai import search_core
-
-    if not search_core.usable(rules):
+    if not search_kernel.usable(rules):
         return None
     on_progress = passes.on_progress
 
@@ -608,10 +558,10 @@ def _compiled(
         assert on_progress is not None
         on_progress(progress)
 
-    limits = search_core.Limits(
+    limits = search_kernel.Limits(
         passes.should_stop, passes.deadline, report if on_progress is not None else None, TABLE_LIMIT
     )
-    return search_core.compiled_passes(rules, position, depth, settings, passes.node_limit, limits)
+    return search_kernel.compiled_passes(rules, position, depth, settings, passes.node_limit, limits)
 
 
 class _Deepening:
@@ -653,7 +603,7 @@ class _Deepening:
             (deadline is not None and now > deadline)
             or (node_limit is not None and self.done_nodes + nodes > node_limit)
         ):
-            raise _OutOfTime()
+            raise OutOfTime()
         if self.on_progress is not None:
             self.on_progress(
                 SearchProgress(
@@ -673,7 +623,7 @@ class _Deepening:
             self.depth = depth
             try:
                 result = one_pass(depth)
-            except _OutOfTime:
+            except OutOfTime:
                 break
             self.best, self.done_nodes = result, result.stats.total_nodes
             if self.on_progress is not None:
@@ -706,7 +656,7 @@ def _one_pass(
     """One pass of ``search`` to ``depth`` (``done_nodes``: the earlier passes' nodes).
 
     Raises:
-        _OutOfTime: the clock or the node budget stopped it (``check``).
+        OutOfTime: the clock or the node budget stopped it (``check``).
     """
     one = _Pass(ctx, depth, recorder)
     root = -1

@@ -33,9 +33,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ai import solver_core
 from ai.bitboard import Geometry, fits_compiled, geometry
 from ai.book import EARLY_PLIES, BookError, BookFile, book, canonical_key, early_scores
+from ai.compiled import solver_kernel
+from game.notation import parse_moves
 from game.rules import MAX, Mode, Rules
 
 
@@ -179,7 +180,7 @@ class Analysis:
 
 
 class PythonNegamax:
-    """The reference search in plain Python: the negamax that ``ai.solver_core`` compiles
+    """The reference search in plain Python: the negamax that ``ai.compiled.solver_kernel`` compiles
     node for node, and what ``Solver`` runs when the compiled core is missing or
     ``pure_python`` is asked for.  Its state (tables, counters, the board's bit masks)
     is the ``Solver``'s own: this class holds the search, ``Solver`` the rest.
@@ -271,7 +272,7 @@ class PythonNegamax:
         them to order its moves (-1: not known).
         Table entries are read and written inline (layout: ``TranspositionTable``).
         """
-        # Contract (Pons' negamax; ``ai.solver_core.negamax`` is the same, node for node).
+        # Contract (Pons' negamax; ``ai.compiled.solver_kernel.negamax`` is the same, node for node).
         # On entry: alpha < beta, and the side to move cannot win with its next disc.
         # Returns v; with s the position's true score:
         #   v <= alpha (fail-low):  s <= v; v is alpha (as raised by the bounds below), or
@@ -402,7 +403,7 @@ class PythonNegamax:
 
 class LimitedSearch(PythonNegamax):
     """One call's limits (a node budget, a deadline, a stop request) and where its searches
-    run: compiled (``ai.solver_core``) where the core takes them, else ``PythonNegamax``.
+    run: compiled (``ai.compiled.solver_kernel``) where the core takes them, else ``PythonNegamax``.
     Its state is the ``Solver``'s own, like ``PythonNegamax``'s.
     """
 
@@ -439,7 +440,7 @@ class LimitedSearch(PythonNegamax):
         self.nodes = 0
         self._should_stop = should_stop
         self._deadline = None if time_limit is None else time.perf_counter() + time_limit
-        self._node_limit = solver_core.NO_LIMIT if node_limit is None else node_limit
+        self._node_limit = solver_kernel.NO_LIMIT if node_limit is None else node_limit
         self._check_at = min(CHECK_EVERY, self._node_limit + 1)
         self._stop_flag[0] = 0
 
@@ -447,23 +448,23 @@ class LimitedSearch(PythonNegamax):
         """Forget the limits of the call; stop its watchdog."""
         self._should_stop = None
         self._deadline = None
-        self._node_limit = solver_core.NO_LIMIT
+        self._node_limit = solver_kernel.NO_LIMIT
         if self._watchdog is not None:
             self._watchdog.stop()
             self._watchdog = None
 
     @property
     def compiled(self) -> bool:
-        """True when searches without a book run compiled (``ai.solver_core``) here."""
-        return self._core_params is not None and solver_core.is_ready()
+        """True when searches without a book run compiled (``ai.compiled.solver_kernel``) here."""
+        return self._core_params is not None and solver_kernel.LOADER.is_ready()
 
     def _search(self, current: int, mask: int, played: int, alpha: int, beta: int) -> int:
         """``_negamax`` from a root: compiled where it can be, counted in ``self.nodes``."""
         array, params = self._array, self._core_params
         if array is None or params is None or self._book_plies >= 0:
             return self._negamax(current, mask, played, alpha, beta)
-        loading = None if solver_core.is_ready() else time.perf_counter()
-        run = solver_core.kernel()
+        loading = None if solver_kernel.LOADER.is_ready() else time.perf_counter()
+        run = solver_kernel.LOADER.kernel()
         if loading is not None and self._deadline is not None:  # its one-time cost is not the call's
             self._deadline += time.perf_counter() - loading
         if run is None:
@@ -471,14 +472,14 @@ class LimitedSearch(PythonNegamax):
         if self._watchdog is None and (self._should_stop is not None or self._deadline is not None):
             self._watchdog = _Watchdog(self._stop_flag, self._should_stop, self._deadline)
         state = self._core_state
-        state[solver_core.STATE_NODES] = self.nodes
-        state[solver_core.STATE_LIMIT] = self._node_limit
-        state[solver_core.STATE_REASON] = 0
+        state[solver_kernel.STATE_NODES] = self.nodes
+        state[solver_kernel.STATE_LIMIT] = self._node_limit
+        state[solver_kernel.STATE_REASON] = 0
         flag = self._stop_flag
         value = run(array, self._slots, params, self._core_columns, state, flag, current, mask, played, alpha, beta, -1)
-        self.nodes = int(state[solver_core.STATE_NODES])
-        if value == solver_core.STOPPED:
-            if state[solver_core.STATE_REASON] == solver_core.REASON_NODE_LIMIT:
+        self.nodes = int(state[solver_kernel.STATE_NODES])
+        if value == solver_kernel.STOPPED:
+            if state[solver_kernel.STATE_REASON] == solver_kernel.REASON_NODE_LIMIT:
                 raise SolverStopped("the solver's node budget ran out")
             watchdog = self._watchdog
             if watchdog is not None and watchdog.reason == "time":
@@ -496,7 +497,7 @@ class Solver(LimitedSearch):
     learned; they have a fixed number of slots (``table_slots``) and are never cleared
     in the middle of a game.
 
-    Searches that reach no book run compiled (``ai.solver_core``) when numba is there,
+    Searches that reach no book run compiled (``ai.compiled.solver_kernel``) when numba is there,
     else (or with ``pure_python``) in this module's ``_negamax``: the same nodes, the
     same answers.  ``node_limit`` stops a call at the same node on every machine.
     """
@@ -534,7 +535,7 @@ class Solver(LimitedSearch):
         self._slots = 1
         self._should_stop: Callable[[], bool] | None = None
         self._deadline: float | None = None
-        self._node_limit = solver_core.NO_LIMIT
+        self._node_limit = solver_kernel.NO_LIMIT
         self._check_at = CHECK_EVERY  # the next node count at which ``_poll`` runs
         self._array: np.ndarray | None = None  # the table in use, for the compiled search
         self._core_params: np.ndarray | None = None  # the compiled search's geometry
@@ -969,7 +970,5 @@ def _middle(low: int, high: int) -> int:
 
 def solve_moves_string(moves: str, rules: Rules | None = None, *, weak: bool = False) -> Solution:
     """Solve a benchmark move string such as ``"4453"``."""
-    from game.notation import parse_moves
-
     rules = rules or Rules()
     return Solver(rules).solve_moves(parse_moves(moves, rules), weak=weak)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from ai.bitboard import geometry
 from ai.heuristic import make_evaluator, make_final_value
-from ai.search import SearchStats
+from ai.search_types import SearchStats
 from ai.tree import DEFAULT_BUDGET, LeafReason, SearchTree, TreeRecorder
 from ai.values import INF, WIN
 from game.board import Board

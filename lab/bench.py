@@ -23,6 +23,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from ai.compiled import search_kernel, solver_kernel
+from ai.compiled.kernel_file import PURE_PYTHON_ENV
 from ai.search import search
 from ai.solver import Solver
 from ai.tree import minimal_tree
@@ -160,8 +162,6 @@ def _python_search(call: Callable[[], T]) -> T:
     """``call`` with the compiled search switched off (``CONNECT4_PURE_PYTHON``)."""
     import os
 
-    from ai.solver_core import PURE_PYTHON_ENV
-
     saved = os.environ.get(PURE_PYTHON_ENV)
     os.environ[PURE_PYTHON_ENV] = "1"
     try:
@@ -174,13 +174,11 @@ def _python_search(call: Callable[[], T]) -> T:
 
 
 def bench_play(repeat: int) -> None:
-    """The play search compiled (``ai.search_core``) and in Python (``ai.search``) on the
-    same positions in one run: the same nodes (checked), the speed of each."""
-    from ai import search_core
-
+    """The play search compiled (``ai.compiled.search_kernel``) and in Python (``ai.search``)
+    on the same positions in one run: the same nodes (checked), the speed of each."""
     print("\n## Play search: compiled against Python on the same positions (same nodes, checked)")
-    if not search_core.LOADER.prepare():
-        print(f"compiled search unavailable ({search_core.LOADER.state}): nothing to compare")
+    if not search_kernel.LOADER.prepare():
+        print(f"compiled search unavailable ({search_kernel.LOADER.state}): nothing to compare")
         return
     rows, ratios, speeds = [], [], []
     for name, board in play_positions():
@@ -582,12 +580,11 @@ def bench_perfect_games(presets: list[str], solver_games: int) -> None:
 def bench_compiled_ratio(python_count: int) -> None:
     """The compiled search against the pure-Python one on the same balanced 12-disc
     positions (Perfect's first proof past the book): the same nodes, the time ratio."""
-    from ai import solver_core
     from ai.perfect import PerfectPlayer
 
     print("\n## Compiled / pure-Python solver on the same positions (Perfect's first move past the book)")
-    if not solver_core.prepare():
-        print(f"compiled solver unavailable: {solver_core.status()}")
+    if not solver_kernel.LOADER.prepare():
+        print(f"compiled solver unavailable: {solver_kernel.LOADER.status()}")
         return
     lines = perfect_lines()
     warm = Board.from_moves(lines[-1])  # the process's first table costs its huge pages: not timed
@@ -749,11 +746,9 @@ def main(argv: list[str] | None = None) -> int:
         "games": lambda: bench_perfect_games(presets, solver_games=1 if quick else 4),
         "analyze": lambda: bench_analyze_process(count=3 if quick else 10, repeat=1 if quick else 5),
     }
-    from ai import search_core, solver_core
-
-    solver_core.prepare()  # both kernel files made (or loaded) before any clock runs
-    searching = "fast search ready" if search_core.LOADER.prepare() else f"fast search {search_core.LOADER.state}"
-    print(f"# lab.bench on {machine()}; {solver_core.status()}, {searching}; load average {_load_average()}")
+    solver_kernel.LOADER.prepare()  # both kernel files made (or loaded) before any clock runs
+    searching = "fast search ready" if search_kernel.LOADER.prepare() else f"fast search {search_kernel.LOADER.state}"
+    print(f"# lab.bench on {machine()}; {solver_kernel.LOADER.status()}, {searching}; load average {_load_average()}")
     for name in sections:
         if not args.only or name in args.only:
             parts[name]()

@@ -64,7 +64,7 @@ def _flip_values(assets: Path) -> None:
 def _with_compiled_kernels(cache: Path) -> Path:
     """A fresh cache folder (no book verdicts) that has this machine's compiled kernels, so
     each command does not compile the solver again (tests/test_kernel_cache.py does that)."""
-    from ai.solver_core import cache_folder
+    from ai.compiled.kernel_file import cache_folder
 
     kernels = cache / "connect4" / "solver"
     if not kernels.exists() and not cache.is_file():  # (a file where the folder should be: a test of its own)

@@ -95,10 +95,10 @@ def test_every_relative_link_of_the_readme_and_docs_resolves():
 
 LONGEST_FUNCTION = 80
 LONG_FOR_SPEED = {
-    "ai/solver_core.py:negamax": "the compiled kernel (numba): one function, its recursion an explicit stack",
+    "ai/compiled/solver_kernel.py:negamax": "the compiled kernel (numba): one function, its recursion an explicit stack",
     "ai/solver.py:PythonNegamax._negamax": "the kernel's Python twin, node for node, which the search down to "
     "the opening book runs: split into calls, it ran 18-28% slower",
-    "ai/search_core.py:search_pass": "the play search's compiled pass (numba): its recursion an explicit stack",
+    "ai/compiled/search_kernel.py:search_pass": "the play search's compiled pass (numba): its recursion an explicit stack",
 }
 """The hot loops allowed to be long: their contract is written at their top."""
 

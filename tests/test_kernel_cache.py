@@ -1,4 +1,4 @@
-"""The compiled solver's cache cannot hurt (``ai.kernel_file``, ``ai.solver_core.prepare``).
+"""The compiled solver's cache cannot hurt (``ai.compiled.kernel_file``, ``KernelLoader.prepare``).
 
 A kernel file that is truncated, garbage, built for something else, or that cannot be
 saved (a file where the cache folder should be) still gives the right answers, with at
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from ai import kernel_file
-from ai.kernel_file import MAGIC, KernelCode, KernelFileError
+from ai.compiled import kernel_file
+from ai.compiled.kernel_file import MAGIC, KernelCode, KernelFileError
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = "k" * 64
@@ -28,14 +28,14 @@ FAKE = KernelCode("entry", bytes(range(256)) * 40, ("NRT_Free", "PyExc_RuntimeEr
 
 SOLVE = """
 import json, logging, sys
-from ai import solver_core
+from ai.compiled import solver_kernel
 from ai.solver import Solver
 from game.notation import parse_moves
 from game.rules import Rules
 solver = Solver(Rules())
 score = solver.solve_moves(parse_moves("4453444335343", Rules())).score
 print(json.dumps({"score": score, "compiled": solver.compiled, "numba": sys.modules.get("numba") is not None,
-                  "file": str(solver_core.kernel_path() or "")}))
+                  "file": str(solver_kernel.LOADER.path or "")}))
 """
 
 
@@ -109,11 +109,11 @@ def test_a_kernel_file_built_for_another_source_or_cpu_is_refused(tmp_path):
 
 FIRST_START = """
 import json, sys
-from ai import solver_core
+from ai.compiled import solver_kernel
 from game.app import worker_jobs
 notes = []
 worker_jobs._prepare_fast_solver(lambda note: notes.append(note.message))
-print(json.dumps({"notes": notes, "file": str(solver_core.kernel_path() or "")}))
+print(json.dumps({"notes": notes, "file": str(solver_kernel.LOADER.path or "")}))
 """
 
 
@@ -171,7 +171,7 @@ def test_a_truncated_kernel_file_is_rebuilt_with_one_warning(built, tmp_path):
 EVERY_DAMAGE = """
 import json, sys
 from pathlib import Path
-from ai import kernel_file, solver_core
+from ai.compiled import kernel_file, solver_kernel
 from ai.solver import Solver
 from game.notation import parse_moves
 from game.rules import Rules
@@ -188,8 +188,8 @@ for how in ["garbage", "empty", "flipped byte", "bad header", "a folder", "no fo
         folder.mkdir(parents=True)
         (folder / built.name).write_bytes(built.read_bytes())
         damaged(folder / built.name, how)
-    prepared = kernel_file.load_or_build(solver_core, folder)
-    solver_core._compiled, solver_core._state = prepared.kernel, "ready"  # this process's search
+    prepared = kernel_file.load_or_build(solver_kernel.SPEC, folder)
+    solver_kernel.LOADER._loaded, solver_kernel.LOADER.state = prepared.kernel, "ready"  # this process's search
     solver = Solver(Rules())
     score = solver.solve_moves(parse_moves("4453444335343", Rules())).score
     path = folder / built.name

@@ -227,10 +227,10 @@ def test_a_level_whose_solver_overrules_its_search_says_so(worker):
 def test_trees_the_recorder_cannot_keep_up_with_are_said_skipped_never_awaited_for_good(worker):
     """Computer against computer: compiled answers come faster than the Python search
     records their trees; past three waiting, the oldest is skipped and the window told."""
-    from ai import search_core
+    from ai.compiled import search_kernel
     from game.app.worker_protocol import TreeSkipped
 
-    assert search_core.LOADER.kernel() is not None  # the compiled search answers (this process)
+    assert search_kernel.LOADER.kernel() is not None  # the compiled search answers (this process)
     owner = Owner()
     moves = ["", "4", "44", "443", "4435", "44352"]
     for moves_so_far in moves:  # each a full-width depth-6 tree without pruning (Python: about a second)

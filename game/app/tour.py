@@ -41,7 +41,7 @@ S = TypeVar("S", bound=Scene)
 FRAME = 1 / 30
 """Seconds of animation per stepped frame."""
 
-SOLVER_MODULES = ("numba", "llvmlite", "ai.solver", "ai.solver_core", "ai.perfect", "ai.player", "ai.book")
+SOLVER_MODULES = ("numba", "llvmlite", "ai.solver", "ai.compiled.solver_kernel", "ai.perfect", "ai.player", "ai.book")
 """What the window's process must never import: the exact solver, its compiled core, the
 book, the decider that uses them, and numba; ``game.app.worker_jobs`` is the worker's."""
 

@@ -24,9 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from ai import search_core, solver_core
 from ai.answer import Answer, DecidedBy, Purpose
 from ai.book import BookError, book, early_scores
+from ai.compiled import search_kernel, solver_kernel
+from ai.compiled.kernel_file import pure_python_forced
 from ai.depth_truth import benchmark_boards, depth_truth
 from ai.levels import Level
 from ai.perfect import shared_player
@@ -295,8 +296,8 @@ def _prepare_fast_solver(send: Callable[[WorkerMessage], None]) -> None:
     (compiling it: the first start), say so, and say when it is ready; a failure is said
     once too."""
     started = time.perf_counter()
-    search_core.LOADER.prepare_in_background()  # moves search in Python until it is loaded
-    preparing = solver_core.prepare_in_background()
+    search_kernel.LOADER.prepare_in_background()  # moves search in Python until it is loaded
+    preparing = solver_kernel.LOADER.prepare_in_background()
     try:
         early_scores()  # both cached, and safe to ask from two threads at once
         book()
@@ -308,12 +309,12 @@ def _prepare_fast_solver(send: Callable[[WorkerMessage], None]) -> None:
         send(
             WorkerNote(
                 _("{capitalize}: exact answers are slower until it is ready").format(
-                    capitalize=solver_core.status().capitalize()
+                    capitalize=solver_kernel.LOADER.status().capitalize()
                 )
             )
         )
     preparing.join()
-    if solver_core.is_ready():
+    if solver_kernel.LOADER.is_ready():
         if announced:
             seconds = time.perf_counter() - started
             send(
@@ -321,8 +322,8 @@ def _prepare_fast_solver(send: Callable[[WorkerMessage], None]) -> None:
                     _("The fast solver is ready ({seconds:.0f} s): exact answers are quick now").format(seconds=seconds)
                 )
             )
-    elif not solver_core.pure_python_forced():
-        send(WorkerNote(solver_core.status().capitalize()))
+    elif not pure_python_forced():
+        send(WorkerNote(solver_kernel.LOADER.status().capitalize()))
 
 
 def process_main(requests: Connection, replies: Connection, cancelled_upto: Any, parent_pid: int) -> None:

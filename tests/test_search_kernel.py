@@ -1,4 +1,4 @@
-"""The compiled play search (``ai.search_core``) is ``ai.search``'s Python search, node for node.
+"""The compiled play search (``ai.compiled.search_kernel``) is ``ai.search``'s Python search, node for node.
 
 Each test runs the same search twice, compiled and in Python (``CONNECT4_PURE_PYTHON=1``),
 and asks for the same move, value, line, root values, depth and counts: on 6x7, 7x8 and
@@ -22,7 +22,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ai import search_core
+from ai.compiled import search_kernel
+from ai.compiled.kernel_file import PURE_PYTHON_ENV
 from ai.levels import PRESETS, PROBE_SHARE, level_played, solver_nodes_for
 from ai.player import choose_move, search_tree, shared_solver
 from ai.search import CHECK_EVERY, MoveOrder, SearchResult, search
@@ -38,13 +39,13 @@ BOARDS = {"6x7": STANDARD, "7x8": BIG, "7x8-k5": CONNECT5}
 @pytest.fixture(scope="module", autouse=True)
 def compiled():
     """The compiled search, loaded (or built) for this process."""
-    saved = os.environ.pop(search_core.solver_core.PURE_PYTHON_ENV, None)
+    saved = os.environ.pop(PURE_PYTHON_ENV, None)
     try:
-        assert search_core.LOADER.prepare(), search_core.LOADER.state
+        assert search_kernel.LOADER.prepare(), search_kernel.LOADER.state
         yield
     finally:
         if saved is not None:
-            os.environ[search_core.solver_core.PURE_PYTHON_ENV] = saved
+            os.environ[PURE_PYTHON_ENV] = saved
 
 
 def position(rules: Rules, discs: int, seed: int) -> Board:
@@ -76,14 +77,14 @@ def both(monkeypatch: pytest.MonkeyPatch, board: Board, depth: int, **options: o
     """(compiled, Python) summaries of the same search of ``board``."""
     compiled = search(board.grid, board.rules, depth, to_move=board.to_move, **options)
     with monkeypatch.context() as patch:
-        patch.setenv(search_core.solver_core.PURE_PYTHON_ENV, "1")
-        assert search_core.LOADER.kernel() is None
+        patch.setenv(PURE_PYTHON_ENV, "1")
+        assert search_kernel.LOADER.kernel() is None
         python = search(board.grid, board.rules, depth, to_move=board.to_move, **options)
     return summary(compiled), summary(python)
 
 
 def test_the_kernel_checks_the_budget_as_the_python_search_does():
-    assert search_core.CHECK_EVERY == CHECK_EVERY
+    assert search_kernel.CHECK_EVERY == CHECK_EVERY
 
 
 @pytest.mark.parametrize("name", BOARDS)
@@ -144,14 +145,14 @@ def test_a_level_plays_the_same_moves_compiled_and_in_python(monkeypatch):
         level = levels[board.ply % 2]
         played = choose_move(level, board.grid, board.rules, board.to_move, seed=board.ply)
         with monkeypatch.context() as patch:
-            patch.setenv(search_core.solver_core.PURE_PYTHON_ENV, "1")
+            patch.setenv(PURE_PYTHON_ENV, "1")
             reference = choose_move(level, board.grid, board.rules, board.to_move, seed=board.ply)
         assert (played.move, played.value, played.nodes) == (reference.move, reference.value, reference.nodes)
         board.push(played.move)
 
 
 def test_a_board_past_64_bits_searches_in_python():
-    assert not search_core.usable(Rules(rows=8, cols=9)) and search_core.usable(BIG)
+    assert not search_kernel.usable(Rules(rows=8, cols=9)) and search_kernel.usable(BIG)
     board = position(Rules(rows=8, cols=9), 6, seed=1)
     result = search(board.grid, board.rules, 3, to_move=board.to_move)
     assert result.move in board.legal_moves()
@@ -211,21 +212,18 @@ def test_pure_python_searches_without_llvmlite_or_numba():
 def test_a_damaged_search_kernel_is_built_again_with_one_warning(tmp_path):
     """The kernel file's rules are the solver's (tests/test_kernel_cache.py): here the
     search's own file, garbage, is built again (numba: seconds) and the move is the same."""
-    from ai import search_core
-    from ai.search import search
-
-    assert search_core.LOADER.kernel() is not None  # this process's file, built if need be
-    built = search_core.LOADER.path
+    assert search_kernel.LOADER.kernel() is not None  # this process's file, built if need be
+    built = search_kernel.LOADER.path
     path = tmp_path / built.relative_to(built.parents[2])  # connect4/<folder>/search-*.kernel
     path.parent.mkdir(parents=True)
     path.write_bytes(os.urandom(64))
     board = Board.from_moves("4453")
     here = search(board.grid, board.rules, 9, to_move=board.to_move)
     code = (
-        "import json\nfrom ai import search_core\nfrom ai.search import search\n"
+        "import json\nfrom ai.compiled import search_kernel\nfrom ai.search import search\n"
         "from game.board import Board\nb = Board.from_moves('4453')\n"
         "r = search(b.grid, b.rules, 9, to_move=b.to_move)\n"
-        "print(json.dumps([r.move, r.value, search_core.LOADER.state, str(search_core.LOADER.path)]))\n"
+        "print(json.dumps([r.move, r.value, search_kernel.LOADER.state, str(search_kernel.LOADER.path)]))\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "CONNECT4_PURE_PYTHON"}
     env["XDG_CACHE_HOME"] = str(tmp_path)
@@ -257,7 +255,7 @@ def test_the_kernel_hashes_a_noisy_levels_positions_as_python_does():
         lane = hash(seed)
         expected = hash((seed, first, second))
         with np.errstate(over="ignore"):  # int64 wraps, as the compiled code's does
-            got = search_core.tuple_hash(np.int64(lane), np.int64(first), np.int64(second))
+            got = search_kernel.tuple_hash(np.int64(lane), np.int64(first), np.int64(second))
         assert int(got) == expected
 
 
@@ -299,8 +297,6 @@ def test_a_stopped_pass_is_waited_for_through_more_ctrl_c():
     import signal
     import threading
 
-    from ai.search_core import _join_through_interrupts
-
     finished = threading.Event()
     running = threading.Thread(target=lambda: (time.sleep(0.6), finished.set()), daemon=True)
 
@@ -314,7 +310,7 @@ def test_a_stopped_pass_is_waited_for_through_more_ctrl_c():
     try:
         running.start()
         threading.Thread(target=press_twice, daemon=True).start()
-        _join_through_interrupts(running)
+        search_kernel._join_through_interrupts(running)
         assert finished.is_set() and not running.is_alive()
     finally:
         signal.signal(signal.SIGINT, handler)

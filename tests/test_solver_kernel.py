@@ -1,4 +1,4 @@
-"""The compiled solver (``ai.solver_core``) against the pure-Python one, and its loading rules.
+"""The compiled solver (``ai.compiled.solver_kernel``) against the pure-Python one, and its loading rules.
 
 The compiled search must be the same search: the same score, the same move, the same node
 count and the same table words, on seeded positions of several boards.  Node limits stop
@@ -18,7 +18,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ai import solver_core
+from ai.compiled import solver_kernel
+from ai.compiled.kernel_file import PURE_PYTHON_ENV
 from ai.solver import Solver, SolverStopped
 from game.board import Board
 from game.notation import parse_moves
@@ -31,19 +32,19 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="session")
 def compiled():
     """Compile (or load) the fast solver once for the whole session."""
-    saved = os.environ.pop(solver_core.PURE_PYTHON_ENV, None)
+    saved = os.environ.pop(PURE_PYTHON_ENV, None)
     try:
-        assert solver_core.prepare(), solver_core.status()
+        assert solver_kernel.LOADER.prepare(), solver_kernel.LOADER.status()
         yield
     finally:
         if saved is not None:
-            os.environ[solver_core.PURE_PYTHON_ENV] = saved
+            os.environ[PURE_PYTHON_ENV] = saved
 
 
 @pytest.fixture
 def fast(compiled, monkeypatch):
     """The compiled path, even when the suite runs with ``CONNECT4_PURE_PYTHON=1``."""
-    monkeypatch.delenv(solver_core.PURE_PYTHON_ENV, raising=False)
+    monkeypatch.delenv(PURE_PYTHON_ENV, raising=False)
 
 
 def _lines(path: Path, step: int) -> list[tuple[str, int]]:
@@ -181,31 +182,31 @@ def test_a_stop_request_and_a_time_limit_stop_the_compiled_search(fast):
 
 
 def test_the_pure_python_switch_forces_the_python_path(fast, monkeypatch):
-    monkeypatch.setenv(solver_core.PURE_PYTHON_ENV, "1")
+    monkeypatch.setenv(PURE_PYTHON_ENV, "1")
     solver = Solver(Rules())
     assert not solver.compiled
-    assert solver_core.kernel() is None
-    assert "CONNECT4_PURE_PYTHON" in solver_core.status()
+    assert solver_kernel.LOADER.kernel() is None
+    assert "CONNECT4_PURE_PYTHON" in solver_kernel.LOADER.status()
     assert solver.solve_moves(parse_moves("4453444335343", Rules())).score == 5
-    monkeypatch.delenv(solver_core.PURE_PYTHON_ENV)
-    assert solver.compiled and solver_core.status() == "fast solver ready"
+    monkeypatch.delenv(PURE_PYTHON_ENV)
+    assert solver.compiled and solver_kernel.LOADER.status() == "fast solver ready"
 
 
 def test_preparing_in_the_background_ends_ready(fast):
-    solver_core.prepare_in_background().join()
-    assert solver_core.is_ready()
+    solver_kernel.LOADER.prepare_in_background().join()
+    assert solver_kernel.LOADER.is_ready()
 
 
 SOLVE_PAST_THE_BOOK = """
 import logging
-from ai import solver_core
+from ai.compiled import solver_kernel
 from ai.solver import Solver
 from game.notation import parse_moves
 from game.rules import Rules
 for _ in range(2):
     solver = Solver(Rules())
     print(solver.solve_moves(parse_moves("4453444335343", Rules())).score, solver.compiled)
-print(solver_core.status())
+print(solver_kernel.LOADER.status())
 """
 
 

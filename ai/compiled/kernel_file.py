@@ -1,22 +1,41 @@
-"""The compiled searches, kept as machine code in files of the game's own.
+"""The compiled kernels kept as machine code in files of the game's own, and their one loader.
 
-numba compiles a core's search once (``ai.solver_core.negamax``, the exact solver's;
-``ai.search_core.search_pass``, the play search's: a ``KernelSpec`` each), behind a
-C-callable entry that takes plain pointers (the searches allocate nothing, so they need
-no numba runtime).  The machine code is saved in the user's cache folder
-(``ai.solver_core.cache_folder``), one file per core, with a header that names what it
-was built from (the core's source and this file's, the CPU, llvmlite's version) and a
-checksum.  Later processes load that file with llvmlite alone and call the search
-through ctypes (which lets other threads run meanwhile): about 0.1 s, where importing
-numba and loading numba's own cache took about 0.6 s before any work.
-``KernelLoader`` is the lazy, warn-once loading the play search uses (the solver keeps
-its own copy of the same rules in ``ai.solver_core``).
+numba compiles a kernel once (``ai.compiled.solver_kernel.negamax``, the exact solver's;
+``ai.compiled.search_kernel.search_pass``, the play search's: a ``KernelSpec`` each, with
+the helpers of ``ai.compiled.bits`` compiled into both), behind a C-callable entry that
+takes plain pointers (the kernels allocate nothing, so they need no numba runtime).  The
+machine code is saved in the user's cache folder (``cache_folder``), one file per
+kernel, with a header that names what it was built from (the kernel's source, the bit
+helpers' and this file's, the CPU, llvmlite's version) and a checksum.  Later processes
+load that file with llvmlite alone and call the kernel through ctypes (which lets other
+threads run meanwhile): about 0.05 s, where importing numba and loading numba's own
+cache took about 0.6 s before any work.
 
 File layout: ``MAGIC``, one line of JSON (``key``, ``symbol``, ``size``, ``sha256``,
 ``external``), then ``size`` bytes of object code.  Anything else (truncated, garbage,
 built for another source or CPU) is a ``KernelFileError``, and the caller builds anew.
 
-Only ``build`` imports numba; ``load`` and ``read`` import llvmlite (which numba brings).
+Loading rules (``KernelLoader``, one per kernel, for the window's worker and every other
+caller):
+
+- ``CONNECT4_PURE_PYTHON=1`` forces the Python path (nothing here loads llvmlite or numba).
+- The cache folder is the game's own under the user's cache folder
+  (``$XDG_CACHE_HOME/connect4/solver`` or ``~/.cache/connect4/solver`` on Linux,
+  ``~/Library/Caches/connect4/solver`` on macOS, ``%LOCALAPPDATA%\\connect4\\cache\\solver``
+  on Windows), never beside the code.
+- A kernel file that is damaged or was built for another source, CPU or llvmlite is
+  built again; one that cannot be saved (a read-only folder, a file where the folder
+  should be) is compiled again by the next process.  Either is one warning.  A valid
+  file in a read-only folder is simply used.
+- No llvmlite, no numba where a build is needed, or any failure while building or
+  loading, means the Python path and one warning (``logging``, once per process: one
+  line on stderr where logging is not configured).  Never a traceback.
+
+Only ``build`` imports numba; ``LoadedKernel`` and ``key`` import llvmlite (which numba
+brings): both lazily, so a process that never runs a kernel loads neither (the window
+never does: tests/test_one_road.py).  ``build`` reaches numba's private attributes
+(tests/test_kernel_internals.py says so when a numba release moves them; numba and
+llvmlite are pinned to the minor versions tested).
 """
 
 from __future__ import annotations
@@ -33,14 +52,31 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import FunctionType, ModuleType
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from ai.compiled import bits
+
 LOG = logging.getLogger(__name__)
 MAGIC = b"connect4 solver kernel 1\n"
-FIELDS = 16
-"""Columns of the search's scratch rows (``ai.solver_core.FIELDS``; 16 ranks of moves)."""
+PURE_PYTHON_ENV = "CONNECT4_PURE_PYTHON"
+
+
+def cache_folder() -> Path:
+    """The game's folder for the compiled kernels, under the user's cache folder."""
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        return Path(base) / "connect4" / "cache" / "solver"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "connect4" / "solver"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "connect4" / "solver"
+
+
+def pure_python_forced() -> bool:
+    """True when ``CONNECT4_PURE_PYTHON`` asks for the Python path."""
+    return os.environ.get(PURE_PYTHON_ENV, "").strip() not in ("", "0")
 
 
 class KernelFileError(Exception):
@@ -59,7 +95,7 @@ class KernelCode:
 
 def _llvm() -> Any:
     """llvmlite's binding layer, with the native target ready (raises ImportError)."""
-    import llvmlite.binding as llvm
+    import llvmlite.binding as llvm  # lazy: llvmlite only in a process that runs a kernel
 
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
@@ -85,57 +121,84 @@ def key(source: bytes) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-def file_name(kernel_key: str, name: str = "solver") -> str:
+def file_name(kernel_key: str, name: str) -> str:
     return f"{name}-{kernel_key[:24]}.kernel"
 
 
 def _native_popcount() -> Any:
     """numba's view of the CPU's popcount instruction (LLVM's ``ctpop``)."""
-    from numba.core.extending import intrinsic
+    from numba.core.extending import intrinsic  # lazy: numba only in a process that compiles
 
     @intrinsic
-    def ctpop(typingctx: Any, bits: Any) -> Any:
+    def ctpop(typingctx: Any, word: Any) -> Any:
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             return builder.ctpop(args[0])
 
-        return bits(bits), codegen
+        return word(word), codegen
 
     return ctpop
 
 
-def build(core: ModuleType, spec: KernelSpec | None = None) -> KernelCode:
-    """Compile ``core``'s search (``spec.entry``, with the helpers it calls) with numba
-    into object code, behind the C-callable entry of ``spec.wrapper``.
+def build(spec: KernelSpec[Any]) -> KernelCode:
+    """Compile ``spec``'s kernel (its entry, its own helpers and ``ai.compiled.bits``'s)
+    with numba into object code, behind the C-callable entry of ``spec.wrapper``.
 
     Raises:
         ImportError: no numba.
+        NumbaInternalsError: this numba keeps its compiled code elsewhere.
         Exception: whatever numba raises when it cannot compile.
     """
-    import numba
+    import numba  # lazy: numba (a second to import) only in a process that compiles
 
-    spec = spec or SOLVER
     nb: Any = numba  # numba's decorators and types are untyped
     jit = nb.njit(nogil=True, error_model="numpy")
-    # The entry and its helpers compiled in a namespace of their own, where each finds the
-    # others compiled (the module itself is left alone).
-    names = dict(vars(core))
-    for name in (*spec.helpers, spec.entry):
-        function = getattr(core, name)
+    # The bit helpers, the kernel's helpers and its entry compiled in a namespace of their
+    # own, where each finds the others compiled (the modules themselves are left alone).
+    names = {**vars(bits), **vars(spec.core)}
+    functions = [getattr(bits, name) for name in bits.HELPERS]
+    functions += [getattr(spec.core, name) for name in (*spec.helpers, spec.entry)]
+    for function in functions:
+        name = function.__name__
         names[name] = jit(FunctionType(function.__code__, names, name, function.__defaults__))
-    if spec.native_popcount:
-        names["popcount"] = _native_popcount()
+    names["popcount"] = _native_popcount()
     i64, ptr = nb.types.int64, nb.types.CPointer(nb.types.int64)
     signature = i64(*(ptr if kind == "p" else i64 for kind in spec.args))
     entry = spec.wrapper(names[spec.entry], nb.carray)
-    compiled = nb.cfunc(signature, nopython=True, error_model="numpy")(entry)
-    library = compiled._library
-    module = library._final_module
+    return machine_code(nb.cfunc(signature, nopython=True, error_model="numpy")(entry))
+
+
+NUMBA_INTERNALS = ("CFunc._library", "CodeLibrary._final_module", "CodeLibrary._codegen", "CPUCodegen._tm")
+"""The private attributes of numba that ``machine_code`` reads: numba has no public way
+to hand out a cfunc's object code.  tests/test_kernel_internals.py exercises them."""
+
+
+class NumbaInternalsError(Exception):
+    """This numba keeps a compiled function's machine code where ``machine_code`` does not look."""
+
+
+def machine_code(compiled: Any) -> KernelCode:
+    """The object code of a numba ``cfunc``, its entry's symbol and the external names it
+    mentions, read through numba's private attributes (``NUMBA_INTERNALS``).
+
+    Raises:
+        NumbaInternalsError: one of them is gone (a numba release moved it).
+    """
+    try:
+        library = compiled._library
+        module = library._final_module
+        machine = library._codegen._tm
+        symbol = str(compiled.native_name)
+    except AttributeError as error:
+        version = getattr(sys.modules.get("numba"), "__version__", "?")
+        raise NumbaInternalsError(
+            f"numba {version} moved what the kernel files read ({', '.join(NUMBA_INTERNALS)}): {error}; "
+            "ai/compiled/kernel_file.machine_code must follow before numba's pin changes"
+        ) from None
     external = sorted(
         {f.name for f in module.functions if f.is_declaration and not f.name.startswith("llvm.")}
         | {g.name for g in module.global_variables if g.is_declaration}
     )
-    code = library._codegen._tm.emit_object(module)
-    return KernelCode(compiled.native_name, bytes(code), tuple(external))
+    return KernelCode(symbol, bytes(machine.emit_object(module)), tuple(external))
 
 
 def write(path: Path, kernel_key: str, kernel: KernelCode) -> None:
@@ -238,116 +301,60 @@ def addresses(*arrays: np.ndarray) -> list[int]:
     return [int(array.ctypes.data) for array in arrays]
 
 
-class SolverKernel(LoadedKernel):
-    """The solver's machine code as ``ai.solver`` calls it: ``kernel(words, slots, params,
-    ...)`` (the scratch rows are allocated here)."""
-
-    def __call__(  # the solver's arrays, not raw addresses
-        self,
-        words: np.ndarray,
-        slots: int,
-        params: np.ndarray,
-        columns: np.ndarray,
-        state: np.ndarray,
-        flag: np.ndarray,
-        current: int,
-        mask: int,
-        played: int,
-        alpha: int,
-        beta: int,
-        wins: int,
-    ) -> int:
-        depth = int(params[0]) - int(played) + 2  # params[P_CELLS]: the most plies still to come, + 2
-        scratch = np.zeros((3, depth, FIELDS), np.int64)
-        words_p, params_p, columns_p, state_p, flag_p, scratch_p = addresses(
-            words, params, columns, state, flag, scratch
-        )
-        result: int = self.entry(
-            words_p, len(words), slots, params_p, columns_p, len(columns), state_p, flag_p, scratch_p, depth,
-            current, mask, played, alpha, beta, wins,
-        )  # fmt: skip
-        return result
-
-
-def _solver_entry(search: Any, carray: Any) -> Any:
-    """The solver's C entry: ``ai.solver_core.negamax`` over plain pointers."""
-
-    def entry(  # type: ignore[no-untyped-def]
-        words_p, n_words, slots, params_p, columns_p, n_columns, state_p, flag_p, scratch_p, depth, c, m, p, a, b, w
-    ):
-        return search(
-            carray(words_p, (n_words,)),
-            slots,
-            carray(params_p, (8,)),
-            carray(columns_p, (n_columns,)),
-            carray(state_p, (3,)),
-            carray(flag_p, (1,)),
-            carray(scratch_p, (3, depth, FIELDS)),
-            c,
-            m,
-            p,
-            a,
-            b,
-            w,
-        )
-
-    return entry
+K = TypeVar("K", bound=LoadedKernel)
 
 
 @dataclass(frozen=True)
-class KernelSpec:
-    """What to compile from a core module and how to call it.
+class KernelSpec(Generic[K]):
+    """What to compile from a kernel module and how to call it.
 
-    ``entry`` is the search, ``helpers`` the core's functions it calls (compiled with it);
-    ``wrapper(search, carray)`` makes the C entry from the compiled search; ``args`` are
-    the entry's arguments, ``p`` a pointer to int64s, ``i`` an int64; ``native_popcount``
-    compiles the core's ``popcount`` as the CPU's instruction."""
+    ``entry`` is the kernel's search, ``helpers`` the module's functions it calls (compiled
+    with it, beside ``ai.compiled.bits``'s); ``wrapper(search, carray)`` makes the C entry
+    from the compiled search; ``args`` are the entry's arguments, ``p`` a pointer to int64s,
+    ``i`` an int64; ``loaded`` is how callers get the machine code (a ``LoadedKernel``)."""
 
     name: str
+    core: ModuleType
     entry: str
     helpers: tuple[str, ...]
     wrapper: Callable[[Any, Any], Any]
     args: str
-    native_popcount: bool = False
-    loaded: type[LoadedKernel] = LoadedKernel
+    loaded: type[K]
 
+    def source(self) -> bytes:
+        """Everything the machine code is built from: the kernel's module, the bit helpers,
+        this file, and the ints the kernel's module holds (numba compiles them in as
+        constants, ``CHECK_EVERY`` or ``WIN`` from other modules among them): a change to
+        any means a new kernel file."""
+        files = (Path(str(self.core.__file__)), Path(str(bits.__file__)), Path(__file__))
+        constants = sorted((name, value) for name, value in vars(self.core).items() if type(value) is int)
+        return b"".join(path.read_bytes() for path in files) + repr(constants).encode()
 
-SOLVER = KernelSpec(
-    "solver",
-    "negamax",
-    ("popcount", "threats", "slot_and_check"),
-    _solver_entry,
-    "piippipppiiiiiii",
-    loaded=SolverKernel,
-)
-"""``ai.solver_core``'s kernel."""
 
 _built: dict[str, KernelCode] = {}
 """Kernels built in this process, by key: a second rebuild (tests) compiles nothing."""
 
 
 @dataclass
-class Prepared:
+class Prepared(Generic[K]):
     """What ``load_or_build`` made ready: the kernel, its file, and what to warn about once
     (None when nothing went wrong; a missing file is no problem: it is the first start)."""
 
-    kernel: LoadedKernel  # ``spec.loaded``: a SolverKernel for the solver
+    kernel: K
     path: Path
     problem: str | None
 
 
-def load_or_build(core: ModuleType, folder: Path, spec: KernelSpec | None = None) -> Prepared:
-    """The search of ``core`` as machine code: from ``folder`` when a whole file built
-    for this source, CPU and llvmlite is there; else built with numba (seconds) and saved
-    there for the next start.
+def load_or_build(spec: KernelSpec[K], folder: Path) -> Prepared[K]:
+    """``spec``'s kernel as machine code: from ``folder`` when a whole file built for this
+    source, CPU and llvmlite is there; else built with numba (seconds) and saved there for
+    the next start.
 
     Raises:
         ImportError: no llvmlite or (to build) no numba.
-        Exception: numba could not compile the search, or llvmlite not load it.
+        Exception: numba could not compile the kernel, or llvmlite not load it.
     """
-    spec = spec or SOLVER
-    source = Path(str(core.__file__)).read_bytes() + Path(__file__).read_bytes()
-    kernel_key = key(source)
+    kernel_key = key(spec.source())
     path = folder / file_name(kernel_key, spec.name)
     problem = None
     if path.exists() or path.is_symlink():
@@ -357,7 +364,7 @@ def load_or_build(core: ModuleType, folder: Path, spec: KernelSpec | None = None
             problem = f"{error}; compiled it again"
     code = _built.get(kernel_key)
     if code is None:
-        code = _built[kernel_key] = build(core, spec)
+        code = _built[kernel_key] = build(spec)
     loaded = spec.loaded(code, spec.args)
     try:
         write(path, kernel_key, code)
@@ -368,38 +375,56 @@ def load_or_build(core: ModuleType, folder: Path, spec: KernelSpec | None = None
     return Prepared(loaded, path, problem)
 
 
-class KernelLoader:
-    """Loads a core's kernel once per process, lazily, as ``ai.solver_core`` describes:
-    ``prepare`` blocks (a file load, or a build on the first start), ``kernel`` is the
-    loaded kernel or None for the Python path (forced by ``forced()``, or no llvmlite or
-    numba, or any failure: warned once, never raised)."""
+class KernelLoader(Generic[K]):
+    """One kernel, loaded once per process and lazily, by the rules at the top of this
+    module: ``prepare`` blocks (a file load, or a build on the first start);
+    ``prepare_in_background`` does it in a daemon thread; ``kernel`` is the loaded kernel
+    or None for the Python path (forced by ``CONNECT4_PURE_PYTHON``, or no llvmlite or
+    numba, or any failure: warned once, never raised); ``status`` says which in words.
+
+    ``noun`` names the kernel for the person ("solver", "search").  ``folder`` and
+    ``forced`` are the cache folder and the pure-Python switch (tests may give others).
+    """
 
     def __init__(
         self,
-        core: ModuleType,
-        spec: KernelSpec,
-        folder: Callable[[], Path],
-        forced: Callable[[], bool],
-        what: str,
-        fallback: str,
+        spec: KernelSpec[K],
+        noun: str,
+        *,
+        folder: Callable[[], Path] = cache_folder,
+        forced: Callable[[], bool] = pure_python_forced,
     ):
-        self.core, self.spec, self.folder, self.forced = core, spec, folder, forced
-        self.what, self.fallback = what, fallback  # "the fast search", "the Python search"
+        self.spec, self.noun, self.folder, self.forced = spec, noun, folder, forced
         self.state = "new"  # new, preparing, ready, failed
-        self.path: Path | None = None
-        self._loaded: Any = None
+        self._path: Path | None = None
+        self._loaded: K | None = None
         self._lock = threading.Lock()
         self._background: threading.Thread | None = None
         self._warned = False
 
+    @property
+    def path(self) -> Path | None:
+        """The kernel file in use, or the one tried last (None before ``prepare``)."""
+        return self._path
+
     def _warn(self, reason: str) -> None:
+        """Say once per process that the Python path is used, and why."""
         if not self._warned:
             self._warned = True
-            LOG.warning("%s is not available (%s): using %s", self.what, reason, self.fallback)
+            LOG.warning(
+                "the fast (compiled) %s is not available (%s): using the slower pure-Python %s",
+                self.noun,
+                reason,
+                self.noun,
+            )
 
     def prepare(self) -> bool:
-        """Load the kernel, or compile and save it; True when it is ready (later calls
-        return at once; safe from any thread)."""
+        """Load the kernel, or compile and save it; True when the compiled path is ready.
+
+        Blocks (the first start of an install: several seconds); safe to call from any
+        thread, and again (later calls return at once).  False means the Python path:
+        forced by ``CONNECT4_PURE_PYTHON``, or no llvmlite or numba, or a failure (warned once).
+        """
         if self.forced():
             return False
         with self._lock:
@@ -407,7 +432,7 @@ class KernelLoader:
                 return self.state == "ready"
             self.state = "preparing"
             try:
-                prepared = load_or_build(self.core, self.folder(), self.spec)
+                prepared = load_or_build(self.spec, self.folder())
             except ImportError as error:
                 self.state = "failed"
                 self._warn(f"numba or llvmlite is not installed: {error}")
@@ -416,9 +441,9 @@ class KernelLoader:
                 self.state = "failed"
                 self._warn(f"{type(error).__name__}: {error}")
                 return False
-            self.path, self._loaded = prepared.path, prepared.kernel
+            self._path, self._loaded = prepared.path, prepared.kernel
             if prepared.problem:
-                LOG.warning("%s's cache: %s", self.what, prepared.problem)
+                LOG.warning("the compiled %s's cache: %s", self.noun, prepared.problem)
             self.state = "ready"
             return True
 
@@ -434,9 +459,24 @@ class KernelLoader:
         """True when the compiled path is in use (never blocks)."""
         return self.state == "ready" and not self.forced()
 
-    def kernel(self) -> Any:
-        """The loaded kernel, or None for the Python path; prepares it first (blocking)
-        unless a background preparation is under way."""
+    def status(self) -> str:
+        """One line for the person: "preparing the fast solver (first start only)"."""
+        noun = self.noun
+        if self.forced():
+            return f"pure-Python {noun} ({PURE_PYTHON_ENV} is set)"
+        return {
+            "new": f"fast {noun} not loaded yet",
+            "preparing": f"preparing the fast {noun} (first start only)",
+            "ready": f"fast {noun} ready",
+            "failed": f"fast {noun} unavailable: using the slower pure-Python {noun}",
+        }[self.state]
+
+    def kernel(self) -> K | None:
+        """The loaded kernel, or None for the Python path.
+
+        Prepares it first (blocking) unless a background preparation is under way, in
+        which case the caller uses Python until it is done.
+        """
         if self.forced():
             return None
         if self.state == "ready":

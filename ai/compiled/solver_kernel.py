@@ -1,60 +1,33 @@
-"""The compiled core of the exact solver: ``ai.solver``'s negamax, node for node, in numba.
+"""The exact solver's kernel: ``ai.solver``'s negamax, node for node, compiled by numba.
 
-``ai.solver.Solver`` calls :func:`kernel` for every search that reaches no opening book
-(from 13 discs on the standard board, every search on other boards) and falls back to
-its own pure-Python negamax, the reference, when the kernel is not there.  The search
-here is the same one: the same move order, the same transposition-table words (the
-numpy array of ``ai.solver.TranspositionTable``, shared by both paths), the same node
-count; only the recursion is an explicit stack, because numba cannot load a cached
-recursive function (numba issue 6061: a crash on the second run).
+``ai.solver.Solver`` calls ``LOADER.kernel()`` for every search that reaches no opening
+book (from 13 discs on the standard board, every search on other boards) and falls back
+to its own pure-Python negamax, the reference, when the kernel is not there.  It is the
+same search, node for node (the contract, and the tests that hold it: ``ai.compiled``),
+on the same table (the numpy array of ``ai.solver.TranspositionTable``); only the
+recursion is an explicit stack, because numba cannot load a cached recursive function
+(numba issue 6061: a crash on the second run).
 
-Loading rules (for the window's worker and every other caller):
+``LOADER`` is this kernel's ``ai.compiled.kernel_file.KernelLoader`` (the loading rules
+are written there): ``prepare()`` loads the kernel file (about 0.05 s) or compiles and
+saves it (the first start: 5-15 s), ``prepare_in_background()``, ``is_ready()``,
+``status()`` (one line for the person), ``kernel()`` (a ``SolverKernel``, or None), ``path``.
 
-- ``CONNECT4_PURE_PYTHON=1`` forces the Python path (nothing here loads llvmlite or numba).
-- The search is compiled once by numba into machine code that ``ai.kernel_file`` keeps in
-  a folder the game owns under the user's cache folder (``$XDG_CACHE_HOME/connect4/solver``
-  or ``~/.cache/connect4/solver`` on Linux, ``~/Library/Caches/connect4/solver`` on macOS,
-  ``%LOCALAPPDATA%\\connect4\\cache\\solver`` on Windows), never beside the code.  Later
-  processes load that file with llvmlite alone (about 0.05 s; numba is not imported).
-- A kernel file that is damaged or was built for another source, CPU or llvmlite is
-  built again; one that cannot be saved (a read-only folder, a file where the folder
-  should be) is compiled again by the next process.  Either is one warning.  A valid
-  file in a read-only folder is simply used.
-- No llvmlite, no numba where a build is needed, or any failure while building or
-  loading, means the Python path and one warning (``logging``, once per process: one
-  line on stderr where logging is not configured).  Never a traceback.
-
-API:
-
-    prepare()               # load the kernel file (about 0.05 s), or compile and save it
-                            # (the first start: 5-15 s); blocks; safe from a background
-                            # thread; True when compiled
-    prepare_in_background() # the same in a daemon thread; solves use Python until it is done
-    is_ready()              # True once the compiled search can be used (never blocks)
-    status()                # one line for the user: "preparing the fast solver (first start only)"
-    kernel()                # the compiled negamax, or None (prepares first, unless a
-                            # background preparation is under way)
-    kernel_path()           # the kernel file in use or tried (None before ``prepare``)
-
-The functions below run as plain Python too (slowly); ``ai.kernel_file.build`` compiles
-them, leaving this module's names as they are.
+The functions below run as plain Python too (slowly); ``ai.compiled.kernel_file.build``
+compiles them with ``ai.compiled.bits``'s helpers, leaving this module's names as they are.
 """
 
 from __future__ import annotations
 
-import logging
-import os
 import sys
-import threading
-from collections.abc import Callable
-from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-LOG = logging.getLogger(__name__)
+from ai.compiled.bits import popcount, threats
+from ai.compiled.kernel_file import KernelLoader, KernelSpec, LoadedKernel, addresses
 
-PURE_PYTHON_ENV = "CONNECT4_PURE_PYTHON"
 STOPPED = -(1 << 20)
 """What the kernel returns when it gave up (``state[STATE_REASON]`` says why)."""
 CHECK_MASK = 2047
@@ -70,10 +43,6 @@ P_CELLS, P_BOARD, P_BOTTOM, P_HEIGHT, P_CONNECT, P_ETC_BELOW, P_ORDER_BELOW, P_C
 PARAMS = 8
 
 Int64Array = npt.NDArray[np.int64]
-Kernel = Callable[[Int64Array, int, Int64Array, Int64Array, Int64Array, Int64Array, int, int, int, int, int, int], int]
-"""The compiled search as ``kernel()`` hands it out: ``negamax``'s arguments without its
-scratch rows (table, slots, params, columns, state, stop flag, side to move's discs, all
-discs, discs played, alpha, beta, opponent's threats)."""
 
 # Fields of a stack frame.
 (
@@ -98,58 +67,7 @@ FIELDS = 16
 MODE_ONE, MODE_LOOP = 1, 2  # a frame searching its only move / its ordered moves
 
 
-def cache_folder() -> Path:
-    """The game's folder for the compiled solver, under the user's cache folder."""
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
-        return Path(base) / "connect4" / "cache" / "solver"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches" / "connect4" / "solver"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "connect4" / "solver"
-
-
-def pure_python_forced() -> bool:
-    """True when ``CONNECT4_PURE_PYTHON`` asks for the Python path."""
-    return os.environ.get(PURE_PYTHON_ENV, "").strip() not in ("", "0")
-
-
-# -- the search (plain Python until ``prepare`` compiles it) -----------------------------
-
-
-def popcount(bits: int) -> int:
-    """Number of set bits (few in the callers: threat cells)."""
-    count = 0
-    while bits:
-        bits &= bits - 1
-        count += 1
-    return count
-
-
-def threats(p: int, empty: int, height: int, connect: int) -> int:
-    """The empty cells that complete a run of ``connect`` of ``p`` (gravity: vertical
-    runs only on top); ``ai.bitboard``'s generated function, for any ``connect``."""
-    if connect == 4:
-        r = (p << 1) & (p << 2) & (p << 3)
-        for step in (height, height - 1, height + 1):
-            b1 = p << step
-            b2 = b1 & (p << 2 * step)
-            a1 = p >> step
-            a2 = a1 & (p >> 2 * step)
-            r |= (b2 & (p << 3 * step)) | (b2 & a1) | (b1 & a2) | (a2 & (p >> 3 * step))
-        return r & empty
-    r = p << 1
-    for i in range(2, connect):
-        r &= p << i
-    for step in (height, height - 1, height + 1):
-        for below in range(connect):
-            m = -1
-            for i in range(1, below + 1):
-                m &= p << (i * step)
-            for i in range(1, connect - below):
-                m &= p >> (i * step)
-            r |= m
-    return r & empty
+# -- the search (plain Python until ``ai.compiled.kernel_file`` compiles it) ------------------
 
 
 def slot_and_check(key: int, slots: int, reciprocal: float) -> tuple[int, int]:
@@ -245,7 +163,7 @@ def negamax(
         done = False
         possible = (mask + bottom_mask) & board_mask
         if opponent_wins < 0:
-            opponent_wins = threats(current ^ mask, board_mask ^ mask, height, connect)
+            opponent_wins = threats(current ^ mask, board_mask ^ mask, height, connect, 1)
         forced = possible & opponent_wins
         moves = 0
         if forced:
@@ -340,7 +258,7 @@ def negamax(
                             elif played >= order_below:
                                 item, made = (64 << 4) | rank, -1
                             else:
-                                made = threats(current | move, board_mask ^ (mask | move), height, connect)
+                                made = threats(current | move, board_mask ^ (mask | move), height, connect, 1)
                                 item = ((64 - popcount(made)) << 4) | rank
                             i = count  # insertion sort: items are distinct (their ranks are)
                             while i > 0 and prio[d, i - 1] > item:
@@ -415,115 +333,78 @@ def negamax(
             value = alpha
 
 
-# -- loading -----------------------------------------------------------------------------
-
-_lock = threading.Lock()
-_state = "new"  # new, preparing, ready, failed
-_background: threading.Thread | None = None
-_warned = False
-_path: Path | None = None
-_compiled: Kernel | None = None
+# -- the machine code, as ``ai.solver`` calls it ----------------------------------------
 
 
-def _warn(reason: str) -> None:
-    """Say once per process that the Python path is used, and why."""
-    global _warned
-    if _warned:
-        return
-    _warned = True
-    LOG.warning("the fast (compiled) solver is not available (%s): using the slower pure-Python solver", reason)
+class SolverKernel(LoadedKernel):
+    """The solver's machine code as ``ai.solver`` calls it: ``kernel(words, slots, params,
+    columns, state, flag, current, mask, played, alpha, beta, wins)``, ``negamax``'s
+    arguments without its scratch rows (allocated here)."""
+
+    def __call__(  # the solver's arrays, not raw addresses
+        self,
+        words: np.ndarray,
+        slots: int,
+        params: np.ndarray,
+        columns: np.ndarray,
+        state: np.ndarray,
+        flag: np.ndarray,
+        current: int,
+        mask: int,
+        played: int,
+        alpha: int,
+        beta: int,
+        wins: int,
+    ) -> int:
+        depth = int(params[P_CELLS]) - int(played) + 2  # the most plies still to come, + 2
+        scratch = np.zeros((3, depth, FIELDS), np.int64)
+        words_p, params_p, columns_p, state_p, flag_p, scratch_p = addresses(
+            words, params, columns, state, flag, scratch
+        )
+        result: int = self.entry(
+            words_p, len(words), slots, params_p, columns_p, len(columns), state_p, flag_p, scratch_p, depth,
+            current, mask, played, alpha, beta, wins,
+        )  # fmt: skip
+        return result
 
 
-def _load() -> Kernel:
-    """The compiled search from its kernel file, or built (and saved) now.
+def c_entry(search: Any, carray: Any) -> Any:
+    """The C-callable entry ``ai.compiled.kernel_file`` compiles: ``negamax`` over plain pointers."""
 
-    Raises:
-        ImportError: no llvmlite, or no numba where a build is needed.
-        Exception: numba or llvmlite failed.
-    """
-    global _path
-    from ai import kernel_file
+    def entry(  # type: ignore[no-untyped-def]
+        words_p, n_words, slots, params_p, columns_p, n_columns, state_p, flag_p, scratch_p, depth, c, m, p, a, b, w
+    ):
+        return search(
+            carray(words_p, (n_words,)),
+            slots,
+            carray(params_p, (PARAMS,)),
+            carray(columns_p, (n_columns,)),
+            carray(state_p, (3,)),
+            carray(flag_p, (1,)),
+            carray(scratch_p, (3, depth, FIELDS)),
+            c,
+            m,
+            p,
+            a,
+            b,
+            w,
+        )
 
-    prepared = kernel_file.load_or_build(sys.modules[__name__], cache_folder())
-    _path = prepared.path
-    if prepared.problem:
-        LOG.warning("the compiled solver's cache: %s", prepared.problem)
-    return prepared.kernel
-
-
-def kernel_path() -> Path | None:
-    """The kernel file in use, or the one tried last (None before ``prepare``)."""
-    return _path
-
-
-def prepare() -> bool:
-    """Load the compiled search, or compile and save it; True when the compiled path is ready.
-
-    Blocks (the first start of an install: several seconds); safe to call from any
-    thread, and again (later calls return at once).  False means the Python path: forced
-    by ``CONNECT4_PURE_PYTHON``, or no llvmlite or numba, or a failure (warned once).
-    """
-    global _state, _compiled
-    if pure_python_forced():
-        return False
-    with _lock:
-        if _state == "ready":
-            return True
-        if _state == "failed":
-            return False
-        _state = "preparing"
-        try:
-            _compiled = _load()
-        except ImportError as error:
-            _state = "failed"
-            _warn(f"numba or llvmlite is not installed: {error}")
-            return False
-        except Exception as error:  # numba, llvmlite or the file system: never a traceback
-            _state = "failed"
-            _warn(f"{type(error).__name__}: {error}")
-            return False
-        _state = "ready"
-        return True
+    return entry
 
 
-def prepare_in_background() -> threading.Thread:
-    """Start ``prepare`` in a daemon thread (once); until it ends, solves use Python."""
-    global _background
-    with _lock:
-        if _background is None:
-            _background = threading.Thread(target=prepare, name="prepare-fast-solver", daemon=True)
-            _background.start()
-        return _background
+SPEC = KernelSpec(
+    name="solver",
+    core=sys.modules[__name__],
+    entry="negamax",
+    helpers=("slot_and_check",),
+    wrapper=c_entry,
+    args="piippipppiiiiiii",
+    loaded=SolverKernel,
+)
+"""What ``ai.compiled.kernel_file`` compiles from this module, and the entry's arguments
+(p: a pointer to int64s, i: an int64)."""
 
-
-def is_ready() -> bool:
-    """True when the compiled search is in use (never blocks)."""
-    return _state == "ready" and not pure_python_forced()
-
-
-def status() -> str:
-    """One line for the user about the fast solver."""
-    if pure_python_forced():
-        return "pure-Python solver (CONNECT4_PURE_PYTHON is set)"
-    return {
-        "new": "fast solver not loaded yet",
-        "preparing": "preparing the fast solver (first start only)",
-        "ready": "fast solver ready",
-        "failed": "fast solver unavailable: using the slower pure-Python solver",
-    }[_state]
-
-
-def kernel() -> Kernel | None:
-    """The compiled negamax, or None for the Python path.
-
-    Prepares it first (blocking) unless a background preparation is under way, in which
-    case the caller uses Python until it is done.
-    """
-    if pure_python_forced():
-        return None
-    if _state == "ready":
-        return _compiled
-    background = _background
-    if background is not None and background.is_alive():
-        return None
-    return _compiled if prepare() else None
+LOADER = KernelLoader(SPEC, "solver")
+"""The kernel of this process: ``LOADER.kernel()`` loads it on first use (about 0.05 s;
+the first start compiles it, 5-15 s), ``LOADER.prepare_in_background()`` ahead of time."""

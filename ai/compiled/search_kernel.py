@@ -1,16 +1,9 @@
-"""The compiled core of the play search: one pass of ``ai.search``'s alpha-beta, node for node.
+"""The play search's kernel: one pass of ``ai.search``'s alpha-beta, compiled by numba.
 
 ``ai.search.search`` runs its passes here when no tree is to be recorded and the board
-fits a 64-bit word (``ai.bitboard.fits_compiled``); the Python search in ``ai.search``
-stays the reference, the fallback, and the one that records trees.  A pass here visits
-the same nodes in the same order as ``ai.search._Pass``: the same move order (the best
-move stored by an earlier pass, then the killer of the ply, then the static order, or
-children sorted by their static value where no best move is stored), the same best-move
-table (a dict there, an open-addressing table here, both emptied at the same node once
-past ``ai.search.TABLE_LIMIT``, which each search hands over), the same killers, the same
-node budget checks every ``ai.search.CHECK_EVERY`` nodes, the same leaf values (wins,
-full boards, the evaluation, a noisy level's blur), so it gives the same move, value,
-principal variation, root values and counts.  tests/test_search_core.py checks it.
+fits a 64-bit word (``ai.bitboard.fits_compiled``); the Python passes in ``ai.search``
+stay the reference, the fallback, and the ones that record trees.  What "the same
+search" means here, and the test that holds it, is written once in ``ai.compiled``.
 
 **The evaluation as arrays, not generated source.**  ``ai.heuristic`` generates Python
 source per rule set because a loop over directions and window planes costs several times
@@ -20,18 +13,18 @@ the terms (weights, masks, K, height) come in an int64 array (``rule_params``). 
 numba source would mean one kernel file and one 10-20 s compilation per rule set a person
 tries (a new board size would wait on numba in the middle of a game); arrays mean one
 kernel, compiled once at the first start, loaded in about 0.05 s by every later process.
-K = 4 keeps a straight-line path for the threats, the hottest function.
+K = 4 keeps a straight-line path for the threats (``ai.compiled.bits``), the hottest function.
 
-The recursion is an explicit stack, as in ``ai.solver_core`` (numba cannot load a cached
-recursive function).  Values are int64 bitboards: the layout of ``ai.bitboard`` (a
+The recursion is an explicit stack, as in ``ai.compiled.solver_kernel`` (numba cannot load
+a cached recursive function).  Values are int64 bitboards: the layout of ``ai.bitboard`` (a
 sentinel bit on each column), which keeps every disc below bit 63 on the boards that fit,
 so right shifts never see a sign bit; left shifts may push bits past 63, where they are
 dropped as the Python ints' extra bits would be masked off.
 
-Loading (the rules of ``ai.solver_core``, by the same ``ai.kernel_file.KernelLoader``): the
-machine code lives in a kernel file in the solver's cache folder; ``CONNECT4_PURE_PYTHON=1``
-or no numba (where a build is needed) means the Python search; a damaged or unsaveable
-file is built again or the Python search plays, with one warning, never a traceback.
+``LOADER`` is this kernel's ``ai.compiled.kernel_file.KernelLoader`` (the loading rules
+are written there): ``CONNECT4_PURE_PYTHON=1`` or no numba (where a build is needed)
+means the Python search; a damaged or unsaveable file is built again or the Python
+search plays, with one warning, never a traceback.
 """
 
 from __future__ import annotations
@@ -42,24 +35,30 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ai import kernel_file, solver_core
 from ai.bitboard import fits_compiled, geometry
+from ai.compiled.bits import line_starts, popcount, threats
+from ai.compiled.kernel_file import KernelLoader, KernelSpec, LoadedKernel, addresses
+from ai.cost import full_tree_positions
 from ai.heuristic import POINT, TACTICAL, row_parity_masks, weights_for
+from ai.search_types import (
+    CHECK_EVERY,
+    ColumnValue,
+    MoveOrder,
+    OutOfTime,
+    SearchCancelled,
+    SearchResult,
+    SearchStats,
+)
+from ai.tree import BoundKind
 from ai.values import INF, WIN, is_win_value, plies_to_end
 from game.rules import MAX, Mode, Rules
 
-if TYPE_CHECKING:
-    from ai.search import MoveOrder, SearchResult
-
 Int64Array = npt.NDArray[np.int64]
-
-CHECK_EVERY = 4096
-"""``ai.search.CHECK_EVERY``: nodes between two looks at the budget (tests check they agree)."""
 
 STOPPED = -(1 << 62)
 """What a pass returns when it gave up; ``state[S_REASON]`` says why."""
@@ -123,73 +122,7 @@ _PRIME5 = 2870177450012600261
 _LENGTH3 = 3 ^ (_PRIME5 ^ 3527539)
 
 
-# -- the evaluation (plain Python until ``ai.kernel_file`` compiles it) -------------------
-
-
-def popcount(bits: int) -> int:
-    """Set bits of a non-negative word (compiled: the CPU's popcount)."""
-    bits = bits - ((bits >> 1) & 0x5555555555555555)
-    bits = (bits & 0x3333333333333333) + ((bits >> 2) & 0x3333333333333333)
-    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return ((bits * 0x0101010101010101) >> 56) & 255
-
-
-def gaps(p: int, step: int, connect: int) -> int:
-    """Cells with ``connect - 1`` own discs around them in a line of direction ``step``."""
-    r = 0
-    for below in range(connect):
-        m = -1
-        for i in range(1, below + 1):
-            m &= p << (i * step)
-        for i in range(1, connect - below):
-            m &= p >> (i * step)
-        r |= m
-    return r
-
-
-def threats(p: int, empty: int, height: int, connect: int, gravity: int) -> int:
-    """``ai.bitboard``'s generated ``threats`` for any K: the empty cells completing a run
-    of ``p`` (under gravity a vertical run only on top)."""
-    if connect == 4:
-        if gravity:
-            r = (p << 1) & (p << 2) & (p << 3)
-        else:
-            b1 = p << 1
-            b2 = b1 & (p << 2)
-            a1 = p >> 1
-            a2 = a1 & (p >> 2)
-            r = (b2 & (p << 3)) | (b2 & a1) | (b1 & a2) | (a2 & (p >> 3))
-        for step in (height, height - 1, height + 1):
-            b1 = p << step
-            b2 = b1 & (p << 2 * step)
-            a1 = p >> step
-            a2 = a1 & (p >> 2 * step)
-            r |= (b2 & (p << 3 * step)) | (b2 & a1) | (b1 & a2) | (a2 & (p >> 3 * step))
-        return r & empty
-    if gravity:
-        r = p << 1
-        for i in range(2, connect):
-            r &= p << i
-    else:
-        r = gaps(p, 1, connect)
-    for step in (height, height - 1, height + 1):
-        r |= gaps(p, step, connect)
-    return r & empty
-
-
-def line_starts(p: int, height: int, connect: int) -> int:
-    """``ai.bitboard``'s generated ``line_starts``: the lowest cell of every run of K in ``p``."""
-    r = 0
-    for step in (1, height, height - 1, height + 1):
-        m = p
-        length = 1
-        while length * 2 <= connect:
-            m &= m >> (length * step)
-            length *= 2
-        if connect - length:
-            m &= m >> ((connect - length) * step)
-        r |= m
-    return r
+# -- the evaluation (plain Python until ``ai.compiled.kernel_file`` compiles it) ----------
 
 
 def side_value(own: int, other: int, params: Int64Array) -> int:
@@ -582,7 +515,7 @@ def search_pass(
 
 
 def c_entry(compiled: Callable[..., int], carray: Callable[..., Any]) -> Callable[..., int]:
-    """The C-callable entry ``ai.kernel_file`` compiles: plain pointers and sizes in."""
+    """The C-callable entry ``ai.compiled.kernel_file`` compiles: plain pointers and sizes in."""
 
     def entry(  # type: ignore[no-untyped-def]
         params_p,
@@ -622,14 +555,11 @@ def c_entry(compiled: Callable[..., int], carray: Callable[..., Any]) -> Callabl
     return entry
 
 
-SPEC = kernel_file.KernelSpec(
+SPEC = KernelSpec(
     name="search",
+    core=sys.modules[__name__],
     entry="search_pass",
     helpers=(
-        "popcount",
-        "gaps",
-        "threats",
-        "line_starts",
         "side_value",
         "fill_up",
         "evaluate",
@@ -642,19 +572,12 @@ SPEC = kernel_file.KernelSpec(
     ),
     wrapper=c_entry,
     args="ppipipippppppiiii",
-    native_popcount=True,
+    loaded=LoadedKernel,
 )
-"""What ``ai.kernel_file`` compiles from this module, and the entry's arguments
+"""What ``ai.compiled.kernel_file`` compiles from this module, and the entry's arguments
 (p: a pointer to int64s, i: an int64)."""
 
-LOADER = kernel_file.KernelLoader(
-    sys.modules[__name__],
-    SPEC,
-    solver_core.cache_folder,
-    solver_core.pure_python_forced,
-    "the fast (compiled) search",
-    "the Python search",
-)
+LOADER = KernelLoader(SPEC, "search")
 """The kernel of this process: ``LOADER.kernel()`` loads it on first use (about 0.05 s;
 the first start compiles it, 10-20 s), ``LOADER.prepare_in_background()`` ahead of time."""
 
@@ -696,8 +619,6 @@ def rule_params(rules: Rules) -> tuple[int, ...]:
 def move_steps(rules: Rules, order: MoveOrder) -> Int64Array:
     """Rows: each move's ``add`` and ``keep`` (``Geometry.move_steps``), then the moves in
     the static order (left to right, or centre first)."""
-    from ai.search import MoveOrder
-
     geo = geometry(rules)
     static = [m for m, _, _ in geo.move_steps] if order is MoveOrder.LEFT_TO_RIGHT else list(geo.centre_order)
     return np.array([[a for _, a, _ in geo.move_steps], [k for _, _, k in geo.move_steps], static], dtype=np.int64)
@@ -708,8 +629,6 @@ def table_slots(rules: Rules, depth: int, node_limit: int | None, table_limit: i
     positions it can hold at once (one per node searched, at most ``table_limit`` plus a
     check's worth): a load of at most 2/3, so a probe stays short; 24 MB at the most (a
     table twice that size cost 18 ms to allocate and touch, a sixth of Expert's move)."""
-    from ai.cost import full_tree_positions
-
     most = table_limit + 2 * CHECK_EVERY
     if node_limit is not None:
         most = min(most, node_limit + 2 * CHECK_EVERY + rules.cells)
@@ -754,7 +673,7 @@ class CompiledPasses:
 
     def __init__(
         self,
-        kernel: kernel_file.LoadedKernel,
+        kernel: LoadedKernel,
         rules: Rules,
         position: tuple[int, int, int],
         depth: int,
@@ -762,8 +681,6 @@ class CompiledPasses:
         node_limit: int | None,
         limits: Limits,
     ):
-        from ai.search import MoveOrder
-
         pruning, order, noise, context_seed = settings
         self.kernel, self.rules, self.limits = kernel, rules, limits
         self.first, self.second, self.to_move = position
@@ -787,12 +704,9 @@ class CompiledPasses:
         """One pass to ``depth`` (``done_nodes``: the earlier passes' nodes).
 
         Raises:
-            ai.search.SearchCancelled: a stop request.
-            ai.search._OutOfTime: the clock or the node budget, once a pass has finished.
+            ai.search_types.SearchCancelled: a stop request.
+            ai.search_types.OutOfTime: the clock or the node budget, once a pass has finished.
         """
-        from ai.search import ColumnValue, SearchCancelled, SearchResult, SearchStats, _OutOfTime
-        from ai.tree import BoundKind
-
         # The stack never goes deeper than the empty cells, whatever depth was asked for.
         params, moves, rows = self.params, int(self.params[P_MOVES]), min(depth, self.empty) + 2
         params[P_DEPTH], params[P_DONE], params[P_HAS_BEST] = depth, done_nodes, int(has_best)
@@ -803,9 +717,9 @@ class CompiledPasses:
         stored = self.state[S_STORED]  # the table lives on from pass to pass
         self.state[:] = 0
         self.state[S_STORED] = stored
-        arrays = kernel_file.addresses(params, self.steps, self.table, self.killers, self.state, self.flag)
+        arrays = addresses(params, self.steps, self.table, self.killers, self.state, self.flag)
         p_params, p_steps, p_table, p_killers, p_state, p_flag = arrays
-        p_frames, p_orders, p_pv, p_roots = kernel_file.addresses(frames, orders, pv, roots)
+        p_frames, p_orders, p_pv, p_roots = addresses(frames, orders, pv, roots)
         args = (
             p_params, p_steps, moves, p_table, len(self.table), p_killers, len(self.killers), p_state, p_flag,
             p_frames, p_orders, p_pv, p_roots, rows, self.first, self.second, int(self.to_move == MAX),
@@ -817,7 +731,7 @@ class CompiledPasses:
         if value == STOPPED:
             if self.state[S_REASON] == REASON_CANCEL:
                 raise SearchCancelled()
-            raise _OutOfTime()
+            raise OutOfTime()
         nodes, leaves, cutoffs = (int(self.state[i]) for i in (S_NODES, S_LEAVES, S_CUTOFFS))
         line = tuple(int(m) for m in pv[0, 1 : 1 + pv[0, 0]])
         root_values = {

@@ -1,0 +1,36 @@
+"""The compiled wing: the AI's numba kernels, their one loader, the bit helpers written once.
+
+- ``bits``: ``popcount``, ``gaps``, ``threats``, ``line_starts`` as plain Python
+  functions over int64 bitboards, compiled into every kernel.
+- ``solver_kernel``: the exact solver's negamax (an explicit stack), its C entry and
+  ``LOADER``.
+- ``search_kernel``: one pass of the play search (an explicit stack), its C entry,
+  ``LOADER`` and the Python side that runs its passes for ``ai.search``.
+- ``kernel_file``: how a kernel is compiled (``build``), kept as machine code in the
+  user's cache folder and loaded without numba, and ``KernelLoader``, the loading rules
+  (``CONNECT4_PURE_PYTHON``, one warning, background preparation, damaged files rebuilt).
+
+Each kernel has a Python twin, the reference, which stays readable and runs where the
+kernel cannot (no numba, ``CONNECT4_PURE_PYTHON=1``, a tree to record).  The fidelity
+contract of each, stated here once:
+
+- ``solver_kernel.negamax`` is ``ai.solver.PythonNegamax._negamax`` node for node: the
+  same move order, the same score, the same node count, the same transposition-table
+  words (both write the one numpy table), and a node limit stops both at the same node.
+  Held by tests/test_solver_kernel.py (seeded positions of several boards, the
+  benchmark positions) and tests/test_one_home.py (a recorded set: column scores, moves
+  and node counts per preset).
+- ``search_kernel.search_pass`` is a pass of ``ai.search._Pass`` node for node: the same
+  move order (stored best move, killer, static order or static value), the same
+  best-move table emptied at the same node past ``ai.search.TABLE_LIMIT``, the same
+  budget checks every ``ai.search_types.CHECK_EVERY`` nodes, the same leaf values
+  (noise included), hence the same move, value, principal variation, root values and
+  counts.  Held by tests/test_search_kernel.py (6x7, 7x8, connect 5, every preset,
+  depths 1-10 with and without pruning).
+- ``bits.threats`` and ``bits.line_starts`` are ``ai.bitboard.Geometry``'s generated
+  ``threats`` and ``line_starts`` (the reference searches' straight-line source) for
+  every K, board and gravity the kernels take.  Held by tests/test_bits.py.
+
+Nothing here imports numba or llvmlite on import: ``kernel_file`` loads them when a
+kernel is built or loaded, so the window's process never holds them.
+"""
