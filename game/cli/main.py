@@ -40,6 +40,7 @@ from ai.tree_export import FORMATS, export_tree
 from ai.values import is_win_value, plies_to_end
 from game.board import TEXT_LEGEND, Board, IllegalMoveError
 from game.board_file import BoardFileError, parse_board_text, save_board
+from game.display_check import display_problem
 from game.i18n import N_, SYSTEM, _, counted, set_language
 from game.notation import NotationError, format_move, parse_move, parse_moves
 from game.rules import MAX, MIN, Mode, Rules, RulesError
@@ -1425,8 +1426,6 @@ def cmd_connectx(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_open(args: argparse.Namespace) -> int:
     """``open SOURCE``: the window on the game SOURCE names (read first: a bad source is
     one line and exit code 2, and no window)."""
-    from game.launcher import display_problem
-
     found = read_game(args.source, args)
     problem = display_problem()
     if problem:
