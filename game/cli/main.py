@@ -54,9 +54,6 @@ if TYPE_CHECKING:
 EXIT_BAD_INPUT = 2
 MAX_INPUT_BYTES = 1 << 20
 """A board file is under 1 KB; files and stdin lines past 1 MB are refused unread."""
-_MOVES_TEXT = re.compile(r"[\s,]*(?:[0-9a-lA-L][\s,]*)*")
-"""What a move string can be made of (columns 1-9 or a-l, cells such as d1), and the
-spaces or commas between moves: ``analyze`` reads such text as moves, anything else as a file."""
 
 
 class CliError(Exception):
@@ -734,7 +731,7 @@ def cmd_interactive(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int
 def read_game(text: str, args: argparse.Namespace) -> Source:
     """The game a SOURCE names (``game.sources``: a move string, a ``?pos=`` link, a game
     file or a board file), read with the rule options; one line when it is none."""
-    from game.sources import SourceError, read_source
+    from game.sources import SourceError, is_moves_text, read_source
 
     rules = rules_from_args(args)
     try:
@@ -742,7 +739,7 @@ def read_game(text: str, args: argparse.Namespace) -> Source:
         found = read_source(text, rules, number=number, rows=args.rows, cols=args.cols)
     except SourceError as error:
         message = str(error)
-        if _MOVES_TEXT.fullmatch(text) and os.path.exists(text):
+        if is_moves_text(text) and os.path.exists(text):
             message += _(" (a file of that name: write ./{short})").format(short=_short(text))
         raise CliError(message) from None
     if found.games_in_file > 1 and getattr(args, "game_number", None) is None:
@@ -1097,13 +1094,13 @@ def _solve_input(args: argparse.Namespace, stdin: TextIO) -> tuple[TextIO, Sourc
     import io
 
     from game.game_file import looks_like_game_file
-    from game.sources import SourceError, is_link, read_text_file
+    from game.sources import SourceError, is_link, is_moves_text, read_text_file
 
     if not args.file:
         if _is_terminal(stdin):
             print(_(SOLVE_PROMPT), file=sys.stderr, flush=True)
         return stdin, None
-    if not os.path.exists(args.file) and (_MOVES_TEXT.fullmatch(args.file) or is_link(args.file)):
+    if not os.path.exists(args.file) and (is_moves_text(args.file) or is_link(args.file)):
         return io.StringIO(""), read_game(args.file, args)
     try:
         text = read_text_file(args.file)
@@ -1119,12 +1116,12 @@ def _solve_input(args: argparse.Namespace, stdin: TextIO) -> tuple[TextIO, Sourc
 def _solve_line(solver: Any, words: str, number: int, args: argparse.Namespace) -> tuple[str, Any]:
     """(what the line is called, its solution) for a line of ``solve``: a move string or a link."""
     from ai.solver import SolverError
-    from game.sources import SourceError, is_link, read_link
+    from game.sources import SourceError, is_link, is_moves_text, read_link
 
     moves_text = words
     watch = SolveWatch(solver, number, moves_text)
     try:
-        if is_link(moves_text) and not _MOVES_TEXT.fullmatch(moves_text):
+        if is_link(moves_text) and not is_moves_text(moves_text):
             game = read_link(moves_text)
             moves_text, moves = game.moves_string(), list(game.moves)
         else:
