@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from game.cli import main as cli
+from game.cli import options
 from tests.test_cli import ROOT, assert_clean_error, run
 
 
@@ -42,9 +43,9 @@ def test_one_move_help_says_what_each_argument_is():
 
 
 def test_counts_of_one_are_singular():
-    assert cli._plural(1, "node") == "1 node"
-    assert cli._plural(2_000, "node") == "2,000 nodes"
-    assert cli._plural(1, "leaf", "leaves") == "1 leaf"
+    assert options.plural(1, "node") == "1 node"
+    assert options.plural(2_000, "node") == "2,000 nodes"
+    assert options.plural(1, "leaf", "leaves") == "1 leaf"
     ran = run("analyze", "4", "--depth", "1", "--rows", "4", "--cols", "4", "--connect", "3")
     assert ran.returncode == 0
     assert re.search(r"\b1 nodes\b|\b1 leaves\b|\b1 cutoffs\b", ran.stdout) is None

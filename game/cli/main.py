@@ -1,4 +1,5 @@
-"""The command line: Max-Connect-4 compatible play, position analysis and solving.
+"""The command line: Max-Connect-4 compatible play, position analysis and solving (the
+checks, the rule options and the reading of positions they share are the modules beside it).
 
 Every failure the user can cause (unreadable file, illegal position or move, bad option)
 ends with one line on stderr and exit code 2, never a traceback.
@@ -7,43 +8,62 @@ ends with one line on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import argparse
-import math
 import os
-import re
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ai.book import BookError
-from ai.cost import duration_text, full_tree_positions, pruned_tree_positions, seconds_for, speed_text
 from ai.depth_table import MAX_DEPTH
 from ai.depth_truth import benchmark_boards, depth_truth, position_cell
 from ai.exact import ExactScore, verdict
 from ai.levels import Level
-from ai.search import SearchProgress, SearchResult, search
+from ai.search import SearchResult
 from ai.tree import (
     BOUND_NOTE,
     FORCED_MEANING,
     BoundKind,
     SearchTree,
     fmt_bounded,
-    fmt_tree_value,
     format_tree,
     is_forced_value,
 )
 from ai.tree_export import FORMATS, export_tree
-from ai.values import is_win_value, plies_to_end
-from game.board import TEXT_LEGEND, Board, IllegalMoveError
-from game.board_file import BoardFileError, parse_board_text, save_board
+from game.board import Board, IllegalMoveError
+from game.board_file import BoardFileError, save_board
+from game.cli.board_words import VALUE_KEY, player_name, print_board, shown_value
+from game.cli.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, CliError, SearchInterrupted, one_line
+from game.cli.files import (
+    capped_lines,
+    check_folder,
+    check_name_length,
+    check_output,
+    is_terminal,
+    read_line,
+    short,
+    shown,
+)
+from game.cli.options import (
+    Parser,
+    add_game_option,
+    add_rule_options,
+    check_depth,
+    check_seconds,
+    plural,
+    program_name,
+    refuse_nul,
+    rules_from_args,
+)
+from game.cli.positions import read_board_file, read_game, read_position
+from game.cli.search_watch import SearchWatch, watched_search
 from game.display_check import display_problem
-from game.i18n import N_, SYSTEM, _, counted, set_language
+from game.i18n import N_, SYSTEM, _, set_language
 from game.notation import NotationError, format_move, parse_move, parse_moves
-from game.rules import MAX, MIN, Mode, Rules, RulesError
+from game.rules import MAX, MIN, Mode, RulesError
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -51,52 +71,17 @@ if TYPE_CHECKING:
     from game.bots.arena import Sprt
     from game.sources import Source
 
-EXIT_BAD_INPUT = 2
-MAX_INPUT_BYTES = 1 << 20
-"""A board file is under 1 KB; files and stdin lines past 1 MB are refused unread."""
-
-
-class CliError(Exception):
-    """A user error to report in one line."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line (no usage dump)."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        message = _one_line(message)  # an argument may hold a newline, or be huge
-        self.exit(EXIT_BAD_INPUT, _("{prog}: error: {message} (see --help)\n").format(prog=self.prog, message=message))
-
-
-def _add_rule_options(parser: argparse.ArgumentParser, default_mode: Mode) -> None:
-    group = parser.add_argument_group("rules")
-    group.add_argument("--rows", type=int, help="board rows, 4..10 (default 6, or the file's)")
-    group.add_argument("--cols", type=int, help="board columns, 4..12 (default 7, or the file's)")
-    group.add_argument("--connect", type=int, default=4, help="line length K, 3..6 (default 4)")
-    group.add_argument("--no-gravity", action="store_true", help="discs may go in any empty cell")
-    group.add_argument(
-        "--mode",
-        choices=[m.value for m in Mode],
-        default=default_mode.value,
-        help=f"classic: first line wins; full-board: play to the end, every line scores (default {default_mode.value})",
-    )
-
-
-def program_name() -> str:
-    """How the user started us: ``connect4`` (the installed script) or ``main.py``."""
-    return "connect4" if Path(sys.argv[0]).name == "connect4" else "main.py"
-
 
 def build_parser() -> argparse.ArgumentParser:
     prog = program_name()
-    parser = _Parser(
+    parser = Parser(
         prog=prog,
         description="Connect Four: a minimax explorer you can play. Without a command, the game window opens.",
         epilog=f"Also: '{prog} demo --out DIR' plays computer against computer headless "
         f"and saves screenshots of every screen into DIR; '{prog} install-desktop' gives the game "
         f"a menu entry and icons ('{prog} uninstall-desktop' removes them); '{prog} --version'.",
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     _add_max_connect4_commands(commands)
     _add_analyze_command(commands)
     _add_open_command(commands)
@@ -104,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_bot_commands(commands)
     from game.cli import review as review_cli
 
-    review_cli.add_commands(commands, _add_rule_options, Mode.CLASSIC)
+    review_cli.add_commands(commands, add_rule_options, Mode.CLASSIC)
     from game.cli import explore as explore_cli
 
     explore_cli.add_command(commands)
@@ -125,7 +110,7 @@ def _add_max_connect4_commands(commands: argparse._SubParsersAction) -> None:
         "depth", metavar="DEPTH", type=int, help="how many plies (discs) the computer looks ahead, 1 or more"
     )
     one.add_argument("--no-pruning", action="store_true", help="plain minimax, no alpha-beta")
-    _add_rule_options(one, Mode.FULL_BOARD)
+    add_rule_options(one, Mode.FULL_BOARD)
 
     inter = commands.add_parser(
         "interactive",
@@ -144,7 +129,7 @@ def _add_max_connect4_commands(commands: argparse._SubParsersAction) -> None:
     inter.add_argument("depth", metavar="DEPTH", type=int, help="how many plies (discs) the computer looks ahead")
     inter.add_argument("--no-pruning", action="store_true", help="plain minimax, no alpha-beta")
     inter.add_argument("--dir", default=".", help="folder for computer.txt and human.txt")
-    _add_rule_options(inter, Mode.FULL_BOARD)
+    add_rule_options(inter, Mode.FULL_BOARD)
 
 
 def _add_analyze_command(commands: argparse._SubParsersAction) -> None:
@@ -180,14 +165,7 @@ def _add_analyze_command(commands: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help="also print the move this level would play (a preset such as perfect, or depth:N)",
     )
-    _add_rule_options(analyze, Mode.CLASSIC)
-
-
-def add_game_option(parser: argparse.ArgumentParser) -> None:
-    """``--game N``: which game of a game file holding several."""
-    parser.add_argument(
-        "--game", dest="game_number", type=int, metavar="N", help="the game of a file with several (default 1)"
-    )
+    add_rule_options(analyze, Mode.CLASSIC)
 
 
 def _add_open_command(commands: argparse._SubParsersAction) -> None:
@@ -201,7 +179,7 @@ def _add_open_command(commands: argparse._SubParsersAction) -> None:
     )
     opener.add_argument("source", metavar="SOURCE")
     add_game_option(opener)
-    _add_rule_options(opener, Mode.CLASSIC)
+    add_rule_options(opener, Mode.CLASSIC)
 
 
 def _add_solve_and_chart_commands(commands: argparse._SubParsersAction) -> None:
@@ -230,7 +208,7 @@ def _add_solve_and_chart_commands(commands: argparse._SubParsersAction) -> None:
         metavar="S",
         help="seconds per position; a line not solved in time says 'unknown within S s'",
     )
-    _add_rule_options(solve, Mode.CLASSIC)
+    add_rule_options(solve, Mode.CLASSIC)
     chart = commands.add_parser(
         "depth-chart",
         help="chart how often each search depth keeps the exact outcome, and its nodes (PNG)",
@@ -303,7 +281,7 @@ def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
         metavar="ADDRESS",
         help="play on a Dask cluster (tcp://host:8786; needs pip install .[cluster]) instead of local workers",
     )
-    _add_rule_options(match, Mode.CLASSIC)
+    add_rule_options(match, Mode.CLASSIC)
 
     connectx = commands.add_parser(
         "connectx",
@@ -314,317 +292,6 @@ def _add_bot_commands(commands: argparse._SubParsersAction) -> None:
     connectx.add_argument("--out", required=True, metavar="DIR", help="folder to write main.py into")
     connectx.add_argument("--level", help="the agent's level (default: game.bots.connectx.LEVEL)")
     connectx.add_argument("--force", action="store_true", help="overwrite DIR/main.py if it exists")
-
-
-def rules_from_args(args: argparse.Namespace) -> Rules:
-    """Build the rules the options ask for (size defaults 6x7; ``--rows 0`` is refused)."""
-    try:
-        return Rules(
-            rows=6 if args.rows is None else args.rows,
-            cols=7 if args.cols is None else args.cols,
-            connect=args.connect,
-            gravity=not args.no_gravity,
-            mode=Mode(args.mode),
-        )
-    except RulesError as error:
-        raise CliError(str(error)) from None
-
-
-def _check_depth(depth: int, board: Board | None = None, err: TextIO | None = None) -> int:
-    """Refuse a depth under 1; cap it at the board's empty cells (said once on ``err``)."""
-    if depth < 1:
-        raise CliError(_("depth must be at least 1, not {depth}").format(depth=depth))
-    if board is not None:
-        empty = max(1, int((board.grid == 0).sum()))
-        if depth > empty:
-            shown = (
-                f"{depth:,}"
-                if depth < 10**12
-                else _("{depth}... ({count} digits)").format(depth=str(depth)[:6], count=len(str(depth)))
-            )
-            print(
-                _("note: depth {shown} capped at {empty}, the empty cells left").format(shown=shown, empty=empty),
-                file=err or sys.stderr,
-            )
-            return empty
-    return depth
-
-
-def _check_seconds(seconds: float | None, option: str) -> float | None:
-    if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
-        raise CliError(
-            _("{option} must be a positive number of seconds, not {seconds}").format(option=option, seconds=seconds)
-        )
-    return seconds
-
-
-def _refuse_nul(args: argparse.Namespace) -> None:
-    """No file name or option can hold a NUL character (a shell cannot pass one; a caller can)."""
-    for name, value in vars(args).items():
-        if isinstance(value, str) and "\x00" in value:
-            raise CliError(_("{name} holds a NUL character: {shown}").format(name=name, shown=_shown(value)))
-
-
-def _shown(path: str | Path) -> str:
-    """A path as the user typed it, quoted if it holds characters a terminal cannot show."""
-    text = str(path)
-    return text if text.isprintable() else repr(text)
-
-
-def _check_input_file(path: str | Path, what: str = "") -> Path:
-    """A regular file under ``MAX_INPUT_BYTES``: checked before anything reads it, so a
-    folder, a device such as /dev/zero, a pipe or a huge file is refused unread."""
-    from game.sources import SourceError, check_file
-
-    try:
-        check_file(path, what or _shown(path), _("a board file"), MAX_INPUT_BYTES)
-    except SourceError as error:
-        raise CliError(str(error)) from None
-    return Path(path)
-
-
-MAX_ERROR_CHARS = 300
-"""The longest error message printed (a huge bad argument it quotes is cut in the middle)."""
-
-
-def _one_line(message: str) -> str:
-    """``message`` on one line of at most ``MAX_ERROR_CHARS``, whatever the input held."""
-    message = " ".join(message.split())
-    if len(message) > MAX_ERROR_CHARS:
-        message = message[: MAX_ERROR_CHARS - 40] + " ... " + message[-35:]
-    return message
-
-
-def _plural(count: int, one: str, many: str = "") -> str:
-    """``1 node``, ``2,000 nodes`` (in the language in use)."""
-    return counted(count, one)
-
-
-def _short(path: str | Path) -> str:
-    """A path shown in at most about 60 characters."""
-    text = _shown(path)
-    return text if len(text) <= 60 else text[:40] + "..." + text[-12:]
-
-
-NAME_MAX_BYTES = 255
-"""The longest file or folder name most file systems allow."""
-
-
-def _check_name_length(path: str | Path, what: str) -> None:
-    """Refuse a path with a part over ``NAME_MAX_BYTES`` bytes, before any system call
-    fails on it."""
-    for part in Path(path).parts:
-        size = len(os.fsencode(part))
-        if size > NAME_MAX_BYTES:
-            raise CliError(
-                _(
-                    "{what}: the name {shown}... is {size:,} bytes long; a file name can be at most {NAME_MAX_BYTES} bytes"
-                ).format(what=what, shown=_shown(part[:24]), size=size, NAME_MAX_BYTES=NAME_MAX_BYTES)
-            )
-
-
-def _check_output(output: str | Path, *inputs: str | Path) -> None:
-    """Refuse to write over an input (or into a folder's name)."""
-    _check_name_length(output, _("cannot write {short}").format(short=_short(output)))
-    target = Path(output)
-    if target.is_dir():
-        raise CliError(_("{output} is a folder; give a file name to write").format(output=output))
-    for source in inputs:
-        same = False
-        try:
-            same = os.path.samefile(source, target)
-        except (OSError, ValueError):  # one of them does not exist yet (or cannot)
-            same = os.path.abspath(source) == os.path.abspath(target)
-        if same:
-            raise CliError(
-                _("{output} is also the input {source}: it would be overwritten; write to another name").format(
-                    output=output, source=source
-                )
-            )
-
-
-_UNDECODABLE = re.compile("[\udc80-\udcff]")
-
-
-def _read_line(stream: TextIO, what: str) -> str:
-    """One line of at most ``MAX_INPUT_BYTES`` characters (an endless line is refused)."""
-    line = stream.readline(MAX_INPUT_BYTES + 1)
-    if len(line) > MAX_INPUT_BYTES and not line.endswith("\n"):
-        raise CliError(
-            _("{what} is over {MAX_INPUT_BYTES:,} characters long").format(what=what, MAX_INPUT_BYTES=MAX_INPUT_BYTES)
-        )
-    if _UNDECODABLE.search(line):  # what a POSIX locale's stdin makes of bytes that are not UTF-8
-        raise CliError(_("{what} is not UTF-8 text").format(what=what))
-    return line
-
-
-def _load(path: str, args: argparse.Namespace) -> Board:
-    """Load a board file; its size unless --rows/--cols say otherwise (each on its own)."""
-    rules = rules_from_args(args)
-    _check_input_file(path)
-    try:
-        text = Path(path).read_bytes().decode("ascii")
-    except OSError as error:
-        raise CliError(_("cannot read {path}: {value}").format(path=path, value=error.strerror or error)) from None
-    except UnicodeDecodeError:
-        raise CliError(_("{path} is not a text board file (bytes that are not ASCII)").format(path=path)) from None
-    size = {name: getattr(args, name) for name in ("rows", "cols") if getattr(args, name) is not None}
-    try:
-        grid, to_move = parse_board_text(text, gravity=rules.gravity, **size)
-        rules = replace(rules, rows=grid.shape[0], cols=grid.shape[1])
-    except ValueError as error:  # BoardFileError, or a size that cannot hold the line length
-        raise CliError(f"{path}: {error}") from None
-    board = Board(rules, grid, to_move)
-    outcome = board.outcome()
-    if outcome is not None and rules.mode is Mode.CLASSIC and not board.is_full():
-        raise CliError(
-            _("{path}: the game is already over ({result_text})").format(path=path, result_text=outcome.result_text())
-        )
-    return board
-
-
-def player_name(side: int) -> str:
-    """A side as the board legend names it: "player 1 (O)" or "player 2 (X)"."""
-    return _("player 1 (O)") if side == MAX else _("player 2 (X)")
-
-
-VALUE_KEY = N_(
-    "Key: values are from player 1's side: + good for player 1 (O), - good for player 2 (X).\nKey: W<n> = a forced win in n plies (a ply is one disc, either player's); a player's moves are its own discs."
-)
-"""Said once in ``analyze``: what the numbers mean, so "W3" and "3 moves" never mix."""
-
-
-def value_meaning(value: int) -> str:
-    """A search value (player 1's side) in words that name the side it favours."""
-    if is_win_value(value):
-        plies = plies_to_end(value)
-        winner = MAX if value > 0 else -MAX
-        moves = (plies + 1) // 2  # the winner plays every other ply, the last one included
-        return _("{player} wins in {plies}, {moves} of its own").format(
-            player=player_name(winner), plies=counted(plies, "ply"), moves=counted(moves, "move")
-        )
-    if is_forced_value(value):  # F: a win to play or two threats at a leaf, plies not counted
-        return _("{player_name} wins by force just past the search depth").format(
-            player_name=player_name(MAX if value > 0 else -MAX)
-        )
-    if value == 0:
-        return _("even")
-    return _("better for {player_name} by the heuristic").format(player_name=player_name(MAX if value > 0 else -MAX))
-
-
-def shown_value(value: int) -> str:
-    """A value with its sign and meaning, e.g. "+20: better for player 1 (O) by the heuristic"."""
-    number = fmt_tree_value(value)
-    if not is_win_value(value) and not is_forced_value(value) and value > 0:
-        number = f"+{number}"
-    return f"{number}: {value_meaning(value)}"
-
-
-def print_board(board: Board, out: TextIO) -> None:
-    """Print the board with a legend and, in FULL_BOARD mode, the score."""
-    print(board, file=out)
-    first, second = board.score()
-    legend = _(TEXT_LEGEND)
-    if board.rules.mode is Mode.FULL_BOARD:
-        print(
-            _("{legend}.  Score: player 1 = {first}, player 2 = {second}").format(
-                legend=legend, first=first, second=second
-            ),
-            file=out,
-        )
-    else:
-        print(legend, file=out)
-
-
-LONG_SEARCH_SECONDS = 10.0
-"""A search estimated to take longer is announced on stderr before it starts."""
-PROGRESS_EVERY_SECONDS = 1.0
-
-
-def _count(number: int) -> str:
-    return f"{number:,}" if number < 10**10 else f"10^{len(str(number)) - 1}"
-
-
-class SearchWatch:
-    """Says before a long search that it may take long and how to stop or limit it, then
-    reports progress on stderr about once a second (never on stdout)."""
-
-    def __init__(
-        self, command: str, board: Board, depth: int, pruning: bool, limit_hint: str, time_limit: float | None = None
-    ):
-        self.command = command
-        self.started = 0.0
-        self.last_report = 0.0
-        self.progress: SearchProgress | None = None
-        self.rules = board.rules
-        moves = len(board.legal_moves())
-        worst = full_tree_positions(board.rules, depth, moves)
-        estimate = min(worst, pruned_tree_positions(depth, moves)) if pruning else worst
-        self.warning: str | None = None
-        seconds = seconds_for(estimate)
-        if seconds > LONG_SEARCH_SECONDS and (time_limit is None or time_limit > LONG_SEARCH_SECONDS):
-            how = (
-                _("with alpha-beta: roughly {count} positions (up to {count2} without cutoffs)").format(
-                    count=_count(estimate), count2=_count(worst)
-                )
-                if pruning
-                else _("without alpha-beta: up to {count} positions").format(count=_count(worst))
-            )
-            self.warning = _(
-                "{command}: depth {depth} {how}, about {duration_text} at {speed_text}. Ctrl+C stops it; {limit_hint}."
-            ).format(
-                command=command,
-                depth=depth,
-                how=how,
-                duration_text=duration_text(seconds),
-                speed_text=speed_text(),
-                limit_hint=limit_hint,
-            )
-
-    def start(self) -> None:
-        if self.warning:
-            print(self.warning, file=sys.stderr, flush=True)
-        self.started = self.last_report = time.perf_counter()
-
-    def __call__(self, progress: SearchProgress) -> None:
-        """The search's ``on_progress``: one line when a second has passed since the last."""
-        self.progress = progress
-        now = time.perf_counter()
-        if now - self.last_report < PROGRESS_EVERY_SECONDS:
-            return
-        self.last_report = now
-        print(f"{self.command}: {now - self.started:.0f} s, {self._state(progress)}", file=sys.stderr, flush=True)
-
-    def _state(self, progress: SearchProgress) -> str:
-        done = ""
-        if progress.completed_depth and progress.move is not None:
-            done = _("; depth {completed_depth} done, best move {format_move}").format(
-                completed_depth=progress.completed_depth, format_move=format_move(progress.move, self.rules)
-            )
-        return _("searching depth {depth}, {plural}{done}").format(
-            depth=progress.depth, plural=_plural(progress.nodes, "node"), done=done
-        )
-
-    def interrupted(self) -> str:
-        """The line for Ctrl+C: how far the search got."""
-        progress = self.progress
-        where = f" ({self._state(progress)})" if progress is not None else ""
-        return _("{command}: stopped by Ctrl+C after {perf_counter:.1f} s{where}").format(
-            command=self.command, perf_counter=time.perf_counter() - self.started, where=where
-        )
-
-
-class SearchInterrupted(Exception):
-    """Ctrl+C during a search; the message says how far it got."""
-
-
-def watched_search(watch: SearchWatch, board: Board, depth: int, **options: Any) -> SearchResult:
-    """``search`` of ``board`` under ``watch``; Ctrl+C becomes ``SearchInterrupted``."""
-    watch.start()
-    try:
-        return search(board.grid, board.rules, depth, to_move=board.to_move, on_progress=watch, **options)
-    except KeyboardInterrupt:
-        raise SearchInterrupted(watch.interrupted()) from None
 
 
 def _computer_move(board: Board, depth: int, pruning: bool, out: TextIO, command: str) -> SearchResult:
@@ -642,8 +309,8 @@ def _computer_move(board: Board, depth: int, pruning: bool, out: TextIO, command
             player_name=player_name(side),
             shown_value=shown_value(result.value),
             depth=stats.depth,
-            plural=_plural(stats.nodes, "node"),
-            plural2=_plural(stats.cutoffs, "cutoff"),
+            plural=plural(stats.nodes, "node"),
+            plural2=plural(stats.cutoffs, "cutoff"),
             seconds=stats.seconds,
         ),
         file=out,
@@ -652,10 +319,10 @@ def _computer_move(board: Board, depth: int, pruning: bool, out: TextIO, command
 
 
 def cmd_one_move(args: argparse.Namespace, out: TextIO) -> int:
-    _check_depth(args.depth)
-    _check_output(args.output, args.input)
-    board = _load(args.input, args)
-    depth = _check_depth(args.depth, board)
+    check_depth(args.depth)
+    check_output(args.output, args.input)
+    board = read_board_file(args.input, args)
+    depth = check_depth(args.depth, board)
     print_board(board, out)
     if board.is_game_over():
         print(_("The board is full: no move to make."), file=out)
@@ -667,18 +334,18 @@ def cmd_one_move(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_interactive(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    _check_depth(args.depth)
+    check_depth(args.depth)
     folder = Path(args.dir)
     if folder.exists() and not folder.is_dir():
         raise CliError(f"--dir {args.dir} is a file, not a folder")
-    _check_output(folder / "computer.txt", args.input)
-    _check_output(folder / "human.txt", args.input)
+    check_output(folder / "computer.txt", args.input)
+    check_output(folder / "human.txt", args.input)
     if os.path.lexists(args.input):
-        board = _load(args.input, args)
+        board = read_board_file(args.input, args)
     else:
         board = Board(rules_from_args(args))
         print(_("{input} does not exist: starting from an empty board.").format(input=args.input), file=out)
-    depth = _check_depth(args.depth, board)
+    depth = check_depth(args.depth, board)
     computer_side = board.to_move if args.first == "computer-next" else -board.to_move
     rules = board.rules
     print_board(board, out)
@@ -697,7 +364,7 @@ def cmd_interactive(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int
             file=out,
             flush=True,
         )
-        line = _read_line(stdin, _("a line of input"))
+        line = read_line(stdin, _("a line of input"))
         if not line:  # the end of input (Ctrl+D, or a script's last line): a way to stop
             print(file=out)  # ends the prompt's line
             print(_("input ended"), file=sys.stderr)
@@ -728,45 +395,6 @@ def cmd_interactive(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int
     return 0
 
 
-def read_game(text: str, args: argparse.Namespace) -> Source:
-    """The game a SOURCE names (``game.sources``: a move string, a ``?pos=`` link, a game
-    file or a board file), read with the rule options; one line when it is none."""
-    from game.sources import SourceError, is_moves_text, read_source
-
-    rules = rules_from_args(args)
-    try:
-        number = getattr(args, "game_number", None) or 1
-        found = read_source(text, rules, number=number, rows=args.rows, cols=args.cols)
-    except SourceError as error:
-        message = str(error)
-        if is_moves_text(text) and os.path.exists(text):
-            message += _(" (a file of that name: write ./{short})").format(short=_short(text))
-        raise CliError(message) from None
-    if found.games_in_file > 1 and getattr(args, "game_number", None) is None:
-        print(
-            _("note: {short} holds {games_in_file} games: this is the first (--game N for another)").format(
-                short=_short(text), games_in_file=found.games_in_file
-            ),
-            file=sys.stderr,
-        )
-    return found
-
-
-def _read_position(text: str, args: argparse.Namespace) -> Board:
-    """The position after every move of the game a SOURCE names (``read_game``)."""
-    found = read_game(text, args)
-    board = found.game.board()
-    outcome = board.outcome()
-    if found.game.start is not None and not board.moves and outcome is not None:
-        if board.rules.mode is Mode.CLASSIC and not board.is_full():
-            raise CliError(
-                _("{label}: the game is already over ({result_text})").format(
-                    label=found.label, result_text=outcome.result_text()
-                )
-            )
-    return board
-
-
 def _search_stats(result: SearchResult) -> str:
     """ "Depth 6, alpha-beta on: 1,234 nodes, ..." for analyze."""
     stats = result.stats
@@ -777,33 +405,33 @@ def _search_stats(result: SearchResult) -> str:
         depth=stats.depth,
         value="" if result.completed else _(" (time ran out)"),
         pruning=_("on") if result.pruning else _("off"),
-        plural=_plural(stats.nodes, "node"),
-        plural2=_plural(stats.leaves, "leaf", "leaves"),
-        plural3=_plural(stats.cutoffs, "cutoff"),
+        plural=plural(stats.nodes, "node"),
+        plural2=plural(stats.leaves, "leaf", "leaves"),
+        plural3=plural(stats.cutoffs, "cutoff"),
         seconds=stats.seconds,
         nodes_per_second=stats.nodes_per_second,
     )
     if stats.total_nodes != stats.nodes:
-        text += _(" ({plural} in all passes)").format(plural=_plural(stats.total_nodes, "node"))
+        text += _(" ({plural} in all passes)").format(plural=plural(stats.total_nodes, "node"))
     return text
 
 
 def _print_tree(tree: SearchTree, max_depth: int, out: TextIO) -> None:
     """The recorded tree as indented text, with its key and what the budget left out."""
     print(
-        _("\nSearch tree ({plural} stored; W<n> = win in n plies):").format(plural=_plural(len(tree), "node")), file=out
+        _("\nSearch tree ({plural} stored; W<n> = win in n plies):").format(plural=plural(len(tree), "node")), file=out
     )
     if tree.pruning:
         print(_(BOUND_NOTE), file=out)
     print(format_tree(tree, max_depth=max_depth), file=out)
     if not tree.is_complete:
-        left = _plural(tree.counted - len(tree), "node")
+        left = plural(tree.counted - len(tree), "node")
         print(_("(past the budget: {plural} counted, not stored)").format(plural=left), file=out)
 
 
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
-    _check_depth(args.depth)
-    _check_seconds(args.time_limit, "--time-limit")
+    check_depth(args.depth)
+    check_seconds(args.time_limit, "--time-limit")
     if args.tree_depth < 0:
         raise CliError(f"--tree-depth must be 0 (the root only) or more, not {args.tree_depth}")
     level = _find_level(args.level) if args.level else None  # checked before any output
@@ -811,7 +439,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         raise CliError(f"--export-depth must be 1 or more, not {args.export_depth}")
     if args.export_tree:
         _check_export(args.export_tree, args.position)
-    board = _read_position(args.position, args)
+    board = read_position(args.position, args)
     rules = board.rules
     print(_("Rules: {describe}").format(describe=rules.said()), file=out)
     print_board(board, out)
@@ -819,7 +447,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     if outcome is not None:
         print(_("The game is over: {result_text}").format(result_text=outcome.result_text()), file=out)
         return 0
-    depth = _check_depth(args.depth, board)
+    depth = check_depth(args.depth, board)
     mover = player_name(board.to_move)
     print(_("To move: {mover}, {value}").format(mover=mover, value="MAX" if board.to_move == MAX else "MIN"), file=out)
     print(_(VALUE_KEY), file=out, flush=True)
@@ -879,17 +507,8 @@ def _check_export(output: str, *inputs: str) -> None:
     """analyze --export-tree: refuse a name that is not .json/.dot, or an input's, before searching."""
     if Path(output).suffix.lower() not in FORMATS:
         raise CliError(f"--export-tree {output}: name a .json file (data) or a .dot file (Graphviz)")
-    _check_output(output, *inputs)
-    _check_folder(output)
-
-
-def _check_folder(output: str) -> None:
-    """Refuse, before any work, to write into a folder that does not exist."""
-    folder = Path(output).parent
-    if not folder.is_dir():
-        raise CliError(
-            _("{shown}: the folder {shown2} does not exist").format(shown=_shown(output), shown2=_shown(folder))
-        )
+    check_output(output, *inputs)
+    check_folder(output)
 
 
 def _write_tree(tree: SearchTree, output: str, out: TextIO, plies: int | None = None) -> None:
@@ -897,9 +516,7 @@ def _write_tree(tree: SearchTree, output: str, out: TextIO, plies: int | None = 
         export_tree(tree, output, plies=plies)
     except OSError as error:
         raise CliError(
-            _("could not write the tree to {shown}: {value}").format(
-                shown=_shown(output), value=error.strerror or error
-            )
+            _("could not write the tree to {shown}: {value}").format(shown=shown(output), value=error.strerror or error)
         ) from None
     stored = _("{count:,} nodes: the root and the {counted:,} the search counts").format(
         count=len(tree), counted=tree.counted - 1
@@ -908,7 +525,7 @@ def _write_tree(tree: SearchTree, output: str, out: TextIO, plies: int | None = 
         stored = _("{count:,} of {counted:,} nodes: the rest were past the budget, counted, not stored").format(
             count=len(tree), counted=tree.counted
         )
-    print(_("Tree written to {shown} ({stored})").format(shown=_shown(output), stored=stored), file=out)
+    print(_("Tree written to {shown} ({stored})").format(shown=shown(output), stored=stored), file=out)
 
 
 def cmd_depth_chart(args: argparse.Namespace, out: TextIO) -> int:
@@ -919,8 +536,8 @@ def cmd_depth_chart(args: argparse.Namespace, out: TextIO) -> int:
         raise CliError(f"--out {args.out}: name a .png file")
     if not args.moves and not args.positions:
         raise CliError(_("nothing to chart: give MOVES, or --positions 1 or more"))
-    _check_output(args.out)
-    _check_folder(args.out)
+    check_output(args.out)
+    check_folder(args.out)
     current = None
     if args.moves:
         board = Board.from_moves(args.moves)
@@ -951,15 +568,13 @@ def cmd_depth_chart(args: argparse.Namespace, out: TextIO) -> int:
     try:
         save_depth_chart(args.out, current, bench)
     except (OSError, RuntimeError) as error:  # pygame.error is a RuntimeError
-        raise CliError(_("could not write {shown}: {error}").format(shown=_shown(args.out), error=error)) from None
-    print(_("Chart written to {shown}").format(shown=_shown(args.out)), file=out)
+        raise CliError(_("could not write {shown}: {error}").format(shown=shown(args.out), error=error)) from None
+    print(_("Chart written to {shown}").format(shown=shown(args.out)), file=out)
     return 0
 
 
 PROGRESS_SECONDS = 2.0
 """solve: seconds between two progress lines on stderr."""
-EXIT_INTERRUPTED = 130
-"""Ctrl+C, as a shell reports a process ended by SIGINT."""
 
 
 def _find_level(name: str) -> Level:
@@ -1042,13 +657,6 @@ SOLVE_PROMPT = N_("solve: reading positions from standard input, one per line; C
 BOOK_FALLBACK = N_("the exact solver works without it (same answers, slower)")
 
 
-def _is_terminal(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError, OSError):
-        return False
-
-
 class SolveWatch:
     """``solve``'s progress on stderr for a line that takes long (with or without
     ``--time-limit``): polled by the solver every few thousand nodes, it prints a line
@@ -1077,9 +685,9 @@ class SolveWatch:
             print(
                 _("solve: line {number} ({short}): {now:.0f} s, {plural} searched{known}").format(
                     number=self.number,
-                    short=_short(self.moves),
+                    short=short(self.moves),
                     now=now - self.started,
-                    plural=_plural(self.solver.nodes, "position"),
+                    plural=plural(self.solver.nodes, "position"),
                     known=known,
                 ),
                 file=sys.stderr,
@@ -1097,7 +705,7 @@ def _solve_input(args: argparse.Namespace, stdin: TextIO) -> tuple[TextIO, Sourc
     from game.sources import SourceError, is_link, is_moves_text, read_text_file
 
     if not args.file:
-        if _is_terminal(stdin):
+        if is_terminal(stdin):
             print(_(SOLVE_PROMPT), file=sys.stderr, flush=True)
         return stdin, None
     if not os.path.exists(args.file) and (is_moves_text(args.file) or is_link(args.file)):
@@ -1169,7 +777,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     from ai.book import book_problems
     from ai.solver import Solver, SolverError, SolverStopped
 
-    _check_seconds(args.time_limit, "--time-limit")
+    check_seconds(args.time_limit, "--time-limit")
     source, game = _solve_input(args, stdin)
     rules = game.game.rules if game is not None else rules_from_args(args)
     try:
@@ -1181,7 +789,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     noted: set[str] = set()
     with source:
         number = 0
-        while game is not None or (line := _read_line(source, _("line {number}").format(number=number + 1))):
+        while game is not None or (line := read_line(source, _("line {number}").format(number=number + 1))):
             number += 1
             words = line.split() if game is None else ["-"]
             if not words:
@@ -1212,7 +820,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             if now - last_report >= PROGRESS_SECONDS:
                 last_report = now
                 print(
-                    _("solve: {plural} in {now:.1f} s").format(plural=_plural(number, "line"), now=now - started)
+                    _("solve: {plural} in {now:.1f} s").format(plural=plural(number, "line"), now=now - started)
                     + (_(", {unknown} unknown").format(unknown=unknown) if unknown else ""),
                     file=sys.stderr,
                     flush=True,
@@ -1234,21 +842,15 @@ def cmd_engine(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         engine = Engine(out, level=args.level)
     except LevelNotFound as error:
         raise CliError(str(error)) from None
-    if _is_terminal(stdin):
+    if is_terminal(stdin):
         print(_(ENGINE_PROMPT), file=sys.stderr, flush=True)
-    return engine.run(_capped_lines(stdin, _("a protocol line")))
+    return engine.run(capped_lines(stdin, _("a protocol line")))
 
 
 ENGINE_PROMPT = N_(
     "engine: waiting for protocol lines on standard input, e.g. 'position 3 3' then 'go movetime 1000' (0-based columns; docs/engine-protocol.md); Ctrl+D to end"
 )
 """Said on stderr when ``engine`` would otherwise wait silently on a terminal."""
-
-
-def _capped_lines(stream: TextIO, what: str) -> Iterator[str]:
-    """The lines of ``stream`` as ``_read_line`` reads them, until the end of input."""
-    while line := _read_line(stream, what):
-        yield line
 
 
 MAX_MATCH_GAMES = 100_000
@@ -1298,7 +900,7 @@ def _match(args: argparse.Namespace, out: TextIO, stop: threading.Event) -> int:
     executor, close_cluster = _match_cluster(args.cluster)
     pgn = PgnWriter(args.pgn, names[0], names[1], rules) if args.pgn else None
     if args.pgn:
-        _check_name_length(args.pgn, f"--pgn {_short(args.pgn)}")
+        check_name_length(args.pgn, f"--pgn {short(args.pgn)}")
         try:
             open(args.pgn, "a", encoding="utf-8").close()  # can it be written? (truncated at the first game)
         except OSError as error:
@@ -1393,7 +995,7 @@ def cmd_connectx(args: argparse.Namespace, out: TextIO) -> int:
             find_level(args.level)
         except LevelNotFound as error:
             raise CliError(str(error)) from None
-    _check_name_length(args.out, f"--out {_short(args.out)}")
+    check_name_length(args.out, f"--out {short(args.out)}")
     if Path(args.out).exists() and not Path(args.out).is_dir():
         raise CliError(f"--out {args.out} is a file, not a folder")
     target, own = Path(args.out) / "main.py", Path(__file__).resolve().parents[2] / "main.py"
@@ -1459,7 +1061,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     if getattr(args, "json", False):
         set_language("en")  # ...machine-readable output in English
     try:
-        _refuse_nul(args)
+        refuse_nul(args)
         if args.command == "one-move":
             return cmd_one_move(args, out)
         if args.command == "interactive":
@@ -1483,7 +1085,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         parser.print_help(out)
         return 0
     except (CliError, BoardFileError, NotationError, IllegalMoveError, RulesError) as error:
-        message = _one_line(str(error))
+        message = one_line(str(error))
         print(
             _("{prog} {command}: error: {message}").format(prog=parser.prog, command=args.command, message=message),
             file=sys.stderr,
@@ -1512,7 +1114,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         )
         return EXIT_BAD_INPUT
     except OSError as error:  # a file system refusal no check above foresaw
-        where = f" ({_short(error.filename)})" if getattr(error, "filename", None) else ""
+        where = f" ({short(error.filename)})" if getattr(error, "filename", None) else ""
         print(
             _("{prog} {command}: error: {value}{where}").format(
                 prog=parser.prog, command=args.command, value=error.strerror or error, where=where
