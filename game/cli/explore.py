@@ -11,9 +11,12 @@ import json
 from typing import TextIO
 
 from game.board import Board
+from game.cli.archive_folder import add_home_option, open_archive
+from game.cli.errors import CliError
 from game.i18n import _, ngettext
 from game.learn.explorer import ExploreRow, exact_columns, explore_json, explore_rows
 from game.rules import MAX, STANDARD
+from game.sources import SourceError, read_source
 
 EXPLORE_HELP = "the solved openings: every column's exact value beside your own games from there"
 
@@ -32,23 +35,20 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     )
     explore.add_argument("moves", metavar="MOVES", nargs="?", default="", help="or a ?pos= link, or a game file")
     explore.add_argument("--json", action="store_true", help="print one JSON object")
-    explore.add_argument("--home", metavar="DIR", help="the archive's folder (default: the game's preference folder)")
+    add_home_option(explore)
 
 
 def cmd_explore(args: argparse.Namespace, out: TextIO) -> int:
     """Print the explorer's rows for the position after ``args.moves``."""
-    from game.cli.review import ReviewCliError, _archive
-    from game.sources import SourceError, read_source
-
     text = args.moves.strip()
     try:
         game = read_source("" if text in ('""', "''", "-") else text).game
     except SourceError as error:
-        raise ReviewCliError(str(error)) from None
+        raise CliError(str(error)) from None
     if game.rules != STANDARD or not game.from_empty:
-        raise ReviewCliError(_("the explorer is for games from the empty 6x7 board (connect 4, gravity, classic)"))
+        raise CliError(_("the explorer is for games from the empty 6x7 board (connect 4, gravity, classic)"))
     board = game.board()
-    records = _archive(args).games()
+    records = open_archive(args.home).games()
     scores = exact_columns(board)
     reached, rows = explore_rows(board, scores, records)
     if args.json:

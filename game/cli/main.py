@@ -1035,20 +1035,16 @@ def cmd_open(args: argparse.Namespace) -> int:
 
 
 def cmd_review_or_games(args: argparse.Namespace, out: TextIO) -> int:
-    """``review`` and ``games`` (game.cli.review) and ``explore`` (game.cli.explore), their
-    errors said in one line."""
+    """``review`` and ``games`` (game.cli.review) and ``explore`` (game.cli.explore)."""
     from game.cli import review as review_cli
 
-    try:
-        if args.command == "review":
-            return review_cli.cmd_review(args, out, read_game)
-        if args.command == "explore":
-            from game.cli.explore import cmd_explore
+    if args.command == "review":
+        return review_cli.cmd_review(args, out, read_game)
+    if args.command == "explore":
+        from game.cli.explore import cmd_explore
 
-            return cmd_explore(args, out)
-        return review_cli.cmd_games(args, out)
-    except review_cli.ReviewCliError as error:
-        raise CliError(str(error)) from None
+        return cmd_explore(args, out)
+    return review_cli.cmd_games(args, out)
 
 
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stdin: TextIO | None = None) -> int:

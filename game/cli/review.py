@@ -20,8 +20,10 @@ from typing import TextIO
 
 from ai.review import ACCURACY_RULE, ESTIMATE_DEPTH, ESTIMATE_NODES, GameReview, MoveReview, side_number, sparkline
 from ai.reviewer import ReviewStopped, review_board
-from game.archive.store import Archive, default_folder, import_games, write_export
+from game.archive.store import Archive, import_games, write_export
 from game.board import Board
+from game.cli.archive_folder import add_home_option, open_archive
+from game.cli.errors import CliError
 from game.i18n import _, counted, ngettext
 from game.notation import format_move
 from game.records import HUMAN, DamagedGame, GameRecord, GameResult
@@ -32,10 +34,6 @@ REVIEW_HELP = "the exact review of a game: every move classed best/good/mistake/
 GAMES_HELP = "list the stored games (the archive the window fills), or export them"
 PROGRESS_EVERY_SECONDS = 1.0
 """How often a running review says on stderr how far it got (what it does is work-bound)."""
-
-
-class ReviewCliError(ValueError):
-    """A user error of these commands, said in one line by ``game.cli.main``."""
 
 
 def add_commands(commands: argparse._SubParsersAction, add_rule_options, classic) -> None:
@@ -53,7 +51,7 @@ def add_commands(commands: argparse._SubParsersAction, add_rule_options, classic
         "--game", dest="game_number", type=int, metavar="N", help="the game of a file with several (default 1)"
     )
     review.add_argument("--json", action="store_true", help="print the review as one JSON object")
-    review.add_argument("--home", metavar="DIR", help="the archive's folder (default: the game's preference folder)")
+    add_home_option(review)
     add_rule_options(review, classic)
 
     games = commands.add_parser("games", help=GAMES_HELP, description=GAMES_HELP + ".")
@@ -70,24 +68,7 @@ def add_commands(commands: argparse._SubParsersAction, add_rule_options, classic
         help="store the games of a game file (.c4, or the PGN-like export of earlier versions); "
         "games already stored are skipped",
     )
-    games.add_argument("--home", metavar="DIR", help="the archive's folder (default: the game's preference folder)")
-
-
-def _archive(args: argparse.Namespace) -> Archive:
-    import logging
-
-    quiet = logging.NullHandler()  # the warning is said once, below, not also by the log
-    logger = logging.getLogger("game.archive.store")
-    logger.addHandler(quiet)
-    try:
-        archive = Archive.open(Path(args.home) if args.home else default_folder())
-    finally:
-        logger.removeHandler(quiet)
-    if archive.refusal:  # a newer version's games this one cannot read: said once, not listed as none
-        raise ReviewCliError(archive.refusal)
-    if archive.warning:
-        print(_("warning: {warning}").format(warning=archive.warning), file=sys.stderr)
-    return archive
+    add_home_option(games)
 
 
 def player_label(name: str | None, side: int) -> str:
@@ -104,7 +85,7 @@ def _refuse_other_digits(text: str) -> None:
     if all(ch.isascii() or unicodedata.digit(ch, None) is None for ch in text):
         return
     meant = "".join(ch if ch.isascii() else str(unicodedata.digit(ch, ch)) for ch in text)
-    raise ReviewCliError(
+    raise CliError(
         _("{text!r} has digits other than ASCII: write the columns as {meant}").format(text=text, meant=meant)
     )
 
@@ -149,14 +130,14 @@ def cmd_review(args: argparse.Namespace, out: TextIO, read_game) -> int:
     record: GameRecord | None = None
     archive: Archive | None = None
     if found:
-        archive = _archive(args)
+        archive = open_archive(args.home)
         number = int(found.group(1))
         try:
             record = archive.game(number) if number < 1 << 63 else None  # SQLite ids are 64-bit
         except DamagedGame as error:  # a damaged row: said, never reviewed (its depth may be a billion)
-            raise ReviewCliError(str(error)) from None
+            raise CliError(str(error)) from None
         if record is None:
-            raise ReviewCliError(_("no game {group} in the archive (see 'games')").format(group=found.group(1)))
+            raise CliError(_("no game {group} in the archive (see 'games')").format(group=found.group(1)))
         board = Board(record.rules)
         for move in record.moves:
             board.push(move)
@@ -169,7 +150,7 @@ def cmd_review(args: argparse.Namespace, out: TextIO, read_game) -> int:
         depths = {side: d for side, d in ((MAX, game.first_depth), (MIN, game.second_depth)) if d}
         names = {MAX: game.first, MIN: game.second}
     if not board.moves:
-        raise ReviewCliError(_("no moves to review"))
+        raise CliError(_("no moves to review"))
     if not args.json:  # said at once: the review itself may take a while
         print(
             _("Review of {moves} on {describe}: {kind}").format(
@@ -181,7 +162,7 @@ def cmd_review(args: argparse.Namespace, out: TextIO, read_game) -> int:
     try:
         review = review_board(board, depths={side: d for side, d in depths.items() if d}, on_progress=_Progress())
     except ReviewStopped:  # pragma: no cover - the command line never stops it
-        raise ReviewCliError(_("the review was stopped")) from None
+        raise CliError(_("the review was stopped")) from None
     if archive is not None and record is not None and record.id is not None:
         archive.set_review(record.id, review.summary())
     if args.json:
@@ -307,7 +288,7 @@ def print_review(review: GameReview, names: dict[int, str | None], out: TextIO, 
 
 def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
     """List the archive, or export it, or import a game file into it."""
-    archive = _archive(args)
+    archive = open_archive(args.home)
     if args.import_file:
         return import_file(archive, args.import_file, out)
     records = archive.games(level=args.level, result=args.result)
@@ -320,7 +301,7 @@ def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
         try:
             write_export(path, text)  # a pipe nobody reads is refused, not waited on
         except OSError as error:
-            raise ReviewCliError(
+            raise CliError(
                 _("cannot write {export}: {value}").format(export=args.export, value=error.strerror or error)
             ) from None
         note = archive.unreadable_note()
@@ -377,7 +358,7 @@ def import_file(archive: Archive, name: str, out: TextIO) -> int:
     try:
         text = read_text_file(name)
     except SourceError as error:
-        raise ReviewCliError(str(error)) from None
+        raise CliError(str(error)) from None
     records, problems, games = [], [], 0
     for game in each_game(text):
         if not isinstance(game, GameText):
@@ -389,11 +370,11 @@ def import_file(archive: Archive, name: str, out: TextIO) -> int:
         except GameFileError as error:
             problems.append(f"{game.where()}: {error}")
     if not games and not problems:
-        raise ReviewCliError(_("{name} holds no game").format(name=name))
+        raise CliError(_("{name} holds no game").format(name=name))
     try:
         stored, skipped = import_games(archive, records)
     except (sqlite3.Error, ValueError) as error:
-        raise ReviewCliError(
+        raise CliError(
             _("nothing imported: the game archive would not take the games ({error})").format(error=error)
         ) from None
     for problem in problems:
