@@ -2,20 +2,24 @@
 ``connect4-gui`` scripts.
 
 No arguments opens the window; ``demo`` runs the headless demo through the real scenes;
-``--version``, ``install-desktop`` and ``uninstall-desktop`` are answered here (the
-standard library is enough); anything else is a command-line subcommand (``game.cli.main``),
-which never loads pygame.
-"""
+``--version`` is answered here, ``install-desktop`` and ``uninstall-desktop`` by
+``game.desktop``; anything else is a command of ``game.cli``, whose table imports only the
+chosen command's module.  The window, the demo and the desktop installer are imported only
+when they are asked for, so a plain command never loads pygame."""
 
 from __future__ import annotations
 
 import os
 import signal
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from game.cli.main import import_command
+from game.cli.main import main as cli_main
 from game.display_check import display_problem
+from game.version import __version__
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -27,7 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if problem:
             print(f"{_program()}: {problem}", file=sys.stderr)
             return 1
-        from game.app.loop import launch
+        from game.app.loop import launch  # pygame and the window: only when it opens
 
         _python_takes_ctrl_c()
         return launch()
@@ -35,17 +39,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(version_text())
         return 0
     if args[0] in ("install-desktop", "uninstall-desktop"):
-        from game.desktop.install import main as desktop_main
+        from game.desktop.install import main as desktop_main  # its icons and files: only for these two
 
         _python_takes_ctrl_c()
         return desktop_main(args, _program())
     if args[0] == "demo":
-        from game.app.demo import main as demo_main
+        from game.app.demo import main as demo_main  # pygame and the scenes: only for the demo
 
         _python_takes_ctrl_c()
         return demo_main(args[1:])
-    from game.cli.main import main as cli_main
-
+    import_command(args)  # its imports take a while: Ctrl+C still ends the start quietly
     _python_takes_ctrl_c()
     return cli_main(args)
 
@@ -65,8 +68,6 @@ def gui_main() -> int:
     ``connect4-gui.log`` in the temporary folder instead of nowhere.
     """
     if sys.stdout is None or sys.stderr is None:
-        import tempfile
-
         log = open(Path(tempfile.gettempdir()) / "connect4-gui.log", "a", encoding="utf-8")  # noqa: SIM115
         sys.stdout = sys.stdout or log
         sys.stderr = sys.stderr or log
@@ -75,8 +76,6 @@ def gui_main() -> int:
 
 def version_text() -> str:
     """``connect4 0.3.0`` (the program's name as it was started)."""
-    from game.version import __version__
-
     return f"{_program()} {__version__}"
 
 
