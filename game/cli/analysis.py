@@ -115,6 +115,7 @@ def _print_tree(tree: SearchTree, max_depth: int, out: TextIO) -> None:
 
 
 def run_analyze(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    """analyze: the position, the best move, every column's value, the statistics and the tree."""
     check_depth(args.depth)
     check_seconds(args.time_limit, "--time-limit")
     if args.tree_depth < 0:
@@ -195,6 +196,7 @@ def _check_export(output: str, *inputs: str) -> None:
 
 
 def _write_tree(tree: SearchTree, output: str, out: TextIO, plies: int | None = None) -> None:
+    """analyze --export-tree: write the tree to ``output`` and say how much of it was stored."""
     try:
         export_tree(tree, output, plies=plies)
     except OSError as error:
@@ -212,6 +214,7 @@ def _write_tree(tree: SearchTree, output: str, out: TextIO, plies: int | None = 
 
 
 def _find_level(name: str) -> Level:
+    """The level ``--level`` names, or one line saying which names there are."""
     try:
         return find_level(name)
     except LevelNotFound as error:

@@ -61,6 +61,7 @@ def add_interactive_arguments(inter: argparse.ArgumentParser) -> None:
 
 
 def _computer_move(board: Board, depth: int, pruning: bool, out: TextIO, command: str) -> SearchResult:
+    """Search ``board`` to ``depth``, play the move found on it and say it with its value and statistics."""
     watch = SearchWatch(command, board, depth, pruning, _("give a smaller DEPTH to limit it"))
     result = watched_search(watch, board, depth, pruning=pruning)
     assert result.move is not None
@@ -85,6 +86,7 @@ def _computer_move(board: Board, depth: int, pruning: bool, out: TextIO, command
 
 
 def run_one_move(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    """one-move: read IN, play the computer's move, print the board and write OUT."""
     check_depth(args.depth)
     check_output(args.output, args.input)
     board = read_board_file(args.input, args)
@@ -100,6 +102,7 @@ def run_one_move(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
 
 
 def run_interactive(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    """interactive: computer and person in turn until the board is full (or q, or the end of input)."""
     check_depth(args.depth)
     folder = Path(args.dir)
     if folder.exists() and not folder.is_dir():

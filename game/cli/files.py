@@ -107,6 +107,7 @@ def capped_lines(stream: TextIO, what: str) -> Iterator[str]:
 
 
 def is_terminal(stream: TextIO) -> bool:
+    """True when ``stream`` is a terminal (a stream that cannot say is not)."""
     try:
         return stream.isatty()
     except (AttributeError, ValueError, OSError):

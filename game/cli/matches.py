@@ -126,6 +126,7 @@ SPRT_MAX_GAMES = 10_000
 
 
 def run_match(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    """match: play it with Ctrl+C and ``kill`` stopping it cleanly (the finished games still reported)."""
     main_thread = threading.current_thread() is threading.main_thread()
     stop = threading.Event()
     match_process = os.getpid()
@@ -246,6 +247,7 @@ def _match_cluster(address: str | None) -> tuple[Executor | None, Callable[[], N
 
 
 def run_connectx(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    """connectx: write DIR/main.py, never over this game's own main.py nor, without --force, any other."""
     if args.level:
         try:
             find_level(args.level)

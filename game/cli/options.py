@@ -86,6 +86,7 @@ def check_depth(depth: int, board: Board | None = None, err: TextIO | None = Non
 
 
 def check_seconds(seconds: float | None, option: str) -> float | None:
+    """Refuse a number of seconds that is not finite and positive; None (no limit) passes."""
     if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
         raise CliError(
             _("{option} must be a positive number of seconds, not {seconds}").format(option=option, seconds=seconds)

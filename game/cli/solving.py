@@ -167,6 +167,7 @@ def _solve_game(solver: Solver, found: Source, args: argparse.Namespace) -> tupl
 
 
 def run_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    """solve: a score per line read (or for the one game given), book problems and progress on stderr."""
     check_seconds(args.time_limit, "--time-limit")
     source, game = _solve_input(args, stdin)
     rules = game.game.rules if game is not None else rules_from_args(args)
