@@ -2,9 +2,9 @@
 adds its arguments and runs it.
 
 The parser is built from ``COMMANDS`` and a command is run through it.  A command's module
-is imported only when that command is chosen (``load``): ``--help`` and the cheap commands
-never import the search, the solver or numba, and each command module imports what it needs
-at its top.  A command module ends with ``COMMANDS``, a dict from each of its names to its
+is imported only when that command is chosen (``load``): ``--help`` imports no AI module,
+the cheap commands (``games``, ``open``) never the solver or numba, and each command module
+imports what it needs at its top.  A command module ends with ``COMMANDS``, a dict from each of its names to its
 ``CommandCode``; a test checks that the table and the modules agree.
 """
 
