@@ -272,8 +272,8 @@ def _load_by_path(name: str, relative: str) -> object | None:
 
 
 def _display_problem() -> str | None:
-    """game.launcher's ``display_problem``, read before set-up (it needs only the standard library)."""
-    module = _load_by_path("_connect4_launcher", "game/launcher.py")
+    """game.display_check's ``display_problem``, read before set-up (it needs only the standard library)."""
+    module = _load_by_path("_connect4_display_check", "game/display_check.py")
     problem: str | None = getattr(module, "display_problem", lambda: None)()
     return problem
 

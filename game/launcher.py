@@ -2,43 +2,24 @@
 ``connect4-gui`` scripts.
 
 No arguments opens the window; ``demo`` runs the headless demo through the real scenes;
-``--version``, ``install-desktop`` and ``uninstall-desktop`` are answered here (the
-standard library is enough); anything else is a command-line subcommand (``game.cli.main``),
-which never loads pygame.
-"""
+``--version`` is answered here, ``install-desktop`` and ``uninstall-desktop`` by
+``game.desktop``; anything else is a command of ``game.cli``, whose table imports only the
+chosen command's module.  The window, the demo and the desktop installer are imported only
+when they are asked for, so a plain command never loads pygame."""
 
 from __future__ import annotations
 
 import os
 import signal
 import sys
-from collections.abc import Mapping, Sequence
+import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
-
-def _(message: str) -> str:
-    """``game.i18n``'s translation; English where main.py reads this file before set-up
-    (importing the ``game`` package needs numpy, which is not installed yet)."""
-    try:
-        from game.i18n import _ as translate
-    except ImportError:
-        return message
-    return translate(message)
-
-
-def display_problem(environ: Mapping[str, str] | None = None, platform: str | None = None) -> str | None:
-    """Why the window could not be seen here, or None: on Linux and the BSDs, with no
-    DISPLAY or WAYLAND_DISPLAY and no SDL_VIDEODRIVER chosen, SDL would draw into an
-    invisible off-screen window and the game would look hung."""
-    environ = os.environ if environ is None else environ
-    platform = sys.platform if platform is None else platform
-    if platform.startswith(("win", "darwin", "cygwin")):
-        return None
-    if environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY") or environ.get("SDL_VIDEODRIVER"):
-        return None
-    return _(
-        "no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set). Start it from a desktop session, or without one try: python main.py demo --out screenshots (or python main.py --help for the terminal commands)"
-    )
+from game.cli.main import import_command
+from game.cli.main import main as cli_main
+from game.display_check import display_problem
+from game.version import __version__
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,7 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if problem:
             print(f"{_program()}: {problem}", file=sys.stderr)
             return 1
-        from game.app.loop import launch
+        from game.app.loop import launch  # pygame and the window: only when it opens
 
         _python_takes_ctrl_c()
         return launch()
@@ -58,17 +39,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(version_text())
         return 0
     if args[0] in ("install-desktop", "uninstall-desktop"):
-        from game.desktop.install import main as desktop_main
+        from game.desktop.install import main as desktop_main  # its icons and files: only for these two
 
         _python_takes_ctrl_c()
         return desktop_main(args, _program())
     if args[0] == "demo":
-        from game.app.demo import main as demo_main
+        from game.app.demo import main as demo_main  # pygame and the scenes: only for the demo
 
         _python_takes_ctrl_c()
         return demo_main(args[1:])
-    from game.cli.main import main as cli_main
-
+    import_command(args)  # its imports take a while: Ctrl+C still ends the start quietly
     _python_takes_ctrl_c()
     return cli_main(args)
 
@@ -88,8 +68,6 @@ def gui_main() -> int:
     ``connect4-gui.log`` in the temporary folder instead of nowhere.
     """
     if sys.stdout is None or sys.stderr is None:
-        import tempfile
-
         log = open(Path(tempfile.gettempdir()) / "connect4-gui.log", "a", encoding="utf-8")  # noqa: SIM115
         sys.stdout = sys.stdout or log
         sys.stderr = sys.stderr or log
@@ -98,8 +76,6 @@ def gui_main() -> int:
 
 def version_text() -> str:
     """``connect4 0.3.0`` (the program's name as it was started)."""
-    from game.version import __version__
-
     return f"{_program()} {__version__}"
 
 

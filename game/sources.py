@@ -37,8 +37,8 @@ SOLVER_LINK = f"https://{SOLVER_SITE}/?pos="
 LINK_HOSTS = ("gamesolver.org",)
 """Sites whose ``?pos=`` links are read (and their subdomains)."""
 _MOVES_TEXT = re.compile(r"[\s,]*(?:[0-9a-lA-L][\s,]*)*")
-"""What a move string can be made of (as ``game.cli.main`` reads it): text of only these is
-moves, never a file name (``./NAME`` names such a file)."""
+"""What a move string can be made of (``is_moves_text``): text of only these is moves, never
+a file name (``./NAME`` names such a file)."""
 _LINK = re.compile(r"(?i)(https?://|www\.|[\w-]+(\.[\w-]+)+/)")
 
 
@@ -53,6 +53,12 @@ class Source:
     game: GameText
     label: str
     games_in_file: int = 1
+
+
+def is_moves_text(text: str) -> bool:
+    """True for text made only of moves (columns 1-9 or a-l, cells such as d1) and the spaces
+    or commas between them: a SOURCE read as moves, never as a file name."""
+    return _MOVES_TEXT.fullmatch(text) is not None
 
 
 def shown(text: str, width: int = 60) -> str:

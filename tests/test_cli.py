@@ -378,7 +378,7 @@ def test_a_heuristic_value_says_which_side_it_favours():
 
 def test_a_search_that_may_take_long_is_announced_with_its_size_and_how_to_stop_it():
     from game.board import Board
-    from game.cli.main import SearchWatch
+    from game.cli.search_watch import SearchWatch
     from game.rules import Rules
 
     board = Board.from_moves("4453", Rules())

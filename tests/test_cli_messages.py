@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from game.cli import main as cli
+from game.cli import matches, options, solving
 from tests.test_cli import ROOT, assert_clean_error, run
 
 
@@ -42,9 +42,9 @@ def test_one_move_help_says_what_each_argument_is():
 
 
 def test_counts_of_one_are_singular():
-    assert cli._plural(1, "node") == "1 node"
-    assert cli._plural(2_000, "node") == "2,000 nodes"
-    assert cli._plural(1, "leaf", "leaves") == "1 leaf"
+    assert options.plural(1, "node") == "1 node"
+    assert options.plural(2_000, "node") == "2,000 nodes"
+    assert options.plural(1, "leaf", "leaves") == "1 leaf"
     ran = run("analyze", "4", "--depth", "1", "--rows", "4", "--cols", "4", "--connect", "3")
     assert ran.returncode == 0
     assert re.search(r"\b1 nodes\b|\b1 leaves\b|\b1 cutoffs\b", ran.stdout) is None
@@ -66,12 +66,12 @@ def test_solve_on_a_terminal_says_what_it_waits_for():
     out, err = proc.communicate(timeout=120)
     os.close(leader)
     assert proc.returncode == 0, err
-    assert err.splitlines()[0] == cli.SOLVE_PROMPT
+    assert err.splitlines()[0] == solving.SOLVE_PROMPT
     assert out.split()[0] == "44"
 
 
 def test_solve_reports_progress_on_a_long_line_without_a_time_limit(monkeypatch):
-    monkeypatch.setattr(cli, "PROGRESS_SECONDS", 0.0)  # every poll reports: the line need not be slow
+    monkeypatch.setattr(solving, "PROGRESS_SECONDS", 0.0)  # every poll reports: the line need not be slow
     ran = run("solve", "--rows", "5", "--cols", "6", stdin="3\n")
     assert ran.returncode == 0, ran.stderr
     progress = [line for line in ran.stderr.splitlines() if line.startswith("solve: line 1 (3):")]
@@ -95,7 +95,7 @@ def test_a_digit_on_a_board_of_letter_columns_says_the_columns_are_letters():
 
 
 def test_solve_progress_counts_one_line_in_the_singular(monkeypatch):
-    monkeypatch.setattr(cli, "PROGRESS_SECONDS", 0.0)  # a progress line after every line
+    monkeypatch.setattr(solving, "PROGRESS_SECONDS", 0.0)  # a progress line after every line
     ran = run("solve", stdin="4453\n")
     assert ran.returncode == 0, ran.stderr
     assert "solve: 1 line in" in ran.stderr, ran.stderr
@@ -140,5 +140,5 @@ def test_the_engine_on_a_terminal_says_what_it_waits_for():
     out, err = proc.communicate(timeout=120)
     os.close(leader)
     assert proc.returncode == 0, err
-    assert err.splitlines()[0] == cli.ENGINE_PROMPT
+    assert err.splitlines()[0] == matches.ENGINE_PROMPT
     assert out.split() == ["readyok"]

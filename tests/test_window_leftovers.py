@@ -13,7 +13,7 @@ import pytest
 
 from game.app.scenes.title import TitleScene
 from game.app.theme import TEXT_CACHE_BYTES, Theme
-from game.launcher import display_problem
+from game.display_check import display_problem
 from tests.ui import step
 
 pytestmark = pytest.mark.window

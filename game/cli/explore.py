@@ -10,45 +10,43 @@ import argparse
 import json
 from typing import TextIO
 
+from ai.book import BookError
 from game.board import Board
+from game.cli.archive_folder import add_home_option, open_archive
+from game.cli.commands import CommandCode
+from game.cli.errors import CliError
 from game.i18n import _, ngettext
 from game.learn.explorer import ExploreRow, exact_columns, explore_json, explore_rows
 from game.rules import MAX, STANDARD
+from game.sources import SourceError, read_source
 
-EXPLORE_HELP = "the solved openings: every column's exact value beside your own games from there"
 
-
-def add_command(commands: argparse._SubParsersAction) -> None:
-    """Add ``explore`` to the command line's subcommands."""
-    explore = commands.add_parser(
-        "explore",
-        help=EXPLORE_HELP,
-        description="MOVES is a move string from the empty 6x7 board (1-based columns, e.g. 4453; "
+def add_explore_arguments(explore: argparse.ArgumentParser) -> None:
+    """explore [MOVES] [--json] [--home DIR]."""
+    explore.description = (
+        "MOVES is a move string from the empty 6x7 board (1-based columns, e.g. 4453; "
         "none: the empty board), a solver-page link with ?pos=, or a game file (its last position). For every playable column: its exact value with perfect play "
         "(from the opening book and the solver, within a hint's budget; score in the benchmark "
         "convention from the side to move, the negation of 'solve' of the position it leaves), and "
         "the stored games in which you were to move there: how often you played it, how those "
-        "games ended for you, and how often it threw the exact outcome away.",
+        "games ended for you, and how often it threw the exact outcome away."
     )
     explore.add_argument("moves", metavar="MOVES", nargs="?", default="", help="or a ?pos= link, or a game file")
     explore.add_argument("--json", action="store_true", help="print one JSON object")
-    explore.add_argument("--home", metavar="DIR", help="the archive's folder (default: the game's preference folder)")
+    add_home_option(explore)
 
 
-def cmd_explore(args: argparse.Namespace, out: TextIO) -> int:
+def run_explore(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     """Print the explorer's rows for the position after ``args.moves``."""
-    from game.cli.review import ReviewCliError, _archive
-    from game.sources import SourceError, read_source
-
     text = args.moves.strip()
     try:
         game = read_source("" if text in ('""', "''", "-") else text).game
     except SourceError as error:
-        raise ReviewCliError(str(error)) from None
+        raise CliError(str(error)) from None
     if game.rules != STANDARD or not game.from_empty:
-        raise ReviewCliError(_("the explorer is for games from the empty 6x7 board (connect 4, gravity, classic)"))
+        raise CliError(_("the explorer is for games from the empty 6x7 board (connect 4, gravity, classic)"))
     board = game.board()
-    records = _archive(args).games()
+    records = open_archive(args.home).games()
     scores = exact_columns(board)
     reached, rows = explore_rows(board, scores, records)
     if args.json:
@@ -86,3 +84,6 @@ def explore_lines(board: Board, reached: int, rows: list[ExploreRow], *, proven:
         )
     )
     return lines
+
+
+COMMANDS = {"explore": CommandCode(add_explore_arguments, run_explore, user_errors=(BookError,))}

@@ -1,10 +1,7 @@
-"""The ``review`` and ``games`` commands: the exact review and the game archive in a terminal.
+"""The ``review`` command: the exact review of a game in a terminal.
 
 connect4 review 4453...          the review of a game given as a move string
-connect4 review id:7 [--json]    the review of stored game 7
-connect4 games [--json]          the archive, newest first
-connect4 games --export FILE     every game as a game file (docs/game-file.md; FILE.txt: move strings)
-connect4 games --import FILE     the games of a game file into the archive
+connect4 review id:7 [--json]    the review of stored game 7 (see ``games``)
 """
 
 from __future__ import annotations
@@ -15,79 +12,41 @@ import re
 import sys
 import time
 import unicodedata
-from pathlib import Path
 from typing import TextIO
 
+from ai.book import BookError
 from ai.review import ACCURACY_RULE, ESTIMATE_DEPTH, ESTIMATE_NODES, GameReview, MoveReview, side_number, sparkline
 from ai.reviewer import ReviewStopped, review_board
-from game.archive.store import Archive, default_folder, import_games, write_export
+from game.archive.store import Archive
 from game.board import Board
-from game.i18n import _, counted, ngettext
+from game.cli.archive_folder import add_home_option, open_archive
+from game.cli.commands import CommandCode
+from game.cli.errors import CliError
+from game.cli.options import add_game_option, add_rule_options
+from game.cli.positions import read_game
+from game.i18n import _, counted
 from game.notation import format_move
-from game.records import HUMAN, DamagedGame, GameRecord, GameResult
-from game.rules import MAX, MIN, STANDARD
+from game.records import HUMAN, DamagedGame, GameRecord
+from game.rules import MAX, MIN, STANDARD, Mode
 
 _GAME_ID = re.compile(r"id:?(\d+)", re.IGNORECASE)
-REVIEW_HELP = "the exact review of a game: every move classed best/good/mistake/blunder, accuracy, a graph"
-GAMES_HELP = "list the stored games (the archive the window fills), or export them"
 PROGRESS_EVERY_SECONDS = 1.0
 """How often a running review says on stderr how far it got (what it does is work-bound)."""
 
 
-class ReviewCliError(ValueError):
-    """A user error of these commands, said in one line by ``game.cli.main``."""
-
-
-def add_commands(commands: argparse._SubParsersAction, add_rule_options, classic) -> None:
-    """Add ``review`` and ``games`` to the command line's subcommands."""
-    review = commands.add_parser(
-        "review",
-        help=REVIEW_HELP,
-        description="SOURCE is a move string from the empty board (e.g. 4453..., 1-based columns), "
+def add_review_arguments(review: argparse.ArgumentParser) -> None:
+    """review SOURCE-or-id:N [--game N] [--json] [--home DIR] and the rules."""
+    review.description = (
+        "SOURCE is a move string from the empty board (e.g. 4453..., 1-based columns), "
         "a solver-page link with ?pos=, a game file (.c4) or id:N, a game of the archive (see 'games'). "
         "On 6x7 connect 4 every move is classed "
-        "against the exact solver; on other boards a search estimates the classes.",
+        "against the exact solver; on other boards a search estimates the classes."
     )
     review.add_argument("game", metavar="SOURCE-or-id:N")
-    review.add_argument(
-        "--game", dest="game_number", type=int, metavar="N", help="the game of a file with several (default 1)"
-    )
+    add_game_option(review)
     review.add_argument("--json", action="store_true", help="print the review as one JSON object")
-    review.add_argument("--home", metavar="DIR", help="the archive's folder (default: the game's preference folder)")
-    add_rule_options(review, classic)
-
-    games = commands.add_parser("games", help=GAMES_HELP, description=GAMES_HELP + ".")
-    games.add_argument("--json", action="store_true", help="print the list as one JSON object")
-    games.add_argument("--level", help="only games against this level (e.g. Medium; 'human' for two people)")
-    games.add_argument("--result", choices=["win", "draw", "loss", "1", "2"], help="only games with this result")
-    games.add_argument(
-        "--export", metavar="FILE", help="write the games to FILE: a game file (.c4), or move strings for FILE.txt"
-    )
-    games.add_argument(
-        "--import",
-        dest="import_file",
-        metavar="FILE",
-        help="store the games of a game file (.c4, or the PGN-like export of earlier versions); "
-        "games already stored are skipped",
-    )
-    games.add_argument("--home", metavar="DIR", help="the archive's folder (default: the game's preference folder)")
-
-
-def _archive(args: argparse.Namespace) -> Archive:
-    import logging
-
-    quiet = logging.NullHandler()  # the warning is said once, below, not also by the log
-    logger = logging.getLogger("game.archive.store")
-    logger.addHandler(quiet)
-    try:
-        archive = Archive.open(Path(args.home) if args.home else default_folder())
-    finally:
-        logger.removeHandler(quiet)
-    if archive.refusal:  # a newer version's games this one cannot read: said once, not listed as none
-        raise ReviewCliError(archive.refusal)
-    if archive.warning:
-        print(_("warning: {warning}").format(warning=archive.warning), file=sys.stderr)
-    return archive
+    add_home_option(review)
+    add_rule_options(review, Mode.CLASSIC)
 
 
 def player_label(name: str | None, side: int) -> str:
@@ -104,7 +63,7 @@ def _refuse_other_digits(text: str) -> None:
     if all(ch.isascii() or unicodedata.digit(ch, None) is None for ch in text):
         return
     meant = "".join(ch if ch.isascii() else str(unicodedata.digit(ch, ch)) for ch in text)
-    raise ReviewCliError(
+    raise CliError(
         _("{text!r} has digits other than ASCII: write the columns as {meant}").format(text=text, meant=meant)
     )
 
@@ -143,20 +102,20 @@ def _kind(rules_exact: bool) -> str:
     ).format(ESTIMATE_DEPTH=ESTIMATE_DEPTH, ESTIMATE_NODES=ESTIMATE_NODES)
 
 
-def cmd_review(args: argparse.Namespace, out: TextIO, read_game) -> int:
+def run_review(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     """Review a SOURCE (``read_game`` reads it with the rule options: ``game.sources``) or id:N."""
     found = _GAME_ID.fullmatch(args.game.strip())
     record: GameRecord | None = None
     archive: Archive | None = None
     if found:
-        archive = _archive(args)
+        archive = open_archive(args.home)
         number = int(found.group(1))
         try:
             record = archive.game(number) if number < 1 << 63 else None  # SQLite ids are 64-bit
         except DamagedGame as error:  # a damaged row: said, never reviewed (its depth may be a billion)
-            raise ReviewCliError(str(error)) from None
+            raise CliError(str(error)) from None
         if record is None:
-            raise ReviewCliError(_("no game {group} in the archive (see 'games')").format(group=found.group(1)))
+            raise CliError(_("no game {group} in the archive (see 'games')").format(group=found.group(1)))
         board = Board(record.rules)
         for move in record.moves:
             board.push(move)
@@ -169,7 +128,7 @@ def cmd_review(args: argparse.Namespace, out: TextIO, read_game) -> int:
         depths = {side: d for side, d in ((MAX, game.first_depth), (MIN, game.second_depth)) if d}
         names = {MAX: game.first, MIN: game.second}
     if not board.moves:
-        raise ReviewCliError(_("no moves to review"))
+        raise CliError(_("no moves to review"))
     if not args.json:  # said at once: the review itself may take a while
         print(
             _("Review of {moves} on {describe}: {kind}").format(
@@ -181,7 +140,7 @@ def cmd_review(args: argparse.Namespace, out: TextIO, read_game) -> int:
     try:
         review = review_board(board, depths={side: d for side, d in depths.items() if d}, on_progress=_Progress())
     except ReviewStopped:  # pragma: no cover - the command line never stops it
-        raise ReviewCliError(_("the review was stopped")) from None
+        raise CliError(_("the review was stopped")) from None
     if archive is not None and record is not None and record.id is not None:
         archive.set_review(record.id, review.summary())
     if args.json:
@@ -202,7 +161,7 @@ def _best_text(review: GameReview, m: MoveReview) -> str:
     return best + (f"+{len(m.best_moves) - 3}" if len(m.best_moves) > 3 else "")
 
 
-def review_json(review: GameReview, names: dict[int, str | None] | None = None) -> dict:
+def review_json(review: GameReview, names: dict[int, str | None] | None = None) -> dict[str, object]:
     """The review as plain data (columns 1-based, as people count them); a player's name
     is None where who played is not known."""
     names = names or {MAX: None, MIN: None}
@@ -246,7 +205,7 @@ def _percent(value: float | None) -> str:
 
 def print_review(review: GameReview, names: dict[int, str | None], out: TextIO, *, header: bool = True) -> None:
     """The review as a table, then accuracy, turning points and the graph as a sparkline
-    (``header``: the first line too, which ``cmd_review`` says before the work)."""
+    (``header``: the first line too, which ``run_review`` says before the work)."""
     if header:
         print(
             _("Review of {moves} on {describe}: {kind}").format(
@@ -305,105 +264,4 @@ def print_review(review: GameReview, names: dict[int, str | None], out: TextIO, 
     print(_("graph (high: player 1 ahead, low: player 2): {sparkline}").format(sparkline=sparkline(review)), file=out)
 
 
-def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
-    """List the archive, or export it, or import a game file into it."""
-    archive = _archive(args)
-    if args.import_file:
-        return import_file(archive, args.import_file, out)
-    records = archive.games(level=args.level, result=args.result)
-    if args.export:
-        path = Path(args.export)
-        if path.suffix.lower() == ".txt":
-            text = "".join(f"{r.moves_string}\n" for r in reversed(records))
-        else:
-            text = archive.export_text()
-        try:
-            write_export(path, text)  # a pipe nobody reads is refused, not waited on
-        except OSError as error:
-            raise ReviewCliError(
-                _("cannot write {export}: {value}").format(export=args.export, value=error.strerror or error)
-            ) from None
-        note = archive.unreadable_note()
-        print(
-            _("{count} games written to {export}").format(count=len(records), export=args.export)
-            + (f"; {note}" if note else ""),
-            file=out,
-        )
-        return 0
-    if args.json:
-        json.dump({"games": [r.to_json() for r in records], "unreadable": archive.unreadable}, out, indent=1)
-        out.write("\n")
-        return 0
-    note = archive.unreadable_note()
-    if not records:
-        print(_("no games stored yet: games played in the window are kept here"), file=out)
-        if note:
-            print(_("{note} (damaged rows of the archive)").format(note=note), file=out)
-        return 0
-    heads = (_("id"), _("date"), _("rules"), _("player 1"), _("player 2"), _("result"), _("moves"))
-    print(
-        f"{heads[0]:>6}  {heads[1]:<16}  {heads[2]:<16} {heads[3]:<10} {heads[4]:<10} {heads[5]:<13} {heads[6]}",
-        file=out,
-    )
-    for r in records:
-        ident = f"id:{r.id}" if r.id is not None else "(unsaved)"
-        result = GameResult(r.result).text
-        print(
-            f"{ident:>6}  {r.date_text:<16}  {r.rules.describe()[:16]:<16} {r.first:<10} {r.second:<10} {result:<13} "
-            f"{r.moves_string}",
-            file=out,
-        )
-    stats = archive.stats()
-    for level, counts in stats.items():
-        print(
-            _("against {level}: {counts} won, {counts2} drawn, {counts3} lost").format(
-                level=level, counts=counts["win"], counts2=counts["draw"], counts3=counts["loss"]
-            ),
-            file=out,
-        )
-    if note:
-        print(_("{note} (damaged rows of the archive)").format(note=note), file=out)
-    return 0
-
-
-def import_file(archive: Archive, name: str, out: TextIO) -> int:
-    """``games --import FILE``: each good game stored once, one line on stderr for each
-    bad one; exit code 1 when some game could not be read, 0 when all were."""
-    import sqlite3
-
-    from game.game_file import GameFileError, GameText, each_game, game_record
-    from game.sources import SourceError, read_text_file
-
-    try:
-        text = read_text_file(name)
-    except SourceError as error:
-        raise ReviewCliError(str(error)) from None
-    records, problems, games = [], [], 0
-    for game in each_game(text):
-        if not isinstance(game, GameText):
-            problems.append(str(game))
-            continue
-        games += 1
-        try:
-            records.append((game_record(game), game.played_at is not None))
-        except GameFileError as error:
-            problems.append(f"{game.where()}: {error}")
-    if not games and not problems:
-        raise ReviewCliError(_("{name} holds no game").format(name=name))
-    try:
-        stored, skipped = import_games(archive, records)
-    except (sqlite3.Error, ValueError) as error:
-        raise ReviewCliError(
-            _("nothing imported: the game archive would not take the games ({error})").format(error=error)
-        ) from None
-    for problem in problems:
-        print(_("games --import {name}: not imported: {problem}").format(name=name, problem=problem), file=sys.stderr)
-    said = ngettext("{stored} game imported from {name}", "{stored} games imported from {name}", stored).format(
-        stored=stored, name=name
-    )
-    if skipped:
-        said += _(", {skipped} already stored").format(skipped=skipped)
-    if problems:
-        said += _(", {count} not readable (said above)").format(count=len(problems))
-    print(said, file=out)
-    return 1 if problems else 0
+COMMANDS = {"review": CommandCode(add_review_arguments, run_review, user_errors=(BookError,))}

@@ -1,0 +1,334 @@
+"""``analyze`` (the move, its value, every column's value, the tree as text or exported) and
+``depth-chart`` (how often each search depth keeps the exact outcome)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+from typing import TextIO
+
+from ai.book import BookError
+from ai.depth_table import MAX_DEPTH
+from ai.depth_truth import benchmark_boards, depth_truth, position_cell
+from ai.exact import ExactScore, verdict
+from ai.levels import Level, LevelNotFound, exact_nodes, find_level, solvable
+from ai.player import choose_move, column_scores
+from ai.search import SearchResult
+from ai.solver import SolverStopped
+from ai.tree import BOUND_NOTE, FORCED_MEANING, BoundKind, SearchTree, fmt_bounded, format_tree, is_forced_value
+from ai.tree_export import FORMATS, export_tree
+from game.board import Board
+from game.cli.board_words import VALUE_KEY, player_name, print_board, shown_value
+from game.cli.commands import CommandCode
+from game.cli.errors import CliError
+from game.cli.files import check_folder, check_output, shown
+from game.cli.options import add_game_option, add_rule_options, check_depth, check_seconds, plural
+from game.cli.positions import read_position
+from game.cli.search_watch import SearchWatch, watched_search
+from game.i18n import _
+from game.notation import format_move
+from game.rules import MAX, MIN, Mode
+
+
+def add_analyze_arguments(analyze: argparse.ArgumentParser) -> None:
+    """analyze SOURCE [--depth N] [--tree] [--export-tree FILE] [--level NAME] and the rules."""
+    analyze.description = (
+        "SOURCE is a move string (e.g. 4453, 1-based columns from the "
+        "empty board; letters+rows such as d1d2 without gravity; spaces or commas between "
+        "moves are fine), a solver-page link (https://connect4.gamesolver.org/?pos=4453), "
+        "a game file (.c4, docs/game-file.md) or a Max-Connect-4 board file. Text made only "
+        "of moves is read as moves: write ./NAME for a file with such a name."
+    )
+    analyze.add_argument("position", metavar="SOURCE")
+    add_game_option(analyze)
+    analyze.add_argument("--depth", type=int, default=6, help="plies to search (default 6)")
+    analyze.add_argument("--no-pruning", action="store_true", help="plain minimax, no alpha-beta")
+    analyze.add_argument("--time-limit", type=float, help="seconds; iterative deepening stops then")
+    analyze.add_argument("--tree", action="store_true", help="print the search tree as text")
+    analyze.add_argument("--tree-depth", type=int, default=2, help="levels of the tree to print (default 2)")
+    analyze.add_argument(
+        "--export-tree",
+        metavar="FILE",
+        help="write every node of the search tree to FILE.json (data) or FILE.dot (Graphviz)",
+    )
+    analyze.add_argument(
+        "--export-depth",
+        type=int,
+        metavar="D",
+        help="plies a FILE.dot draws (default: as many as stay legible; the expected line always to its leaf)",
+    )
+    analyze.add_argument(
+        "--level",
+        metavar="NAME",
+        help="also print the move this level would play (a preset such as perfect, or depth:N)",
+    )
+    add_rule_options(analyze, Mode.CLASSIC)
+
+
+def add_depth_chart_arguments(chart: argparse.ArgumentParser) -> None:
+    """depth-chart [MOVES] --out FILE.png [--positions N]."""
+    chart.description = (
+        "For depths 1..12: how often the depth-limited search (alpha-beta, as the levels "
+        "play) picks a move that keeps the exact outcome, over a seeded sample of middle-game "
+        "benchmark positions where a move can change it (and for MOVES, if given), with the nodes "
+        "searched with and without pruning. Drawn headless with pygame."
+    )
+    chart.add_argument("moves", metavar="MOVES", nargs="?", help="a position to chart beside the sample")
+    chart.add_argument("--out", required=True, metavar="FILE.png", help="the PNG to write")
+    chart.add_argument("--positions", type=int, default=12, help="benchmark positions in the sample (default 12)")
+
+
+def _search_stats(result: SearchResult) -> str:
+    """ "Depth 6, alpha-beta on: 1,234 nodes, ..." for analyze."""
+    stats = result.stats
+    said = _(
+        "Depth {depth}{value}, alpha-beta {pruning}: {plural}, {plural2}, {plural3}, {seconds:.3f}s, {nodes_per_second:,.0f} nodes/s"
+    )
+    text = said.format(
+        depth=stats.depth,
+        value="" if result.completed else _(" (time ran out)"),
+        pruning=_("on") if result.pruning else _("off"),
+        plural=plural(stats.nodes, "node"),
+        plural2=plural(stats.leaves, "leaf", "leaves"),
+        plural3=plural(stats.cutoffs, "cutoff"),
+        seconds=stats.seconds,
+        nodes_per_second=stats.nodes_per_second,
+    )
+    if stats.total_nodes != stats.nodes:
+        text += _(" ({plural} in all passes)").format(plural=plural(stats.total_nodes, "node"))
+    return text
+
+
+def _print_tree(tree: SearchTree, max_depth: int, out: TextIO) -> None:
+    """The recorded tree as indented text, with its key and what the budget left out."""
+    print(
+        _("\nSearch tree ({plural} stored; W<n> = win in n plies):").format(plural=plural(len(tree), "node")), file=out
+    )
+    if tree.pruning:
+        print(_(BOUND_NOTE), file=out)
+    print(format_tree(tree, max_depth=max_depth), file=out)
+    if not tree.is_complete:
+        left = plural(tree.counted - len(tree), "node")
+        print(_("(past the budget: {plural} counted, not stored)").format(plural=left), file=out)
+
+
+def run_analyze(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    """analyze: the position, the best move, every column's value, the statistics and the tree."""
+    check_depth(args.depth)
+    check_seconds(args.time_limit, "--time-limit")
+    if args.tree_depth < 0:
+        raise CliError(f"--tree-depth must be 0 (the root only) or more, not {args.tree_depth}")
+    level = _find_level(args.level) if args.level else None  # checked before any output
+    if args.export_depth is not None and args.export_depth < 1:
+        raise CliError(f"--export-depth must be 1 or more, not {args.export_depth}")
+    if args.export_tree:
+        _check_export(args.export_tree, args.position)
+    board = read_position(args.position, args)
+    rules = board.rules
+    print(_("Rules: {describe}").format(describe=rules.said()), file=out)
+    print_board(board, out)
+    outcome = board.outcome()
+    if outcome is not None:
+        print(_("The game is over: {result_text}").format(result_text=outcome.result_text()), file=out)
+        return 0
+    depth = check_depth(args.depth, board)
+    mover = player_name(board.to_move)
+    print(_("To move: {mover}, {value}").format(mover=mover, value="MAX" if board.to_move == MAX else "MIN"), file=out)
+    print(_(VALUE_KEY), file=out, flush=True)
+    limit_hint = "--time-limit S plays the deepest depth finished in S seconds"
+    watch = SearchWatch("analyze", board, depth, not args.no_pruning, limit_hint, args.time_limit)
+    result = watched_search(
+        watch,
+        board,
+        depth,
+        pruning=not args.no_pruning,
+        record_tree=args.tree or bool(args.export_tree),
+        time_limit=args.time_limit,
+    )
+    assert result.move is not None
+    print(
+        _("Best move: {format_move}   value {shown_value}").format(
+            format_move=format_move(result.move, rules), shown_value=shown_value(result.value)
+        ),
+        file=out,
+    )
+    print(
+        _("Expected line: {join}").format(join=" ".join(format_move(m, rules) for m in result.principal_variation)),
+        file=out,
+    )
+    parts = []
+    for move, column_value in result.move_values.items():
+        parts.append(f"{format_move(move, rules)}:{fmt_bounded(column_value.value, column_value.kind)}")
+    print(_("Move values: ") + "  ".join(parts), file=out)
+    if any(column_value.kind is not BoundKind.EXACT for column_value in result.move_values.values()):
+        print(_(BOUND_NOTE), file=out)
+    if any(is_forced_value(column_value.value) for column_value in result.move_values.values()):
+        print(_("Key: +F / -F: {FORCED_MEANING}").format(FORCED_MEANING=FORCED_MEANING), file=out)
+    print(_search_stats(result), file=out)
+    _print_exact_values(args, board, out)
+    if level is not None:
+        answer = choose_move(level, board.grid, rules, board.to_move)
+        assert answer.move is not None
+        said = _("decided by the {value}").format(value=answer.decided_by.value) + (
+            f": {answer.note}" if answer.note else ""
+        )
+        print(
+            _("Level {level} plays: {format_move} ({said})").format(
+                level=args.level, format_move=format_move(answer.move, rules), said=said
+            ),
+            file=out,
+        )
+    if result.tree is not None and args.tree:
+        _print_tree(result.tree, args.tree_depth, out)
+    if args.export_tree and result.tree is not None:
+        _write_tree(result.tree, args.export_tree, out, args.export_depth)
+    return 0
+
+
+def _check_export(output: str, *inputs: str) -> None:
+    """analyze --export-tree: refuse a name that is not .json/.dot, or an input's, before searching."""
+    if Path(output).suffix.lower() not in FORMATS:
+        raise CliError(f"--export-tree {output}: name a .json file (data) or a .dot file (Graphviz)")
+    check_output(output, *inputs)
+    check_folder(output)
+
+
+def _write_tree(tree: SearchTree, output: str, out: TextIO, plies: int | None = None) -> None:
+    """analyze --export-tree: write the tree to ``output`` and say how much of it was stored."""
+    try:
+        export_tree(tree, output, plies=plies)
+    except OSError as error:
+        raise CliError(
+            _("could not write the tree to {shown}: {value}").format(shown=shown(output), value=error.strerror or error)
+        ) from None
+    stored = _("{count:,} nodes: the root and the {counted:,} the search counts").format(
+        count=len(tree), counted=tree.counted - 1
+    )
+    if not tree.is_complete:
+        stored = _("{count:,} of {counted:,} nodes: the rest were past the budget, counted, not stored").format(
+            count=len(tree), counted=tree.counted
+        )
+    print(_("Tree written to {shown} ({stored})").format(shown=shown(output), stored=stored), file=out)
+
+
+def _find_level(name: str) -> Level:
+    """The level ``--level`` names, or one line saying which names there are."""
+    try:
+        return find_level(name)
+    except LevelNotFound as error:
+        raise CliError(f"--level: {error}") from None
+
+
+def perfect_play_verdict(score: int, board: Board) -> str:
+    """An exact score (from the side to move) in words naming both sides (``ai.exact``)."""
+    exact = ExactScore.from_score(score, board.grid, board.to_move)
+    return verdict(exact, {MAX: player_name(MAX), MIN: player_name(MIN)})
+
+
+def _print_exact_values(args: argparse.Namespace, board: Board, out: TextIO) -> None:
+    """analyze: the exact result of every column, wherever the solver proves them all within
+    the hint's budget (``ai.player.column_scores``: the same positions on every machine);
+    elsewhere it says the values above are only estimates."""
+    rules = board.rules
+    if not solvable(rules):
+        print(
+            _(
+                "Exact values: none for these rules (the solver needs gravity and classic scoring); the values above are estimates"
+            ),
+            file=out,
+        )
+        return
+    deadline = None if args.time_limit is None else time.perf_counter() + args.time_limit
+    try:
+        exact = column_scores(
+            board.grid,
+            rules,
+            board.to_move,
+            should_stop=None if deadline is None else (lambda: time.perf_counter() > deadline),
+        )
+    except SolverStopped:  # --time-limit ran out first
+        print(
+            _("Exact values: not found within {time_limit:g} s; the values above are estimates").format(
+                time_limit=args.time_limit
+            ),
+            file=out,
+        )
+        return
+    if exact is None:
+        print(
+            _(
+                "Exact values: not proven within {exact_nodes:,} solver positions; the values above are estimates"
+            ).format(exact_nodes=exact_nodes(rules)),
+            file=out,
+        )
+        return
+    scores = {col: score.score(board.to_move, board.grid) for col, score in exact.items()}
+    parts = [f"{format_move(col, rules)}:{scores[col]:+d}" for col in sorted(scores)]
+    mover = player_name(board.to_move)
+    print(
+        _(
+            "Exact values for {mover}, to move (perfect play; + a win, - a loss, 0 a draw; |score| = {cells} - the winner's discs at the end): "
+        ).format(mover=mover, cells=rules.cells // 2 + 1)
+        + "  ".join(parts),
+        file=out,
+    )
+    best = max(sorted(scores), key=lambda col: scores[col])
+    print(
+        _("Best: column {format_move}: {perfect_play_verdict}").format(
+            format_move=format_move(best, rules), perfect_play_verdict=perfect_play_verdict(scores[best], board)
+        ),
+        file=out,
+    )
+
+
+def run_depth_chart(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    """depth-chart: measure, print the table, draw the PNG (pygame imported only here)."""
+    if not 0 <= args.positions <= 200:
+        raise CliError(f"--positions must be 0 to 200, not {args.positions}")
+    if Path(args.out).suffix.lower() != ".png":
+        raise CliError(f"--out {args.out}: name a .png file")
+    if not args.moves and not args.positions:
+        raise CliError(_("nothing to chart: give MOVES, or --positions 1 or more"))
+    check_output(args.out)
+    check_folder(args.out)
+    current = None
+    if args.moves:
+        board = Board.from_moves(args.moves)
+        if board.is_game_over():
+            raise CliError(_("{moves}: the game is already over").format(moves=args.moves))
+        current = depth_truth([board], _("the position after {moves}").format(moves=args.moves))
+    bench = None
+    if args.positions:
+        boards = benchmark_boards(args.positions)
+        bench = depth_truth(boards, _("middle-game benchmark positions where a move can change the outcome"))
+    print(_("depth  kept (sample)  nodes pruned  nodes unpruned") + (_("  this position") if current else ""), file=out)
+    for index in range(MAX_DEPTH):
+        cells = [f"{index + 1:>5}"]
+        if bench is not None:
+            row = bench.rows[index]
+            cells.append(f"{row.kept:>6}/{row.judged:<6}" if row.judged else f"{'-':>13}")
+            cells += [f"{row.pruned_nodes:>12,.0f}" if row.pruned_nodes else f"{'-':>12}"]
+            cells += [f"{row.full_nodes:>14,.0f}" if row.full_nodes else f"{'-':>14}"]
+        if current is not None:
+            cells.append(f"  {position_cell(current.rows[index])}")
+        print("  ".join(cells), file=out)
+    for truth in (bench, current):
+        if truth is not None and truth.note:
+            print(f"{truth.label}: {truth.note}", file=out)
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from game.app.depth_chart import save_depth_chart  # pygame: only for this command
+
+    try:
+        save_depth_chart(args.out, current, bench)
+    except (OSError, RuntimeError) as error:  # pygame.error is a RuntimeError
+        raise CliError(_("could not write {shown}: {error}").format(shown=shown(args.out), error=error)) from None
+    print(_("Chart written to {shown}").format(shown=shown(args.out)), file=out)
+    return 0
+
+
+COMMANDS = {
+    "analyze": CommandCode(add_analyze_arguments, run_analyze, user_errors=(BookError,)),
+    "depth-chart": CommandCode(add_depth_chart_arguments, run_depth_chart, user_errors=(BookError,)),
+}

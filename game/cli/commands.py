@@ -1,0 +1,93 @@
+"""The table of commands: each command's name, its line in ``--help`` and the module that
+adds its arguments and runs it.
+
+The parser is built from ``COMMANDS`` and a command is run through it.  A command's module
+is imported only when that command is chosen (``load``): ``--help`` imports no AI module,
+the cheap commands (``games``, ``open``) never the solver or numba, and each command module
+imports what it needs at its top.  A command module ends with ``COMMANDS``, a dict from each of its names to its
+``CommandCode``; a test checks that the table and the modules agree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TextIO
+
+AddArguments = Callable[[argparse.ArgumentParser], None]
+"""Adds a command's arguments (and its description) to its parser."""
+Run = Callable[[argparse.Namespace, TextIO, TextIO], int]
+"""Runs a command on the parsed arguments, stdout and stdin; returns the exit code."""
+
+
+@dataclass(frozen=True)
+class CommandCode:
+    """What a command module gives for one of its commands."""
+
+    add_arguments: AddArguments
+    run: Run
+    user_errors: tuple[type[Exception], ...] = ()
+    """Errors of the layers below (a book the solver cannot do without) said in one line."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A line of the table: the command, its line in ``--help``, its module."""
+
+    name: str
+    help: str
+    module: str
+
+    def load(self) -> CommandCode:
+        """Import the command's module (now, not before) and return its code."""
+        code = importlib.import_module(self.module).COMMANDS[self.name]
+        if not isinstance(code, CommandCode):
+            raise TypeError(f"{self.module}.COMMANDS[{self.name!r}] is not a CommandCode")
+        return code
+
+
+COMMANDS = (
+    Command(
+        "one-move",
+        "Max-Connect-4: read a board file, play one computer move, write the result",
+        "game.cli.assignment",
+    ),
+    Command(
+        "interactive", "Max-Connect-4: play a whole game against the computer in the terminal", "game.cli.assignment"
+    ),
+    Command("analyze", "search a position and show the move, values, statistics and the tree", "game.cli.analysis"),
+    Command(
+        "open",
+        "open the window on a game: a game file, a move string, a ?pos= link or a board file",
+        "game.cli.window",
+    ),
+    Command("solve", "exact perfect-play scores of move strings (benchmark format)", "game.cli.solving"),
+    Command(
+        "depth-chart",
+        "chart how often each search depth keeps the exact outcome, and its nodes (PNG)",
+        "game.cli.analysis",
+    ),
+    Command(
+        "engine",
+        "be a bot on stdin/stdout (arena Four-in-a-Row or native position/go/bestmove dialect)",
+        "game.cli.matches",
+    ),
+    Command("match", "play a match between levels or external engines, with W/D/L, score and Elo", "game.cli.matches"),
+    Command("connectx", "write a Kaggle ConnectX submission (one self-contained main.py)", "game.cli.matches"),
+    Command(
+        "review",
+        "the exact review of a game: every move classed best/good/mistake/blunder, accuracy, a graph",
+        "game.cli.review",
+    ),
+    Command("games", "list the stored games (the archive the window fills), or export them", "game.cli.games"),
+    Command(
+        "explore",
+        "the solved openings: every column's exact value beside your own games from there",
+        "game.cli.explore",
+    ),
+)
+"""Every command, in the order ``--help`` lists them."""
+
+BY_NAME = {command.name: command for command in COMMANDS}
