@@ -292,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
     if missing:
         return _set_up_and_rerun(missing, argv)
-    from game.launcher import main as route
+    from game.launcher import main as route  # the game needs the packages set up above
 
     return route(argv)
 

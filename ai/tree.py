@@ -22,6 +22,7 @@ from ai.heuristic import TACTICAL
 from ai.values import fmt_value
 from game.board import Board
 from game.i18n import N_, ngettext
+from game.notation import format_move
 from game.rules import MAX, MIN, Rules
 
 DEFAULT_BUDGET = 2_000_000
@@ -436,8 +437,6 @@ def format_tree(tree: SearchTree, max_depth: int | None = None) -> str:
 
     A value only known as a bound after a cutoff is written ``value>=20`` / ``value<=30``.
     """
-    from game.notation import format_move
-
     rules = tree.rules
     lines = []
     stack = [(tree.root, 0)]

@@ -16,10 +16,26 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from game.cli.commands import Command
 from game.cli.main import import_command
 from game.cli.main import main as cli_main
 from game.display_check import display_problem
 from game.version import __version__
+
+WINDOW_COMMANDS = (
+    Command(
+        "open",
+        "open the window on a game: a game file, a move string, a ?pos= link or a board file",
+        "game.app.open_command",
+    ),
+    Command(
+        "depth-chart",
+        "chart how often each search depth keeps the exact outcome, and its nodes (PNG)",
+        "game.app.depth_chart_command",
+    ),
+)
+"""The commands that need the window's package, added here to the command line's table
+(``game.cli`` sits below the window and names none of its modules)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -48,9 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         _python_takes_ctrl_c()
         return demo_main(args[1:])
-    import_command(args)  # its imports take a while: Ctrl+C still ends the start quietly
+    import_command(args, WINDOW_COMMANDS)  # its imports take a while: Ctrl+C still ends the start quietly
     _python_takes_ctrl_c()
-    return cli_main(args)
+    return cli_main(args, more=WINDOW_COMMANDS)
 
 
 def _python_takes_ctrl_c() -> None:

@@ -23,14 +23,20 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from ai.book import book
 from ai.compiled import search_kernel, solver_kernel
 from ai.compiled.kernel_file import PURE_PYTHON_ENV
+from ai.levels import PRESETS
+from ai.perfect import PerfectPlayer
+from ai.player import choose_move
 from ai.search import search
 from ai.solver import Solver
-from ai.tree import minimal_tree
+from ai.tree import DEFAULT_BUDGET, minimal_tree
+from game.app.worker import AIWorker
+from game.app.worker_protocol import JobResult, SearchJob, TreeReady
 from game.board import Board
 from game.notation import parse_moves
-from game.rules import STANDARD
+from game.rules import STANDARD, Rules
 
 T = TypeVar("T")
 
@@ -141,10 +147,6 @@ def play_positions() -> list[tuple[str, Board]]:
     connect 5 after 8 and 14 discs of a seeded game (two random discs, then Medium)."""
     import random
 
-    from ai.levels import PRESETS
-    from ai.player import choose_move
-    from game.rules import Rules
-
     found = positions()
     for name, rules in (("7x8", Rules(rows=7, cols=8)), ("7x8 k5", Rules(rows=7, cols=8, connect=5))):
         rng = random.Random(8)
@@ -231,11 +233,6 @@ def bench_presets_in_worker(games: int) -> None:
     answer; the next move waits until the tree has arrived too (a person's thinking time).
     Each preset plays itself from ``games`` seeded openings, on 6x7 and 7x8."""
     import random
-
-    from ai.levels import PRESETS
-    from game.app.worker import AIWorker
-    from game.app.worker_protocol import JobResult, SearchJob, TreeReady
-    from game.rules import Rules
 
     print("\n## Every preset's moves in the AI worker process (job sent to answer; the tree follows)")
     worker = AIWorker(use_process=True)
@@ -328,7 +325,6 @@ def bench_tree(repeat: int) -> None:
                 ]
             )
     print(table(["position", "depth", "a-b", "plain ms", "recorded ms", "ratio", "nodes", "bytes/node"], rows))
-    from ai.tree import DEFAULT_BUDGET
 
     print(f"Default recording budget: {DEFAULT_BUDGET:,} nodes")
 
@@ -390,7 +386,6 @@ def bench_early(per_ply: int) -> None:
     Checked: 12-disc positions against the 12-ply book; every position's exact score
     against its weak (win/draw/loss) solve.  One solver for all, as ``solve`` uses.
     """
-    from ai.book import book
 
     print("\n## Exact scores of early positions (book + search down to it up to 12 discs, solver after)")
     solver = Solver(STANDARD)
@@ -428,7 +423,6 @@ def perfect_lines(discs: int = 12) -> list[str]:
     """Positions of ``discs`` discs (even) that Perfect, moving first, meets against an
     opponent that always plays one of its slowest losses: the balanced lines, where the
     first proof past the book is hardest.  Found through the books (well under a second)."""
-    from ai.perfect import PerfectPlayer
 
     perfect, opponent = PerfectPlayer(), PerfectPlayer()
     found: set[str] = set()
@@ -456,7 +450,6 @@ def perfect_lines(discs: int = 12) -> list[str]:
 def bench_perfect(count: int | None) -> None:
     """Perfect's first move past the book in the balanced lines: a new player each time
     (nothing learned before), only the value-keeping search (no quickest-win polish)."""
-    from ai.perfect import PerfectPlayer
 
     print("\n## Perfect's first move past the book (12 discs, balanced lines, a new player each)")
     lines = perfect_lines()
@@ -493,8 +486,6 @@ class _EqualMovesAtRandom:
     def __init__(self, seed: int):
         import random
 
-        from ai.perfect import PerfectPlayer
-
         self.name = f"solver (seed {seed})"
         self.rng = random.Random(seed)
         self.player = PerfectPlayer()
@@ -507,14 +498,12 @@ class _EqualMovesAtRandom:
 
 class _Preset:
     def __init__(self, name: str, seed: int):
-        from ai.levels import PRESETS
 
         self.name = name
         self.level = PRESETS[name]
         self.seed = seed
 
     def move(self, board: Board) -> int:
-        from ai.player import choose_move
 
         choice = choose_move(self.level, board.grid, board.rules, board.to_move, seed=self.seed + board.ply)
         assert choice.move is not None
@@ -524,9 +513,6 @@ class _Preset:
 def perfect_game_times(opponents: Sequence[_Opponent], log: Callable[[str], object] = print) -> dict[int, list[float]]:
     """Perfect (the preset, pondering off, a new player per game) from the empty board,
     first and then second, against each opponent: its seconds per move by disc count."""
-    from ai.levels import PRESETS
-    from ai.perfect import PerfectPlayer
-    from ai.player import choose_move
 
     by_discs: dict[int, list[float]] = {}
     for opponent in opponents:
@@ -580,7 +566,6 @@ def bench_perfect_games(presets: list[str], solver_games: int) -> None:
 def bench_compiled_ratio(python_count: int) -> None:
     """The compiled search against the pure-Python one on the same balanced 12-disc
     positions (Perfect's first proof past the book): the same nodes, the time ratio."""
-    from ai.perfect import PerfectPlayer
 
     print("\n## Compiled / pure-Python solver on the same positions (Perfect's first move past the book)")
     if not solver_kernel.LOADER.prepare():

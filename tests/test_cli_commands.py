@@ -10,7 +10,9 @@ import sys
 
 import pytest
 
-from game.cli.commands import COMMANDS, CommandCode
+from game.cli.commands import HELP_ORDER, CommandCode
+from game.cli.main import table
+from game.launcher import WINDOW_COMMANDS
 from tests.test_cli import ROOT
 
 HEAVY = ("ai", "ai.solver", "ai.player", "numba", "pygame")
@@ -18,12 +20,13 @@ HEAVY = ("ai", "ai.solver", "ai.player", "numba", "pygame")
 
 
 def test_the_table_and_the_command_modules_agree():
-    names = [command.name for command in COMMANDS]
-    assert len(names) == len(set(names))
-    modules = {command.module for command in COMMANDS}
+    commands = table(WINDOW_COMMANDS)
+    names = [command.name for command in commands]
+    assert names == list(HELP_ORDER), "every command once, in the order --help lists them"
+    modules = {command.module for command in commands}
     for module in modules:
         defined = importlib.import_module(module).COMMANDS
-        assert set(defined) == {c.name for c in COMMANDS if c.module == module}, module
+        assert set(defined) == {c.name for c in commands if c.module == module}, module
         assert all(isinstance(code, CommandCode) for code in defined.values())
 
 
@@ -31,10 +34,10 @@ def imported_by(argv: list[str]) -> set[str]:
     """The heavy modules a fresh process imports to run ``argv`` (its output thrown away)."""
     code = (
         "import io, json, sys\n"
-        "from game.cli.main import main\n"
+        "from game.launcher import main\n"
         "sys.stdout = io.StringIO()\n"
         "try:\n"
-        f"    main({argv!r}, stdout=sys.stdout)\n"
+        f"    main({argv!r})\n"
         "except SystemExit:\n"
         "    pass\n"
         f"print(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)), file=sys.stderr)\n"

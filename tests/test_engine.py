@@ -14,6 +14,7 @@ from ai.levels import PRESETS, Level, LevelNotFound, find_level
 from ai.player import choose_move, quick_move
 from game.board import Board
 from game.bots.engine import ProtocolError, parse_arena_field
+from game.bots.notes import NotesSaid
 from game.rules import MAX, MIN, Rules
 from tests.helpers import random_board
 
@@ -362,3 +363,18 @@ def test_illegal_position_errors_name_columns_and_cells_0_based_as_the_wire_does
         "error position: move 1 (16): cell 16 is off the board (0..15)",
         "error position: move 8 (2): the game is already over (a line is complete or the board full)",
     ]
+
+
+def test_a_note_said_with_a_clocks_clause_is_not_said_again_without_it():
+    """Under load the first move's note carried the clock's clause beside the refused book's,
+    and the next move said the book's note a second time."""
+    said = NotesSaid()
+    book = "the opening book cannot be used (a FIFO): Expert plays for Perfect; reinstall bitbully-databases"
+    assert said.fresh(f"{book}; the clock ran out: a 6-ply safety-net search answered") == (
+        f"{book}; the clock ran out: a 6-ply safety-net search answered"
+    )
+    assert said.fresh(book) is None
+    assert said.fresh(None) is None
+    assert said.fresh("the clock ran out: the deepest finished pass (5 plies) answered") == (
+        "the clock ran out: the deepest finished pass (5 plies) answered"
+    )

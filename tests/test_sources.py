@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from game.cli.main import main
+from game.launcher import main
 from game.rules import MAX, MIN, Rules
 from game.sources import SourceError, read_source, read_text
 
@@ -121,11 +121,11 @@ def test_a_file_of_move_strings_is_a_game_a_line_and_a_damaged_board_names_its_l
 
 def test_open_hands_the_game_to_the_window(monkeypatch, game_file):
     import game.app.loop
-    import game.cli.window
+    import game.app.open_command
     import game.launcher
 
     opened = []
-    monkeypatch.setattr(game.cli.window, "display_problem", lambda: None)
+    monkeypatch.setattr(game.app.open_command, "display_problem", lambda: None)
     monkeypatch.setattr(game.app.loop, "launch", lambda **kw: opened.append(kw["opened"]) or 0)
     assert game.launcher.main(["open", game_file]) == 0
     assert opened[0].game.moves_string() == "4453" and opened[0].game.second == "Medium"

@@ -13,7 +13,7 @@ from game.app.scenes.play import PlayScene, SearchRecord
 from game.app.tree.depth_scene import DepthChartScene
 from game.app.worker_protocol import JobPurpose
 from game.board import Board
-from game.cli.main import main
+from game.launcher import main
 from tests.ui import press, step, wait_until
 
 

@@ -35,6 +35,7 @@ import numpy as np
 from ai.levels import find_level
 from ai.player import choose_move
 from game.board import Board
+from game.bots.notes import NotesSaid
 from game.rules import MAX, MIN, Rules, RulesError
 
 LEVEL = "expert"
@@ -151,15 +152,15 @@ def agent(observation: Any, configuration: Any) -> int:
     return move if move in open_columns else open_columns[len(open_columns) // 2]
 
 
-_NOTES_SAID: set[str] = set()
+_NOTES_SAID = NotesSaid()
 
 
 def _say(note: str | None) -> None:
-    """Say an answer's note on stderr (Kaggle keeps the log), each note once a process: a
+    """Say an answer's note on stderr (Kaggle keeps the log), each clause once a process: a
     refused opening book, say, is said with the first move it weakens."""
-    if note and note not in _NOTES_SAID:
-        _NOTES_SAID.add(note)
-        print(f"connectx: note: {note}", file=sys.stderr, flush=True)
+    fresh = _NOTES_SAID.fresh(note)
+    if fresh:
+        print(f"connectx: note: {fresh}", file=sys.stderr, flush=True)
 
 
 def _fallback_column(grid: np.ndarray, to_move: int, inarow: int, open_columns: list[int]) -> int:

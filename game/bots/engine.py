@@ -34,6 +34,7 @@ from ai.levels import LevelNotFound, find_level, strongest_level
 from ai.player import SAFETY_SECONDS, Thinking
 from ai.search import SearchProgress
 from game.board import Board, IllegalMoveError
+from game.bots.notes import NotesSaid
 from game.rules import MAX, MIN, Mode, Rules, RulesError
 
 # -- the protocol session ------------------------------------------------------------
@@ -97,7 +98,7 @@ class Engine:
         self.closed = False  # the output pipe is gone
         self._job: _Job | None = None
         self.arena = ArenaState()
-        self._notes_said: set[str] = set()
+        self._notes_said = NotesSaid()
 
     # -- output -----------------------------------------------------------------------
     def send(self, line: str) -> None:
@@ -121,12 +122,12 @@ class Engine:
         self.send(f"error {message}")
 
     def answer(self, line: str, answer: Answer) -> None:
-        """Send a move's answer line, then its note on the log (each note once a session:
+        """Send a move's answer line, then its note on the log (each clause once a session:
         a refused opening book, say, is said with the first move it weakens)."""
         self.send(line)
-        if answer.note and answer.note not in self._notes_said:
-            self._notes_said.add(answer.note)
-            print(f"engine: note: {answer.note}", file=self.log, flush=True)
+        fresh = self._notes_said.fresh(answer.note)
+        if fresh:
+            print(f"engine: note: {fresh}", file=self.log, flush=True)
 
     # -- the loop -----------------------------------------------------------------------
     def run(self, lines: Iterable[str]) -> int:

@@ -1,17 +1,14 @@
 """``analyze`` (the move, its value, every column's value, the tree as text or exported) and
-``depth-chart`` (how often each search depth keeps the exact outcome)."""
+``depth-chart``'s measure is ``ai.depth_truth``, its drawing the window's (``game.app.depth_chart_command``)."""
 
 from __future__ import annotations
 
 import argparse
-import os
 import time
 from pathlib import Path
 from typing import TextIO
 
 from ai.book import BookError
-from ai.depth_table import MAX_DEPTH
-from ai.depth_truth import benchmark_boards, depth_truth, position_cell
 from ai.exact import ExactScore, verdict
 from ai.levels import Level, LevelNotFound, exact_nodes, find_level, solvable
 from ai.player import choose_move, column_scores
@@ -65,19 +62,6 @@ def add_analyze_arguments(analyze: argparse.ArgumentParser) -> None:
         help="also print the move this level would play (a preset such as perfect, or depth:N)",
     )
     add_rule_options(analyze, Mode.CLASSIC)
-
-
-def add_depth_chart_arguments(chart: argparse.ArgumentParser) -> None:
-    """depth-chart [MOVES] --out FILE.png [--positions N]."""
-    chart.description = (
-        "For depths 1..12: how often the depth-limited search (alpha-beta, as the levels "
-        "play) picks a move that keeps the exact outcome, over a seeded sample of middle-game "
-        "benchmark positions where a move can change it (and for MOVES, if given), with the nodes "
-        "searched with and without pruning. Drawn headless with pygame."
-    )
-    chart.add_argument("moves", metavar="MOVES", nargs="?", help="a position to chart beside the sample")
-    chart.add_argument("--out", required=True, metavar="FILE.png", help="the PNG to write")
-    chart.add_argument("--positions", type=int, default=12, help="benchmark positions in the sample (default 12)")
 
 
 def _search_stats(result: SearchResult) -> str:
@@ -283,52 +267,6 @@ def _print_exact_values(args: argparse.Namespace, board: Board, out: TextIO) -> 
     )
 
 
-def run_depth_chart(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    """depth-chart: measure, print the table, draw the PNG (pygame imported only here)."""
-    if not 0 <= args.positions <= 200:
-        raise CliError(f"--positions must be 0 to 200, not {args.positions}")
-    if Path(args.out).suffix.lower() != ".png":
-        raise CliError(f"--out {args.out}: name a .png file")
-    if not args.moves and not args.positions:
-        raise CliError(_("nothing to chart: give MOVES, or --positions 1 or more"))
-    check_output(args.out)
-    check_folder(args.out)
-    current = None
-    if args.moves:
-        board = Board.from_moves(args.moves)
-        if board.is_game_over():
-            raise CliError(_("{moves}: the game is already over").format(moves=args.moves))
-        current = depth_truth([board], _("the position after {moves}").format(moves=args.moves))
-    bench = None
-    if args.positions:
-        boards = benchmark_boards(args.positions)
-        bench = depth_truth(boards, _("middle-game benchmark positions where a move can change the outcome"))
-    print(_("depth  kept (sample)  nodes pruned  nodes unpruned") + (_("  this position") if current else ""), file=out)
-    for index in range(MAX_DEPTH):
-        cells = [f"{index + 1:>5}"]
-        if bench is not None:
-            row = bench.rows[index]
-            cells.append(f"{row.kept:>6}/{row.judged:<6}" if row.judged else f"{'-':>13}")
-            cells += [f"{row.pruned_nodes:>12,.0f}" if row.pruned_nodes else f"{'-':>12}"]
-            cells += [f"{row.full_nodes:>14,.0f}" if row.full_nodes else f"{'-':>14}"]
-        if current is not None:
-            cells.append(f"  {position_cell(current.rows[index])}")
-        print("  ".join(cells), file=out)
-    for truth in (bench, current):
-        if truth is not None and truth.note:
-            print(f"{truth.label}: {truth.note}", file=out)
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    from game.app.depth_chart import save_depth_chart  # pygame: only for this command
-
-    try:
-        save_depth_chart(args.out, current, bench)
-    except (OSError, RuntimeError) as error:  # pygame.error is a RuntimeError
-        raise CliError(_("could not write {shown}: {error}").format(shown=shown(args.out), error=error)) from None
-    print(_("Chart written to {shown}").format(shown=shown(args.out)), file=out)
-    return 0
-
-
 COMMANDS = {
     "analyze": CommandCode(add_analyze_arguments, run_analyze, user_errors=(BookError,)),
-    "depth-chart": CommandCode(add_depth_chart_arguments, run_depth_chart, user_errors=(BookError,)),
 }

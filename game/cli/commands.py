@@ -58,17 +58,7 @@ COMMANDS = (
         "interactive", "Max-Connect-4: play a whole game against the computer in the terminal", "game.cli.assignment"
     ),
     Command("analyze", "search a position and show the move, values, statistics and the tree", "game.cli.analysis"),
-    Command(
-        "open",
-        "open the window on a game: a game file, a move string, a ?pos= link or a board file",
-        "game.cli.window",
-    ),
     Command("solve", "exact perfect-play scores of move strings (benchmark format)", "game.cli.solving"),
-    Command(
-        "depth-chart",
-        "chart how often each search depth keeps the exact outcome, and its nodes (PNG)",
-        "game.cli.analysis",
-    ),
     Command(
         "engine",
         "be a bot on stdin/stdout (arena Four-in-a-Row or native position/go/bestmove dialect)",
@@ -88,6 +78,25 @@ COMMANDS = (
         "game.cli.explore",
     ),
 )
-"""Every command, in the order ``--help`` lists them."""
+"""Every command of the command line's own (the window's commands are added by ``game.launcher``)."""
 
-BY_NAME = {command.name: command for command in COMMANDS}
+HELP_ORDER = (
+    "one-move",
+    "interactive",
+    "analyze",
+    "open",
+    "solve",
+    "depth-chart",
+    "engine",
+    "match",
+    "connectx",
+    "review",
+    "games",
+    "explore",
+)
+"""The order ``--help`` lists the commands in (a command not named here comes last)."""
+
+
+def in_help_order(commands: tuple[Command, ...]) -> tuple[Command, ...]:
+    """``commands`` in ``HELP_ORDER``."""
+    return tuple(sorted(commands, key=lambda c: HELP_ORDER.index(c.name) if c.name in HELP_ORDER else len(HELP_ORDER)))

@@ -12,7 +12,7 @@ from typing import TextIO
 
 from game.board import IllegalMoveError
 from game.board_file import BoardFileError
-from game.cli.commands import BY_NAME, COMMANDS, CommandCode
+from game.cli.commands import COMMANDS, Command, CommandCode, in_help_order
 from game.cli.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, CliError, SearchInterrupted, one_line
 from game.cli.files import short
 from game.cli.options import Parser, program_name, refuse_nul
@@ -21,7 +21,14 @@ from game.notation import NotationError
 from game.rules import RulesError
 
 
-def build_parser(chosen: str | None = None) -> tuple[argparse.ArgumentParser, CommandCode | None]:
+def table(more: Sequence[Command] = ()) -> tuple[Command, ...]:
+    """The command line's commands and ``more`` (the window's, from ``game.launcher``), in help order."""
+    return in_help_order((*COMMANDS, *more))
+
+
+def build_parser(
+    chosen: str | None = None, more: Sequence[Command] = ()
+) -> tuple[argparse.ArgumentParser, CommandCode | None]:
     """The parser of every command in the table, and the code of ``chosen``: only the chosen
     command's module is imported and only its arguments are added (the others' are not
     needed to parse it, and ``--help`` lists the commands from the table alone)."""
@@ -35,7 +42,7 @@ def build_parser(chosen: str | None = None) -> tuple[argparse.ArgumentParser, Co
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     code = None
-    for command in COMMANDS:
+    for command in table(more):
         sub = commands.add_parser(command.name, help=command.help)
         if command.name == chosen:
             code = command.load()
@@ -43,27 +50,34 @@ def build_parser(chosen: str | None = None) -> tuple[argparse.ArgumentParser, Co
     return parser, code
 
 
-def chosen_command(argv: Sequence[str]) -> str | None:
+def chosen_command(argv: Sequence[str], more: Sequence[Command] = ()) -> Command | None:
     """The command ``argv`` names: its first word that is not an option (the program has
     no option of its own but --help), if the table holds it."""
     first = next((word for word in argv if not word.startswith("-")), None)
-    return first if first in BY_NAME else None
+    return next((command for command in table(more) if command.name == first), None)
 
 
-def import_command(argv: Sequence[str]) -> None:
+def import_command(argv: Sequence[str], more: Sequence[Command] = ()) -> None:
     """Import the module of the command ``argv`` names, if any, ahead of ``main``."""
-    name = chosen_command(argv)
-    if name is not None:
-        BY_NAME[name].load()
+    command = chosen_command(argv, more)
+    if command is not None:
+        command.load()
 
 
-def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stdin: TextIO | None = None) -> int:
-    """Run a subcommand; return the exit code."""
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdout: TextIO | None = None,
+    stdin: TextIO | None = None,
+    more: Sequence[Command] = (),
+) -> int:
+    """Run a subcommand (of the table, or of ``more``); return the exit code."""
     out = stdout or sys.stdout
     inp = stdin or sys.stdin
     set_language(SYSTEM)  # messages in the system's language...
     words = sys.argv[1:] if argv is None else list(argv)
-    parser, code = build_parser(chosen_command(words))
+    chosen = chosen_command(words, more)
+    parser, code = build_parser(chosen.name if chosen else None, more)
     args = parser.parse_args(words)
     if getattr(args, "json", False):
         set_language("en")  # ...machine-readable output in English

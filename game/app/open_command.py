@@ -1,4 +1,9 @@
-"""``open SOURCE``: the game window on a game file, a move string, a ``?pos=`` link or a board file."""
+"""``open SOURCE``: the game window on a game file, a move string, a ``?pos=`` link or a board file.
+
+A command of the window's package (``game.launcher`` adds it to the command line's table):
+SOURCE is read by the command line's checked reader first, and the window opens only on
+a game that can be shown.
+"""
 
 from __future__ import annotations
 
