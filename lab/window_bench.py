@@ -33,7 +33,8 @@ from ai.levels import Level
 from ai.search import search
 from game.app.loop import FPS, App
 from game.app.scene import Scene
-from game.app.scenes.play import PlayScene, SearchRecord
+from game.app.scenes.play import PlayScene
+from game.app.scenes.play_records import SearchRecord
 from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
 from game.app.tree.scene import TreeScene

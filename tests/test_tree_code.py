@@ -72,7 +72,8 @@ def test_k_opens_the_code_walk_whose_steps_follow_the_textbook(app):
 
     from ai.levels import Level
     from ai.search import search
-    from game.app.scenes.play import PlayScene, SearchRecord
+    from game.app.scenes.play import PlayScene
+    from game.app.scenes.play_records import SearchRecord
     from game.app.tree.code_scene import CodeWalkScene
     from game.app.worker_protocol import JobPurpose
     from tests.ui import press, step, wait_until

@@ -9,7 +9,8 @@ from ai.depth_truth import benchmark_boards, depth_truth
 from ai.levels import Level
 from ai.perfect import exact_column_scores
 from ai.search import search
-from game.app.scenes.play import PlayScene, SearchRecord
+from game.app.scenes.play import PlayScene
+from game.app.scenes.play_records import SearchRecord
 from game.app.tree.depth_scene import DepthChartScene
 from game.app.worker_protocol import JobPurpose
 from game.board import Board
