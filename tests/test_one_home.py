@@ -23,6 +23,7 @@ from ai.levels import PRESETS
 from ai.player import BAD_BOOK_NOTE, choose_move, column_scores
 from ai.solver import Solver, SolverStopped
 from game.board import Board
+from game.bots.notes import NotesSaid
 from game.rules import STANDARD, Rules
 from tests.test_book_trust import _with_compiled_kernels
 
@@ -240,7 +241,7 @@ def test_the_front_ends_show_the_deciders_note(damaged_book, monkeypatch, capsys
     _book_note(played[0])
 
     monkeypatch.setenv("CONNECT4_CONNECTX_LEVEL", "perfect")
-    monkeypatch.setattr(connectx, "_NOTES_SAID", set())
+    monkeypatch.setattr(connectx, "_NOTES_SAID", NotesSaid())
     capsys.readouterr()
     board = Board.from_moves("4453")
     cells = [0 if v == 0 else (1 if v == 1 else 2) for v in board.grid.flatten().tolist()]
