@@ -55,6 +55,21 @@ def new_children(before: set) -> list:
     return [p for p in multiprocessing.active_children() if p not in before]
 
 
+class KillOneWorker:
+    """A match's ``on_game``: after the first game, kill one of the workers started since
+    ``before`` (SIGKILL), and note its pid in ``killed``."""
+
+    def __init__(self, before: set) -> None:
+        self.before = before
+        self.killed: list[int] = []
+
+    def __call__(self, game: GameRecord) -> None:
+        if not self.killed:
+            worker = new_children(self.before)[0]
+            self.killed.append(worker.pid or 0)
+            os.kill(worker.pid or 0, signal.SIGKILL)
+
+
 def moves_of(outcome) -> list[tuple[int, ...]]:
     return [game.moves for game in outcome.result.games]
 
@@ -92,7 +107,8 @@ def test_external_engines_get_a_process_per_running_game_and_none_is_left(tmp_pa
 @pytest.mark.slow
 def test_a_broken_engine_loses_every_game_in_a_parallel_match(tmp_path, kind):
     before = set(multiprocessing.active_children())  # other tests' workers may live on
-    from tests.test_tournament import BROKEN_BOTS, EXPECTED_FAILURE, write_bot
+    from tests.helpers import write_bot
+    from tests.test_tournament import BROKEN_BOTS, EXPECTED_FAILURE
 
     bot = PlayerChoice("engine:" + write_bot(tmp_path, kind, BROKEN_BOTS[kind]))
     outcome = play_match(PlayerChoice("depth:2"), bot, Rules(), games=4, movetime=1.0, jobs=2)
@@ -105,17 +121,11 @@ def test_a_broken_engine_loses_every_game_in_a_parallel_match(tmp_path, kind):
 def test_a_worker_killed_mid_match_has_its_games_replayed_and_the_match_finishes():
     before = set(multiprocessing.active_children())  # other tests' workers may live on
     a, b = LevelSpec("Medium", PRESETS["Medium"], 1), LevelSpec("depth 2", PRESETS["Easy"], 1)
-    killed: list[int] = []
-
-    def kill_a_worker(game: GameRecord) -> None:
-        if not killed:
-            worker = new_children(before)[0]
-            killed.append(worker.pid or 0)
-            os.kill(worker.pid or 0, signal.SIGKILL)
+    kill_a_worker = KillOneWorker(before)
 
     notices: list[str] = []
     outcome = play_match(a, b, Rules(), games=8, seed=2, jobs=2, on_game=kill_a_worker, notice=notices.append)
-    assert killed
+    assert kill_a_worker.killed
     assert len(notices) == 1 and notices[0].startswith("a worker process died: replaying unfinished games")
     assert outcome.unplayed == () and not outcome.interrupted
     reference = play_match(a, b, Rules(), games=8, seed=2, jobs=1)
@@ -133,13 +143,7 @@ def test_a_dead_workers_engines_are_killed_even_if_they_outlive_their_input(tmp_
         PID_BOT.format(folder=str(tmp_path)).replace('elif words and words[0] == "quit":\n        break', "")
         + "import time\ntime.sleep(600)\n"
     )
-    killed: list[int] = []
-
-    def kill_a_worker(game: GameRecord) -> None:
-        if not killed:
-            worker = new_children(before)[0]
-            killed.append(worker.pid or 0)
-            os.kill(worker.pid or 0, signal.SIGKILL)
+    kill_a_worker = KillOneWorker(before)
 
     outcome = play_match(
         PlayerChoice("depth:3"),
@@ -151,7 +155,7 @@ def test_a_dead_workers_engines_are_killed_even_if_they_outlive_their_input(tmp_
         on_game=kill_a_worker,
         notice=lambda text: None,
     )
-    assert killed and len(outcome.result.games) == 6 and outcome.result.wins == 6
+    assert kill_a_worker.killed and len(outcome.result.games) == 6 and outcome.result.wins == 6
     bots = pids_in(tmp_path)
     assert len(bots) >= 3  # two first workers, then fresh ones after the death
     assert all(gone_soon(pid) for pid in bots)
