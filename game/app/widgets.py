@@ -268,6 +268,16 @@ def stack_rects(area: pygame.Rect, count: int, height: int, gap: int, width: int
     return [pygame.Rect(area.centerx - width // 2, top + i * (height + gap), width, height) for i in range(count)]
 
 
+def click_buttons(buttons: Sequence[Button], rects: Sequence[pygame.Rect], event: pygame.event.Event) -> bool:
+    """Place ``buttons`` at ``rects`` (where they are drawn) and let the one the click
+    ``event`` falls on act; True when one did."""
+    for button, rect in zip(buttons, rects):
+        button.rect = rect
+        if button.handle_event(event):
+            return True
+    return False
+
+
 def row_rects(area: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
     """``count`` equal rects side by side filling ``area``."""
     width = (area.width - gap * (count - 1)) / count
