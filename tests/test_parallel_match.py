@@ -162,20 +162,22 @@ def test_a_dead_workers_engines_are_killed_even_if_they_outlive_their_input(tmp_
     assert not new_children(before)
 
 
+def start_long_match(folder: Path, *, output: int) -> subprocess.Popen:
+    """Start ``main.py match`` of depth:5 against a bot that notes its pid in ``folder``,
+    2 workers, in a process group of its own (as a terminal's foreground job), and wait (at
+    most 60 s) until both workers' bots run.  100,000 games: on a loaded machine 1,000 of
+    them were all over before the test's signal came."""
+    command = [sys.executable, str(ROOT / "main.py"), "match", "depth:5", pid_bot(folder), "--games", "100000"]
+    proc = subprocess.Popen([*command, "--jobs", "2"], stdout=output, stderr=output, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while len(pids_in(folder)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return proc
+
+
 @pytest.mark.slow
 def test_ctrl_c_stops_the_match_reports_finished_games_and_leaves_no_process(tmp_path):
-    # 100,000 games: on a loaded machine 1,000 of them were all over before Ctrl+C came.
-    bot = pid_bot(tmp_path)
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "main.py"), "match", "depth:5", bot, "--games", "100000", "--jobs", "2"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own group, as a terminal's foreground job
-    )
-    deadline = time.monotonic() + 60
-    while len(pids_in(tmp_path)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.1)
+    proc = start_long_match(tmp_path, output=subprocess.PIPE)
     time.sleep(2.0)  # some games finish
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl+C sends: the whole foreground group
     out, err = proc.communicate(timeout=60)
@@ -353,17 +355,8 @@ def _children_of(pid: int) -> list[int]:
 def test_a_match_killed_alone_leaves_no_worker_and_no_engine_behind(tmp_path, stop):
     """SIGTERM or SIGKILL to the match process only (as ``kill PID`` does, not Ctrl+C to the
     group): its pool workers and their engines used to live on, orphaned."""
-    bot = pid_bot(tmp_path)
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "main.py"), "match", "depth:5", bot, "--games", "100000", "--jobs", "2"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    proc = start_long_match(tmp_path, output=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
-        while len(pids_in(tmp_path)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.1)
         workers = _children_of(proc.pid)
         assert len(workers) >= 2
         os.kill(proc.pid, stop)

@@ -70,13 +70,10 @@ def test_the_steps_show_each_kind_of_line_and_the_cutoff():
 def test_k_opens_the_code_walk_whose_steps_follow_the_textbook(app):
     import pygame
 
-    from ai.search import search
     from game.app.tree.code_scene import CodeWalkScene
-    from tests.ui import open_tree, press, wait_until
+    from tests.ui import open_tree_after, press, wait_until
 
-    board = Board.from_moves("44336")
-    result = search(board.grid, board.rules, 6, record_tree=True, to_move=board.to_move)
-    open_tree(app, board.rules, result, board.to_move, ply=5)
+    open_tree_after(app, "44336", 6)
     press(app, pygame.K_k, frames=2)
     walk = app.stack.top
     assert isinstance(walk, CodeWalkScene)

@@ -7,10 +7,12 @@ import time
 import pygame
 
 from ai.levels import Level
+from ai.search import search
 from game.app.scenes.play import PlayScene
 from game.app.scenes.play_records import SearchRecord
 from game.app.tree.scene import TreeScene
 from game.app.worker_protocol import JobPurpose
+from game.board import Board
 from game.rules import MIN, Rules
 
 FRAME = 1 / 60
@@ -75,6 +77,14 @@ def open_tree(app, rules: Rules, result, side: int = MIN, *, ply: int = 0) -> Tr
     scene = app.stack.top
     assert isinstance(scene, TreeScene)
     return scene
+
+
+def open_tree_after(app, moves: str, depth: int) -> TreeScene:
+    """The tree overlay over a depth-``depth`` search, its tree recorded, of the position
+    after ``moves``."""
+    board = Board.from_moves(moves)
+    result = search(board.grid, board.rules, depth, record_tree=True, to_move=board.to_move)
+    return open_tree(app, board.rules, result, board.to_move, ply=len(board.moves))
 
 
 def drawn_texts(app, scene=None) -> list[tuple[str, pygame.Rect]]:
