@@ -226,6 +226,7 @@ def test_a_bad_book_is_said_by_the_answer_of_a_clock_too(damaged_book):
 def test_the_front_ends_show_the_deciders_note(damaged_book, monkeypatch, capsys):
     from game.bots import connectx
     from game.bots.engine import Engine
+    from game.bots.notes import NotesSaid
     from game.cli import main as cli
 
     out, log = io.StringIO(), io.StringIO()
@@ -240,7 +241,7 @@ def test_the_front_ends_show_the_deciders_note(damaged_book, monkeypatch, capsys
     _book_note(played[0])
 
     monkeypatch.setenv("CONNECT4_CONNECTX_LEVEL", "perfect")
-    monkeypatch.setattr(connectx, "_NOTES_SAID", set())
+    monkeypatch.setattr(connectx, "_NOTES_SAID", NotesSaid())
     capsys.readouterr()
     board = Board.from_moves("4453")
     cells = [0 if v == 0 else (1 if v == 1 else 2) for v in board.grid.flatten().tolist()]
