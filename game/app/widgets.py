@@ -232,6 +232,18 @@ class FocusList:
         for i, item in enumerate(self.items):
             item.focused = i == self.index
 
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        """A key (``handle_key``), or a click: the item under it acts and takes the focus.
+        True when an item acted or the focus moved (the cue for a click sound)."""
+        if event.type == pygame.KEYDOWN:
+            return self.handle_key(event.key)
+        if event.type == pygame.MOUSEBUTTONDOWN:
+            for index, item in enumerate(self.items):
+                if item.handle_event(event):
+                    self.focus(index)
+                    return True
+        return False
+
     def handle_key(self, key: int) -> bool:
         if not self.items:
             return False
