@@ -57,10 +57,7 @@ def _random_boards(rules: Rules, count: int, seed: int, least: int) -> list[Boar
     boards: list[Board] = []
     while len(boards) < count:
         board = Board(rules)
-        for _ in range(rng.randrange(least, rules.cells - 2)):
-            board.push(rng.choice(board.legal_moves()))
-            if board.is_game_over():
-                break
+        board.push_random(rng, rng.randrange(least, rules.cells - 2))
         if not board.is_game_over():
             boards.append(board)
     return boards
