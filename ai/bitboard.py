@@ -71,21 +71,29 @@ class Geometry:
         return grid
 
 
-def _line_starts_source(k: int, directions: tuple[int, ...]) -> str:
-    """Source of ``line_starts(p)``: the lowest cell of every run of k in ``p``.
+def run_starts_source(var: str, step: int, k: int) -> list[str]:
+    """Source lines that keep in ``var`` only the lowest cell of each run of k of its cells
+    in direction ``step``.
 
     Runs are built by doubling: runs of 2 from runs of 1, of 4 from 2, then the rest
     from an overlap (a run of L at i and one at i + r make a run of L + r when r <= L).
     """
+    lines = []
+    length = 1
+    while length * 2 <= k:
+        lines.append(f"    {var} &= {var} >> {length * step}")
+        length *= 2
+    if k - length:
+        lines.append(f"    {var} &= {var} >> {(k - length) * step}")
+    return lines
+
+
+def _line_starts_source(k: int, directions: tuple[int, ...]) -> str:
+    """Source of ``line_starts(p)``: the lowest cell of every run of k in ``p``."""
     lines = ["def line_starts(p):", "    r = 0"]
     for step in directions:
         lines.append("    m = p")
-        length = 1
-        while length * 2 <= k:
-            lines.append(f"    m &= m >> {length * step}")
-            length *= 2
-        if k - length:
-            lines.append(f"    m &= m >> {(k - length) * step}")
+        lines += run_starts_source("m", step, k)
         lines.append("    r |= m")
     lines.append("    return r")
     return "\n".join(lines)

@@ -129,10 +129,7 @@ def _played_positions(rng: random.Random, plies: int, count: int) -> list[Board]
     found: list[Board] = []
     while len(found) < count:
         board = Board(STANDARD)
-        for _ in range(plies):
-            board.push(rng.choice(board.legal_moves()))
-            if board.is_game_over():
-                break
+        board.push_random(rng, plies)
         if not board.is_game_over():
             found.append(board)
     return found

@@ -43,7 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import cast
 
-from ai.bitboard import Geometry
+from ai.bitboard import Geometry, run_starts_source
 from game.rules import Mode, Rules
 
 POINT = 1_000
@@ -111,14 +111,9 @@ def _side_source(own: str, other: str, k: int, directions: tuple[int, ...], weig
     top = max(tiers)
     lines = [f"    avail = board ^ {other}"]  # cells ``own`` may still fill
     for step in directions:
-        # Windows of k cells all in ``avail``: doubling AND chain.
+        # Windows of k cells all in ``avail``: where such a run starts.
         lines.append("    f = avail")
-        length = 1
-        while length * 2 <= k:
-            lines.append(f"    f &= f >> {length * step}")
-            length *= 2
-        if k - length:
-            lines.append(f"    f &= f >> {(k - length) * step}")
+        lines += run_starts_source("f", step, k)
         # t{m}: windows whose first i+1 planes hold at least m own discs.
         lines.append(f"    t1 = {own}")
         for i in range(1, k):

@@ -243,10 +243,29 @@ class SearchTree:
             node = best
 
 
+class _Field:
+    """A node's field in its tree's flat array (``PARENT`` ... ``SUBTREE``), read as a property."""
+
+    def __init__(self, offset: int, doc: str | None = None):
+        self.offset = offset
+        self.__doc__ = doc
+
+    def __get__(self, node: Node, owner: type[Node]) -> int:
+        return node.tree.data[node.index * FIELDS + self.offset]
+
+
 class Node:
     """A light view of one node of a ``SearchTree``; holds only the tree and an index."""
 
     __slots__ = ("tree", "index")
+
+    value = _Field(VALUE)
+    alpha_in = _Field(ALPHA_IN)
+    beta_in = _Field(BETA_IN)
+    alpha_out = _Field(ALPHA_OUT)
+    beta_out = _Field(BETA_OUT)
+    legal_count = _Field(LEGAL, "How many moves were legal here (0 for leaves).")
+    subtree_size = _Field(SUBTREE, "Nodes the search visited in this subtree, this node included.")
 
     def __init__(self, tree: SearchTree, index: int):
         self.tree = tree
@@ -294,10 +313,6 @@ class Node:
         return MAX if self.is_max else MIN
 
     @property
-    def value(self) -> int:
-        return self._get(VALUE)
-
-    @property
     def bound(self) -> BoundKind:
         """Whether ``value`` is exact or only a bound (see ``BoundKind``)."""
         return BoundKind.of(self.value, self.alpha_in, self.beta_in, pruning=self.tree.pruning, exact_leaf=self.is_leaf)
@@ -308,38 +323,12 @@ class Node:
         return fmt_bounded(self.value, self.bound)
 
     @property
-    def alpha_in(self) -> int:
-        return self._get(ALPHA_IN)
-
-    @property
-    def beta_in(self) -> int:
-        return self._get(BETA_IN)
-
-    @property
-    def alpha_out(self) -> int:
-        return self._get(ALPHA_OUT)
-
-    @property
-    def beta_out(self) -> int:
-        return self._get(BETA_OUT)
-
-    @property
     def leaf_reason(self) -> LeafReason:
         return LeafReason((self._get(INFO) >> _REASON_SHIFT) & 0x7)
 
     @property
     def is_leaf(self) -> bool:
         return self.leaf_reason is not LeafReason.NONE
-
-    @property
-    def legal_count(self) -> int:
-        """How many moves were legal here (0 for leaves)."""
-        return self._get(LEGAL)
-
-    @property
-    def subtree_size(self) -> int:
-        """Nodes the search visited in this subtree, this node included."""
-        return self._get(SUBTREE)
 
     @property
     def stored_subtree_size(self) -> int:

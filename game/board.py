@@ -8,6 +8,7 @@ A move is an ``int``: the 0-based column when gravity is on, the cell index
 from __future__ import annotations
 
 import enum
+import random
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -179,6 +180,12 @@ class Board:
         if zero_based:
             return f"cell {move} (row {move // rules.cols} from the top, column {move % rules.cols}) is taken"
         return f"cell {format_cell(divmod(move, rules.cols), rules)} is taken"
+
+    def push_random(self, rng: random.Random, plies: int) -> None:
+        """Play up to ``plies`` legal moves drawn with ``rng``, fewer where the game ends."""
+        end = self.ply + plies
+        while self.ply < end and not self.is_game_over():
+            self.push(rng.choice(self.legal_moves()))
 
     def pop(self) -> int:
         """Take back the last move and return it."""

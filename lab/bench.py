@@ -372,8 +372,7 @@ def early_positions(per_ply: int, seed: int = 20261122) -> list[Board]:
         found = 0
         while found < per_ply:
             board = Board()
-            while board.ply < plies and not board.is_game_over():
-                board.push(rng.choice(board.legal_moves()))
+            board.push_random(rng, plies)
             if not board.is_game_over():
                 boards.append(board)
                 found += 1

@@ -1,10 +1,15 @@
-"""Shared helpers for the tests: the rule variants and random positions."""
+"""Shared helpers for the tests: the rule variants, random positions, external engines."""
 
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
 from game.board import Board
+from game.bots.runners import run_match
+from game.bots.statistics import MatchResult
+from game.bots.tournament import EnginePlayer, LevelPlayer
 from game.rules import Mode, Rules
 
 CLASSIC_VARIANTS = [
@@ -43,3 +48,18 @@ def random_board(rules: Rules, rng: random.Random, plies: int) -> Board:
         else:
             break
     return board
+
+
+def write_bot(folder: Path, name: str, source: str) -> str:
+    """Write an engine's Python ``source`` to ``folder/name.py``; return the command that runs it."""
+    path = folder / f"{name}.py"
+    path.write_text(source, encoding="utf-8")
+    return f"{sys.executable} {path}"
+
+
+def match_against(bot: EnginePlayer, level: str = "depth:2", *, games: int = 2, movetime: float = 0.2) -> MatchResult:
+    """Play ``level`` (A) against the external ``bot`` (B) on the standard board, then close the bot."""
+    try:
+        return run_match(LevelPlayer(level), bot, Rules(), games=games, movetime=movetime)
+    finally:
+        bot.close()

@@ -102,10 +102,16 @@ def _reason(lines: list[str], line: int) -> str:
 
 
 def cycles(edges: list[Import]) -> list[list[str]]:
-    """The groups of modules that import each other, directly or round a circle (Tarjan)."""
+    """The groups of modules that import each other, directly or round a circle."""
     graph: dict[str, set[str]] = {}
     for edge in edges:
         graph.setdefault(edge.source, set()).add(edge.target)
+    return circles(graph)
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one node of ``graph`` (each node's
+    set of the nodes it points to), each sorted (Tarjan)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []

@@ -28,6 +28,24 @@ def add(archive: Archive, moves: str, result: GameResult, *, second: str = "Medi
     return archive.add_game(rules, board.moves, result, first=HUMAN, second=second, played_at=at or None, **extra)
 
 
+def write_old_archive(folder: Path, version: int, *extra: str) -> None:
+    """Write an archive of schema ``version`` (its migrations, then the ``extra``
+    statements) holding one game, 4455667, as that version stored it."""
+    connection = sqlite3.connect(folder / FILE_NAME)
+    for step in MIGRATIONS[:version]:
+        for statement in step:
+            connection.execute(statement)
+    for statement in extra:
+        connection.execute(statement)
+    connection.execute(f"PRAGMA user_version = {version}")
+    connection.execute(
+        "INSERT INTO games (played_at, rules, first, second, moves, result) VALUES (1.0, ?, 'human', 'Easy', '4455667', '1')",
+        ('{"rows": 6, "cols": 7, "connect": 4, "gravity": true, "mode": "classic"}',),
+    )
+    connection.commit()
+    connection.close()
+
+
 def test_games_round_trip_newest_first_with_filters_and_stats(tmp_path):
     archive = Archive.open(tmp_path)
     assert archive.warning is None
@@ -72,16 +90,7 @@ def test_the_game_in_progress_is_kept_until_the_game_ends(tmp_path):
 
 
 def test_an_old_schema_is_migrated_and_keeps_its_games(tmp_path):
-    connection = sqlite3.connect(tmp_path / FILE_NAME)
-    for statement in MIGRATIONS[0]:
-        connection.execute(statement)
-    connection.execute("PRAGMA user_version = 1")
-    connection.execute(
-        "INSERT INTO games (played_at, rules, first, second, moves, result) VALUES (1.0, ?, 'human', 'Easy', '4455667', '1')",
-        ('{"rows": 6, "cols": 7, "connect": 4, "gravity": true, "mode": "classic"}',),
-    )
-    connection.commit()
-    connection.close()
+    write_old_archive(tmp_path, 1)
     archive = Archive.open(tmp_path)
     assert archive.warning is None
     assert [g.moves_string for g in archive.games()] == ["4455667"]
@@ -334,16 +343,7 @@ def test_the_window_shows_a_newer_archive_and_keeps_its_new_games_beside_it(tmp_
 
 
 def test_an_older_archive_is_backed_up_then_migrated(tmp_path):
-    connection = sqlite3.connect(tmp_path / FILE_NAME)
-    for statement in MIGRATIONS[0]:
-        connection.execute(statement)
-    connection.execute("PRAGMA user_version = 1")
-    connection.execute(
-        "INSERT INTO games (played_at, rules, first, second, moves, result) VALUES (1.0, ?, 'human', 'Easy', '4455667', '1')",
-        ('{"rows": 6, "cols": 7, "connect": 4, "gravity": true, "mode": "classic"}',),
-    )
-    connection.commit()
-    connection.close()
+    write_old_archive(tmp_path, 1)
     archive = Archive.open(tmp_path)
     assert archive.warning is None and [g.moves_string for g in archive.games()] == ["4455667"]
     backups = [p for p in tmp_path.iterdir() if "backup" in p.name]
@@ -358,18 +358,7 @@ def test_an_older_archive_is_backed_up_then_migrated(tmp_path):
 
 
 def test_a_migration_that_fails_leaves_the_old_archive_as_it_was_and_shows_its_games(tmp_path):
-    connection = sqlite3.connect(tmp_path / FILE_NAME)
-    for step in MIGRATIONS[:2]:
-        for statement in step:
-            connection.execute(statement)
-    connection.execute("CREATE TABLE in_progress (x)")  # in the way of step 3
-    connection.execute("PRAGMA user_version = 2")
-    connection.execute(
-        "INSERT INTO games (played_at, rules, first, second, moves, result) VALUES (1.0, ?, 'human', 'Easy', '4455667', '1')",
-        ('{"rows": 6, "cols": 7, "connect": 4, "gravity": true, "mode": "classic"}',),
-    )
-    connection.commit()
-    connection.close()
+    write_old_archive(tmp_path, 2, "CREATE TABLE in_progress (x)")  # a table in the way of step 3
     archive = Archive.open(tmp_path)
     assert archive.warning and "cannot be upgraded" in archive.warning and archive.set_aside is None
     assert [g.moves_string for g in archive.games()] == ["4455667"]

@@ -23,8 +23,7 @@ from game.app.scenes.title import TitleScene
 from game.app.tree.codewalk import Line
 from game.board import Board
 from game.rules import Rules
-from tests.test_tree_view import open_tree
-from tests.ui import drawn_texts, key_event, press, step, wait_until
+from tests.ui import drawn_texts, key_event, open_tree, press, step, wait_until
 
 pytestmark = pytest.mark.window
 

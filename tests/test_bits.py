@@ -34,10 +34,7 @@ def positions(rules: Rules, count: int, seed: int) -> list[tuple[int, int]]:
     found = []
     while len(found) < count:
         board = Board(rules)
-        for _ in range(rng.randrange(rules.cells)):
-            if board.is_game_over():
-                break
-            board.push(rng.choice(board.legal_moves()))
+        board.push_random(rng, rng.randrange(rules.cells))
         found.append(geo.from_grid(board.grid))
     return found
 

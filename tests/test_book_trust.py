@@ -87,6 +87,15 @@ def _run(site: Path, cache: Path, *args: str, stdin: str = "", timeout: float = 
     )
 
 
+def _run_script(site: Path, cache: Path, script: str, *, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Run the Python ``script`` in a fresh process with ``site`` first on its path and
+    ``cache`` as its cache folder (no compiled kernels copied in)."""
+    env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{ROOT}", XDG_CACHE_HOME=str(cache))
+    return subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
+    )
+
+
 def _solved(lines: list[str], *, weak: bool = False) -> dict[str, int]:
     solver = Solver(Rules())
     return {line: solver.solve_moves(Board.from_moves(line).moves, weak=weak).score for line in lines}
@@ -242,10 +251,7 @@ def test_a_book_of_another_release_is_checked_against_the_solver(tmp_path):
         "from ai.book import BookFile\nfrom ai.book_check import trusted_book\n"
         "for w in BookFile:\n    trusted_book(w)\nprint('ok')\n"
     )
-    env = dict(os.environ, PYTHONPATH=f"{intact}{os.pathsep}{ROOT}", XDG_CACHE_HOME=str(tmp_path / "cache"))
-    proc = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
-    )
+    proc = _run_script(intact, tmp_path / "cache", script)
     assert proc.stdout.strip() == "ok", proc.stderr
     assert _reader_verdicts(intact, tmp_path / "cache") == ["ok"] * 3  # the verdicts, kept by file
     flipped = tmp_path / "flipped"
@@ -254,11 +260,7 @@ def test_a_book_of_another_release_is_checked_against_the_solver(tmp_path):
         "from ai.book import BookError, BookFile\nfrom ai.book_check import trusted_book\n"
         "for w in BookFile:\n    try:\n        trusted_book(w)\n    except BookError as error:\n        print(error)\n"
     )
-    env["PYTHONPATH"] = f"{flipped}{os.pathsep}{ROOT}"
-    env["XDG_CACHE_HOME"] = str(tmp_path / "cache2")
-    proc = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
-    )
+    proc = _run_script(flipped, tmp_path / "cache2", script)
     problems = proc.stdout.splitlines()
     assert len(problems) == 3, proc.stdout + proc.stderr
     assert all("where the exact solver finds" in line or "cannot be checked" in line for line in problems), "\n".join(
@@ -275,10 +277,7 @@ def _reader_verdicts(site: Path, cache: Path) -> list[str]:
         "    except BookUnchecked:\n        print('has not checked it yet')\n"
         "    except BookError as error:\n        print(error)\n"
     )
-    env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{ROOT}", XDG_CACHE_HOME=str(cache))
-    proc = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
-    )
+    proc = _run_script(site, cache, script, timeout=120)
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc.stdout.splitlines()
 
@@ -318,12 +317,9 @@ def test_a_book_changed_in_place_after_passing_its_check_is_checked_again(tmp_pa
     assets = _copy_package(site)
     path = _replace(assets, BookFile.PLY_12_DISTANCES, book_path(BookFile.PLY_12_DISTANCES).read_bytes())
     script = "from ai.book import BookError, book\ntry:\n    book().check()\n    print('ok')\nexcept BookError as error:\n    print(error)\n"
-    env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{ROOT}", XDG_CACHE_HOME=str(tmp_path / "cache"))
 
     def check() -> str:
-        proc = subprocess.run(
-            [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
-        )
+        proc = _run_script(site, tmp_path / "cache", script, timeout=120)
         return proc.stdout.strip() + proc.stderr
 
     assert check() == "ok"
@@ -344,10 +340,7 @@ def _check_all(site: Path, cache: Path) -> list[str]:
         "for w in BookFile:\n    try:\n        trusted_book(w)\n        print('ok')\n"
         "    except BookError as error:\n        print(error)\n"
     )
-    env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{ROOT}", XDG_CACHE_HOME=str(cache))
-    proc = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
-    )
+    proc = _run_script(site, cache, script)
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc.stdout.splitlines()
 

@@ -15,6 +15,26 @@ from game.cli import matches, options, solving
 from tests.test_cli import ROOT, assert_clean_error, run
 
 
+def run_on_a_terminal(command: str, *, typed: bytes) -> tuple[str, str]:
+    """Run ``main.py command`` with a terminal for its input, type ``typed`` (end with
+    Ctrl+D, b"\\x04"), and return its (stdout, stderr) once it exits with 0."""
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "main.py", command],
+        cwd=ROOT,
+        stdin=follower,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    os.close(follower)
+    os.write(leader, typed)
+    out, err = proc.communicate(timeout=120)
+    os.close(leader)
+    assert proc.returncode == 0, err
+    return out, err
+
+
 @pytest.mark.parametrize("text", ["²", "③", "4²", "٣"])
 def test_digits_that_are_not_ascii_are_refused_in_words(text):
     ran = run("solve", stdin=text + "\n")
@@ -52,20 +72,7 @@ def test_counts_of_one_are_singular():
 
 @pytest.mark.slow
 def test_solve_on_a_terminal_says_what_it_waits_for():
-    leader, follower = pty.openpty()
-    proc = subprocess.Popen(
-        [sys.executable, "main.py", "solve"],
-        cwd=ROOT,
-        stdin=follower,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    os.close(follower)
-    os.write(leader, b"44\n\x04")
-    out, err = proc.communicate(timeout=120)
-    os.close(leader)
-    assert proc.returncode == 0, err
+    out, err = run_on_a_terminal("solve", typed=b"44\n\x04")
     assert err.splitlines()[0] == solving.SOLVE_PROMPT
     assert out.split()[0] == "44"
 
@@ -126,19 +133,6 @@ def test_an_error_never_echoes_thousands_of_characters(args):
 @pytest.mark.slow
 def test_the_engine_on_a_terminal_says_what_it_waits_for():
     """'main.py engine' typed at a terminal waited in silence, as if hung."""
-    leader, follower = pty.openpty()
-    proc = subprocess.Popen(
-        [sys.executable, "main.py", "engine"],
-        cwd=ROOT,
-        stdin=follower,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    os.close(follower)
-    os.write(leader, b"isready\n\x04")
-    out, err = proc.communicate(timeout=120)
-    os.close(leader)
-    assert proc.returncode == 0, err
+    out, err = run_on_a_terminal("engine", typed=b"isready\n\x04")
     assert err.splitlines()[0] == matches.ENGINE_PROMPT
     assert out.split() == ["readyok"]

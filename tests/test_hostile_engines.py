@@ -15,6 +15,7 @@ from game.bots.players import Failure, Side
 from game.bots.runners import run_match
 from game.bots.tournament import MAX_QUEUED_LINES, EnginePlayer, LevelPlayer, PgnWriter, make_player
 from game.rules import Rules
+from tests.helpers import match_against, write_bot
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,12 +25,6 @@ def leftmost(words):
     return next(c for c in range(7) if moves.count(c) < 6)
 """
 """The column a leftmost-playing bot answers for a ``position`` line's words."""
-
-
-def write_bot(folder: Path, name: str, source: str) -> str:
-    path = folder / f"{name}.py"
-    path.write_text(source, encoding="utf-8")
-    return f"{sys.executable} {path}"
 
 
 def alive(pid: int) -> bool:
@@ -55,14 +50,6 @@ def pids_in(folder: Path) -> list[int]:
     return [int(p.read_text()) for p in folder.glob("*.pid") if p.read_text().strip()]
 
 
-def play_two(bot: EnginePlayer) -> tuple:
-    try:
-        result = run_match(LevelPlayer("depth:2"), bot, Rules(), games=2, movetime=0.2)
-    finally:
-        bot.close()
-    return result
-
-
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="process groups are tested on POSIX")
 
 
@@ -77,7 +64,7 @@ for line in sys.stdin:
         time.sleep(600)
 """
     bot = EnginePlayer(write_bot(tmp_path, "mute", source), name="mute", grace=0.3, startup=2.0)
-    result = play_two(bot)
+    result = match_against(bot)
     assert result.failures(Side.B)[Failure.CRASH] == 2
     assert "closed its output" in result.games[0].detail
     assert all(gone_soon(pid) for pid in pids_in(tmp_path))
@@ -94,7 +81,7 @@ for line in sys.stdin:
         os._exit(3)
 """
     bot = EnginePlayer(write_bot(tmp_path, "orphaner", source), name="orphaner", grace=0.3, startup=2.0)
-    result = play_two(bot)
+    result = match_against(bot)
     assert result.failures(Side.B)[Failure.CRASH] == 2
     assert "exited (code 3)" in result.games[0].detail
     children = pids_in(tmp_path)
@@ -115,7 +102,7 @@ for line in sys.stdin:
     wrapper.write_text(f"#!/bin/sh\n{command}\necho done\n")  # no exec: the shell stays the parent
     wrapper.chmod(0o755)
     bot = EnginePlayer(str(wrapper), name="wrapped", grace=0.3, startup=2.0)
-    result = play_two(bot)
+    result = match_against(bot)
     assert result.failures(Side.B)[Failure.TIME] == 2
     sleepers = pids_in(tmp_path)
     assert len(sleepers) == 2 and all(gone_soon(pid) for pid in sleepers)
@@ -128,7 +115,7 @@ def test_an_unreadable_bestmove_loses_that_game_and_the_match_goes_on(tmp_path, 
         f"import sys\nfor line in sys.stdin:\n    if line.startswith('go'):\n        print({answer!r}, flush=True)\n"
     )
     bot = EnginePlayer(write_bot(tmp_path, "garbled", source), name="garbled")
-    result = play_two(bot)
+    result = match_against(bot)
     assert result.wins == 2
     assert result.failures(Side.B)[Failure.ILLEGAL_MOVE] == 2
     assert "unreadable answer" in result.games[0].detail and len(result.games[0].detail) < 120
@@ -159,10 +146,7 @@ for line in sys.stdin:
 """
     )
     bot = EnginePlayer(write_bot(tmp_path, "stale", source), name="stale")
-    try:
-        result = run_match(LevelPlayer("depth:1"), bot, Rules(), games=2, movetime=1.0)
-    finally:
-        bot.close()
+    result = match_against(bot, "depth:1", movetime=1.0)
     assert result.failures(Side.B) == {failure: 0 for failure in Failure}
     for game in result.games:
         board = Board(Rules())

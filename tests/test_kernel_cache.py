@@ -140,6 +140,14 @@ def built(first_start) -> Path:
     return path
 
 
+def copied_into(cache: Path, built: Path) -> Path:
+    """A copy of the kernel file ``built`` at its place in the cache folder ``cache``."""
+    path = cache / built.relative_to(built.parents[2])
+    path.parent.mkdir(parents=True)
+    path.write_bytes(built.read_bytes())
+    return path
+
+
 @pytest.mark.slow
 def test_the_first_start_says_the_fast_solver_is_prepared_and_then_ready(first_start):
     notes = first_start["notes"]
@@ -158,9 +166,7 @@ def test_a_valid_kernel_file_loads_without_numba_and_without_a_word(built):
 @pytest.mark.slow
 def test_a_truncated_kernel_file_is_rebuilt_with_one_warning(built, tmp_path):
     cache = tmp_path / "cache"
-    path = cache / built.relative_to(built.parents[2])
-    path.parent.mkdir(parents=True)
-    path.write_bytes(built.read_bytes())
+    path = copied_into(cache, built)
     damaged(path, "truncated")
     said, warnings, stderr = solve(cache)
     assert said["score"] == 5 and said["compiled"], said
@@ -238,9 +244,7 @@ def test_a_file_where_the_cache_folder_should_be_means_one_warning(built, tmp_pa
 @pytest.mark.slow
 def test_a_read_only_cache_with_a_valid_file_is_used_without_numba(built, tmp_path):
     cache = tmp_path / "cache"
-    path = cache / built.relative_to(built.parents[2])
-    path.parent.mkdir(parents=True)
-    path.write_bytes(built.read_bytes())
+    path = copied_into(cache, built)
     written = path.stat().st_mtime_ns
     for folder in (path.parent, path.parent.parent, cache):
         folder.chmod(stat.S_IRUSR | stat.S_IXUSR)

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.import_graph import circles
+
 ROOT = Path(__file__).resolve().parent.parent
 WINDOW = ROOT / "game" / "app"
 LAB = ROOT / "lab"
@@ -167,31 +169,4 @@ def test_no_two_window_modules_import_each_other_even_through_others():
         name: {m for m in imported_project_modules(path) if m in modules and m != name}
         for name, path in modules.items()
     }
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    cycles: list[list[str]] = []
-
-    def visit(name: str) -> None:  # Tarjan's strongly connected components
-        index[name] = low[name] = len(index)
-        stack.append(name)
-        for other in edges[name]:
-            if other not in index:
-                visit(other)
-                low[name] = min(low[name], low[other])
-            elif other in stack:
-                low[name] = min(low[name], index[other])
-        if low[name] == index[name]:
-            component = []
-            while True:
-                member = stack.pop()
-                component.append(member)
-                if member == name:
-                    break
-            if len(component) > 1:
-                cycles.append(sorted(component))
-
-    for name in modules:
-        if name not in index:
-            visit(name)
-    assert cycles == []
+    assert circles(edges) == []

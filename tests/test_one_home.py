@@ -58,10 +58,7 @@ def _random_boards(rules: Rules, count: int, seed: int, least: int) -> list[Boar
     boards: list[Board] = []
     while len(boards) < count:
         board = Board(rules)
-        for _ in range(rng.randrange(least, rules.cells - 2)):
-            board.push(rng.choice(board.legal_moves()))
-            if board.is_game_over():
-                break
+        board.push_random(rng, rng.randrange(least, rules.cells - 2))
         if not board.is_game_over():
             boards.append(board)
     return boards
@@ -227,6 +224,7 @@ def test_a_bad_book_is_said_by_the_answer_of_a_clock_too(damaged_book):
 def test_the_front_ends_show_the_deciders_note(damaged_book, monkeypatch, capsys):
     from game.bots import connectx
     from game.bots.engine import Engine
+    from game.bots.notes import NotesSaid
     from game.cli import main as cli
 
     out, log = io.StringIO(), io.StringIO()

@@ -55,6 +55,21 @@ def new_children(before: set) -> list:
     return [p for p in multiprocessing.active_children() if p not in before]
 
 
+class KillOneWorker:
+    """A match's ``on_game``: after the first game, kill one of the workers started since
+    ``before`` (SIGKILL), and note its pid in ``killed``."""
+
+    def __init__(self, before: set) -> None:
+        self.before = before
+        self.killed: list[int] = []
+
+    def __call__(self, game: GameRecord) -> None:
+        if not self.killed:
+            worker = new_children(self.before)[0]
+            self.killed.append(worker.pid or 0)
+            os.kill(worker.pid or 0, signal.SIGKILL)
+
+
 def moves_of(outcome) -> list[tuple[int, ...]]:
     return [game.moves for game in outcome.result.games]
 
@@ -92,7 +107,8 @@ def test_external_engines_get_a_process_per_running_game_and_none_is_left(tmp_pa
 @pytest.mark.slow
 def test_a_broken_engine_loses_every_game_in_a_parallel_match(tmp_path, kind):
     before = set(multiprocessing.active_children())  # other tests' workers may live on
-    from tests.test_tournament import BROKEN_BOTS, EXPECTED_FAILURE, write_bot
+    from tests.helpers import write_bot
+    from tests.test_tournament import BROKEN_BOTS, EXPECTED_FAILURE
 
     bot = PlayerChoice("engine:" + write_bot(tmp_path, kind, BROKEN_BOTS[kind]))
     outcome = play_match(PlayerChoice("depth:2"), bot, Rules(), games=4, movetime=1.0, jobs=2)
@@ -105,17 +121,11 @@ def test_a_broken_engine_loses_every_game_in_a_parallel_match(tmp_path, kind):
 def test_a_worker_killed_mid_match_has_its_games_replayed_and_the_match_finishes():
     before = set(multiprocessing.active_children())  # other tests' workers may live on
     a, b = LevelSpec("Medium", PRESETS["Medium"], 1), LevelSpec("depth 2", PRESETS["Easy"], 1)
-    killed: list[int] = []
-
-    def kill_a_worker(game: GameRecord) -> None:
-        if not killed:
-            worker = new_children(before)[0]
-            killed.append(worker.pid or 0)
-            os.kill(worker.pid or 0, signal.SIGKILL)
+    kill_a_worker = KillOneWorker(before)
 
     notices: list[str] = []
     outcome = play_match(a, b, Rules(), games=8, seed=2, jobs=2, on_game=kill_a_worker, notice=notices.append)
-    assert killed
+    assert kill_a_worker.killed
     assert len(notices) == 1 and notices[0].startswith("a worker process died: replaying unfinished games")
     assert outcome.unplayed == () and not outcome.interrupted
     reference = play_match(a, b, Rules(), games=8, seed=2, jobs=1)
@@ -133,13 +143,7 @@ def test_a_dead_workers_engines_are_killed_even_if_they_outlive_their_input(tmp_
         PID_BOT.format(folder=str(tmp_path)).replace('elif words and words[0] == "quit":\n        break', "")
         + "import time\ntime.sleep(600)\n"
     )
-    killed: list[int] = []
-
-    def kill_a_worker(game: GameRecord) -> None:
-        if not killed:
-            worker = new_children(before)[0]
-            killed.append(worker.pid or 0)
-            os.kill(worker.pid or 0, signal.SIGKILL)
+    kill_a_worker = KillOneWorker(before)
 
     outcome = play_match(
         PlayerChoice("depth:3"),
@@ -151,27 +155,29 @@ def test_a_dead_workers_engines_are_killed_even_if_they_outlive_their_input(tmp_
         on_game=kill_a_worker,
         notice=lambda text: None,
     )
-    assert killed and len(outcome.result.games) == 6 and outcome.result.wins == 6
+    assert kill_a_worker.killed and len(outcome.result.games) == 6 and outcome.result.wins == 6
     bots = pids_in(tmp_path)
     assert len(bots) >= 3  # two first workers, then fresh ones after the death
     assert all(gone_soon(pid) for pid in bots)
     assert not new_children(before)
 
 
+def start_long_match(folder: Path, *, output: int) -> subprocess.Popen:
+    """Start ``main.py match`` of depth:5 against a bot that notes its pid in ``folder``,
+    2 workers, in a process group of its own (as a terminal's foreground job), and wait (at
+    most 60 s) until both workers' bots run.  100,000 games: on a loaded machine 1,000 of
+    them were all over before the test's signal came."""
+    command = [sys.executable, str(ROOT / "main.py"), "match", "depth:5", pid_bot(folder), "--games", "100000"]
+    proc = subprocess.Popen([*command, "--jobs", "2"], stdout=output, stderr=output, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while len(pids_in(folder)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return proc
+
+
 @pytest.mark.slow
 def test_ctrl_c_stops_the_match_reports_finished_games_and_leaves_no_process(tmp_path):
-    # 100,000 games: on a loaded machine 1,000 of them were all over before Ctrl+C came.
-    bot = pid_bot(tmp_path)
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "main.py"), "match", "depth:5", bot, "--games", "100000", "--jobs", "2"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own group, as a terminal's foreground job
-    )
-    deadline = time.monotonic() + 60
-    while len(pids_in(tmp_path)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.1)
+    proc = start_long_match(tmp_path, output=subprocess.PIPE)
     time.sleep(2.0)  # some games finish
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl+C sends: the whole foreground group
     out, err = proc.communicate(timeout=60)
@@ -349,17 +355,8 @@ def _children_of(pid: int) -> list[int]:
 def test_a_match_killed_alone_leaves_no_worker_and_no_engine_behind(tmp_path, stop):
     """SIGTERM or SIGKILL to the match process only (as ``kill PID`` does, not Ctrl+C to the
     group): its pool workers and their engines used to live on, orphaned."""
-    bot = pid_bot(tmp_path)
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "main.py"), "match", "depth:5", bot, "--games", "100000", "--jobs", "2"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    proc = start_long_match(tmp_path, output=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
-        while len(pids_in(tmp_path)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.1)
         workers = _children_of(proc.pid)
         assert len(workers) >= 2
         os.kill(proc.pid, stop)

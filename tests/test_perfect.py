@@ -48,8 +48,7 @@ def test_exact_column_scores_at_11_discs_are_the_book_one_ply_on():
     checked = 0
     while checked < 20:
         board = Board()
-        while board.ply < 11 and not board.is_game_over():
-            board.push(rng.choice(board.legal_moves()))
+        board.push_random(rng, 11)
         if board.is_game_over():
             continue
         scores = player.column_scores(board.grid, board.to_move)
@@ -254,10 +253,7 @@ def test_one_player_for_both_sides_keeps_every_outcome():
     checked = 0
     while checked < 3:
         board = Board()
-        for _ in range(rng.randrange(18, 24)):
-            board.push(rng.choice(board.legal_moves()))
-            if board.is_game_over():
-                break
+        board.push_random(rng, rng.randrange(18, 24))
         if board.is_game_over():
             continue
         checked += 1

@@ -193,14 +193,28 @@ def test_the_worker_sends_the_answer_first_and_then_the_same_searchs_tree():
         worker.shutdown()
 
 
+def run_python(
+    code: str, *, compiled: bool = True, cache: Path | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess:
+    """Run ``code`` in a fresh Python: with the compiled kernels (or, not ``compiled``,
+    with ``CONNECT4_PURE_PYTHON=1``), and ``cache`` as its cache folder where given."""
+    env = {k: v for k, v in os.environ.items() if k != "CONNECT4_PURE_PYTHON"}
+    if not compiled:
+        env["CONNECT4_PURE_PYTHON"] = "1"
+    if cache is not None:
+        env["XDG_CACHE_HOME"] = str(cache)
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
+    )
+
+
 def test_pure_python_searches_without_llvmlite_or_numba():
     code = (
         "import json, sys\nfrom ai.search import search\nfrom game.board import Board\n"
         "b = Board.from_moves('4453')\nr = search(b.grid, b.rules, 9, to_move=b.to_move)\n"
         "print(json.dumps([r.move, r.value, r.stats.total_nodes, sorted({'numba', 'llvmlite'} & set(sys.modules))]))\n"
     )
-    env = dict(os.environ, CONNECT4_PURE_PYTHON="1")
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    proc = run_python(code, compiled=False, timeout=120)
     assert proc.returncode == 0 and not proc.stderr, proc.stderr
     move, value, nodes, loaded = json.loads(proc.stdout)
     board = Board.from_moves("4453")
@@ -225,9 +239,7 @@ def test_a_damaged_search_kernel_is_built_again_with_one_warning(tmp_path):
         "r = search(b.grid, b.rules, 9, to_move=b.to_move)\n"
         "print(json.dumps([r.move, r.value, search_kernel.LOADER.state, str(search_kernel.LOADER.path)]))\n"
     )
-    env = {k: v for k, v in os.environ.items() if k != "CONNECT4_PURE_PYTHON"}
-    env["XDG_CACHE_HOME"] = str(tmp_path)
-    again = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    again = run_python(code, cache=tmp_path)
     assert again.returncode == 0 and "Traceback" not in again.stderr, again.stderr
     assert [line for line in again.stderr.splitlines() if line.strip()] == [again.stderr.strip()]  # one line
     assert "compiled it again" in again.stderr
@@ -284,8 +296,7 @@ def test_a_small_search_leaves_the_kernel_unloaded_and_a_big_one_loads_it():
         "small = 'llvmlite' in sys.modules\nsearch(b.grid, b.rules, 9, to_move=b.to_move)\n"
         "print(json.dumps([small, 'llvmlite' in sys.modules, 'numba' in sys.modules]))\n"
     )
-    env = {k: v for k, v in os.environ.items() if k != "CONNECT4_PURE_PYTHON"}
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    proc = run_python(code)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == [False, True, False]  # the kernel file (built by the fixture), no numba
 

@@ -17,6 +17,7 @@ from game.bots.statistics import elo
 from game.bots.tournament import EnginePlayer, LevelPlayer, format_report, make_player, write_pgn
 from game.game_file import read_games
 from game.rules import MAX, MIN, Rules
+from tests.helpers import match_against, write_bot
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,12 +55,6 @@ NOISY_BOT = LEFTMOST_BOT.replace(
     'sys.stdout.write("info " + "x" * 5_000_000 + "\\n"); sys.stdout.buffer.write(b"\\xff\\xfe junk\\n"); sys.stdout.flush()',
 )
 """The leftmost bot, but before each answer a 5 MB line and a line that is not UTF-8."""
-
-
-def write_bot(folder: Path, name: str, source: str) -> str:
-    path = folder / f"{name}.py"
-    path.write_text(source, encoding="utf-8")
-    return f"{sys.executable} {path}"
 
 
 def replay(moves: tuple[int, ...], rules: Rules) -> Board:
@@ -113,10 +108,7 @@ def test_seed_shuffles_the_openings_reproducibly():
 @pytest.mark.slow
 def test_a_level_beats_an_external_engine_and_the_engine_moves_are_legal(tmp_path):
     bot = EnginePlayer(write_bot(tmp_path, "leftmost", LEFTMOST_BOT), name="leftmost")
-    try:
-        result = run_match(LevelPlayer("depth:4"), bot, Rules(), games=4, movetime=5.0)
-    finally:
-        bot.close()
+    result = match_against(bot, "depth:4", games=4, movetime=5.0)
     assert result.wins == 4
     assert all(game.failure is None for game in result.games)
     assert result.mean_move_seconds(Side.B) > 0
@@ -140,10 +132,7 @@ def test_a_broken_engine_loses_its_games_and_the_match_goes_on(tmp_path, kind):
     # only the hanging bot makes the runner wait out its clock: keep that one short
     clock = {"grace": 0.3, "startup": 1.0} if kind == "hang" else {}
     bot = EnginePlayer(write_bot(tmp_path, kind, BROKEN_BOTS[kind]), name=kind, **clock)
-    try:
-        result = run_match(LevelPlayer("depth:2"), bot, Rules(), games=2, movetime=0.2)
-    finally:
-        bot.close()
+    result = match_against(bot)
     assert result.wins == 2
     assert result.failures(Side.B)[EXPECTED_FAILURE[kind]] == 2
     assert result.failures(Side.A) == {failure: 0 for failure in Failure}
@@ -231,10 +220,7 @@ def test_an_engine_flooding_its_output_still_plays(tmp_path):
     """Overlong and undecodable lines are skipped: the runner keeps at most
     ``MAX_ENGINE_LINE`` characters of a line and the engine's moves still count."""
     bot = EnginePlayer(write_bot(tmp_path, "noisy", NOISY_BOT), name="noisy")
-    try:
-        result = run_match(LevelPlayer("depth:2"), bot, Rules(), games=2, movetime=1.0)
-    finally:
-        bot.close()
+    result = match_against(bot, movetime=1.0)
     assert result.failures(Side.B) == {failure: 0 for failure in Failure}
     assert all(replay(game.moves, Rules()).is_game_over() for game in result.games)
 

@@ -70,21 +70,10 @@ def test_the_steps_show_each_kind_of_line_and_the_cutoff():
 def test_k_opens_the_code_walk_whose_steps_follow_the_textbook(app):
     import pygame
 
-    from ai.levels import Level
-    from ai.search import search
-    from game.app.scenes.play import PlayScene
-    from game.app.scenes.play_records import SearchRecord
     from game.app.tree.code_scene import CodeWalkScene
-    from game.app.worker_protocol import JobPurpose
-    from tests.ui import press, step, wait_until
+    from tests.ui import open_tree_after, press, wait_until
 
-    board = Board.from_moves("44336")
-    result = search(board.grid, board.rules, 6, record_tree=True, to_move=board.to_move)
-    play = PlayScene(board.rules, Level(6), "computer")
-    play.searches.append(SearchRecord(5, board.to_move, JobPurpose.MOVE, result))
-    app.stack.push(play)
-    step(app)
-    press(app, pygame.K_t, frames=2)
+    open_tree_after(app, "44336", 6)
     press(app, pygame.K_k, frames=2)
     walk = app.stack.top
     assert isinstance(walk, CodeWalkScene)

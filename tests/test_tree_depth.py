@@ -6,16 +6,12 @@ import pygame
 import pytest
 
 from ai.depth_truth import benchmark_boards, depth_truth
-from ai.levels import Level
 from ai.perfect import exact_column_scores
 from ai.search import search
-from game.app.scenes.play import PlayScene
-from game.app.scenes.play_records import SearchRecord
 from game.app.tree.depth_scene import DepthChartScene
-from game.app.worker_protocol import JobPurpose
 from game.board import Board
 from game.launcher import main
-from tests.ui import press, step, wait_until
+from tests.ui import open_tree_after, press, wait_until
 
 
 def test_a_move_that_throws_the_win_away_is_counted_as_not_keeping_it():
@@ -42,13 +38,7 @@ def test_the_benchmark_sample_is_seeded_and_critical():
 
 
 def test_d_opens_the_chart_which_measures_away_from_the_frames_and_stops_on_close(app):
-    board = Board.from_moves("4453")
-    result = search(board.grid, board.rules, 4, record_tree=True, to_move=board.to_move)
-    play = PlayScene(board.rules, Level(4), "computer")
-    play.searches.append(SearchRecord(4, board.to_move, JobPurpose.MOVE, result))
-    app.stack.push(play)
-    step(app)
-    press(app, pygame.K_t, frames=2)
+    tree = open_tree_after(app, "4453", 4).known_tree
     press(app, pygame.K_d, frames=2)
     chart = app.stack.top
     assert isinstance(chart, DepthChartScene) and chart.job.running  # a job for the worker
@@ -57,7 +47,7 @@ def test_d_opens_the_chart_which_measures_away_from_the_frames_and_stops_on_clos
     assert app.worker.current != asked and chart.job.id is None and chart.bench is None
     assert app.worker.cancelled_upto() >= asked
     assert type(app.stack.top).__name__ == "TreeScene"
-    small = DepthChartScene(result.tree, positions=1)
+    small = DepthChartScene(tree, positions=1)
     app.stack.push(small)
     assert wait_until(app, lambda: small.done, 120)
     assert small.failed is None and small.current is not None and small.bench is not None

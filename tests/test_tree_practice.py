@@ -18,7 +18,7 @@ from game.app.tree.tree_fetch import TreeAsk
 from game.app.worker_jobs import run_job
 from game.app.worker_protocol import JobPurpose, TreeChunk, TreeHeader
 from game.board import Board
-from tests.ui import FRAME, press, step, wait_until
+from tests.ui import FRAME, open_tree_after, press, step, wait_until
 
 POSITION = "4453"
 
@@ -61,13 +61,7 @@ def test_the_expected_answers_are_the_recorded_trees(difficulty):
 
 
 def open_practice(app) -> PracticeScene:
-    board = Board.from_moves(POSITION)
-    result = search(board.grid, board.rules, 4, record_tree=True, to_move=board.to_move)
-    play = PlayScene(board.rules, Level(4), "computer")
-    play.searches.append(SearchRecord(4, board.to_move, JobPurpose.MOVE, result))
-    app.stack.push(play)
-    step(app)
-    press(app, pygame.K_t, frames=2)
+    open_tree_after(app, POSITION, 4)
     press(app, pygame.K_p, frames=2)
     scene = app.stack.top
     assert isinstance(scene, PracticeScene)

@@ -27,21 +27,9 @@ from game.app.worker_protocol import JobPurpose
 from game.board import Board
 from game.rules import MIN, Rules
 from tests.test_search import HAND_GRID, HAND_RULES
-from tests.ui import FRAME, click, drawn_texts, press, settle, step, wait_until
+from tests.ui import FRAME, click, drawn_texts, open_tree, press, settle, step, wait_until
 
 pytestmark = pytest.mark.window  # drives the real window (deselect with -m 'not window')
-
-
-def open_tree(app, rules: Rules, result, side: int = MIN) -> TreeScene:
-    """A play scene holding ``result`` as its last search, with the overlay open over it."""
-    play = PlayScene(rules, Level(result.depth, result.pruning), "computer")
-    play.searches.append(SearchRecord(0, side, JobPurpose.MOVE, result))
-    app.stack.push(play)
-    step(app)
-    press(app, pygame.K_t, frames=2)
-    scene = app.stack.top
-    assert isinstance(scene, TreeScene)
-    return scene
 
 
 @pytest.fixture

@@ -6,6 +6,15 @@ import time
 
 import pygame
 
+from ai.levels import Level
+from ai.search import search
+from game.app.scenes.play import PlayScene
+from game.app.scenes.play_records import SearchRecord
+from game.app.tree.scene import TreeScene
+from game.app.worker_protocol import JobPurpose
+from game.board import Board
+from game.rules import MIN, Rules
+
 FRAME = 1 / 60
 
 
@@ -55,6 +64,27 @@ def column_point(app, play, col: int) -> tuple[int, int]:
     layout = play.layout_board(pygame.display.get_surface())
     x, y = layout.center(0, col)
     return int(x), int(y)
+
+
+def open_tree(app, rules: Rules, result, side: int = MIN, *, ply: int = 0) -> TreeScene:
+    """A play scene holding ``result`` (searched after ``ply`` discs) as its last search,
+    with the tree overlay open over it."""
+    play = PlayScene(rules, Level(result.depth, result.pruning), "computer")
+    play.searches.append(SearchRecord(ply, side, JobPurpose.MOVE, result))
+    app.stack.push(play)
+    step(app)
+    press(app, pygame.K_t, frames=2)
+    scene = app.stack.top
+    assert isinstance(scene, TreeScene)
+    return scene
+
+
+def open_tree_after(app, moves: str, depth: int) -> TreeScene:
+    """The tree overlay over a depth-``depth`` search, its tree recorded, of the position
+    after ``moves``."""
+    board = Board.from_moves(moves)
+    result = search(board.grid, board.rules, depth, record_tree=True, to_move=board.to_move)
+    return open_tree(app, board.rules, result, board.to_move, ply=len(board.moves))
 
 
 def drawn_texts(app, scene=None) -> list[tuple[str, pygame.Rect]]:

@@ -69,21 +69,26 @@ def threats(p: int, empty: int, height: int, connect: int, gravity: int) -> int:
 
 def line_starts(p: int, height: int, connect: int) -> int:
     """The lowest cell of every run of ``connect`` in ``p``: ``ai.bitboard``'s generated
-    ``line_starts`` (runs found by doubling: a run of L at i and one at i + r make a run
-    of L + r when r <= L)."""
+    ``line_starts``."""
     r = 0
     for step in (1, height, height - 1, height + 1):
-        m = p
-        length = 1
-        while length * 2 <= connect:
-            m &= m >> (length * step)
-            length *= 2
-        if connect - length:
-            m &= m >> ((connect - length) * step)
-        r |= m
+        r |= run_starts(p, step, connect)
     return r
 
 
-HELPERS = ("popcount", "gaps", "threats", "line_starts")
+def run_starts(p: int, step: int, connect: int) -> int:
+    """The lowest cell of every run of ``connect`` cells of ``p`` in the direction ``step``
+    (``ai.bitboard.run_starts_source``, doubling)."""
+    m = p
+    length = 1
+    while length * 2 <= connect:
+        m &= m >> (length * step)
+        length *= 2
+    if connect - length:
+        m &= m >> ((connect - length) * step)
+    return m
+
+
+HELPERS = ("popcount", "gaps", "threats", "run_starts", "line_starts")
 """What ``build`` compiles from this module into every kernel (numba compiles a helper
 only where a kernel calls it)."""

@@ -41,7 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ai.bitboard import fits_compiled, geometry
-from ai.compiled.bits import line_starts, popcount, threats
+from ai.compiled.bits import line_starts, popcount, run_starts, threats
 from ai.compiled.kernel_file import KernelLoader, KernelSpec, LoadedKernel, addresses
 from ai.cost import full_tree_positions
 from ai.heuristic import POINT, TACTICAL, row_parity_masks, weights_for
@@ -134,13 +134,7 @@ def side_value(own: int, other: int, params: Int64Array) -> int:
     w4, w5, w6 = params[P_W4], params[P_W5], params[P_W6]
     s = 0
     for step in (1, height, height - 1, height + 1):
-        f = avail
-        length = 1
-        while length * 2 <= k:
-            f &= f >> (length * step)
-            length *= 2
-        if k - length:
-            f &= f >> ((k - length) * step)
+        f = run_starts(avail, step, k)  # the windows of k cells ``own`` may still fill
         # t_m: windows whose first i + 1 planes hold at least m own discs (the last
         # plane never joins t1: the generated source does the same).
         t1 = own
@@ -154,19 +148,14 @@ def side_value(own: int, other: int, params: Int64Array) -> int:
             t2 |= t1 & o
             if i < k - 1:
                 t1 |= o
-        if w1:
-            s += w1 * popcount(f & t1)
-        if w2:
-            s += w2 * popcount(f & t2)
-        if w3:
-            s += w3 * popcount(f & t3)
-        if w4:
-            s += w4 * popcount(f & t4)
-        if w5:
-            s += w5 * popcount(f & t5)
-        if w6:
-            s += w6 * popcount(f & t6)
+        s += tier_value(w1, f & t1) + tier_value(w2, f & t2) + tier_value(w3, f & t3)
+        s += tier_value(w4, f & t4) + tier_value(w5, f & t5) + tier_value(w6, f & t6)
     return s
+
+
+def tier_value(weight: int, windows: int) -> int:
+    """``weight`` for each of the ``windows`` (a tier's weight; a tier of weight 0 is not counted)."""
+    return weight * popcount(windows) if weight else 0
 
 
 def fill_up(t: int, params: Int64Array) -> int:
@@ -560,6 +549,7 @@ SPEC = KernelSpec(
     core=sys.modules[__name__],
     entry="search_pass",
     helpers=(
+        "tier_value",
         "side_value",
         "fill_up",
         "evaluate",
@@ -676,25 +666,19 @@ class CompiledPasses:
         kernel: LoadedKernel,
         rules: Rules,
         position: tuple[int, int, int],
-        depth: int,
-        settings: tuple[bool, MoveOrder, int, int],
-        node_limit: int | None,
+        params: Int64Array,
+        steps: Int64Array,
         limits: Limits,
     ):
-        pruning, order, noise, context_seed = settings
+        """Passes from ``position`` (first's discs, second's, the side to move) with the
+        search's ``params`` (``search_params``) and its move order's ``steps``."""
         self.kernel, self.rules, self.limits = kernel, rules, limits
         self.first, self.second, self.to_move = position
         self.empty = rules.cells - (self.first | self.second).bit_count()
-        self.pruning = pruning
-        params = np.array(rule_params(rules), dtype=np.int64)
-        params[P_PRUNING], params[P_REMEMBER] = int(pruning), int(order is MoveOrder.BEST_FIRST)
-        params[P_NOISE], params[P_LANE] = noise, hash(context_seed)
-        params[P_TABLE_LIMIT] = limits.table
-        slots = table_slots(rules, depth, node_limit, limits.table)
-        params[P_SLOTS], params[P_NODE_LIMIT] = slots, -1 if node_limit is None else node_limit
+        self.pruning = bool(params[P_PRUNING])
         self.params = params
-        self.steps = move_steps(rules, order)
-        self.table = np.zeros((slots, 3), dtype=np.int64)
+        self.steps = steps
+        self.table = np.zeros((int(params[P_SLOTS]), 3), dtype=np.int64)
         self.killers = np.full(rules.cells + 2, -1, dtype=np.int64)
         self.state = np.zeros(STATE, dtype=np.int64)
         self.flag = np.zeros(1, dtype=np.int64)
@@ -807,4 +791,20 @@ def compiled_passes(
     kernel = LOADER.kernel()
     if kernel is None:
         return None
-    return CompiledPasses(kernel, rules, position, depth, settings, node_limit, limits)
+    params = search_params(rules, depth, settings, node_limit, limits.table)
+    return CompiledPasses(kernel, rules, position, params, move_steps(rules, settings[1]), limits)
+
+
+def search_params(
+    rules: Rules, depth: int, settings: tuple[bool, MoveOrder, int, int], node_limit: int | None, table_limit: int
+) -> Int64Array:
+    """The kernel's ``params`` for a search to ``depth`` with ``settings`` (pruning, move
+    order, noise, the seed of the noisy levels' blur): the rules' part, then the search's."""
+    pruning, order, noise, context_seed = settings
+    params = np.array(rule_params(rules), dtype=np.int64)
+    params[P_PRUNING], params[P_REMEMBER] = int(pruning), int(order is MoveOrder.BEST_FIRST)
+    params[P_NOISE], params[P_LANE] = noise, hash(context_seed)
+    params[P_TABLE_LIMIT] = table_limit
+    params[P_SLOTS] = table_slots(rules, depth, node_limit, table_limit)
+    params[P_NODE_LIMIT] = -1 if node_limit is None else node_limit
+    return params

@@ -14,6 +14,7 @@ import pygame
 
 from game.app.animation import DiscDrop
 from game.app.theme import Color, Theme
+from game.board import Board
 from game.notation import column_letter
 from game.rules import EMPTY, Cell, Rules, Run
 
@@ -136,6 +137,30 @@ class BoardView:
         for col, note in enumerate(notes):
             if note is not None:
                 self.draw_note(surface, layout, col, note)
+
+    def draw_position(
+        self,
+        surface: pygame.Surface,
+        layout: BoardLayout,
+        board: Board,
+        *,
+        highlight_col: int | None = None,
+        ghost: tuple[Cell, int, bool] | None = None,
+        notes: Sequence[ColumnNote | None] = (),
+    ) -> None:
+        """Draw ``board`` as it stands, as the boards one explores show it: its last disc
+        marked and, once the game is over, its winning lines lit."""
+        outcome = board.outcome()
+        self.draw(
+            surface,
+            layout,
+            board.grid,
+            last=board.last_cell(),
+            ghost=ghost,
+            highlight_col=highlight_col,
+            notes=notes,
+            glow=outcome.runs if outcome is not None else (),
+        )
 
     def draw_highlights(
         self, surface: pygame.Surface, layout: BoardLayout, column: int | None, cell: Cell | None

@@ -87,17 +87,12 @@ class MenuScene(Scene):
         self.layout(display_size())
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN:
-            if event.key == pygame.K_ESCAPE:
-                self.on_back()
-            elif self.focus.handle_key(event.key):
-                self.app.sounds.play("click")
-        elif event.type == pygame.MOUSEBUTTONDOWN:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.on_back()
+        elif event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
             self.layout(display_size())
-            for button in self.buttons:
-                if button.handle_event(event):
-                    self.app.sounds.play("click")
-                    break
+            if self.focus.handle_event(event):
+                self.app.sounds.play("click")
         elif event.type == pygame.MOUSEMOTION:
             self.layout(display_size())
             for index, button in enumerate(self.buttons):

@@ -232,6 +232,18 @@ class FocusList:
         for i, item in enumerate(self.items):
             item.focused = i == self.index
 
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        """A key (``handle_key``), or a click: the item under it acts and takes the focus.
+        True when an item acted or the focus moved (the cue for a click sound)."""
+        if event.type == pygame.KEYDOWN:
+            return self.handle_key(event.key)
+        if event.type == pygame.MOUSEBUTTONDOWN:
+            for index, item in enumerate(self.items):
+                if item.handle_event(event):
+                    self.focus(index)
+                    return True
+        return False
+
     def handle_key(self, key: int) -> bool:
         if not self.items:
             return False
@@ -266,6 +278,16 @@ def stack_rects(area: pygame.Rect, count: int, height: int, gap: int, width: int
     total = count * height + (count - 1) * gap
     top = area.centery - total // 2
     return [pygame.Rect(area.centerx - width // 2, top + i * (height + gap), width, height) for i in range(count)]
+
+
+def click_buttons(buttons: Sequence[Button], rects: Sequence[pygame.Rect], event: pygame.event.Event) -> bool:
+    """Place ``buttons`` at ``rects`` (where they are drawn) and let the one the click
+    ``event`` falls on act; True when one did."""
+    for button, rect in zip(buttons, rects):
+        button.rect = rect
+        if button.handle_event(event):
+            return True
+    return False
 
 
 def row_rects(area: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:

@@ -24,10 +24,10 @@ from game.app.clipboard import copy_moves, paste_position
 from game.app.job_slot import JobSlot
 from game.app.navigation import OpenExplorer
 from game.app.scene import Scene
-from game.app.scenes.board_panel import refused, scores_job
+from game.app.scenes.board_panel import refused, scores_job, taken_back
 from game.app.scenes.play_view import notes_for
 from game.app.theme import Theme
-from game.app.widgets import Button, display_size, row_rects
+from game.app.widgets import Button, click_buttons, display_size, row_rects
 from game.app.worker_protocol import JobFailed, JobResult, WorkerEvent
 from game.board import Board
 from game.i18n import N_, _, ngettext
@@ -157,11 +157,10 @@ class AnalysisScene(Scene):
         self.ask_scores()
 
     def take_back(self) -> None:
-        if not self.board.moves:
-            self.app.show_toast(_("Nothing to take back"))
-            return
-        self.redo.append(self.board.pop())
-        self.ask_scores()
+        move = taken_back(self.app, self.board, _("Nothing to take back"))
+        if move is not None:
+            self.redo.append(move)
+            self.ask_scores()
 
     def redo_move(self) -> None:
         if not self.redo:
@@ -223,10 +222,8 @@ class AnalysisScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         header, area, row, _ = analysis_areas(display_size(), self.app.theme)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            for button, rect in zip(self.buttons, row_rects(row, len(self.buttons), 8)):
-                button.rect = rect
-                if button.handle_event(event):
-                    return
+            if click_buttons(self.buttons, row_rects(row, len(self.buttons), 8), event):
+                return
             layout = BoardLayout(self.rules, area)
             if self.rules.gravity:
                 col = layout.column_at(event.pos)
@@ -243,6 +240,7 @@ class AnalysisScene(Scene):
                 self.cursor = col
         elif event.type == pygame.KEYDOWN:
             key, ctrl = event.key, bool(event.mod & pygame.KMOD_CTRL)
+            letters = {pygame.K_b: self.next_branch, pygame.K_n: self.new_board, pygame.K_e: self.open_explorer}
             if key == pygame.K_ESCAPE:
                 self.back()
             elif ctrl and key == pygame.K_c:
@@ -253,12 +251,8 @@ class AnalysisScene(Scene):
                 self.redo_move()
             elif key in (pygame.K_u, pygame.K_BACKSPACE) or (ctrl and key == pygame.K_z):
                 self.take_back()
-            elif key == pygame.K_b:
-                self.next_branch()
-            elif key == pygame.K_n:
-                self.new_board()
-            elif key == pygame.K_e:
-                self.open_explorer()
+            elif key in letters:
+                letters[key]()
             elif key in (pygame.K_LEFT, pygame.K_RIGHT):
                 self.cursor = (self.cursor + (1 if key == pygame.K_RIGHT else -1)) % self.rules.cols
             elif key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_DOWN) and self.rules.gravity:
@@ -328,16 +322,13 @@ class AnalysisScene(Scene):
             cell = self.board.cell_of(self.cursor)
             if cell is not None:
                 ghost = (cell, self.board.to_move, False)
-        outcome = self.board.outcome()
-        self.view.draw(
+        self.view.draw_position(
             surface,
             layout,
-            self.board.grid,
-            last=self.board.last_cell(),
+            self.board,
             ghost=ghost,
             highlight_col=self.cursor if self.rules.gravity else None,
             notes=self.notes(),
-            glow=outcome.runs if outcome is not None else (),
         )
         for button, rect in zip(self.buttons, row_rects(row, len(self.buttons), 8)):
             enabled = {"Undo": bool(self.board.moves), "Redo": bool(self.redo), "Branch": bool(self.lines)}

@@ -1,6 +1,6 @@
 """What the analysis board, the opening explorer and the retry share: a board beside a
-panel, the review's progress bar, Perfect's column scores of a position as a job for the worker, and the refusal
-of a move that cannot be played.  No AI here: the job is the worker's."""
+panel, the review's progress bar, Perfect's column scores of a position as a job for the worker, the refusal
+of a move that cannot be played and the taking back of one.  No AI here: the job is the worker's."""
 
 from __future__ import annotations
 
@@ -66,6 +66,15 @@ def refused(app: SceneHost, board: Board, move: int, over: str) -> bool:
         app.show_toast(board.why_illegal(move, zero_based=True))
         return True
     return False
+
+
+def taken_back(app: SceneHost, board: Board, nothing: str) -> int | None:
+    """Take the last move back from ``board`` and return it; at the board's start say
+    ``nothing`` and return None."""
+    if not board.moves:
+        app.show_toast(nothing)
+        return None
+    return board.pop()
 
 
 def draw_progress(surface: pygame.Surface, theme: Theme, plot: pygame.Rect, done: int, total: int, size: int) -> None:

@@ -22,10 +22,10 @@ from game.app.board_view import BoardLayout, BoardView
 from game.app.job_slot import JobSlot
 from game.app.navigation import OpenAnalysis
 from game.app.scene import Scene
-from game.app.scenes.board_panel import SideLayout, refused, scores_job, side_layout
+from game.app.scenes.board_panel import SideLayout, refused, scores_job, side_layout, taken_back
 from game.app.scenes.play_view import notes_for
 from game.app.theme import Theme
-from game.app.widgets import Button, display_size, row_rects
+from game.app.widgets import Button, click_buttons, display_size, row_rects
 from game.app.worker_protocol import JobFailed, JobResult, WorkerEvent
 from game.board import Board
 from game.i18n import N_, _, ngettext
@@ -141,11 +141,8 @@ class ExplorerScene(Scene):
         self.ask_scores()
 
     def up(self) -> None:
-        if not self.board.moves:
-            self.app.show_toast(_("This is the empty board: nothing above it"))
-            return
-        self.board.pop()
-        self.ask_scores()
+        if taken_back(self.app, self.board, _("This is the empty board: nothing above it")) is not None:
+            self.ask_scores()
 
     def open_analysis(self) -> None:
         self.app.push(OpenAnalysis(self.board.copy()))
@@ -166,10 +163,8 @@ class ExplorerScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         lay = explorer_layout(display_size(), self.app.theme)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            for button, rect in zip(self.buttons, row_rects(lay.buttons, len(self.buttons), 8)):
-                button.rect = rect
-                if button.handle_event(event):
-                    return
+            if click_buttons(self.buttons, row_rects(lay.buttons, len(self.buttons), 8), event):
+                return
             column = BoardLayout(self.board.rules, lay.board).column_at(event.pos)
             if column is None:
                 column = self.row_at(lay, event.pos)
@@ -250,16 +245,7 @@ class ExplorerScene(Scene):
         theme.text(surface, line, fitted, (lay.header.left, y), color=p.muted)
         layout = BoardLayout(self.board.rules, lay.board)
         notes = notes_for(self.scores, self.board.rules, self.board.to_move, p) if self.scores else []
-        outcome = self.board.outcome()
-        self.view.draw(
-            surface,
-            layout,
-            self.board.grid,
-            last=self.board.last_cell(),
-            highlight_col=self.hover,
-            notes=notes,
-            glow=outcome.runs if outcome is not None else (),
-        )
+        self.view.draw_position(surface, layout, self.board, highlight_col=self.hover, notes=notes)
         self.draw_table(surface, lay)
         enabled = {"Up": bool(self.board.moves)}
         for button, rect in zip(self.buttons, row_rects(lay.buttons, len(self.buttons), 8)):

@@ -175,18 +175,12 @@ class OptionsScene(Scene):
         self.back.rect.midbottom = (w // 2, h - row // 2)
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN:
-            if event.key == pygame.K_ESCAPE:
-                self.close()
-            elif self.focus.handle_key(event.key):
-                self.app.sounds.play("click")
-        elif event.type == pygame.MOUSEBUTTONDOWN:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.close()
+        else:
             self.layout(display_size())
-            for index, widget in enumerate(self.focus.items):
-                if widget.handle_event(event):
-                    self.focus.focus(index)
-                    self.app.sounds.play("click")
-                    break
+            if self.focus.handle_event(event):
+                self.app.sounds.play("click")
 
     def update(self, dt: float) -> None:
         self.layout(display_size())

@@ -14,7 +14,7 @@ import pygame
 from game.app.navigation import MistakesQueue, OpenReview
 from game.app.scene import Scene
 from game.app.theme import draw_mark
-from game.app.widgets import Button, display_size
+from game.app.widgets import Button, click_buttons, display_size
 from game.i18n import N_, _, ngettext
 from game.records import HUMAN, GameRecord
 from game.rules import MAX, MIN
@@ -176,6 +176,7 @@ class PastGamesScene(Scene):
         if event.type == pygame.KEYDOWN:
             key = event.key
             moves = {pygame.K_UP: -1, pygame.K_DOWN: 1, pygame.K_PAGEUP: -fit, pygame.K_PAGEDOWN: fit}
+            letters = {pygame.K_l: self.next_level, pygame.K_r: self.next_result, pygame.K_m: self.train_mistakes}
             if key == pygame.K_ESCAPE:
                 self.back()
             elif key in moves and self.records:
@@ -183,17 +184,11 @@ class PastGamesScene(Scene):
                 self.first = self.visible_first(fit)
             elif key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
                 self.open_selected()
-            elif key == pygame.K_l:
-                self.next_level()
-            elif key == pygame.K_r:
-                self.next_result()
-            elif key == pygame.K_m:
-                self.train_mistakes()
+            elif key in letters:
+                letters[key]()
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            for button, rect in zip(self.buttons, buttons):
-                button.rect = rect
-                if button.handle_event(event):
-                    return
+            if click_buttons(self.buttons, buttons, event):
+                return
             if listing.collidepoint(event.pos):
                 index = self.visible_first(fit) + (event.pos[1] - listing.top - 6) // row_h
                 if 0 <= index < len(self.records):

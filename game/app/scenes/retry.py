@@ -33,7 +33,7 @@ from game.app.scene import Scene
 from game.app.scenes.board_panel import SideLayout, draw_progress, refused, scores_job, side_layout
 from game.app.scenes.play_view import notes_for
 from game.app.theme import Theme
-from game.app.widgets import Button, display_size, row_rects
+from game.app.widgets import Button, click_buttons, display_size, row_rects
 from game.app.worker_protocol import JobFailed, JobResult, ReviewJob, ReviewMove, ReviewResult, WorkerEvent
 from game.board import Board
 from game.i18n import N_, _, ngettext
@@ -210,10 +210,8 @@ class RetryScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         lay = retry_layout(display_size(), self.app.theme)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            for button, rect in zip(self.buttons, row_rects(lay.buttons, len(self.buttons), 8)):
-                button.rect = rect
-                if button.handle_event(event):
-                    return
+            if click_buttons(self.buttons, row_rects(lay.buttons, len(self.buttons), 8), event):
+                return
             if self.drill is not None:
                 column = BoardLayout(self.drill.rules, lay.board).column_at(event.pos)
                 if column is not None:

@@ -34,7 +34,7 @@ from game.app.scenes.play_records import SearchRecord
 from game.app.scenes.play_view import notes_from_scores
 from game.app.scenes.review_text import graph_legend, header_texts, list_line, under_board_lines
 from game.app.theme import Theme, draw_mark
-from game.app.widgets import Button, display_size
+from game.app.widgets import Button, click_buttons, display_size
 from game.app.worker_protocol import (
     JobFailed,
     JobPurpose,
@@ -343,6 +343,7 @@ class ReviewScene(Scene):
                 pygame.K_PAGEUP: -10,
                 pygame.K_PAGEDOWN: 10,
             }
+            letters = {pygame.K_a: self.open_analysis, pygame.K_t: self.open_tree, pygame.K_l: self.open_retry}
             if key == pygame.K_ESCAPE:
                 self.back()
             elif (ctrl and key in (pygame.K_c, pygame.K_l)) or key == pygame.K_p:
@@ -353,17 +354,11 @@ class ReviewScene(Scene):
                 self.set_ply(0)
             elif key == pygame.K_END:
                 self.set_ply(len(self.moves))
-            elif key == pygame.K_a:
-                self.open_analysis()
-            elif key == pygame.K_t:
-                self.open_tree()
-            elif key == pygame.K_l:
-                self.open_retry()
+            elif key in letters:
+                letters[key]()
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            for button, rect in zip(self.buttons, lay.buttons):
-                button.rect = rect
-                if button.handle_event(event):
-                    return
+            if click_buttons(self.buttons, lay.buttons, event):
+                return
             ply = self.graph_ply_at(lay.graph, event.pos)
             if ply is not None:
                 self.set_ply(ply)
