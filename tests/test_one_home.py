@@ -224,7 +224,6 @@ def test_a_bad_book_is_said_by_the_answer_of_a_clock_too(damaged_book):
 def test_the_front_ends_show_the_deciders_note(damaged_book, monkeypatch, capsys):
     from game.bots import connectx
     from game.bots.engine import Engine
-    from game.bots.notes import NotesSaid
     from game.cli import main as cli
 
     out, log = io.StringIO(), io.StringIO()
