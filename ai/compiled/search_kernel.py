@@ -50,6 +50,7 @@ from ai.search_types import (
     ColumnValue,
     MoveOrder,
     OutOfTime,
+    PassSettings,
     SearchCancelled,
     SearchResult,
     SearchStats,
@@ -676,19 +677,20 @@ class CompiledPasses:
         kernel: LoadedKernel,
         rules: Rules,
         position: tuple[int, int, int],
+        *,
         depth: int,
-        settings: tuple[bool, MoveOrder, int, int],
+        settings: PassSettings,
         node_limit: int | None,
         limits: Limits,
     ):
-        pruning, order, noise, context_seed = settings
+        pruning, order = settings.pruning, settings.order
         self.kernel, self.rules, self.limits = kernel, rules, limits
         self.first, self.second, self.to_move = position
         self.empty = rules.cells - (self.first | self.second).bit_count()
         self.pruning = pruning
         params = np.array(rule_params(rules), dtype=np.int64)
         params[P_PRUNING], params[P_REMEMBER] = int(pruning), int(order is MoveOrder.BEST_FIRST)
-        params[P_NOISE], params[P_LANE] = noise, hash(context_seed)
+        params[P_NOISE], params[P_LANE] = settings.noise, hash(settings.context_seed)
         params[P_TABLE_LIMIT] = limits.table
         slots = table_slots(rules, depth, node_limit, limits.table)
         params[P_SLOTS], params[P_NODE_LIMIT] = slots, -1 if node_limit is None else node_limit
@@ -700,7 +702,7 @@ class CompiledPasses:
         self.flag = np.zeros(1, dtype=np.int64)
         self.pass_arrays: tuple[np.ndarray, ...] = ()  # the running pass's line arrays (``one_pass``)
 
-    def one_pass(self, depth: int, done_nodes: int, has_best: bool, started: float) -> SearchResult:
+    def one_pass(self, depth: int, *, done_nodes: int, has_best: bool, started: float) -> SearchResult:
         """One pass to ``depth`` (``done_nodes``: the earlier passes' nodes).
 
         Raises:
@@ -795,8 +797,9 @@ def _join_through_interrupts(thread: threading.Thread) -> None:
 def compiled_passes(
     rules: Rules,
     position: tuple[int, int, int],
+    *,
     depth: int,
-    settings: tuple[bool, MoveOrder, int, int],
+    settings: PassSettings,
     node_limit: int | None,
     limits: Limits,
 ) -> CompiledPasses | None:
@@ -807,4 +810,4 @@ def compiled_passes(
     kernel = LOADER.kernel()
     if kernel is None:
         return None
-    return CompiledPasses(kernel, rules, position, depth, settings, node_limit, limits)
+    return CompiledPasses(kernel, rules, position, depth=depth, settings=settings, node_limit=node_limit, limits=limits)
