@@ -136,9 +136,9 @@ def resume_game(host: SceneHost) -> PlayScene | None:
     except ValueError:
         opponent = settings.opponent
     first = kept.settings.get("first", settings.first)
-    level2 = settings.second_level() if opponent is Opponent.DEMO else None
+    level2 = settings.second_level if opponent is Opponent.DEMO else None
     scene = PlayScene(
-        kept.rules, settings.level(), opponent, first if first in ("human", "computer") else "human", level2=level2
+        kept.rules, settings.level, opponent, first if first in ("human", "computer") else "human", level2=level2
     )
     try:
         for move in kept.moves:
