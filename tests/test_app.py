@@ -769,7 +769,7 @@ def test_exact_scores_label_every_column_and_make_the_hint(app):
     for move in play.match.board.legal_moves():
         child = Board.from_moves(board.moves_string() + str(move + 1))
         exact[move] = -Solver(board.rules).solve_grid(child.grid, -side).score
-    job = SearchJob(play.match.board.grid.copy(), board.rules, side, Level(2), purpose=JobPurpose.HINT)
+    job = SearchJob(play.match.board.grid.copy(), board.rules, side, level=Level(2), purpose=JobPurpose.HINT)
     answer = choose_move(Level(2), job.grid, board.rules, side, purpose=Purpose.HINT)
     assert answer.column_scores is not None
     assert {col: found.score(side, job.grid) for col, found in answer.column_scores.items()} == exact
@@ -1161,7 +1161,7 @@ def test_two_player_hint_names_the_winner_not_the_opponent(app):
         child = Board.from_moves(board.moves_string() + str(move + 1))
         exact[move] = -Solver(board.rules).solve_grid(child.grid, -side).score
     assert max(exact.values()) < 0
-    job = SearchJob(play.match.board.grid.copy(), board.rules, side, Level(2), purpose=JobPurpose.HINT)
+    job = SearchJob(play.match.board.grid.copy(), board.rules, side, level=Level(2), purpose=JobPurpose.HINT)
     answer = choose_move(Level(2), job.grid, board.rules, side, purpose=Purpose.HINT)
     play.jobs.purpose, play.jobs.ply = JobPurpose.HINT, len(play.match.moves)
     play.jobs.receive(JobResult(1, job, answer))
