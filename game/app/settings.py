@@ -419,8 +419,8 @@ def read_settings(path: Path) -> SettingsReport:
     for name, template in (("tally", _empty_tally()), ("two_player_tally", _empty_two_player_tally())):
         if name in data:
             setattr(settings, name, _read_tally(data[name], template, name, problems))
-    settings.level = _read_level(data, "level", problems)
-    settings.second_level = _read_level(data, "second_level", problems)
+    settings.level = _read_level(data, "level", default=settings.level, problems=problems)
+    settings.second_level = _read_level(data, "second_level", default=settings.second_level, problems=problems)
     try:
         settings.rules()
     except RulesError as error:
@@ -448,11 +448,10 @@ def _stored_level(data: dict[str, Any], name: str, problems: list[str]) -> tuple
     return {field: data[prefix + field] for field in LEVEL_FIELDS if prefix + field in data}, prefix
 
 
-def _read_level(data: dict[str, Any], name: str, problems: list[str]) -> Level:
-    """The level of the side called ``name`` (a ``Settings`` field): each value checked on
-    its own, a bad or missing one the default's; a preset saved before a field existed
+def _read_level(data: dict[str, Any], name: str, *, default: Level, problems: list[str]) -> Level:
+    """The level of the side called ``name`` (its ``Settings`` field): each value checked
+    on its own, a bad or missing one ``default``'s; a preset saved before a field existed
     stays that preset (``_keep_presets``)."""
-    default: Level = getattr(Settings(), name)
     stored, label = _stored_level(data, name, problems)
     values: dict[str, Any] = {}
     for field_name, reader in _LEVEL_READERS.items():
@@ -483,13 +482,18 @@ def _plain(value: object) -> object:
     return value.value if isinstance(value, enum.Enum) else value
 
 
+def _level_json(level: Level) -> dict[str, object]:
+    """A level as the file holds it: one object, a plain value per field."""
+    return {name: _plain(getattr(level, name)) for name in LEVEL_FIELDS}
+
+
 def _as_json(settings: Settings) -> dict[str, Any]:
     """What the file holds: the settings, each level as one object of plain values."""
-    data = asdict(settings)
-    for name in OLD_LEVEL_PREFIXES:
-        level: Level = getattr(settings, name)
-        data[name] = {field: _plain(getattr(level, field)) for field in LEVEL_FIELDS}
-    return data
+    return {
+        **asdict(settings),
+        "level": _level_json(settings.level),
+        "second_level": _level_json(settings.second_level),
+    }
 
 
 def load_settings(path: Path) -> Settings:
