@@ -21,8 +21,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import KW_ONLY, dataclass, replace
 
 import numpy as np
 
@@ -34,7 +33,7 @@ from ai.exact import ExactScore
 from ai.levels import OFF_BOARD_LEVEL, PRESETS, Level, exact_nodes, level_played, solvable, solver_nodes_for
 from ai.perfect import PerfectPlayer, shared_player
 from ai.search import game_over_value, search
-from ai.search_types import ProgressCallback, SearchCancelled, SearchProgress
+from ai.search_types import ProgressCallback, SearchCancelled, SearchProgress, SearchResult
 from ai.solver import BOOK_PLIES, WEAK_BOOK_PLIES, Solver, SolverError, SolverStopped
 from ai.tree import DEFAULT_BUDGET, SearchTree
 from game.board import Board
@@ -57,6 +56,20 @@ def shared_solver(rules: Rules) -> Solver:
     if rules not in _SOLVERS:
         _SOLVERS[rules] = Solver(rules)
     return _SOLVERS[rules]
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a caller asks of a level's move beside the position: why (a move or a hint),
+    who hears of the search's passes, whether its tree is kept and how much of it, and
+    the seed of a noisy level's judgement.  It travels as one value from ``choose_move``
+    (or ``Thinking``) to the search (``search_level``)."""
+
+    purpose: Purpose = Purpose.MOVE
+    on_progress: ProgressCallback | None = None  # under a clock (``Thinking``): finished passes only
+    record_tree: bool = False
+    tree_budget: int = DEFAULT_BUDGET
+    seed: int = 0
 
 
 def choose_move(
@@ -99,55 +112,30 @@ def choose_move(
         An ``Answer``; its ``move`` is 0-based (a column under gravity, a cell index without).
     """
     grid = np.asarray(grid, dtype=np.int8)
+    asked = Asked(purpose=purpose, on_progress=on_progress, record_tree=record_tree, tree_budget=tree_budget, seed=seed)
     if movetime is not None:
-        return _on_the_clock(
-            level, grid, rules, to_move, purpose, movetime, should_stop, on_progress, record_tree, tree_budget, seed
-        )
-    return _choose_now(
-        level,
-        grid,
-        rules,
-        to_move,
-        purpose,
-        None,
-        should_stop,
-        on_progress,
-        record_tree,
-        tree_budget,
-        seed,
-        perfect_player,
-    )
+        board = Board(rules, grid, to_move=to_move)
+        return _on_the_clock(level, board, seconds=movetime, asked=asked, should_stop=should_stop)
+    position = _Position(grid, rules, to_move, should_stop=should_stop, perfect_player=perfect_player)
+    return _choose_now(level, position, asked)
 
 
-def _choose_now(
-    level: Level,
-    grid: np.ndarray,
-    rules: Rules,
-    to_move: int,
-    purpose: Purpose,
-    soft_limit: float | None,
-    should_stop: Callable[[], bool] | None,
-    on_progress: ProgressCallback | None,
-    record_tree: bool,
-    tree_budget: int,
-    seed: int,
-    perfect_player: PerfectPlayer | None = None,
-) -> Answer:
-    """``choose_move`` without an outside clock; ``soft_limit`` (seconds) is the share of
-    a clock the work may use, where one is running."""
+def _choose_now(level: Level, position: _Position, asked: Asked) -> Answer:
+    """``choose_move`` without an outside clock; ``position.soft_limit`` (seconds) is the
+    share of a clock the work may use, where one is running."""
+    grid, rules = position.grid, position.rules
     geo = geometry(rules)
     over = game_over_value(geo, *geo.from_grid(grid))
     if over is not None:
         return Answer(None, DecidedBy.SEARCH, level, over)
     started = time.perf_counter()
     level, note = level_here(level, grid, rules)
-    if purpose is Purpose.HINT:
+    if asked.purpose is Purpose.HINT:
         level = replace(level, noise=0)
-    position = _Position(grid, rules, to_move, should_stop, perfect_player, soft_limit)
-    answer = _decide(level, position, on_progress, record_tree, tree_budget, seed)
+    answer = _decide(level, position, asked)
     if note == _(NOT_STANDARD_NOTE) and answer.exact is not None and level.endgame_cells >= rules.cells:
         note = _(SOLVED_OFF_BOARD_NOTE)  # Perfect off the standard board, and the solver proved it
-    if purpose is Purpose.HINT:
+    if asked.purpose is Purpose.HINT:
         answer = _with_column_scores(answer, position)
     return replace(_with_note(answer, note), seconds=time.perf_counter() - started)
 
@@ -203,8 +191,9 @@ class _Position:
     grid: np.ndarray
     rules: Rules
     to_move: int
+    _: KW_ONLY
     should_stop: Callable[[], bool] | None
-    perfect_player: PerfectPlayer | None
+    perfect_player: PerfectPlayer | None = None
     soft_limit: float | None = None  # seconds of an outside clock the work may use (a safety cap)
 
     @property
@@ -215,14 +204,7 @@ class _Position:
         return self.should_stop is not None and self.should_stop()
 
 
-def _decide(
-    level: Level,
-    position: _Position,
-    on_progress: ProgressCallback | None,
-    record_tree: bool,
-    tree_budget: int,
-    seed: int,
-) -> Answer:
+def _decide(level: Level, position: _Position, asked: Asked) -> Answer:
     """Book, solver, then search: the first that knows answers."""
     rules = position.rules
     if level.perfect:
@@ -241,17 +223,17 @@ def _decide(
     left = position.soft_limit
     if left is not None:  # an outside clock runs: the search gets what the solver left of it
         left = max(left - (time.perf_counter() - started), 0.05)
-    result = search(
+    result = search_level(
+        level,
         position.grid,
         rules,
-        level.depth,
-        time_limit=left,
         to_move=position.to_move,
+        seed=asked.seed,
+        time_limit=left,
         should_stop=position.should_stop,
-        on_progress=on_progress,
-        record_tree=record_tree,
-        tree_budget=tree_budget,
-        **search_settings(level, seed),
+        on_progress=asked.on_progress,
+        record_tree=asked.record_tree,
+        tree_budget=asked.tree_budget,
     )
     move, decided_by, note, exact = result.move, DecidedBy.SEARCH, None, None
     solver_spent = 0
@@ -288,16 +270,43 @@ def _decide(
     )
 
 
-def search_settings(level: Level, seed: int = 0) -> dict[str, Any]:
-    """How ``level`` searches: ``ai.search.search``'s keywords (the same in ``_decide``,
-    ``search_tree`` and the worker's plain search to compare)."""
-    return {
-        "pruning": level.pruning,
-        "node_limit": level.node_limit,
-        "order": level.order,
-        "noise": level.noise,
-        "seed": seed,
-    }
+def search_level(
+    level: Level,
+    grid: np.ndarray,
+    rules: Rules,
+    *,
+    to_move: int,
+    seed: int = 0,
+    time_limit: float | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    on_progress: ProgressCallback | None = None,
+    record_tree: bool = False,
+    tree_budget: int = DEFAULT_BUDGET,
+) -> SearchResult:
+    """``level``'s heuristic search of the position: ``ai.search.search`` with the level's
+    depth, pruning, node budget, move order and noise (``seed`` seeds the noise).  The one
+    place a level becomes a search: ``_decide``, ``search_tree`` and the worker's plain
+    search to compare all search through it.
+
+    Raises:
+        SearchCancelled: ``should_stop`` returned True.
+    """
+    return search(
+        grid,
+        rules,
+        level.depth,
+        pruning=level.pruning,
+        node_limit=level.node_limit,
+        order=level.order,
+        noise=level.noise,
+        seed=seed,
+        time_limit=time_limit,
+        to_move=to_move,
+        should_stop=should_stop,
+        on_progress=on_progress,
+        record_tree=record_tree,
+        tree_budget=tree_budget,
+    )
 
 
 def search_tree(
@@ -326,16 +335,15 @@ def search_tree(
     if result is None or result.tree is not None:
         return None if result is None else result.tree
     grid = np.asarray(grid, dtype=np.int8)
-    level = answer.level
-    replay = search(
+    replay = search_level(
+        answer.level,
         grid,
         rules,
-        level.depth,
         to_move=to_move,
+        seed=seed,
         should_stop=should_stop,
         record_tree=True,
         tree_budget=tree_budget,
-        **search_settings(level, seed),
     )
     played = (result.move, result.value, result.stats.depth, result.stats.total_nodes)
     recorded = (replay.move, replay.value, replay.stats.depth, replay.stats.total_nodes)
@@ -377,7 +385,14 @@ def _endgame_verdict(position: _Position, node_limit: int) -> _Verdict:
         time_limit=position.soft_limit,
         node_limit=node_limit,
     )
-    return _Verdict(solved.score, solved.move, solved.nodes, max(node_limit - solved.nodes, 0), current, mask)
+    return _Verdict(
+        outcome=solved.score,
+        column=solved.move,
+        nodes=solved.nodes,
+        nodes_left=max(node_limit - solved.nodes, 0),
+        current=current,
+        mask=mask,
+    )
 
 
 def _keeping_column(position: _Position, verdict: _Verdict, searched: int) -> tuple[int, int]:
@@ -397,7 +412,9 @@ def _keeping_column(position: _Position, verdict: _Verdict, searched: int) -> tu
         if col == verdict.column:
             return col, spent
         try:
-            outcome, nodes = _column_outcome(solver, col, verdict, position, verdict.nodes_left - spent)
+            outcome, nodes = _column_outcome(
+                solver, col, position, verdict=verdict, node_limit=verdict.nodes_left - spent
+            )
         except SolverStopped:
             if position.stopped():
                 raise
@@ -409,7 +426,7 @@ def _keeping_column(position: _Position, verdict: _Verdict, searched: int) -> tu
 
 
 def _column_outcome(
-    solver: Solver, col: int, verdict: _Verdict, position: _Position, node_limit: int
+    solver: Solver, col: int, position: _Position, *, verdict: _Verdict, node_limit: int
 ) -> tuple[int, int]:
     """The outcome (1/0/-1) of playing ``col`` (-2 where it is full), and the nodes it took."""
     current, mask = verdict.current, verdict.mask
@@ -559,23 +576,19 @@ class Thinking:
         board: Board,
         seconds: float | None,
         *,
-        purpose: Purpose = Purpose.MOVE,
-        seed: int = 0,
-        on_pass: ProgressCallback | None = None,
+        asked: Asked = Asked(),
         should_stop: Callable[[], bool] | None = None,
-        record_tree: bool = False,
-        tree_budget: int = DEFAULT_BUDGET,
     ):
+        """``asked.on_progress`` hears of each finished pass of the level's search;
+        ``should_stop`` is the caller's stop request (the clock's is ``self.should_stop``)."""
         self.level = level
-        self.purpose = purpose
-        self.seed = seed
+        self.asked = asked
         self.board = board.copy()
         self.seconds = None if seconds is None else min(seconds, MAX_THINK_SECONDS)
         self.started = time.perf_counter()
         self.stop_requested = threading.Event()
         self._outside_stop = should_stop
-        self._on_pass = on_pass
-        self._record = (record_tree, tree_budget)
+        self._on_pass = asked.on_progress
         self._progress: SearchProgress | None = None
         self._reported_depth = 0
         self._net: Answer | None = None
@@ -665,20 +678,9 @@ class Thinking:
         soft = None
         if self.seconds is not None:
             soft = max(0.01, self.started + self.seconds * SOFT_SHARE - SAFETY_SECONDS - time.perf_counter())
+        position = _Position(board.grid, board.rules, board.to_move, should_stop=self.should_stop, soft_limit=soft)
         try:
-            answer = _choose_now(
-                self.level,
-                board.grid,
-                board.rules,
-                board.to_move,
-                self.purpose,
-                soft,
-                self.should_stop,
-                self._progress_seen,
-                self._record[0],
-                self._record[1],
-                self.seed,
-            )
+            answer = _choose_now(self.level, position, replace(self.asked, on_progress=self._progress_seen))
         except (SearchCancelled, SolverStopped):
             if self._outside_stop is not None and self._outside_stop():
                 raise
@@ -687,31 +689,11 @@ class Thinking:
 
 
 def _on_the_clock(
-    level: Level,
-    grid: np.ndarray,
-    rules: Rules,
-    to_move: int,
-    purpose: Purpose,
-    seconds: float,
-    should_stop: Callable[[], bool] | None,
-    on_progress: ProgressCallback | None,
-    record_tree: bool,
-    tree_budget: int,
-    seed: int,
+    level: Level, board: Board, *, seconds: float, asked: Asked, should_stop: Callable[[], bool] | None
 ) -> Answer:
     """``choose_move`` under an outside clock: the level thinks in a thread, and when the
     time is up the best move found so far answers (the late work is told to stop)."""
-    thinking = Thinking(
-        level,
-        Board(rules, grid, to_move=to_move),
-        seconds,
-        purpose=purpose,
-        seed=seed,
-        on_pass=on_progress,
-        should_stop=should_stop,
-        record_tree=record_tree,
-        tree_budget=tree_budget,
-    )
+    thinking = Thinking(level, board, seconds, asked=asked, should_stop=should_stop)
     answers: list[Answer] = []
     failures: list[BaseException] = []
 

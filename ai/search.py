@@ -44,6 +44,7 @@ from ai.search_types import (
     ColumnValue,
     MoveOrder,
     OutOfTime,
+    PassSettings,
     ProgressCallback,
     SearchCancelled,
     SearchProgress,
@@ -59,6 +60,7 @@ __all__ = [
     "CHECK_EVERY",
     "ColumnValue",
     "MoveOrder",
+    "PassSettings",
     "ProgressCallback",
     "SearchCancelled",
     "SearchProgress",
@@ -334,23 +336,15 @@ TABLE_LIMIT = 1 << 19
 class _Context:
     """What stays the same across the passes of one search."""
 
-    def __init__(
-        self,
-        rules: Rules,
-        pruning: bool,
-        check: Callable[[int], None],
-        order: MoveOrder = MoveOrder.BEST_FIRST,
-        noise: int = 0,
-        seed: int = 0,
-    ):
+    def __init__(self, rules: Rules, settings: PassSettings, check: Callable[[int], None]):
         geo = geometry(rules)
         self.geo = geo
-        self.pruning = pruning
+        self.pruning = settings.pruning
         self.check = check
-        self.order = order
+        self.order = order = settings.order
         self.evaluate = make_evaluator(geo)
-        if noise:
-            self.evaluate = _noisy(self.evaluate, noise, seed)
+        if settings.noise:
+            self.evaluate = _noisy(self.evaluate, settings.noise, settings.context_seed)
         self.final_value = make_final_value(geo)
         self.eval_cache: dict[int, int] = {}
         self.best_moves: dict[int, int] = {}
@@ -472,41 +466,42 @@ def search(
     if iterative is None:
         iterative = pruning or time_limit is not None or node_limit is not None
     # The compiled passes' one-time cost (a file load, about 0.05 s) is not the search's.
-    use_compiled = not record_tree and _compiled_pays(geo, first | second, depth, pruning, node_limit)
-    passes = _Deepening(time_limit, node_limit, should_stop, on_progress)
-    context_seed = hash((seed, first, second))
+    use_compiled = not record_tree and _compiled_pays(
+        geo, first | second, depth, pruning=pruning, node_limit=node_limit
+    )
+    passes = _Deepening(time_limit, node_limit=node_limit, should_stop=should_stop, on_progress=on_progress)
     over = game_over_value(geo, first, second)
     if over is not None:
         stats = SearchStats(0, 0, 0, 0, time.perf_counter() - passes.started, 0)
         return SearchResult(None, over, (), {}, stats, pruning)
     depths = range(1 if iterative else depth, depth + 1)
-    settings = (pruning, order, noise, context_seed)
-    compiled = _compiled(passes, rules, (first, second, to_move), depth, settings) if use_compiled else None
-    if compiled is not None:
-        return passes.run(
-            lambda d: compiled.one_pass(d, passes.done_nodes, passes.best is not None, passes.started), depths
-        )
-    return passes.run(
-        _python_passes(passes, rules, grid, to_move, settings, tree_budget if record_tree else None), depths
+    settings = PassSettings(pruning=pruning, order=order, noise=noise, context_seed=hash((seed, first, second)))
+    one_pass = (
+        _compiled(passes, rules, (first, second, to_move), depth=depth, settings=settings) if use_compiled else None
     )
+    if one_pass is None:
+        one_pass = _python_passes(
+            passes, rules, (grid, to_move), settings=settings, tree_budget=tree_budget if record_tree else None
+        )
+    return passes.run(one_pass, depths)
 
 
 def _python_passes(
     passes: _Deepening,
     rules: Rules,
-    grid: np.ndarray,
-    to_move: int,
-    settings: tuple[bool, MoveOrder, int, int],
+    position: tuple[np.ndarray, int],
+    *,
+    settings: PassSettings,
     tree_budget: int | None,
 ) -> Callable[[int], SearchResult]:
-    """The Python passes of a search (``tree_budget``: record each pass's tree, None: do not)."""
-    pruning, order, noise, context_seed = settings
-    ctx = _Context(rules, pruning, passes.check, order, noise, context_seed)
+    """The Python passes of a search from ``position`` (the grid, the side to move);
+    ``tree_budget``: record each pass's tree, None: do not."""
+    ctx = _Context(rules, settings, passes.check)
     passes.ctx = ctx
 
     def python_pass(depth: int) -> SearchResult:
         recorder = TreeRecorder(tree_budget) if tree_budget is not None else None
-        return _one_pass(ctx, grid, to_move, depth, recorder, passes.started, passes.done_nodes)
+        return _one_pass(ctx, position, depth, recorder=recorder, started=passes.started, done_nodes=passes.done_nodes)
 
     return python_pass
 
@@ -517,7 +512,7 @@ passes finish in about 0.1 s, what loading the kernel file (llvmlite) costs a pr
 has not yet.  Either way the same nodes are visited."""
 
 
-def _compiled_pays(geo: Geometry, mask: int, depth: int, pruning: bool, node_limit: int | None) -> bool:
+def _compiled_pays(geo: Geometry, mask: int, depth: int, *, pruning: bool, node_limit: int | None) -> bool:
     """Whether this search runs compiled: the board fits, and the kernel is loaded already
     or the search is big enough to be worth loading it (which this does)."""
     if not search_kernel.usable(geo.rules):
@@ -536,9 +531,10 @@ def _compiled(
     passes: _Deepening,
     rules: Rules,
     position: tuple[int, int, int],
+    *,
     depth: int,
-    settings: tuple[bool, MoveOrder, int, int],
-) -> search_kernel.CompiledPasses | None:
+    settings: PassSettings,
+) -> Callable[[int], SearchResult] | None:
     """The compiled passes of this search (``ai.compiled.search_kernel``), or None for the Python ones:
     they visit the same nodes, but record no tree."""
     if not search_kernel.usable(rules):
@@ -559,9 +555,23 @@ def _compiled(
         on_progress(progress)
 
     limits = search_kernel.Limits(
-        passes.should_stop, passes.deadline, report if on_progress is not None else None, TABLE_LIMIT
+        should_stop=passes.should_stop,
+        deadline=passes.deadline,
+        on_progress=report if on_progress is not None else None,
+        table=TABLE_LIMIT,
     )
-    return search_kernel.compiled_passes(rules, position, depth, settings, passes.node_limit, limits)
+    compiled = search_kernel.compiled_passes(
+        rules, position, depth=depth, settings=settings, node_limit=passes.node_limit, limits=limits
+    )
+    if compiled is None:
+        return None
+
+    def compiled_pass(depth: int) -> SearchResult:
+        return compiled.one_pass(
+            depth, done_nodes=passes.done_nodes, has_best=passes.best is not None, started=passes.started
+        )
+
+    return compiled_pass
 
 
 class _Deepening:
@@ -571,6 +581,7 @@ class _Deepening:
     def __init__(
         self,
         time_limit: float | None,
+        *,
         node_limit: int | None,
         should_stop: Callable[[], bool] | None,
         on_progress: ProgressCallback | None,
@@ -646,18 +657,20 @@ class _Deepening:
 
 def _one_pass(
     ctx: _Context,
-    grid: np.ndarray,
-    to_move: int,
+    position: tuple[np.ndarray, int],
     depth: int,
+    *,
     recorder: TreeRecorder | None,
     started: float,
     done_nodes: int,
 ) -> SearchResult:
-    """One pass of ``search`` to ``depth`` (``done_nodes``: the earlier passes' nodes).
+    """One pass of ``search`` from ``position`` (the grid, the side to move) to ``depth``
+    (``done_nodes``: the earlier passes' nodes).
 
     Raises:
         OutOfTime: the clock or the node budget stopped it (``check``).
     """
+    grid, to_move = position
     one = _Pass(ctx, depth, recorder)
     root = -1
     if recorder is not None:

@@ -29,6 +29,17 @@ class MoveOrder(enum.Enum):
     """The previous pass's best move first, then the killer move, then by static value."""
 
 
+@dataclass(frozen=True)
+class PassSettings:
+    """How every pass of one search searches: what ``ai.search`` hands its Python passes
+    and ``ai.compiled.search_kernel`` alike, so both read the same named fields."""
+
+    pruning: bool  # alpha-beta cutoffs on, or the full tree
+    order: MoveOrder  # how each node orders its moves
+    noise: int  # leaf values blurred by up to this much (0: exact judgement)
+    context_seed: int  # the noise's seed: the caller's seed mixed with the root position
+
+
 class SearchCancelled(Exception):
     """The caller asked the search to stop; it has no answer."""
 

@@ -240,7 +240,9 @@ def bench_presets_in_worker(games: int) -> None:
     try:
         # The worker's start and its kernel files' loading are not a move's: one job first.
         warm = Board.from_moves("4453443352")
-        worker.submit(SearchJob(warm.grid.copy(), STANDARD, warm.to_move, PRESETS["Hard"], record_tree=False), None)
+        worker.submit(
+            SearchJob(warm.grid.copy(), STANDARD, warm.to_move, level=PRESETS["Hard"], record_tree=False), None
+        )
         while worker.current is not None:
             worker.poll()
             time.sleep(0.01)
@@ -256,7 +258,7 @@ def bench_presets_in_worker(games: int) -> None:
                     board.push(rng.choice(board.legal_moves()))
                     while not board.is_game_over():
                         events: list[Any] = []
-                        worker.submit(SearchJob(board.grid.copy(), rules, board.to_move, level), None)
+                        worker.submit(SearchJob(board.grid.copy(), rules, board.to_move, level=level), None)
                         started = time.perf_counter()
                         answered = tree = None
                         while answered is None or (worker.receiving and tree is None):

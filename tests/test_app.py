@@ -197,11 +197,11 @@ def test_level_select_presets_and_start(app):
     level = app.stack.top
     hard = next(b for b in level.presets if b.label == "Hard")
     click(app, hard.rect.center)
-    assert app.settings.level() == PRESETS["Hard"]
+    assert app.settings.level == PRESETS["Hard"]
     click(app, level.pruning.arrow_rects()[1].center)
-    assert app.settings.pruning is False
+    assert app.settings.level.pruning is False
     click(app, level.budget.arrow_rects()[1].center)
-    assert app.settings.node_budget == 10_000
+    assert app.settings.level.node_budget == 10_000
     press(app, pygame.K_RETURN, frames=2)
     play = app.stack.top
     assert isinstance(play, PlayScene)
@@ -467,7 +467,7 @@ def test_settings_with_bad_values_keep_the_good_ones(tmp_path, caplog):
     )
     with caplog.at_level(logging.WARNING):
         settings = load_settings(path)
-    assert settings.rows == 6 and settings.cols == 9 and settings.theme == "classic" and settings.depth == 4
+    assert settings.rows == 6 and settings.cols == 9 and settings.theme == "classic" and settings.level.depth == 4
     assert settings.tally == {"wins": 3, "draws": 1, "losses": 2}
     assert "rows=99" in caplog.text and "depth" in caplog.text
 
@@ -769,7 +769,7 @@ def test_exact_scores_label_every_column_and_make_the_hint(app):
     for move in play.match.board.legal_moves():
         child = Board.from_moves(board.moves_string() + str(move + 1))
         exact[move] = -Solver(board.rules).solve_grid(child.grid, -side).score
-    job = SearchJob(play.match.board.grid.copy(), board.rules, side, Level(2), purpose=JobPurpose.HINT)
+    job = SearchJob(play.match.board.grid.copy(), board.rules, side, level=Level(2), purpose=JobPurpose.HINT)
     answer = choose_move(Level(2), job.grid, board.rules, side, purpose=Purpose.HINT)
     assert answer.column_scores is not None
     assert {col: found.score(side, job.grid) for col, found in answer.column_scores.items()} == exact
@@ -846,7 +846,7 @@ def test_computer_vs_computer_has_a_level_for_each_side(app):
     click(app, next(b for b in scene.presets if b.label == "Hard").rect.center)
     click(app, scene.side_selector.arrow_rects()[1].center)  # now player 2's level
     click(app, next(b for b in scene.presets if b.label == "Easy").rect.center)
-    assert app.settings.level() == PRESETS["Hard"] and app.settings.second_level() == PRESETS["Easy"]
+    assert app.settings.level == PRESETS["Hard"] and app.settings.second_level == PRESETS["Easy"]
     press(app, pygame.K_RETURN, frames=2)
     play = app.stack.top
     assert isinstance(play, PlayScene)
@@ -921,12 +921,12 @@ def test_level_select_offers_every_preset_and_the_move_order(app):
     assert [b.label for b in scene.presets] == list(PRESETS)  # Beginner ... Perfect
     assert set(PRESETS) <= set(PRESET_NOTES)
     click(app, next(b for b in scene.presets if b.label == "Perfect").rect.center)
-    assert app.settings.level() == PRESETS["Perfect"]
-    assert read_settings(app.settings_path).settings.level() == PRESETS["Perfect"]  # kept as chosen
+    assert app.settings.level == PRESETS["Perfect"]
+    assert read_settings(app.settings_path).settings.level == PRESETS["Perfect"]  # kept as chosen
     assert scene.order not in scene.selectors  # Perfect has no move order to change
     click(app, next(b for b in scene.presets if b.label == "Easy").rect.center)
     click(app, scene.order.arrow_rects()[0].center)  # the order row, by hand: a plain search
-    level = app.settings.level()
+    level = app.settings.level
     assert level.order is not MoveOrder.BEST_FIRST and not level.perfect and level.noise == 0
 
 
@@ -1015,7 +1015,7 @@ def test_perfect_hides_the_search_rows_that_do_not_apply(app):
     for key in (pygame.K_UP, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_DOWN, pygame.K_LEFT):
         press(app, key)
     click(app, scene.depth.arrow_rects()[1].center)  # where a hidden row's arrow was: nothing
-    assert app.settings.level() == PRESETS["Perfect"]
+    assert app.settings.level == PRESETS["Perfect"]
     click(app, next(b for b in scene.presets if b.label == "Hard").rect.center)
     assert scene.selectors == [scene.depth, scene.pruning, scene.order, scene.budget]
     press(app, pygame.K_RETURN, frames=2)
@@ -1036,9 +1036,9 @@ def test_perfect_off_the_standard_board_shows_the_expert_rows_it_plays(app):
     click(app, next(b for b in scene.presets if b.label == "Perfect").rect.center)
     assert scene.selectors == [scene.depth, scene.pruning, scene.order, scene.budget]
     assert (scene.depth.value, scene.budget.value) == (MAX_DEPTH, EXPERT_SEARCH_NODES)
-    assert app.settings.level() == PRESETS["Perfect"]
+    assert app.settings.level == PRESETS["Perfect"]
     click(app, scene.pruning.arrow_rects()[1].center)
-    level = app.settings.level()
+    level = app.settings.level
     assert (level.perfect, level.pruning, level.node_budget) == (False, False, EXPERT_SEARCH_NODES)
 
 
@@ -1161,7 +1161,7 @@ def test_two_player_hint_names_the_winner_not_the_opponent(app):
         child = Board.from_moves(board.moves_string() + str(move + 1))
         exact[move] = -Solver(board.rules).solve_grid(child.grid, -side).score
     assert max(exact.values()) < 0
-    job = SearchJob(play.match.board.grid.copy(), board.rules, side, Level(2), purpose=JobPurpose.HINT)
+    job = SearchJob(play.match.board.grid.copy(), board.rules, side, level=Level(2), purpose=JobPurpose.HINT)
     answer = choose_move(Level(2), job.grid, board.rules, side, purpose=Purpose.HINT)
     play.jobs.purpose, play.jobs.ply = JobPurpose.HINT, len(play.match.moves)
     play.jobs.receive(JobResult(1, job, answer))

@@ -182,7 +182,7 @@ def test_the_worker_sends_the_answer_first_and_then_the_same_searchs_tree():
     worker = AIWorker(use_process=False)
     try:
         owner = Owner()
-        worker.submit(SearchJob(board.grid.copy(), STANDARD, board.to_move, PRESETS["Hard"]), owner)
+        worker.submit(SearchJob(board.grid.copy(), STANDARD, board.to_move, level=PRESETS["Hard"]), owner)
         pump(worker, lambda: worker.current is None and not worker.receiving)
         (answer,) = [e for e in owner.events if isinstance(e, JobResult)]
         (tree,) = [e.tree for e in owner.events if isinstance(e, TreeReady)]

@@ -11,17 +11,36 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai.levels import NODE_BUDGETS
-from game.app.settings import Opponent, Settings, load_settings, read_settings, save_settings
+from ai.levels import EASY_NOISE, NODE_BUDGETS, PRESETS, Level
+from ai.search_types import MoveOrder
+from game.app.settings import (
+    _LEVEL_READERS,
+    LEVEL_FIELDS,
+    Opponent,
+    Settings,
+    load_settings,
+    read_settings,
+    save_settings,
+)
 
 TALLY = {"wins": 5, "draws": 2, "losses": 7}
-KEYS = [*Settings.__dataclass_fields__, "tally", "wins", "losses", "draws", "player1"]
+KEYS = [
+    *Settings.__dataclass_fields__,
+    *LEVEL_FIELDS,  # inside a level's object, or flat at the top (the old layout)
+    *(f"second_{name}" for name in LEVEL_FIELDS),
+    "tally",
+    "wins",
+    "losses",
+    "draws",
+    "player1",
+]
 
 
 def good_text(**changes: object) -> str:
@@ -89,7 +108,7 @@ def test_a_damaged_file_starts_with_what_could_be_read_and_one_warning(tmp_path,
         assert wins_draws == {"wins": 5, "draws": 2}
     else:
         assert settings.tally == {"wins": 0, "draws": 0, "losses": 0}
-    assert isinstance(settings.node_budget, int) and settings.node_budget in NODE_BUDGETS
+    assert isinstance(settings.level.node_budget, int) and settings.level.node_budget in NODE_BUDGETS
 
 
 @pytest.mark.parametrize(("content", "tally_readable"), [case[1:] for case in DAMAGED], ids=[c[0] for c in DAMAGED])
@@ -213,7 +232,9 @@ def test_any_bytes_at_all_give_usable_settings(data):
         path.write_bytes(data)
         report = read_settings(path)
         report.settings.rules()
-        report.settings.level()
+        assert all(
+            isinstance(level.order, MoveOrder) for level in (report.settings.level, report.settings.second_level)
+        )
         assert save_settings(report.settings, path)
         assert read_settings(path).problems == ()  # what was saved reads back clean
 
@@ -225,12 +246,11 @@ def test_every_preset_survives_a_save_for_each_side(tmp_path):
     path = tmp_path / "settings.json"
     for first, second in zip(PRESETS.values(), reversed(list(PRESETS.values()))):
         settings = Settings()
-        settings.set_level(first)
-        settings.set_second_level(second)
+        settings.level, settings.second_level = first, second
         assert save_settings(settings, path)
         report = read_settings(path)
         assert report.problems == ()
-        assert report.settings.level() == first and report.settings.second_level() == second
+        assert report.settings.level == first and report.settings.second_level == second
 
 
 def test_expert_saved_before_its_board_share_existed_is_still_expert(tmp_path):
@@ -245,10 +265,70 @@ def test_expert_saved_before_its_board_share_existed_is_still_expert(tmp_path):
     old["order"] = PRESETS["Expert"].order.value
     data = {**old, **{f"second_{name}": value for name, value in old.items()}}
     settings = load_settings(write(tmp_path, json.dumps(data)))
-    assert settings.level() == settings.second_level() == PRESETS["Expert"]
+    assert settings.level == settings.second_level == PRESETS["Expert"]
     custom = {**old, "node_budget": 50_000}
-    assert load_settings(write(tmp_path, json.dumps(custom))).level() == Level(
+    assert load_settings(write(tmp_path, json.dumps(custom))).level == Level(
         **{**custom, "order": PRESETS["Expert"].order}
     )
     report = read_settings(write(tmp_path, json.dumps({**old, "endgame_percent": 150})))
     assert any(problem.startswith("endgame_percent=150") for problem in report.problems)
+
+
+# -- a level is one value: one object in the file, the old flat layout still read ------------
+OLD_FLAT_FILE = Path(__file__).parent / "data" / "settings_flat_levels.json"
+
+
+def test_a_file_with_the_old_flat_levels_loads_into_the_same_levels(tmp_path):
+    """Written as the game saved it before a level was one object (``second_`` fields and all)."""
+    report = read_settings(write(tmp_path, OLD_FLAT_FILE.read_bytes()))
+    assert report.problems == ()
+    settings = report.settings
+    assert settings.level == PRESETS["Expert"]
+    assert settings.second_level == Level(5, pruning=False, node_budget=50_000, order=MoveOrder.CENTRE_FIRST, noise=40)
+    assert settings.opponent is Opponent.DEMO and settings.tally == TALLY
+    path = tmp_path / "settings.json"
+    assert save_settings(settings, path)  # the next save writes the new layout, the same levels
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert not set(saved) & {*LEVEL_FIELDS, *(f"second_{name}" for name in LEVEL_FIELDS)}
+    again = read_settings(path)
+    assert again.problems == () and (again.settings.level, again.settings.second_level) == (
+        settings.level,
+        settings.second_level,
+    )
+
+
+def test_each_level_is_saved_as_one_object_of_plain_values(tmp_path):
+    path = tmp_path / "settings.json"
+    settings = Settings()
+    settings.level, settings.second_level = PRESETS["Hard"], replace(PRESETS["Easy"], order=MoveOrder.LEFT_TO_RIGHT)
+    assert save_settings(settings, path)
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["level"] == {**asdict(PRESETS["Hard"]), "order": "best first"}
+    assert saved["second_level"]["order"] == "left to right" and saved["second_level"]["noise"] == EASY_NOISE
+
+
+def test_a_bad_value_in_a_level_costs_only_that_value(tmp_path):
+    hard = {**asdict(PRESETS["Hard"]), "order": "best first"}
+    text = good_text(level={**hard, "node_budget": 7, "order": "random"}, second_level=[1, 2])
+    report = read_settings(write(tmp_path, text))
+    assert report.settings.level == replace(PRESETS["Hard"], node_budget=0, order=MoveOrder.BEST_FIRST)
+    assert report.settings.second_level == Settings().second_level
+    assert report.problems == (
+        "level.node_budget=7 is not valid: using 0",
+        "level.order='random' is not valid: using 'best first'",
+        "second_level is not a table of values: using the default",
+    )
+    assert report.notice is not None and "level.node_budget, level.order, second_level" in report.notice
+    assert report.moved_to is None
+
+
+def test_expert_saved_as_one_object_before_its_board_share_existed_is_still_expert(tmp_path):
+    """A ``Level`` field added later (``LATER_LEVEL_FIELDS``) keeps a preset in the new layout too."""
+    old = {name: value for name, value in asdict(PRESETS["Expert"]).items() if name != "endgame_percent"}
+    old["order"] = PRESETS["Expert"].order.value
+    settings = load_settings(write(tmp_path, good_text(level=old, second_level=old)))
+    assert settings.level == settings.second_level == PRESETS["Expert"]
+
+
+def test_every_level_field_has_a_reader():
+    assert list(_LEVEL_READERS) == list(LEVEL_FIELDS)

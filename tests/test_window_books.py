@@ -48,7 +48,7 @@ from game.board import Board
 board = Board.from_moves("4")
 sent = []
 for purpose in (JobPurpose.MOVE, JobPurpose.HINT):
-    job = SearchJob(board.grid.copy(), board.rules, board.to_move, PRESETS["Perfect"], purpose=purpose)
+    job = SearchJob(board.grid.copy(), board.rules, board.to_move, level=PRESETS["Perfect"], purpose=purpose)
     run_job(1, job, sent.append, lambda: False)
 print(json.dumps([[type(m).__name__, getattr(m, "message", None) or getattr(getattr(m, "answer", None), "note", "")]
                   for m in sent if type(m).__name__ in ("JobResult", "JobFailed")]))
@@ -72,7 +72,7 @@ from game.app.worker_jobs import run_job
 from game.board import Board
 board = Board.from_moves("4")
 sent = []
-job = SearchJob(board.grid.copy(), board.rules, board.to_move, PRESETS["Expert"], purpose=JobPurpose.MOVE)
+job = SearchJob(board.grid.copy(), board.rules, board.to_move, level=PRESETS["Expert"], purpose=JobPurpose.MOVE)
 run_job(1, job, sent.append, lambda: False)
 print(json.dumps([[type(m).__name__, getattr(getattr(m, "answer", None), "move", None),
                    getattr(getattr(m, "answer", None), "note", None)] for m in sent]))

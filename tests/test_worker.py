@@ -55,7 +55,7 @@ def pump(worker: AIWorker, until, timeout: float = 60.0) -> list[tuple[object, W
 def job_for(moves: str, depth: int, *, pruning: bool = True, level: Level | None = None, **options) -> SearchJob:
     """A job in the position of ``moves``: ``level``, else a plain depth-``depth`` level."""
     board = Board.from_moves(moves)
-    return SearchJob(board.grid.copy(), Rules(), board.to_move, level or Level(depth, pruning=pruning), **options)
+    return SearchJob(board.grid.copy(), Rules(), board.to_move, level=level or Level(depth, pruning=pruning), **options)
 
 
 @pytest.fixture(params=[pytest.param(True, marks=pytest.mark.slow), False], ids=["process", "thread"])
@@ -118,7 +118,7 @@ def test_submitting_replaces_the_job_under_way(worker):
 
 def test_a_failing_search_is_reported_to_its_owner(worker):
     owner = Owner()
-    bad = SearchJob(np.zeros((6, 7), dtype=np.int8), Rules(), MIN, Level(0))  # depth 0 is refused
+    bad = SearchJob(np.zeros((6, 7), dtype=np.int8), Rules(), MIN, level=Level(0))  # depth 0 is refused
     worker.submit(bad, owner)
     pump(worker, lambda: worker.current is None)
     (failure,) = owner.events
@@ -163,7 +163,7 @@ def test_a_level_plays_through_choose_move_as_everywhere_else(worker):
 
     board = Board.from_moves("4453")
     owner = Owner()
-    job = SearchJob(board.grid.copy(), Rules(), board.to_move, PRESETS["Hard"])
+    job = SearchJob(board.grid.copy(), Rules(), board.to_move, level=PRESETS["Hard"])
     worker.submit(job, owner)
     pump(worker, lambda: worker.current is None and not worker.receiving)
     (answer,) = [e for e in owner.events if isinstance(e, JobResult)]
@@ -179,7 +179,7 @@ def test_the_perfect_level_answers_and_then_ponders_until_the_next_job(worker):
 
     board = Board.from_moves(LATE)
     owner = Owner()
-    worker.submit(SearchJob(board.grid.copy(), Rules(), board.to_move, PRESETS["Perfect"]), owner)
+    worker.submit(SearchJob(board.grid.copy(), Rules(), board.to_move, level=PRESETS["Perfect"]), owner)
     pump(worker, lambda: worker.current is None and not worker.receiving)
     (answer,) = [e for e in owner.events if isinstance(e, JobResult)]
     assert answer.answer.move in board.legal_moves() and answer.answer.decided_by is DecidedBy.SOLVER
@@ -196,7 +196,7 @@ def test_a_hint_carries_every_columns_exact_score_and_the_positions(worker):
 
     board = Board.from_moves(LATE)
     owner = Owner()
-    job = SearchJob(board.grid.copy(), Rules(), board.to_move, PRESETS["Medium"], purpose=JobPurpose.HINT)
+    job = SearchJob(board.grid.copy(), Rules(), board.to_move, level=PRESETS["Medium"], purpose=JobPurpose.HINT)
     worker.submit(job, owner)
     pump(worker, lambda: worker.current is None and not worker.receiving)
     (answer,) = [e for e in owner.events if isinstance(e, JobResult)]

@@ -50,6 +50,7 @@ from ai.search_types import (
     ColumnValue,
     MoveOrder,
     OutOfTime,
+    PassSettings,
     SearchCancelled,
     SearchResult,
     SearchStats,
@@ -666,6 +667,7 @@ class CompiledPasses:
         kernel: LoadedKernel,
         rules: Rules,
         position: tuple[int, int, int],
+        *,
         params: Int64Array,
         steps: Int64Array,
         limits: Limits,
@@ -684,7 +686,7 @@ class CompiledPasses:
         self.flag = np.zeros(1, dtype=np.int64)
         self.pass_arrays: tuple[np.ndarray, ...] = ()  # the running pass's line arrays (``one_pass``)
 
-    def one_pass(self, depth: int, done_nodes: int, has_best: bool, started: float) -> SearchResult:
+    def one_pass(self, depth: int, *, done_nodes: int, has_best: bool, started: float) -> SearchResult:
         """One pass to ``depth`` (``done_nodes``: the earlier passes' nodes).
 
         Raises:
@@ -779,8 +781,9 @@ def _join_through_interrupts(thread: threading.Thread) -> None:
 def compiled_passes(
     rules: Rules,
     position: tuple[int, int, int],
+    *,
     depth: int,
-    settings: tuple[bool, MoveOrder, int, int],
+    settings: PassSettings,
     node_limit: int | None,
     limits: Limits,
 ) -> CompiledPasses | None:
@@ -792,18 +795,19 @@ def compiled_passes(
     if kernel is None:
         return None
     params = search_params(rules, depth, settings, node_limit, limits.table)
-    return CompiledPasses(kernel, rules, position, params, move_steps(rules, settings[1]), limits)
+    return CompiledPasses(
+        kernel, rules, position, params=params, steps=move_steps(rules, settings.order), limits=limits
+    )
 
 
 def search_params(
-    rules: Rules, depth: int, settings: tuple[bool, MoveOrder, int, int], node_limit: int | None, table_limit: int
+    rules: Rules, depth: int, settings: PassSettings, node_limit: int | None, table_limit: int
 ) -> Int64Array:
     """The kernel's ``params`` for a search to ``depth`` with ``settings`` (pruning, move
     order, noise, the seed of the noisy levels' blur): the rules' part, then the search's."""
-    pruning, order, noise, context_seed = settings
     params = np.array(rule_params(rules), dtype=np.int64)
-    params[P_PRUNING], params[P_REMEMBER] = int(pruning), int(order is MoveOrder.BEST_FIRST)
-    params[P_NOISE], params[P_LANE] = noise, hash(context_seed)
+    params[P_PRUNING], params[P_REMEMBER] = int(settings.pruning), int(settings.order is MoveOrder.BEST_FIRST)
+    params[P_NOISE], params[P_LANE] = settings.noise, hash(settings.context_seed)
     params[P_TABLE_LIMIT] = table_limit
     params[P_SLOTS] = table_slots(rules, depth, node_limit, table_limit)
     params[P_NODE_LIMIT] = -1 if node_limit is None else node_limit

@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -60,10 +61,8 @@ class Demo:
         self.out.mkdir(parents=True, exist_ok=True)
         self.home = home or Path(tempfile.mkdtemp(prefix="connect4-demo-"))
         self.app = App(size, home=self.home)
-        self.app.settings.depth = depth
-        self.app.settings.pruning = True
-        self.app.settings.node_budget = 0
-        self.app.settings.set_second_level(self.app.settings.level())
+        level = replace(self.app.settings.level, depth=depth, pruning=True, node_budget=0)
+        self.app.settings.level = self.app.settings.second_level = level
         self.app.settings.language = language
         set_language(language)
         self.saved: list[Path] = []

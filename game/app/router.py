@@ -119,7 +119,7 @@ def review_of(request: OpenReview) -> ReviewScene:
 def play_from(board: Board, level: Level) -> PlayScene:
     """A game from ``board`` against ``level``: the person plays the side to move."""
     first = "human" if board.to_move == MAX else "computer"
-    scene = PlayScene(board.rules, level, Opponent.COMPUTER, first)
+    scene = PlayScene(board.rules, level, Opponent.COMPUTER, first=first)
     scene.match = Match(board.rules, board=board.copy())
     return scene
 
@@ -136,9 +136,9 @@ def resume_game(host: SceneHost) -> PlayScene | None:
     except ValueError:
         opponent = settings.opponent
     first = kept.settings.get("first", settings.first)
-    level2 = settings.second_level() if opponent is Opponent.DEMO else None
+    level2 = settings.second_level if opponent is Opponent.DEMO else None
     scene = PlayScene(
-        kept.rules, settings.level(), opponent, first if first in ("human", "computer") else "human", level2=level2
+        kept.rules, settings.level, opponent, first=first if first in ("human", "computer") else "human", level2=level2
     )
     try:
         for move in kept.moves:

@@ -4,7 +4,8 @@ The file is the user's record, so reading it never crashes and never loses more 
 it must: whatever the bytes (junk, another encoding, a byte-order mark, a cut-off or
 over-long file, nesting 100,000 deep, wrong types, absurd numbers), the game starts
 with what could be read and the defaults for the rest, and says so in one warning.
-Each value, and each count of the tally, is checked on its own.  A file that could not
+Each value (each of a level's too: a level is one object), and each count of the
+tally, is checked on its own.  A file that could not
 be read whole is first copied aside (``settings.json.corrupt-<time>``) so the next save
 does not destroy it.  Saving is atomic: a temporary file in the same folder, flushed
 and synced, then renamed over the old one.
@@ -28,7 +29,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from ai.levels import NODE_BUDGETS, PRESETS, SOLVER_NODES, Level
+from ai.levels import NODE_BUDGETS, PRESETS, Level
 from ai.search import MoveOrder
 from game.rules import (
     MAX_COLS,
@@ -104,27 +105,8 @@ class Settings:
     speech: bool = False  # spoken output of the status line (``game.app.speech``)
     ui_scale: int = 100
     language: str = "system"  # "system" or a code of ``game.i18n.LANGUAGES``
-    depth: int = 4
-    pruning: bool = True
-    node_budget: int = 0
-    order: str = MoveOrder.BEST_FIRST.value
-    noise: int = 0
-    perfect: bool = False
-    book_discs: int = 0
-    endgame_cells: int = 0
-    endgame_percent: int = 0
-    solver_nodes: int = SOLVER_NODES
-    # Player 2's level in computer vs computer (player 1 plays the level above).
-    second_depth: int = 2
-    second_pruning: bool = True
-    second_node_budget: int = 0
-    second_order: str = MoveOrder.BEST_FIRST.value
-    second_noise: int = 0
-    second_perfect: bool = False
-    second_book_discs: int = 0
-    second_endgame_cells: int = 0
-    second_endgame_percent: int = 0
-    second_solver_nodes: int = SOLVER_NODES
+    level: Level = Level()  # the computer's (player 1's in computer vs computer)
+    second_level: Level = Level(2)  # player 2's in computer vs computer
     window_size: tuple[int, int] = (1024, 720)  # the window's last size (windowed, not full screen)
     tally: dict[str, int] = field(default_factory=_empty_tally)
     two_player_tally: dict[str, int] = field(default_factory=_empty_two_player_tally)
@@ -132,33 +114,13 @@ class Settings:
     def rules(self) -> Rules:
         return Rules(self.rows, self.cols, self.connect, self.gravity, Mode(self.mode))
 
-    def level(self) -> Level:
-        return self._level_at("")
-
-    def set_level(self, level: Level) -> None:
-        self._store_level("", level)
-
-    def second_level(self) -> Level:
-        """Player 2's level in computer vs computer."""
-        return self._level_at("second_")
-
-    def set_second_level(self, level: Level) -> None:
-        self._store_level("second_", level)
-
-    def _level_at(self, prefix: str) -> Level:
-        """The level stored in the fields named ``prefix`` + a ``Level`` field."""
-        values = {name: getattr(self, prefix + name) for name in LEVEL_FIELDS}
-        return Level(**{**values, "order": MoveOrder(values["order"])})
-
-    def _store_level(self, prefix: str, level: Level) -> None:
-        for name in LEVEL_FIELDS:
-            value = getattr(level, name)
-            setattr(self, prefix + name, value.value if isinstance(value, MoveOrder) else value)
-
 
 LEVEL_FIELDS = tuple(f.name for f in fields(Level))
-"""A side's level is stored flat, one settings field per ``Level`` field (player 2's with
-a ``second_`` prefix), so the settings file stays plain JSON checked value by value."""
+"""What the file holds of a side's level: one JSON object under the side's name
+(``level``, ``second_level``) with a value per ``Level`` field, each checked on its own."""
+OLD_LEVEL_PREFIXES = {"level": "", "second_level": "second_"}
+"""Files written before a level was one object held it flat, one top-level value per
+``Level`` field (``depth``, ..., player 2's ``second_depth``, ...): still read."""
 
 
 # -- checking values one by one -------------------------------------------------------------
@@ -190,6 +152,11 @@ def _node_budget(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value in NODE_BUDGETS else None
 
 
+def _move_order(value: object) -> MoveOrder | None:
+    orders = {order.value: order for order in MoveOrder}
+    return orders.get(value) if isinstance(value, str) else None
+
+
 def _window_size(value: object) -> tuple[int, int] | None:
     if not isinstance(value, (list, tuple)) or len(value) != 2:
         return None
@@ -216,28 +183,21 @@ _READERS: dict[str, Callable[[object], object]] = {
     "speech": _bool,
     "ui_scale": _scale,
     "language": _choice(LANGUAGE_CHOICES),
+    "window_size": _window_size,
+}
+_LEVEL_READERS: dict[str, Callable[[object], object]] = {
     "depth": _int_in(MIN_DEPTH, MAX_DEPTH),
     "pruning": _bool,
     "node_budget": _node_budget,
-    "order": _choice(tuple(order.value for order in MoveOrder)),
+    "order": _move_order,
     "noise": _int_in(0, 1000),
     "perfect": _bool,
     "book_discs": _int_in(0, 42),
     "endgame_cells": _int_in(0, 1000),
     "endgame_percent": _int_in(0, 100),
     "solver_nodes": _int_in(0, 10**9),
-    "second_depth": _int_in(MIN_DEPTH, MAX_DEPTH),
-    "second_pruning": _bool,
-    "second_node_budget": _node_budget,
-    "second_order": _choice(tuple(order.value for order in MoveOrder)),
-    "second_noise": _int_in(0, 1000),
-    "second_perfect": _bool,
-    "second_book_discs": _int_in(0, 42),
-    "second_endgame_cells": _int_in(0, 1000),
-    "second_endgame_percent": _int_in(0, 100),
-    "second_solver_nodes": _int_in(0, 10**9),
-    "window_size": _window_size,
 }
+"""One reader per ``Level`` field (``LEVEL_FIELDS``)."""
 MAX_COUNT = 10**9  # games in a tally; more is a damaged file, not a record
 
 
@@ -299,8 +259,9 @@ class SettingsReport:
         return "Some settings could not be read; the log says which"
 
 
-_VALUE_NAME = re.compile(r"([a-z_]+(?:\.[a-z0-9]+)?)(?:=| is not a table)")
-"""The setting a problem is about ("tally.losses=-1 is not a count" -> tally.losses)."""
+_VALUE_NAME = re.compile(r"([a-z_]+(?:\.[a-z0-9_]+)?)(?:=| is not a table)")
+"""The setting a problem is about ("tally.losses=-1 is not a count" -> tally.losses,
+"level.node_budget=7 is not valid" -> level.node_budget)."""
 
 
 class _Unreadable(ValueError):
@@ -458,7 +419,8 @@ def read_settings(path: Path) -> SettingsReport:
     for name, template in (("tally", _empty_tally()), ("two_player_tally", _empty_two_player_tally())):
         if name in data:
             setattr(settings, name, _read_tally(data[name], template, name, problems))
-    _keep_presets(settings, data)
+    settings.level = _read_level(data, "level", default=settings.level, problems=problems)
+    settings.second_level = _read_level(data, "second_level", default=settings.second_level, problems=problems)
     try:
         settings.rules()
     except RulesError as error:
@@ -472,18 +434,66 @@ LATER_LEVEL_FIELDS = ("endgame_percent",)
 """``Level`` fields added after settings files were first written."""
 
 
-def _keep_presets(settings: Settings, data: dict[str, Any]) -> None:
+def _stored_level(data: dict[str, Any], name: str, problems: list[str]) -> tuple[dict[str, Any], str]:
+    """A side's level as the file holds it, and the prefix its values are named by in a
+    problem: the object under ``name`` (``level.depth``), else the flat values of the old
+    layout (``depth``, ``second_depth``: ``OLD_LEVEL_PREFIXES``)."""
+    if name in data:
+        stored = data[name]
+        if isinstance(stored, dict):
+            return stored, f"{name}."
+        problems.append(f"{name} is not a table of values: using the default")
+        return {}, f"{name}."
+    prefix = OLD_LEVEL_PREFIXES[name]
+    return {field: data[prefix + field] for field in LEVEL_FIELDS if prefix + field in data}, prefix
+
+
+def _read_level(data: dict[str, Any], name: str, *, default: Level, problems: list[str]) -> Level:
+    """The level of the side called ``name`` (its ``Settings`` field): each value checked
+    on its own, a bad or missing one ``default``'s; a preset saved before a field existed
+    stays that preset (``_keep_presets``)."""
+    stored, label = _stored_level(data, name, problems)
+    values: dict[str, Any] = {}
+    for field_name, reader in _LEVEL_READERS.items():
+        if field_name not in stored:
+            continue
+        value = reader(stored[field_name])
+        if value is None:
+            said = _plain(getattr(default, field_name))
+            problems.append(f"{label}{field_name}={_short(stored[field_name])} is not valid: using {said!r}")
+        else:
+            values[field_name] = value
+    return _keep_presets(replace(default, **values), [field for field in LEVEL_FIELDS if field not in stored])
+
+
+def _keep_presets(level: Level, missing: list[str]) -> Level:
     """A preset saved before a ``Level`` field existed (Expert before ``endgame_percent``)
     is still that preset: the new field takes the preset's value, not the default."""
-    for prefix in ("", "second_"):
-        missing = [name for name in LEVEL_FIELDS if prefix + name not in data]
-        if not missing or not set(missing) <= set(LATER_LEVEL_FIELDS):
-            continue
-        stored = settings._level_at(prefix)
-        for preset in PRESETS.values():
-            if replace(preset, **{name: getattr(stored, name) for name in missing}) == stored:
-                settings._store_level(prefix, preset)
-                break
+    if not missing or not set(missing) <= set(LATER_LEVEL_FIELDS):
+        return level
+    for preset in PRESETS.values():
+        if replace(preset, **{name: getattr(level, name) for name in missing}) == level:
+            return preset
+    return level
+
+
+def _plain(value: object) -> object:
+    """A value as the file holds it (an enum by its value)."""
+    return value.value if isinstance(value, enum.Enum) else value
+
+
+def _level_json(level: Level) -> dict[str, object]:
+    """A level as the file holds it: one object, a plain value per field."""
+    return {name: _plain(getattr(level, name)) for name in LEVEL_FIELDS}
+
+
+def _as_json(settings: Settings) -> dict[str, Any]:
+    """What the file holds: the settings, each level as one object of plain values."""
+    return {
+        **asdict(settings),
+        "level": _level_json(settings.level),
+        "second_level": _level_json(settings.second_level),
+    }
 
 
 def load_settings(path: Path) -> Settings:
@@ -503,7 +513,7 @@ def save_settings(settings: Settings, path: Path) -> bool:
     temporary: str | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps(asdict(settings), indent=2)
+        text = json.dumps(_as_json(settings), indent=2)
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             file.write(text)

@@ -31,9 +31,9 @@ from ai.compiled.kernel_file import pure_python_forced
 from ai.depth_truth import benchmark_boards, depth_truth
 from ai.levels import Level
 from ai.perfect import shared_player
-from ai.player import choose_move, search_settings, search_tree
+from ai.player import choose_move, search_level, search_tree
 from ai.reviewer import ReviewStopped, review_game
-from ai.search import SearchCancelled, SearchProgress, search
+from ai.search import SearchCancelled, SearchProgress
 from ai.solver import SolverStopped
 from ai.textbook import textbook_search
 from ai.tree import SearchTree
@@ -138,16 +138,16 @@ def _answer(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[
     """The job's answer: the decider's for a move or a hint, a plain search to compare."""
     level = job.level
     if job.purpose is JobPurpose.COMPARE:
-        result = search(
+        result = search_level(
+            level,
             job.grid,
             job.rules,
-            level.depth,
-            record_tree=job.record_tree,
             to_move=job.to_move,
+            seed=0,  # ``choose_move``'s: a noisy level's own judgement
             should_stop=should_stop,
             on_progress=progress,
+            record_tree=job.record_tree,
             tree_budget=job.tree_budget,
-            **search_settings(level),  # with ``choose_move``'s seed (0): a noisy level's own judgement
         )
         return Answer(result.move, DecidedBy.SEARCH, level, result.value, result=result, nodes=result.stats.total_nodes)
     purpose = Purpose.MOVE if job.purpose is JobPurpose.MOVE else Purpose.HINT

@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from array import array
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 
 import numpy as np
 
@@ -53,6 +53,7 @@ class SearchJob:
     grid: np.ndarray
     rules: Rules
     to_move: int
+    _: KW_ONLY  # the position, then what to do with it, by name
     level: Level
     purpose: JobPurpose = JobPurpose.MOVE
     record_tree: bool = True

@@ -31,7 +31,7 @@ from typing import TextIO
 
 from ai.answer import Answer
 from ai.levels import LevelNotFound, find_level, strongest_level
-from ai.player import SAFETY_SECONDS, Thinking
+from ai.player import SAFETY_SECONDS, Asked, Thinking
 from ai.search import SearchProgress
 from game.board import Board, IllegalMoveError
 from game.bots.notes import NotesSaid
@@ -233,7 +233,7 @@ class Engine:
             )
 
         self._job = _Job(
-            Thinking(self.level, self.board, seconds, on_pass=on_pass),
+            Thinking(self.level, self.board, seconds, asked=Asked(on_progress=on_pass)),
             lambda timed: self.answer(f"bestmove {'none' if timed.move is None else timed.move}", timed),
         )
         self._job.start()

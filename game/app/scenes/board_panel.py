@@ -52,7 +52,12 @@ def scores_job(board: Board) -> SearchJob:
     """Perfect's exact column scores of ``board``: a hint of the one decider's (the book,
     then the solver within a hint's budget), as the play screen's badges."""
     return SearchJob(
-        board.grid.copy(), board.rules, board.to_move, PRESETS["Perfect"], JobPurpose.SCORES, record_tree=False
+        board.grid.copy(),
+        board.rules,
+        board.to_move,
+        level=PRESETS["Perfect"],
+        purpose=JobPurpose.SCORES,
+        record_tree=False,
     )
 
 

@@ -146,14 +146,14 @@ class LevelSelectScene(Scene):
     def level(self) -> Level:
         """The level the rows show (player 2's when that side is chosen)."""
         s = self.app.settings
-        return s.second_level() if self.side is Side.PLAYER2 else s.level()
+        return s.second_level if self.side is Side.PLAYER2 else s.level
 
     def set_level(self, level: Level) -> None:
         s = self.app.settings
         if self.side is Side.PLAYER2:
-            s.set_second_level(level)
+            s.second_level = level
         else:
-            s.set_level(level)
+            s.level = level
         self.app.save_settings()
         self._sync()
 
@@ -240,8 +240,8 @@ class LevelSelectScene(Scene):
         s = self.app.settings
         if not self.both_sides:
             return _("You vs the computer · {describe}").format(describe=s.rules().said())
-        one = preset_name(s.level()) or _("depth {depth}").format(depth=s.depth)
-        two = preset_name(s.second_level()) or _("depth {second_depth}").format(second_depth=s.second_depth)
+        one = preset_name(s.level) or _("depth {depth}").format(depth=s.level.depth)
+        two = preset_name(s.second_level) or _("depth {second_depth}").format(second_depth=s.second_level.depth)
         return _("Computer vs computer: player 1 {one}, player 2 {two} · {describe}").format(
             one=one, two=two, describe=s.rules().said()
         )
@@ -334,9 +334,9 @@ class PlayOnScene(LevelSelectScene):
 
     def start(self) -> None:
         self.app.save_settings()
-        self.app.replace(PlayFrom(self.board.copy(), self.app.settings.level()))
+        self.app.replace(PlayFrom(self.board.copy(), self.app.settings.level))
         side = 1 if self.board.to_move == MAX else 2
-        level = level_label(self.app.settings.level())
+        level = level_label(self.app.settings.level)
         self.app.show_toast(
             _("Playing on after move {count}: you are player {side}, against {level}").format(
                 count=len(self.board.moves), side=side, level=level

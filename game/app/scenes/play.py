@@ -93,8 +93,8 @@ class PlayScene(Scene):
 
     @classmethod
     def from_settings(cls, settings: Settings) -> PlayScene:
-        level2 = settings.second_level() if settings.opponent is Opponent.DEMO else None
-        return cls(settings.rules(), settings.level(), settings.opponent, settings.first, level2=level2)
+        level2 = settings.second_level if settings.opponent is Opponent.DEMO else None
+        return cls(settings.rules(), settings.level, settings.opponent, first=settings.first, level2=level2)
 
     # -- life cycle -------------------------------------------------------------------
     def on_enter(self) -> None:

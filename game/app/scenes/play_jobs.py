@@ -120,7 +120,7 @@ class PlayJobs:
             self.scene.match.board.grid.copy(),
             self.scene.rules,
             side,
-            self.level_for(purpose, side),
+            level=self.level_for(purpose, side),
             purpose=purpose,
             record_tree=purpose is not JobPurpose.SCORES,
             tree_budget=UI_TREE_BUDGET,

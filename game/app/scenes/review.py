@@ -310,7 +310,7 @@ class ReviewScene(Scene):
         depth = min(self.depths.get(side, PERSON_DEPTH), TREE_DEPTH_CAP, int((board.grid == 0).sum()))
         self.tree_ply = ply
         self.tree_result = None
-        job = SearchJob(board.grid.copy(), self.rules, side, Level(depth), purpose=JobPurpose.COMPARE)
+        job = SearchJob(board.grid.copy(), self.rules, side, level=Level(depth), purpose=JobPurpose.COMPARE)
         self.tree_job.submit(job)
         self.app.show_toast(_("Searching move {ply} to depth {depth} for its tree...").format(ply=ply + 1, depth=depth))
 

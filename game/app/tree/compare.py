@@ -76,7 +76,7 @@ class OrderComparison:
     def _submit_next(self) -> None:
         # The level's judgement (its noise, with choose_move's seed 0), pruning on, capped.
         level = Level(self.depth, order=ORDERS[len(self.runs)], noise=self.noise, node_budget=self.cap)
-        job = SearchJob(self.grid, self.rules, self.to_move, level, purpose=JobPurpose.COMPARE, record_tree=False)
+        job = SearchJob(self.grid, self.rules, self.to_move, level=level, purpose=JobPurpose.COMPARE, record_tree=False)
         self.job_id = self.app.submit(job, self.owner)
 
     def take(self, event: WorkerEvent) -> bool:

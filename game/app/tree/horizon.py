@@ -57,7 +57,12 @@ class Horizon:
             return
         board = node.board()
         job = SearchJob(
-            board.grid.copy(), rules, board.to_move, PRESETS["Perfect"], JobPurpose.SCORES, record_tree=False
+            board.grid.copy(),
+            rules,
+            board.to_move,
+            level=PRESETS["Perfect"],
+            purpose=JobPurpose.SCORES,
+            record_tree=False,
         )
         self._asked = (key, node)
         self.job.submit(job)

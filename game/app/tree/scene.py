@@ -351,7 +351,7 @@ class TreeScene(Scene):
             tree.grid,
             tree.rules,
             tree.to_move,
-            replace(level, depth=tree.depth, pruning=not tree.pruning, node_budget=0, perfect=False),
+            level=replace(level, depth=tree.depth, pruning=not tree.pruning, node_budget=0, perfect=False),
             purpose=JobPurpose.COMPARE,
             record_tree=False,
         )

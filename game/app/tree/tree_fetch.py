@@ -55,7 +55,7 @@ class TreeAsk:
         if self.textbook:
             return TextbookJob(self.grid, self.rules, self.to_move, self.depth, self.pruning)
         level = Level(self.depth, self.pruning, order=self.order)
-        return SearchJob(self.grid, self.rules, self.to_move, level, JobPurpose.COMPARE)
+        return SearchJob(self.grid, self.rules, self.to_move, level=level, purpose=JobPurpose.COMPARE)
 
 
 class TreeFetch:
