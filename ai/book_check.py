@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from ai.book import EARLY_FILE, EARLY_PLIES, BookError, BookFile, OpeningBook, book, canonical_key, standard_geometry
-from ai.solver import Solver, SolverStopped
+from ai.solver import SolveLimit, Solver, SolverStopped
 from game.board import Board
 from game.rules import STANDARD
 
@@ -113,7 +113,9 @@ def _check_played(opening_book: OpeningBook, name: str) -> None:
                 continue
         else:
             try:
-                exact = solver.solve_bits(first, first | second, time_limit=deadline - time.monotonic()).score
+                exact = solver.solve_bits(
+                    first, first | second, limit=SolveLimit(time=deadline - time.monotonic())
+                ).score
             except SolverStopped:
                 break
             solved += 1

@@ -23,7 +23,7 @@ from ai.levels import exact_nodes
 from ai.perfect import PerfectPlayer
 from ai.search import search
 from ai.search_types import SearchCancelled, SearchProgress
-from ai.solver import SolverStopped
+from ai.solver import SolveLimit, SolverStopped
 from game.board import Board
 from game.i18n import _
 from game.rules import STANDARD
@@ -85,7 +85,9 @@ def exact_outcome(
         )
     budget = exact_nodes(STANDARD) if node_limit is None else node_limit
     try:
-        scores = player.column_scores(board.grid, board.to_move, node_limit=budget, should_stop=should_stop)
+        scores = player.column_scores(
+            board.grid, board.to_move, limit=SolveLimit(nodes=budget, should_stop=should_stop)
+        )
     except SolverStopped:
         if should_stop():
             raise SearchCancelled() from None

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ai.bitboard import geometry
-from ai.solver import Solver, SolverStopped
+from ai.solver import NO_LIMIT, SolveLimit, Solver, SolverStopped
 from game.rules import STANDARD, Rules
 
 
@@ -90,23 +90,18 @@ class PerfectPlayer:
         grid: np.ndarray,
         to_move: int,
         *,
-        weak: bool = False,
-        time_limit: float | None = None,
-        should_stop: Callable[[], bool] | None = None,
-        node_limit: int | None = None,
+        limit: SolveLimit = NO_LIMIT,
     ) -> dict[int, int]:
-        """Exact score (or 1/0/-1 outcome when ``weak``) of every playable column.
+        """Exact score (or 1/0/-1 outcome when ``limit.weak``) of every playable column.
 
-        ``node_limit`` bounds the solver's nodes over all the columns (the same stop on
+        ``limit.nodes`` bounds the solver's nodes over all the columns (the same stop on
         every machine).
 
         Raises:
-            SolverStopped: the time or the nodes ran out, or ``should_stop`` said so.
+            SolverStopped: the time or the nodes ran out, or ``limit.should_stop`` said so.
         """
         current, mask = self._position(grid, to_move)
-        analysis = self.solver.analyze(
-            current, mask, weak=weak, should_stop=should_stop, time_limit=time_limit, node_limit=node_limit
-        )
+        analysis = self.solver.analyze(current, mask, limit=limit)
         return analysis.complete()
 
     def choose(
@@ -149,12 +144,14 @@ class PerfectPlayer:
                 scores[col] = self._win_now_score(mask)
                 return PerfectChoice(col, 1, scores[col], scores, time.perf_counter() - started, 0)
         low, high = self._known_outcome(current, mask)
-        weak = solver.best_move(current, mask, weak=True, low=low, high=high, should_stop=should_stop)
+        weak = solver.best_move(current, mask, limit=SolveLimit(weak=True, should_stop=should_stop), low=low, high=high)
         outcome, move, nodes = weak.score, weak.move, weak.nodes
         bits = dict(children)
         if outcome != 0:  # the quickest win / slowest loss, with the time and nodes left
             left = None if deadline is None else deadline - time.perf_counter()
-            analysis = solver.analyze(current, mask, should_stop=should_stop, time_limit=left, node_limit=node_limit)
+            analysis = solver.analyze(
+                current, mask, limit=SolveLimit(time=left, nodes=node_limit, should_stop=should_stop)
+            )
             nodes += analysis.nodes
             if analysis.stopped is not None and should_stop is not None and should_stop():
                 raise analysis.stopped
@@ -214,7 +211,9 @@ class PerfectPlayer:
             reply_current, reply_mask = current ^ mask, mask | bit  # the computer to move
             low, high = self._known_outcome(reply_current, reply_mask)
             try:  # the search ``choose`` will make after this reply: its proof goes into the tables
-                self.solver.best_move(reply_current, reply_mask, weak=True, low=low, high=high, should_stop=should_stop)
+                self.solver.best_move(
+                    reply_current, reply_mask, limit=SolveLimit(weak=True, should_stop=should_stop), low=low, high=high
+                )
             except SolverStopped:
                 break
             done += 1
@@ -248,6 +247,6 @@ def exact_column_scores(
     if rules != STANDARD:
         return None
     try:
-        return shared_player().column_scores(grid, to_move, time_limit=time_limit, should_stop=should_stop)
+        return shared_player().column_scores(grid, to_move, limit=SolveLimit(time=time_limit, should_stop=should_stop))
     except SolverStopped:
         return None

@@ -34,7 +34,7 @@ from ai.levels import OFF_BOARD_LEVEL, PRESETS, Level, exact_nodes, level_played
 from ai.perfect import PerfectPlayer, shared_player
 from ai.search import game_over_value, search
 from ai.search_types import ProgressCallback, SearchCancelled, SearchProgress, SearchResult
-from ai.solver import BOOK_PLIES, WEAK_BOOK_PLIES, Solver, SolverError, SolverStopped
+from ai.solver import BOOK_PLIES, WEAK_BOOK_PLIES, SolveLimit, Solver, SolverError, SolverStopped
 from ai.tree import DEFAULT_BUDGET, SearchTree
 from game.board import Board
 from game.i18n import N_, _
@@ -380,10 +380,7 @@ def _endgame_verdict(position: _Position, node_limit: int) -> _Verdict:
     solved = solver.best_move(
         current,
         mask,
-        weak=True,
-        should_stop=position.should_stop,
-        time_limit=position.soft_limit,
-        node_limit=node_limit,
+        limit=SolveLimit(weak=True, time=position.soft_limit, nodes=node_limit, should_stop=position.should_stop),
     )
     return _Verdict(
         outcome=solved.score,
@@ -441,10 +438,7 @@ def _column_outcome(
     child = solver.solve_bits(
         current ^ mask,
         mask | bit,
-        weak=True,
-        should_stop=position.should_stop,
-        time_limit=position.soft_limit,
-        node_limit=node_limit,
+        limit=SolveLimit(weak=True, time=position.soft_limit, nodes=node_limit, should_stop=position.should_stop),
         low=-verdict.outcome,  # no column does better than the position's outcome
     )
     return -child.score, child.nodes
@@ -506,7 +500,7 @@ def column_scores(
     try:
         solver = shared_solver(rules)
         current, mask = solver.position(grid, to_move)
-        scores = solver.analyze(current, mask, should_stop=should_stop, node_limit=node_limit).complete()
+        scores = solver.analyze(current, mask, limit=SolveLimit(nodes=node_limit, should_stop=should_stop)).complete()
     except SolverStopped:
         if should_stop is not None and should_stop():
             raise

@@ -28,7 +28,7 @@ from ai.review import (
 )
 from ai.search import search
 from ai.search_types import SearchCancelled
-from ai.solver import SolverStopped
+from ai.solver import SolveLimit, SolverStopped
 from ai.values import WIN, is_win_value
 from game.board import Board
 from game.rules import MAX, STANDARD, Rules
@@ -211,7 +211,7 @@ def _review_move(
     exact = perfect is not None
     try:
         if perfect is not None:
-            scores = perfect.column_scores(board.grid, board.to_move, should_stop=should_stop)
+            scores = perfect.column_scores(board.grid, board.to_move, limit=SolveLimit(should_stop=should_stop))
             return _judge(board, number, move, scores, exact, depths, horizon_nodes, should_stop)
         estimate = _estimate_scores(board, estimate_depth, estimate_nodes, should_stop)
         this = _judge(board, number, move, estimate.scores, exact, depths, horizon_nodes, should_stop)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -67,6 +67,27 @@ class SolverProgress:
 
 
 SolverProgressCallback = Callable[[SolverProgress], None]
+
+
+@dataclass(frozen=True)
+class SolveLimit:
+    """What one solve may spend, and how much it must find out: the solver's budget, in
+    the style of python-chess's ``engine.Limit``, passed as ``limit=`` to every entry point.
+
+    ``weak`` asks only for win/draw/loss (1/0/-1): enough to choose a perfect move, faster.
+    ``time`` is seconds and ``nodes`` solver nodes before giving up (``SolverStopped`` as the
+    search enters node ``nodes + 1``: the same node on every machine, compiled or not);
+    ``should_stop`` is polled every few thousand nodes, and True gives up.  None is no limit.
+    """
+
+    weak: bool = False
+    time: float | None = None
+    nodes: int | None = None
+    should_stop: Callable[[], bool] | None = None
+
+
+NO_LIMIT = SolveLimit()
+"""An exact solve (not weak) that runs until it is done."""
 CHECK_EVERY = 2048
 """Nodes between two looks at the clock and the stop request (a power of two)."""
 CHECK_MASK = CHECK_EVERY - 1
@@ -429,18 +450,18 @@ class LimitedSearch(PythonNegamax):
                 raise SolverStopped("the solver's time budget ran out")
         self._check_at = min((nodes | CHECK_MASK) + 1, self._node_limit + 1)
 
-    def _start(self, should_stop: Callable[[], bool] | None, time_limit: float | None, node_limit: int | None) -> None:
+    def _start(self, limit: SolveLimit) -> None:
         """Set up the limits of one call (its node count starts at 0).
 
         The compiled search is loaded only when a search past the book needs it (in
         ``_search``): a question the books answer costs no llvmlite and no numba.
         """
-        if node_limit is not None and node_limit < 0:
-            raise ValueError(f"node_limit must be at least 0, not {node_limit}")
+        if limit.nodes is not None and limit.nodes < 0:
+            raise ValueError(f"the node limit must be at least 0, not {limit.nodes}")
         self.nodes = 0
-        self._should_stop = should_stop
-        self._deadline = None if time_limit is None else time.perf_counter() + time_limit
-        self._node_limit = solver_kernel.NO_LIMIT if node_limit is None else node_limit
+        self._should_stop = limit.should_stop
+        self._deadline = None if limit.time is None else time.perf_counter() + limit.time
+        self._node_limit = solver_kernel.NO_LIMIT if limit.nodes is None else limit.nodes
         self._check_at = min(CHECK_EVERY, self._node_limit + 1)
         self._stop_flag[0] = 0
 
@@ -499,7 +520,7 @@ class Solver(LimitedSearch):
 
     Searches that reach no book run compiled (``ai.compiled.solver_kernel``) when numba is there,
     else (or with ``pure_python``) in this module's ``_negamax``: the same nodes, the
-    same answers.  ``node_limit`` stops a call at the same node on every machine.
+    same answers.  ``SolveLimit.nodes`` stops a call at the same node on every machine.
     """
 
     def __init__(
@@ -598,10 +619,7 @@ class Solver(LimitedSearch):
         current: int,
         mask: int,
         *,
-        weak: bool = False,
-        should_stop: Callable[[], bool] | None = None,
-        time_limit: float | None = None,
-        node_limit: int | None = None,
+        limit: SolveLimit = NO_LIMIT,
     ) -> Analysis:
         """Score every playable column, centre first: a column that wins at once gets the
         win score, any other the negation of the score of the position it leaves (Pons'
@@ -609,14 +627,13 @@ class Solver(LimitedSearch):
 
         At the exact book's disc count the book's score of the position bounds every
         child's solve (no column scores more; the first search asks whether it scores
-        exactly that).  With ``weak`` each column gets its outcome (1/0/-1), and a column
+        exactly that).  With ``limit.weak`` each column gets its outcome (1/0/-1), and a column
         that wins at once ends the look and is reported alone: a weak score cannot tell a
         win now from a win later, and the win now is the one to play.
 
         Args:
-            should_stop: polled during each solve; True ends the look.
-            time_limit: seconds for the whole look.
-            node_limit: solver nodes for the whole look: the same stop on every machine.
+            limit: its time and nodes are for the whole look (each column's solve gets
+                what is left); ``should_stop`` is polled during each solve.
 
         Returns:
             An ``Analysis``; where the time or the nodes ran out, or ``should_stop`` said
@@ -628,8 +645,8 @@ class Solver(LimitedSearch):
         geo = self.geo
         if geo.line_starts(current) or geo.line_starts(current ^ mask):
             raise SolverError("the game is already over (there is a line on the board)")
-        deadline = None if time_limit is None else time.perf_counter() + time_limit
-        parent = None if weak else self.book_score(current, mask)
+        deadline = None if limit.time is None else time.perf_counter() + limit.time
+        parent = None if limit.weak else self.book_score(current, mask)
         scores: dict[int, int] = {}
         spent = 0
         for col in geo.centre_order:
@@ -638,7 +655,7 @@ class Solver(LimitedSearch):
             if not bit:
                 continue
             if geo.line_starts(current | bit):  # a win with this disc
-                if weak:
+                if limit.weak:
                     return Analysis({col: 1}, spent)
                 scores[col] = (self.cells + 1 - mask.bit_count()) // 2
                 continue
@@ -654,10 +671,7 @@ class Solver(LimitedSearch):
                 child = self.solve_bits(
                     current ^ mask,
                     mask | bit,
-                    weak=weak,
-                    should_stop=should_stop,
-                    time_limit=left,
-                    node_limit=None if node_limit is None else max(node_limit - spent, 0),
+                    limit=replace(limit, time=left, nodes=None if limit.nodes is None else max(limit.nodes - spent, 0)),
                     low=None if parent is None else -parent,
                 )
             except SolverStopped as stopped:
@@ -683,37 +697,23 @@ class Solver(LimitedSearch):
         grid: np.ndarray,
         to_move: int,
         *,
-        weak: bool = False,
-        should_stop: Callable[[], bool] | None = None,
-        time_limit: float | None = None,
-        node_limit: int | None = None,
+        limit: SolveLimit = NO_LIMIT,
         on_progress: SolverProgressCallback | None = None,
     ) -> Solution:
         """Solve a grid position with ``to_move`` (1 or -1) to play.
 
         Raises:
-            SolverStopped: ``should_stop`` (polled every 2048 nodes) returned True,
-                ``time_limit`` seconds passed, or the search reached ``node_limit`` nodes.
+            SolverStopped: ``limit.should_stop`` (polled every 2048 nodes) returned True,
+                ``limit.time`` seconds passed, or the search reached ``limit.nodes`` nodes.
         """
         current, mask = self.position(grid, to_move)
-        return self.solve_bits(
-            current,
-            mask,
-            weak=weak,
-            should_stop=should_stop,
-            time_limit=time_limit,
-            node_limit=node_limit,
-            on_progress=on_progress,
-        )
+        return self.solve_bits(current, mask, limit=limit, on_progress=on_progress)
 
     def solve_moves(
         self,
         moves: list[int],
         *,
-        weak: bool = False,
-        should_stop: Callable[[], bool] | None = None,
-        time_limit: float | None = None,
-        node_limit: int | None = None,
+        limit: SolveLimit = NO_LIMIT,
         on_progress: SolverProgressCallback | None = None,
     ) -> Solution:
         """Solve the position after 0-based column ``moves`` from the empty board."""
@@ -727,25 +727,14 @@ class Solver(LimitedSearch):
                 raise SolverError(f"move {count + 1}: the game is already over")
             current ^= mask
             mask |= bit
-        return self.solve_bits(
-            current,
-            mask,
-            weak=weak,
-            should_stop=should_stop,
-            time_limit=time_limit,
-            node_limit=node_limit,
-            on_progress=on_progress,
-        )
+        return self.solve_bits(current, mask, limit=limit, on_progress=on_progress)
 
     def solve_bits(
         self,
         current: int,
         mask: int,
         *,
-        weak: bool = False,
-        should_stop: Callable[[], bool] | None = None,
-        time_limit: float | None = None,
-        node_limit: int | None = None,
+        limit: SolveLimit = NO_LIMIT,
         low: int | None = None,
         high: int | None = None,
         on_progress: SolverProgressCallback | None = None,
@@ -753,11 +742,7 @@ class Solver(LimitedSearch):
         """Solve the position given as (side to move's discs, all discs).
 
         Args:
-            weak: only win/draw/loss (1/0/-1): enough to choose a perfect move, faster.
-            should_stop: polled every few thousand nodes; True gives up (``SolverStopped``).
-            time_limit: seconds before giving up (``SolverStopped``).
-            node_limit: nodes before giving up (``SolverStopped`` as the search enters
-                node ``node_limit + 1``): the same node on every machine, compiled or not.
+            limit: weak or exact, and when to give up (``SolverStopped``): ``SolveLimit``.
             low, high: bounds of the score already known (say, from the parent's exact
                 score): fewer null-window searches, the same answer.  With ``low`` the
                 first search asks whether the score is above it (a child of a solved
@@ -768,9 +753,9 @@ class Solver(LimitedSearch):
         if geo.line_starts(current) or geo.line_starts(current ^ mask):
             raise SolverError("the game is already over (there is a line on the board)")
         started = time.perf_counter()
-        self._start(should_stop, time_limit, node_limit)
+        self._start(limit)
         try:
-            return self._solve(current, mask, weak, started, on_progress, low, high)
+            return self._solve(current, mask, limit.weak, started, on_progress, low, high)
         finally:
             self._finish()
 
@@ -779,19 +764,16 @@ class Solver(LimitedSearch):
         current: int,
         mask: int,
         *,
-        weak: bool = False,
         low: int | None = None,
         high: int | None = None,
-        should_stop: Callable[[], bool] | None = None,
-        time_limit: float | None = None,
-        node_limit: int | None = None,
+        limit: SolveLimit = NO_LIMIT,
     ) -> MoveSolution:
         """Solve the position and name a move that reaches its score.
 
         The root is searched like any node, but its loop keeps the move that lifted the
         score: no separate proof per column.  ``low``/``high`` are bounds already known
         (the book's score, or the outcome the previous move kept): with both equal a
-        single null-window search finds the move.  With ``weak`` the score is 1/0/-1; a
+        single null-window search finds the move.  With ``limit.weak`` the score is 1/0/-1; a
         lost position (weak) gets the first column that does not lose at once, unsearched.
 
         Raises:
@@ -804,9 +786,9 @@ class Solver(LimitedSearch):
         played = mask.bit_count()
         if played >= self.cells:
             raise SolverError("the board is full: there is no move")
-        self._start(should_stop, time_limit, node_limit)
+        self._start(limit)
         try:
-            return self._best_move(current, mask, played, weak, low, high)
+            return self._best_move(current, mask, played, limit.weak, low, high)
         finally:
             self._finish()
 
@@ -971,4 +953,4 @@ def _middle(low: int, high: int) -> int:
 def solve_moves_string(moves: str, rules: Rules | None = None, *, weak: bool = False) -> Solution:
     """Solve a benchmark move string such as ``"4453"``."""
     rules = rules or Rules()
-    return Solver(rules).solve_moves(parse_moves(moves, rules), weak=weak)
+    return Solver(rules).solve_moves(parse_moves(moves, rules), limit=SolveLimit(weak=weak))

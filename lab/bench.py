@@ -30,7 +30,7 @@ from ai.levels import PRESETS
 from ai.perfect import PerfectPlayer
 from ai.player import choose_move
 from ai.search import search
-from ai.solver import Solver
+from ai.solver import SolveLimit, Solver
 from ai.tree import DEFAULT_BUDGET, minimal_tree
 from game.app.worker import AIWorker
 from game.app.worker_protocol import JobResult, SearchJob, TreeReady
@@ -397,7 +397,7 @@ def bench_early(per_ply: int) -> None:
         started = time.perf_counter()
         score = solver.solve_grid(board.grid, board.to_move).score
         seconds = time.perf_counter() - started
-        weak = solver.solve_grid(board.grid, board.to_move, weak=True).score
+        weak = solver.solve_grid(board.grid, board.to_move, limit=SolveLimit(weak=True)).score
         correct = weak == (score > 0) - (score < 0)
         if board.ply == 12:
             first, second = solver.geo.from_grid(board.grid)

@@ -42,7 +42,7 @@ import numpy as np
 from ai.bitboard import fits_compiled, geometry
 from ai.heuristic import TACTICAL, Weights, build_evaluator, generic_weights, weights_for
 from ai.search import search
-from ai.solver import Solver, SolverStopped
+from ai.solver import SolveLimit, Solver, SolverStopped
 from game.board import Board
 from game.bots.openings import opening_pool
 from game.notation import format_moves, parse_moves
@@ -88,7 +88,9 @@ def play_and_solve(rules: Rules, game: int, solver_nodes: int) -> list[Solved]:
             first, second = geo.from_grid(board.grid)
             current = first if board.to_move == MAX else second
             try:
-                outcome = solver.solve_bits(current, first | second, weak=True, node_limit=solver_nodes).score
+                outcome = solver.solve_bits(
+                    current, first | second, limit=SolveLimit(weak=True, nodes=solver_nodes)
+                ).score
                 found.append(Solved(tuple(board.moves), outcome * board.to_move))
             except SolverStopped:
                 pass  # too deep to prove: left out

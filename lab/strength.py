@@ -33,7 +33,7 @@ from pathlib import Path
 from ai.levels import PRESETS, Level
 from ai.perfect import PerfectPlayer
 from ai.player import choose_move
-from ai.solver import Solver
+from ai.solver import SolveLimit, Solver
 from game.board import Board
 from game.bots.openings import opening_pool
 from game.bots.players import LevelChooser, LevelSpec, Player, Side
@@ -249,7 +249,7 @@ def agreement(levels: dict[str, Level], positions: int, log: Log) -> list[str]:
             if outcome is not None:
                 after = 1 if outcome.winner is not None else 0
             else:
-                after = -solver.solve_moves(parse_moves(board.moves_string(), rules), weak=True).score
+                after = -solver.solve_moves(parse_moves(board.moves_string(), rules), limit=SolveLimit(weak=True)).score
             kept += after == (score > 0) - (score < 0)
         line = (
             f"  {level_name:>8}: {kept}/{len(rows)} = {kept / len(rows) * 100:5.1f}% perfect moves"

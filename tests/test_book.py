@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ai.book import BookFile, OpeningBook, book, huffman_key, position_of_key, standard_geometry
-from ai.solver import Solver
+from ai.solver import SolveLimit, Solver
 from game.rules import Rules
 
 CLOSE_FINISH = 90
@@ -64,7 +64,7 @@ def test_eight_ply_book_outcomes_match_the_solver():
             continue
         absent += 1
         assert eight.score(first, second) == 1
-        assert solver.solve_bits(first, mask, weak=True).score == 1
+        assert solver.solve_bits(first, mask, limit=SolveLimit(weak=True)).score == 1
 
 
 def test_packed_12_ply_book_agrees_with_the_distance_book():

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from ai.book import BookFile, book, book_path
-from ai.solver import Solver
+from ai.solver import SolveLimit, Solver
 from game.board import Board
 from game.rules import Rules
 
@@ -98,7 +98,7 @@ def _run_script(site: Path, cache: Path, script: str, *, timeout: float = 300) -
 
 def _solved(lines: list[str], *, weak: bool = False) -> dict[str, int]:
     solver = Solver(Rules())
-    return {line: solver.solve_moves(Board.from_moves(line).moves, weak=weak).score for line in lines}
+    return {line: solver.solve_moves(Board.from_moves(line).moves, limit=SolveLimit(weak=weak)).score for line in lines}
 
 
 def _check_solve_output(stdout: str, expected: dict[str, int]) -> int:

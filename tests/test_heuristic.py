@@ -18,7 +18,7 @@ from ai.heuristic import (
     row_parity_masks,
     weights_for,
 )
-from ai.solver import Solver
+from ai.solver import SolveLimit, Solver
 from game.board import Board
 from game.rules import Rules
 from lab.fit_weights import as_vector, fit, load_positions, log_likelihood, term_values, unit_weights
@@ -146,7 +146,7 @@ def test_the_connect5_weights_predict_solved_outcomes_better_than_the_generic_on
     assert len(late) >= 10
     for position in late:
         to_move = position.board(CONNECT5).to_move
-        assert solver.solve_moves(list(position.moves), weak=True).score * to_move == position.outcome
+        assert solver.solve_moves(list(position.moves), limit=SolveLimit(weak=True)).score * to_move == position.outcome
 
 
 def test_a_bad_positions_file_is_refused_with_the_line_that_is_wrong(tmp_path, capsys):

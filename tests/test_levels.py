@@ -13,6 +13,7 @@ from ai.bitboard import geometry
 from ai.levels import PRESET_NOTES, PRESETS, Level, describe
 from ai.player import choose_move
 from ai.search import MoveOrder, search
+from ai.solver import SolveLimit
 from game.board import Board
 from game.rules import Rules
 from tests.helpers import CLASSIC_VARIANTS, random_board, variant_id
@@ -142,7 +143,7 @@ def _keeps_outcome(board: Board, move: int) -> bool:
     """Whether ``move`` keeps the exact outcome (win/draw/loss) of the side to move."""
     from ai.perfect import PerfectPlayer
 
-    scores = PerfectPlayer().column_scores(board.grid, board.to_move, weak=True)
+    scores = PerfectPlayer().column_scores(board.grid, board.to_move, limit=SolveLimit(weak=True))
     return scores[move] == max(scores.values())
 
 
@@ -163,7 +164,7 @@ def _outcomes(board: Board) -> dict[int, int]:
     """Every playable column's exact outcome (1/0/-1), centre first."""
     from ai.perfect import PerfectPlayer
 
-    return PerfectPlayer().column_scores(board.grid, board.to_move, weak=True)
+    return PerfectPlayer().column_scores(board.grid, board.to_move, limit=SolveLimit(weak=True))
 
 
 def test_the_endgame_solver_keeps_the_outcome_and_lets_the_search_choose_among_keeping_moves():

@@ -21,7 +21,7 @@ import ai.player
 from ai.answer import DecidedBy, Purpose
 from ai.levels import PRESETS
 from ai.player import BAD_BOOK_NOTE, choose_move, column_scores
-from ai.solver import Solver, SolverStopped
+from ai.solver import SolveLimit, Solver, SolverStopped
 from game.board import Board
 from game.bots.notes import NotesSaid
 from game.rules import STANDARD, Rules
@@ -49,7 +49,7 @@ def _per_child(solver: Solver, board: Board, *, weak: bool = False) -> dict[int,
         elif (mask | bit).bit_count() == solver.cells:
             scores[col] = 0
         else:
-            scores[col] = -solver.solve_bits(current ^ mask, mask | bit, weak=weak).score
+            scores[col] = -solver.solve_bits(current ^ mask, mask | bit, limit=SolveLimit(weak=weak)).score
     return scores
 
 
@@ -74,7 +74,7 @@ def test_analyze_gives_the_per_child_solve():
     for rules, board in cases:
         solver = Solver(rules)
         for weak in (False, True):
-            analysis = solver.analyze(*solver.position(board.grid, board.to_move), weak=weak)
+            analysis = solver.analyze(*solver.position(board.grid, board.to_move), limit=SolveLimit(weak=weak))
             assert analysis.stopped is None
             assert analysis.complete() == _per_child(Solver(rules), board, weak=weak), (board.moves_string(), weak)
 
@@ -95,12 +95,12 @@ def test_an_analysis_cut_short_keeps_what_it_scored_and_says_why():
     board = Board.from_moves("4455")  # early: the columns take many nodes each
     solver = Solver(STANDARD, use_book=False)
     current, mask = solver.position(board.grid, board.to_move)
-    analysis = solver.analyze(current, mask, node_limit=5_000)
+    analysis = solver.analyze(current, mask, limit=SolveLimit(nodes=5_000))
     assert isinstance(analysis.stopped, SolverStopped) and "node budget" in str(analysis.stopped)
     assert len(analysis.scores) < len(board.legal_moves()) and analysis.nodes >= 5_000
     with pytest.raises(SolverStopped):
         analysis.complete()
-    again = Solver(STANDARD, use_book=False).analyze(current, mask, node_limit=5_000)
+    again = Solver(STANDARD, use_book=False).analyze(current, mask, limit=SolveLimit(nodes=5_000))
     assert (again.scores, again.nodes) == (analysis.scores, analysis.nodes)  # the same stop on every machine
 
 

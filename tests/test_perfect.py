@@ -12,7 +12,7 @@ from ai.exact import ExactScore, verdict
 from ai.levels import PRESETS
 from ai.perfect import PerfectPlayer, exact_column_scores
 from ai.player import NOT_STANDARD_NOTE, choose_move
-from ai.solver import Solver, SolverStopped
+from ai.solver import SolveLimit, Solver, SolverStopped
 from ai.values import WIN, plies_to_end
 from game.board import Board
 from game.rules import MAX, MIN, STANDARD, Rules
@@ -115,7 +115,7 @@ def test_perfect_never_spoils_a_won_or_drawn_position():
         if board.is_game_over():
             continue
         perfect_side = board.to_move
-        expected = solver.solve_grid(board.grid, board.to_move, weak=True).score
+        expected = solver.solve_grid(board.grid, board.to_move, limit=SolveLimit(weak=True)).score
         if expected < 0:
             continue
         checked += 1
@@ -209,7 +209,7 @@ def test_early_lines_are_solved_through_the_book(moves):
     solver = Solver(Rules())
     board = Board.from_moves(moves)
     exact = solver.solve_grid(board.grid, board.to_move).score
-    weak = solver.solve_grid(board.grid, board.to_move, weak=True).score
+    weak = solver.solve_grid(board.grid, board.to_move, limit=SolveLimit(weak=True)).score
     assert weak == _sign(exact)
 
 
@@ -263,7 +263,7 @@ def test_one_player_for_both_sides_keeps_every_outcome():
             if board.is_game_over():
                 break
             choice = player.choose(board.grid, rules, board.to_move, time_limit=0.0)
-            fresh = Solver(rules).solve_grid(board.grid, board.to_move, weak=True).score
+            fresh = Solver(rules).solve_grid(board.grid, board.to_move, limit=SolveLimit(weak=True)).score
             assert choice.outcome == fresh, board.moves_string()
             if previous is not None:
                 assert choice.outcome == -previous, board.moves_string()
@@ -288,7 +288,10 @@ def test_the_next_move_of_a_game_reuses_the_last_proof():
     assert warm.nodes * 10 < cold.nodes
     child = board.copy()
     child.push(warm.move)
-    assert child.is_game_over() or Solver(rules).solve_grid(child.grid, child.to_move, weak=True).score == -1
+    assert (
+        child.is_game_over()
+        or Solver(rules).solve_grid(child.grid, child.to_move, limit=SolveLimit(weak=True)).score == -1
+    )
 
 
 def _sides_to_move(player: PerfectPlayer, board: Board) -> tuple[int, int]:
@@ -321,7 +324,7 @@ def test_a_node_budget_makes_perfect_play_the_same_move_every_time(positions_dir
             assert set(one.scores) == set(board.legal_moves()) and one.score == expected
     scores = PerfectPlayer().column_scores(board.grid, board.to_move)
     with pytest.raises(SolverStopped):
-        PerfectPlayer().column_scores(board.grid, board.to_move, node_limit=100)
+        PerfectPlayer().column_scores(board.grid, board.to_move, limit=SolveLimit(nodes=100))
     assert max(scores.values()) == expected
 
 
@@ -338,7 +341,7 @@ def test_perfect_on_a_small_board_keeps_the_result_the_solver_proves():
     assert choice.exact is not None and choice.exact.is_draw
     assert choice.note is not None and choice.note.startswith(SOLVED_OFF_BOARD_NOTE)
     solver = Solver(rules)
-    outcomes = solver.analyze(*solver.position(board.grid, board.to_move), weak=True).complete()
+    outcomes = solver.analyze(*solver.position(board.grid, board.to_move), limit=SolveLimit(weak=True)).complete()
     assert outcomes[choice.move] == 0 == max(outcomes.values())
     expert = PRESETS["Expert"]
     searched = search(board.grid, rules, expert.depth, node_limit=expert.node_limit, to_move=board.to_move)

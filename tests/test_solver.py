@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from ai.solver import Solver, SolverError, solve_moves_string
+from ai.solver import SolveLimit, Solver, SolverError, solve_moves_string
 from game.board import Board
 from game.notation import parse_moves
 from game.rules import Mode, Rules
@@ -43,7 +43,7 @@ def test_weak_solve_gives_only_the_sign(positions_dir):
     solver = Solver(Rules())
     for moves, expected in _lines(positions_dir / "Test_L3_R1", step=50):
         sign = (int(expected) > 0) - (int(expected) < 0)
-        assert solver.solve_moves(parse_moves(moves, Rules()), weak=True).score == sign
+        assert solver.solve_moves(parse_moves(moves, Rules()), limit=SolveLimit(weak=True)).score == sign
 
 
 def _exact_score(board: Board) -> int:
@@ -131,11 +131,13 @@ def test_weak_best_move_with_a_known_outcome_searches_only_for_the_move(position
         board = Board.from_moves(moves)
         solver = Solver(rules)
         sign = (int(expected) > 0) - (int(expected) < 0)
-        found = solver.best_move(*_bits(solver, board), weak=True, low=sign, high=sign)
+        found = solver.best_move(*_bits(solver, board), limit=SolveLimit(weak=True), low=sign, high=sign)
         assert found.score == sign
         board.push(found.move)
         if not board.is_game_over():
-            assert -Solver(rules).solve_grid(board.grid, board.to_move, weak=True).score == sign, moves
+            assert -Solver(rules).solve_grid(board.grid, board.to_move, limit=SolveLimit(weak=True)).score == sign, (
+                moves
+            )
 
 
 def test_a_tiny_table_that_overwrites_all_the_time_keeps_answers_exact(positions_dir):
@@ -184,12 +186,12 @@ def test_best_move_before_the_book_searches_only_down_to_it(discs):
     solver = Solver(rules)
     for _ in range(4):
         board = random_board(rules, rng, discs)
-        found = solver.best_move(*_bits(solver, board), weak=True)
+        found = solver.best_move(*_bits(solver, board), limit=SolveLimit(weak=True))
         assert found.nodes < 20_000, board.moves_string()
-        assert found.score == solver.solve_grid(board.grid, board.to_move, weak=True).score
+        assert found.score == solver.solve_grid(board.grid, board.to_move, limit=SolveLimit(weak=True)).score
         board.push(found.move)
         if not board.is_game_over():
-            assert -solver.solve_grid(board.grid, board.to_move, weak=True).score == found.score
+            assert -solver.solve_grid(board.grid, board.to_move, limit=SolveLimit(weak=True)).score == found.score
 
 
 def test_known_bounds_give_the_same_scores_with_fewer_searches(positions_dir):
@@ -204,6 +206,6 @@ def test_known_bounds_give_the_same_scores_with_fewer_searches(positions_dir):
         current, mask = _bits(solver, Board.from_moves(moves))
         for low, high in ((score, None), (score - 3, None), (None, score + 2), (score - 1, score + 1)):
             assert Solver(rules).solve_bits(current, mask, low=low, high=high).score == score, moves
-            weak = Solver(rules).solve_bits(current, mask, weak=True, low=low, high=high).score
+            weak = Solver(rules).solve_bits(current, mask, limit=SolveLimit(weak=True), low=low, high=high).score
             assert weak == (score > 0) - (score < 0), moves
         assert solver.solve_bits(current, mask, low=score).nodes <= plain.nodes, moves

@@ -20,7 +20,7 @@ import pytest
 
 from ai.compiled import solver_kernel
 from ai.compiled.kernel_file import PURE_PYTHON_ENV
-from ai.solver import Solver, SolverStopped
+from ai.solver import SolveLimit, Solver, SolverStopped
 from game.board import Board
 from game.notation import parse_moves
 from game.rules import Rules
@@ -103,8 +103,8 @@ def test_compiled_and_python_agree_on_seeded_positions(fast, rules):
     low = rules.cells // 2 if rules.cells > 30 else rules.cells // 3
     for board in _seeded_boards(rules, 16, 6, max(low, 13), rules.cells - 2):
         for weak in (False, True):
-            one = compiled.solve_grid(board.grid, board.to_move, weak=weak)
-            two = python.solve_grid(board.grid, board.to_move, weak=weak)
+            one = compiled.solve_grid(board.grid, board.to_move, limit=SolveLimit(weak=weak))
+            two = python.solve_grid(board.grid, board.to_move, limit=SolveLimit(weak=weak))
             assert (one.score, one.nodes) == (two.score, two.nodes), board.moves_string()
         one_move = compiled.best_move(*_bits(compiled, board))
         two_move = python.best_move(*_bits(python, board))
@@ -125,7 +125,7 @@ def test_keys_past_two_to_the_63_land_in_the_same_slots_on_7x8(fast):
     assert current + mask >= 1 << 63
     for solver in (compiled, python):
         with pytest.raises(SolverStopped, match="node budget"):
-            solver.solve_grid(board.grid, board.to_move, node_limit=150_000)
+            solver.solve_grid(board.grid, board.to_move, limit=SolveLimit(nodes=150_000))
         assert solver.nodes == 150_001
     assert np.count_nonzero(compiled.table().array) > 10_000
     assert np.array_equal(compiled.table().array, python.table().array)
@@ -140,11 +140,11 @@ def test_a_node_limit_stops_both_paths_at_the_same_node(fast, positions_dir):
         stopped = []
         for solver in _pair(rules):
             with pytest.raises(SolverStopped, match="node budget"):
-                solver.solve_moves(moves, node_limit=limit)
+                solver.solve_moves(moves, limit=SolveLimit(nodes=limit))
             stopped.append(solver.nodes)
         assert stopped == [limit + 1, limit + 1]
     for solver in _pair(rules):
-        assert solver.solve_moves(moves, node_limit=needed).nodes == needed
+        assert solver.solve_moves(moves, limit=SolveLimit(nodes=needed)).nodes == needed
 
 
 def test_a_node_limit_bounds_best_move_the_same_way(fast, positions_dir):
@@ -154,11 +154,11 @@ def test_a_node_limit_bounds_best_move_the_same_way(fast, positions_dir):
     needed = Solver(rules).best_move(*_bits(compiled, board)).nodes
     for solver in (compiled, python):
         with pytest.raises(SolverStopped):
-            solver.best_move(*_bits(solver, board), node_limit=needed - 1)
+            solver.best_move(*_bits(solver, board), limit=SolveLimit(nodes=needed - 1))
         assert solver.nodes == needed
     fresh = _pair(rules)
-    assert fresh[0].best_move(*_bits(compiled, board), node_limit=needed) == fresh[1].best_move(
-        *_bits(python, board), node_limit=needed
+    assert fresh[0].best_move(*_bits(compiled, board), limit=SolveLimit(nodes=needed)) == fresh[1].best_move(
+        *_bits(python, board), limit=SolveLimit(nodes=needed)
     )
 
 
@@ -170,10 +170,10 @@ def test_a_stop_request_and_a_time_limit_stop_the_compiled_search(fast):
     timer = threading.Timer(0.05, asked.set)
     timer.start()
     with pytest.raises(SolverStopped, match="cancelled"):
-        solver.solve_moves([], should_stop=asked.is_set)
+        solver.solve_moves([], limit=SolveLimit(should_stop=asked.is_set))
     timer.join()
     with pytest.raises(SolverStopped, match="time budget"):
-        solver.solve_moves([], time_limit=0.05)
+        solver.solve_moves([], limit=SolveLimit(time=0.05))
     # What the stopped searches wrote are true bounds: answers stay exact.
     assert (
         solver.solve_moves(parse_moves("4453444335343", Rules())).score

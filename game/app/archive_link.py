@@ -22,13 +22,13 @@ from ai.levels import Level, preset_name
 from game.app.clipboard import SHARE_KEYS, board_game, copy_game, copy_link, copy_moves, paste_position
 from game.app.navigation import OpenReview
 from game.app.scene import SceneHost
-from game.app.settings import Opponent
+from game.app.scenes.play_jobs import JobsGame
 from game.archive.recovery import lost_game_line
 from game.archive.store import Archive
 from game.i18n import _
 from game.match import Match
 from game.records import HUMAN, GameResult
-from game.rules import MAX, MIN, Rules
+from game.rules import MAX, MIN
 
 log = logging.getLogger(__name__)
 
@@ -36,25 +36,14 @@ _GAME_IDS: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
 """The archive id of the game each play scene stored last (for its review's summary)."""
 
 
-class PlayedGame(Protocol):
-    """What the archive reads of a play scene (and Ctrl+V changes: a pasted position)."""
+class PlayedGame(JobsGame, Protocol):
+    """What the archive reads of a play scene, beyond what its jobs read of it (the same
+    scene), and what Ctrl+V changes: a pasted position is a new ``match``."""
 
-    app: SceneHost
     match: Match
 
     @property
-    def rules(self) -> Rules: ...
-
-    @property
-    def levels(self) -> dict[int, Level]: ...
-
-    @property
-    def opponent(self) -> Opponent: ...
-
-    @property
     def human_side(self) -> int: ...
-
-    def is_computer(self, side: int) -> bool: ...
 
     def side_name(self, side: int) -> str: ...
 

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
+from typing import TypeVar
 
 import pygame
 
@@ -47,6 +48,9 @@ from game.i18n import set_language
 from game.rules import Mode, Rules
 
 FRAME = 1 / 60
+
+
+SceneT = TypeVar("SceneT")
 
 
 class Demo:
@@ -82,6 +86,14 @@ class Demo:
 
     def key(self, key: int, mod: int = 0) -> None:
         self.frames(2, [pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="", scancode=0)])
+
+    def opened(self, key: int, kind: type[SceneT], failure: str) -> SceneT:
+        """Press ``key`` and return the scene it opened, which must be a ``kind``."""
+        self.key(key)
+        top = self.app.stack.top
+        if not isinstance(top, kind):
+            raise RuntimeError(failure)
+        return top
 
     def shot(self, name: str) -> None:
         path = self.app.save_screenshot(self.out / name)
@@ -260,10 +272,7 @@ class Demo:
 
     def explorer_shots(self) -> None:
         """From the tree overlay: the code walk (K), practice (P), depth against truth (D)."""
-        self.key(pygame.K_k)
-        walk = self.app.stack.top
-        if not isinstance(walk, CodeWalkScene):
-            raise RuntimeError("K did not open the code walk")
+        walk = self.opened(pygame.K_k, CodeWalkScene, "K did not open the code walk")
         if not self.until(lambda: walk.ready, 60):
             raise RuntimeError("the worker sent no textbook tree")
         for _ in range(400):  # line by line up to the first cutoff
@@ -272,10 +281,7 @@ class Demo:
             self.key(pygame.K_RIGHT)
         self.shot("08b-tree-code.png")
         self.key(pygame.K_ESCAPE)
-        self.key(pygame.K_p)
-        practice = self.app.stack.top
-        if not isinstance(practice, PracticeScene):
-            raise RuntimeError("P did not open the practice")
+        practice = self.opened(pygame.K_p, PracticeScene, "P did not open the practice")
         if not self.until(lambda: practice.practice is not None, 60) or practice.practice is None:
             raise RuntimeError("the worker sent no practice trees")
         for number in range(3):
@@ -285,10 +291,7 @@ class Demo:
         self.frames(2)
         self.shot("08c-tree-practice.png")
         self.key(pygame.K_ESCAPE)
-        self.key(pygame.K_d)
-        chart = self.app.stack.top
-        if not isinstance(chart, DepthChartScene):
-            raise RuntimeError("D did not open the depth chart")
+        chart = self.opened(pygame.K_d, DepthChartScene, "D did not open the depth chart")
         if not self.until(lambda: chart.done, timeout=300):
             raise RuntimeError("the depth chart did not finish")
         self.frames(2)

@@ -17,7 +17,8 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from multiprocessing.connection import Connection
 from typing import Any
@@ -358,7 +359,8 @@ def _run_review(
     def on_move(move: Any) -> None:
         send(ReviewMove(job_id, move, move.ply, total))
 
-    try:
+    review = None
+    with _job_reported(job_id, send, ReviewStopped, "review"):
         review = review_game(
             job.rules,
             list(job.moves),
@@ -370,16 +372,26 @@ def _run_review(
             done=job.done,
             on_move=on_move,
         )
-    except ReviewStopped:
+    if review is not None:
+        send(ReviewResult(job_id, review))
+
+
+@contextmanager
+def _job_reported(
+    job_id: int, send: Callable[[WorkerMessage], None], stopped: type[Exception], what: str
+) -> Iterator[None]:
+    """Run a job's body: ``stopped`` is sent as ``JobCancelled``, any other failure (a bad
+    stored game, a damaged book) is logged and sent as ``JobFailed`` once, and the worker
+    lives; a broken pipe to the window goes on to the caller, which ends the worker."""
+    try:
+        yield
+    except stopped:
         send(JobCancelled(job_id))
-        return
     except (EOFError, BrokenPipeError):  # the window is gone: the caller ends the worker
         raise
-    except Exception as error:  # a bad stored game, a damaged book: said once, the worker lives
-        log.warning("the review failed: %s", error)
+    except Exception as error:
+        log.warning("the %s failed: %s", what, error)
         send(JobFailed(job_id, _failure_text(error)))
-        return
-    send(ReviewResult(job_id, review))
 
 
 def _run_depth(
@@ -387,7 +399,8 @@ def _run_depth(
 ) -> None:
     """Depth against truth: this position first (sent at once), then the benchmark sample."""
     board = Board(job.rules, job.grid, job.to_move)
-    try:
+    bench = None
+    with _job_reported(job_id, send, SearchCancelled, "depth chart"):
         label = _("this position ({count} moves to choose from)").format(count=len(board.legal_moves()))
         current = depth_truth([board], label, should_stop=should_stop)
         if job.rules != STANDARD or not job.sample:  # the benchmark is the standard board's
@@ -413,16 +426,8 @@ def _run_depth(
             should_stop=should_stop,
             on_position=on_position,
         )
-    except SearchCancelled:
-        send(JobCancelled(job_id))
-        return
-    except (EOFError, BrokenPipeError):  # the window is gone: the caller ends the worker
-        raise
-    except Exception as error:  # said once, the worker lives
-        log.warning("the depth chart failed: %s", error)
-        send(JobFailed(job_id, _failure_text(error)))
-        return
-    send(DepthResult(job_id, current, bench, ""))
+    if bench is not None:
+        send(DepthResult(job_id, current, bench, ""))
 
 
 def _run_textbook(job_id: int, job: TextbookJob, send: Callable[[WorkerMessage], None]) -> None:

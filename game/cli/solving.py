@@ -10,7 +10,7 @@ import time
 from typing import TextIO
 
 from ai.book import BookError, book_problems
-from ai.solver import Solution, Solver, SolverError, SolverProgress, SolverStopped
+from ai.solver import Solution, SolveLimit, Solver, SolverError, SolverProgress, SolverStopped
 from game.cli.commands import CommandCode
 from game.cli.errors import CliError
 from game.cli.files import is_terminal, read_line, short
@@ -98,6 +98,12 @@ class SolveWatch:
         return False
 
 
+def _limit(args: argparse.Namespace, watch: SolveWatch) -> SolveLimit:
+    """The solver's budget for one ``solve`` position: ``--weak``, ``--time-limit``, and
+    ``watch`` polled for progress (it never stops the solve)."""
+    return SolveLimit(weak=args.weak, time=args.time_limit, should_stop=watch)
+
+
 def _solve_input(args: argparse.Namespace, stdin: TextIO) -> tuple[TextIO, Source | None]:
     """What ``solve`` reads: lines of move strings (a file of them, or stdin), or one
     game (a move string, a ``?pos=`` link, a game file or a board file: ``game.sources``)."""
@@ -129,9 +135,7 @@ def _solve_line(solver: Solver, words: str, number: int, args: argparse.Namespac
             moves_text, moves = game.moves_string(), list(game.moves)
         else:
             moves = parse_moves("" if moves_text in ('""', "''", "-") else moves_text, solver.rules)
-        solution = solver.solve_moves(
-            moves, weak=args.weak, time_limit=args.time_limit, should_stop=watch, on_progress=watch.bounds
-        )
+        solution = solver.solve_moves(moves, limit=_limit(args, watch), on_progress=watch.bounds)
     except (NotationError, SolverError, SourceError) as error:
         raise CliError(_("line {number}: {words}: {error}").format(number=number, words=words, error=error)) from None
     return moves_text, solution
@@ -150,17 +154,9 @@ def _solve_game(solver: Solver, found: Source, args: argparse.Namespace) -> tupl
     board = game.board()
     try:
         if game.from_empty:
-            solution = solver.solve_moves(
-                list(game.moves),
-                weak=args.weak,
-                time_limit=args.time_limit,
-                should_stop=watch,
-                on_progress=watch.bounds,
-            )
+            solution = solver.solve_moves(list(game.moves), limit=_limit(args, watch), on_progress=watch.bounds)
         else:
-            solution = solver.solve_grid(
-                board.grid, board.to_move, weak=args.weak, time_limit=args.time_limit, should_stop=watch
-            )
+            solution = solver.solve_grid(board.grid, board.to_move, limit=_limit(args, watch))
     except SolverError as error:
         raise CliError(f"{found.label}: {error}") from None
     return name, solution
