@@ -37,7 +37,7 @@ from ai.solver import SolveLimit, Solver
 from game.board import Board
 from game.bots.openings import opening_pool
 from game.bots.players import LevelChooser, LevelSpec, Player, Side
-from game.bots.runners import Progress, play_game, play_match
+from game.bots.runners import MatchPlan, Progress, play_game, play_match
 from game.bots.statistics import GameRecord, MatchResult, fmt_elo
 from game.notation import parse_moves
 from game.rules import STANDARD, Rules
@@ -128,7 +128,11 @@ def match(a: Contestant, b: Contestant, rules: Rules, games: int, seed: int, job
     spec_a, spec_b = LevelSpec(a.name, a.level, a.seed), LevelSpec(b.name, b.level, b.seed)
     progress = Progress(games) if sys.stderr.isatty() else None  # a terminal sees the match go
     outcome = play_match(
-        spec_a, spec_b, rules, games=games, movetime=LADDER_MOVETIME, seed=seed, jobs=jobs, progress=progress
+        spec_a,
+        spec_b,
+        MatchPlan(rules, games=games, movetime=LADDER_MOVETIME, seed=seed),
+        jobs=jobs,
+        progress=progress,
     )
     if outcome.interrupted:
         raise KeyboardInterrupt  # Ctrl+C stopped the match: stop the benchmark too

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from game.board import Board
-from game.bots.runners import run_match
+from game.bots.runners import MatchPlan, run_match
 from game.bots.statistics import MatchResult
 from game.bots.tournament import EnginePlayer, LevelPlayer
 from game.rules import Mode, Rules
@@ -60,6 +60,6 @@ def write_bot(folder: Path, name: str, source: str) -> str:
 def match_against(bot: EnginePlayer, level: str = "depth:2", *, games: int = 2, movetime: float = 0.2) -> MatchResult:
     """Play ``level`` (A) against the external ``bot`` (B) on the standard board, then close the bot."""
     try:
-        return run_match(LevelPlayer(level), bot, Rules(), games=games, movetime=movetime)
+        return run_match(LevelPlayer(level), bot, MatchPlan(Rules(), games=games, movetime=movetime))
     finally:
         bot.close()

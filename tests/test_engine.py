@@ -329,13 +329,13 @@ def test_a_level_that_reports_no_passes_falls_back_to_a_searched_move():
 
 @pytest.mark.slow
 def test_our_own_engine_plays_a_match_through_the_native_dialect():
-    from game.bots.runners import run_match
+    from game.bots.runners import MatchPlan, run_match
     from game.bots.tournament import EnginePlayer, LevelPlayer
 
     rules = Rules(rows=5, cols=8, connect=4)
     engine = EnginePlayer(f"{sys.executable} {ROOT / 'main.py'} engine --level depth:3", name="engine")
     try:
-        result = run_match(LevelPlayer("depth:1"), engine, rules, games=2, movetime=0.3)
+        result = run_match(LevelPlayer("depth:1"), engine, MatchPlan(rules, games=2, movetime=0.3))
     finally:
         engine.close()
     assert all(game.failure is None for game in result.games)

@@ -12,7 +12,7 @@ import pytest
 
 from game.board import Board
 from game.bots.players import Failure, Side
-from game.bots.runners import run_match
+from game.bots.runners import MatchPlan, run_match
 from game.bots.tournament import MAX_QUEUED_LINES, EnginePlayer, LevelPlayer, PgnWriter, make_player
 from game.rules import Rules
 from tests.helpers import match_against, write_bot
@@ -177,7 +177,7 @@ for line in sys.stdin:
     )
     bot = EnginePlayer(write_bot(tmp_path, "flood", source), name="flood")
     try:
-        result = run_match(LevelPlayer("depth:2"), bot, Rules(), games=2, movetime=1.0)
+        result = run_match(LevelPlayer("depth:2"), bot, MatchPlan(Rules(), games=2, movetime=1.0))
         assert result.failures(Side.B) == {failure: 0 for failure in Failure}
         time.sleep(0.5)  # the engine floods on while nobody asks it anything
         assert bot._reader is not None and bot._reader.lines.qsize() <= MAX_QUEUED_LINES
@@ -199,7 +199,7 @@ def test_a_command_that_ends_in_a_quote_is_accepted(tmp_path):
     )
     player = make_player(f'engine:{sys.executable} "{path}"')
     assert isinstance(player, EnginePlayer) and player.command.endswith('"')
-    result = run_match(LevelPlayer("depth:2"), player, Rules(), games=2, movetime=1.0)
+    result = run_match(LevelPlayer("depth:2"), player, MatchPlan(Rules(), games=2, movetime=1.0))
     player.close()
     assert result.failures(Side.B) == {failure: 0 for failure in Failure} and result.wins == 2
     whole = make_player(f"engine:'{sys.executable} -u'")  # a command quoted whole loses its quotes

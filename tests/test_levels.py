@@ -77,14 +77,16 @@ def test_beginner_plays_human_like_variety():
 def test_ladder_order_on_a_small_seeded_tournament():
     """Beginner, Medium and Hard each play the two others from 3 balanced openings,
     both colours: the points come out in ladder order."""
-    from game.bots.runners import run_match
+    from game.bots.runners import MatchPlan, run_match
     from lab.strength import Contestant
 
     names = ["Beginner", "Medium", "Hard"]
     points = dict.fromkeys(names, 0.0)
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
-            result = run_match(Contestant(a, PRESETS[a]), Contestant(b, PRESETS[b]), Rules(), games=6, seed=3)
+            result = run_match(
+                Contestant(a, PRESETS[a]), Contestant(b, PRESETS[b]), MatchPlan(Rules(), games=6, seed=3)
+            )
             points[a] += result.wins + result.draws / 2
             points[b] += result.losses + result.draws / 2
     assert points["Beginner"] < points["Medium"] < points["Hard"], points

@@ -18,7 +18,7 @@ import pytest
 from ai.levels import PRESETS
 from game.board import Board, Termination
 from game.bots.players import LevelSpec, Side
-from game.bots.runners import play_match
+from game.bots.runners import MatchPlan, play_match
 from game.bots.statistics import GameRecord, Sprt, Verdict, pentanomial, sprt_prefix
 from game.bots.tournament import PlayerChoice
 from game.rules import Rules
@@ -79,8 +79,8 @@ def test_two_workers_play_the_same_games_as_one():
     before = set(multiprocessing.active_children())  # other tests' workers may live on
     # a move time far beyond what depth 3 needs: a busy machine never cuts a search short
     a, b = PlayerChoice("depth:3"), PlayerChoice("beginner", seed=4)
-    one = play_match(a, b, Rules(), games=6, movetime=10.0, seed=4, jobs=1)
-    two = play_match(a, b, Rules(), games=6, movetime=10.0, seed=4, jobs=2)
+    one = play_match(a, b, MatchPlan(Rules(), games=6, movetime=10.0, seed=4), jobs=1)
+    two = play_match(a, b, MatchPlan(Rules(), games=6, movetime=10.0, seed=4), jobs=2)
     assert moves_of(one) == moves_of(two)
     assert [g.number for g in two.result.games] == list(range(1, 7))
     assert (two.result.wins, two.result.draws, two.result.losses) == (
@@ -94,7 +94,7 @@ def test_two_workers_play_the_same_games_as_one():
 @pytest.mark.slow
 def test_external_engines_get_a_process_per_running_game_and_none_is_left(tmp_path):
     outcome = play_match(
-        PlayerChoice("depth:2"), PlayerChoice(pid_bot(tmp_path)), Rules(), games=4, movetime=2.0, jobs=2
+        PlayerChoice("depth:2"), PlayerChoice(pid_bot(tmp_path)), MatchPlan(Rules(), games=4, movetime=2.0), jobs=2
     )
     assert outcome.result.wins == 4
     assert all(game.failure is None for game in outcome.result.games)
@@ -111,7 +111,7 @@ def test_a_broken_engine_loses_every_game_in_a_parallel_match(tmp_path, kind):
     from tests.test_tournament import BROKEN_BOTS, EXPECTED_FAILURE
 
     bot = PlayerChoice("engine:" + write_bot(tmp_path, kind, BROKEN_BOTS[kind]))
-    outcome = play_match(PlayerChoice("depth:2"), bot, Rules(), games=4, movetime=1.0, jobs=2)
+    outcome = play_match(PlayerChoice("depth:2"), bot, MatchPlan(Rules(), games=4, movetime=1.0), jobs=2)
     assert outcome.result.wins == 4
     assert outcome.result.failures(Side.B)[EXPECTED_FAILURE[kind]] == 4
     assert not new_children(before)
@@ -124,11 +124,13 @@ def test_a_worker_killed_mid_match_has_its_games_replayed_and_the_match_finishes
     kill_a_worker = KillOneWorker(before)
 
     notices: list[str] = []
-    outcome = play_match(a, b, Rules(), games=8, seed=2, jobs=2, on_game=kill_a_worker, notice=notices.append)
+    outcome = play_match(
+        a, b, MatchPlan(Rules(), games=8, seed=2), jobs=2, on_game=kill_a_worker, notice=notices.append
+    )
     assert kill_a_worker.killed
     assert len(notices) == 1 and notices[0].startswith("a worker process died: replaying unfinished games")
     assert outcome.unplayed == () and not outcome.interrupted
-    reference = play_match(a, b, Rules(), games=8, seed=2, jobs=1)
+    reference = play_match(a, b, MatchPlan(Rules(), games=8, seed=2), jobs=1)
     assert moves_of(outcome) == moves_of(reference)
     assert not new_children(before)
 
@@ -148,9 +150,7 @@ def test_a_dead_workers_engines_are_killed_even_if_they_outlive_their_input(tmp_
     outcome = play_match(
         PlayerChoice("depth:3"),
         PlayerChoice(f"engine:{sys.executable} {path}"),
-        Rules(),
-        games=6,
-        movetime=2.0,
+        MatchPlan(Rules(), games=6, movetime=2.0),
         jobs=2,
         on_game=kill_a_worker,
         notice=lambda text: None,
@@ -240,7 +240,7 @@ def test_sprt_bounds_and_pair_counts_are_those_of_fishtest():
 def test_a_real_sprt_match_stops_when_the_answer_is_clear():
     test = Sprt(0, 300)
     medium, beginner = LevelSpec("Medium", PRESETS["Medium"], 5), LevelSpec("Beginner", PRESETS["Beginner"], 5)
-    outcome = play_match(medium, beginner, Rules(), games=60, seed=5, jobs=2, sprt=test)
+    outcome = play_match(medium, beginner, MatchPlan(Rules(), games=60, seed=5), jobs=2, sprt=test)
     assert outcome.sprt is not None and outcome.sprt.verdict is Verdict.H1
     assert len(outcome.result.games) == outcome.sprt.games < 60
     assert outcome.result.score > 0.6
@@ -276,7 +276,7 @@ def test_a_match_on_a_local_dask_cluster_plays_the_same_games_as_one_worker():
     from game.bots.runners import client_executor
 
     a, b = PlayerChoice("depth:3"), PlayerChoice("beginner", seed=7)
-    reference = play_match(a, b, Rules(), games=4, movetime=10.0, seed=7, jobs=1)
+    reference = play_match(a, b, MatchPlan(Rules(), games=4, movetime=10.0, seed=7), jobs=1)
     with distributed.LocalCluster(
         n_workers=1,
         threads_per_worker=2,
@@ -286,7 +286,7 @@ def test_a_match_on_a_local_dask_cluster_plays_the_same_games_as_one_worker():
         client = distributed.Client(cluster)
         executor, close = client_executor(client)
         try:
-            outcome = play_match(a, b, Rules(), games=4, movetime=10.0, seed=7, executor=executor)
+            outcome = play_match(a, b, MatchPlan(Rules(), games=4, movetime=10.0, seed=7), executor=executor)
         finally:
             close()
     assert moves_of(outcome) == moves_of(reference)
@@ -333,7 +333,7 @@ class Unbuildable:
 @pytest.mark.slow
 def test_a_game_that_cannot_be_played_stops_the_match_with_a_reason(jobs):
     before = set(multiprocessing.active_children())  # other tests' workers may live on
-    outcome = play_match(PlayerChoice("depth:1"), Unbuildable(), Rules(), games=4, movetime=1.0, jobs=jobs)
+    outcome = play_match(PlayerChoice("depth:1"), Unbuildable(), MatchPlan(Rules(), games=4, movetime=1.0), jobs=jobs)
     assert outcome.error is not None and "no such engine on this worker" in outcome.error
     assert outcome.result.games == ()
     assert not new_children(before)
@@ -380,10 +380,8 @@ def test_a_stop_request_ends_the_match_as_ctrl_c_does():
     outcome = play_match(
         PlayerChoice("depth:2"),
         PlayerChoice("beginner", seed=1),
-        Rules(),
-        games=400,
+        MatchPlan(Rules(), games=400, seed=3),
         jobs=2,
-        seed=3,
         stop_requested=lambda: next(asked) >= 3,
     )
     assert outcome.interrupted

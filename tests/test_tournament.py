@@ -12,7 +12,7 @@ import pytest
 from game.board import Board
 from game.bots.openings import STANDARD_OPENINGS, openings
 from game.bots.players import Failure, Side
-from game.bots.runners import play_game, run_match
+from game.bots.runners import MatchPlan, play_game, run_match
 from game.bots.statistics import elo
 from game.bots.tournament import EnginePlayer, LevelPlayer, format_report, make_player, write_pgn
 from game.game_file import read_games
@@ -71,7 +71,7 @@ def replay(moves: tuple[int, ...], rules: Rules) -> Board:
 @pytest.mark.slow
 def test_match_between_two_levels_plays_each_opening_with_both_colours():
     rules = Rules()
-    result = run_match(LevelPlayer("depth:4"), LevelPlayer("depth:1"), rules, games=6, movetime=5.0)
+    result = run_match(LevelPlayer("depth:4"), LevelPlayer("depth:1"), MatchPlan(rules, games=6, movetime=5.0))
     assert len(result.games) == 6
     assert result.wins + result.draws + result.losses == 6
     assert [g.opening for g in result.games] == [o for o in STANDARD_OPENINGS[:3] for _ in range(2)]
@@ -91,7 +91,7 @@ def test_match_between_two_levels_plays_each_opening_with_both_colours():
 @pytest.mark.slow
 def test_match_on_another_board_uses_its_own_balanced_openings():
     rules = Rules(rows=5, cols=6, connect=4)
-    result = run_match(LevelPlayer("depth:2"), LevelPlayer("easy"), rules, games=4, movetime=0.3)
+    result = run_match(LevelPlayer("depth:2"), LevelPlayer("easy"), MatchPlan(rules, games=4, movetime=0.3))
     chosen = openings(rules, 2)
     assert chosen == openings(rules, 2)  # deterministic
     assert [g.opening for g in result.games] == [chosen[0]] * 2 + [chosen[1]] * 2
@@ -196,7 +196,7 @@ def test_match_command_refuses_unknown_players():
 
 @pytest.mark.slow
 def test_pgn_has_tags_and_numbered_moves(tmp_path):
-    result = run_match(LevelPlayer("depth:1"), LevelPlayer("depth:1"), Rules(), games=1, movetime=0.2)
+    result = run_match(LevelPlayer("depth:1"), LevelPlayer("depth:1"), MatchPlan(Rules(), games=1, movetime=0.2))
     path = tmp_path / "one.pgn"
     with path.open("w") as out:
         write_pgn(result, out, date="2026.11.22")
@@ -209,7 +209,7 @@ def test_pgn_has_tags_and_numbered_moves(tmp_path):
 def test_the_same_seed_replays_the_same_match():
     def games(seed: int) -> list[tuple[int, ...]]:
         beginner, medium = make_player("beginner", seed=seed), make_player("medium", seed=seed)
-        result = run_match(beginner, medium, Rules(), games=2, movetime=5.0, seed=seed)
+        result = run_match(beginner, medium, MatchPlan(Rules(), games=2, movetime=5.0, seed=seed))
         return [game.moves for game in result.games]
 
     assert games(5) == games(5)

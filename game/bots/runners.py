@@ -2,9 +2,9 @@
 games in this process, in worker processes, or on a Dask cluster.
 
     from game.bots.players import LevelSpec
-    from game.bots.runners import play_match
+    from game.bots.runners import MatchPlan, play_match
     outcome = play_match(LevelSpec("Hard", PRESETS["Hard"]), LevelSpec("Easy", PRESETS["Easy"]),
-                         Rules(), games=20, jobs=2)
+                         MatchPlan(Rules(), games=20), jobs=2)
     print(outcome.result.score)
 
 A front end above the AI, beside ``game.bots.engine``: only ``ai.*`` and the headless rules
@@ -77,6 +77,17 @@ PROGRESS_SECONDS = 1.0
 """The progress line is redrawn at least this often."""
 STOP_SECONDS = 3.0
 """On Ctrl+C or at the end, how long a worker gets to close its engines before it is killed."""
+
+
+@dataclass(frozen=True)
+class MatchPlan:
+    """What a match is, whoever plays it and wherever: the rules, how many games, the
+    seconds a move may take, and the seed that shuffles the openings (None: unshuffled)."""
+
+    rules: Rules = STANDARD
+    games: int = 20
+    movetime: float = DEFAULT_MOVETIME_MS / 1000
+    seed: int | None = None
 
 
 # -- one game --------------------------------------------------------------------------
@@ -173,13 +184,13 @@ class GameTask:
         )
 
 
-def schedule(
-    player_a: PlayerSpec, player_b: PlayerSpec, rules: Rules, *, games: int, movetime: float, seed: int | None
-) -> list[GameTask]:
+def schedule(player_a: PlayerSpec, player_b: PlayerSpec, plan: MatchPlan) -> list[GameTask]:
     """The match's games in order: each opening twice (a game pair), A first in the odd game."""
-    pool = openings(rules, len(opening_pool(rules)), seed=seed)
+    rules = plan.rules
+    pool = openings(rules, len(opening_pool(rules)), seed=plan.seed)
     return [
-        GameTask(n + 1, pool[n // 2 % len(pool)], n % 2 == 0, rules, movetime, player_a, player_b) for n in range(games)
+        GameTask(n + 1, pool[n // 2 % len(pool)], n % 2 == 0, rules, plan.movetime, player_a, player_b)
+        for n in range(plan.games)
     ]
 
 
@@ -349,11 +360,8 @@ class MatchStopped(Exception):
 def play_match(
     player_a: PlayerSpec,
     player_b: PlayerSpec,
-    rules: Rules = STANDARD,
+    plan: MatchPlan = MatchPlan(),
     *,
-    games: int = 20,
-    movetime: float = DEFAULT_MOVETIME_MS / 1000,
-    seed: int | None = None,
     jobs: int | None = None,
     executor: cf.Executor | None = None,
     sprt: Sprt | None = None,
@@ -362,19 +370,20 @@ def play_match(
     notice: Callable[[str], None] | None = None,
     stop_requested: Callable[[], bool] | None = None,
 ) -> MatchOutcome:
-    """Play a match, its games in parallel: ``jobs`` worker processes (default one per
-    core, at most ``games``), or ``executor`` (a Dask cluster's, say) when given.
+    """Play the match ``plan`` describes, its games in parallel: ``jobs`` worker processes
+    (default one per core, at most ``plan.games``), or ``executor`` (a Dask cluster's, say)
+    when given.
 
     ``jobs=1`` without an executor plays in this process.  ``on_game`` hears of each
     game as it finishes (in finishing order); ``progress`` is redrawn at least once a
     second; ``notice`` hears of dead workers and replays.  With ``sprt`` the games are
-    played as pairs until the test decides (``games`` is the most it may play).  Ctrl+C
+    played as pairs until the test decides (``plan.games`` is the most it may play).  Ctrl+C
     stops the match: the outcome says ``interrupted`` and holds the games finished.
     ``stop_requested`` is asked about once a second: True stops the match as Ctrl+C does
     (the match command's signal handler sets it; it also stops a match whose
     KeyboardInterrupt went astray).
     """
-    tasks = schedule(player_a, player_b, rules, games=games, movetime=movetime, seed=seed)
+    tasks = schedule(player_a, player_b, plan)
     records: dict[int, GameRecord] = {}
     say = notice or (lambda text: print(text, file=sys.stderr))
     said: list[str] = []
@@ -395,7 +404,7 @@ def play_match(
         if on_game is not None:
             on_game(record)
 
-    workers = jobs if jobs is not None else default_jobs(games)
+    workers = jobs if jobs is not None else default_jobs(plan.games)
     interrupted = False
     error: str | None = None
     unplayed: list[int] = []
@@ -414,7 +423,7 @@ def play_match(
     kept = sorted(records.values(), key=lambda g: g.number)
     if sprt_outcome is not None and sprt_outcome.verdict is not Verdict.CONTINUE:
         kept = [g for g in kept if g.number <= sprt_outcome.games]  # the same stop for any finishing order
-    result = MatchResult(player_a.name, player_b.name, rules, movetime, tuple(kept))
+    result = MatchResult(player_a.name, player_b.name, plan.rules, plan.movetime, tuple(kept))
     return MatchOutcome(result, sprt_outcome, interrupted, tuple(unplayed), tuple(said), error)
 
 
@@ -596,28 +605,24 @@ def _stop_pool(pool: cf.Executor) -> None:
 def run_match(
     player_a: Player,
     player_b: Player,
-    rules: Rules = STANDARD,
+    plan: MatchPlan = MatchPlan(),
     *,
-    games: int = 20,
-    movetime: float = DEFAULT_MOVETIME_MS / 1000,
-    seed: int | None = None,
     on_game: Callable[[GameRecord], None] | None = None,
 ) -> MatchResult:
-    """Play ``games`` games in this process between two built players, in order.
+    """Play the match ``plan`` describes in this process between two built players, its
+    games in order.
 
-    Each opening twice, A first in one and B first in the other; ``movetime`` is seconds
-    per move; ``seed`` shuffles the openings; ``on_game`` hears of every finished game.
-    The players stay open: close them when done.  ``play_match`` is the parallel form.
+    Each opening twice, A first in one and B first in the other; ``on_game`` hears of
+    every finished game.  The players stay open: close them when done.  ``play_match`` is
+    the parallel form.
     """
     records: list[GameRecord] = []
-    for task in schedule(
-        _Named(player_a.name), _Named(player_b.name), rules, games=games, movetime=movetime, seed=seed
-    ):
+    for task in schedule(_Named(player_a.name), _Named(player_b.name), plan):
         record = task.play(player_a, player_b)
         records.append(record)
         if on_game is not None:
             on_game(record)
-    return MatchResult(player_a.name, player_b.name, rules, movetime, tuple(records))
+    return MatchResult(player_a.name, player_b.name, plan.rules, plan.movetime, tuple(records))
 
 
 @dataclass(frozen=True)

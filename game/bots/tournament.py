@@ -1,8 +1,8 @@
 """Matches between players: built-in levels and external engines, from balanced openings.
 
-    from game.bots.runners import play_match
+    from game.bots.runners import MatchPlan, play_match
     from game.bots.tournament import PlayerChoice, format_report
-    outcome = play_match(PlayerChoice("hard"), PlayerChoice("easy"), Rules(), games=20, jobs=2)
+    outcome = play_match(PlayerChoice("hard"), PlayerChoice("easy"), MatchPlan(Rules(), games=20), jobs=2)
     print(format_report(outcome.result))
 
 A player is a built-in level (``hard``, ``depth:6``: ``LevelPlayer``, under the move

@@ -17,7 +17,7 @@ from ai.book import BookError
 from ai.levels import LevelNotFound, find_level, level_names, strongest_level
 from game.bots.connectx import write_submission
 from game.bots.engine import Engine
-from game.bots.runners import Progress, cluster_executor, default_jobs, play_match
+from game.bots.runners import MatchPlan, Progress, cluster_executor, default_jobs, play_match
 from game.bots.statistics import Sprt
 from game.bots.tournament import PgnWriter, PlayerChoice, format_outcome, make_player
 from game.cli.commands import CommandCode
@@ -175,10 +175,7 @@ def _match(args: argparse.Namespace, out: TextIO, stop: threading.Event) -> int:
         outcome = play_match(
             specs[0],
             specs[1],
-            rules,
-            games=args.games,
-            movetime=args.movetime / 1000,
-            seed=args.seed,
+            MatchPlan(rules, games=args.games, movetime=args.movetime / 1000, seed=args.seed),
             jobs=jobs,
             executor=executor,
             sprt=sprt,
