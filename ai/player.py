@@ -228,12 +228,9 @@ def _decide(level: Level, position: _Position, asked: Asked) -> Answer:
         position.grid,
         rules,
         to_move=position.to_move,
-        seed=asked.seed,
+        asked=asked,
         time_limit=left,
         should_stop=position.should_stop,
-        on_progress=asked.on_progress,
-        record_tree=asked.record_tree,
-        tree_budget=asked.tree_budget,
     )
     move, decided_by, note, exact = result.move, DecidedBy.SEARCH, None, None
     solver_spent = 0
@@ -276,15 +273,13 @@ def search_level(
     rules: Rules,
     *,
     to_move: int,
-    seed: int = 0,
+    asked: Asked = Asked(),
     time_limit: float | None = None,
     should_stop: Callable[[], bool] | None = None,
-    on_progress: ProgressCallback | None = None,
-    record_tree: bool = False,
-    tree_budget: int = DEFAULT_BUDGET,
 ) -> SearchResult:
     """``level``'s heuristic search of the position: ``ai.search.search`` with the level's
-    depth, pruning, node budget, move order and noise (``seed`` seeds the noise).  The one
+    depth, pruning, node budget, move order and noise (``asked.seed`` seeds the noise; the
+    progress, the tree and its budget are ``asked``'s too).  The one
     place a level becomes a search: ``_decide``, ``search_tree`` and the worker's plain
     search to compare all search through it.
 
@@ -299,13 +294,13 @@ def search_level(
         node_limit=level.node_limit,
         order=level.order,
         noise=level.noise,
-        seed=seed,
+        seed=asked.seed,
         time_limit=time_limit,
         to_move=to_move,
         should_stop=should_stop,
-        on_progress=on_progress,
-        record_tree=record_tree,
-        tree_budget=tree_budget,
+        on_progress=asked.on_progress,
+        record_tree=asked.record_tree,
+        tree_budget=asked.tree_budget,
     )
 
 
@@ -340,10 +335,8 @@ def search_tree(
         grid,
         rules,
         to_move=to_move,
-        seed=seed,
+        asked=Asked(record_tree=True, tree_budget=tree_budget, seed=seed),
         should_stop=should_stop,
-        record_tree=True,
-        tree_budget=tree_budget,
     )
     played = (result.move, result.value, result.stats.depth, result.stats.total_nodes)
     recorded = (replay.move, replay.value, replay.stats.depth, replay.stats.total_nodes)

@@ -32,7 +32,7 @@ from ai.compiled.kernel_file import pure_python_forced
 from ai.depth_truth import benchmark_boards, depth_truth
 from ai.levels import Level
 from ai.perfect import shared_player
-from ai.player import choose_move, search_level, search_tree
+from ai.player import Asked, choose_move, search_level, search_tree
 from ai.reviewer import ReviewStopped, review_game
 from ai.search import SearchCancelled, SearchProgress
 from ai.solver import SolverStopped
@@ -144,11 +144,9 @@ def _answer(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[
             job.grid,
             job.rules,
             to_move=job.to_move,
-            seed=0,  # ``choose_move``'s: a noisy level's own judgement
+            # seed 0, ``choose_move``'s: a noisy level's own judgement
+            asked=Asked(on_progress=progress, record_tree=job.record_tree, tree_budget=job.tree_budget),
             should_stop=should_stop,
-            on_progress=progress,
-            record_tree=job.record_tree,
-            tree_budget=job.tree_budget,
         )
         return Answer(result.move, DecidedBy.SEARCH, level, result.value, result=result, nodes=result.stats.total_nodes)
     purpose = Purpose.MOVE if job.purpose is JobPurpose.MOVE else Purpose.HINT
