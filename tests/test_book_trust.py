@@ -375,6 +375,14 @@ def _fifo_site(tmp_path: Path) -> Path:
     return site
 
 
+def _said_once(clause: str, log: str) -> bool:
+    """Whether the log's notes say ``clause`` exactly once.  Other notes may come beside it:
+    on a busy machine a move's clock runs out (a fresh kernel cache compiles meanwhile), and
+    that is said too, in the same note or a later one."""
+    notes = [text for text in log.splitlines() if "note:" in text]
+    return sum(clause in note for note in notes) == 1
+
+
 @pytest.mark.slow
 def test_the_engine_says_once_that_perfect_plays_without_a_refused_book(tmp_path):
     """The engine and ConnectX played Perfect's moves without the books and said nothing
@@ -384,8 +392,7 @@ def test_the_engine_says_once_that_perfect_plays_without_a_refused_book(tmp_path
     proc = _run(_fifo_site(tmp_path), tmp_path / "cache", "engine", stdin=stdin, timeout=120)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     assert proc.stdout.count("bestmove") == 1
-    notes = [text for text in proc.stderr.splitlines() if "note:" in text]
-    assert len(notes) == 1 and "book_12ply_distances.dat is a FIFO" in notes[0], proc.stderr
+    assert _said_once("book_12ply_distances.dat is a FIFO", proc.stderr), proc.stderr
 
 
 @pytest.mark.slow
@@ -408,8 +415,7 @@ def test_connectx_says_once_that_perfect_plays_without_a_refused_book(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert len(proc.stdout.split()) == 2
-    notes = [text for text in proc.stderr.splitlines() if "note:" in text]
-    assert len(notes) == 1 and "book_12ply_distances.dat is a FIFO" in notes[0], proc.stderr
+    assert _said_once("book_12ply_distances.dat is a FIFO", proc.stderr), proc.stderr
 
 
 @pytest.fixture
