@@ -606,3 +606,36 @@ def test_exporting_to_a_pipe_nobody_reads_says_so_at_once(tmp_path):
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "no program is reading" in done.stderr, done.stderr
     assert pipe.exists() and not pipe.is_file()  # the pipe is left as it was
+
+
+@pytest.mark.parametrize("column", ["first", "second", "rules", "moves", "result", "review"])
+def test_a_row_whose_text_is_not_utf8_is_skipped_and_the_other_games_read(tmp_path, capsys, column):
+    """Issue 38: one row with bytes that are not UTF-8 in a text column (a bit flip; the
+    integrity check says ok) made the whole listing fail: no games, an empty export."""
+    archive = Archive.open(tmp_path)
+    for moves in ("4455667", "1122334", "4453"):
+        add(archive, moves, GameResult.FIRST if moves != "4453" else GameResult.DRAW, second="Easy")
+    archive.close()
+    connection = sqlite3.connect(tmp_path / FILE_NAME)
+    columns = ("played_at", "rules", "first", "second", "moves", "result", "first_depth", "second_depth", "review")
+    chosen = ", ".join("CAST(X'45FF61' AS TEXT)" if name == column else name for name in columns)
+    connection.execute(f"INSERT INTO games ({', '.join(columns)}) SELECT {chosen} FROM games WHERE id = 1")
+    connection.commit()
+    connection.close()
+
+    archive = Archive.open(tmp_path)
+    games = archive.games()
+    if column == "review":  # a summary that cannot be read is dropped, the game kept
+        assert len(games) == 4 and archive.unreadable == 0
+    else:
+        assert sorted(g.moves_string for g in games) == ["1122334", "4453", "4455667"]
+        assert archive.unreadable == 1 and archive.unreadable_note() == "1 stored game could not be read"
+    assert archive.export_text().count("[Id ") == len(games)
+    archive.close()
+
+    from game.cli.main import main
+
+    export = tmp_path / "backup.c4"
+    assert main(["games", "--export", str(export), "--home", str(tmp_path)]) == 0
+    assert export.read_text(encoding="utf-8").count("[Id ") == len(games)
+    assert f"{len(games)} games written to {export}" in capsys.readouterr().out

@@ -83,9 +83,24 @@ OPTIONAL_COLUMNS = ("first_depth", "second_depth", "review")
 """Columns added by later schemas: read as NULL where a file lacks them."""
 
 
+class NotUtf8(bytes):
+    """A text column whose bytes are not UTF-8 (a bit flip, another program's write): not a
+    ``str``, so the row's checks refuse that one row instead of the whole listing failing
+    ("Could not decode to UTF-8 column")."""
+
+
+def read_text(raw: bytes) -> str | NotUtf8:
+    """A stored text as ``str``, or its bytes marked as not UTF-8."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return NotUtf8(raw)
+
+
 def connect(path: Path | str) -> sqlite3.Connection:
     connection = sqlite3.connect(str(path), timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
     connection.row_factory = sqlite3.Row
+    connection.text_factory = read_text
     return connection
 
 
@@ -98,6 +113,7 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
         f"{path.resolve().as_uri()}?{query}", uri=True, isolation_level=None, check_same_thread=False
     )
     connection.row_factory = sqlite3.Row
+    connection.text_factory = read_text
     return connection
 
 
