@@ -83,12 +83,21 @@ def rules_to_text(rules: Rules) -> str:
     )
 
 
+def load_json(text: str) -> Any:
+    """``json.loads`` for a stored text, whose damage is a ``ValueError``: JSON nested
+    thousands deep raises ``RecursionError`` in the parser, which would escape every check."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("its JSON is nested too deep") from None
+
+
 def rules_from_text(text: object) -> Rules:
     """The rules a stored text describes (``ValueError`` saying what is wrong)."""
     if not isinstance(text, str) or len(text) > MAX_RULES_TEXT:
         raise ValueError("its rules are not text of a sensible length")
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except ValueError:
         raise ValueError("its rules are not JSON") from None
     if not isinstance(data, dict):
@@ -239,7 +248,7 @@ def read_review(value: object, game_id: object) -> dict[str, Any] | None:
     try:
         if not isinstance(value, str) or len(value) > MAX_REVIEW_TEXT:
             raise ValueError("not text of a sensible length")
-        summary = json.loads(value)
+        summary = load_json(value)
         if not isinstance(summary, dict):
             raise ValueError("not a JSON object")
         accuracy = summary.get("accuracy", {})

@@ -639,3 +639,26 @@ def test_a_row_whose_text_is_not_utf8_is_skipped_and_the_other_games_read(tmp_pa
     assert main(["games", "--export", str(export), "--home", str(tmp_path)]) == 0
     assert export.read_text(encoding="utf-8").count("[Id ") == len(games)
     assert f"{len(games)} games written to {export}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("column", ["rules", "review"])
+def test_a_row_of_json_nested_thousands_deep_is_skipped_not_raised(tmp_path, column):
+    """Issue 38: a review or rules text nested 5,000 deep raised RecursionError out of every
+    listing, export and the window's Past games."""
+    archive = Archive.open(tmp_path)
+    add(archive, "4455667", GameResult.FIRST, second="Easy")
+    add(archive, "1122334", GameResult.FIRST, second="Easy")
+    archive.close()
+    connection = sqlite3.connect(tmp_path / FILE_NAME)
+    deep = "[" * 5000 + "]" * 5000
+    connection.execute(f"UPDATE games SET {column} = ? WHERE id = 1", (deep,))
+    connection.commit()
+    connection.close()
+
+    archive = Archive.open(tmp_path)
+    games = archive.games()
+    if column == "review":  # the summary is dropped, the game kept
+        assert len(games) == 2 and all(g.review is None for g in games)
+    else:
+        assert [g.moves_string for g in games] == ["1122334"] and archive.unreadable == 1
+    assert archive.export_text().count("[Id ") == len(games)

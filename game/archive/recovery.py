@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from game.archive.database import FILE_NAME
-from game.records import GameRecord, record_from_row, record_to_row
+from game.records import GameRecord, load_json, record_from_row, record_to_row
 
 log = logging.getLogger("game.archive.store")
 
@@ -69,7 +69,7 @@ def read_recovery_file(path: Path) -> tuple[list[GameRecord], int]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = load_json(line)
             if not isinstance(row, dict):
                 raise ValueError("not an object")
             records.append(record_from_row({"id": None, **row}))

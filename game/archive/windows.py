@@ -8,20 +8,19 @@ offered to the next window, which takes it over when it resumes the game.
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import sys
 from collections.abc import Mapping
 from typing import Any
 
-from game.records import InProgress, check_moves, check_name, rules_from_text
+from game.records import InProgress, check_moves, check_name, load_json, rules_from_text
 
 
 def unfinished_from_row(row: sqlite3.Row | Mapping[str, Any]) -> InProgress:
     """The game in progress a row holds (``ValueError``, ``KeyError``... when damaged)."""
     rules = rules_from_text(row["rules"])
-    settings = json.loads(row["settings"] or "{}")
+    settings = load_json(row["settings"] or "{}")
     if not isinstance(settings, dict):
         raise ValueError("its settings are not a JSON object")
     return InProgress(
