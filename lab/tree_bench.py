@@ -26,7 +26,7 @@ from ai.levels import Level  # noqa: E402
 from ai.search import search  # noqa: E402
 from game.app.loop import App  # noqa: E402
 from game.app.scenes.play import PlayScene  # noqa: E402
-from game.app.scenes.play_records import SearchRecord  # noqa: E402
+from game.app.search_records import SearchRecord  # noqa: E402
 from game.app.tree.scene import TreeScene  # noqa: E402
 from game.app.worker_protocol import JobPurpose  # noqa: E402
 from game.rules import MAX, Rules  # noqa: E402

@@ -34,9 +34,9 @@ from ai.search import search
 from game.app.loop import FPS, App
 from game.app.scene import Scene
 from game.app.scenes.play import PlayScene
-from game.app.scenes.play_records import SearchRecord
 from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
+from game.app.search_records import SearchRecord
 from game.app.tree.scene import TreeScene
 from game.app.worker_protocol import JobPurpose
 from game.board import Board

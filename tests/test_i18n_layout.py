@@ -25,9 +25,9 @@ from game.app.scenes.options import OptionsScene
 from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene
-from game.app.scenes.play_records import SearchRecord
 from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
+from game.app.search_records import SearchRecord
 from game.app.settings import Opponent
 from game.app.worker_protocol import JobPurpose
 from game.board import Board

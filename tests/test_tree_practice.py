@@ -11,7 +11,7 @@ from ai.levels import Level
 from ai.search import search
 from ai.tree import BoundKind, SearchTree
 from game.app.scenes.play import PlayScene
-from game.app.scenes.play_records import SearchRecord
+from game.app.search_records import SearchRecord
 from game.app.tree.practice import Ask, Difficulty, build_practice, normalise, practice_asks
 from game.app.tree.practice_scene import PracticeScene
 from game.app.tree.tree_fetch import TreeAsk

@@ -16,7 +16,7 @@ from ai.solver import Solver
 from ai.tree import BoundKind, is_forced_value, minimal_tree
 from ai.values import fmt_value
 from game.app.scenes.play import PlayScene
-from game.app.scenes.play_records import SearchRecord
+from game.app.search_records import SearchRecord
 from game.app.tree.draw import NODE_SIZE, chart_pitch, chart_rect
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, View, layout
 from game.app.tree.legend import LEGEND

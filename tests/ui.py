@@ -9,7 +9,7 @@ import pygame
 from ai.levels import Level
 from ai.search import search
 from game.app.scenes.play import PlayScene
-from game.app.scenes.play_records import SearchRecord
+from game.app.search_records import SearchRecord
 from game.app.tree.scene import TreeScene
 from game.app.worker_protocol import JobPurpose
 from game.board import Board

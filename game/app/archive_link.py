@@ -21,8 +21,8 @@ import pygame
 from ai.levels import Level, preset_name
 from game.app.clipboard import SHARE_KEYS, board_game, copy_game, copy_link, copy_moves, paste_position
 from game.app.navigation import OpenReview
+from game.app.play_screen import JobsGame
 from game.app.scene import SceneHost
-from game.app.scenes.play_jobs import JobsGame
 from game.archive.recovery import lost_game_line
 from game.archive.store import Archive
 from game.i18n import _

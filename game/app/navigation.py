@@ -20,7 +20,7 @@ from ai.levels import Level
 from ai.review import GameReview
 from ai.tree import SearchTree
 from game.app.board_view import BoardLayout
-from game.app.scenes.play_records import SearchRecord
+from game.app.search_records import SearchRecord
 from game.board import Board, Outcome
 from game.match import Match
 from game.records import GameRecord

@@ -29,8 +29,8 @@ from game.app.scene import Scene
 from game.app.scenes import play_text as say
 from game.app.scenes import play_view
 from game.app.scenes.play_jobs import PlayJobs
-from game.app.scenes.play_records import SearchRecord, SearchRecords
 from game.app.scenes.play_text import Names
+from game.app.search_records import SearchRecord, SearchRecords
 from game.app.settings import Opponent, Settings
 from game.app.widgets import Button, display_size
 from game.app.worker_protocol import JobPurpose, TreeReady, TreeSkipped, WorkerEvent

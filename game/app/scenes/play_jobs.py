@@ -8,23 +8,18 @@ screen's sentences (``play_text``) and painting (``play_view``) can read them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
 
 from ai.answer import Answer
 from ai.cost import full_tree_positions, seconds_for
 from ai.exact import ExactScore
 from ai.levels import PRESETS, Level, preset_name, solvable
-from game.app.animation import DiscDrop
-from game.app.scene import SceneHost
+from game.app.play_screen import JobsGame
 from game.app.scenes import play_text as say
-from game.app.scenes.play_records import SearchRecord, SearchRecords
 from game.app.scenes.play_text import Report
+from game.app.search_records import SearchRecord
 from game.app.settings import Opponent
 from game.app.worker_protocol import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, WorkerEvent
-from game.board import Outcome
 from game.i18n import _
-from game.match import Match
-from game.rules import Rules
 
 UI_TREE_BUDGET = 1_000_000
 HINT_LEVEL = "Hard"
@@ -35,40 +30,6 @@ SLOW_HINT_SECONDS = 5.0
 level answers instead (the level line says which level hints use)."""
 STAND_IN_LEVEL = "Expert"
 """What plays for a level whose job failed (a damaged book, say), for the rest of the game."""
-
-
-class JobsGame(Protocol):
-    """What the jobs read of the play screen they work for, and do to it (play the move)."""
-
-    @property
-    def app(self) -> SceneHost: ...
-
-    @property
-    def rules(self) -> Rules: ...
-
-    @property
-    def match(self) -> Match: ...
-
-    @property
-    def levels(self) -> Mapping[int, Level]: ...
-
-    @property
-    def opponent(self) -> Opponent: ...
-
-    @property
-    def outcome(self) -> Outcome | None: ...
-
-    @property
-    def drop(self) -> DiscDrop | None: ...
-
-    @property
-    def records(self) -> SearchRecords: ...
-
-    def is_computer(self, side: int) -> bool: ...
-
-    def play_move(self, move: int) -> None: ...
-
-    def on_worker_event(self, event: WorkerEvent) -> None: ...
 
 
 class PlayJobs:

@@ -15,8 +15,9 @@ import pygame
 from ai.exact import ExactScore
 from ai.levels import PRESETS, Level
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
+from game.app.play_screen import JobsGame
 from game.app.scenes import play_text as say
-from game.app.scenes.play_jobs import HINT_LEVEL, JobsGame, PlayJobs
+from game.app.scenes.play_jobs import HINT_LEVEL, PlayJobs
 from game.app.scenes.play_text import Names
 from game.app.settings import Opponent
 from game.app.theme import Palette

@@ -30,9 +30,9 @@ from game.app.job_slot import JobSlot
 from game.app.navigation import OpenAnalysis, OpenTree, RetryMistakes
 from game.app.scene import Scene
 from game.app.scenes.board_panel import draw_progress
-from game.app.scenes.play_records import SearchRecord
 from game.app.scenes.play_view import notes_from_scores
 from game.app.scenes.review_text import graph_legend, header_texts, list_line, under_board_lines
+from game.app.search_records import SearchRecord
 from game.app.theme import Theme, draw_mark
 from game.app.widgets import Button, click_buttons, display_size
 from game.app.worker_protocol import (

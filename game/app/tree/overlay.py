@@ -18,7 +18,7 @@ from ai.search import SearchResult
 from ai.tree import Node, SearchTree
 from game.app.navigation import Searches
 from game.app.scene import SceneHost
-from game.app.scenes.play_records import SearchRecord
+from game.app.search_records import SearchRecord
 from game.app.tree.compare import OrderComparison
 from game.app.tree.layout import Placed, View
 from game.app.tree.legend import LegendLayout

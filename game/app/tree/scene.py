@@ -41,7 +41,7 @@ from ai.tree import (
 )
 from game.app.navigation import Searches
 from game.app.scene import Scene
-from game.app.scenes.play_records import SearchRecord
+from game.app.search_records import SearchRecord
 from game.app.tree.compare import OrderComparison
 from game.app.tree.draw import draw_overlay
 from game.app.tree.export import export_to_folder
