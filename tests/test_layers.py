@@ -147,11 +147,23 @@ def test_no_scene_imports_the_loop_the_router_or_another_scene():
     assert wrong == []
 
 
-def test_the_requests_and_the_interface_import_no_scene():
+def test_the_requests_and_the_interface_import_nothing_of_the_scenes_folders():
+    """What stands below the scenes (the requests, the interface, the archive's link, the
+    play screen's Protocol, the search records) imports nothing of ``scenes/`` or ``tree/``:
+    not a screen, and not a helper module that lives there either."""
     modules = window_modules()
-    screens = {name for name, path in modules.items() if defines_a_screen(path)} - SCENE_BASES
-    for name in ("game.app.navigation", "game.app.scene", "game.app.open_game", "game.app.archive_link"):
-        assert not imported_project_modules(modules[name]) & (screens | {"game.app.loop", "game.app.router"}), name
+    below = (
+        "game.app.navigation",
+        "game.app.scene",
+        "game.app.open_game",
+        "game.app.archive_link",
+        "game.app.play_screen",
+        "game.app.search_records",
+    )
+    for name in below:
+        imported = imported_project_modules(modules[name])
+        upward = {m for m in imported if m.startswith(("game.app.scenes", "game.app.tree"))}
+        assert not upward and not imported & {"game.app.loop", "game.app.router"}, (name, upward)
 
 
 def test_the_two_sides_of_the_worker_meet_only_in_its_protocol():
