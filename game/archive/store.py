@@ -75,6 +75,7 @@ from game.game_file import games_text, record_game
 from game.notation import format_moves
 from game.records import (
     HUMAN,
+    MAX_ID,
     DamagedGame,
     GameRecord,
     GameResult,
@@ -178,6 +179,7 @@ class Archive:
         self.slot = uuid.uuid4().hex
         """This archive's (this window's) row of ``in_progress``."""
         self.unreadable = 0
+        self._last_id: int | None = None
         """How many stored games the last ``games()`` could not read (damaged rows)."""
         self._condition = warning
         self._write_error: str | None = None
@@ -359,12 +361,44 @@ class Archive:
         self._write_error = text
 
     def _insert(self, record: GameRecord) -> int:
+        """Store ``record`` in the transaction under way; return its id."""
         row = record_to_row(record)
+        if self._ids_exhausted():
+            row = {"id": self._free_id(), **row}
         names = ", ".join(row)
         cursor = self.connection.execute(
             f"INSERT INTO games ({names}) VALUES ({', '.join('?' * len(row))})", tuple(row.values())
         )
         return int(cursor.lastrowid or 0)
+
+    def _ids_exhausted(self) -> bool:
+        """True when SQLite would give the next game no id: AUTOINCREMENT goes past the largest
+        id ever used (a row, or ``sqlite_sequence``), and after ``MAX_ID`` it fails every insert
+        with "database or disk is full".  One row at ``MAX_ID`` (another program, a bit flip)
+        would then stop every save."""
+        try:
+            row = self.connection.execute(
+                "SELECT max(coalesce((SELECT max(id) FROM games), 0),"
+                " coalesce((SELECT max(seq) FROM sqlite_sequence WHERE name = 'games'), 0))"
+            ).fetchone()
+        except sqlite3.OperationalError:  # no sqlite_sequence: no AUTOINCREMENT, SQLite finds a free id itself
+            return False
+        return row is not None and type(row[0]) is int and row[0] >= MAX_ID
+
+    def _free_id(self) -> int:
+        """The lowest id no game has.  Chosen over renumbering the games at a migration: an
+        id is what a player types (``review ID``) and what an export names (``[Id]``), so the
+        stored games keep theirs; only the new game gets an id below the largest."""
+        row = self.connection.execute(
+            "SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = 1)"
+            " UNION ALL SELECT id + 1 FROM games AS g WHERE id >= 1 AND id < ?"
+            " AND NOT EXISTS (SELECT 1 FROM games WHERE id = g.id + 1)"
+            " ORDER BY 1 LIMIT 1",
+            (MAX_ID,),
+        ).fetchone()
+        if row is None:
+            raise sqlite3.OperationalError("every id of the games table is taken")
+        return int(row[0])
 
     def flush(self) -> bool:
         """Write the games kept in memory; True when none is left waiting."""
@@ -376,7 +410,7 @@ class Archive:
         try:
             with transaction(self.connection):
                 for record in self.pending:
-                    self._insert(record)
+                    self._last_id = self._insert(record)
                 self.connection.execute("DELETE FROM in_progress WHERE slot = ?", (self.slot,))
         except sqlite3.Error as error:
             self._failed_write(error)
@@ -423,8 +457,7 @@ class Archive:
         self.pending.append(record)
         if not self.flush():
             return None
-        row = self.connection.execute("SELECT max(id) FROM games").fetchone()
-        return int(row[0]) if row and row[0] is not None else None
+        return self._last_id  # this game went in last (not max(id): a new game may get a lower one)
 
     def set_review(self, game_id: int, summary: dict[str, Any]) -> bool:
         """Keep a game's review summary; False when the database would not take it."""
