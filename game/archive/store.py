@@ -63,6 +63,7 @@ from game.archive.database import (
     connect_read_only,
     games_select,
     header_version,
+    id_when_exhausted,
     is_locked,
     migrate,
     open_for_writing,
@@ -75,7 +76,6 @@ from game.game_file import games_text, record_game
 from game.notation import format_moves
 from game.records import (
     HUMAN,
-    MAX_ID,
     DamagedGame,
     GameRecord,
     GameResult,
@@ -361,44 +361,14 @@ class Archive:
         self._write_error = text
 
     def _insert(self, record: GameRecord) -> int:
-        """Store ``record`` in the transaction under way; return its id."""
         row = record_to_row(record)
-        if self._ids_exhausted():
-            row = {"id": self._free_id(), **row}
+        if (chosen := id_when_exhausted(self.connection)) is not None:  # the ids ran out: a free one
+            row = {"id": chosen, **row}
         names = ", ".join(row)
         cursor = self.connection.execute(
             f"INSERT INTO games ({names}) VALUES ({', '.join('?' * len(row))})", tuple(row.values())
         )
         return int(cursor.lastrowid or 0)
-
-    def _ids_exhausted(self) -> bool:
-        """True when SQLite would give the next game no id: AUTOINCREMENT goes past the largest
-        id ever used (a row, or ``sqlite_sequence``), and after ``MAX_ID`` it fails every insert
-        with "database or disk is full".  One row at ``MAX_ID`` (another program, a bit flip)
-        would then stop every save."""
-        try:
-            row = self.connection.execute(
-                "SELECT max(coalesce((SELECT max(id) FROM games), 0),"
-                " coalesce((SELECT max(seq) FROM sqlite_sequence WHERE name = 'games'), 0))"
-            ).fetchone()
-        except sqlite3.OperationalError:  # no sqlite_sequence: no AUTOINCREMENT, SQLite finds a free id itself
-            return False
-        return row is not None and type(row[0]) is int and row[0] >= MAX_ID
-
-    def _free_id(self) -> int:
-        """The lowest id no game has.  Chosen over renumbering the games at a migration: an
-        id is what a player types (``review ID``) and what an export names (``[Id]``), so the
-        stored games keep theirs; only the new game gets an id below the largest."""
-        row = self.connection.execute(
-            "SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = 1)"
-            " UNION ALL SELECT id + 1 FROM games AS g WHERE id >= 1 AND id < ?"
-            " AND NOT EXISTS (SELECT 1 FROM games WHERE id = g.id + 1)"
-            " ORDER BY 1 LIMIT 1",
-            (MAX_ID,),
-        ).fetchone()
-        if row is None:
-            raise sqlite3.OperationalError("every id of the games table is taken")
-        return int(row[0])
 
     def flush(self) -> bool:
         """Write the games kept in memory; True when none is left waiting."""
