@@ -233,3 +233,23 @@ def test_espeak_cut_off_leaves_no_zombie(tmp_path):
     assert zombie_children() == []
     speech.close()
     assert zombie_children() == [] and all(process_stat(pid) is None for pid in started)
+
+
+def test_voices_cut_off_as_speech_is_switched_off_still_end(app, tmp_path):
+    """Options switches spoken output off while a voice that ignores SIGTERM is speaking:
+    the window's frames go on tending it, so it is killed after the grace, not left
+    running until the game quits."""
+    voice, pids = wrapper_voice(tmp_path, wrapper_ignores_term=True)
+    app.speech = Speech(True, voice=voice)
+    app.speech.say("A sentence nobody will hear to its end")
+    deadline = time.monotonic() + 30
+    while len(recorded(pids)) < 2:
+        assert time.monotonic() < deadline, "the voice did not start"
+        time.sleep(0.01)
+    app.speech.enabled = False  # what Options does
+    app.speech.stop()
+    deadline = time.monotonic() + 10
+    while running(recorded(pids)) or zombie_children():
+        assert time.monotonic() < deadline, f"left: {running(recorded(pids))}, zombies {zombie_children()}"
+        app.step([], FRAME)
+        time.sleep(0.01)

@@ -203,6 +203,8 @@ class App:
             self.dirty = True
         if self.speech.enabled and top is not None:
             self.speak(top.status_line(), follow=True)
+        else:
+            self.speech.tend()  # spoken output switched off: cut-off voices still end
         self.stack.apply_pending()
         if not self.stack.scenes:
             self.quit()
