@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import json
 import os
 import shutil
 import string
@@ -297,3 +298,17 @@ def test_a_translated_sentence_with_other_fields_falls_back_in_process(tmp_path,
     assert _("Player {value}").format(value=2) == "Player 2"
     assert _("Back") == "Zurück"
     assert ngettext("loss in {moves} move", "loss in {moves} moves", 3).format(moves=3) == "Niederlage in 3 Zügen"
+
+
+def test_a_window_started_in_a_damaged_language_says_so_on_screen(tmp_path, monkeypatch, make_app):
+    """The window has no stderr a player sees: the damaged catalog's sentence is its toast."""
+    folder = locale_copy(tmp_path)
+    cut_short(german_mo(folder))
+    monkeypatch.setenv(i18n.LOCALE_DIR_ENV, str(folder))
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text(json.dumps({"language": "de"}))
+    app = make_app((900, 700), home=home)
+    assert app.toast is not None and "translation cannot be read" in app.toast[0]
+    assert _("Back") == "Back"  # and the window speaks English
+    set_language("en")
