@@ -508,26 +508,34 @@ def totals_line(tree: SearchTree, stats: SearchStats) -> str:
 
 
 def compare_line(scene: TreeOverlay, tree: SearchTree) -> str:
-    """The other run of the same search (pruning switched): under way, done, or how to start it."""
-    stats = scene.record.result.stats
-    if scene.compare_job is not None:
+    """The same search as shown and with pruning switched, both timed in the worker after
+    a warm-up: under way, done, or how to start it."""
+    comparison = scene.comparison
+    if comparison is not None and comparison.running:
         progress = scene.compare_progress
         done = (
             _("{nodes:,} nodes, {seconds:.1f} s").format(nodes=progress.nodes, seconds=progress.seconds)
             if progress
             else _("starting")
         )
+        if comparison.warming_up:
+            return _(
+                "Warming up both searches, so that neither is timed with the first search's start-up cost (C cancels)"
+            )
+        if comparison.timed(tree.pruning) is None:
+            return _("Timing the search again as shown: {done} (C cancels)").format(done=done)
         if tree.pruning:
             return _("Searching again with pruning off: {done} (C cancels)").format(done=done)
         return _("Searching again with pruning on: {done} (C cancels)").format(done=done)
-    if scene.compare_result is None:
+    switched = scene.compare_result
+    again = comparison.timed(tree.pruning) if comparison is not None else None
+    if switched is None or again is None:
         return _("C: run the same search with pruning switched, to compare nodes and time")
-    other = scene.compare_result.stats
-    on, off = (stats, other) if tree.pruning else (other, stats)
+    on, off = (again.stats, switched.stats) if tree.pruning else (switched.stats, again.stats)
     said = _(
-        "With alpha-beta: {nodes:,} nodes, {seconds:.3f} s  |  without: {nodes2:,} nodes, {seconds2:.3f} s  ({saving:,.1f} x fewer nodes, {verdict})"
+        "Both timed now, after a warm-up: with alpha-beta {nodes:,} nodes, {seconds:.3f} s  |  without {nodes2:,} nodes, {seconds2:.3f} s  ({saving:,.1f} x fewer nodes, {verdict})"
     )
-    verdict = compare_verdict(scene.record.result.value, scene.compare_result.value)
+    verdict = compare_verdict(again.value, switched.value)
     saving = off.nodes / on.nodes if on.nodes else 0
     return said.format(
         nodes=on.nodes, seconds=on.seconds, nodes2=off.nodes, seconds2=off.seconds, saving=saving, verdict=verdict

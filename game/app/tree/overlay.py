@@ -19,7 +19,7 @@ from ai.tree import Node, SearchTree
 from game.app.navigation import Searches
 from game.app.scene import SceneHost
 from game.app.search_records import SearchRecord
-from game.app.tree.compare import OrderComparison
+from game.app.tree.compare import OrderComparison, PruningComparison
 from game.app.tree.layout import Placed, View
 from game.app.tree.legend import LegendLayout
 from game.app.tree.replay import Replay
@@ -43,6 +43,7 @@ class TreeOverlay(Protocol):
 
     areas: Areas
     button_rows: int
+    comparison: PruningComparison | None
     crumbs: list[tuple[pygame.Rect, int]]
     drawn: list[Placed]
     legend: LegendLayout | None

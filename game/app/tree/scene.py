@@ -42,7 +42,7 @@ from ai.tree import (
 from game.app.navigation import Searches
 from game.app.scene import Scene
 from game.app.search_records import SearchRecord
-from game.app.tree.compare import OrderComparison
+from game.app.tree.compare import OrderComparison, PruningComparison
 from game.app.tree.draw import draw_overlay
 from game.app.tree.export import export_to_folder
 from game.app.tree.horizon import Horizon
@@ -54,7 +54,7 @@ from game.app.tree.placing import SPEEDS, areas_for, demo_select, relayout, tree
 from game.app.tree.replay import Replay
 from game.app.tree.text import detail_lines, node_text
 from game.app.widgets import Button
-from game.app.worker_protocol import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.app.worker_protocol import JobProgress, JobPurpose, SearchJob, WorkerEvent
 from game.board import Board
 from game.i18n import _
 from game.notation import format_move
@@ -81,9 +81,7 @@ class TreeScene(Scene):
         self.legend_open: bool | None = None  # None: shown where the canvas is tall enough
         self.legend: LegendLayout | None = None  # where the legend goes, when shown
         self.legend_page = False  # the legend is shown in place of the tree (no room for both)
-        self.compare_job: int | None = None
-        self.compare_progress: JobProgress | None = None
-        self.compare_result: SearchResult | None = None
+        self.comparison: PruningComparison | None = None  # C: pruning switched, once asked for
         self.orders: OrderComparison | None = None  # the move-order runs, once asked for
         self.drag_from: tuple[int, int] | None = None
         self.dragged = False
@@ -227,7 +225,7 @@ class TreeScene(Scene):
             self.orders = None
             self.record_index, self._record = index, searches[index]
             self.view, self.selected, self.replay, self.playing = View(), 0, None, False
-            self.compare_result = None
+            self.comparison = None
 
     def toggle_legend(self) -> None:
         self.legend_open = not self.shows_legend()
@@ -338,6 +336,25 @@ class TreeScene(Scene):
         self.replay, self.playing = None, False
 
     # -- compare ----------------------------------------------------------------------
+    @property
+    def compare_job(self) -> int | None:
+        """The comparison's job under way (a warm-up or a timed run), if any."""
+        return self.comparison.job_id if self.comparison is not None else None
+
+    @property
+    def compare_progress(self) -> JobProgress | None:
+        return self.comparison.progress if self.compare_job is not None and self.comparison is not None else None
+
+    @property
+    def compare_result(self) -> SearchResult | None:
+        """The timed run with pruning switched, once both timed runs have finished."""
+        comparison = self.comparison
+        if comparison is None or comparison.running or self.tree is None:
+            return None
+        if comparison.timed(self.tree.pruning) is None:
+            return None
+        return comparison.timed(not self.tree.pruning)
+
     def toggle_compare(self) -> None:
         if self.compare_job is not None:
             self.cancel_compare()
@@ -346,24 +363,22 @@ class TreeScene(Scene):
         tree = self.known_tree
         level = self.record_level()
         # The level's own search settings, as the search itself was: the same move order
-        # and the same seeded noise, only the pruning switched and no budget.
+        # and the same seeded noise, no budget; run again as shown and with the pruning
+        # switched, each after a warm-up (``PruningComparison``).
         job = SearchJob(
             tree.grid,
             tree.rules,
             tree.to_move,
-            level=replace(level, depth=tree.depth, pruning=not tree.pruning, node_budget=0, perfect=False),
+            level=replace(level, depth=tree.depth, pruning=tree.pruning, node_budget=0, perfect=False),
             purpose=JobPurpose.COMPARE,
             record_tree=False,
         )
-        self.compare_job = self.app.submit(job, self)
-        self.compare_progress = None
-        self.compare_result = None
+        self.comparison = PruningComparison(self.app, self, job)
 
     def cancel_compare(self) -> None:
-        if self.compare_job is not None and self.app.worker.current == self.compare_job:
-            self.app.worker.cancel()
-        self.compare_job = None
-        self.compare_progress = None
+        if self.comparison is not None and self.comparison.running:
+            self.comparison.cancel()
+            self.comparison = None
 
     def toggle_orders(self) -> None:
         """Rerun this search with each move order (pruning on), or stop doing so."""
@@ -385,15 +400,10 @@ class TreeScene(Scene):
             return
         if self.horizon.take(event):
             return
-        if isinstance(event, JobProgress) and event.job_id == self.compare_job:
-            self.compare_progress = event
-        elif isinstance(event, JobResult) and event.job_id == self.compare_job:
-            self.compare_result = event.result
-            self.compare_job = None
-        elif isinstance(event, JobFailed) and event.job_id == self.compare_job:
-            self.compare_job = None
-            self.compare_progress = None
-            self.app.show_toast(_("The comparison failed: {message}").format(message=event.message))
+        comparison = self.comparison
+        if comparison is not None and comparison.take(event) and comparison.failed is not None:
+            self.comparison = None
+            self.app.show_toast(_("The comparison failed: {message}").format(message=comparison.failed))
 
     # -- frame ------------------------------------------------------------------------
     def is_animating(self) -> bool:
