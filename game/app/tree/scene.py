@@ -17,6 +17,8 @@ Controls:
 - Space: replay play/pause; , and .: one step back / forward; Home / End; S: speed;
   X: leave the replay
 - L: show or hide the legend
+- Page Down / Page Up (or the wheel over it): scroll the detail panel, where its
+  explanation is longer than the panel (big text)
 - K: the textbook code beside a line-by-line replay (ai/textbook.py, small depths)
 - P: practice, "you are alpha-beta", on this position's depth-2 tree
 - D: depth against truth: how often each depth keeps the exact outcome, and its nodes
@@ -43,7 +45,8 @@ from game.app.navigation import Searches
 from game.app.scene import Scene
 from game.app.search_records import SearchRecord
 from game.app.tree.compare import OrderComparison, PruningComparison
-from game.app.tree.draw import draw_overlay
+from game.app.tree.detail import DetailLayout
+from game.app.tree.draw import detail_for, draw_overlay
 from game.app.tree.export import export_to_folder
 from game.app.tree.horizon import Horizon
 from game.app.tree.keys import key_actions
@@ -90,6 +93,9 @@ class TreeScene(Scene):
         self.areas = areas_for((800, 600))
         self.drawn: list[Placed] = []
         self.crumbs: list[tuple[pygame.Rect, int]] = []
+        self.detail: DetailLayout | None = None  # the detail panel's lines, placed
+        self.detail_scroll = 0  # pixels of the detail panel scrolled away (Page Down)
+        self.detail_node = -1  # the node the scroll is for: another node starts at the top
         self.stub_moves: dict[int, list[int]] = {}  # for each node with stubs drawn: its pruned moves
         self.selected_board: Board | None = None
         self.per_ply: list[int] = []  # stored nodes at each ply
@@ -435,6 +441,23 @@ class TreeScene(Scene):
     def relayout(self) -> None:
         """Compute where everything goes for the window's size (``draw`` only reads it)."""
         relayout(self)
+        self.detail = detail_for(self)
+        if self.detail_node != self.selected:
+            self.detail_node, self.detail_scroll = self.selected, 0
+        self.detail_scroll = min(self.detail_scroll, self.detail.most_scroll if self.detail else 0)
+
+    @property
+    def detail_more(self) -> bool:
+        """The detail panel has more below what it shows (its cue says so)."""
+        return self.detail is not None and self.detail_scroll < self.detail.most_scroll
+
+    def scroll_detail(self, pages: float) -> None:
+        """Scroll the detail panel by ``pages`` (a page: its height less a line)."""
+        detail = self.detail
+        if detail is None:
+            return
+        page = max(20, detail.view.height - 2 * self.app.theme.font(16).get_linesize())
+        self.detail_scroll = max(0, min(detail.most_scroll, self.detail_scroll + round(page * pages)))
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
@@ -467,7 +490,10 @@ class TreeScene(Scene):
                 self.click(event.pos)
             self.drag_from = None
         elif event.type == pygame.MOUSEWHEEL:
-            self.zoom(1.25**event.y, pygame.mouse.get_pos())
+            if self.areas.detail.collidepoint(pygame.mouse.get_pos()):
+                self.scroll_detail(-0.25 * event.y)
+            else:
+                self.zoom(1.25**event.y, pygame.mouse.get_pos())
 
     def click(self, pos: tuple[int, int]) -> None:
         index = self.node_at(pos)
@@ -490,6 +516,9 @@ class TreeScene(Scene):
         actions = key_actions(self)
         if key in (pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT):
             self.navigate(key)
+        elif key in (pygame.K_PAGEDOWN, pygame.K_PAGEUP):
+            self.relayout()
+            self.scroll_detail(1 if key == pygame.K_PAGEDOWN else -1)
         elif key in actions:
             actions[key]()
         self.relayout()
