@@ -272,6 +272,9 @@ class BoardView:
         lines = [note.text]
         if font(size, True).size(note.text)[0] > room and " " in note.text:
             lines = note.text.rsplit(" ", 1)
+        while size > 9 / scale and max(font(size, True).size(line)[0] for line in lines) > rect.width - 4:
+            size -= 0.5  # a narrow column on a small board: whole words, smaller, never cut
+        if len(lines) == 2:
             rect.height = 2 * font(size, True).get_linesize() + 4
         radius = min(rect.height, rect.width) // 2
         pygame.draw.rect(surface, note.color, rect, border_radius=radius)
