@@ -18,7 +18,6 @@ from game.board import Board
 from game.notation import column_letter
 from game.rules import EMPTY, Cell, Rules, Run
 
-
 NOTE_SMALLEST = 11.0
 """The column badges' least text size above 100 % (the UI scale multiplies it): a badge
 grows with the text size rather than keep its text at the 100 % size."""
