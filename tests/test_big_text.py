@@ -175,9 +175,11 @@ def test_the_tree_detail_panel_says_all_it_knows_at_200(make_app, size):
     for _page in range(40):
         drawn = [(text, rect) for text, rect in drawn_texts(app, tree) if detail.colliderect(rect)]
         assert all(detail.contains(rect) for _text, rect in drawn)
-        scrolled = [(text, rect) for text, rect in drawn if tree.detail.view.contains(rect)]  # not the heading, the cue
-        seen.update(dict.fromkeys((rect.top + tree.detail_scroll, text) for text, rect in scrolled))
-        if not tree.detail_more:
+        scrolled = [
+            (text, rect) for text, rect in drawn if tree.detail_panel.layout.view.contains(rect)
+        ]  # not the heading, the cue
+        seen.update(dict.fromkeys((rect.top + tree.detail_panel.offset, text) for text, rect in scrolled))
+        if not tree.detail_panel.more:
             break
         assert any(text == _("More below: Page Down") for text, _rect in drawn)  # the cue
         press(app, pygame.K_PAGEDOWN)
@@ -188,7 +190,7 @@ def test_the_tree_detail_panel_says_all_it_knows_at_200(make_app, size):
         assert said([line]) in shown, line
     for _page in range(40):
         press(app, pygame.K_PAGEUP)
-    assert tree.detail_scroll == 0
+    assert tree.detail_panel.offset == 0
 
 
 @pytest.mark.parametrize("size", [(1024, 720), (1280, 800)], ids=["1024x720", "1280x800"])

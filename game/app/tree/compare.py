@@ -23,6 +23,7 @@ import numpy as np
 
 from ai.levels import Level
 from ai.search import MoveOrder, SearchResult
+from ai.tree import SearchTree
 from game.app.scene import Scene, SceneHost
 from game.app.worker_protocol import (
     JobCancelled,
@@ -53,6 +54,13 @@ class PruningRun:
     pruning: bool
     warm_up: bool
     result: SearchResult
+
+
+def compare_job(tree: SearchTree, level: Level) -> SearchJob:
+    """The shown search as a COMPARE job: the level's own search settings as the search was
+    (the same move order and seeded noise), at the tree's depth and pruning, no budget."""
+    level = replace(level, depth=tree.depth, pruning=tree.pruning, node_budget=0, perfect=False)
+    return SearchJob(tree.grid, tree.rules, tree.to_move, level=level, purpose=JobPurpose.COMPARE, record_tree=False)
 
 
 class PruningComparison:
@@ -87,6 +95,13 @@ class PruningComparison:
     def warming_up(self) -> bool:
         """The job under way is a warm-up."""
         return self.running and self.plan[len(self.runs)][1]
+
+    def switched_result(self) -> SearchResult | None:
+        """The timed run with pruning switched, once both timed runs have finished."""
+        shown = self.job.level.pruning
+        if self.running or self.timed(shown) is None:
+            return None
+        return self.timed(not shown)
 
     def timed(self, pruning: bool) -> SearchResult | None:
         """The timed run with ``pruning`` on or off, once it has finished."""

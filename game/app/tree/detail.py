@@ -105,3 +105,31 @@ def cue(layout: DetailLayout, scroll: int) -> str | None:
     if layout.most_scroll == 0:
         return None
     return _(MORE_BELOW) if scroll < layout.most_scroll else _(BACK_UP)
+
+
+class DetailScroll:
+    """The detail panel's layout and how far it is scrolled (pixels); another node
+    starts at the top."""
+
+    def __init__(self) -> None:
+        self.layout: DetailLayout | None = None
+        self.offset = 0
+        self.node = -1
+
+    def update(self, layout: DetailLayout | None, node: int) -> None:
+        """Take the panel's new layout, for ``node``; keep the scroll inside it."""
+        if node != self.node:
+            self.node, self.offset = node, 0
+        self.layout = layout
+        self.offset = min(self.offset, layout.most_scroll if layout is not None else 0)
+
+    @property
+    def more(self) -> bool:
+        """The panel has more below what it shows (its cue says so)."""
+        return self.layout is not None and self.offset < self.layout.most_scroll
+
+    def scroll(self, pages: float, line: int) -> None:
+        """Scroll by ``pages`` (a page: the panel's height less two lines of ``line`` pixels)."""
+        if self.layout is not None:
+            page = max(20, self.layout.view.height - 2 * line)
+            self.offset = max(0, min(self.layout.most_scroll, self.offset + round(page * pages)))

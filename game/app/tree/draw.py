@@ -480,8 +480,8 @@ def detail_for(scene: TreeOverlay) -> DetailLayout | None:
 
 def draw_detail(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree) -> None:
     """The selected node's heading, then its line, small board and sentences, scrolled by
-    ``scene.detail_scroll``, with the scroll cue at the foot while there is more."""
-    detail = scene.detail
+    ``scene.detail_panel``, with the scroll cue at the foot while there is more."""
+    detail, scroll = scene.detail_panel.layout, scene.detail_panel.offset
     if detail is None:
         return
     theme = scene.app.theme
@@ -489,7 +489,7 @@ def draw_detail(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree) -
     x = scene.areas.detail.left + 12
     head = detail.heading
     theme.text(surface, head.text, head.size, (x, head.y), bold=True)
-    view, top = detail.view, detail.view.top - scene.detail_scroll
+    view, top = detail.view, detail.view.top - scroll
     clip = surface.get_clip()
     surface.set_clip(view.clip(clip) if clip else view)
     board = scene.selected_board
@@ -503,7 +503,7 @@ def draw_detail(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree) -
         if y >= view.top and y + theme.font(row.size).get_linesize() <= view.bottom:  # only whole lines
             theme.text(surface, row.text, row.size, (x, y), color=row.color)
     surface.set_clip(clip)
-    said = cue(detail, scene.detail_scroll)
+    said = cue(detail, scroll)
     if said is not None:
         pygame.draw.line(surface, p.muted, (view.left + 8, view.bottom + 2), (view.right - 8, view.bottom + 2), 1)
         size = max(SMALLEST, theme.shrink(said, CUE_SIZE, view.width - 24, bold=True))

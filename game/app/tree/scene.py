@@ -44,8 +44,8 @@ from ai.tree import (
 from game.app.navigation import Searches
 from game.app.scene import Scene
 from game.app.search_records import SearchRecord
-from game.app.tree.compare import OrderComparison, PruningComparison
-from game.app.tree.detail import DetailLayout
+from game.app.tree.compare import OrderComparison, PruningComparison, compare_job
+from game.app.tree.detail import DetailScroll
 from game.app.tree.draw import detail_for, draw_overlay
 from game.app.tree.export import export_to_folder
 from game.app.tree.horizon import Horizon
@@ -57,7 +57,7 @@ from game.app.tree.placing import SPEEDS, areas_for, demo_select, relayout, tree
 from game.app.tree.replay import Replay
 from game.app.tree.text import detail_lines, node_text
 from game.app.widgets import Button
-from game.app.worker_protocol import JobProgress, JobPurpose, SearchJob, WorkerEvent
+from game.app.worker_protocol import JobProgress, JobPurpose, WorkerEvent
 from game.board import Board
 from game.i18n import _
 from game.notation import format_move
@@ -93,9 +93,7 @@ class TreeScene(Scene):
         self.areas = areas_for((800, 600))
         self.drawn: list[Placed] = []
         self.crumbs: list[tuple[pygame.Rect, int]] = []
-        self.detail: DetailLayout | None = None  # the detail panel's lines, placed
-        self.detail_scroll = 0  # pixels of the detail panel scrolled away (Page Down)
-        self.detail_node = -1  # the node the scroll is for: another node starts at the top
+        self.detail_panel = DetailScroll()  # the detail panel's lines, placed, and its scroll
         self.stub_moves: dict[int, list[int]] = {}  # for each node with stubs drawn: its pruned moves
         self.selected_board: Board | None = None
         self.per_ply: list[int] = []  # stored nodes at each ply
@@ -344,42 +342,23 @@ class TreeScene(Scene):
     # -- compare ----------------------------------------------------------------------
     @property
     def compare_job(self) -> int | None:
-        """The comparison's job under way (a warm-up or a timed run), if any."""
         return self.comparison.job_id if self.comparison is not None else None
 
     @property
     def compare_progress(self) -> JobProgress | None:
-        return self.comparison.progress if self.compare_job is not None and self.comparison is not None else None
+        return self.comparison.progress if self.comparison is not None and self.comparison.running else None
 
     @property
     def compare_result(self) -> SearchResult | None:
         """The timed run with pruning switched, once both timed runs have finished."""
-        comparison = self.comparison
-        if comparison is None or comparison.running or self.tree is None:
-            return None
-        if comparison.timed(self.tree.pruning) is None:
-            return None
-        return comparison.timed(not self.tree.pruning)
+        return self.comparison.switched_result() if self.comparison is not None else None
 
     def toggle_compare(self) -> None:
         if self.compare_job is not None:
             self.cancel_compare()
             self.app.show_toast(_("Comparison cancelled"))
             return
-        tree = self.known_tree
-        level = self.record_level()
-        # The level's own search settings, as the search itself was: the same move order
-        # and the same seeded noise, no budget; run again as shown and with the pruning
-        # switched, each after a warm-up (``PruningComparison``).
-        job = SearchJob(
-            tree.grid,
-            tree.rules,
-            tree.to_move,
-            level=replace(level, depth=tree.depth, pruning=tree.pruning, node_budget=0, perfect=False),
-            purpose=JobPurpose.COMPARE,
-            record_tree=False,
-        )
-        self.comparison = PruningComparison(self.app, self, job)
+        self.comparison = PruningComparison(self.app, self, compare_job(self.known_tree, self.record_level()))
 
     def cancel_compare(self) -> None:
         if self.comparison is not None and self.comparison.running:
@@ -441,23 +420,10 @@ class TreeScene(Scene):
     def relayout(self) -> None:
         """Compute where everything goes for the window's size (``draw`` only reads it)."""
         relayout(self)
-        self.detail = detail_for(self)
-        if self.detail_node != self.selected:
-            self.detail_node, self.detail_scroll = self.selected, 0
-        self.detail_scroll = min(self.detail_scroll, self.detail.most_scroll if self.detail else 0)
-
-    @property
-    def detail_more(self) -> bool:
-        """The detail panel has more below what it shows (its cue says so)."""
-        return self.detail is not None and self.detail_scroll < self.detail.most_scroll
+        self.detail_panel.update(detail_for(self), self.selected)
 
     def scroll_detail(self, pages: float) -> None:
-        """Scroll the detail panel by ``pages`` (a page: its height less a line)."""
-        detail = self.detail
-        if detail is None:
-            return
-        page = max(20, detail.view.height - 2 * self.app.theme.font(16).get_linesize())
-        self.detail_scroll = max(0, min(detail.most_scroll, self.detail_scroll + round(page * pages)))
+        self.detail_panel.scroll(pages, self.app.theme.font(16).get_linesize())
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
@@ -516,8 +482,7 @@ class TreeScene(Scene):
         actions = key_actions(self)
         if key in (pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT):
             self.navigate(key)
-        elif key in (pygame.K_PAGEDOWN, pygame.K_PAGEUP):
-            self.relayout()
+        elif key in (pygame.K_PAGEDOWN, pygame.K_PAGEUP):  # the layout is the last frame's
             self.scroll_detail(1 if key == pygame.K_PAGEDOWN else -1)
         elif key in actions:
             actions[key]()
