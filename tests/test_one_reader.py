@@ -1,0 +1,184 @@
+"""One checked road for every game that enters (issue 38 items 2, 3 and 10): ``open``, a
+dropped file, Ctrl+V and ``games --import`` read a game file through one reader
+(``game.game_file.each_game`` and its ``check_tags``), so a name no font draws is refused
+in one line on every road; the window's text render draws any string; an unclosed ``{``
+comment refuses its game and keeps the rest; digits other than ASCII are said to be so by
+every command; reading commands make no archive."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+import game.app.loop
+import game.app.open_command
+import game.game_file
+from ai.levels import Level
+from game.app import clipboard, open_game
+from game.app.open_game import show_opened
+from game.app.scenes.play import PlayScene
+from game.app.scenes.review import ReviewScene
+from game.app.scenes.title import TitleScene
+from game.game_file import GameFileError, GameText
+from game.launcher import main
+from game.rules import Rules
+from game.sources import Source
+from tests.ui import FRAME, press, step, wait_until
+
+WON = "1. 4 5 2. 4 5 3. 4 5 4. 4 1-0"
+"""A finished game from the empty board: the archive would keep it."""
+
+HOSTILE_NAMES = {
+    "NUL": ("a\\u0000b", "its First tag holds a NUL character, which is not text"),
+    "lone surrogate": ("x\\ud800y", "its First tag holds a lone surrogate (U+D800), which is not text"),
+    "terminal escape": (
+        "\\u001b[31mred",
+        "the name in First holds U+001B, a character that cannot be shown (a control or format character)",
+    ),
+    "right-to-left override": (
+        "\\u202eevil",
+        "the name in First holds U+202E, a character that cannot be shown (a control or format character)",
+    ),
+    "absurd length": ("n" * 5000, "the name in First is 5,000 characters long; at most 200"),
+}
+"""A ``First`` tag as written in the file (escapes and all), and what the one reader says."""
+
+
+def game_with_first(name: str) -> str:
+    return f'[Event "shared"]\n[First "{name}"]\n[Second "Medium"]\n[Result "1-0"]\n\n{WON}\n'
+
+
+@pytest.fixture(params=sorted(HOSTILE_NAMES))
+def hostile(request, tmp_path):
+    """(a game file whose player 1 is named so, what the reader says of it)."""
+    name, said = HOSTILE_NAMES[request.param]
+    path = tmp_path / "shared.c4"
+    path.write_text(game_with_first(name), encoding="utf-8")
+    return path, said
+
+
+def no_window(monkeypatch) -> list[Source]:
+    """``open`` reads its SOURCE, then would start the window: record what it would show."""
+    opened: list[Source] = []
+    monkeypatch.setattr(game.app.open_command, "display_problem", lambda: None)
+    monkeypatch.setattr(game.app.loop, "launch", lambda **kw: opened.append(kw["opened"]) or 0)
+    return opened
+
+
+# -- item 2: a name no font draws, on every road in ---------------------------------------
+
+
+def test_open_refuses_the_file_in_one_line_before_any_window(monkeypatch, capsys, hostile):
+    path, said = hostile
+    opened = no_window(monkeypatch)
+    assert main(["open", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"shared.c4: game 1 (line 1): {said}" in err
+    assert opened == []
+
+
+def test_games_import_refuses_it_in_the_same_words(tmp_path, capsys, hostile):
+    path, said = hostile
+    assert main(["games", "--import", str(path), "--home", str(tmp_path / "home")]) == 1
+    out, err = capsys.readouterr()
+    assert f"not imported: game 1 (line 1): {said}" in err
+    assert out.startswith("0 games imported") and "1 not readable" in out
+
+
+def test_a_dropped_file_is_a_toast_and_the_window_keeps_running(app, tmp_path, hostile):
+    """Issue 38 item 2: the review of such a file raised out of the theme's render in its
+    first frame (ValueError "A null character" / UnicodeEncodeError "surrogates")."""
+    path, said = hostile
+    app.stack.push(TitleScene())
+    step(app)
+    app.step([pygame.event.Event(pygame.DROPFILE, file=str(path))], FRAME)
+    step(app, 3)
+    assert isinstance(app.stack.top, TitleScene)
+    assert app.toast is not None and app.toast[0] == f"Not opened: shared.c4: game 1 (line 1): {said}"
+    good = tmp_path / "good.c4"
+    good.write_text(game_with_first("Ada"), encoding="utf-8")
+    assert app.step([pygame.event.Event(pygame.DROPFILE, file=str(good))], FRAME)  # still running
+    step(app, 2)
+    assert isinstance(app.stack.top, ReviewScene) and app.stack.top.names[1] == "Ada"
+
+
+def test_ctrl_v_on_the_title_and_in_a_game_is_a_toast(app, monkeypatch, hostile):
+    path, said = hostile
+    text = path.read_text(encoding="utf-8")
+    app.stack.push(TitleScene())
+    step(app)
+    monkeypatch.setattr(open_game, "get_text", lambda: text)
+    press(app, pygame.K_v, pygame.KMOD_CTRL, frames=3)
+    assert isinstance(app.stack.top, TitleScene)
+    assert app.toast is not None and app.toast[0] == f"Not opened: the clipboard: game 1 (line 1): {said}"
+    play = PlayScene(Rules(), Level(2), "human")
+    app.stack.push(play)
+    step(app, 2)
+    monkeypatch.setattr(clipboard, "get_text", lambda: text)
+    press(app, pygame.K_v, pygame.KMOD_CTRL, frames=3)
+    assert app.stack.top is play and play.match.moves == []
+    assert app.toast is not None and app.toast[0].startswith("Not pasted: the clipboard: game 1 (line 1): ")
+
+
+def test_every_road_reads_a_game_file_through_the_one_check(app, monkeypatch, tmp_path, capsys):
+    """``open``, ``analyze``, ``review``, ``solve``, ``explore``, ``games --import``, a
+    dropped file, Ctrl+V on the title and in a game: each one's game passes ``check_tags``
+    (a spy that refuses every game here), so one check serves them all."""
+    roads: list[str] = []
+
+    def spy(tags: dict[str, str]) -> dict[str, str]:
+        roads.append(tags.get("Event", ""))
+        raise GameFileError("refused by the one check")
+
+    monkeypatch.setattr(game.game_file, "check_tags", spy)
+    no_window(monkeypatch)
+    path = tmp_path / "road.c4"
+
+    def through(road: str) -> str:
+        path.write_text(f'[Event "{road}"]\n\n{WON}\n', encoding="utf-8")
+        return str(path)
+
+    for command in ("open", "analyze", "review", "solve", "explore"):
+        assert main([command, through(command)]) == 2
+        assert "refused by the one check" in capsys.readouterr().err
+    assert main(["games", "--import", through("import"), "--home", str(tmp_path / "home")]) == 1
+    assert "refused by the one check" in capsys.readouterr().err
+    app.stack.push(TitleScene())
+    step(app)
+    app.step([pygame.event.Event(pygame.DROPFILE, file=through("drop"))], FRAME)
+    assert app.toast is not None and "refused by the one check" in app.toast[0]
+    pasted = f'[Event "paste"]\n\n{WON}\n'
+    monkeypatch.setattr(open_game, "get_text", lambda: pasted)
+    press(app, pygame.K_v, pygame.KMOD_CTRL)
+    assert app.toast is not None and "refused by the one check" in app.toast[0]
+    app.stack.push(PlayScene(Rules(), Level(2), "human"))
+    step(app, 2)
+    monkeypatch.setattr(clipboard, "get_text", lambda: '[Event "paste in a game"]\n\n1. 4 5 *\n')
+    press(app, pygame.K_v, pygame.KMOD_CTRL)
+    assert app.toast is not None and "refused by the one check" in app.toast[0]
+    assert roads == ["open", "analyze", "review", "solve", "explore", "import", "drop", "paste", "paste in a game"]
+
+
+def test_the_theme_draws_any_string(app):
+    """Defence in depth: text no font encodes (NUL, a lone surrogate) or a line a million
+    pixels wide is drawn (replaced, cut), never raised out of a scene's draw."""
+    surface = pygame.Surface((640, 480))
+    theme = app.theme
+    for text in ("a\x00b", "\ud800", "x\udcff\x00y", "w" * 100_000):
+        rect = theme.text(surface, text, 20, (10, 10))
+        assert 0 < rect.width < 30_000 and theme.font(20).size(text)[0] == rect.width
+        assert theme.fit(text, 20, 200) and theme.wrap(text, 20, 200)
+
+
+def test_a_review_whose_names_no_font_draws_is_drawn_not_raised(app):
+    """The crash of item 2 itself: the review's header and lines name the players once the
+    review is done; a game handed to the window past every reader still draws."""
+    game = GameText(Rules(), (3, 4, 3, 4, 3, 4, 3), first="a\x00b", second="c\ud800", result="1-0")
+    show_opened(app, Source(game, "a test"))
+    step(app)
+    review = app.stack.top
+    assert isinstance(review, ReviewScene)
+    assert wait_until(app, lambda: review.review is not None, 60)
+    step(app, 3)
+    press(app, pygame.K_LEFT, frames=2)
+    assert app.stack.top is review and review.ply == 6
