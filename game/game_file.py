@@ -22,7 +22,9 @@
 - The moves are in the project's notation (``game.notation``: columns ``4``, letters on
   wide boards, cells ``d1`` without gravity), with or without move numbers (``1.``);
   ``{...}`` and ``;`` to the end of the line are comments; a last ``1-0``, ``0-1``,
-  ``1/2-1/2`` or ``*`` is the result.
+  ``1/2-1/2`` or ``*`` is the result.  A ``{`` comment may run over lines but must close
+  before the next blank line or tag line: one left open refuses its game, and the games
+  after it are read as usual.
 - ``Rules`` is ``Rules.describe()``: ``7x9, connect 5, no gravity, full board``
   (standard Connect Four when the tag is missing).  ``Start`` is the position before the
   first move when it is not the empty board: its rows top first, ``/`` between them
@@ -275,16 +277,27 @@ class _Chunk:
 
 
 def _chunks(text: str) -> Iterator[_Chunk]:
-    """Split a file into games: tags, then moves; comments taken out."""
+    """Split a file into games: tags, then moves; comments taken out.
+
+    A ``{`` comment still open at a blank line or a tag line was never closed: its game
+    gets that problem, and the line is read as usual, so the games after it are kept."""
     chunk: _Chunk | None = None
-    in_comment = False
+    comment_from = 0  # the line where an open ``{`` comment began (0: none is open)
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
-        if in_comment:
-            end = line.find("}")
-            if end < 0:
-                continue
-            in_comment, line = False, line[end + 1 :].strip()
+        if comment_from:
+            if not line or _TAG_LINE.fullmatch(line):
+                chunk = chunk or _Chunk(comment_from)  # what the comment hid may be a game
+                chunk.problem = chunk.problem or _unclosed(comment_from)
+                comment_from = 0
+                if line or not (chunk.tags or chunk.moves):  # what follows is the next game's
+                    yield chunk
+                    chunk = None
+            else:
+                end = line.find("}")
+                if end < 0:
+                    continue
+                comment_from, line = 0, line[end + 1 :].strip()
         if line.startswith("%"):
             continue  # an escape line (PGN's)
         if line.startswith("["):
@@ -299,16 +312,25 @@ def _chunks(text: str) -> Iterator[_Chunk]:
                 name = OLD_TAGS.get(found.group(1), found.group(1))
                 chunk.tags.setdefault(name, unescape(found.group(2)))
             continue
-        line, in_comment = _without_comments(line)
+        line, still_open = _without_comments(line)
+        if still_open:
+            comment_from = number
         if not line:
-            if chunk is not None and chunk.moves and not in_comment:
+            if chunk is not None and chunk.moves and not comment_from:
                 yield chunk
                 chunk = None
             continue
         chunk = chunk or _Chunk(number)
         chunk.moves.append(line)
+    if comment_from:
+        chunk = chunk or _Chunk(comment_from)
+        chunk.problem = chunk.problem or _unclosed(comment_from)
     if chunk is not None:
         yield chunk
+
+
+def _unclosed(line: int) -> str:
+    return f"the {{ comment of line {line} is never closed (a comment ends with }} before a blank line or a tag)"
 
 
 def _without_comments(line: str) -> tuple[str, bool]:

@@ -7,6 +7,8 @@ every command; reading commands make no archive."""
 
 from __future__ import annotations
 
+import time
+
 import pygame
 import pytest
 
@@ -19,7 +21,8 @@ from game.app.open_game import show_opened
 from game.app.scenes.play import PlayScene
 from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
-from game.game_file import GameFileError, GameText
+from game.archive.store import Archive
+from game.game_file import GameFileError, GameText, read_games
 from game.launcher import main
 from game.rules import Rules
 from game.sources import Source
@@ -182,3 +185,67 @@ def test_a_review_whose_names_no_font_draws_is_drawn_not_raised(app):
     step(app, 3)
     press(app, pygame.K_LEFT, frames=2)
     assert app.stack.top is review and review.ply == 6
+
+
+# -- item 3: an unclosed comment ------------------------------------------------------------
+
+
+def six_games_first_unclosed() -> str:
+    """Issue 38 item 3: game 1's comment is never closed; five good games follow."""
+    games = ['[Event "1"]\n[Result "1-0"]\n\n1. 4 4 {oops 2. 3 3 3. 5 5 1-0\n']
+    for number in range(2, 7):
+        games.append(f'[Event "{number}"]\n[Round "{number}"]\n[Date "2026.11.0{number}"]\n\n{WON}\n')
+    return "\n".join(games)
+
+
+def test_an_unclosed_comment_refuses_its_game_and_the_import_keeps_the_five_after_it(tmp_path, capsys):
+    """It imported one 2-move game marked "player 1 won", said "1 game imported", exited 0
+    and named none of the five games it never read."""
+    path = tmp_path / "six.c4"
+    path.write_text(six_games_first_unclosed(), encoding="utf-8")
+    home = tmp_path / "home"
+    assert main(["games", "--import", str(path), "--home", str(home)]) == 1
+    out, err = capsys.readouterr()
+    assert out.strip() == f"5 games imported from {path}, 1 not readable (said above)"
+    assert err.strip() == (
+        f"games --import {path}: not imported: game 1 (line 1): the {{ comment of line 4 is never closed "
+        "(a comment ends with } before a blank line or a tag)"
+    )
+    assert sorted(time.strftime("%d", time.gmtime(g.played_at)) for g in Archive.open(home).games()) == [
+        "02",
+        "03",
+        "04",
+        "05",
+        "06",
+    ]
+
+
+def test_an_unclosed_comment_is_refused_wherever_it_stands():
+    games, problems = read_games(six_games_first_unclosed())
+    assert [g.tags["Round"] for g in games] == ["2", "3", "4", "5", "6"]
+    assert problems == [
+        "game 1 (line 1): the { comment of line 4 is never closed (a comment ends with } before a blank line or a tag)"
+    ]
+    tagless = "1. 4 {oops\n2. 5 5\n\n1. 4 5 *\n\n1. 3 {fine,\nover two lines} 3 *\n"
+    games, problems = read_games(tagless)
+    assert [g.moves_string() for g in games] == ["45", "33"] and problems == [
+        "game 1 (line 1): the { comment of line 1 is never closed (a comment ends with } before a blank line or a tag)"
+    ]
+    at_the_top = "{ a note never closed\n\n1. 4 5 *\n"
+    games, problems = read_games(at_the_top)
+    assert [g.moves_string() for g in games] == ["45"] and "comment of line 1 is never closed" in problems[0]
+    at_the_end = '[Event "a"]\n\n1. 4 5 *\n\n[Event "b"]\n\n1. 4 {cut off\n2. 5'
+    games, problems = read_games(at_the_end)
+    assert [g.tags["Event"] for g in games] == ["a"] and problems == [
+        "game 2 (line 5): the { comment of line 7 is never closed (a comment ends with } before a blank line or a tag)"
+    ]
+
+
+def test_open_of_a_file_whose_first_game_is_unclosed_names_the_line(monkeypatch, tmp_path, capsys):
+    path = tmp_path / "six.c4"
+    path.write_text(six_games_first_unclosed(), encoding="utf-8")
+    opened = no_window(monkeypatch)
+    assert main(["open", str(path)]) == 2
+    assert "six.c4: game 1 (line 1): the { comment of line 4 is never closed" in capsys.readouterr().err
+    assert main(["open", str(path), "--game", "2"]) == 0
+    assert opened[0].game.tags["Round"] == "2" and opened[0].games_in_file == 6
