@@ -249,3 +249,30 @@ def test_open_of_a_file_whose_first_game_is_unclosed_names_the_line(monkeypatch,
     assert "six.c4: game 1 (line 1): the { comment of line 4 is never closed" in capsys.readouterr().err
     assert main(["open", str(path), "--game", "2"]) == 0
     assert opened[0].game.tags["Round"] == "2" and opened[0].games_in_file == 6
+
+
+# -- item 10: full-width digits; reading commands make no archive ---------------------------
+
+
+@pytest.mark.parametrize("command", ["open", "analyze", "review", "solve", "explore", "depth-chart"])
+@pytest.mark.parametrize("digits", ["４４５３", "٤٤٥٣"])
+def test_digits_other_than_ascii_are_refused_by_every_command_naming_the_columns(
+    monkeypatch, tmp_path, capsys, command, digits
+):
+    """``open ４４５３`` and ``analyze ４４５３`` said "cannot read ４４５３: No such file"."""
+    no_window(monkeypatch)
+    extra = ["--out", str(tmp_path / "chart.png")] if command == "depth-chart" else []
+    assert main([command, digits, *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot read" not in err
+    assert "ASCII" in err and "4453" in err
+    assert not (tmp_path / "chart.png").exists()
+
+
+def test_digits_other_than_ascii_pasted_on_the_title_are_said_so(app, monkeypatch):
+    app.stack.push(TitleScene())
+    step(app)
+    monkeypatch.setattr(open_game, "get_text", lambda: "４４５３")
+    press(app, pygame.K_v, pygame.KMOD_CTRL, frames=2)
+    assert isinstance(app.stack.top, TitleScene) and app.toast is not None
+    assert app.toast[0] == "Not opened: '４４５３' has digits other than ASCII: write the columns as 4453"

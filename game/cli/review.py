@@ -11,7 +11,6 @@ import json
 import re
 import sys
 import time
-import unicodedata
 from typing import TextIO
 
 from ai.book import BookError
@@ -55,17 +54,6 @@ def player_label(name: str | None, side: int) -> str:
         return _("player {side_number}").format(side_number=side_number(side))
     who = _("a person") if name == HUMAN else name
     return _("player {side_number} ({who})").format(side_number=side_number(side), who=who)
-
-
-def _refuse_other_digits(text: str) -> None:
-    """Say in one line that a move string's digits must be ASCII, with the string that is
-    meant (else the text would be taken for a file name)."""
-    if all(ch.isascii() or unicodedata.digit(ch, None) is None for ch in text):
-        return
-    meant = "".join(ch if ch.isascii() else str(unicodedata.digit(ch, ch)) for ch in text)
-    raise CliError(
-        _("{text!r} has digits other than ASCII: write the columns as {meant}").format(text=text, meant=meant)
-    )
 
 
 class _Progress:
@@ -122,7 +110,6 @@ def run_review(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         depths = {MAX: record.first_depth, MIN: record.second_depth}
         names: dict[int, str | None] = {MAX: record.first, MIN: record.second}
     else:
-        _refuse_other_digits(args.game)
         game = read_game(args.game, args).game  # a move string says nothing of who played
         board = game.board()
         depths = {side: d for side, d in ((MAX, game.first_depth), (MIN, game.second_depth)) if d}
