@@ -276,3 +276,37 @@ def test_digits_other_than_ascii_pasted_on_the_title_are_said_so(app, monkeypatc
     press(app, pygame.K_v, pygame.KMOD_CTRL, frames=2)
     assert isinstance(app.stack.top, TitleScene) and app.toast is not None
     assert app.toast[0] == "Not opened: '４４５３' has digits other than ASCII: write the columns as 4453"
+
+
+@pytest.mark.parametrize(
+    ("argv", "said", "code"),
+    [
+        (["explore", "44"], "Position: 44, player 1 to move; 0 of your stored games reached it.", 0),
+        (["games"], "no games stored yet", 0),
+        (["games", "--json"], '"games": []', 0),
+        (["review", "id:1"], "no game 1 in the archive", 2),
+        (["games", "--export", "EXPORT"], "no games stored yet in HOME: EXPORT was not written", 2),
+    ],
+)
+@pytest.mark.parametrize("folder", ["missing", "empty"])
+def test_reading_commands_make_no_home_and_no_archive(tmp_path, capsys, argv, said, code, folder):
+    """``explore 44 --home MISSING`` made the folder MISSING and an empty archive in it."""
+    home = tmp_path / "home"
+    if folder == "empty":
+        home.mkdir()
+    export = tmp_path / "export.c4"
+    argv = [str(export) if word == "EXPORT" else word for word in argv]
+    assert main([*argv, "--home", str(home)]) == code
+    out, err = capsys.readouterr()
+    assert said.replace("HOME", str(home)).replace("EXPORT", str(export)) in out + err
+    assert home.exists() == (folder == "empty") and not export.exists()
+    assert not home.exists() or list(home.iterdir()) == []
+
+
+def test_games_import_still_makes_its_archive(tmp_path, capsys):
+    path = tmp_path / "one.c4"
+    path.write_text(f'[Event "x"]\n\n{WON}\n', encoding="utf-8")
+    home = tmp_path / "new" / "home"
+    assert main(["games", "--import", str(path), "--home", str(home)]) == 0
+    assert main(["games", "--home", str(home)]) == 0
+    assert "4545454" in capsys.readouterr().out

@@ -96,7 +96,7 @@ def run_review(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     record: GameRecord | None = None
     archive: Archive | None = None
     if found:
-        archive = open_archive(args.home)
+        archive = open_archive(args.home, reading=True)
         number = int(found.group(1))
         try:
             record = archive.game(number) if number < 1 << 63 else None  # SQLite ids are 64-bit
