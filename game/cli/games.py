@@ -74,7 +74,7 @@ def run_games(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             + (f"; {note}" if note else ""),
             file=out,
         )
-        return 0
+        return 1 if archive.unreadable else 0  # a backup that left games out is no success
     if args.json:
         json.dump({"games": [r.to_json() for r in records], "unreadable": archive.unreadable}, out, indent=1)
         out.write("\n")
