@@ -4,7 +4,10 @@ a killed joiner comes back to the same game, a killed host is said within 10 s."
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -12,7 +15,7 @@ import pytest
 
 from game.archive.store import Archive
 from game.records import GameResult
-from tests.network_peers import Terminal
+from tests.network_peers import MAIN, ROOT, Terminal
 
 pytestmark = pytest.mark.slow  # two or three processes a test
 
@@ -203,3 +206,27 @@ def test_a_watcher_follows_the_game_move_by_move(terminals, tmp_path):
     assert watcher.wait() == 0
     host.expect("Watching: 0")
     assert not (tmp_path / "carol" / "games.sqlite3").exists() or stored(tmp_path / "carol") == []
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["host", "--port", "70000"], "--port must be 0..65535"),
+        (["join", "127.0.0.1:99999", "--code", "a b"], "not an address with a port"),
+        (["join", "127.0.0.1", "--code", " - "], "the join code is empty"),
+        (["host", "--terminal", "--name", "\x07"], "--name must be"),
+        (["host", "--terminal", "--listen", "203.0.113.9", "--port", "0"], "cannot listen on 203.0.113.9"),
+    ],
+)
+def test_a_bad_option_is_one_line_and_no_window(args, said, tmp_path):
+    done = subprocess.run(
+        [sys.executable, str(MAIN), *args, "--home", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        env={**os.environ, "LANGUAGE": "en", "SDL_VIDEODRIVER": "dummy"},
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
+    assert "pygame" not in done.stdout

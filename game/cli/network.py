@@ -13,7 +13,6 @@ Lines the player types: a column (``4``; a cell such as ``d1`` without gravity),
 from __future__ import annotations
 
 import argparse
-import getpass
 import queue
 import threading
 import time
@@ -28,13 +27,10 @@ from game.cli.errors import CliError
 from game.cli.files import MAX_INPUT_BYTES
 from game.cli.options import add_rule_options, rules_from_args
 from game.i18n import _
-from game.net.client import Client, split_address
+from game.net.client import Client, JoinSettings, default_name, split_address
 from game.net.discovery import Announcement
 from game.net.events import (
-    ChatLine,
     ConnectionLost,
-    DrawDeclined,
-    DrawOffered,
     Event,
     GameOver,
     HostStopped,
@@ -42,19 +38,17 @@ from game.net.events import (
     JoinFailed,
     Moved,
     PlayerLeft,
-    Refused,
     Seat,
     SeatExpired,
     Table,
-    WatchersChanged,
     Welcome,
 )
 from game.net.host import ALL_INTERFACES, GameHost, HostSettings, local_addresses
 from game.net.keeping import keep_finished, keep_unfinished
 from game.net.protocol import DEFAULT_PORT, MAX_NAME_CHARS, ProtocolError
+from game.net.sentences import clock, event_line, result_text
 from game.net.words import CodeError, new_code, normal_code
-from game.notation import NotationError, format_move, parse_move
-from game.records import GameResult
+from game.notation import NotationError, parse_move
 from game.rules import MAX, Mode
 
 COUNTDOWN_EVERY = 30
@@ -113,14 +107,10 @@ def add_player_options(parser: argparse.ArgumentParser) -> None:
 
 def player_name(args: argparse.Namespace) -> str:
     """``--name``, else the login name; 1..40 printable characters."""
-    name = args.name
-    if name is None:
-        try:
-            name = getpass.getuser()
-        except (OSError, KeyError):
-            name = "player"
-    name = " ".join(str(name).split())[:MAX_NAME_CHARS]
-    if not name or not name.isprintable():
+    if args.name is None:
+        return default_name()
+    name = " ".join(str(args.name).split())
+    if not 1 <= len(name) <= MAX_NAME_CHARS or not name.isprintable():
         raise CliError(_("--name must be 1..{count} printable characters").format(count=MAX_NAME_CHARS))
     return name
 
@@ -144,6 +134,12 @@ def host_settings(args: argparse.Namespace) -> HostSettings:
         address=args.listen,
         port=args.port,
     )
+
+
+def join_settings(args: argparse.Namespace) -> JoinSettings:
+    """The joiner's choices from its arguments (``CliError`` for a bad one)."""
+    address, port = join_target(args)
+    return JoinSettings(address, port, code_from_args(args.code), player_name(args), args.watch)
 
 
 def join_target(args: argparse.Namespace) -> tuple[str, int]:
@@ -175,7 +171,7 @@ def shown_addresses(host: GameHost) -> list[str]:
 
 
 def run_host(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    if not args.terminal:
+    if not args.terminal:  # (game.launcher sends the window's host to game.app.network_command)
         raise CliError(_("host without --terminal opens the window (python main.py host)"))
     settings = host_settings(args)
     inbox: queue.Queue[Any] = queue.Queue()
@@ -213,14 +209,12 @@ def run_host(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
 def run_join(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     if not args.terminal:
         raise CliError(_("join without --terminal opens the window (python main.py join)"))
-    address, port = join_target(args)
-    code = code_from_args(args.code)
-    name = player_name(args)
+    joining = join_settings(args)
     archive = None if args.watch else open_archive(args.home)
     inbox: queue.Queue[Any] = queue.Queue()
     home = archive.home if archive is not None else None
-    client = Client(address, port, code, name, watch=args.watch, home=home, events=inbox)
-    say(out, _("Joining {address} port {port} ...").format(address=address, port=port))
+    client = Client.of(joining, home=home, events=inbox)
+    say(out, _("Joining {address} port {port} ...").format(address=joining.address, port=joining.port))
     client.start()
     try:
         return TerminalTable(client, inbox, out, stdin, archive).run()
@@ -295,69 +289,29 @@ class TerminalTable:
         if table is None:
             return None
         table.follow(event)
+        line = event_line(table, event)
+        if line is not None:
+            say(self.out, line)
         match event:
-            case Joined(side, name, again):
+            case Joined(side):
                 self.waiting_until = None
                 if side != table.side:
-                    say(self.out, (_("{name} is back.") if again else _("{name} joined.")).format(name=name))
                     self.prompt()
-            case Moved(side, move):
-                mover = _("You") if side == table.side else table.name(side)
-                say(self.out, _("{name} played {move}.").format(name=mover, move=format_move(move, table.rules)))
+            case Moved():
                 print_board(table.board, self.out)
                 self.prompt()
             case GameOver():
-                return self.game_over(event)
-            case DrawOffered(side):
-                if side == table.side:
-                    say(self.out, _("You offered a draw."))
-                elif table.side:
-                    say(
-                        self.out,
-                        _("{name} offers a draw: type draw to accept, no to decline.").format(name=table.name(side)),
-                    )
-                else:
-                    say(self.out, _("{name} offers a draw.").format(name=table.name(side)))
-            case DrawDeclined(side):
-                say(
-                    self.out,
-                    _("{name} declined the draw.").format(name=table.name(side) if side != table.side else _("You")),
-                )
+                return self.game_over()
             case PlayerLeft(side, seconds):
                 self.waiting_until = time.monotonic() + seconds
                 self.next_countdown = time.monotonic() + COUNTDOWN_EVERY
-                say(
-                    self.out,
-                    _("{name}'s connection dropped: waiting {time} for them to come back.").format(
-                        name=table.name(side), time=clock(seconds)
-                    ),
-                )
-            case WatchersChanged(count):
-                say(self.out, _("Watching: {count}").format(count=count))
-            case ChatLine(name, text):
-                say(self.out, f"[{name}] {text}")
-            case Refused(why):
-                say(self.out, refusal_text(why))
-            case SeatExpired(side):
+            case SeatExpired() | HostStopped():
                 self.keep_unfinished()
-                say(self.out, _("{name} did not come back: the game is kept unfinished.").format(name=table.name(side)))
                 return 0
-            case HostStopped():
-                if table.over is None:
-                    self.keep_unfinished()
-                    say(self.out, _("The host ended the game: the game so far is kept in your archive as unfinished."))
-                return 0
-            case ConnectionLost(reason, seconds):
+            case ConnectionLost(_reason, seconds):
                 if seconds == 0:
-                    say(self.out, _("The host did not come back: giving up."))
                     return 1
                 self.keep_unfinished()
-                say(
-                    self.out,
-                    _(
-                        "The host is gone ({reason}): the game so far ({count} moves) is kept in your archive as unfinished. Trying again for {time} ..."
-                    ).format(reason=reason, count=len(table.board.moves), time=clock(seconds)),
-                )
         return None
 
     def welcome(self, event: Welcome) -> None:
@@ -385,7 +339,7 @@ class TerminalTable:
             )
         print_board(table.board, self.out)
         if table.over is not None:
-            say(self.out, _("The game is over: {result}").format(result=self.result_text(table.over)))
+            say(self.out, _("The game is over: {result}").format(result=result_text(table, table.over)))
         self.prompt()
 
     def prompt(self) -> None:
@@ -393,25 +347,15 @@ class TerminalTable:
         if table is not None and table.my_turn:
             say(self.out, _("Your move: column 1..{cols}, draw, resign, say TEXT or q").format(cols=table.rules.cols))
 
-    def game_over(self, over: GameOver) -> int:
+    def game_over(self) -> int:
+        """Keep the finished game (a player's side, not a watcher's); the exit code."""
         table = self.table
         assert table is not None
-        say(self.out, _("Game over: {result}").format(result=self.result_text(over)))
         if self.archive is not None and table.side:
             game_id = keep_finished(self.archive, table)
             if game_id is not None:
                 say(self.out, _("Kept in your archive as game {id}.").format(id=game_id))
         return 0
-
-    def result_text(self, over: GameOver) -> str:
-        table = self.table
-        assert table is not None
-        if over.result is GameResult.DRAW:
-            return _("a draw by agreement") if over.reason == "agreed" else _("a draw")
-        winner = MAX if over.result is GameResult.FIRST else -MAX
-        if over.reason == "resigned":
-            return _("{name} resigned; {winner} wins").format(name=table.name(-winner), winner=table.name(winner))
-        return _("{name} wins").format(name=table.name(winner))
 
     def keep_unfinished(self) -> None:
         table = self.table
@@ -467,23 +411,6 @@ class TerminalTable:
                 return None
             self.seat.play(move, table.board.ply)
         return None
-
-
-def refusal_text(why: str) -> str:
-    """What the host's refusal means, in words."""
-    return {
-        "turn": _("The host refused: it is not your turn."),
-        "illegal": _("The host refused: not a legal move."),
-        "over": _("The host refused: the game is over."),
-        "waiting": _("The host refused: the other player is not there."),
-        "watcher": _("The host refused: a watcher does not play."),
-    }.get(why, why)
-
-
-def clock(seconds: float) -> str:
-    """``300`` -> ``"5:00"``."""
-    whole = int(seconds + 0.5)
-    return f"{whole // 60}:{whole % 60:02d}"
 
 
 COMMANDS = {

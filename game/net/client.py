@@ -9,14 +9,18 @@ for the same chair with it.
 
 from __future__ import annotations
 
+import errno
+import getpass
 import json
 import logging
 import os
 import queue
+import select
 import socket
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +28,7 @@ from game.i18n import _
 from game.net.events import ConnectionLost, HostStopped, JoinFailed, Welcome, event_from_body
 from game.net.protocol import (
     HANDSHAKE_SECONDS,
+    MAX_NAME_CHARS,
     PING_SECONDS,
     PROTOCOL_VERSION,
     RESUME_SECONDS,
@@ -31,6 +36,7 @@ from game.net.protocol import (
     LineBuffer,
     ProtocolError,
     Seal,
+    clean_chat,
     connection_key,
     decode,
     game_key,
@@ -83,6 +89,26 @@ class SeatBook:
         return data if isinstance(data, dict) else {}
 
 
+@dataclass(frozen=True)
+class JoinSettings:
+    """Where to join, with which code, as whom, and whether to watch."""
+
+    address: str
+    port: int
+    code: str
+    name: str
+    watch: bool = False
+
+
+def default_name() -> str:
+    """The login name, as a player's name (1..40 printable characters), else "player"."""
+    try:
+        name = " ".join(getpass.getuser().split())[:MAX_NAME_CHARS]
+    except (OSError, KeyError, ImportError):
+        name = ""
+    return name if name and name.isprintable() else "player"
+
+
 class _Refusal(Exception):
     """The host will not have us: wrong code, another version, the chairs are taken."""
 
@@ -131,6 +157,12 @@ class Client:
         self._welcomed = False
         self.thread = threading.Thread(target=self._run, name="net-client", daemon=True)
 
+    @classmethod
+    def of(cls, joining: JoinSettings, *, home: Path | None, events: queue.Queue[Any] | None = None) -> Client:
+        return cls(
+            joining.address, joining.port, joining.code, joining.name, watch=joining.watch, home=home, events=events
+        )
+
     def start(self) -> None:
         self.thread.start()
 
@@ -162,7 +194,11 @@ class Client:
         self._send({"t": "resign"})
 
     def chat(self, text: str) -> None:
-        self._send({"t": "chat", "text": text[:800]})
+        """Send a chat line: one line of plain text, cut to ``MAX_CHAT_CHARS`` (the host
+        closes a connection that sends control characters)."""
+        text = clean_chat(text)
+        if text:
+            self._send({"t": "chat", "text": text})
 
     def _send(self, body: dict[str, Any]) -> None:
         with self._lock:
@@ -208,12 +244,33 @@ class Client:
                 return
             self.stopping.wait(RETRY_SECONDS)
 
+    def _connect(self) -> socket.socket:
+        """A connected socket, waiting at most ``CONNECT_SECONDS`` in short steps, so that
+        ``close`` ends the wait at once (``OSError``: not reached)."""
+        family, kind, proto, _name, where = socket.getaddrinfo(self.address, self.port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(family, kind, proto)
+        with self._lock:
+            self._sock = sock
+        sock.setblocking(False)
+        error = sock.connect_ex(where)
+        deadline = time.monotonic() + CONNECT_SECONDS
+        while error in (errno.EINPROGRESS, errno.EWOULDBLOCK, errno.EALREADY) and not self.stopping.is_set():
+            if time.monotonic() > deadline:
+                raise OSError(_("no answer from {address} port {port}").format(address=self.address, port=self.port))
+            _readable, writable, _failed = select.select([], [sock], [], 0.2)
+            if writable:
+                error = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+        if self.stopping.is_set():
+            raise OSError("closed")
+        if error:
+            raise OSError(error, os.strerror(error))
+        sock.setblocking(True)
+        return sock
+
     def _session(self) -> bool:
         """One connection, read until it drops (an exception) or the host says goodbye
         (returns True); ``_welcomed`` tells whether it got as far as a seat."""
-        sock = socket.create_connection((self.address, self.port), timeout=CONNECT_SECONDS)
-        with self._lock:
-            self._sock = sock
+        sock = self._connect()
         sock.settimeout(0.5)
         buffer = LineBuffer()
         lines: list[bytes] = []

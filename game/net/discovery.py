@@ -111,7 +111,7 @@ class Announcement:
 
 
 def browse(
-    seconds: float = BROWSE_SECONDS, *, interfaces: Sequence[str] | None = None
+    seconds: float = BROWSE_SECONDS, *, interfaces: Sequence[str] | None = None, stop: threading.Event | None = None
 ) -> tuple[list[FoundGame], str | None]:
     """The games announced on the local network within ``seconds``, and a note when none
     can be looked for (no zeroconf, no multicast)."""
@@ -134,10 +134,12 @@ def browse(
     try:
         browser = zeroconf.ServiceBrowser(instance, SERVICE, handlers=[on_change])
         end = time.monotonic() + seconds
-        while time.monotonic() < end:
+        while time.monotonic() < end and not (stop is not None and stop.is_set()):
             time.sleep(0.1)
         browser.cancel()
         for name in list(names):
+            if stop is not None and stop.is_set():
+                break
             info = instance.get_service_info(SERVICE, name, timeout=1500)
             if info is None or info.port is None:
                 continue

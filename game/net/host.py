@@ -210,6 +210,10 @@ class GameHost:
             self._publish({"t": "bye"}, local=False)
             self.stopping.set()
         if self.listener is not None:
+            try:
+                self.listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread at once
+            except OSError:
+                pass
             self.listener.close()
         for connection in list(self.connections):
             connection.close()
