@@ -15,7 +15,7 @@ import pytest
 
 from game.net.client import Client, split_address
 from game.net.events import GameOver, JoinFailed, Moved, PlayerLeft, Refused, SeatExpired, WatchersChanged, Welcome
-from game.net.host import GameHost, HostSettings
+from game.net.host import GameHost, HostSettings, local_addresses
 from game.net.protocol import (
     BURST,
     MAX_LINE_BYTES,
@@ -328,3 +328,16 @@ def test_join_codes_are_words_read_loosely():
     assert split_address("[::1]:99", 4404) == ("::1", 99)
     with pytest.raises(ValueError):
         split_address("host:70000", 4404)
+
+
+def test_the_host_listens_only_where_it_says():
+    host = GameHost(HostSettings(code=CODE, name="Alice", address="127.0.0.1", port=0))
+    where = host.start()
+    try:
+        assert where[0] == "127.0.0.1"
+        elsewhere = [address for address in local_addresses() if not address.startswith("127.")]
+        assert elsewhere, "this test needs an address besides the loopback"
+        with pytest.raises(ConnectionRefusedError):
+            socket.create_connection((elsewhere[0], where[1]), timeout=5)
+    finally:
+        host.close()

@@ -264,3 +264,67 @@ def test_a_whole_game_between_two_headless_windows(app, tmp_path, window_script)
     assert mine.result is hosted.result is GameResult.FIRST
     assert (mine.first, mine.second) == (hosted.first, hosted.second) == ("Alice", mine.second)
     assert mine.rules == hosted.rules
+
+
+def test_watch_draw_and_resign_in_the_window(app):
+    host = GameHost(HostSettings(code=CODE, name="Alice", address="127.0.0.1", port=0))
+    where = host.start()
+    bob = Client(*where, CODE, "Bob")
+    bob.start()
+    next_event(bob.events, Welcome)
+    try:
+        app.push(OpenNetwork())
+        step(app, 2)
+        scene = network_scene(app)
+        key(app, pygame.K_w)  # Watch: the same form, then a seat among the watchers
+        scene.form.searching = True
+        type_text(app, f"{where[0]}:{where[1]}")
+        key(app, pygame.K_TAB)
+        type_text(app, CODE)
+        key(app, pygame.K_RETURN)
+        assert wait_until(app, lambda: scene.table is not None and scene.table.side == 0, 20)
+        assert wait_until(app, lambda: host.watcher_count == 1, 10)
+        host.play(3)
+        assert wait_until(app, lambda: scene.table.board.moves == [3], 10)
+        key(app, pygame.K_1)  # a watcher's keys play nothing
+        bob.offer_draw()
+        assert wait_until(app, lambda: scene.table.draw_offer == MIN, 10)
+        assert "Bob offers a draw" in scene.status_line()
+        host.decline_draw()
+        assert wait_until(app, lambda: scene.table.draw_offer == 0, 10)
+        assert host.board.moves == [3]
+        app.pop()
+        step(app, 2)
+        assert wait_until(app, lambda: host.watcher_count == 0, 10)
+        # Now Bob's seat in the window: D offers, N declines, R twice resigns.
+        bob.close()
+        app.push(OpenNetwork(join=JoinSettings(*where, CODE, "Bob")))
+        step(app, 2)
+        scene = network_scene(app)
+        assert wait_until(app, lambda: scene.to_play, 20)
+        key(app, pygame.K_d)
+        assert wait_until(app, lambda: host.draw_offer == MIN, 10)
+        host.offer_draw()  # Alice accepts: a draw by agreement, in both archives
+        assert wait_until(app, lambda: scene.table.over is not None and scene.kept, 10)
+        (game,) = app.archive.games()
+        assert game.result is GameResult.DRAW and game.moves_string == "4"
+    finally:
+        host.close()
+
+
+def test_resigning_takes_two_presses(app):
+    app.push(OpenNetwork(host=HostSettings(code=CODE, name="Alice", address="127.0.0.1", port=0)))
+    step(app, 2)
+    scene = network_scene(app)
+    assert wait_until(app, lambda: scene.host is not None, 20)
+    bob = Client(*scene.host.where, CODE, "Bob")
+    bob.start()
+    next_event(bob.events, Welcome)
+    assert wait_until(app, lambda: scene.to_play, 10)
+    key(app, pygame.K_r)
+    step(app)
+    assert scene.host.over is None
+    key(app, pygame.K_r)
+    assert next_event(bob.events, GameOver) == GameOver(GameResult.SECOND, "resigned")
+    assert wait_until(app, lambda: scene.kept, 10)
+    bob.close()
