@@ -177,6 +177,7 @@ def test_a_killed_host_is_said_within_ten_seconds_and_the_game_kept_unfinished(t
     host, guest = host_and_join(terminals, tmp_path)
     play(host, guest, 4)
     play(guest, host, 5)
+    guest.expect("You played 5.")  # the host's word that it took the move
     host.kill()
     killed = time.monotonic()
     line = guest.expect("The host is gone", timeout=10)

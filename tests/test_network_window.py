@@ -25,7 +25,7 @@ from game.net.client import Client, JoinSettings
 from game.net.events import ChatLine, GameOver, Moved, Welcome
 from game.net.host import GameHost, HostSettings
 from game.records import GameResult
-from game.rules import MIN
+from game.rules import MAX, MIN
 from tests.network_peers import ROOT
 from tests.ui import FRAME, click, press, step, wait_until
 
@@ -328,3 +328,38 @@ def test_resigning_takes_two_presses(app):
     assert next_event(bob.events, GameOver) == GameOver(GameResult.SECOND, "resigned")
     assert wait_until(app, lambda: scene.kept, 10)
     bob.close()
+
+
+@pytest.mark.slow  # the whole program in a child process
+def test_host_without_terminal_opens_the_window_hosting(tmp_path):
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "LANGUAGE": "en"}
+    args = ["host", "--port", str(port), "--listen", "127.0.0.1", "--code", CODE, "--name", "Wendy"]
+    child = subprocess.Popen(
+        [sys.executable, str(ROOT / "main.py"), *args, "--home", str(tmp_path)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        welcome = None
+        while welcome is None and time.monotonic() < deadline and child.poll() is None:
+            joiner = Client("127.0.0.1", port, CODE, "Bob", resume_seconds=0)
+            joiner.start()
+            try:
+                welcome = next_event(joiner.events, Welcome, 3)
+            except AssertionError:
+                time.sleep(0.5)  # the window is still starting
+            joiner.close()
+        assert welcome is not None, child.stderr.read() if child.poll() is not None else "no welcome"
+        assert welcome.names[MAX] == "Wendy" and welcome.side == MIN
+    finally:
+        child.terminate()  # SIGTERM: the window closes as when its close button is pressed
+        assert child.wait(timeout=30) == 0
+        child.stderr.close()

@@ -102,6 +102,7 @@ class NetworkScene(Scene):
         self.lost_until: float | None = None  # when this joiner stops trying to reach the host
         self.kept = False  # the finished game is in the archive
         self.kept_unfinished = False
+        self.ended: str | None = None  # why the game stopped unfinished (the host left, a seat expired)
         self.armed: dict[str, float] = {}  # "leave"/"resign" -> app time until a second press does it
         self.stop = threading.Event()  # ends the threads this scene started (start, search)
         self.start_lock = threading.Lock()
@@ -183,9 +184,10 @@ class NetworkScene(Scene):
                 self.close_network()
 
     def follow(self, event: Event) -> None:
-        if isinstance(event, Welcome):
+        if isinstance(event, Welcome):  # the first, or again after a drop: the game as the host has it
             self.table = Table.from_welcome(event)
             self.lost_until = None
+            self.sent_at = None
             self.cursor = self.table.rules.cols // 2
             return
         if isinstance(event, JoinFailed):
@@ -218,6 +220,7 @@ class NetworkScene(Scene):
                     keep_finished(self.app.archive, table)
             case SeatExpired() | HostStopped():
                 self.left_until = self.lost_until = None
+                self.ended = line
                 self.keep_if_unfinished()
             case ConnectionLost(_reason, seconds):
                 self.lost_until = time.monotonic() + seconds if seconds else None
@@ -475,7 +478,7 @@ class NetworkScene(Scene):
         if table is None:
             title, status = _("Network game"), (self.log[-1] if self.log else "")
         else:
-            title, status = table_title(table), table_status(table, left=left, lost=lost)
+            title, status = table_title(table), self.ended or table_status(table, left=left, lost=lost)
         for index, (line, size) in enumerate(((title, layout.text + 4), (status, layout.text))):
             shown, fitted = theme.fitted(line, size, layout.header.width, bold=index == 0)
             y = layout.header.top if index == 0 else layout.header.top + layout.second
