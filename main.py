@@ -71,6 +71,7 @@ PACKAGES = {
     "bitbully-databases": ("the opening books", 18, 27),
     "numba": ("the compiled exact solver (llvmlite: its compiler)", 64, 208),
     "llvmlite": ("numba's compiler (its size counted with numba)", 0, 0),
+    "zeroconf": ("finding network games on the local network", 2, 6),
 }
 HEARTBEAT = 4.0
 """Seconds of silence from pip after which a "still working" line is printed."""

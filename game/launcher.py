@@ -64,6 +64,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         _python_takes_ctrl_c()
         return demo_main(args[1:])
+    if args[0] in ("host", "join") and "--terminal" not in args and not {"-h", "--help"} & set(args):
+        from game.app.network_command import main as network_window  # pygame: only for the window
+
+        _python_takes_ctrl_c()
+        return network_window(args)
     import_command(args, WINDOW_COMMANDS)  # its imports take a while: Ctrl+C still ends the start quietly
     _python_takes_ctrl_c()
     return cli_main(args, more=WINDOW_COMMANDS)

@@ -27,10 +27,10 @@ def main_module() -> ModuleType:
 def test_the_plan_names_every_requirement_with_its_size():
     main = main_module()
     names = main._requirement_names()
-    assert names == ["pygame-ce", "numpy", "bitbully-databases", "numba", "llvmlite"]
+    assert names == ["pygame-ce", "numpy", "bitbully-databases", "numba", "llvmlite", "zeroconf"]
     assert set(names) <= set(main.PACKAGES), "give a new requirement its purpose and sizes in main.PACKAGES"
     plan = main.install_plan(names)
-    for name in ("pygame-ce", "numpy", "bitbully-databases", "numba, llvmlite"):
+    for name in ("pygame-ce", "numpy", "bitbully-databases", "numba, llvmlite", "zeroconf"):
         assert name in plan
     download = sum(main.PACKAGES[name][1] for name in names)
     disk = sum(main.PACKAGES[name][2] for name in names)

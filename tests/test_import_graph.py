@@ -7,7 +7,7 @@ The layers, lowest first (docs/architecture.md draws them):
 1. the headless game: ``game``'s top modules (rules, board, notation, match, board and game
    files, records, sources, i18n, version);
 2. the AI: ``ai`` (the compiled wing ``ai.compiled`` inside it);
-3. the front ends above the AI: ``game.archive``, ``game.bots``, ``game.cli``,
+3. the front ends above the AI: ``game.archive``, ``game.bots``, ``game.cli``, ``game.net``,
    ``game.desktop``, ``game.learn``;
 4. the window: ``game.app`` (the only pygame package);
 5. the entries and the lab: ``game.launcher``, ``main``, ``lab`` (import anything,
@@ -21,7 +21,7 @@ from tests.import_graph import Import, cycles, imports, module_files
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the headless game", ("game",)),
     ("the AI", ("ai",)),
-    ("the front ends", ("game.archive", "game.bots", "game.cli", "game.desktop", "game.learn")),
+    ("the front ends", ("game.archive", "game.bots", "game.cli", "game.desktop", "game.learn", "game.net")),
     ("the window", ("game.app",)),
     ("the entries and the lab", ("game.launcher", "main", "lab")),
 )

@@ -355,6 +355,7 @@ class App:
         if self.closed:
             return
         self.closed = True
+        self.stack.close()  # before the archive closes: a scene may keep its game there as it leaves
         self.worker.shutdown()
         self.speech.close()
         self.save_settings()

@@ -23,6 +23,8 @@ from game.app.board_view import BoardLayout
 from game.app.search_records import SearchRecord
 from game.board import Board, Outcome
 from game.match import Match
+from game.net.client import JoinSettings
+from game.net.host import HostSettings
 from game.records import GameRecord
 from game.rules import MAX, Rules
 
@@ -210,6 +212,15 @@ class Practise:
     tree: SearchTree
 
 
+# -- network play -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class OpenNetwork:
+    """The network screen: its menu, or at once hosting (``host``) or joining (``join``) a game."""
+
+    host: HostSettings | None = None
+    join: JoinSettings | None = None
+
+
 Request = (
     BackToTitle
     | ShowOptions
@@ -231,5 +242,6 @@ Request = (
     | ShowCodeWalk
     | ShowDepthChart
     | Practise
+    | OpenNetwork
 )
 """Every place a scene may ask to go."""

@@ -16,6 +16,7 @@ from game.app.navigation import (
     NewGame,
     OpenAnalysis,
     OpenExplorer,
+    OpenNetwork,
     OpenReview,
     OpenTree,
     PlayFrom,
@@ -39,6 +40,7 @@ from game.app.scenes.explorer import ExplorerScene
 from game.app.scenes.game_over import GameOverScene
 from game.app.scenes.help import HowToPlayScene
 from game.app.scenes.level_select import LevelSelectScene, PlayOnScene
+from game.app.scenes.network import NetworkScene
 from game.app.scenes.options import OptionsScene
 from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.pause import PauseScene
@@ -100,6 +102,8 @@ def scene_for(request: Request, host: SceneHost) -> Scene | None:
             return DepthChartScene(tree)
         case Practise(tree):
             return PracticeScene(tree)
+        case OpenNetwork(hosting, joining):
+            return NetworkScene(hosting, joining)
     raise TypeError(f"no scene for {request!r}")  # pragma: no cover - every request is above
 
 

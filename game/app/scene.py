@@ -212,6 +212,13 @@ class SceneStack:
         if resume and self.scenes:
             self.scenes[-1].on_resume()
 
+    def close(self) -> None:
+        """Take every scene off, each told it leaves (the window is closing: a scene that
+        holds a thread or a socket lets it go)."""
+        while self.scenes:
+            self._pop(resume=False)
+        self._pending.clear()
+
     def visible(self) -> list[Scene]:
         """The scenes to draw, bottom first: the top one and every one under overlays."""
         start = len(self.scenes) - 1

@@ -77,6 +77,8 @@ COMMANDS = (
         "the solved openings: every column's exact value beside your own games from there",
         "game.cli.explore",
     ),
+    Command("host", "host a game on the local network: an address and a join code to read aloud", "game.cli.network"),
+    Command("join", "join (or --watch) a game hosted on the local network", "game.cli.network"),
 )
 """Every command of the command line's own (the window's commands are added by ``game.launcher``)."""
 
@@ -93,6 +95,8 @@ HELP_ORDER = (
     "review",
     "games",
     "explore",
+    "host",
+    "join",
 )
 """The order ``--help`` lists the commands in (a command not named here comes last)."""
 

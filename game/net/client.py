@@ -1,0 +1,343 @@
+"""The joiner's and the watcher's side: one thread that connects, proves the code, reads
+the host's messages into ``events``, and after a drop tries again for ``RESUME_SECONDS``.
+
+Nothing here blocks its caller: ``start`` returns at once, ``play`` and the other actions
+write one short line (under a lock, with a timeout).  The seat token the host gives is
+kept in ``home/network-seats.json`` (``SeatBook``), so a new ``join`` after a crash asks
+for the same chair with it.
+"""
+
+from __future__ import annotations
+
+import errno
+import getpass
+import json
+import logging
+import os
+import queue
+import select
+import socket
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from game.i18n import _
+from game.net.events import ConnectionLost, HostStopped, JoinFailed, Welcome, event_from_body
+from game.net.protocol import (
+    HANDSHAKE_SECONDS,
+    MAX_NAME_CHARS,
+    PING_SECONDS,
+    PROTOCOL_VERSION,
+    RESUME_SECONDS,
+    SILENCE_SECONDS,
+    LineBuffer,
+    ProtocolError,
+    Seal,
+    clean_chat,
+    connection_key,
+    decode,
+    game_key,
+    hex_field,
+    new_nonce,
+)
+
+log = logging.getLogger(__name__)
+
+CONNECT_SECONDS = 5.0
+RETRY_SECONDS = 2.0
+SEATS_FILE = "network-seats.json"
+MAX_SEATS = 50
+
+
+class SeatBook:
+    """The seat tokens this player was given, by game id (newest ``MAX_SEATS``)."""
+
+    def __init__(self, home: Path | None):
+        self.path = None if home is None else Path(home) / SEATS_FILE
+
+    def token(self, game_id: str) -> str:
+        seats = self._read()
+        token = seats.get(game_id)
+        return token if isinstance(token, str) else ""
+
+    def keep(self, game_id: str, token: str) -> None:
+        if self.path is None or not token:
+            return
+        seats = self._read()
+        seats.pop(game_id, None)
+        seats[game_id] = token
+        kept = dict(list(seats.items())[-MAX_SEATS:])
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".seats-")
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                json.dump(kept, file)
+            os.replace(temporary, self.path)
+        except OSError as error:
+            log.warning("cannot keep the seat token in %s: %s", self.path, error)
+
+    def _read(self) -> dict[str, Any]:
+        if self.path is None:
+            return {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+
+@dataclass(frozen=True)
+class JoinSettings:
+    """Where to join, with which code, as whom, and whether to watch."""
+
+    address: str
+    port: int
+    code: str
+    name: str
+    watch: bool = False
+
+
+def default_name() -> str:
+    """The login name, as a player's name (1..40 printable characters), else "player"."""
+    try:
+        name = " ".join(getpass.getuser().split())[:MAX_NAME_CHARS]
+    except (OSError, KeyError, ImportError):
+        name = ""
+    return name if name and name.isprintable() else "player"
+
+
+class _Refusal(Exception):
+    """The host will not have us: wrong code, another version, the chairs are taken."""
+
+    def __init__(self, reason: str, *, wrong_code: bool = False):
+        super().__init__(reason)
+        self.wrong_code = wrong_code
+
+
+def split_address(text: str, default_port: int) -> tuple[str, int]:
+    """``"192.168.1.5:4404"`` -> ``("192.168.1.5", 4404)``; without a port, ``default_port``
+    (``ValueError`` for a port that is not 1..65535)."""
+    text = text.strip()
+    host, colon, port = text.rpartition(":")
+    if not colon or "]" in port or (host.count(":") and not host.startswith("[")):
+        return text.strip("[]"), default_port
+    number = int(port)
+    if not 1 <= number <= 65535:
+        raise ValueError(f"port {number} is not 1..65535")
+    return host.strip("[]"), number
+
+
+class Client:
+    """A connection to a host, as a player (``watch`` False) or a watcher."""
+
+    def __init__(
+        self,
+        address: str,
+        port: int,
+        code: str,
+        name: str,
+        *,
+        watch: bool = False,
+        home: Path | None = None,
+        events: queue.Queue[Any] | None = None,
+        resume_seconds: int = RESUME_SECONDS,
+    ):
+        self.address, self.port, self.code, self.name, self.watch = address, port, code, name, watch
+        self.seats = SeatBook(home)
+        self.events: queue.Queue[Any] = events if events is not None else queue.Queue()
+        self.resume_seconds = resume_seconds
+        self.stopping = threading.Event()
+        self._lock = threading.Lock()
+        self._sock: socket.socket | None = None
+        self._seal: Seal | None = None
+        self._keys: dict[bytes, bytes] = {}
+        self._welcomed = False
+        self.thread = threading.Thread(target=self._run, name="net-client", daemon=True)
+
+    @classmethod
+    def of(cls, joining: JoinSettings, *, home: Path | None, events: queue.Queue[Any] | None = None) -> Client:
+        return cls(
+            joining.address, joining.port, joining.code, joining.name, watch=joining.watch, home=home, events=events
+        )
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def close(self) -> None:
+        """Say goodbye and end the thread (at most a second or so)."""
+        self.stopping.set()
+        self._send({"t": "bye"})
+        with self._lock:
+            if self._sock is not None:
+                try:
+                    self._sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+        if self.thread.is_alive() and self.thread is not threading.current_thread():
+            self.thread.join(timeout=5)
+
+    # -- actions ------------------------------------------------------------------------------
+    def play(self, move: int, ply: int) -> None:
+        self._send({"t": "move", "move": move, "ply": ply})
+
+    def offer_draw(self) -> None:
+        """Offer a draw, or accept the one offered."""
+        self._send({"t": "draw"})
+
+    def decline_draw(self) -> None:
+        self._send({"t": "decline"})
+
+    def resign(self) -> None:
+        self._send({"t": "resign"})
+
+    def chat(self, text: str) -> None:
+        """Send a chat line: one line of plain text, cut to ``MAX_CHAT_CHARS`` (the host
+        closes a connection that sends control characters)."""
+        text = clean_chat(text)
+        if text:
+            self._send({"t": "chat", "text": text})
+
+    def _send(self, body: dict[str, Any]) -> None:
+        with self._lock:
+            if self._sock is None or self._seal is None:
+                return
+            try:
+                self._sock.sendall(self._seal.seal(body))
+            except (OSError, ProtocolError):
+                pass  # the reader sees the drop
+
+    # -- the thread -----------------------------------------------------------------------------
+    def _run(self) -> None:
+        seated = False
+        deadline: float | None = None
+        while not self.stopping.is_set():
+            self._welcomed = False
+            try:
+                if self._session():  # the host said goodbye
+                    return
+                reason = _("the connection closed")
+            except _Refusal as refusal:
+                self.events.put(JoinFailed(str(refusal), wrong_code=refusal.wrong_code))
+                return
+            except (OSError, ProtocolError) as error:
+                reason = str(error) or type(error).__name__
+            finally:
+                with self._lock:
+                    if self._sock is not None:
+                        self._sock.close()
+                    self._sock, self._seal = None, None
+            if self.stopping.is_set():
+                return
+            seated = seated or self._welcomed
+            if not seated:
+                self.events.put(JoinFailed(reason))
+                return
+            now = time.monotonic()
+            if deadline is None or self._welcomed:  # a new drop: a new wait
+                deadline = now + self.resume_seconds
+                self.events.put(ConnectionLost(reason, self.resume_seconds))
+            if now >= deadline:
+                self.events.put(ConnectionLost(reason, 0))
+                return
+            self.stopping.wait(RETRY_SECONDS)
+
+    def _connect(self) -> socket.socket:
+        """A connected socket, waiting at most ``CONNECT_SECONDS`` in short steps, so that
+        ``close`` ends the wait at once (``OSError``: not reached)."""
+        family, kind, proto, _name, where = socket.getaddrinfo(self.address, self.port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(family, kind, proto)
+        with self._lock:
+            self._sock = sock
+        sock.setblocking(False)
+        error = sock.connect_ex(where)
+        deadline = time.monotonic() + CONNECT_SECONDS
+        while error in (errno.EINPROGRESS, errno.EWOULDBLOCK, errno.EALREADY) and not self.stopping.is_set():
+            if time.monotonic() > deadline:
+                raise OSError(_("no answer from {address} port {port}").format(address=self.address, port=self.port))
+            _readable, writable, _failed = select.select([], [sock], [], 0.2)
+            if writable:
+                error = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+        if self.stopping.is_set():
+            raise OSError("closed")
+        if error:
+            raise OSError(error, os.strerror(error))
+        sock.setblocking(True)
+        return sock
+
+    def _session(self) -> bool:
+        """One connection, read until it drops (an exception) or the host says goodbye
+        (returns True); ``_welcomed`` tells whether it got as far as a seat."""
+        sock = self._connect()
+        sock.settimeout(0.5)
+        buffer = LineBuffer()
+        lines: list[bytes] = []
+        heard = pinged = time.monotonic()
+
+        def next_line() -> bytes:
+            nonlocal heard, pinged
+            while not lines:
+                if self.stopping.is_set():
+                    raise OSError("closed")
+                try:
+                    data = sock.recv(65536)
+                except TimeoutError:
+                    now = time.monotonic()
+                    if now - heard > (SILENCE_SECONDS if self._welcomed else HANDSHAKE_SECONDS):
+                        raise OSError(_("the host has been silent for too long")) from None
+                    if self._welcomed and now - pinged > PING_SECONDS:
+                        pinged = now
+                        self._send({"t": "ping"})
+                    continue
+                if not data:
+                    raise OSError(_("the host closed the connection"))
+                heard = time.monotonic()
+                lines.extend(buffer.feed(data))
+            return lines.pop(0)
+
+        hello = decode(next_line())
+        if hello.get("t") == "refused":
+            raise _Refusal(_("the host refused the connection"))
+        if hello.get("t") != "hello" or hello.get("v") != PROTOCOL_VERSION:
+            raise _Refusal(_("the other side is not a game host of this version"))
+        game_id = hex_field(hello, "game", 8).hex()
+        salt = hex_field(hello, "salt", 16)
+        host_nonce = hex_field(hello, "nonce", 16)
+        if salt not in self._keys:
+            self._keys[salt] = game_key(self.code, salt)
+        nonce = new_nonce()
+        seal = Seal(connection_key(self._keys[salt], host_nonce, nonce), host=False)
+        join = {
+            "t": "join",
+            "v": PROTOCOL_VERSION,
+            "name": self.name,
+            "watch": self.watch,
+            "seat": self.seats.token(game_id),
+        }
+        with self._lock:
+            sock.sendall(seal.seal(join, nonce=nonce.hex()))
+            self._seal = seal
+        first = decode(next_line())
+        if first.get("t") == "refused":
+            if first.get("why") == "code":
+                raise _Refusal(_("wrong join code: the host refused it"), wrong_code=True)
+            raise _Refusal(_("the host runs another version of the game"))
+        try:
+            body = seal.open(first)
+        except ProtocolError:
+            raise _Refusal(_("the host did not prove it knows the code")) from None
+        if body.get("t") == "full":
+            raise _Refusal(_("the game already has two players (join with --watch to watch it)"))
+        event = event_from_body(body)
+        if not isinstance(event, Welcome):
+            raise ProtocolError("the host did not welcome us first")
+        self._welcomed = True
+        self.seats.keep(game_id, event.token)
+        while True:
+            if event is not None:
+                self.events.put(event)
+            if isinstance(event, HostStopped):
+                return True
+            event = event_from_body(seal.open(decode(next_line())))

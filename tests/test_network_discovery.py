@@ -1,0 +1,121 @@
+"""Discovery on the local network with python-zeroconf: a host announced is found, here on
+this machine (multicast works on its loopback and its one interface; where it does not,
+these tests fail rather than skip: docs/network-play.md says what they cover).  Without
+zeroconf, nothing is announced or found and the game says so; no other command loads it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pygame
+import pytest
+import zeroconf
+
+from game.app.navigation import OpenNetwork
+from game.app.scenes.network import NetworkScene
+from game.net.discovery import SERVICE, Announcement, browse
+from game.net.host import GameHost, HostSettings
+from tests.network_peers import ROOT, Terminal
+from tests.ui import FRAME, click, step, wait_until
+
+pytestmark = pytest.mark.slow  # seconds of listening for announcements
+
+
+def test_an_announced_game_is_found_on_the_loopback_and_withdrawn():
+    announcement = Announcement("Alice", 4405, ["127.0.0.1"], "6x7, connect 4", interfaces=["127.0.0.1"]).start()
+    try:
+        assert announcement.ready.wait(15) and announcement.note is None
+        found, note = browse(3, interfaces=["127.0.0.1"])
+        assert note is None
+        assert [(g.name, g.rules, g.target) for g in found] == [("Alice", "6x7, connect 4", "127.0.0.1:4405")]
+    finally:
+        announcement.close()
+    found, note = browse(2, interfaces=["127.0.0.1"])
+    assert found == [] and note is None
+
+
+def test_the_announcement_holds_no_code():
+    announcement = Announcement("Alice", 4406, ["127.0.0.1"], "6x7, connect 4", interfaces=["127.0.0.1"]).start()
+    try:
+        assert announcement.ready.wait(15)
+        instance = zeroconf.Zeroconf(interfaces=["127.0.0.1"])
+        try:
+            names = []
+            browser = zeroconf.ServiceBrowser(instance, SERVICE, handlers=[lambda name, **_: names.append(name)])
+            assert wait_for(lambda: names, 5)
+            browser.cancel()
+            info = instance.get_service_info(SERVICE, names[0], timeout=3000)
+            assert info is not None
+            assert set(info.properties) == {b"v", b"rules", b"host"}
+        finally:
+            instance.close()
+    finally:
+        announcement.close()
+
+
+def wait_for(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return bool(condition())
+
+
+def test_without_zeroconf_nothing_is_announced_or_found_and_the_game_goes_on(monkeypatch):
+    monkeypatch.setitem(sys.modules, "zeroconf", None)  # "import zeroconf" now fails
+    found, note = browse(0.1)
+    assert found == [] and "not installed" in note
+    announcement = Announcement("Alice", 4407, ["127.0.0.1"], "6x7").start()
+    assert announcement.ready.wait(5) and "not installed" in announcement.note
+    announcement.close()
+
+
+def test_no_other_command_or_the_window_loads_zeroconf():
+    code = (
+        "import sys\n"
+        "import game.launcher, game.cli.main, game.cli.network, game.app.loop, game.app.router\n"
+        "print('zeroconf' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-1] == "False"
+
+
+def test_the_join_form_lists_a_game_announced_on_the_network(app):
+    host = GameHost(HostSettings(code="oak-reef", name="Alice", address="127.0.0.1", port=0))
+    where = host.start()
+    announcement = Announcement("Alice", where[1], ["127.0.0.1"], "6x7, connect 4").start()
+    try:
+        assert announcement.ready.wait(15) and announcement.note is None
+        app.push(OpenNetwork())
+        step(app, 2)
+        scene = app.stack.top
+        assert isinstance(scene, NetworkScene)
+        app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_j, mod=0, unicode="j", scancode=0)], FRAME)
+        assert wait_until(app, lambda: not scene.form.searching, 30)
+        assert [game.target for game in scene.form.found] == [f"127.0.0.1:{where[1]}"]
+        rect = scene.form.found_rects(pygame.display.get_surface().get_size())[0]
+        click(app, rect.center)
+        assert scene.form.fields["address"] == f"127.0.0.1:{where[1]}" and scene.form.focus == "code"
+        for char in "oak reef":
+            app.step([pygame.event.Event(pygame.KEYDOWN, key=0, mod=0, unicode=char, scancode=0)], FRAME)
+        app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)], FRAME)
+        assert wait_until(app, lambda: scene.table is not None and len(scene.table.names) == 2, 20)
+    finally:
+        announcement.close()
+        host.close()
+
+
+def test_the_terminal_host_announces_its_game(tmp_path):
+    host = Terminal("host", "--port", "0", "--code", "oak reef", "--name", "Dora", "--home", str(tmp_path))
+    try:
+        port = host.address().rsplit(":", 1)[1]
+        found: list = []
+        assert wait_for(lambda: found.extend(browse(2)[0]) or any(g.name == "Dora" for g in found), 20)
+        (dora,) = [g for g in found if g.name == "Dora"][:1]
+        assert str(dora.port) == port and dora.rules == "6x7, connect 4"
+    finally:
+        host.send("q")
+        host.wait()
+        host.close()

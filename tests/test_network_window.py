@@ -1,0 +1,365 @@
+"""Network play in the window: the real App under SDL's dummy driver, on real sockets.
+
+Title -> Network game -> Host; a joiner (another process's App, or a client here) plays a
+whole game and both archives hold it; the chat line and spoken output; a wrong code is
+said in the form; the frame never waits on the network; closing the window mid-game
+leaves no thread or socket and keeps the game unfinished."""
+
+from __future__ import annotations
+
+import os
+import queue
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pygame
+import pytest
+
+from game.app.navigation import BackToTitle, OpenNetwork
+from game.app.scenes.network import NetworkScene
+from game.archive.store import Archive
+from game.net.client import Client, JoinSettings
+from game.net.events import ChatLine, GameOver, Moved, Welcome
+from game.net.host import GameHost, HostSettings
+from game.records import GameResult
+from game.rules import MAX, MIN
+from tests.network_peers import ROOT
+from tests.ui import FRAME, click, press, step, wait_until
+
+CODE = "reef-lamp-oak"
+
+
+def key(app, k: int, text: str = "") -> None:
+    app.step([pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode=text, scancode=0)], FRAME)
+
+
+def type_text(app, text: str) -> None:
+    for char in text:
+        key(app, 0, char)
+
+
+def next_event(events: queue.Queue, kind: type, timeout: float = 10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            event = events.get(timeout=0.05)
+        except queue.Empty:
+            continue
+        if isinstance(event, kind):
+            return event
+    raise AssertionError(f"no {kind.__name__}")
+
+
+def network_scene(app) -> NetworkScene:
+    scene = app.stack.top
+    assert isinstance(scene, NetworkScene)
+    return scene
+
+
+def net_threads() -> set[str]:
+    return {thread.name for thread in threading.enumerate() if thread.name.startswith("net-")}
+
+
+def test_the_title_menu_opens_the_network_screen_and_hosts(app):
+    app.reset(BackToTitle())
+    step(app, 2)
+    button = next(b for b in app.stack.top.buttons if b.label == "Network game")
+    click(app, button.rect.center)
+    step(app)
+    scene = network_scene(app)
+    assert scene.mode == "menu"
+    key(app, pygame.K_h)
+    assert wait_until(app, lambda: scene.host is not None, 20)
+    assert scene.code and scene.addresses
+    joiner = Client(*scene.host.where, scene.code, "Bob")
+    joiner.start()
+    assert next_event(joiner.events, Welcome).side == MIN
+    assert wait_until(app, lambda: scene.table is not None and scene.to_play, 10)
+    for _ in range(3):
+        key(app, pygame.K_1)
+        next_event(joiner.events, Moved)
+        joiner.play(1, scene.host.board.ply)
+        next_event(joiner.events, Moved)
+        assert wait_until(app, lambda: scene.to_play, 10)
+    key(app, pygame.K_1)
+    assert next_event(joiner.events, GameOver).result is GameResult.FIRST
+    assert wait_until(app, lambda: scene.kept, 10)
+    (game,) = app.archive.games()
+    assert game.moves_string == "1212121" and game.second == "Bob"
+    joiner.close()
+
+
+def test_the_chat_line_and_speech_read_the_opponent(app):
+    app.push(OpenNetwork(host=HostSettings(code=CODE, name="Alice", address="127.0.0.1", port=0)))
+    step(app, 2)
+    scene = network_scene(app)
+    assert wait_until(app, lambda: scene.host is not None, 20)
+    bob = Client(*scene.host.where, CODE, "Bob")
+    bob.start()
+    next_event(bob.events, Welcome)
+    bob.chat("hello <b>there</b>\n\x1b[31m")
+    assert wait_until(app, lambda: any("[Bob]" in line for line in scene.log), 10)
+    assert scene.status_line() == "[Bob] hello <b>there</b> [31m"
+    said = []
+    app.speech.enabled = True
+    app.speech.say = lambda text: said.append(text)  # the voice itself: tests/test_speech.py
+    step(app)
+    assert said == ["[Bob] hello <b>there</b> [31m"]
+    key(app, pygame.K_TAB)
+    type_text(app, "hi Bob")
+    key(app, pygame.K_RETURN)
+    assert next_event(bob.events, ChatLine) == ChatLine("Bob", "hello <b>there</b> [31m")  # its own, back
+    assert next_event(bob.events, ChatLine) == ChatLine("Alice", "hi Bob")
+    key(app, pygame.K_4)
+    assert next_event(bob.events, Moved).move == 3
+    bob.play(2, 1)
+    assert wait_until(app, lambda: said[-1:] == ["Bob played 3."], 10)
+    bob.close()
+
+
+def test_a_wrong_code_is_said_in_the_form(app):
+    app.push(OpenNetwork())
+    step(app, 2)
+    scene = network_scene(app)
+    host = GameHost(HostSettings(code=CODE, name="Alice", address="127.0.0.1", port=0))
+    where = host.start()
+    try:
+        key(app, pygame.K_j)
+        scene.form.searching = True  # (the search of the local network runs beside; not this test's business)
+        type_text(app, f"{where[0]}:{where[1]}")
+        key(app, pygame.K_TAB)
+        type_text(app, "reef lamp pine")
+        key(app, pygame.K_RETURN)
+        assert wait_until(app, lambda: scene.mode == "form" and scene.form.note, 20)
+        assert "wrong join code" in scene.form.note
+        assert host.board.moves == [] and host.guest is None
+    finally:
+        host.close()
+
+
+def test_the_frame_never_waits_for_the_key_or_a_silent_address(app, monkeypatch):
+    monkeypatch.setattr("game.net.host.game_key", lambda code, salt: time.sleep(3) or b"k" * 32)
+    app.push(OpenNetwork())
+    step(app, 2)
+    scene = network_scene(app)
+    started = time.perf_counter()
+    key(app, pygame.K_h)  # the host's key takes 3 s here: the frames go on meanwhile
+    step(app, 5)
+    assert time.perf_counter() - started < 2.5 and scene.host is None
+    assert wait_until(app, lambda: scene.host is not None, 20)
+    # A joiner whose host never answers (a listening socket that never accepts nor says hello):
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(1)
+    app.push(OpenNetwork(join=JoinSettings(*silent.getsockname(), CODE, "Bob")))
+    step(app, 2)
+    started = time.perf_counter()
+    step(app, 10)
+    app.pop()
+    step(app, 2)
+    assert time.perf_counter() - started < 2.5
+    silent.close()
+
+
+def test_closing_the_window_mid_game_leaves_no_thread_no_socket_and_keeps_the_game(make_app, tmp_path):
+    before = net_threads()
+    app = make_app((900, 700), home=tmp_path / "alice")
+    app.push(OpenNetwork(host=HostSettings(code=CODE, name="Alice", address="127.0.0.1", port=0)))
+    step(app, 2)
+    scene = network_scene(app)
+    assert wait_until(app, lambda: scene.host is not None, 20)
+    where = scene.host.where
+    bob = Client(*where, CODE, "Bob")
+    bob.start()
+    next_event(bob.events, Welcome)
+    assert wait_until(app, lambda: scene.to_play, 10)
+    key(app, pygame.K_4)
+    next_event(bob.events, Moved)
+    app.close()
+    assert net_threads() <= before | {"net-client"}
+    with pytest.raises(OSError):
+        socket.create_connection(where, timeout=2)
+    bob.close()
+    archive = Archive.open(tmp_path / "alice")
+    try:
+        kept = archive.unfinished_games()
+        assert [(g.first, g.second, g.moves) for g in kept] == [("Alice", "Bob", (3,))]
+    finally:
+        archive.close()
+
+
+HOST_WINDOW = """
+import time
+from game.app.navigation import BackToTitle, OpenNetwork
+from game.net.host import GameHost, HostSettings
+from tests.network_peers import ROOT
+from tests.ui import FRAME, press, step, wait_until
+import pygame
+
+app = start_app((800, 600))
+app.push(OpenNetwork(host=HostSettings(code="reef-lamp-oak", name="Alice", address="127.0.0.1", port=0)))
+step(app, 2)
+scene = app.stack.top
+assert wait_until(app, lambda: scene.host is not None, 30)
+print("PORT", scene.host.where[1], flush=True)
+moves = iter([pygame.K_1] * 4)
+deadline = time.monotonic() + 90
+while time.monotonic() < deadline and not scene.kept:
+    if scene.table is not None and scene.to_play:
+        press(app, next(moves))
+    step(app)
+    time.sleep(0.005)
+print("KEPT", scene.kept, flush=True)
+app.close()
+"""
+
+
+@pytest.mark.slow  # a second process with its own window
+def test_a_whole_game_between_two_headless_windows(app, tmp_path, window_script):
+    child = subprocess.Popen(
+        [sys.executable, "-c", window_script(HOST_WINDOW), str(tmp_path / "alice")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"},
+    )
+    try:
+        line = child.stdout.readline()
+        assert line.startswith("PORT"), line + child.stderr.read()
+        port = int(line.split()[1])
+        app.push(OpenNetwork())
+        step(app, 2)
+        scene = network_scene(app)
+        key(app, pygame.K_j)
+        scene.form.searching = True
+        type_text(app, f"127.0.0.1:{port}")
+        key(app, pygame.K_TAB)
+        type_text(app, "Reef Lamp Oak")
+        key(app, pygame.K_RETURN)
+        assert wait_until(app, lambda: scene.table is not None and len(scene.table.names) == 2, 30)
+        for _ in range(3):
+            assert wait_until(app, lambda: scene.to_play, 30)
+            press(app, pygame.K_2)
+        assert wait_until(app, lambda: scene.table.over is not None and scene.kept, 30), (
+            scene.log,
+            scene.table.board.moves,
+        )
+        assert child.stdout.readline().strip() == "KEPT True"
+        assert child.wait(timeout=30) == 0, child.stderr.read()
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait(timeout=10)
+    (mine,) = app.archive.games()
+    theirs = Archive.open(tmp_path / "alice")
+    try:
+        (hosted,) = theirs.games()
+    finally:
+        theirs.close()
+    assert mine.moves_string == hosted.moves_string == "1212121"
+    assert mine.result is hosted.result is GameResult.FIRST
+    assert (mine.first, mine.second) == (hosted.first, hosted.second) == ("Alice", mine.second)
+    assert mine.rules == hosted.rules
+
+
+def test_watch_draw_and_resign_in_the_window(app):
+    host = GameHost(HostSettings(code=CODE, name="Alice", address="127.0.0.1", port=0))
+    where = host.start()
+    bob = Client(*where, CODE, "Bob")
+    bob.start()
+    next_event(bob.events, Welcome)
+    try:
+        app.push(OpenNetwork())
+        step(app, 2)
+        scene = network_scene(app)
+        key(app, pygame.K_w)  # Watch: the same form, then a seat among the watchers
+        scene.form.searching = True
+        type_text(app, f"{where[0]}:{where[1]}")
+        key(app, pygame.K_TAB)
+        type_text(app, CODE)
+        key(app, pygame.K_RETURN)
+        assert wait_until(app, lambda: scene.table is not None and scene.table.side == 0, 20)
+        assert wait_until(app, lambda: host.watcher_count == 1, 10)
+        host.play(3)
+        assert wait_until(app, lambda: scene.table.board.moves == [3], 10)
+        key(app, pygame.K_1)  # a watcher's keys play nothing
+        bob.offer_draw()
+        assert wait_until(app, lambda: scene.table.draw_offer == MIN, 10)
+        assert "Bob offers a draw" in scene.status_line()
+        host.decline_draw()
+        assert wait_until(app, lambda: scene.table.draw_offer == 0, 10)
+        assert host.board.moves == [3]
+        app.pop()
+        step(app, 2)
+        assert wait_until(app, lambda: host.watcher_count == 0, 10)
+        # Now Bob's seat in the window: D offers, N declines, R twice resigns.
+        bob.close()
+        app.push(OpenNetwork(join=JoinSettings(*where, CODE, "Bob")))
+        step(app, 2)
+        scene = network_scene(app)
+        assert wait_until(app, lambda: scene.to_play, 20)
+        key(app, pygame.K_d)
+        assert wait_until(app, lambda: host.draw_offer == MIN, 10)
+        host.offer_draw()  # Alice accepts: a draw by agreement, in both archives
+        assert wait_until(app, lambda: scene.table.over is not None and scene.kept, 10)
+        (game,) = app.archive.games()
+        assert game.result is GameResult.DRAW and game.moves_string == "4"
+    finally:
+        host.close()
+
+
+def test_resigning_takes_two_presses(app):
+    app.push(OpenNetwork(host=HostSettings(code=CODE, name="Alice", address="127.0.0.1", port=0)))
+    step(app, 2)
+    scene = network_scene(app)
+    assert wait_until(app, lambda: scene.host is not None, 20)
+    bob = Client(*scene.host.where, CODE, "Bob")
+    bob.start()
+    next_event(bob.events, Welcome)
+    assert wait_until(app, lambda: scene.to_play, 10)
+    key(app, pygame.K_r)
+    step(app)
+    assert scene.host.over is None
+    key(app, pygame.K_r)
+    assert next_event(bob.events, GameOver) == GameOver(GameResult.SECOND, "resigned")
+    assert wait_until(app, lambda: scene.kept, 10)
+    bob.close()
+
+
+@pytest.mark.slow  # the whole program in a child process
+def test_host_without_terminal_opens_the_window_hosting(tmp_path):
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "LANGUAGE": "en"}
+    args = ["host", "--port", str(port), "--listen", "127.0.0.1", "--code", CODE, "--name", "Wendy"]
+    child = subprocess.Popen(
+        [sys.executable, str(ROOT / "main.py"), *args, "--home", str(tmp_path)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        welcome = None
+        while welcome is None and time.monotonic() < deadline and child.poll() is None:
+            joiner = Client("127.0.0.1", port, CODE, "Bob", resume_seconds=0)
+            joiner.start()
+            try:
+                welcome = next_event(joiner.events, Welcome, 3)
+            except AssertionError:
+                time.sleep(0.5)  # the window is still starting
+            joiner.close()
+        assert welcome is not None, child.stderr.read() if child.poll() is not None else "no welcome"
+        assert welcome.names[MAX] == "Wendy" and welcome.side == MIN
+    finally:
+        child.terminate()  # SIGTERM: the window closes as when its close button is pressed
+        assert child.wait(timeout=30) == 0
+        child.stderr.close()
