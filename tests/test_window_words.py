@@ -7,12 +7,18 @@ import pygame
 import pytest
 
 from ai.levels import Level
+from ai.search import search
 from game.app.scenes.level_select import LevelSelectScene
 from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.title import TitleScene
+from game.app.search_records import SearchRecord
 from game.app.settings import Opponent
-from game.rules import Rules
+from game.app.tree.draw import header_title
+from game.app.worker_protocol import JobPurpose
+from game.board import Board
+from game.i18n import set_language
+from game.rules import MAX, MIN, Rules
 from tests.ui import click, press, settle, step, wait_until
 
 SIZES = [(800, 600), (1280, 800)]
@@ -232,3 +238,38 @@ def test_column_scores_that_are_not_known_say_why():
     assert "gravity" in no_scores_reason(answer, Rules(gravity=False))
     damaged = Answer(3, DecidedBy.SEARCH, Level(2), 0, None, None, None, note="the 12-ply book failed its check")
     assert no_scores_reason(damaged, Rules()) == "the 12-ply book failed its check"
+
+
+SEARCH_SUBJECTS = {
+    # language: (hint for you, move of the computer, hint for player 1, move of computer 2)
+    "en": ("hint for you", "move of the computer", "hint for Player 1", "move of Computer 2"),
+    "de": ("Tipp für dich", "Zug des Computers", "Tipp für Spieler 1", "Zug von Computer 2"),
+    "es": ("pista para ti", "jugada del ordenador", "pista para Jugador 1", "jugada de Ordenador 2"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de", "es"])
+def test_the_tree_header_names_whose_search_it_was_in_good_grammar(app, language):
+    """A name put in a sentence takes the sentence's case: German "Tipp für dich", never
+    "Tipp für Du"; Spanish "pista para ti", "jugada del ordenador"."""
+    board = Board.from_moves("44")
+    result = search(board.grid, board.rules, 2, record_tree=True, to_move=board.to_move)
+    seen = []
+    for opponent, side, purpose in (
+        (Opponent.COMPUTER, MAX, JobPurpose.HINT),
+        (Opponent.COMPUTER, MIN, JobPurpose.MOVE),
+        (Opponent.HUMAN, MAX, JobPurpose.HINT),
+        (Opponent.DEMO, MIN, JobPurpose.MOVE),
+    ):
+        play = PlayScene(board.rules, Level(2, True), opponent)
+        play.searches.append(SearchRecord(2, side, purpose, result))
+        app.stack.push(play)
+        step(app)
+        press(app, pygame.K_t, frames=2)
+        set_language(language)
+        try:
+            seen.append(header_title(app.stack.top, result.tree, 4000))
+        finally:
+            set_language("en")
+    for title, subject in zip(seen, SEARCH_SUBJECTS[language], strict=True):
+        assert f": {subject} " in title, (title, subject)

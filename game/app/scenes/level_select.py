@@ -32,7 +32,7 @@ from game.app.scene import Scene
 from game.app.settings import Opponent
 from game.app.widgets import Button, FocusList, Selector, display_size, row_rects, stack_rects
 from game.board import Board
-from game.i18n import N_, _, counted
+from game.i18n import N_, _, counted, number
 from game.rules import MAX, MAX_DEPTH, MIN_DEPTH, STANDARD, Rules
 
 MIN_TEXT = 11
@@ -118,7 +118,7 @@ class LevelSelectScene(Scene):
             list(NODE_BUDGETS),
             0,
             setter("node_budget"),
-            format=lambda v: f"{v:,}" if v else _("no limit"),
+            format=lambda v: number(v) if v else _("no limit"),
         )
         self.order = Selector(N_("Move order"), list(MoveOrder), 0, setter("order"), format=lambda v: _(ORDER_NAMES[v]))
         self.start_button = Button(N_("Start"), self.start, key_hint="Enter")
