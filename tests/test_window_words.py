@@ -6,7 +6,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from ai.levels import Level
+from ai.levels import Level, preset_name
 from ai.search import search
 from game.app.scenes.level_select import LevelSelectScene
 from game.app.scenes.pause import PauseScene
@@ -273,3 +273,24 @@ def test_the_tree_header_names_whose_search_it_was_in_good_grammar(app, language
             set_language("en")
     for title, subject in zip(seen, SEARCH_SUBJECTS[language], strict=True):
         assert f": {subject} " in title, (title, subject)
+
+
+@pytest.mark.parametrize("size", [(1024, 720), (1280, 800)])
+def test_the_level_screen_shows_the_level_in_use_on_first_start(make_app, size):
+    """A newcomer opens the level screen before ever choosing: one preset, the one the
+    game will play, is drawn apart from the others (its face, not only a thin outline)."""
+    app = make_app(size)
+    assert not app.settings_path.exists()  # a first start
+    app.stack.push(LevelSelectScene())
+    step(app, 2)
+    scene = app.stack.top
+    assert isinstance(scene, LevelSelectScene)
+    pygame.mouse.set_pos((0, 0))
+    app.draw()
+    surface = pygame.display.get_surface()
+    faces = {
+        button.label: tuple(surface.get_at((button.rect.left + 6, button.rect.centery)))[:3] for button in scene.presets
+    }
+    usual = max(set(faces.values()), key=list(faces.values()).count)
+    apart = [name for name, colour in faces.items() if colour != usual]
+    assert apart == [preset_name(app.settings.level)], faces
