@@ -8,18 +8,21 @@ import pytest
 
 from ai.levels import Level, preset_name
 from ai.search import search
+from game.app.scenes.explorer import ExplorerScene, explorer_layout
 from game.app.scenes.level_select import LevelSelectScene
 from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene
+from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
 from game.app.search_records import SearchRecord
 from game.app.settings import Opponent
+from game.app.theme import Theme
 from game.app.tree.draw import header_title
 from game.app.worker_protocol import JobPurpose
 from game.board import Board
 from game.i18n import set_language
 from game.rules import MAX, MIN, Rules
-from tests.ui import click, press, settle, step, wait_until
+from tests.ui import click, drawn_texts, press, settle, step, wait_until
 
 SIZES = [(800, 600), (1280, 800)]
 
@@ -294,3 +297,46 @@ def test_the_level_screen_shows_the_level_in_use_on_first_start(make_app, size):
     usual = max(set(faces.values()), key=list(faces.values()).count)
     apart = [name for name, colour in faces.items() if colour != usual]
     assert apart == [preset_name(app.settings.level)], faces
+
+
+TOAST = "Screenshot saved: /home/player/screenshots/connect4-20261128-101010.png"
+
+
+def toast_and_content(app, scene, content: list[pygame.Rect]) -> tuple[pygame.Rect, list[tuple[str, pygame.Rect]]]:
+    """Show a toast over ``scene`` and draw a frame: the toast's box, and every text the
+    scene drew (the toast's own text left out) with the ``content`` rects beside them."""
+    app.show_toast(TOAST, 60)
+    drawn = drawn_texts(app)
+    toast_text = [rect for text, rect in drawn if text.startswith("Screenshot")]
+    assert toast_text, "no toast drawn"
+    box = toast_text[-1].inflate(24, 14)
+    others = [(text, rect) for text, rect in drawn if not text.startswith("Screenshot") and rect.width]
+    return box, others + [("content", rect) for rect in content]
+
+
+@pytest.mark.parametrize(("size", "scale"), [((1024, 720), 100), ((1280, 800), 100), ((1280, 800), 200)])
+def test_a_toast_covers_nothing_of_the_review(make_app, size, scale):
+    app = make_app(size)
+    app.settings.ui_scale = scale
+    app.theme = Theme(app.settings.theme, scale=scale)
+    review = ReviewScene(Rules(), Board.from_moves("4444332").moves)
+    app.stack.push(review)
+    step(app, 2)
+    lay = review.layout(size)
+    box, content = toast_and_content(app, review, [lay.board, lay.detail, lay.moves, lay.graph, *lay.buttons])
+    covered = [text for text, rect in content if rect.colliderect(box)]
+    assert covered == [], (box, covered)
+
+
+@pytest.mark.parametrize(("size", "scale"), [((1024, 720), 100), ((1280, 800), 100), ((1280, 800), 200)])
+def test_a_toast_covers_nothing_of_the_opening_explorer(make_app, size, scale):
+    app = make_app(size)
+    app.settings.ui_scale = scale
+    app.theme = Theme(app.settings.theme, scale=scale)
+    explorer = ExplorerScene()
+    app.stack.push(explorer)
+    step(app, 2)
+    lay = explorer_layout(size, app.theme)
+    box, content = toast_and_content(app, explorer, [lay.board, lay.panel, lay.buttons])
+    covered = [text for text, rect in content if rect.colliderect(box)]
+    assert covered == [], (box, covered)
