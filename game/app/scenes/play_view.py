@@ -277,6 +277,36 @@ def draw_scores_legend(scene: PlayShown, surface: pygame.Surface, board: BoardLa
         y += pitch(size)
 
 
+def side_texts(
+    scene: PlayShown, first: str, second: str, room: float, big: float, small: float
+) -> tuple[str, str, float]:
+    """The level and the games won, right of the headline, and their size.
+
+    They stay while the headline and the detail fit beside them at their least sizes (the
+    headline shrinks to 14 px at 100 %, the detail is cut): a long hint in German or
+    Spanish no longer pushes them out.  Where even that is too tight, they give way one
+    step at a time: the level's short form, then their 100 % size, then the level, then
+    the games won (never this game's running score in full-board mode).
+    """
+    theme = scene.app.theme
+    least_head = 14 / max(1.0, theme.scale)
+    level, tally = level_line(scene), tally_line(scene)
+    short = say.short_level(scene.level) if scene.opponent is Opponent.COMPUTER else level
+    steps = [(level, tally, small), (short, tally, small)]
+    steps.append((short, tally, small / max(1.0, theme.scale)))
+    steps.append(("", tally, small / max(1.0, theme.scale)))
+    if scene.rules.mode is not Mode.FULL_BOARD:
+        steps.append(("", "", small))
+    for level_text, tally_text, size in steps:
+        width = max(theme.font(size).size(level_text)[0], theme.font(size).size(tally_text)[0])
+        beside = room - (width + 24 if width else 0)
+        head = theme.font(least_head, True).size(first)[0]
+        least_detail = min(theme.font(small).size(second)[0], beside)  # the detail may be cut
+        if head <= beside and least_detail >= min(theme.font(small).size(second)[0], room * 0.45):
+            return level_text, tally_text, size
+    return steps[-1]
+
+
 def draw_status(scene: PlayShown, surface: pygame.Surface, layout: PlayLayout) -> None:
     """Headline (big) and detail (small) on the left; level and tally on the right
     when there is room for them beside the texts."""
@@ -289,16 +319,8 @@ def draw_status(scene: PlayShown, surface: pygame.Surface, layout: PlayLayout) -
         theme.draw_disc(surface, (status.left + big * 1.1, status.top + big), big * 0.6, scene.match.to_move)
     first, second = headline(scene), detail(scene)
     x, right = layout.text_left, layout.text_right
-    level, tally = level_line(scene), tally_line(scene)
-    side_width = max(theme.font(small).size(level)[0], theme.font(small).size(tally)[0])
-    needs = max(theme.font(big, True).size(first)[0], theme.font(small).size(second)[0])
-    side: float = small
-    if x + needs + 24 + side_width > right:  # the level and tally give way (the pause menu has them) ...
-        level = ""
-        if scene.rules.mode is not Mode.FULL_BOARD:  # ... but not this game's running score
-            tally = ""
-        side = small / max(1.0, theme.scale)  # which keeps its 100 % size: the lines beside it need the room
-        side_width = theme.font(side).size(tally)[0] if tally else 0
+    level, tally, side = side_texts(scene, first, second, right - x, big, small)
+    side_width = max(theme.font(side).size(level)[0], theme.font(side).size(tally)[0])
     if side_width:
         right -= side_width + 24  # the headline shrinks (or is cut) beside the score
     y = status.top + status.height * 0.16
