@@ -6,9 +6,12 @@ from __future__ import annotations
 import pygame
 import pytest
 
+from ai.exact import column_key
 from ai.levels import Level, preset_name
 from ai.search import search
+from game.app.scenes import play_view
 from game.app.scenes.explorer import ExplorerScene, explorer_layout
+from game.app.scenes.game_over import GameOverScene
 from game.app.scenes.level_select import LevelSelectScene
 from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene
@@ -340,3 +343,70 @@ def test_a_toast_covers_nothing_of_the_opening_explorer(make_app, size, scale):
     box, content = toast_and_content(app, explorer, [lay.board, lay.panel, lay.buttons])
     covered = [text for text, rect in content if rect.colliderect(box)]
     assert covered == [], (box, covered)
+
+
+@pytest.mark.parametrize(("size", "scale"), [((1024, 720), 100), ((1280, 800), 100), ((1280, 800), 200)])
+def test_the_level_and_the_score_stay_in_the_header_while_a_hint_shows(make_app, size, scale):
+    """German and Spanish hints are long; the level and the games won stay beside them,
+    whole, and apart from the hint (the hint's line shrinks or gives way, not they)."""
+    app = make_app(size)
+    app.settings.ui_scale = scale
+    app.theme = Theme(app.settings.theme, scale=scale)
+    play = PlayScene(Rules(), Level(4), Opponent.COMPUTER)
+    app.stack.push(play)
+    step(app, 2)
+    for col in (3, 2):
+        play.try_human_move(col)
+        assert wait_until(
+            app, lambda: play.drop is None and not play.thinking and play.match.to_move == play.human_side
+        )
+    play.jobs.request_hint()
+    assert wait_until(app, lambda: play.jobs.hint is not None)
+    app.toast = None
+    missing = {}
+    for language in ("en", "de", "es"):
+        set_language(language)
+        try:
+            drawn = drawn_texts(app)
+            wanted = {"level": play_view.level_line(play), "score": play_view.tally_line(play)}
+            head = play_view.headline(play)
+        finally:
+            set_language("en")
+        shown = {text: rect for text, rect in drawn}
+        lost = [name for name, text in wanted.items() if text not in shown]
+        hint = next((rect for text, rect in drawn if text and head.startswith(text.rstrip(".…"))), None)
+        crossed = [name for name, text in wanted.items() if text in shown and hint and shown[text].colliderect(hint)]
+        if lost or crossed or shown.get(wanted["level"], pygame.Rect(0, 0, 0, 0)).right > size[0]:
+            missing[language] = (lost, crossed, head)
+    assert missing == {}
+
+
+def test_the_two_player_hint_legend_says_their_for_both_players():
+    """Two people: "player 1 wins with their 3rd move; player 2 wins with their 5th",
+    not "their" for one and "its" for the other."""
+    legend = column_key("player 1", "player 2")
+    assert " its " not in legend and " its" not in legend.split(";")[1], legend
+    assert legend.count("their") == 2, legend
+
+
+@pytest.mark.parametrize(
+    ("language", "first", "said"),
+    [
+        ("de", "human", "nach 5 Steinen: 3 Züge von dir, 2 vom Computer"),
+        ("de", "computer", "nach 5 Steinen: 3 Züge vom Computer, 2 von dir"),
+        ("es", "human", "tras 5 fichas: 3 jugadas tuyas, 2 del ordenador"),
+        ("en", "human", "after 5 discs: 3 moves by you, 2 by the computer"),
+    ],
+)
+def test_the_game_over_panel_counts_each_sides_moves_in_good_grammar(app, language, first, said):
+    """Not "3 Züge von du, 2 von der computer" (a name lowercased into a sentence)."""
+    play = PlayScene(Rules(), Level(2), Opponent.COMPUTER, first)
+    app.stack.push(play)
+    step(app)
+    for move in (3, 3, 2, 2, 4):
+        play.match.play(move)
+    set_language(language)
+    try:
+        assert GameOverScene(play).discs_text() == said
+    finally:
+        set_language("en")

@@ -45,7 +45,14 @@ class GameOverScene(OverlayMenu):
         second = len(moves) // 2
         if first == second:
             return _("after {count} discs, {first} moves each").format(count=len(moves), first=first)
-        one, two = self.play.side_name(MAX).lower(), self.play.side_name(MIN).lower()
+        one, two = self.play.side_name(MAX), self.play.side_name(MIN)
+        if _("You") in (one, two):  # whole sentences: "von dir", "vom Computer", never "von du"
+            said = (
+                _("after {count} discs: {first} moves by you, {second} by the computer")
+                if one == _("You")
+                else _("after {count} discs: {first} moves by the computer, {second} by you")
+            )
+            return said.format(count=len(moves), first=first, second=second)
         return _("after {count} discs: {first} moves by {one}, {second} by {two}").format(
             count=len(moves), first=first, one=one, second=second, two=two
         )
