@@ -10,11 +10,16 @@ import os
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from babel.numbers import format_decimal
 
+from ai.levels import PRESETS
+from ai.player import choose_move
+from game.app.scenes.play_text import Report, answer_detail
+from game.board import Board
 from game.i18n import _, counted, ngettext, number, set_language
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,3 +79,13 @@ def test_the_command_line_prints_german_counts_and_times_with_german_marks():
     nodes = stats.split(": ", 1)[1].split(" Knoten")[0]
     assert "." in nodes and "," not in nodes, stats
     assert re.search(r" \d+,\d{3} ?s,", stats), stats
+
+
+def test_the_play_screens_answer_line_gives_its_seconds_in_the_languages_marks():
+    """The hint's detail line ("... · 0,14 s") formats its time with the language's marks."""
+    board = Board.from_moves("4453")
+    answer = choose_move(PRESETS["Perfect"], board.grid, board.rules, board.to_move)
+    answer = replace(answer, seconds=0.14)
+    set_language("de")
+    line = answer_detail(Report(True, board.to_move, answer))
+    assert line.endswith("0,14 s"), line
