@@ -345,7 +345,9 @@ def test_a_toast_covers_nothing_of_the_opening_explorer(make_app, size, scale):
     assert covered == [], (box, covered)
 
 
-@pytest.mark.parametrize(("size", "scale"), [((1024, 720), 100), ((1280, 800), 100), ((1280, 800), 200)])
+@pytest.mark.parametrize(
+    ("size", "scale"), [((1024, 720), 100), ((1280, 800), 100), ((1024, 720), 200), ((1280, 800), 200)]
+)
 def test_the_level_and_the_score_stay_in_the_header_while_a_hint_shows(make_app, size, scale):
     """German and Spanish hints are long; the level and the games won stay beside them,
     whole, and apart from the hint (the hint's line shrinks or gives way, not they)."""

@@ -282,11 +282,11 @@ def side_texts(
 ) -> tuple[str, str, float]:
     """The level and the games won, right of the headline, and their size.
 
-    They stay while the headline and the detail fit beside them at their least sizes (the
-    headline shrinks to 14 px at 100 %, the detail is cut): a long hint in German or
-    Spanish no longer pushes them out.  Where even that is too tight, they give way one
-    step at a time: the level's short form, then their 100 % size, then the level, then
-    the games won (never this game's running score in full-board mode).
+    They stay while the headline and the detail fit beside them (the headline may shrink,
+    the detail be cut), so a long hint in German or Spanish no longer pushes them out.
+    Where that is too tight they give way one step at a time: the level's short form,
+    then their 100 % size, then the level, then the games won (never this game's running
+    score in full-board mode).
     """
     theme = scene.app.theme
     least_head = 14 / max(1.0, theme.scale)
@@ -297,13 +297,22 @@ def side_texts(
     steps.append(("", tally, small / max(1.0, theme.scale)))
     if scene.rules.mode is not Mode.FULL_BOARD:
         steps.append(("", "", small))
-    for level_text, tally_text, size in steps:
-        width = max(theme.font(size).size(level_text)[0], theme.font(size).size(tally_text)[0])
-        beside = room - (width + 24 if width else 0)
-        head = theme.font(least_head, True).size(first)[0]
-        least_detail = min(theme.font(small).size(second)[0], beside)  # the detail may be cut
-        if head <= beside and least_detail >= min(theme.font(small).size(second)[0], room * 0.45):
-            return level_text, tally_text, size
+    detail_width = theme.font(small).size(second)[0]
+    # Both kept, first where the headline keeps three quarters of its size and the detail
+    # is as whole as the bar allows, then where they keep their least; only then fewer.
+    alone = big  # the headline's size with the whole width to itself
+    while alone > least_head and theme.font(alone, True).size(first)[0] > room:
+        alone -= 1
+    keeping_both, giving_way = steps[:3], steps[3:]
+    at_100 = [(level, tally, small / max(1.0, theme.scale)), steps[2]]  # the room goes to the headline
+    tries = ((max(least_head, alone * 0.75), 1.0, keeping_both), (least_head, 0.45, at_100))
+    for head_size, detail_share, choices in (*tries, (least_head, 0.45, giving_way)):
+        head = theme.font(head_size, True).size(first)[0]
+        for level_text, tally_text, size in choices:
+            width = max(theme.font(size).size(level_text)[0], theme.font(size).size(tally_text)[0])
+            beside = room - (width + 24 if width else 0)
+            if head <= beside and min(detail_width, beside) >= min(detail_width, room * detail_share):
+                return level_text, tally_text, size
     return steps[-1]
 
 
