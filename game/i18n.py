@@ -137,7 +137,7 @@ def number(value: float, spec: str = ",") -> str:
     thousands, decimal = NUMBER_MARKS.get(_language, NUMBER_MARKS["en"])
     if (thousands, decimal) == (",", "."):
         return text
-    return text.translate(str.maketrans({",": thousands, ".": decimal}))
+    return text.translate(str.maketrans(",.", thousands + decimal))
 
 
 class _NumberFormatter(string.Formatter):
@@ -148,7 +148,7 @@ class _NumberFormatter(string.Formatter):
         if numeric and (not format_spec or format_spec[-1] not in "xXobc"):  # not a code or a base
             assert isinstance(value, (int, float))
             return number(value, format_spec)
-        return super().format_field(value, format_spec)
+        return str(super().format_field(value, format_spec))
 
 
 _NUMBERS = _NumberFormatter()
