@@ -7,6 +7,7 @@ search's work here, so they quote the same numbers.  A level itself is defined b
 
 from __future__ import annotations
 
+from game.i18n import _
 from game.rules import Rules
 
 NODES_PER_SECOND = 750_000
@@ -26,7 +27,7 @@ def full_tree_positions(rules: Rules, depth: int, open_moves: int | None = None)
     """
     choices = open_moves if open_moves is not None else (rules.cols if rules.gravity else rules.cells)
     total, level = 0, 1
-    for _ in range(depth):
+    for _ply in range(depth):
         if choices <= 0:
             break
         level *= choices
@@ -50,18 +51,19 @@ def seconds_for(positions: int) -> float:
 
 
 def duration_text(seconds: float) -> str:
-    """Say a duration the way a person would: "40 s", "5 min", "4.5 hours", "3 days"."""
+    """Say a duration the way a person would: "40 s", "5 min", "4.5 hours", "3 days"
+    (in the language in use: it goes inside a translated sentence)."""
     if seconds < 90:
-        return f"{seconds:.0f} s"
+        return _("{seconds:.0f} s").format(seconds=seconds)
     if seconds < 90 * 60:
-        return f"{seconds / 60:.0f} min"
+        return _("{minutes:.0f} min").format(minutes=seconds / 60)
     if seconds < 48 * 3600:
-        return f"{seconds / 3600:.1f} hours"
+        return _("{hours:.1f} hours").format(hours=seconds / 3600)
     if seconds < 365 * 86400:
-        return f"{seconds / 86400:.0f} days"
-    return "more than a year"
+        return _("{days:.0f} days").format(days=seconds / 86400)
+    return _("more than a year")
 
 
 def speed_text() -> str:
     """The speed the estimates assume, for the sentence that quotes one."""
-    return f"{NODES_PER_SECOND:,} positions a second"
+    return _("{count:,} positions a second").format(count=NODES_PER_SECOND)

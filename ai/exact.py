@@ -204,6 +204,6 @@ def column_key(mover_name: str, other_name: str) -> str:
     else:
         text = _(
             'Column scores, perfect play: "win 3" = {mover} wins with their 3rd move from now; '
-            '"lose 5" = {other} wins with its 5th.'
+            '"lose 5" = {other} wins with their 5th.'
         )
     return text.format(mover=mover_name, other=other_name)

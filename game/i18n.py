@@ -127,11 +127,12 @@ def language() -> str:
 
 
 def _(message: str) -> str:
-    """``message`` in the language in use (in English where its translation's fields differ)."""
+    """``message`` in the language in use (in English where its translation's fields differ;
+    its ``format`` writes numbers the language's way)."""
     if not message:
         return message
     translated = _translation.gettext(message)
-    return translated if _same_fields(translated, message) else message
+    return Sentence(translated if _same_fields(translated, message) else message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -142,8 +143,8 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     """
     translated = _translation.ngettext(singular, plural, n)
     if _same_fields(translated, singular) or _same_fields(translated, plural):
-        return translated
-    return singular if n == 1 else plural
+        return Sentence(translated)
+    return Sentence(singular if n == 1 else plural)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -192,3 +193,45 @@ def counted(count: int, unit: str) -> str:
     """ "1 node", "1,000 nodes", "6 plies": ``count`` things of ``unit`` (a key of the table
     above) in the language in use, the form chosen by the catalog's plural rule."""
     return _UNITS[unit](count).format(count=count)
+
+
+# -- numbers the language's way ---------------------------------------------------------
+NUMBER_MARKS = {"en": (",", "."), "de": (".", ","), "es": (".", ",")}
+"""Each language's (thousands, decimal) marks: "137,256" and "0.591" in English are
+"137.256" and "0,591" in German and Spanish (as CLDR writes them; a table, since Babel
+is only a developer's tool here)."""
+
+
+def number(value: float, spec: str = ",") -> str:
+    """``value`` written with format ``spec`` ("," groups thousands, ".3f" three decimals)
+    in the marks of the language in use: the one number formatter of the game."""
+    text = format(value, spec)
+    thousands, decimal = NUMBER_MARKS.get(_language, NUMBER_MARKS["en"])
+    if (thousands, decimal) == (",", "."):
+        return text
+    return text.translate(str.maketrans(",.", thousands + decimal))
+
+
+class _NumberFormatter(string.Formatter):
+    """``str.format`` whose numeric fields go through ``number``; every other field as usual."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if numeric and (not format_spec or format_spec[-1] not in "xXobc"):  # not a code or a base
+            assert isinstance(value, (int, float))
+            return number(value, format_spec)
+        return str(super().format_field(value, format_spec))
+
+
+_NUMBERS = _NumberFormatter()
+
+
+class Sentence(str):
+    """A translated sentence: ``format`` fills its fields as ``str.format`` does, but a
+    number with a format spec ("{count:,}", "{seconds:.3f}") in the language's marks, so
+    every translated sentence with a count, a node total or a time follows the language."""
+
+    __slots__ = ()
+
+    def format(self, /, *args: object, **kwargs: object) -> str:
+        return _NUMBERS.vformat(self, args, kwargs)

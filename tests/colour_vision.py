@@ -105,3 +105,10 @@ def ciede2000(lab1: np.ndarray, lab2: np.ndarray) -> float:
 def difference(first: tuple[int, int, int], second: tuple[int, int, int], vision: str) -> float:
     """CIEDE2000 between two sRGB colours as a person with ``vision`` sees them."""
     return ciede2000(to_lab(simulate(first, vision)), to_lab(simulate(second, vision)))
+
+
+def contrast_ratio(first: tuple[int, int, int], second: tuple[int, int, int]) -> float:
+    """WCAG 2 contrast ratio of two sRGB colours, 1 (the same) to 21 (black on white):
+    (L1 + 0.05) / (L2 + 0.05) with L the relative luminance, the lighter one on top."""
+    lighter, darker = sorted((float(to_linear(np.array(c)) @ LUMINANCE) for c in (first, second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)

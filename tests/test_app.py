@@ -1166,7 +1166,7 @@ def test_two_player_hint_names_the_winner_not_the_opponent(app):
     play.jobs.purpose, play.jobs.ply = JobPurpose.HINT, len(play.match.moves)
     play.jobs.receive(JobResult(1, job, answer))
     assert ": player 1 wins in " in play.headline() and "opponent" not in play.headline()
-    assert '"lose 5" = player 1 wins with its 5th' in play.scores_legend()
+    assert '"lose 5" = player 1 wins with their 5th' in play.scores_legend()  # one possessive (issue 38)
 
 
 def test_a_hint_never_waits_on_a_level_that_would_take_hours(app):

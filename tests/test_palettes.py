@@ -34,7 +34,7 @@ from game.app.settings import THEMES
 from game.app.theme import COLOUR_VISION, CUES, PALETTES, Theme, meaningful_groups
 from game.app.tree.draw import node_shape
 from game.rules import MAX, MIN
-from tests.colour_vision import MACHADO_SEVERITY, difference
+from tests.colour_vision import MACHADO_SEVERITY, contrast_ratio, difference
 
 MIN_DIFFERENCE = 15.0
 SEEN_BY = {
@@ -133,3 +133,43 @@ def test_past_games_results_have_marks_of_their_own():
     from game.app.scenes.past_games import RESULT_MARKS
 
     assert set(RESULT_MARKS) == {"win", "draw", "loss"} and len(set(RESULT_MARKS.values())) == 3
+
+
+MIN_CONTRAST = 3.0
+"""WCAG 2's least contrast for graphics a person must make out (1.4.11, non-text contrast)."""
+
+
+def test_monochrome_discs_stand_out_of_the_board_the_holes_and_each_other():
+    """In one colour only brightness tells things apart: each disc must stand out of the
+    board and of an empty hole, and the two discs of each other, by WCAG's 3:1 (player 2
+    was near-black on the black board, 1.14:1, told apart only by its thin cross)."""
+    p = PALETTES["monochrome"]
+    pairs = {
+        "player 1 / board": (p.player1, p.board),
+        "player 2 / board": (p.player2, p.board),
+        "player 1 / player 2": (p.player1, p.player2),
+        "player 1 / hole": (p.player1, p.hole),
+        "player 2 / hole": (p.player2, p.hole),
+        "player 1 / its ring": (p.player1, p.player1_mark),
+        "player 2 / its cross": (p.player2, p.player2_mark),
+    }
+    ratios = {name: round(contrast_ratio(*colours), 2) for name, colours in pairs.items()}
+    assert all(ratio >= MIN_CONTRAST for ratio in ratios.values()), ratios
+
+
+def _mark_share(theme: Theme, side: int) -> float:
+    """The share of a disc's area painted in its mark's colour."""
+    radius = 40
+    surface = pygame.Surface((100, 100))
+    surface.fill((0, 0, 0))
+    theme.draw_disc(surface, (50, 50), radius, side)
+    pixels = pygame.surfarray.array3d(surface).reshape(-1, 3).astype(int)
+    mark = np.array(theme.side_colors(side)[1])
+    return float((np.abs(pixels - mark).sum(axis=1) < 30).sum()) / (np.pi * radius * radius)
+
+
+@pytest.mark.parametrize("side", [MAX, MIN])
+def test_the_monochrome_marks_are_bold(side):
+    """Where brightness is the only colour, the ring and the cross are bold: at least a
+    sixth of the disc, seen at a glance rather than searched for."""
+    assert _mark_share(Theme("monochrome"), side) >= 1 / 6

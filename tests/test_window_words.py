@@ -6,14 +6,26 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from ai.levels import Level
+from ai.exact import column_key
+from ai.levels import Level, preset_name
+from ai.search import search
+from game.app.scenes import play_view
+from game.app.scenes.explorer import ExplorerScene, explorer_layout
+from game.app.scenes.game_over import GameOverScene
 from game.app.scenes.level_select import LevelSelectScene
 from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene
+from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
+from game.app.search_records import SearchRecord
 from game.app.settings import Opponent
-from game.rules import Rules
-from tests.ui import click, press, settle, step, wait_until
+from game.app.theme import Theme
+from game.app.tree.draw import header_title
+from game.app.worker_protocol import JobPurpose
+from game.board import Board
+from game.i18n import set_language
+from game.rules import MAX, MIN, Rules
+from tests.ui import click, drawn_texts, press, settle, step, wait_until
 
 SIZES = [(800, 600), (1280, 800)]
 
@@ -232,3 +244,171 @@ def test_column_scores_that_are_not_known_say_why():
     assert "gravity" in no_scores_reason(answer, Rules(gravity=False))
     damaged = Answer(3, DecidedBy.SEARCH, Level(2), 0, None, None, None, note="the 12-ply book failed its check")
     assert no_scores_reason(damaged, Rules()) == "the 12-ply book failed its check"
+
+
+SEARCH_SUBJECTS = {
+    # language: (hint for you, move of the computer, hint for player 1, move of computer 2)
+    "en": ("hint for you", "move of the computer", "hint for Player 1", "move of Computer 2"),
+    "de": ("Tipp für dich", "Zug des Computers", "Tipp für Spieler 1", "Zug von Computer 2"),
+    "es": ("pista para ti", "jugada del ordenador", "pista para Jugador 1", "jugada de Ordenador 2"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de", "es"])
+def test_the_tree_header_names_whose_search_it_was_in_good_grammar(app, language):
+    """A name put in a sentence takes the sentence's case: German "Tipp für dich", never
+    "Tipp für Du"; Spanish "pista para ti", "jugada del ordenador"."""
+    board = Board.from_moves("44")
+    result = search(board.grid, board.rules, 2, record_tree=True, to_move=board.to_move)
+    seen = []
+    for opponent, side, purpose in (
+        (Opponent.COMPUTER, MAX, JobPurpose.HINT),
+        (Opponent.COMPUTER, MIN, JobPurpose.MOVE),
+        (Opponent.HUMAN, MAX, JobPurpose.HINT),
+        (Opponent.DEMO, MIN, JobPurpose.MOVE),
+    ):
+        play = PlayScene(board.rules, Level(2, True), opponent)
+        play.searches.append(SearchRecord(2, side, purpose, result))
+        app.stack.push(play)
+        step(app)
+        press(app, pygame.K_t, frames=2)
+        set_language(language)
+        try:
+            seen.append(header_title(app.stack.top, result.tree, 4000))
+        finally:
+            set_language("en")
+    for title, subject in zip(seen, SEARCH_SUBJECTS[language], strict=True):
+        assert f": {subject} " in title, (title, subject)
+
+
+@pytest.mark.parametrize("size", [(1024, 720), (1280, 800)])
+def test_the_level_screen_shows_the_level_in_use_on_first_start(make_app, size):
+    """A newcomer opens the level screen before ever choosing: one preset, the one the
+    game will play, is drawn apart from the others (its face, not only a thin outline)."""
+    app = make_app(size)
+    assert not app.settings_path.exists()  # a first start
+    app.stack.push(LevelSelectScene())
+    step(app, 2)
+    scene = app.stack.top
+    assert isinstance(scene, LevelSelectScene)
+    pygame.mouse.set_pos((0, 0))
+    app.draw()
+    surface = pygame.display.get_surface()
+    faces = {
+        button.label: tuple(surface.get_at((button.rect.left + 6, button.rect.centery)))[:3] for button in scene.presets
+    }
+    usual = max(set(faces.values()), key=list(faces.values()).count)
+    apart = [name for name, colour in faces.items() if colour != usual]
+    assert apart == [preset_name(app.settings.level)], faces
+
+
+TOAST = "Screenshot saved: /home/player/screenshots/connect4-20261128-101010.png"
+
+
+def toast_and_content(app, scene, content: list[pygame.Rect]) -> tuple[pygame.Rect, list[tuple[str, pygame.Rect]]]:
+    """Show a toast over ``scene`` and draw a frame: the toast's box, and every text the
+    scene drew (the toast's own text left out) with the ``content`` rects beside them."""
+    app.show_toast(TOAST, 60)
+    drawn = drawn_texts(app)
+    toast_text = [rect for text, rect in drawn if text.startswith("Screenshot")]
+    assert toast_text, "no toast drawn"
+    box = toast_text[-1].inflate(24, 14)
+    others = [(text, rect) for text, rect in drawn if not text.startswith("Screenshot") and rect.width]
+    return box, others + [("content", rect) for rect in content]
+
+
+@pytest.mark.parametrize(("size", "scale"), [((1024, 720), 100), ((1280, 800), 100), ((1280, 800), 200)])
+def test_a_toast_covers_nothing_of_the_review(make_app, size, scale):
+    app = make_app(size)
+    app.settings.ui_scale = scale
+    app.theme = Theme(app.settings.theme, scale=scale)
+    review = ReviewScene(Rules(), Board.from_moves("4444332").moves)
+    app.stack.push(review)
+    step(app, 2)
+    lay = review.layout(size)
+    box, content = toast_and_content(app, review, [lay.board, lay.detail, lay.moves, lay.graph, *lay.buttons])
+    covered = [text for text, rect in content if rect.colliderect(box)]
+    assert covered == [], (box, covered)
+
+
+@pytest.mark.parametrize(("size", "scale"), [((1024, 720), 100), ((1280, 800), 100), ((1280, 800), 200)])
+def test_a_toast_covers_nothing_of_the_opening_explorer(make_app, size, scale):
+    app = make_app(size)
+    app.settings.ui_scale = scale
+    app.theme = Theme(app.settings.theme, scale=scale)
+    explorer = ExplorerScene()
+    app.stack.push(explorer)
+    step(app, 2)
+    lay = explorer_layout(size, app.theme)
+    box, content = toast_and_content(app, explorer, [lay.board, lay.panel, lay.buttons])
+    covered = [text for text, rect in content if rect.colliderect(box)]
+    assert covered == [], (box, covered)
+
+
+@pytest.mark.parametrize(
+    ("size", "scale"), [((1024, 720), 100), ((1280, 800), 100), ((1024, 720), 200), ((1280, 800), 200)]
+)
+def test_the_level_and_the_score_stay_in_the_header_while_a_hint_shows(make_app, size, scale):
+    """German and Spanish hints are long; the level and the games won stay beside them,
+    whole, and apart from the hint (the hint's line shrinks or gives way, not they)."""
+    app = make_app(size)
+    app.settings.ui_scale = scale
+    app.theme = Theme(app.settings.theme, scale=scale)
+    play = PlayScene(Rules(), Level(4), Opponent.COMPUTER)
+    app.stack.push(play)
+    step(app, 2)
+    for col in (3, 2):
+        play.try_human_move(col)
+        assert wait_until(
+            app, lambda: play.drop is None and not play.thinking and play.match.to_move == play.human_side
+        )
+    play.jobs.request_hint()
+    assert wait_until(app, lambda: play.jobs.hint is not None)
+    app.toast = None
+    missing = {}
+    for language in ("en", "de", "es"):
+        set_language(language)
+        try:
+            drawn = drawn_texts(app)
+            wanted = {"level": play_view.level_line(play), "score": play_view.tally_line(play)}
+            head = play_view.headline(play)
+        finally:
+            set_language("en")
+        shown = {text: rect for text, rect in drawn}
+        lost = [name for name, text in wanted.items() if text not in shown]
+        hint = next((rect for text, rect in drawn if text and head.startswith(text.rstrip(".…"))), None)
+        crossed = [name for name, text in wanted.items() if text in shown and hint and shown[text].colliderect(hint)]
+        if lost or crossed or shown.get(wanted["level"], pygame.Rect(0, 0, 0, 0)).right > size[0]:
+            missing[language] = (lost, crossed, head)
+    assert missing == {}
+
+
+def test_the_two_player_hint_legend_says_their_for_both_players():
+    """Two people: "player 1 wins with their 3rd move; player 2 wins with their 5th",
+    not "their" for one and "its" for the other."""
+    legend = column_key("player 1", "player 2")
+    assert " its " not in legend and " its" not in legend.split(";")[1], legend
+    assert legend.count("their") == 2, legend
+
+
+@pytest.mark.parametrize(
+    ("language", "first", "said"),
+    [
+        ("de", "human", "nach 5 Steinen: 3 Züge von dir, 2 vom Computer"),
+        ("de", "computer", "nach 5 Steinen: 3 Züge vom Computer, 2 von dir"),
+        ("es", "human", "tras 5 fichas: 3 jugadas tuyas, 2 del ordenador"),
+        ("en", "human", "after 5 discs: 3 moves by you, 2 by the computer"),
+    ],
+)
+def test_the_game_over_panel_counts_each_sides_moves_in_good_grammar(app, language, first, said):
+    """Not "3 Züge von du, 2 von der computer" (a name lowercased into a sentence)."""
+    play = PlayScene(Rules(), Level(2), Opponent.COMPUTER, first)
+    app.stack.push(play)
+    step(app)
+    for move in (3, 3, 2, 2, 4):
+        play.match.play(move)
+    set_language(language)
+    try:
+        assert GameOverScene(play).discs_text() == said
+    finally:
+        set_language("en")

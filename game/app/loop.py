@@ -37,6 +37,7 @@ from game.app.settings import FILE_NAME, Settings, read_settings, save_settings
 from game.app.sound import Sounds, quiet_stderr
 from game.app.speech import Speech
 from game.app.theme import Theme
+from game.app.widgets import TOAST_SIZE
 from game.app.worker import AIWorker, JobOwner
 from game.app.worker_protocol import Job, WorkerLost, WorkerNote
 from game.archive.store import Archive
@@ -232,7 +233,7 @@ class App:
     def draw_toast(self, surface: pygame.Surface, text: str) -> None:
         """A short message in a box, above the toolbar area."""
         w, h = surface.get_size()
-        text, size = self.theme.fitted(text, 20, w - 60)  # the UI scale gives way before the words
+        text, size = self.theme.fitted(text, TOAST_SIZE, w - 60)  # the UI scale gives way before the words
         width, height = self.theme.font(size).size(text)
         box = pygame.Rect(0, 0, width + 24, height + 14)
         box.midbottom = (w // 2, h - max(44, int(h * 0.085)) - 16)

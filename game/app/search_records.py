@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from ai.search import SearchResult
 from ai.tree import SearchTree
 from game.app.worker_protocol import JobPurpose
+from game.i18n import _
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,20 @@ class SearchRecord:
     note: str | None = None  # e.g. the level's solver played another move than this search chose
     played: int | None = None  # the move the answer played, where it is not the search's choice
     tree_skipped: bool = False  # its tree was to come but will not (``TreeSkipped``)
+
+
+def whose_search(record: SearchRecord, name: str) -> str:
+    """ "hint for you", "move of the computer", "hint for Player 1": whose search ``record``
+    was, given its side's ``name`` (``side_name``).  Whole phrases, because the words around
+    a name change its form: German "Tipp für dich" and "Zug des Computers", Spanish "pista
+    para ti" and "jugada del ordenador", where a name put after "hint for" would read "Tipp
+    für Du"."""
+    hint = record.purpose is JobPurpose.HINT
+    if name == _("You"):
+        return _("hint for you") if hint else _("your move")
+    if name == _("The computer"):
+        return _("hint for the computer") if hint else _("move of the computer")
+    return (_("hint for {name}") if hint else _("move of {name}")).format(name=name)
 
 
 class SearchRecords:

@@ -106,7 +106,7 @@ class Settings:
     speech: bool = False  # spoken output of the status line (``game.app.speech``)
     ui_scale: int = 100
     language: str = "system"  # "system" or a code of ``game.i18n.LANGUAGES``
-    level: Level = Level()  # the computer's (player 1's in computer vs computer)
+    level: Level = PRESETS["Easy"]  # the computer's (player 1's in computer vs computer); a named one from the start
     second_level: Level = Level(2)  # player 2's in computer vs computer
     window_size: tuple[int, int] = (1024, 720)  # the window's last size (windowed, not full screen)
     tally: dict[str, int] = field(default_factory=_empty_tally)

@@ -56,6 +56,7 @@ class Palette:
     lose: Color
     caution: Color  # a mistake in the review (a blunder is ``warning``)
     cutoff: Color  # the tree: cutoffs and bounded values (written with >= or <=)
+    mark_weight: float = 1.0  # how bold a disc's ring and cross are (monochrome: bolder, shape tells)
 
 
 PALETTES = {
@@ -197,14 +198,14 @@ PALETTES["monochrome"] = Palette(
     panel=(255, 255, 255),
     board=(0, 0, 0),
     board_edge=(0, 0, 0),
-    hole=(150, 150, 150),
+    hole=(50, 50, 50),  # dark pockets, so that both discs stand out of them (WCAG >= 3:1)
     text=(0, 0, 0),
     muted=(70, 70, 70),
     accent=(0, 0, 0),
     player1=(255, 255, 255),
     player1_mark=(0, 0, 0),
-    player2=(20, 20, 20),
-    player2_mark=(255, 255, 255),
+    player2=(128, 128, 128),  # mid grey: 5:1 on the black board, 4:1 under white
+    player2_mark=(0, 0, 0),
     button=(0, 0, 0),
     button_hover=(70, 70, 70),
     button_text=(255, 255, 255),
@@ -220,6 +221,7 @@ PALETTES["monochrome"] = Palette(
     lose=(255, 255, 255),
     caution=(115, 115, 115),
     cutoff=(90, 90, 90),
+    mark_weight=2.4,
 )
 
 COLOUR_VISION = ("protanopia", "deuteranopia", "tritanopia", "monochrome")
@@ -461,7 +463,7 @@ class Theme:
         cx, cy = round(center[0]), round(center[1])
         pygame.draw.circle(surface, fill, (cx, cy), radius)
         pygame.draw.aacircle(surface, _darker(fill), (cx, cy), radius, max(1, radius // 14))
-        width = max(2, radius // 7)
+        width = max(2, int(radius / 7 * self.palette.mark_weight))
         if side == MAX:
             pygame.draw.circle(surface, mark, (cx, cy), int(radius * 0.55), width)
         else:

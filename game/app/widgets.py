@@ -311,3 +311,21 @@ def dim(surface: pygame.Surface, alpha: int = 120) -> None:
         shade.fill((0, 0, 0, alpha))
         _SHADES[key] = shade
     surface.blit(shade, (0, 0))
+
+
+# -- toasts -----------------------------------------------------------------------------
+TOAST_SIZE = 20
+"""The size a toast writes in (``App.draw_toast``; the UI scale makes it bigger)."""
+
+
+def toast_height(theme: Theme) -> int:
+    """The height of a toast's box at ``theme``'s UI scale: the strip a scene whose content
+    fills the window keeps free at its bottom edge (``toast_bottom``), so a toast covers
+    none of its words, boards or charts."""
+    return theme.font(TOAST_SIZE).get_linesize() + 14
+
+
+def toast_strip_bottom(size: tuple[int, int]) -> int:
+    """Where a toast's box ends in a scene that keeps a ``toast_height`` strip free at the
+    bottom: 4 pixels over the window's edge."""
+    return size[1] - 4

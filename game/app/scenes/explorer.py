@@ -14,6 +14,7 @@ Backspace, U or Left to go up; A the analysis board here; Esc back.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 import pygame
 
@@ -25,7 +26,7 @@ from game.app.scene import Scene
 from game.app.scenes.board_panel import SideLayout, refused, scores_job, side_layout, taken_back
 from game.app.scenes.play_view import notes_for
 from game.app.theme import Theme
-from game.app.widgets import Button, click_buttons, display_size, row_rects
+from game.app.widgets import Button, click_buttons, display_size, row_rects, toast_height, toast_strip_bottom
 from game.app.worker_protocol import JobFailed, JobResult, WorkerEvent
 from game.board import Board
 from game.i18n import N_, _, ngettext
@@ -40,8 +41,17 @@ TABLE_KEY = N_(
 
 def explorer_layout(size: tuple[int, int], theme: Theme | None = None) -> SideLayout:
     """A pure function of the window size (and the UI scale): the board left, the table
-    (panel) right."""
-    return side_layout(size, 0.46, 340, 540, theme)
+    (panel) right, and under the buttons a strip kept free for toasts."""
+    lay = side_layout(size, 0.46, 340, 540, theme)
+    if theme is None:
+        return lay
+    strip = toast_height(theme) - 4  # the buttons' margin below holds the rest
+    return replace(
+        lay,
+        board=lay.board.inflate(0, -strip).move(0, -strip // 2),
+        panel=lay.panel.inflate(0, -strip).move(0, -strip // 2),
+        buttons=lay.buttons.move(0, -strip),
+    )
 
 
 def row_height(lay: SideLayout, theme: Theme | None = None) -> int:
@@ -230,6 +240,10 @@ class ExplorerScene(Scene):
         """For spoken output: the position and the player's games there."""
         title, line = self.header_lines()
         return f"{title}. {line}"
+
+    def toast_bottom(self, size: tuple[int, int]) -> int | None:
+        """Toasts go in the strip under the buttons, over none of the board or the table."""
+        return toast_strip_bottom(size)
 
     def draw(self, surface: pygame.Surface) -> None:
         assert self.view is not None

@@ -11,6 +11,7 @@ import pygame
 
 from game.app.menu import OverlayMenu
 from game.app.navigation import BackToTitle, GameInPlay
+from game.app.scenes.play_text import Names
 from game.app.widgets import Button, dim, row_rects
 from game.i18n import N_, _
 from game.rules import MAX, MIN, Mode
@@ -45,9 +46,17 @@ class GameOverScene(OverlayMenu):
         second = len(moves) // 2
         if first == second:
             return _("after {count} discs, {first} moves each").format(count=len(moves), first=first)
-        one, two = self.play.side_name(MAX).lower(), self.play.side_name(MIN).lower()
+        one, two = self.play.side_name(MAX), self.play.side_name(MIN)
+        if _("You") in (one, two):  # whole sentences: "von dir", "vom Computer", never "von du"
+            said = (
+                _("after {count} discs: {first} moves by you, {second} by the computer")
+                if one == _("You")
+                else _("after {count} discs: {first} moves by the computer, {second} by you")
+            )
+            return said.format(count=len(moves), first=first, second=second)
+        names = Names(one, two)  # "player 1" inside the sentence ("Spieler 1" in German)
         return _("after {count} discs: {first} moves by {one}, {second} by {two}").format(
-            count=len(moves), first=first, one=one, second=second, two=two
+            count=len(moves), first=first, one=names.subject(MAX), second=second, two=names.subject(MIN)
         )
 
     # -- a banner above the board (or below it), so the final board stays in view ------

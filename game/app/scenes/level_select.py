@@ -30,9 +30,10 @@ from game.app.archive_link import level_label
 from game.app.navigation import NewGame, PlayFrom
 from game.app.scene import Scene
 from game.app.settings import Opponent
+from game.app.theme import Theme
 from game.app.widgets import Button, FocusList, Selector, display_size, row_rects, stack_rects
 from game.board import Board
-from game.i18n import N_, _, counted
+from game.i18n import N_, _, counted, number
 from game.rules import MAX, MAX_DEPTH, MIN_DEPTH, STANDARD, Rules
 
 MIN_TEXT = 11
@@ -118,7 +119,7 @@ class LevelSelectScene(Scene):
             list(NODE_BUDGETS),
             0,
             setter("node_budget"),
-            format=lambda v: f"{v:,}" if v else _("no limit"),
+            format=lambda v: number(v) if v else _("no limit"),
         )
         self.order = Selector(N_("Move order"), list(MoveOrder), 0, setter("order"), format=lambda v: _(ORDER_NAMES[v]))
         self.start_button = Button(N_("Start"), self.start, key_hint="Enter")
@@ -273,9 +274,10 @@ class LevelSelectScene(Scene):
         level = self.level()
         current = preset_name(level)
         for button in self.presets:
-            button.draw(surface, theme, enabled=True)
-            if button.label == current:  # the preset in use: outlined
-                pygame.draw.rect(surface, p.accent, button.rect.inflate(6, 6), 2, border_radius=8)
+            if button.label == current:
+                draw_chosen(surface, theme, button)
+            else:
+                button.draw(surface, theme, enabled=True)
         for selector in self.selectors:
             selector.draw(surface, theme)
         y = self.text_rect.top + row * 0.35
@@ -343,3 +345,15 @@ class PlayOnScene(LevelSelectScene):
             ),
             5.0,
         )
+
+
+def draw_chosen(surface: pygame.Surface, theme: Theme, button: Button) -> None:
+    """The preset in use, drawn inside out (the panel's colour, a bold edge and label), so
+    that a newcomer sees at once which level is set, even before choosing one."""
+    p = theme.palette
+    rect = button.rect
+    radius = max(4, rect.height // 5)
+    pygame.draw.rect(surface, p.panel, rect, border_radius=radius)
+    pygame.draw.rect(surface, p.accent, rect, max(3, rect.height // 12), border_radius=radius)
+    face = button.face(theme, rect=rect)
+    theme.text(surface, face.label, face.size, face.center, color=p.text, anchor="center", bold=True)

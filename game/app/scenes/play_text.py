@@ -17,7 +17,7 @@ from ai.exact import ExactScore, column_key, column_label, standing, verdict
 from ai.heuristic import POINT
 from ai.levels import Level, exact_nodes, preset_name, solvable
 from ai.values import is_win_value, plies_to_end
-from game.i18n import N_, _, counted, language
+from game.i18n import N_, _, counted, language, number
 from game.notation import column_letter, format_move
 from game.rules import MAX, MIN, STANDARD, Mode, Rules
 
@@ -179,7 +179,7 @@ def hint_text(report: Report, names: Names, rules: Rules) -> str:
 def answer_detail(report: Report) -> str:
     """What the last answer cost: depth, nodes, cutoffs, time, or where perfect play read it."""
     answer = report.answer
-    seconds = f"{answer.seconds:.2f} s"
+    seconds = number(answer.seconds, ".2f") + " s"
     if answer.decided_by is DecidedBy.BOOK and answer.nodes == 0:
         return _("perfect play: read from the opening book · {seconds}").format(seconds=seconds)
     if answer.decided_by is DecidedBy.BOOK:

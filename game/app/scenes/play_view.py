@@ -277,6 +277,45 @@ def draw_scores_legend(scene: PlayShown, surface: pygame.Surface, board: BoardLa
         y += pitch(size)
 
 
+def side_texts(
+    scene: PlayShown, first: str, second: str, room: float, big: float, small: float
+) -> tuple[str, str, float]:
+    """The level and the games won, right of the headline, and their size.
+
+    They stay while the headline and the detail fit beside them (the headline may shrink,
+    the detail be cut), so a long hint in German or Spanish no longer pushes them out.
+    Where that is too tight they give way one step at a time: the level's short form,
+    then their 100 % size, then the level, then the games won (never this game's running
+    score in full-board mode).
+    """
+    theme = scene.app.theme
+    least_head = 14 / max(1.0, theme.scale)
+    level, tally = level_line(scene), tally_line(scene)
+    short = say.short_level(scene.level) if scene.opponent is Opponent.COMPUTER else level
+    steps = [(level, tally, small), (short, tally, small)]
+    steps.append((short, tally, small / max(1.0, theme.scale)))
+    steps.append(("", tally, small / max(1.0, theme.scale)))
+    if scene.rules.mode is not Mode.FULL_BOARD:
+        steps.append(("", "", small))
+    detail_width = theme.font(small).size(second)[0]
+    # Both kept, first where the headline keeps three quarters of its size and the detail
+    # is as whole as the bar allows, then where they keep their least; only then fewer.
+    alone = big  # the headline's size with the whole width to itself
+    while alone > least_head and theme.font(alone, True).size(first)[0] > room:
+        alone -= 1
+    keeping_both, giving_way = steps[:3], steps[3:]
+    at_100 = [(level, tally, small / max(1.0, theme.scale)), steps[2]]  # the room goes to the headline
+    tries = ((max(least_head, alone * 0.75), 1.0, keeping_both), (least_head, 0.45, at_100))
+    for head_size, detail_share, choices in (*tries, (least_head, 0.45, giving_way)):
+        head = theme.font(head_size, True).size(first)[0]
+        for level_text, tally_text, size in choices:
+            width = max(theme.font(size).size(level_text)[0], theme.font(size).size(tally_text)[0])
+            beside = room - (width + 24 if width else 0)
+            if head <= beside and min(detail_width, beside) >= min(detail_width, room * detail_share):
+                return level_text, tally_text, size
+    return steps[-1]
+
+
 def draw_status(scene: PlayShown, surface: pygame.Surface, layout: PlayLayout) -> None:
     """Headline (big) and detail (small) on the left; level and tally on the right
     when there is room for them beside the texts."""
@@ -289,16 +328,8 @@ def draw_status(scene: PlayShown, surface: pygame.Surface, layout: PlayLayout) -
         theme.draw_disc(surface, (status.left + big * 1.1, status.top + big), big * 0.6, scene.match.to_move)
     first, second = headline(scene), detail(scene)
     x, right = layout.text_left, layout.text_right
-    level, tally = level_line(scene), tally_line(scene)
-    side_width = max(theme.font(small).size(level)[0], theme.font(small).size(tally)[0])
-    needs = max(theme.font(big, True).size(first)[0], theme.font(small).size(second)[0])
-    side: float = small
-    if x + needs + 24 + side_width > right:  # the level and tally give way (the pause menu has them) ...
-        level = ""
-        if scene.rules.mode is not Mode.FULL_BOARD:  # ... but not this game's running score
-            tally = ""
-        side = small / max(1.0, theme.scale)  # which keeps its 100 % size: the lines beside it need the room
-        side_width = theme.font(side).size(tally)[0] if tally else 0
+    level, tally, side = side_texts(scene, first, second, right - x, big, small)
+    side_width = max(theme.font(side).size(level)[0], theme.font(side).size(tally)[0])
     if side_width:
         right -= side_width + 24  # the headline shrinks (or is cut) beside the score
     y = status.top + status.height * 0.16

@@ -34,7 +34,7 @@ from game.app.scenes.play_view import notes_from_scores
 from game.app.scenes.review_text import graph_legend, header_texts, list_line, under_board_lines
 from game.app.search_records import SearchRecord
 from game.app.theme import Theme, draw_mark
-from game.app.widgets import Button, click_buttons, display_size
+from game.app.widgets import Button, click_buttons, display_size, toast_height, toast_strip_bottom
 from game.app.worker_protocol import (
     JobFailed,
     JobPurpose,
@@ -112,7 +112,8 @@ def review_layout(
     heads = (pitch(header[0], text + 6, True), pitch(header[1], text + 4), pitch(header[2], text + 2))
     top = pygame.Rect(m, m, w - 2 * m, sum(heads))  # title, accuracy, how accuracy counts
     graph_h = max(110, min(200, int(h * 0.24)))
-    graph = pygame.Rect(m, h - m - graph_h, w - 2 * m, graph_h)
+    strip = 0 if theme is None else toast_height(theme) - 4  # a toast's, under the graph
+    graph = pygame.Rect(m, h - m - strip - graph_h, w - 2 * m, graph_h)
     side = max(190, min(300, int(w * 0.27)))
     moves = pygame.Rect(w - m - side, top.bottom + 6, side, graph.top - top.bottom - 14)
     detail = text if detail is None else detail
@@ -405,6 +406,10 @@ class ReviewScene(Scene):
         return None
 
     # -- drawing ---------------------------------------------------------------------
+    def toast_bottom(self, size: tuple[int, int]) -> int | None:
+        """Toasts go in the strip kept free under the graph, over none of the review."""
+        return toast_strip_bottom(size)
+
     def draw(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
         lay = self.layout(surface.get_size())

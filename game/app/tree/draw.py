@@ -12,6 +12,7 @@ import pygame
 
 from ai.search import SearchStats
 from ai.tree import BoundKind, LeafReason, Node, SearchTree, minimal_tree, nodes_text
+from game.app.search_records import whose_search
 from game.app.theme import Theme
 from game.app.tree.detail import CUE_SIZE, SMALLEST, DetailLayout, cue, detail_layout
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, Placed
@@ -20,7 +21,6 @@ from game.app.tree.overlay import TreeOverlay
 from game.app.tree.placing import STRIP_HEIGHT, path_top, strip_height
 from game.app.tree.text import compare_verdict, order_line
 from game.app.widgets import dim
-from game.app.worker_protocol import JobPurpose
 from game.board import Board
 from game.i18n import _, ngettext
 
@@ -72,26 +72,23 @@ def header_title(scene: TreeOverlay, tree: SearchTree, width: int) -> str:
     """The header's first line: the longest wording that fits ``width`` pixels."""
     record = scene.record
     stats = record.result.stats
-    who = scene.play.side_name(record.side)
-    who = who[0].lower() + who[1:] if who.startswith("The ") else who
-    kind = _("hint for") if record.purpose is JobPurpose.HINT else _("move of")
+    whose = whose_search(record, scene.play.side_name(record.side))
     count = len(scene.play.searches)
     discs = ngettext("{ply} disc", "{ply} discs", record.ply).format(ply=record.ply)
     search = (
         _("depth {depth}, alpha-beta on, {nodes}") if tree.pruning else _("depth {depth}, alpha-beta off, {nodes}")
     ).format(depth=tree.depth, nodes=nodes_text(stats.nodes))
     titles = (  # the longest that fits: the numbers matter more than the words
-        _("Search {record_index}/{count}: {kind} {who} with {discs} down - {search}, {seconds:.3f} s").format(
+        _("Search {record_index}/{count}: {whose} with {discs} down - {search}, {seconds:.3f} s").format(
             record_index=scene.record_index + 1,
             count=count,
-            kind=kind,
-            who=who,
+            whose=whose,
             discs=discs,
             search=search,
             seconds=stats.seconds,
         ),
-        _("Search {record_index}/{count}: {kind} {who} - {search}, {seconds:.3f} s").format(
-            record_index=scene.record_index + 1, count=count, kind=kind, who=who, search=search, seconds=stats.seconds
+        _("Search {record_index}/{count}: {whose} - {search}, {seconds:.3f} s").format(
+            record_index=scene.record_index + 1, count=count, whose=whose, search=search, seconds=stats.seconds
         ),
         _("Search {record_index}/{count}: {search}, {seconds:.3f} s").format(
             record_index=scene.record_index + 1, count=count, search=search, seconds=stats.seconds
