@@ -8,6 +8,7 @@ every kernel it loads is paid for by each such process.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -28,10 +29,15 @@ def analyze_in_a_fresh_process() -> dict[str, object]:
         f"code = main(['analyze', {PAST_THE_BOOK!r}, '--level', 'perfect'])\n"
         "printed, sys.stdout = sys.stdout.getvalue(), out\n"
         "from ai.compiled import search_kernel, solver_kernel\n"
-        "print(json.dumps({'code': code, 'printed': printed, 'modules': sorted(sys.modules),\n"
+        "import os, threading\n"
+        "native = len(os.listdir('/proc/self/task')) - threading.active_count()\n"
+        "print(json.dumps({'code': code, 'printed': printed, 'modules': sorted(sys.modules), 'native': native,\n"
         "    'kernels': {'solver': solver_kernel.LOADER.state, 'search': search_kernel.LOADER.state}}))\n"
     )
-    env_code = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    env = {name: value for name, value in os.environ.items() if name != "OPENBLAS_NUM_THREADS"}  # as a shell starts it
+    env_code = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
     assert env_code.returncode == 0, env_code.stderr
     result: dict[str, object] = json.loads(env_code.stdout.strip().splitlines()[-1])
     return result
@@ -47,4 +53,5 @@ def test_a_question_past_the_book_loads_one_kernel_and_nothing_of_the_window():
     kernels = result["kernels"]
     assert isinstance(kernels, dict)
     assert kernels["search"] == "new", "the depth-6 search runs in Python: one kernel file is loaded, not two"
+    assert result["native"] == 0, "numpy's OpenBLAS started threads of its own (a quarter of numpy's import)"
     assert kernels["solver"] in ("ready", "failed", "new")  # not ready only without numba, or CONNECT4_PURE_PYTHON
