@@ -96,7 +96,10 @@ class Demo:
         """One frame; with ``--window`` shown on the display and held to the demo's pace."""
         self.app.step(events, FRAME)
         if self.window:
-            pygame.event.pump()  # the window manager's events: the window stays responsive
+            closed = pygame.event.get(pygame.QUIT)  # the window's own events: it stays responsive,
+            pygame.event.clear()  # and a key pressed at the projector does not steer the tour
+            if closed:
+                raise RuntimeError("the window was closed")
             pygame.display.flip()
             self.shown += 1
             if self.fps:
