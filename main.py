@@ -45,11 +45,7 @@ if __name__ == "__main__":
     # (So the imports below come after this: ruff's E402 is off for this file.)
     _signal.signal(_signal.SIGINT, _quiet_exit)
 
-import hashlib
 import importlib.util
-import queue
-import subprocess
-import threading
 import time
 from pathlib import Path
 
@@ -95,6 +91,8 @@ def _venv_python() -> Path:
 
 
 def _requirements_hash() -> str:
+    import hashlib  # set-up only: a start with the packages in place never pays this import
+
     return hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()
 
 
@@ -142,6 +140,8 @@ def _outer_pip() -> bool:
 
 def _pip_command(python: Path) -> list[str]:
     """How to run pip for .venv: its own pip, else this Python's pointed at it."""
+    import subprocess  # set-up only: a start with the packages in place never pays this import
+
     inside = subprocess.run([str(python), "-c", "import pip"], capture_output=True).returncode == 0
     if inside or not _outer_pip():
         if not inside:
@@ -158,6 +158,10 @@ def run_showing_progress(command: list[str], started: float, heartbeat: float = 
     progress bars; elsewhere its lines are passed on as they are written.  All of it goes
     to stderr: a command's own output (``main.py analyze ... > file``) stays clean.
     """
+    import queue  # set-up only: a start with the packages in place never pays this import
+    import subprocess
+    import threading
+
     terminal = os.name == "posix" and sys.stderr.isatty()
     if terminal:
         import pty
@@ -215,6 +219,8 @@ def _say(data: bytes) -> None:
 
 def _set_up_and_rerun(missing: list[str], argv: list[str]) -> int:
     """Install the run-time requirements into .venv (once) and run main.py there."""
+    import subprocess  # set-up only: a start with the packages in place never pays this import
+
     python = _venv_python()
     manual = (
         f"{'py' if os.name == 'nt' else 'python3'} -m venv .venv && "

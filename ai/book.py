@@ -98,8 +98,13 @@ MAX_BOOK_BYTES = 64 << 20
 """A book file above this size is refused unread (the largest known one is 21 MB)."""
 BLOCK = 1024
 """Records per block of the two-level search: a sparse index of every ``BLOCK``-th key is
-held in memory, one block of the mapped file is read per look-up (the keys are never copied
-whole)."""
+held in memory, one block of the file is read per look-up (the keys are never copied
+whole).  Look-ups and the index read the file (``os.pread``), not the mapping: the pages
+a mapping touches stay resident in the process (the whole 20 MB of the 12-ply book once
+the index was built, in the AI worker all game long), the file's pages read are the
+system's page cache, shared and given back under pressure.  The mapping serves the checks."""
+INDEX_CHUNK = BLOCK * 256
+"""Records read at once while the index is built (1.3 MB of the 12-ply book)."""
 CHECKS_FILE = "book-checks.json"
 """The verdicts of earlier checks, in the user's cache folder, by path, inode, size, mtime and ctime."""
 
@@ -275,6 +280,8 @@ def open_book_file(which: BookFile, path: Path) -> tuple[mmap.mmap, os.stat_resu
             raise BookError(f"{name} cannot be read: {error}") from error
     finally:
         os.close(fd)
+    if hasattr(mmap, "MADV_RANDOM"):  # POSIX: look-ups jump about, so no read-ahead and no
+        mapped.madvise(mmap.MADV_RANDOM)  # neighbours mapped in: only the pages read count
     return mapped, info
 
 
@@ -297,41 +304,81 @@ class OpeningBook:
         self.path: Path | None = None
         self._mapped: mmap.mmap | None = None
         self._records: np.ndarray | None = None  # a view of the mapped file, never copied
+        self._fd: int | None = None  # the file, for look-ups (``os.pread``); open while the process runs
+        # Looked up on every probe, so kept as plain attributes (an Enum's property costs a microsecond):
+        self._size = which.record_bytes
+        self._key_bytes = 4 if which.has_distances else which.record_bytes  # the key's bytes of a record
+        self._signed = which is not BookFile.PLY_8  # the 12-ply files store signed 32-bit keys
+        self._mask = -1 if which.has_distances else ~3  # a packed record's low two bits are its value
         self._index: np.ndarray | None = None  # native int64 keys of every BLOCK-th record
         self._error: BookError | None = None
         self._ready = False  # checked and mapped
         self._lock = threading.Lock()
 
     # -- reading records ------------------------------------------------------------
-    def _view(self, mapped: mmap.mmap) -> np.ndarray:
+    def _view(self, mapped: mmap.mmap | bytes) -> np.ndarray:
         if self.which is BookFile.PLY_8:
             return np.frombuffer(mapped, dtype=np.uint8).reshape(-1, 3)
         if self.which is BookFile.PLY_12:
             return np.frombuffer(mapped, dtype=">i4")
         return np.frombuffer(mapped, dtype=[("key", ">i4"), ("value", "i1")])
 
-    def _codes(self, start: int, stop: int, step: int = 1) -> np.ndarray:
-        """Records ``start:stop`` as native int64: the whole record of a packed book (key
-        bits and value bits), the key of the distance book."""
-        records = self._records
-        assert records is not None
+    def _read(self, start: int, stop: int) -> np.ndarray:
+        """Records ``start:stop`` read from the file (a copy; see ``BLOCK``)."""
+        assert self._fd is not None
+        size = self.which.record_bytes
+        return self._view(os.pread(self._fd, (stop - start) * size, start * size))
+
+    def _codes_of(self, records: np.ndarray) -> np.ndarray:
+        """``records`` as native int64: the whole record of a packed book (key bits and
+        value bits), the key of the distance book."""
         if self.which is BookFile.PLY_8:
-            raw = records[start:stop:step].astype(np.int64)
+            raw = records.astype(np.int64)
             return raw[:, 0] << 16 | raw[:, 1] << 8 | raw[:, 2]
         if self.which is BookFile.PLY_12:
-            return records[start:stop:step].astype(np.int64)
-        return records["key"][start:stop:step].astype(np.int64)
+            return records.astype(np.int64)
+        return records["key"].astype(np.int64)
+
+    def _value_codes_of(self, records: np.ndarray) -> np.ndarray:
+        if self.which.has_distances:
+            return records["value"].astype(np.int64)
+        return self._codes_of(records) & 3
+
+    def _keys_of(self, records: np.ndarray) -> np.ndarray:
+        codes = self._codes_of(records)
+        return codes if self.which.has_distances else codes & ~3
+
+    def _codes(self, start: int, stop: int, step: int = 1) -> np.ndarray:
+        """Records ``start:stop`` of the mapping as ``_codes_of`` gives them."""
+        assert self._records is not None
+        return self._codes_of(self._records[start:stop:step])
 
     def _value_codes(self, start: int, stop: int) -> np.ndarray:
-        records = self._records
-        assert records is not None
-        if self.which.has_distances:
-            return records["value"][start:stop].astype(np.int64)
-        return self._codes(start, stop) & 3
+        assert self._records is not None
+        return self._value_codes_of(self._records[start:stop])
 
     def _keys(self, start: int, stop: int, step: int = 1) -> np.ndarray:
-        codes = self._codes(start, stop, step)
-        return codes if self.which.has_distances else codes & ~3
+        assert self._records is not None
+        return self._keys_of(self._records[start:stop:step])
+
+    def _record(self, data: bytes, at: int) -> tuple[int, int]:
+        """(key, value code) of record ``at`` of ``data`` read from the file, as ``_keys_of``
+        and ``_value_codes_of`` give them (plain Python: a look-up reads a few records)."""
+        size = self.which.record_bytes
+        record = data[at * size : (at + 1) * size]
+        if self.which.has_distances:
+            return int.from_bytes(record[:4], "big", signed=True), int.from_bytes(record[4:], "big", signed=True)
+        code = int.from_bytes(record, "big", signed=self.which is BookFile.PLY_12)
+        return code & ~3, code & 3
+
+    def _read_index(self) -> np.ndarray:
+        """The key of every ``BLOCK``-th record, read from the file chunk by chunk."""
+        count = self.stored_count()
+        parts = [
+            self._keys_of(self._read(start, min(start + INDEX_CHUNK, count))[::BLOCK])
+            for start in range(0, count, INDEX_CHUNK)
+        ]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
     # -- checking -------------------------------------------------------------------
     def _check_structure(self, name: str) -> None:
@@ -425,10 +472,14 @@ class OpeningBook:
     def _load(self, release_check: ReleaseCheck | None) -> None:
         path = self.path = book_path(self.which)
         mapped, info = open_book_file(self.which, path)
-        self._mapped = mapped
-        self._records = self._view(mapped)
-        self._index = self._keys(0, len(self._records), BLOCK)
         name = f"the {self.which.package_name} book {path}"
+        fd, again = _open_regular(path, name, "a regular file")
+        if (again.st_dev, again.st_ino, again.st_size) != (info.st_dev, info.st_ino, info.st_size):
+            os.close(fd)
+            raise BookError(f"{name} changed while it was opened")
+        self._mapped, self._fd = mapped, fd
+        self._records = self._view(mapped)
+        self._index = self._read_index()
         self._verify(name, info, release_check)
 
     # -- look-ups -------------------------------------------------------------------
@@ -465,11 +516,23 @@ class OpeningBook:
         if block < 0:
             return None
         start = block * BLOCK
-        keys = self._keys(start, start + BLOCK)
-        at = int(keys.searchsorted(key))
-        if at >= len(keys) or int(keys[at]) != key:
+        size, key_bytes, signed, mask = self._size, self._key_bytes, self._signed, self._mask
+        assert self._fd is not None
+        data = os.pread(self._fd, (min(start + BLOCK, self.stored_count()) - start) * size, start * size)
+        records = len(data) // size
+        low, high = 0, records  # the first record whose key is not below ``key``
+        while low < high:
+            middle = (low + high) // 2
+            at = middle * size
+            if int.from_bytes(data[at : at + key_bytes], "big", signed=signed) & mask < key:
+                low = middle + 1
+            else:
+                high = middle
+        if low == records:
             return None
-        value = int(self._value_codes(start + at, start + at + 1)[0])
+        found, value = self._record(data, low)
+        if found != key:
+            return None
         return value if self.which.has_distances else -value  # packed: 0 draw, -1 first-player loss
 
     def stored_value(self, first: int, second: int) -> int | None:

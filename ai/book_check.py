@@ -13,7 +13,6 @@ verdict is kept by file (``ai.book``'s cache), so a file is checked once.  The d
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
 import random
 import time
@@ -188,6 +187,8 @@ def build_early_file(path: Path = EARLY_FILE, plies: int = EARLY_PLIES, jobs: in
     processes; write them."""
     found = early_positions(plies)
     if jobs > 1:
+        import multiprocessing  # only for a build of the table: a question never pays its import
+
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
             scores = pool.map(_solve_early, found, chunksize=64)
     else:

@@ -36,8 +36,10 @@ BENCHMARK = Path(__file__).parent / "data" / "positions" / "Test_L2_R1"
 """Middle-game positions of the standard board with their exact scores (see its README)."""
 
 
-def benchmark_boards(count: int = SAMPLE, seed: int = 1) -> list[Board]:
+def benchmark_boards(count: int = SAMPLE, seed: int = 1, player: PerfectPlayer | None = None) -> list[Board]:
     """A seeded sample of ``count`` critical benchmark positions (the same for the same seed).
+
+    ``player`` is the exact solver to ask (default: a new one, with tables of its own).
 
     Critical: some move would change the exact outcome (where every move wins, or every
     move loses, any depth "keeps" it and the position tells nothing).
@@ -45,7 +47,7 @@ def benchmark_boards(count: int = SAMPLE, seed: int = 1) -> list[Board]:
     lines = [line.split()[0] for line in BENCHMARK.read_text().splitlines() if line.strip()]
     random.Random(seed).shuffle(lines)
     boards = []
-    player = PerfectPlayer()
+    player = player or PerfectPlayer()
     for moves in lines:
         board = Board.from_moves(moves)
         scores = exact_scores(player, board)
@@ -167,8 +169,13 @@ def depth_truth(
     depths: range = range(1, MAX_DEPTH + 1),
     should_stop: Callable[[], bool] = lambda: False,
     on_position: Callable[[int, int], None] | None = None,
+    player: PerfectPlayer | None = None,
 ) -> DepthTruth:
     """Measure ``boards`` at each of ``depths`` (see the module docstring).
+
+    ``player`` is the exact solver to ask: a new one by default; the AI worker passes its
+    own, its tables just cleared (the same answers as a new one's, the budget counts the
+    same work), so that it never holds two solvers' tables at once (75 MB each).
 
     Raises:
         SearchCancelled: ``should_stop`` returned True.
@@ -177,7 +184,7 @@ def depth_truth(
     pruned: dict[int, list[int]] = {d: [] for d in depths}
     full: dict[int, list[int]] = {d: [] for d in depths}
     unknown: dict[str, int] = {}  # why an outcome is not known -> positions
-    player = PerfectPlayer()
+    player = player or PerfectPlayer()
     for number, board in enumerate(boards):
         if on_position is not None:
             on_position(number, len(boards))

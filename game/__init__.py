@@ -11,6 +11,7 @@ The front ends above the AI live in sub-packages named for what they are: ``arch
 ``game.app`` (the only package that imports pygame) is the window; nothing here imports it.
 """
 
+import game.blas_threads  # noqa: F401  # before numpy: game.board imports it
 from game.board import Board, IllegalMoveError, Outcome, Termination
 from game.board_file import BoardFileError, load_board, save_board
 from game.match import Match

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -89,6 +88,8 @@ def gui_main() -> int:
     ``connect4-gui.log`` in the temporary folder instead of nowhere.
     """
     if sys.stdout is None or sys.stderr is None:
+        import tempfile  # only without a console: a command never pays its import
+
         log = open(Path(tempfile.gettempdir()) / "connect4-gui.log", "a", encoding="utf-8")  # noqa: SIM115
         sys.stdout = sys.stdout or log
         sys.stderr = sys.stderr or log

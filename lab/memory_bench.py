@@ -9,6 +9,11 @@ window draws it.  It prints the window process's resident memory (RSS) every ``-
 games, its peak, and the growth after the warm-up: a leak shows as a rising column, and
 a solver loaded in the window (numba alone is 200 MB) as a jump.
 
+``--display`` draws on the real display (``DISPLAY``, e.g. Xvfb) instead of SDL's dummy
+driver, each frame presented as the window presents it: what a player's session costs
+(SDL's presentation path is only loaded there); the last lines then give the peak of the
+window and of the AI worker process too.
+
 A benchmark, not a test: it prints a table and judges nothing.
 """
 
@@ -26,7 +31,7 @@ import pygame
 
 from ai.levels import Level
 from game.app.loop import App
-from game.app.memory import rss_mb
+from game.app.memory import peak_rss_mb, rss_mb
 from game.app.scenes.analysis import AnalysisScene
 from game.app.scenes.game_over import GameOverScene
 from game.app.scenes.play import PlayScene
@@ -52,8 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--size", default="1024x720", help="window size WxH (default 1024x720)")
     parser.add_argument("--tour-every", type=int, default=25, help="games between two visits of every scene")
+    parser.add_argument("--display", action="store_true", help="draw on the real display (DISPLAY), not SDL's dummy")
     args = parser.parse_args(argv)
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    if not args.display:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -62,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     home = Path(tempfile.mkdtemp(prefix="connect4-memory-"))
     app = App((width, height), home=home)
     app.settings.sound = False
+    if args.display:
+        present_each_frame(app)
     tour = Tour(app, timeout=300)
 
     def new_game() -> PlayScene:
@@ -103,13 +112,30 @@ def main(argv: list[str] | None = None) -> int:
                 )
         end = rss_mb()
         loaded = loaded_solver_modules(sys.modules)
+        worker_peak = peak_rss_mb(app.worker.pid)
     finally:
         app.close()
     if baseline is not None:
         print(f"\nRSS after game {args.warmup}: {baseline:.1f} MB; after game {games}: {end:.1f} MB ", end="")
         print(f"(growth {end - baseline:+.1f} MB over {games - args.warmup} games); peak {peak:.1f} MB")
     print(f"Solver modules in the window's process: {', '.join(loaded[:5]) or 'none'}")
+    driver = "dummy driver" if not args.display else f"display {os.environ.get('DISPLAY', '?')}"
+    print(f"Peak (VmHWM, {driver}): window {peak_rss_mb(os.getpid()) or 0:.1f} MB, AI worker ", end="")
+    print(f"{worker_peak:.1f} MB" if worker_peak is not None else "not measured")
     return 0
+
+
+def present_each_frame(app: App) -> None:
+    """Put every frame the tour steps on the display, as ``App.run`` does after each step."""
+    step = app.step
+
+    def step_and_present(events: list[pygame.event.Event], dt: float) -> bool:
+        drew = step(events, dt)
+        pygame.event.pump()
+        pygame.display.flip()
+        return drew
+
+    app.step = step_and_present  # type: ignore[method-assign]
 
 
 def review_and_analyse(tour: Tour, rng: random.Random) -> None:

@@ -58,9 +58,7 @@ import json
 import logging
 import os
 import stat
-import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -243,6 +241,8 @@ def write(path: Path, kernel_key: str, kernel: KernelCode, *, proven: bool = Fal
         "external": list(kernel.external),
         "proven": digest if proven else "",
     }
+    import tempfile  # only when a kernel is saved
+
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".kernel-", suffix=".part")
     try:
@@ -329,6 +329,8 @@ def prove(name: str, path: Path) -> None:
         KernelProofError: the child crashed, answered otherwise, or took too long.
         OSError: no child could be started.
     """
+    import subprocess  # only a new kernel is proven: a start that loads one never pays these imports
+
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     env.pop(PURE_PYTHON_ENV, None)
     command = [sys.executable, "-m", "ai.compiled.kernel_proof", name, str(path)]
@@ -352,6 +354,8 @@ def save_proven(spec: KernelSpec[Any], path: Path, kernel_key: str, kernel: Kern
         OSError: the folder cannot be made or written.
         KernelProofError: the kernel failed its proof (nothing is saved).
     """
+    import tempfile  # only when a kernel is saved
+
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, trial = tempfile.mkstemp(dir=path.parent, prefix=".kernel-", suffix=".trial")
     os.close(handle)

@@ -41,6 +41,20 @@ def give_back_freed_memory() -> bool:
     return True
 
 
+def peak_rss_mb(pid: int | None) -> float | None:
+    """The highest resident memory process ``pid`` has had (Linux's VmHWM), in MB; None
+    where it cannot be read (no such process, not Linux)."""
+    if pid is None:
+        return None
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
+
+
 def rss_mb() -> float:
     """This process's resident memory now, in MB (Linux /proc; 0 elsewhere)."""
     try:

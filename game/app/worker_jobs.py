@@ -398,14 +398,19 @@ def _run_depth(
     """Depth against truth: this position first (sent at once), then the benchmark sample."""
     board = Board(job.rules, job.grid, job.to_move)
     bench = None
+    # The worker's own solver, emptied: a second one's tables would be another 75 MB at the peak.
+    player = shared_player()
+    player.solver.clear()
     with _job_reported(job_id, send, SearchCancelled, "depth chart"):
         label = _("this position ({count} moves to choose from)").format(count=len(board.legal_moves()))
-        current = depth_truth([board], label, should_stop=should_stop)
+        current = depth_truth([board], label, should_stop=should_stop, player=player)
         if job.rules != STANDARD or not job.sample:  # the benchmark is the standard board's
             send(DepthResult(job_id, current, None, ""))
             return
         send(DepthResult(job_id, current, None, _("Picking the benchmark sample..."), final=False))
-        boards = benchmark_boards(job.sample)
+        player.solver.clear()
+        boards = benchmark_boards(job.sample, player=player)
+        player.solver.clear()
 
         def on_position(number: int, count: int) -> None:
             send(
@@ -423,6 +428,7 @@ def _run_depth(
             _("middle-game benchmark positions where a move can change the outcome"),
             should_stop=should_stop,
             on_position=on_position,
+            player=player,
         )
     if bench is not None:
         send(DepthResult(job_id, current, bench, ""))

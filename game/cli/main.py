@@ -29,9 +29,10 @@ def table(more: Sequence[Command] = ()) -> tuple[Command, ...]:
 def build_parser(
     chosen: str | None = None, more: Sequence[Command] = ()
 ) -> tuple[argparse.ArgumentParser, CommandCode | None]:
-    """The parser of every command in the table, and the code of ``chosen``: only the chosen
-    command's module is imported and only its arguments are added (the others' are not
-    needed to parse it, and ``--help`` lists the commands from the table alone)."""
+    """The parser of every command in the table (of ``chosen`` alone when one is chosen), and
+    the code of ``chosen``: only the chosen command's module is imported and only its
+    arguments are added (the others' are not needed to parse it, and ``--help`` lists the
+    commands from the table alone)."""
     prog = program_name()
     parser = Parser(
         prog=prog,
@@ -43,6 +44,8 @@ def build_parser(
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     code = None
     for command in table(more):
+        if chosen is not None and command.name != chosen:
+            continue  # parsing one command needs its parser alone (each costs a start about 1 ms)
         sub = commands.add_parser(command.name, help=command.help)
         if command.name == chosen:
             code = command.load()
