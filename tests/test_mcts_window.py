@@ -10,6 +10,7 @@ from ai.levels import PRESETS, describe, mcts_level
 from game.app.scenes.level_select import LevelSelectScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.play_text import answer_detail
+from game.app.tree.mcts_scene import MctsScene
 from game.rules import Rules
 from tests.ui import click, press, step, wait_until
 
@@ -46,3 +47,15 @@ def test_an_mcts_level_plays_its_move_in_the_window_and_says_its_playouts(app):
     assert report is not None and report.answer.decided_by is DecidedBy.MCTS
     assert "2,000 playouts" in answer_detail(report)
     assert play.match.board.moves == [3]  # the empty board's most-visited column: the centre
+
+
+def test_t_after_an_mcts_move_opens_its_tree_beside_minimax(app):
+    play = PlayScene(Rules(), mcts_level(1000), "computer", "computer")
+    app.stack.push(play)
+    step(app, 2)
+    assert wait_until(app, lambda: play.match.board.ply == 1 and play.drop is None and not play.thinking, 60)
+    press(app, pygame.K_t, frames=2)
+    scene = app.stack.top
+    assert isinstance(scene, MctsScene) and scene.board.moves == [] and scene.playouts == 1000
+    assert wait_until(app, lambda: scene.found is not None, 60)
+    assert scene.found.move == play.match.board.moves[0]  # the same seed: the tree of the move played

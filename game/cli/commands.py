@@ -93,6 +93,7 @@ HELP_ORDER = (
     "review",
     "games",
     "explore",
+    "course",
 )
 """The order ``--help`` lists the commands in (a command not named here comes last)."""
 
