@@ -21,7 +21,7 @@ import numpy as np
 from ai.heuristic import TACTICAL
 from ai.values import fmt_value
 from game.board import Board
-from game.i18n import N_, ngettext
+from game.i18n import N_, _, ngettext
 from game.notation import format_move
 from game.rules import MAX, MIN, Rules
 
@@ -72,11 +72,16 @@ class BoundKind(str, enum.Enum):
 _SIGNS = {BoundKind.EXACT: "", BoundKind.LOWER: ">=", BoundKind.UPPER: "<="}
 
 
-FORCED_MEANING = (
+FORCED_MEANING = N_(
     "a side wins by force just past the depth limit: a win to play or two threats "
-    f"(the heuristic's {TACTICAL:,}; +F for MAX, -F for MIN; plies not counted)"
+    "(the heuristic's {tactical}; +F for MAX, -F for MIN; plies not counted)"
 )
 """What ``+F`` / ``-F`` stand for, for the legend, the detail panel and the CLI."""
+
+
+def forced_meaning() -> str:
+    """``FORCED_MEANING`` in the language in use, its number filled in."""
+    return _(FORCED_MEANING).format(tactical=f"{TACTICAL:,}")
 
 
 def is_forced_value(value: int) -> bool:

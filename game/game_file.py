@@ -15,10 +15,16 @@
   after moves, or a blank line after moves, starts the next game.
 - Values are quoted; ``\\`` ``"`` and control characters inside are escaped (``\\\\``,
   ``\\"``, ``\\n``, ``\\u0007``), so no name can end its tag and start another.
+- A tag value is text: no NUL, no lone surrogate, at most ``MAX_TAG_TEXT`` characters.
+  ``First`` and ``Second`` are names the window shows: runs of spaces, tabs and line
+  breaks become one space, and any other character that cannot be shown (a control or
+  format character) refuses the game, as does a name over ``MAX_NAME_TEXT`` characters.
 - The moves are in the project's notation (``game.notation``: columns ``4``, letters on
   wide boards, cells ``d1`` without gravity), with or without move numbers (``1.``);
   ``{...}`` and ``;`` to the end of the line are comments; a last ``1-0``, ``0-1``,
-  ``1/2-1/2`` or ``*`` is the result.
+  ``1/2-1/2`` or ``*`` is the result.  A ``{`` comment may run over lines but must close
+  before the next blank line or tag line: one left open refuses its game, and the games
+  after it are read as usual.
 - ``Rules`` is ``Rules.describe()``: ``7x9, connect 5, no gravity, full board``
   (standard Connect Four when the tag is missing).  ``Start`` is the position before the
   first move when it is not the empty board: its rows top first, ``/`` between them
@@ -30,6 +36,10 @@
 - ``Date`` and ``Time`` are UTC; ``Timestamp`` the exact second the game was stored
   (so a game exported and imported again is the same game).  Other tags (``Round``,
   ``Opening``, ``Termination`` ...) are kept as they are.
+
+``each_game`` is the one reader of this text: ``open``, a dropped file, Ctrl+V and
+``games --import`` all take their games from it (through ``game.sources``), so every game
+they see has passed ``check_tags`` and ``_checked_moves``.
 
 Nothing here imports pygame; ``docs/game-file.md`` says the same for players.
 """
@@ -72,11 +82,20 @@ OLD_TAGS = {"Player1": "First", "Player2": "Second"}
 """Tags of the archive's earlier export, read as today's."""
 OLD_RESULTS = {"player 1 won": "1-0", "player 2 won": "0-1", "draw": "1/2-1/2"}
 MAX_GAMES = 100_000
+MAX_TAG_TEXT = 1_000
+"""Characters a tag value may hold: longer is no tag a program wrote (and no message or
+window quotes it whole)."""
+MAX_NAME_TEXT = 200
+"""Characters a player's name may hold: longer than any engine command a match names (the
+archive keeps 40 of them, ``game_record``)."""
 _TAG_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]')
 _MOVE_NUMBER = re.compile(r"\d+\.+")
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _UNESCAPES = {"\\": "\\", '"': '"', "n": "\n", "r": "\r", "t": "\t"}
 _RULES_TEXT = re.compile(r"(\d+)\s*x\s*(\d+)")
+_NOT_TEXT = re.compile("[\x00\ud800-\udfff]")
+"""NUL and lone surrogates: what no text file holds and no font or UTF-8 encoder takes."""
+NAME_TAGS = ("First", "Second")
 
 
 class GameFileError(ValueError):
@@ -258,16 +277,27 @@ class _Chunk:
 
 
 def _chunks(text: str) -> Iterator[_Chunk]:
-    """Split a file into games: tags, then moves; comments taken out."""
+    """Split a file into games: tags, then moves; comments taken out.
+
+    A ``{`` comment still open at a blank line or a tag line was never closed: its game
+    gets that problem, and the line is read as usual, so the games after it are kept."""
     chunk: _Chunk | None = None
-    in_comment = False
+    comment_from = 0  # the line where an open ``{`` comment began (0: none is open)
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
-        if in_comment:
-            end = line.find("}")
-            if end < 0:
-                continue
-            in_comment, line = False, line[end + 1 :].strip()
+        if comment_from:
+            if not line or _TAG_LINE.fullmatch(line):
+                chunk = chunk or _Chunk(comment_from)  # what the comment hid may be a game
+                chunk.problem = chunk.problem or _unclosed(comment_from)
+                comment_from = 0
+                if line or not (chunk.tags or chunk.moves):  # what follows is the next game's
+                    yield chunk
+                    chunk = None
+            else:
+                end = line.find("}")
+                if end < 0:
+                    continue
+                comment_from, line = 0, line[end + 1 :].strip()
         if line.startswith("%"):
             continue  # an escape line (PGN's)
         if line.startswith("["):
@@ -282,16 +312,25 @@ def _chunks(text: str) -> Iterator[_Chunk]:
                 name = OLD_TAGS.get(found.group(1), found.group(1))
                 chunk.tags.setdefault(name, unescape(found.group(2)))
             continue
-        line, in_comment = _without_comments(line)
+        line, still_open = _without_comments(line)
+        if still_open:
+            comment_from = number
         if not line:
-            if chunk is not None and chunk.moves and not in_comment:
+            if chunk is not None and chunk.moves and not comment_from:
                 yield chunk
                 chunk = None
             continue
         chunk = chunk or _Chunk(number)
         chunk.moves.append(line)
+    if comment_from:
+        chunk = chunk or _Chunk(comment_from)
+        chunk.problem = chunk.problem or _unclosed(comment_from)
     if chunk is not None:
         yield chunk
+
+
+def _unclosed(line: int) -> str:
+    return f"the {{ comment of line {line} is never closed (a comment ends with }} before a blank line or a tag)"
 
 
 def _without_comments(line: str) -> tuple[str, bool]:
@@ -362,11 +401,45 @@ def _played_at(tags: dict[str, str]) -> float | None:
         raise GameFileError(f"Date {date!r} is not a date such as 2026.11.26") from None
 
 
+def check_tags(tags: dict[str, str]) -> dict[str, str]:
+    """The tags as a game may hold them, names cleaned (see the module): every road in
+    (``open``, a drop, Ctrl+V, ``games --import``) reads a game's text through here, so
+    nothing the window or the archive shows can be text no font draws.
+
+    Raises:
+        GameFileError: a tag that is not text, or a name that cannot be shown; it says
+        which and why.
+    """
+    checked = {}
+    for name, value in tags.items():
+        found = _NOT_TEXT.search(value)
+        if found is not None:
+            what = "a NUL character" if found.group() == "\x00" else f"a lone surrogate (U+{ord(found.group()):04X})"
+            raise GameFileError(f"its {name} tag holds {what}, which is not text")
+        if name in NAME_TAGS:
+            value = " ".join(value.split())  # a name is one line: tabs and line breaks are spaces
+            if len(value) > MAX_NAME_TEXT:
+                raise GameFileError(f"the name in {name} is {len(value):,} characters long; at most {MAX_NAME_TEXT}")
+            hidden = next((char for char in value if not char.isprintable()), None)
+            if hidden is not None:
+                raise GameFileError(
+                    f"the name in {name} holds U+{ord(hidden):04X}, a character that cannot be shown "
+                    "(a control or format character)"
+                )
+        elif len(value) > MAX_TAG_TEXT:
+            raise GameFileError(
+                f"its {name} tag is {len(value):,} characters long; a tag holds at most {MAX_TAG_TEXT:,}"
+            )
+        checked[name] = value
+    return checked
+
+
 def _game_of(chunk: _Chunk) -> GameText:
-    """The game a chunk holds, every move checked (``GameFileError`` says why not)."""
+    """The game a chunk holds, its text and every move checked (``GameFileError`` says
+    why not)."""
     if chunk.problem:
         raise GameFileError(chunk.problem)
-    tags = dict(chunk.tags)
+    tags = check_tags(chunk.tags)
     start_value = tags.pop("Start", None) or tags.pop("FEN", None)
     rules = rules_from_text(tags.pop("Rules")) if "Rules" in tags else STANDARD
     start, to_move = None, MAX

@@ -7,12 +7,15 @@
 - Gravity off: a column letter and a 1-based row counted from the bottom per move,
   ``"d1d2e1"`` (as on a chess board).
 
-Spaces and commas between moves are ignored.
+Spaces and commas between moves are ignored.  Digits are ASCII: a digit of another width
+or script (full-width ``４``, Arabic-Indic ``٤``, ``²``) is refused with the move string
+meant in ASCII (``ascii_digits``), never read as something else.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from game.rules import Cell, Rules
 
@@ -46,6 +49,15 @@ def format_moves(moves: list[int], rules: Rules) -> str:
     return "".join(format_move(m, rules) for m in moves)
 
 
+def ascii_digits(text: str) -> str:
+    """``text`` with each digit of another width or script (full-width ``４``, Arabic-Indic
+    ``٤``) written as its ASCII digit: the move string a person meant."""
+    return "".join(
+        str(unicodedata.digit(char)) if not char.isascii() and unicodedata.digit(char, None) is not None else char
+        for char in text
+    )
+
+
 def parse_moves(text: str, rules: Rules) -> list[int]:
     """Read a move string into move ids (see the module docstring).
 
@@ -54,10 +66,16 @@ def parse_moves(text: str, rules: Rules) -> list[int]:
         the moves are legal is the board's business, not this function's.
     """
     text = re.sub(r"[\s,]+", "", text).lower()
+    for position, char in enumerate(text, start=1):
+        if not char.isascii() and unicodedata.digit(char, None) is not None:  # not '²', '③' or '４'
+            raise NotationError(
+                f"character {position} {char!r} is not a column: write the moves in ASCII digits, "
+                f"as {ascii_digits(text)}"
+            )
     if rules.gravity:
         moves = []
         for position, char in enumerate(text, start=1):
-            if char.isascii() and char.isdigit() and rules.cols <= 9:  # not '²' or '③'
+            if char.isascii() and char.isdigit() and rules.cols <= 9:
                 col = int(char) - 1
             elif "a" <= char <= "l":
                 col = ord(char) - ord("a")

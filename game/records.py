@@ -46,6 +46,8 @@ MAX_MOVES_TEXT = 400
 """A 10x12 board without gravity: 120 cells of at most 3 characters (``l10``)."""
 MAX_REVIEW_TEXT = 16_384
 LATEST_DATE = 253402300799.0
+MAX_ID = 2**63 - 1
+"""The largest id SQLite gives a row; the archive never writes an id below 1."""
 """The last second of year 9999 (UTC): past it no calendar here can show the date."""
 
 
@@ -181,6 +183,15 @@ class InProgress:
 # -- the checks -------------------------------------------------------------------------
 
 
+def check_id(value: object) -> int | None:
+    """A stored game's id (1..``MAX_ID``), or None for a game not stored (a recovery file's)."""
+    if value is None:
+        return None
+    if type(value) is not int or not 1 <= value <= MAX_ID:
+        raise ValueError(f"its id is not 1..{MAX_ID}")
+    return value
+
+
 def check_date(value: object) -> float:
     """A stored time (seconds since 1970) that the calendar can show."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -271,6 +282,7 @@ def record_from_row(row: sqlite3.Row | Mapping[str, Any]) -> GameRecord:
     """
     game_id = row["id"]
     try:
+        game_id = check_id(game_id)
         played_at = check_date(row["played_at"])
         rules = rules_from_text(row["rules"])
         first = check_name(row["first"], "player 1")
@@ -280,7 +292,7 @@ def record_from_row(row: sqlite3.Row | Mapping[str, Any]) -> GameRecord:
         first_depth = check_depth(row["first_depth"], "player 1")
         second_depth = check_depth(row["second_depth"], "player 2")
     except ValueError as error:
-        name = f"game {game_id}" if game_id is not None else "a game"
+        name = f"game {game_id}" if type(game_id) is int else "a game"
         raise DamagedGame(f"{name} in the archive cannot be read: {error}") from None
     review = read_review(row["review"], game_id)
     return GameRecord(game_id, played_at, rules, first, second, moves, result, first_depth, second_depth, review)

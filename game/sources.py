@@ -9,9 +9,11 @@ A SOURCE is one of
   move): a position without moves;
 - the name of a file holding any of these, or (pasted, dropped) its text.
 
-``open``, ``analyze``, ``review`` and ``solve`` on the command line, a file dropped on
-the window and Ctrl+V all read through here, so each takes the same sources and says the
-same one line when it cannot.  Nothing here imports pygame.
+``open``, ``analyze``, ``review``, ``solve`` and ``explore`` on the command line, a file
+dropped on the window and Ctrl+V all read through here, so each takes the same sources and
+says the same one line when it cannot; a game file's games come from its one reader,
+``game.game_file.each_game`` (which ``games --import`` reads too), so the same checks hold
+its names and moves on every road.  Nothing here imports pygame.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from game.board import IllegalMoveError
 from game.board_file import BoardFileError, parse_board_text
 from game.game_file import GameFileError, GameText, each_game, looks_like_game_file
 from game.i18n import _
-from game.notation import NotationError, parse_moves
+from game.notation import NotationError, ascii_digits, parse_moves
 from game.rules import STANDARD, Rules, RulesError
 
 MAX_SOURCE_BYTES = 1 << 20
@@ -57,8 +59,26 @@ class Source:
 
 def is_moves_text(text: str) -> bool:
     """True for text made only of moves (columns 1-9 or a-l, cells such as d1) and the spaces
-    or commas between them: a SOURCE read as moves, never as a file name."""
-    return _MOVES_TEXT.fullmatch(text) is not None
+    or commas between them, in any digits (``４４５３`` too, refused by ``other_digits``): a
+    SOURCE read as moves, never as a file name."""
+    return _MOVES_TEXT.fullmatch(ascii_digits(text)) is not None
+
+
+def other_digits(text: str) -> None:
+    """Refuse a move string written in digits other than ASCII (full-width ``４４５３``,
+    Arabic-Indic ``٤٤٥٣``), naming the ASCII one meant: the game writes and links only ASCII
+    move strings, and the same text must not mean a file on one command and moves on another.
+
+    Raises:
+        SourceError: ``text`` is such a move string.
+    """
+    meant = ascii_digits(text)
+    if meant != text and _MOVES_TEXT.fullmatch(meant):
+        raise SourceError(
+            _("{text!r} has digits other than ASCII: write the columns as {meant}").format(
+                text=text.strip(), meant=meant.strip()
+            )
+        )
 
 
 def shown(text: str, width: int = 60) -> str:
@@ -200,6 +220,8 @@ def read_text(
         return Source(read_link(stripped), _("the link"))
     if _is_board_text(stripped):
         return Source(_board_game(stripped, rules, label, rows, cols), label)
+    if "\n" not in stripped:
+        other_digits(stripped)
     if not looks_like_game_file(stripped) and all(
         _MOVES_TEXT.fullmatch(line.split()[0]) for line in stripped.splitlines() if line.split()
     ):
@@ -249,6 +271,7 @@ def read_source(
     if "\x00" in source:
         raise SourceError(_("{shown} holds a NUL character").format(shown=shown(source)))
     text = source.strip()
+    other_digits(text)
     if _MOVES_TEXT.fullmatch(text):  # "" too: the empty board
         return Source(_moves_game(text, rules, f"{shown(text)!r}"), _("the moves"))
     if is_link(text) and not os.path.exists(source):

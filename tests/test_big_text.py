@@ -21,9 +21,12 @@ from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.title import TitleScene
 from game.app.tree.codewalk import Line
+from game.app.tree.draw import chart_rect
+from game.app.tree.placing import strip_height
 from game.board import Board
+from game.i18n import _
 from game.rules import Rules
-from tests.ui import drawn_texts, key_event, open_tree, press, step, wait_until
+from tests.ui import drawn_texts, key_event, open_tree, open_tree_after, press, step, wait_until
 
 pytestmark = pytest.mark.window
 
@@ -142,3 +145,107 @@ def test_the_tree_overlay_keeps_its_lines_whole_at_200(make_app, size):
         lines = [rect for _text, rect in drawn if panel.colliderect(rect)]
         assert all(panel.contains(rect) for rect in lines), panel
         assert not [(a, b) for i, a in enumerate(lines) for b in lines[i + 1 :] if a.colliderect(b)], panel
+
+
+def overlay_at_200(make_app, size):
+    """The tree overlay at 200 % over a depth-5 search, a node with a window and a cutoff
+    (and so the longest explanation) selected."""
+    app = make_app(size)
+    app.settings.ui_scale, app.theme.scale = 200, 2.0
+    tree = open_tree_after(app, "4433", 5)
+    node = next(n for n in tree.known_tree.iter_nodes() if n.ply == 1 and n.pruned_count and n.cutoff_reason())
+    tree.select(node.index, follow=False)
+    step(app)
+    return app, tree, node
+
+
+def said(texts) -> str:
+    """Drawn lines as one text, spaces as the wrapping leaves them."""
+    return " ".join(" ".join(texts).split())
+
+
+@pytest.mark.parametrize("size", [(1024, 720), (1280, 800)], ids=["1024x720", "1280x800"])
+def test_the_tree_detail_panel_says_all_it_knows_at_200(make_app, size):
+    """Issue 38 item 11: the detail panel was cut after "Window out"; every sentence is
+    there now, in the panel or a scroll away (Page Down, with a cue while more is below)."""
+    app, tree, node = overlay_at_200(make_app, size)
+    detail = tree.areas.detail
+    assert not measure(app)
+    seen: dict[tuple[int, str], None] = {}  # each line once, by where it is in the scrolled text
+    for _page in range(40):
+        drawn = [(text, rect) for text, rect in drawn_texts(app, tree) if detail.colliderect(rect)]
+        assert all(detail.contains(rect) for _text, rect in drawn)
+        scrolled = [
+            (text, rect) for text, rect in drawn if tree.detail_panel.layout.view.contains(rect)
+        ]  # not the heading, the cue
+        seen.update(dict.fromkeys((rect.top + tree.detail_panel.offset, text) for text, rect in scrolled))
+        if not tree.detail_panel.more:
+            break
+        assert any(text == _("More below: Page Down") for text, _rect in drawn)  # the cue
+        press(app, pygame.K_PAGEDOWN)
+    else:
+        raise AssertionError("Page Down never reached the panel's end")
+    shown = said(text for _y, text in sorted(seen))
+    for line in tree.detail_lines(node):
+        assert said([line]) in shown, line
+    for _page in range(40):
+        press(app, pygame.K_PAGEUP)
+    assert tree.detail_panel.offset == 0
+
+
+@pytest.mark.parametrize("size", [(1024, 720), (1280, 800)], ids=["1024x720", "1280x800"])
+def test_the_tree_labels_stay_apart_and_the_chart_keeps_its_labels_at_200(make_app, size):
+    """Issue 38 item 11: at 200 % no two labels on the tree's canvas overlap (fewer are
+    drawn where they would), and the nodes-per-ply chart names every ply and its count."""
+    app, tree, _node = overlay_at_200(make_app, size)
+    drawn = drawn_texts(app, tree)
+    canvas = tree.areas.canvas
+    legend = tree.legend.box if tree.legend is not None else pygame.Rect(0, 0, 0, 0)
+    labels = [(text, rect) for text, rect in drawn if canvas.colliderect(rect) and not legend.colliderect(rect)]
+    assert len(labels) > 10
+    overlaps = [(a, b) for i, a in enumerate(labels) for b in labels[i + 1 :] if a[1].colliderect(b[1])]
+    assert not overlaps
+    chart = chart_rect(tree.areas.bottom, strip_height(app.theme, tree.button_rows))
+    in_chart = {text for text, rect in drawn if chart.inflate(20, 0).contains(rect)}
+    for ply, count in enumerate(tree.per_ply[1:], start=1):
+        assert {str(ply), f"{count:,}"} <= in_chart or f"{ply}: {count:,}" in in_chart, (ply, count, in_chart)
+
+
+@pytest.mark.parametrize("size", [(1024, 720), (1280, 800)], ids=["1024x720", "1280x800"])
+def test_no_text_of_the_tree_overlay_or_the_board_stays_small_at_200(make_app, size):
+    """Issue 38 item 11: at 200 % no text is drawn below twice the smallest size the
+    window uses at 100 % (11): the overlay's, and the column badges of a hint's scores."""
+    app, tree, _node = overlay_at_200(make_app, size)
+    sizes: list[tuple[str, float]] = []
+    original = app.theme.text
+
+    def spy(surface, text, size, pos, **options):
+        sizes.append((text, size))
+        return original(surface, text, size, pos, **options)
+
+    app.theme.text = spy
+    try:
+        tree.draw(pygame.display.get_surface())
+    finally:
+        del app.theme.text
+    small = [(text, size) for text, size in sizes if size * app.theme.scale < 22]
+    assert not small
+    app.stack.pop()
+    play = PlayScene(Rules(), Level(4), "computer")
+    app.stack.push(play)
+    step(app)
+    play.jobs.request_hint()
+    assert wait_until(app, lambda: play.jobs.hint is not None, 60)
+    notes = {note.text for note in play.column_notes() if note is not None}
+    assert notes
+    sizes.clear()
+    app.theme.text = spy
+    try:
+        drawn = drawn_texts(app)
+    finally:
+        del app.theme.text
+    badges = [(text, size) for text, size in sizes if text in notes or any(text in note.split() for note in notes)]
+    assert badges and all(size * app.theme.scale >= 22 for _text, size in badges), badges
+    rects = [rect for text, rect in drawn if text in notes or any(text in note.split() for note in notes)]
+    assert not [(a, b) for i, a in enumerate(rects) for b in rects[i + 1 :] if a.colliderect(b)]
+    assert not [p for p in measure(app) if p.startswith("cut: ")]

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import gettext
 import io
+import json
 import os
+import shutil
 import string
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -197,3 +201,114 @@ def test_the_cli_speaks_the_system_language_but_json_stays_english(monkeypatch, 
     printed = io.StringIO()
     assert main(["explore", "44", "--json"], stdout=printed) == 0
     assert json.loads(printed.getvalue())["columns"][0]["words"] == "loss in 18 moves"
+
+
+# --- a damaged catalog (issue 38 item 5) ---------------------------------------------------
+
+MAIN = ROOT / "main.py"
+
+
+def locale_copy(tmp_path: Path) -> Path:
+    """A copy of the shipped locale folder in ``tmp_path``, for a test to damage."""
+    folder = tmp_path / "locale"
+    shutil.copytree(LOCALE_DIR, folder)
+    return folder
+
+
+def german_mo(folder: Path) -> Path:
+    return folder / "de" / "LC_MESSAGES" / f"{i18n.DOMAIN}.mo"
+
+
+def run_german(folder: Path, home: Path, *words: str) -> subprocess.CompletedProcess[str]:
+    """The real command line in German, its catalogs read from ``folder``."""
+    env = {**os.environ, "LANGUAGE": "de", i18n.LOCALE_DIR_ENV: str(folder), "CONNECT4_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, str(MAIN), *words], env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def cut_short(mo: Path) -> None:
+    mo.write_bytes(mo.read_bytes()[: mo.stat().st_size // 2])
+
+
+def emptied(mo: Path) -> None:
+    mo.write_bytes(b"")
+
+
+def one_msgstr_not_utf8(mo: Path) -> None:
+    data = mo.read_bytes()
+    assert data.count("Zurück".encode()) >= 1
+    mo.write_bytes(data.replace("Zurück".encode(), b"Zur\xfc\xfcck", 1))  # same length, not UTF-8
+
+
+@pytest.mark.parametrize("damage", [cut_short, emptied, one_msgstr_not_utf8])
+def test_a_damaged_catalog_means_english_with_one_warning(damage, tmp_path):
+    folder = locale_copy(tmp_path)
+    damage(german_mo(folder))
+    for words in (["--help"], ["explore", "44"]):
+        done = run_german(folder, tmp_path / "home", *words)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+        warnings = [line for line in done.stderr.splitlines() if "translation cannot be read" in line]
+        assert len(warnings) == 1 and str(german_mo(folder)) in warnings[0] and "English" in warnings[0]
+    assert "loss in 18 moves" in done.stdout  # the game speaks English instead
+
+
+def test_a_damaged_catalog_in_process_is_said_once_and_kept_for_the_window(tmp_path, monkeypatch, capsys):
+    folder = locale_copy(tmp_path)
+    emptied(german_mo(folder))
+    monkeypatch.setenv(i18n.LOCALE_DIR_ENV, str(folder))
+    assert set_language("de") == "en" and _("Back") == "Back"
+    assert set_language("de") == "en"  # asked again: not said again
+    assert capsys.readouterr().err.count("translation cannot be read") == 1
+    assert "German" not in (i18n.catalog_problem() or "") and "Deutsch" in (i18n.catalog_problem() or "")
+    assert set_language("es") == "es" and i18n.catalog_problem() is None  # the Spanish copy is whole
+
+
+def write_catalog_with(folder: Path, code: str, msgid: str, index: int, broken: str) -> None:
+    """Compile into ``folder`` the shipped catalog of ``code`` with one translation replaced."""
+    messages = catalog(code)
+    message = messages[msgid]
+    if isinstance(message.string, tuple):
+        forms = list(message.string)
+        forms[index] = broken
+        message.string = tuple(forms)
+    else:
+        message.string = broken
+    with (folder / code / "LC_MESSAGES" / f"{i18n.DOMAIN}.mo").open("wb") as fh:
+        write_mo(fh, messages)
+
+
+@pytest.mark.parametrize(
+    "broken", ["Niederlage in {mvoes} Zügen", "Niederlage in {} Zügen", "Niederlage in {moves Zügen"]
+)
+def test_a_translation_whose_fields_differ_is_said_in_english(broken, tmp_path):
+    folder = locale_copy(tmp_path)
+    write_catalog_with(folder, "de", "loss in {moves} move", 1, broken)
+    done = run_german(folder, tmp_path / "home", "explore", "44")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "loss in 18 moves" in done.stdout  # that one sentence in English...
+    assert "Spieler 1" in done.stdout  # ...the others still in German
+
+
+def test_a_translated_sentence_with_other_fields_falls_back_in_process(tmp_path, monkeypatch):
+    folder = locale_copy(tmp_path)
+    write_catalog_with(folder, "de", "Player {value}", 0, "Spieler {valeu}")
+    monkeypatch.setenv(i18n.LOCALE_DIR_ENV, str(folder))
+    assert set_language("de") == "de"
+    assert _("Player {value}").format(value=2) == "Player 2"
+    assert _("Back") == "Zurück"
+    assert ngettext("loss in {moves} move", "loss in {moves} moves", 3).format(moves=3) == "Niederlage in 3 Zügen"
+
+
+def test_a_window_started_in_a_damaged_language_says_so_on_screen(tmp_path, monkeypatch, make_app):
+    """The window has no stderr a player sees: the damaged catalog's sentence is its toast."""
+    folder = locale_copy(tmp_path)
+    cut_short(german_mo(folder))
+    monkeypatch.setenv(i18n.LOCALE_DIR_ENV, str(folder))
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text(json.dumps({"language": "de"}))
+    app = make_app((900, 700), home=home)
+    assert app.toast is not None and "translation cannot be read" in app.toast[0]
+    assert _("Back") == "Back"  # and the window speaks English
+    set_language("en")

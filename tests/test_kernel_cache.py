@@ -10,8 +10,10 @@ The processes here point ``XDG_CACHE_HOME`` at temporary folders.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import random
 import stat
 import subprocess
 import sys
@@ -20,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from ai.compiled import kernel_file
-from ai.compiled.kernel_file import MAGIC, KernelCode, KernelFileError
+from ai.compiled.kernel_file import MAGIC, KernelCode, KernelFileError, KernelProofError
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = "k" * 64
@@ -51,12 +53,12 @@ def saved_whole(path: Path, like: Path) -> bool:
     return True
 
 
-def solve(cache: Path, *, prefix: str = "") -> tuple[dict[str, object], list[str], str]:
+def solve(cache: Path, *, prefix: str = "", timeout: float = 300) -> tuple[dict[str, object], list[str], str]:
     """Solve a position past the book in a new process: (what it said, warnings, stderr)."""
     env = {key: value for key, value in os.environ.items() if key not in ("CONNECT4_PURE_PYTHON",)}
     env["XDG_CACHE_HOME"] = str(cache)
     proc = subprocess.run(
-        [sys.executable, "-c", prefix + SOLVE], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+        [sys.executable, "-c", prefix + SOLVE], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
     )
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr[-3000:]
     warnings = [line for line in proc.stderr.splitlines() if line.strip()]
@@ -65,7 +67,7 @@ def solve(cache: Path, *, prefix: str = "") -> tuple[dict[str, object], list[str
 
 def test_a_kernel_file_reads_back_whole(tmp_path):
     path = tmp_path / "solver.kernel"
-    kernel_file.write(path, KEY, FAKE)
+    kernel_file.write(path, KEY, FAKE, proven=True)
     assert kernel_file.read(path, KEY) == FAKE
     assert [p.name for p in tmp_path.iterdir()] == ["solver.kernel"]  # no temporary file left
 
@@ -94,7 +96,7 @@ def damaged(path: Path, how: str) -> None:
 )
 def test_a_damaged_kernel_file_is_refused(tmp_path, how):
     path = tmp_path / "solver.kernel"
-    kernel_file.write(path, KEY, FAKE)
+    kernel_file.write(path, KEY, FAKE, proven=True)
     damaged(path, how)
     with pytest.raises(KernelFileError):
         kernel_file.read(path, KEY)
@@ -102,7 +104,7 @@ def test_a_damaged_kernel_file_is_refused(tmp_path, how):
 
 def test_a_kernel_file_built_for_another_source_or_cpu_is_refused(tmp_path):
     path = tmp_path / "solver.kernel"
-    kernel_file.write(path, KEY, FAKE)
+    kernel_file.write(path, KEY, FAKE, proven=True)
     with pytest.raises(KernelFileError, match="built for another"):
         kernel_file.read(path, "x" * 64)
 
@@ -278,3 +280,101 @@ def test_without_llvmlite_the_python_solver_answers_with_one_warning(tmp_path):
     said, warnings, stderr = solve(tmp_path, prefix=prefix)
     assert said["score"] == 5 and not said["compiled"], said
     assert len(warnings) == 1 and "pure-Python" in warnings[0], stderr
+
+
+# --- files that are not provably the right code (issue 38 item 6) --------------------------
+
+
+def test_a_kernel_file_never_proven_is_refused_but_the_proving_child_may_read_it(tmp_path):
+    path = tmp_path / "solver.kernel"
+    kernel_file.write(path, KEY, FAKE)
+    with pytest.raises(KernelFileError, match="never proven"):
+        kernel_file.read(path, KEY)
+    assert kernel_file.read(path, KEY, proven=False) == FAKE
+
+
+def test_a_proof_mark_of_other_code_is_refused(tmp_path):
+    path = tmp_path / "solver.kernel"
+    kernel_file.write(path, KEY, FAKE, proven=True)
+    data = path.read_bytes()
+    header = json.loads(data[len(MAGIC) :].split(b"\n", 1)[0])
+    header["proven"] = "0" * 64
+    path.write_bytes(MAGIC + json.dumps(header).encode() + b"\n" + FAKE.code)
+    with pytest.raises(KernelFileError, match="never proven"):
+        kernel_file.read(path, KEY)
+
+
+def fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def link_to_dev_zero(path: Path) -> None:
+    path.symlink_to("/dev/zero")
+
+
+def link_to_a_proven_file(path: Path) -> None:
+    target = path.with_name("elsewhere.kernel")
+    kernel_file.write(target, KEY, FAKE, proven=True)
+    path.symlink_to(target)
+
+
+def whole_header_over_a_longer_file(path: Path) -> None:
+    kernel_file.write(path, KEY, FAKE, proven=True)
+    with path.open("ab") as out:
+        out.write(b"\0" * 4096)
+
+
+def header_announcing_a_huge_size(path: Path) -> None:
+    header = {"key": KEY, "symbol": "entry", "size": 1 << 50, "sha256": "0" * 64, "external": [], "proven": "0" * 64}
+    path.write_bytes(MAGIC + json.dumps(header).encode() + b"\n" + FAKE.code)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [fifo, link_to_dev_zero, link_to_a_proven_file, whole_header_over_a_longer_file, header_announcing_a_huge_size],
+)
+def test_anything_but_a_regular_file_of_the_headers_size_is_refused_at_once(tmp_path, make):
+    path = tmp_path / "solver.kernel"
+    make(path)
+    with pytest.raises(KernelFileError):
+        kernel_file.read(path, KEY)  # a FIFO neither blocks nor is read; /dev/zero is not read to the end
+
+
+def wrong_code_under_a_valid_header(path: Path) -> None:
+    """The file's header kept (its key), the code replaced by bytes of the same length,
+    size and sha256 recomputed: a whole file of the wrong code, as a careless copy or
+    another program could leave."""
+    data = path.read_bytes()
+    header = json.loads(data[len(MAGIC) :].split(b"\n", 1)[0])
+    code = bytes(random.Random(38).randrange(256) for _ in range(header["size"]))
+    header = {key: header[key] for key in ("key", "symbol", "external")}
+    header.update(size=len(code), sha256=hashlib.sha256(code).hexdigest())
+    path.write_bytes(MAGIC + json.dumps(header).encode() + b"\n" + code)
+
+
+@pytest.mark.slow
+def test_the_proof_fails_for_wrong_code_under_a_valid_header_without_hurting_the_caller(built, tmp_path):
+    path = tmp_path / built.name
+    path.write_bytes(built.read_bytes())
+    kernel_file.prove("solver", path)  # the real kernel passes
+    wrong_code_under_a_valid_header(path)
+    with pytest.raises(KernelProofError, match="failed its proof"):
+        kernel_file.prove("solver", path)  # the child dies (SIGSEGV, SIGABRT) or answers wrong; not this process
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attack", ["wrong code under a valid header", "a FIFO", "a symbolic link to /dev/zero"])
+def test_a_kernel_file_that_is_not_provably_right_is_rebuilt_and_the_solve_is_right(built, tmp_path, attack):
+    cache = tmp_path / "cache"
+    path = copied_into(cache, built)
+    if attack == "wrong code under a valid header":
+        wrong_code_under_a_valid_header(path)
+    else:
+        path.unlink()
+        fifo(path) if attack == "a FIFO" else link_to_dev_zero(path)
+    said, warnings, stderr = solve(cache, timeout=150)  # a hang or a crash fails here
+    assert said == {"score": 5, "compiled": True, "numba": True, "file": str(path)}, said
+    assert len(warnings) == 1 and "compiled it again" in warnings[0], stderr
+    assert path.is_file() and not path.is_symlink() and saved_whole(path, built)  # rebuilt, proven
+    again, warnings, stderr = solve(cache, timeout=150)  # the next start loads it: no numba, no word
+    assert again == {"score": 5, "compiled": True, "numba": False, "file": str(path)} and warnings == [], stderr

@@ -180,6 +180,45 @@ def test_save_leaves_no_temporary_file_and_replaces_whole(tmp_path):
     assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]
 
 
+@pytest.mark.parametrize("relative", [False, True], ids=["absolute link", "relative link"])
+def test_a_symlinked_file_is_saved_through_the_link(tmp_path, relative):
+    """A user who keeps the settings elsewhere (a dotfiles folder) and links them here:
+    each save writes the linked file (whole, in its own folder, its permissions kept) and
+    the link stays a link."""
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    kept = dotfiles / "connect4.json"
+    kept.write_text(good_text(), encoding="utf-8")
+    kept.chmod(0o640)
+    home = tmp_path / "home"
+    home.mkdir()
+    link = home / "settings.json"
+    link.symlink_to(Path("..") / "dotfiles" / "connect4.json" if relative else kept)
+    for wins in (11, 12):
+        assert save_settings(Settings(tally={"wins": wins, "draws": 0, "losses": 0}), link)
+        assert link.is_symlink() and os.readlink(link) == str(
+            Path("..") / "dotfiles" / "connect4.json" if relative else kept
+        )
+        assert json.loads(kept.read_text(encoding="utf-8"))["tally"]["wins"] == wins
+        assert read_settings(link).settings.tally["wins"] == wins
+    assert (kept.stat().st_mode & 0o777) == 0o640
+    assert sorted(p.name for p in dotfiles.iterdir()) == ["connect4.json"]
+    assert sorted(p.name for p in home.iterdir()) == ["settings.json"]
+
+
+def test_a_damaged_symlinked_file_is_kept_aside_and_the_link_kept(tmp_path):
+    kept = tmp_path / "dotfiles" / "connect4.json"
+    kept.parent.mkdir()
+    kept.write_bytes(b"\x00\x01 not settings at all")
+    link = tmp_path / "home" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(kept)
+    report = read_settings(link)
+    assert report.moved_to is not None and report.moved_to.read_bytes() == b"\x00\x01 not settings at all"
+    assert save_settings(report.settings, link)
+    assert link.is_symlink() and json.loads(kept.read_text(encoding="utf-8"))["tally"] == report.settings.tally
+
+
 def test_a_full_disk_mid_save_leaves_the_old_file_whole(tmp_path):
     """A real failed write: the file size limit (RLIMIT_FSIZE) stops the save half-way."""
     path = write(tmp_path, good_text())

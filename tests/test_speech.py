@@ -8,6 +8,7 @@ import shutil
 import sys
 import time
 import wave
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -130,3 +131,125 @@ def test_a_move_a_hint_and_a_result_are_spoken(app, tmp_path):
     assert heard(app, "Player 1 wins") > 0.5
     app.step([key_event(pygame.K_2)], FRAME)  # an error: the game is over
     assert heard(app, "The game is over") > 0.5
+
+
+# -- no voice outlives its sentence, nor the game ----------------------------------------
+
+
+def process_stat(pid: int) -> tuple[str, int, int] | None:
+    """The state letter, parent and process group of ``pid`` from /proc; None if gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()
+    return fields[0], int(fields[1]), int(fields[2])
+
+
+def running(pids: list[int]) -> list[int]:
+    """Those of ``pids`` still running (a zombie has ended)."""
+    return [pid for pid in pids if (stat := process_stat(pid)) is not None and stat[0] != "Z"]
+
+
+def frames_until(speech: Speech, done: Callable[[], bool], what: str, seconds: float = 10.0) -> None:
+    """Run frames (``follow`` is the speech's part of one) until ``done``; fail after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, what
+        speech.follow(None)
+        time.sleep(0.01)
+
+
+def zombie_children() -> list[int]:
+    """This test's own children that ended and were never reaped."""
+    return [
+        int(entry.name)
+        for entry in Path("/proc").iterdir()
+        if entry.name.isdigit() and (stat := process_stat(int(entry.name))) and stat[:2] == ("Z", os.getpid())
+    ]
+
+
+def wrapper_voice(folder: Path, *, wrapper_ignores_term: bool) -> tuple[Voice, Path]:
+    """A voice as a wrapper script is (``espeak-ng --stdout | aplay``): a shell that reads
+    the sentence and waits for a child that ignores SIGTERM (as a sound player busy in
+    its device may); the wrapper too, if ``wrapper_ignores_term``.  Each writes its pid
+    to the returned file once its SIGTERM is set as it will be."""
+    pids = folder / "pids"
+    child = (
+        "import os, signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+        f"open({str(pids)!r}, 'a').write(f'child {{os.getpid()}}\\n'); time.sleep(120)"
+    )
+    script = folder / "voice.sh"
+    script.write_text(
+        "#!/bin/sh\n"
+        + ("trap '' TERM\n" if wrapper_ignores_term else "")
+        + "cat > /dev/null\n"
+        + f"'{sys.executable}' -c \"{child}\" &\n"
+        + f"echo \"wrapper $$\" >> '{pids}'\n"
+        + "wait\n"
+    )
+    script.chmod(0o755)
+    return Voice("wrapper", (str(script),)), pids
+
+
+def recorded(pids: Path) -> list[int]:
+    return [int(line.split()[1]) for line in pids.read_text().splitlines()] if pids.exists() else []
+
+
+@pytest.mark.parametrize("wrapper_ignores_term", [False, True], ids=["wrapper", "wrapper ignoring TERM"])
+def test_cut_off_voices_leave_no_process_and_no_zombie(tmp_path, wrapper_ignores_term):
+    """Ten sentences, each cut off by the next while its voice runs (a wrapper and a child
+    that ignores SIGTERM): the cut-off voices end in the frames that follow, each voice in
+    a process group of its own, and when the game quits not one of them is left, nor a
+    zombie."""
+    voice, pids = wrapper_voice(tmp_path, wrapper_ignores_term=wrapper_ignores_term)
+    speech = Speech(True, voice=voice)
+    groups = set()
+    for number in range(10):
+        speech.say(f"Sentence {number}")
+        assert speech.process is not None
+        groups.add(os.getpgid(speech.process.pid))
+        frames_until(speech, lambda: len(recorded(pids)) == 2 * (number + 1), "the voice did not start", 30)
+    cut_off, speaking = recorded(pids)[:-2], recorded(pids)[-2:]
+    frames_until(speech, lambda: not running(cut_off), f"cut-off voices still running: {running(cut_off)}")
+    assert running(speaking) == speaking, "the sentence being said goes on"
+    assert len(groups) == 10 and os.getpgid(0) not in groups
+    speech.close()  # the game quits
+    assert zombie_children() == []
+    frames_until(speech, lambda: not running(speaking), f"the last voice outlived the game: {running(speaking)}", 5)
+    assert zombie_children() == []
+
+
+@pytest.mark.skipif(
+    ESPEAK is None and not os.environ.get("CI"), reason="espeak-ng is not installed (.ci/run installs it)"
+)
+def test_espeak_cut_off_leaves_no_zombie(tmp_path):
+    speech = Speech(True, voice=Voice("espeak-ng", (ESPEAK, "--stdin"), tmp_path))
+    started = []
+    for number in range(8):
+        speech.say(f"This is a long sentence number {number} that will not be finished")
+        started.append(speech.process.pid)
+    frames_until(speech, lambda: all(process_stat(pid) is None for pid in started[:-1]), "a cut-off voice not reaped")
+    assert zombie_children() == []
+    speech.close()
+    assert zombie_children() == [] and all(process_stat(pid) is None for pid in started)
+
+
+def test_voices_cut_off_as_speech_is_switched_off_still_end(app, tmp_path):
+    """Options switches spoken output off while a voice that ignores SIGTERM is speaking:
+    the window's frames go on tending it, so it is killed after the grace, not left
+    running until the game quits."""
+    voice, pids = wrapper_voice(tmp_path, wrapper_ignores_term=True)
+    app.speech = Speech(True, voice=voice)
+    app.speech.say("A sentence nobody will hear to its end")
+    deadline = time.monotonic() + 30
+    while len(recorded(pids)) < 2:
+        assert time.monotonic() < deadline, "the voice did not start"
+        time.sleep(0.01)
+    app.speech.enabled = False  # what Options does
+    app.speech.stop()
+    deadline = time.monotonic() + 10
+    while running(recorded(pids)) or zombie_children():
+        assert time.monotonic() < deadline, f"left: {running(recorded(pids))}, zombies {zombie_children()}"
+        app.step([], FRAME)
+        time.sleep(0.01)

@@ -7,10 +7,11 @@ import sys
 
 from ai.exact import ExactScore
 from ai.search import search
-from ai.tree import FORCED_MEANING, fmt_tree_value, is_forced_value
+from ai.tree import fmt_tree_value, forced_meaning, is_forced_value
 from game.app.tree.replay import Replay
 from game.app.tree.text import detail_lines, exact_verdict, node_text
 from game.board import Board
+from game.i18n import set_language
 
 
 def test_the_sentence_modules_import_no_pygame():
@@ -50,7 +51,7 @@ def test_detail_lines_spell_each_value_one_way():
     assert any(line.startswith("Cutoff:") for line in lines)
     if forced is not None:  # +F / -F everywhere, never the raw number beside it
         text = " ".join(detail_lines(forced, None, None, []))
-        assert f"F: {FORCED_MEANING}" in text and fmt_tree_value(forced.value) in text
+        assert f"F: {forced_meaning()}" in text and fmt_tree_value(forced.value) in text
 
 
 def test_exact_verdict_counts_plies_from_the_node():
@@ -76,3 +77,15 @@ def test_the_bottom_panel_lines_name_both_values_and_the_minimal_tree():
     said = order_line(563, 391, 7, None, searched=833)
     assert said.startswith("Knuth-Moore minimal tree (b=7): 563 nodes, 391 leaves") and "O: rerun" in said
     assert "needed fewer" in order_line(563, 391, 7, None, searched=100)
+
+
+def test_the_forced_value_is_explained_in_the_language_in_use():
+    """The +F sentence was an f-string, never translated: German players read English."""
+    try:
+        set_language("de")
+        assert forced_meaning().startswith("eine Seite gewinnt erzwungen") and "100.000" not in forced_meaning()
+        set_language("es")
+        assert forced_meaning().startswith("un lado gana a la fuerza")
+    finally:
+        set_language("en")
+    assert forced_meaning().startswith("a side wins by force") and "100,000" in forced_meaning()

@@ -27,7 +27,7 @@ from game.app.worker_protocol import JobPurpose
 from game.board import Board
 from game.rules import MIN, Rules
 from tests.test_search import HAND_GRID, HAND_RULES
-from tests.ui import FRAME, click, drawn_texts, open_tree, press, settle, step, wait_until
+from tests.ui import FRAME, click, drawn_texts, open_tree, open_tree_after, press, settle, step, wait_until
 
 pytestmark = pytest.mark.window  # drives the real window (deselect with -m 'not window')
 
@@ -418,6 +418,26 @@ def test_compare_runs_the_search_again_with_pruning_switched(app, hand):
     if scene.compare_job is not None:  # (a tiny search can answer within its own frame)
         press(app, pygame.K_c)
     assert scene.compare_job is None
+
+
+def test_compare_times_both_searches_after_a_warm_up_never_the_first_search(app):
+    """Issue 38 item 14: the shown search's own time (maybe the session's first search,
+    with its one-time start-up cost) is never set beside a warm one: both settings are
+    warmed up, then both timed; the shown setting's timed run is the same search."""
+    from game.app.tree.draw import compare_line
+
+    scene = open_tree_after(app, "4433", 5)
+    shown = scene.record.result
+    press(app, pygame.K_c)
+    assert wait_until(app, lambda: scene.compare_result is not None, 60)
+    runs = scene.comparison.runs
+    assert [(run.warm_up, run.pruning) for run in runs] == [(True, True), (True, False), (False, True), (False, False)]
+    again = scene.comparison.timed(True)
+    assert (again.stats.nodes, again.value, again.move) == (shown.stats.nodes, shown.value, shown.move)
+    assert scene.compare_result is scene.comparison.timed(False) and scene.compare_result.pruning is False
+    said = compare_line(scene, scene.known_tree)
+    assert "after a warm-up" in said
+    assert f"with alpha-beta {again.stats.nodes:,} nodes, {again.stats.seconds:.3f} s" in said
 
 
 def test_move_orders_rerun_the_search_beside_the_minimal_tree(app):

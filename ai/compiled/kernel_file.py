@@ -12,8 +12,20 @@ threads run meanwhile): about 0.05 s, where importing numba and loading numba's 
 cache took about 0.6 s before any work.
 
 File layout: ``MAGIC``, one line of JSON (``key``, ``symbol``, ``size``, ``sha256``,
-``external``), then ``size`` bytes of object code.  Anything else (truncated, garbage,
-built for another source or CPU) is a ``KernelFileError``, and the caller builds anew.
+``external``, ``proven``), then ``size`` bytes of object code.  Anything else (truncated,
+garbage, built for another source or CPU, not a regular file: a FIFO, a symbolic link, a
+device) is a ``KernelFileError``, and the caller builds anew.  A file is read through one
+descriptor opened without following links and without blocking, checked to be a regular
+file whose size is the header's, and never read past that size.
+
+A whole header over wrong code (another kernel's, or bytes made to fit) would crash every
+process that maps it, so no process maps a file until it is proven: ``save_proven`` writes
+a new file, runs it once in a child process (``ai.compiled.kernel_proof``: one small known
+position, compared with the pure-Python twin), and only then writes it with ``proven``
+(the code's sha256) in its header.  A file without that mark is built again.  The mark
+keeps out damage and files the game did not write; it is no signature (whoever can write
+the cache folder can write the mark too).  Cost: the first start pays the child (about
+1 s beside a build of 5-20 s); later starts read the header mark (no child).
 
 Loading rules (``KernelLoader``, one per kernel, for the window's worker and every other
 caller):
@@ -45,6 +57,8 @@ import hashlib
 import json
 import logging
 import os
+import stat
+import subprocess
 import sys
 import tempfile
 import threading
@@ -61,6 +75,14 @@ from ai.compiled import bits
 LOG = logging.getLogger(__name__)
 MAGIC = b"connect4 solver kernel 1\n"
 PURE_PYTHON_ENV = "CONNECT4_PURE_PYTHON"
+HEADER_LIMIT = 64 * 1024
+"""The longest header line read (a real one is a few hundred bytes)."""
+CODE_LIMIT = 256 * 1024 * 1024
+"""The largest object code a header may announce (a real kernel's is well under 1 MB)."""
+PROOF_TIMEOUT = 120.0
+"""Seconds a proof may take (it takes about one; wrong code may loop for ever)."""
+ROOT = Path(__file__).resolve().parent.parent.parent
+"""The folder holding the ``ai`` package, for the proving child's import path."""
 
 
 def cache_folder() -> Path:
@@ -81,6 +103,10 @@ def pure_python_forced() -> bool:
 
 class KernelFileError(Exception):
     """The kernel file is missing, damaged, or was built for something else."""
+
+
+class KernelProofError(KernelFileError):
+    """A kernel file did not answer its known position as the Python twin does."""
 
 
 @dataclass(frozen=True)
@@ -201,18 +227,21 @@ def machine_code(compiled: Any) -> KernelCode:
     return KernelCode(symbol, bytes(machine.emit_object(module)), tuple(external))
 
 
-def write(path: Path, kernel_key: str, kernel: KernelCode) -> None:
-    """Save ``kernel`` at ``path`` whole or not at all (a temporary file, then a rename).
+def write(path: Path, kernel_key: str, kernel: KernelCode, *, proven: bool = False) -> None:
+    """Save ``kernel`` at ``path`` whole or not at all (a temporary file, then a rename);
+    ``proven`` marks it as having passed its proof (``save_proven`` alone says so).
 
     Raises:
         OSError: the folder cannot be made or written.
     """
+    digest = hashlib.sha256(kernel.code).hexdigest()
     header = {
         "key": kernel_key,
         "symbol": kernel.symbol,
         "size": len(kernel.code),
-        "sha256": hashlib.sha256(kernel.code).hexdigest(),
+        "sha256": digest,
         "external": list(kernel.external),
+        "proven": digest if proven else "",
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".kernel-", suffix=".part")
@@ -225,32 +254,113 @@ def write(path: Path, kernel_key: str, kernel: KernelCode) -> None:
         raise
 
 
-def read(path: Path, kernel_key: str) -> KernelCode:
-    """The kernel saved at ``path`` if it is whole and was built for ``kernel_key``.
+def read(path: Path, kernel_key: str, *, proven: bool = True) -> KernelCode:
+    """The kernel saved at ``path`` if it is a whole regular file built for ``kernel_key``
+    and (unless ``proven`` is False: the proving child) marked as having passed its proof.
 
     Raises:
-        KernelFileError: missing, unreadable, damaged or built for something else.
+        KernelFileError: missing, not a regular file, unreadable, damaged, built for
+            something else, or never proven.
     """
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        data = path.read_bytes()
+        handle = os.open(path, flags)  # a symbolic link fails here; a FIFO opens without waiting
     except OSError as error:
         raise KernelFileError(f"cannot read {path}: {error.strerror or error}") from None
-    if not data.startswith(MAGIC):
-        raise KernelFileError(f"{path} is not a kernel file")
-    line_end = data.find(b"\n", len(MAGIC))
-    try:
-        header = json.loads(data[len(MAGIC) : line_end])
-        code = data[line_end + 1 :]
-        symbol, size, digest = str(header["symbol"]), int(header["size"]), str(header["sha256"])
-        external = tuple(str(name) for name in header["external"])
-        built_for = str(header["key"])
-    except (ValueError, KeyError, TypeError) as error:
-        raise KernelFileError(f"{path} has a damaged header ({error})") from None
+    found = os.fstat(handle)
+    if not stat.S_ISREG(found.st_mode):
+        os.close(handle)
+        raise KernelFileError(f"{path} is not a regular file")
+    with os.fdopen(handle, "rb", buffering=0) as file:
+        try:
+            head = file.read(len(MAGIC) + HEADER_LIMIT)
+            if not head.startswith(MAGIC):
+                raise KernelFileError(f"{path} is not a kernel file")
+            line_end = head.find(b"\n", len(MAGIC))
+            if line_end < 0:
+                raise KernelFileError(f"{path} has a damaged header (no end of line)")
+            header, size = _header(path, head[len(MAGIC) : line_end])
+            if found.st_size != line_end + 1 + size:
+                raise KernelFileError(f"{path} is damaged ({found.st_size - line_end - 1} bytes of code, not {size})")
+            code = head[line_end + 1 :] + _read_exactly(file, size - (len(head) - line_end - 1))
+        except OSError as error:
+            raise KernelFileError(f"cannot read {path}: {error.strerror or error}") from None
+    symbol, digest, external, built_for, mark = header
     if built_for != kernel_key:
         raise KernelFileError(f"{path} was built for another solver, CPU or llvmlite")
     if len(code) != size or hashlib.sha256(code).hexdigest() != digest:
         raise KernelFileError(f"{path} is damaged ({len(code)} of {size} bytes, or a wrong checksum)")
+    if proven and mark != digest:
+        raise KernelFileError(f"{path} was never proven to be this kernel")
     return KernelCode(symbol, code, external)
+
+
+def _header(path: Path, line: bytes) -> tuple[tuple[str, str, tuple[str, ...], str, str], int]:
+    """The header's (symbol, sha256, external names, key, proof mark) and the code's size."""
+    try:
+        header = json.loads(line)
+        symbol, size, digest = str(header["symbol"]), int(header["size"]), str(header["sha256"])
+        external = tuple(str(name) for name in header["external"])
+        built_for, mark = str(header["key"]), str(header.get("proven", ""))
+    except (ValueError, KeyError, TypeError, RecursionError) as error:
+        raise KernelFileError(f"{path} has a damaged header ({error})") from None
+    if not 0 <= size <= CODE_LIMIT:
+        raise KernelFileError(f"{path} has a damaged header (a size of {size} bytes)")
+    return (symbol, digest, external, built_for, mark), size
+
+
+def _read_exactly(file: Any, count: int) -> bytes:
+    """``count`` bytes from ``file`` (fewer where it ends early: the size check finds it)."""
+    parts, left = [], count
+    while left > 0:
+        part = file.read(left)
+        if not part:
+            break
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
+
+
+def prove(name: str, path: Path) -> None:
+    """Run the kernel file at ``path`` (kernel ``name``) once in a child process against its
+    Python twin (``ai.compiled.kernel_proof``); return when it answered as the twin does.
+
+    Raises:
+        KernelProofError: the child crashed, answered otherwise, or took too long.
+        OSError: no child could be started.
+    """
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    env.pop(PURE_PYTHON_ENV, None)
+    command = [sys.executable, "-m", "ai.compiled.kernel_proof", name, str(path)]
+    try:
+        done = subprocess.run(
+            command, env=env, capture_output=True, text=True, errors="replace", timeout=PROOF_TIMEOUT, check=False
+        )
+    except subprocess.TimeoutExpired:
+        raise KernelProofError(f"the new {name} kernel did not finish its proof in {PROOF_TIMEOUT:.0f} s") from None
+    if done.returncode != 0 or done.stdout.strip().splitlines()[-1:] != ["proven"]:
+        how = f"died of signal {-done.returncode}" if done.returncode < 0 else f"exited with {done.returncode}"
+        last = (done.stdout.strip() or done.stderr.strip()).splitlines()[-1:] or [""]
+        raise KernelProofError(f"the new {name} kernel failed its proof ({how}: {last[0][:200]})")
+
+
+def save_proven(spec: KernelSpec[Any], path: Path, kernel_key: str, kernel: KernelCode) -> None:
+    """Save ``kernel`` at ``path`` marked proven, once a child process ran it from a file
+    (an unmarked temporary one beside ``path``) and it answered as its Python twin.
+
+    Raises:
+        OSError: the folder cannot be made or written.
+        KernelProofError: the kernel failed its proof (nothing is saved).
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, trial = tempfile.mkstemp(dir=path.parent, prefix=".kernel-", suffix=".trial")
+    os.close(handle)
+    try:
+        write(Path(trial), kernel_key, kernel)
+        prove(spec.name, Path(trial))
+        write(path, kernel_key, kernel, proven=True)
+    finally:
+        Path(trial).unlink(missing_ok=True)
 
 
 def _never_called() -> None:
@@ -352,6 +462,7 @@ def load_or_build(spec: KernelSpec[K], folder: Path) -> Prepared[K]:
 
     Raises:
         ImportError: no llvmlite or (to build) no numba.
+        KernelProofError: the kernel built here failed its proof (it is not used).
         Exception: numba could not compile the kernel, or llvmlite not load it.
     """
     kernel_key = key(spec.source())
@@ -365,14 +476,13 @@ def load_or_build(spec: KernelSpec[K], folder: Path) -> Prepared[K]:
     code = _built.get(kernel_key)
     if code is None:
         code = _built[kernel_key] = build(spec)
-    loaded = spec.loaded(code, spec.args)
     try:
-        write(path, kernel_key, code)
-    except OSError as error:
+        save_proven(spec, path, kernel_key, code)
+    except OSError as error:  # not saved, so never proven: this process's own build is used as it is
         where = error.filename or folder
         saving = f"cannot save the compiled {spec.name} in {where} ({error.strerror or error}): it is compiled again next start"
         problem = f"{problem}, but {saving}" if problem else saving
-    return Prepared(loaded, path, problem)
+    return Prepared(spec.loaded(code, spec.args), path, problem)
 
 
 class KernelLoader(Generic[K]):
@@ -446,6 +556,11 @@ class KernelLoader(Generic[K]):
                 LOG.warning("the compiled %s's cache: %s", self.noun, prepared.problem)
             self.state = "ready"
             return True
+
+    def adopt(self, kernel: K, path: Path) -> None:
+        """Use ``kernel`` (loaded from ``path``) from now on: the proving child's way in."""
+        with self._lock:
+            self._path, self._loaded, self.state = path, kernel, "ready"
 
     def prepare_in_background(self) -> threading.Thread:
         """Start ``prepare`` in a daemon thread (once); until it ends, ``kernel`` is None."""

@@ -18,6 +18,10 @@ from game.board import Board
 from game.notation import column_letter
 from game.rules import EMPTY, Cell, Rules, Run
 
+NOTE_SMALLEST = 11.0
+"""The column badges' least text size above 100 % (the UI scale multiplies it): a badge
+grows with the text size rather than keep its text at the 100 % size."""
+
 
 @dataclass(frozen=True)
 class ColumnNote:
@@ -247,16 +251,29 @@ class BoardView:
         """A column's badge: its text on the note's colour, clear of the rounded ends; on two
         lines ("pierde" over "18") in a taller badge where a narrow column has no room for one."""
         rect = layout.note_rect(col)
-        room = rect.width - 2 * int(rect.height * 0.4)  # the straight middle and a little of each end
-        size = min(max(11, int(rect.height * 0.75)), rect.height * 0.9 / self.theme.scale)
+        scale = self.theme.scale
         font = self.theme.font
-        while size > 9 / self.theme.scale and font(size, True).size(note.text)[0] > room:
-            size -= 0.5  # shrink rather than cut "lose 18" (a badge does not grow with the text size)
+        # The badge's size at 100 %, made bigger by the UI scale like every text; the badge
+        # grows with it (taller, as wide as its column), never the text smaller than
+        # NOTE_SMALLEST at a big scale ("lose" over "18" where one line is too wide).
+        size: float = min(max(11, int(rect.height * 0.75)), rect.height * 0.9)
+        least = 9.0 if scale <= 1 else NOTE_SMALLEST
+        rect.height = max(rect.height, font(size, True).get_linesize() + 4)
+        if scale > 1:
+            rect.width = max(rect.width, min(layout.cell - 4, font(size, True).size(note.text)[0] + rect.height))
+            rect.centerx = round(layout.center(0, col)[0])
+        room = rect.width - 2 * int(rect.height * 0.4)  # the straight middle and a little of each end
+        while size > least and font(size, True).size(note.text)[0] > room:
+            size = max(least, size - 0.5)  # shrink rather than cut "lose 18"
+            room = rect.width - 2 * int(rect.height * 0.4)
         if font(size, True).size(note.text)[0] > room:  # still too wide: into the round ends, not cut
             room = rect.width - 4
         lines = [note.text]
         if font(size, True).size(note.text)[0] > room and " " in note.text:
             lines = note.text.rsplit(" ", 1)
+        while size > 9 / scale and max(font(size, True).size(line)[0] for line in lines) > rect.width - 4:
+            size -= 0.5  # a narrow column on a small board: whole words, smaller, never cut
+        if len(lines) == 2:
             rect.height = 2 * font(size, True).get_linesize() + 4
         radius = min(rect.height, rect.width) // 2
         pygame.draw.rect(surface, note.color, rect, border_radius=radius)

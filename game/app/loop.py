@@ -41,7 +41,7 @@ from game.app.worker import AIWorker, JobOwner
 from game.app.worker_protocol import Job, WorkerLost, WorkerNote
 from game.archive.store import Archive
 from game.desktop.install import APP_ID
-from game.i18n import N_, _, set_language
+from game.i18n import N_, _, catalog_problem, set_language
 from game.sources import Source
 
 log = logging.getLogger(__name__)
@@ -131,6 +131,8 @@ class App:
         if report.warning:  # said once, in the log and on screen
             log.warning("%s: %s", self.settings_path, report.warning)
             self.show_toast(report.notice or report.warning, 8.0)
+        if problem := catalog_problem():  # the player's language cannot be read: English, said
+            self.show_toast(problem, 8.0)
 
     # -- the loop -------------------------------------------------------------------
     def run(self, seconds: float | None = None) -> None:
@@ -203,6 +205,8 @@ class App:
             self.dirty = True
         if self.speech.enabled and top is not None:
             self.speak(top.status_line(), follow=True)
+        else:
+            self.speech.tend()  # spoken output switched off: cut-off voices still end
         self.stack.apply_pending()
         if not self.stack.scenes:
             self.quit()

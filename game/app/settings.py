@@ -7,8 +7,9 @@ with what could be read and the defaults for the rest, and says so in one warnin
 Each value (each of a level's too: a level is one object), and each count of the
 tally, is checked on its own.  A file that could not
 be read whole is first copied aside (``settings.json.corrupt-<time>``) so the next save
-does not destroy it.  Saving is atomic: a temporary file in the same folder, flushed
-and synced, then renamed over the old one.
+does not destroy it.  Saving is atomic (``game.atomic_file``): a temporary file in the
+same folder, flushed and synced, then renamed over the old one; a symlinked file is saved
+through its link.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import os
 import re
 import shutil
 import stat
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, replace
@@ -31,6 +31,7 @@ from typing import Any
 
 from ai.levels import MCTS_MAX_PLAYOUTS, NODE_BUDGETS, PRESETS, Level
 from ai.search import MoveOrder
+from game.atomic_file import write_atomically
 from game.rules import (
     MAX_COLS,
     MAX_CONNECT,
@@ -378,6 +379,8 @@ def _move_aside(path: Path) -> Path | None:
         target = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}-{counter}")
         counter += 1
     try:
+        if path.is_symlink():  # keep the link (saves go through it): the bytes are copied aside
+            raise OSError("a symlink")
         os.replace(path, target)
     except OSError:
         try:
@@ -508,42 +511,14 @@ def load_settings(path: Path) -> Settings:
 def save_settings(settings: Settings, path: Path) -> bool:
     """Write settings to ``path`` atomically; log and return False if it cannot.
 
-    A temporary file in the same folder is written, flushed and synced, then renamed
-    over ``path``: a crash or a full disk mid-save leaves the old file whole.
+    ``game.atomic_file``: a crash or a full disk mid-save leaves the old file whole, and
+    a symlinked settings file is written through its link (the link stays a link).
     """
-    temporary: str | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps(_as_json(settings), indent=2)
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-        temporary = None
-        _sync_folder(path.parent)
+        write_atomically(path, text.encode("utf-8"), mode=0o600)
         return True
     except OSError as error:
         log.warning("cannot save settings to %s: %s", path, error)
         return False
-    finally:
-        if temporary is not None:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make the rename itself durable (where the system allows it)."""
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)

@@ -7,6 +7,15 @@ the frame: the command runs as a subprocess that is never waited on in a frame, 
 sentence cuts off the one still being said (as a screen reader does).  Without any voice
 the game stays silent and says so once.
 
+A voice may be a wrapper (a script piping espeak-ng to aplay or paplay) or ignore SIGTERM,
+so each sentence's voice runs in its own process group (a new session), and cutting it off
+ends the whole group: SIGTERM at once, SIGKILL once ``GRACE_SECONDS`` have passed
+(``tend``, each frame), then its leader is reaped.  The leader is reaped only after the
+SIGKILL: until then its pid, which is the group's id, cannot be reused, so the signals
+reach only this voice's processes.  ``close`` ends every group before the window closes,
+so no voice outlives the game.  Windows has no process groups: there the voice
+(PowerShell, which speaks in its own process) is ended with TerminateProcess and reaped.
+
 Nothing is worded here: the sentences are the ones the screen shows (the play scene's
 status line, the toasts) or are worded where the screen's are (``play_text``).
 """
@@ -14,9 +23,12 @@ status line, the toasts) or are worded where the screen's are (``play_text``).
 from __future__ import annotations
 
 import logging
+import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -72,7 +84,21 @@ def find_voice(platform: str = sys.platform, which: Callable[[str], str | None] 
     return None
 
 
+GRACE_SECONDS = 0.5
+"""How long a cut-off voice has to end after SIGTERM before its group gets SIGKILL."""
+PROCESS_GROUPS = os.name == "posix"
+"""Each voice in its own process group, ended as one (not on Windows: no groups there)."""
+
 _UNSET = object()
+
+
+@dataclass
+class _Ending:
+    """A cut-off sentence's voice: SIGTERM sent, SIGKILL due at ``deadline``."""
+
+    process: subprocess.Popen[bytes]
+    deadline: float
+    killed: bool = False
 
 
 class Speech:
@@ -82,6 +108,7 @@ class Speech:
         self.enabled = enabled
         self._voice = voice
         self.process: subprocess.Popen[bytes] | None = None
+        self.ending: list[_Ending] = []  # the voices of cut-off sentences, not yet reaped
         self.said: deque[str] = deque(maxlen=50)
         self.count = 0
         self.noted = False  # the note that there is no voice was given
@@ -111,6 +138,7 @@ class Speech:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
+                start_new_session=PROCESS_GROUPS,  # its own group: the whole voice ends as one
             )
         except OSError as error:
             self._voice = None
@@ -130,7 +158,9 @@ class Speech:
         return None
 
     def follow(self, line: str | None) -> str | None:
-        """Speak the status line ``line`` if it changed since the last call."""
+        """Speak the status line ``line`` if it changed since the last call (each frame:
+        the voices of cut-off sentences are tended too)."""
+        self.tend()
         if line is None or line == self.following:
             return None
         self.following = line
@@ -148,10 +178,29 @@ class Speech:
         return self.process is not None and self.process.poll() is None
 
     def stop(self) -> None:
-        """Cut off the sentence being said (without waiting for the voice to end)."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-        self.process = None
+        """Cut off the sentence being said: its group gets SIGTERM now, SIGKILL after the
+        grace (``tend``); never waits."""
+        process, self.process = self.process, None
+        if process is None or process.returncode is not None:
+            return
+        _signal(process, signal.SIGTERM)
+        self.ending.append(_Ending(process, time.monotonic() + GRACE_SECONDS))
+        self.tend()
+
+    def tend(self, now: float | None = None) -> None:
+        """SIGKILL to each cut-off voice's group whose grace is over, then reap its leader,
+        and reap the voice of a sentence said to its end; never blocks (each frame)."""
+        now = time.monotonic() if now is None else now
+        if self.process is not None:
+            self.process.poll()
+        left = []
+        for ending in self.ending:
+            if not ending.killed and now >= ending.deadline:
+                _signal(ending.process, signal.SIGKILL)
+                ending.killed = True
+            if not (ending.killed and ending.process.poll() is not None):
+                left.append(ending)
+        self.ending = left
 
     def wait(self, timeout: float = 10.0) -> None:
         """Let the sentence being said finish (tests, and not in a frame)."""
@@ -162,11 +211,43 @@ class Speech:
                 self.stop()
 
     def close(self) -> None:
-        """Stop speaking and reap the voice (the window closes)."""
-        process = self.process
+        """End every voice, the one speaking and the cut-off ones, and reap them (the
+        window closes): waits until their leaders end on SIGTERM, at most the grace, then
+        SIGKILL to every group."""
         self.stop()
-        if process is not None:
+        deadline = time.monotonic() + GRACE_SECONDS
+        while time.monotonic() < deadline and not all(_has_ended(e.process) for e in self.ending):
+            time.sleep(0.01)
+        for ending in self.ending:
+            _signal(ending.process, signal.SIGKILL)
             try:
-                process.wait(1.0)
-            except subprocess.TimeoutExpired:
-                process.kill()
+                ending.process.wait(5.0)
+            except subprocess.TimeoutExpired:  # a process stuck in the kernel: nothing more to do
+                log.warning("the voice (process %d) did not end", ending.process.pid)
+        self.ending = []
+
+
+def _signal(process: subprocess.Popen[bytes], number: int) -> None:
+    """Send ``number`` to the voice's whole group (Windows: end the voice's own process).
+    Not once its leader is reaped: its group's id might then be another's."""
+    if process.returncode is not None:
+        return
+    try:
+        if PROCESS_GROUPS:
+            os.killpg(process.pid, number)
+        elif number == signal.SIGTERM:
+            process.terminate()
+        else:
+            process.kill()
+    except OSError:  # the group has ended
+        pass
+
+
+def _has_ended(process: subprocess.Popen[bytes]) -> bool:
+    """The voice's leader has ended; not reaped (its pid keeps the group's id reserved)."""
+    if process.returncode is not None or not PROCESS_GROUPS:
+        return process.poll() is not None
+    try:
+        return os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True

@@ -15,6 +15,7 @@ motion setting (``Theme.still``: nothing pulses or blinks).
 from __future__ import annotations
 
 import math
+import re
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
@@ -268,9 +269,29 @@ default font rounds each letter's width to whole pixels, so some pairs stand apa
 ter", "Le ft"); rendered larger, the rounding shrinks below what the eye sees."""
 
 
+MAX_DRAWN_CHARACTERS = 1_000
+"""Characters of one line drawn at most: more than any window is wide at the smallest
+size, so a line past it (a name or a message from a file) is cut, never a huge surface."""
+_NOT_DRAWABLE = re.compile("[\x00\ud800-\udfff]")
+"""What the font's UTF-8 encoding refuses (NUL: ``ValueError``; a lone surrogate:
+``UnicodeEncodeError``)."""
+REPLACEMENT = "\ufffd"
+
+
+def drawable(text: str) -> str:
+    """``text`` as the font can always draw it: NUL and lone surrogates become U+FFFD and
+    a line past ``MAX_DRAWN_CHARACTERS`` is cut.  The readers refuse such text first
+    (``game.game_file.check_tags``); this is the last guard, so a string that slipped
+    through is drawn wrong, never raised out of a scene's ``draw``."""
+    if len(text) > MAX_DRAWN_CHARACTERS:
+        text = text[:MAX_DRAWN_CHARACTERS]
+    return _NOT_DRAWABLE.sub(REPLACEMENT, text)
+
+
 class TextFont:
     """A font of one size whose text is rendered supersampled (``SUPERSAMPLE``); it measures
-    what it renders, with the methods of ``pygame.font.Font`` the app uses."""
+    what it renders, with the methods of ``pygame.font.Font`` the app uses.  Both take any
+    string (``drawable``)."""
 
     def __init__(self, size: int, bold: bool):
         self.base = pygame.font.Font(None, size)  # the line height of this size
@@ -280,7 +301,7 @@ class TextFont:
 
     def size(self, text: str) -> tuple[int, int]:
         """The width and height of ``text`` as ``render`` draws it (a line's height at least)."""
-        width, height = self.fine.size(text)
+        width, height = self.fine.size(drawable(text))
         height = max(height, self.fine.get_linesize())
         return -(-width // SUPERSAMPLE), -(-height // SUPERSAMPLE)
 
@@ -292,6 +313,7 @@ class TextFont:
 
     def render(self, text: str, antialias: bool, color: Color) -> pygame.Surface:
         """``text`` drawn in ``color`` on a transparent surface (always antialiased)."""
+        text = drawable(text)
         image = self.fine.render(text, True, color)
         if not text or image.get_width() < SUPERSAMPLE:
             return self.base.render(text, True, color)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from game.records import MAX_MOVES_TEXT, MAX_NAME, MAX_REVIEW_TEXT, MAX_RULES_TEXT
+from game.records import MAX_ID, MAX_MOVES_TEXT, MAX_NAME, MAX_REVIEW_TEXT, MAX_RULES_TEXT
 
 log = logging.getLogger("game.archive.store")
 
@@ -256,6 +256,37 @@ def select_for(columns: set[str]) -> str:
 
 
 GAMES_SELECT = select_for(set(GAME_COLUMNS + OPTIONAL_COLUMNS))
+
+
+def id_when_exhausted(connection: sqlite3.Connection) -> int | None:
+    """The id to give the next game explicitly, or None to let SQLite choose (the usual case).
+
+    AUTOINCREMENT gives a new row an id past the largest ever used (a row's, or
+    ``sqlite_sequence``'s after a delete), and past ``MAX_ID`` it fails every insert with
+    "database or disk is full": one row at ``MAX_ID`` (another program, a bit flip) would stop
+    every save.  Then the lowest free id is chosen.  Chosen over renumbering the games at a
+    migration: an id is what a player types (``review ID``) and an export names (``[Id]``),
+    so the stored games keep theirs; only the new game gets an id below the largest.
+    """
+    try:
+        row = connection.execute(
+            "SELECT max(coalesce((SELECT max(id) FROM games), 0),"
+            " coalesce((SELECT max(seq) FROM sqlite_sequence WHERE name = 'games'), 0))"
+        ).fetchone()
+    except sqlite3.OperationalError:  # no sqlite_sequence: no AUTOINCREMENT, SQLite finds a free id itself
+        return None
+    if row is None or type(row[0]) is not int or row[0] < MAX_ID:
+        return None
+    free = connection.execute(
+        "SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = 1)"
+        " UNION ALL SELECT id + 1 FROM games AS g WHERE id >= 1 AND id < ?"
+        " AND NOT EXISTS (SELECT 1 FROM games WHERE id = g.id + 1)"
+        " ORDER BY 1 LIMIT 1",
+        (MAX_ID,),
+    ).fetchone()
+    if free is None:
+        raise sqlite3.OperationalError("every id of the games table is taken")
+    return int(free[0])
 
 
 def open_for_writing(path: Path) -> sqlite3.Connection:

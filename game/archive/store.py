@@ -63,6 +63,7 @@ from game.archive.database import (
     connect_read_only,
     games_select,
     header_version,
+    id_when_exhausted,
     is_locked,
     migrate,
     open_for_writing,
@@ -178,6 +179,7 @@ class Archive:
         self.slot = uuid.uuid4().hex
         """This archive's (this window's) row of ``in_progress``."""
         self.unreadable = 0
+        self._last_id: int | None = None
         """How many stored games the last ``games()`` could not read (damaged rows)."""
         self._condition = warning
         self._write_error: str | None = None
@@ -360,6 +362,8 @@ class Archive:
 
     def _insert(self, record: GameRecord) -> int:
         row = record_to_row(record)
+        if (chosen := id_when_exhausted(self.connection)) is not None:  # the ids ran out: a free one
+            row = {"id": chosen, **row}
         names = ", ".join(row)
         cursor = self.connection.execute(
             f"INSERT INTO games ({names}) VALUES ({', '.join('?' * len(row))})", tuple(row.values())
@@ -376,7 +380,7 @@ class Archive:
         try:
             with transaction(self.connection):
                 for record in self.pending:
-                    self._insert(record)
+                    self._last_id = self._insert(record)
                 self.connection.execute("DELETE FROM in_progress WHERE slot = ?", (self.slot,))
         except sqlite3.Error as error:
             self._failed_write(error)
@@ -423,8 +427,7 @@ class Archive:
         self.pending.append(record)
         if not self.flush():
             return None
-        row = self.connection.execute("SELECT max(id) FROM games").fetchone()
-        return int(row[0]) if row and row[0] is not None else None
+        return self._last_id  # this game went in last (not max(id): a new game may get a lower one)
 
     def set_review(self, game_id: int, summary: dict[str, Any]) -> bool:
         """Keep a game's review summary; False when the database would not take it."""

@@ -16,7 +16,7 @@ from ai.mcts_export import export_mcts_tree
 from ai.player import choose_move, column_scores
 from ai.search import SearchResult
 from ai.solver import SolverStopped
-from ai.tree import BOUND_NOTE, FORCED_MEANING, BoundKind, SearchTree, fmt_bounded, format_tree, is_forced_value
+from ai.tree import BOUND_NOTE, BoundKind, SearchTree, fmt_bounded, forced_meaning, format_tree, is_forced_value
 from ai.tree_export import FORMATS, export_tree
 from game.board import Board
 from game.cli.board_words import VALUE_KEY, player_name, print_board, shown_value
@@ -162,7 +162,7 @@ def run_analyze(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     if any(column_value.kind is not BoundKind.EXACT for column_value in result.move_values.values()):
         print(_(BOUND_NOTE), file=out)
     if any(is_forced_value(column_value.value) for column_value in result.move_values.values()):
-        print(_("Key: +F / -F: {FORCED_MEANING}").format(FORCED_MEANING=FORCED_MEANING), file=out)
+        print(_("Key: +F / -F: {FORCED_MEANING}").format(FORCED_MEANING=forced_meaning()), file=out)
     print(_search_stats(result), file=out)
     _print_exact_values(args, board, out)
     if level is not None:

@@ -46,7 +46,7 @@ def run_explore(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     if game.rules != STANDARD or not game.from_empty:
         raise CliError(_("the explorer is for games from the empty 6x7 board (connect 4, gravity, classic)"))
     board = game.board()
-    records = open_archive(args.home).games()
+    records = open_archive(args.home, reading=True).games()
     scores = exact_columns(board)
     reached, rows = explore_rows(board, scores, records)
     if args.json:

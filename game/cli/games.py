@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from game.archive.store import Archive, import_games, write_export
-from game.cli.archive_folder import add_home_option, open_archive
+from game.cli.archive_folder import add_home_option, archive_folder, nothing_stored, open_archive
 from game.cli.commands import CommandCode
 from game.cli.errors import CliError
 from game.game_file import GameFileError, GameText, each_game, game_record
@@ -44,8 +44,15 @@ def add_games_arguments(games: argparse.ArgumentParser) -> None:
 
 
 def run_games(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    """List the archive, or export it, or import a game file into it."""
-    archive = open_archive(args.home)
+    """List the archive, or export it, or import a game file into it (only the import
+    makes the archive's folder and file where none is)."""
+    if args.export and not args.import_file and nothing_stored(archive_folder(args.home)):
+        raise CliError(
+            _("no games stored yet in {folder}: {export} was not written").format(
+                folder=archive_folder(args.home), export=args.export
+            )
+        )
+    archive = open_archive(args.home, reading=not args.import_file)
     if args.import_file:
         return import_file(archive, args.import_file, out)
     records = archive.games(level=args.level, result=args.result)
@@ -67,7 +74,7 @@ def run_games(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             + (f"; {note}" if note else ""),
             file=out,
         )
-        return 0
+        return 1 if archive.unreadable else 0  # a backup that left games out is no success
     if args.json:
         json.dump({"games": [r.to_json() for r in records], "unreadable": archive.unreadable}, out, indent=1)
         out.write("\n")

@@ -11,7 +11,6 @@ import json
 import re
 import sys
 import time
-import unicodedata
 from typing import TextIO
 
 from ai.book import BookError
@@ -57,17 +56,6 @@ def player_label(name: str | None, side: int) -> str:
     return _("player {side_number} ({who})").format(side_number=side_number(side), who=who)
 
 
-def _refuse_other_digits(text: str) -> None:
-    """Say in one line that a move string's digits must be ASCII, with the string that is
-    meant (else the text would be taken for a file name)."""
-    if all(ch.isascii() or unicodedata.digit(ch, None) is None for ch in text):
-        return
-    meant = "".join(ch if ch.isascii() else str(unicodedata.digit(ch, ch)) for ch in text)
-    raise CliError(
-        _("{text!r} has digits other than ASCII: write the columns as {meant}").format(text=text, meant=meant)
-    )
-
-
 class _Progress:
     """``on_progress`` of a review: "review: 3 of 7 moves (4 s)" on stderr, at most once a
     second, and the last move's line if any was said or a second has passed."""
@@ -108,7 +96,7 @@ def run_review(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     record: GameRecord | None = None
     archive: Archive | None = None
     if found:
-        archive = open_archive(args.home)
+        archive = open_archive(args.home, reading=True)
         number = int(found.group(1))
         try:
             record = archive.game(number) if number < 1 << 63 else None  # SQLite ids are 64-bit
@@ -122,7 +110,6 @@ def run_review(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         depths = {MAX: record.first_depth, MIN: record.second_depth}
         names: dict[int, str | None] = {MAX: record.first, MIN: record.second}
     else:
-        _refuse_other_digits(args.game)
         game = read_game(args.game, args).game  # a move string says nothing of who played
         board = game.board()
         depths = {side: d for side, d in ((MAX, game.first_depth), (MIN, game.second_depth)) if d}

@@ -11,20 +11,39 @@ line set to the command that started this game:
   made them from the icon the window draws);
 - ``metainfo/APP_ID.metainfo.xml``: the AppStream description software centres read.
 
-``uninstall-desktop`` removes exactly those files, and the folders ``install-desktop``
-made for them (the entry keeps their list) when nothing else is in them.  Standard library only: no pygame, no numpy.
+Only what it wrote is ever its own.  It keeps a record (``RECORD``, in the game's data
+folder ``connect4/`` beside them, where SDL keeps the window's settings on Linux): the size
+and sha256 of each file it wrote and every folder it made, over all installs.  So:
+
+- a file of those six names that the record does not prove its own (someone else's, a
+  symlink, one changed since) is never replaced: the install refuses, names every such
+  file and changes nothing.  Refused rather than backed up: a file of this game's id is
+  the user's own edit or another copy of this game, and the user moving it is safer than
+  us restoring it later (a backup could outlive its record, or come back over a file the
+  user wrote since);
+- an install that fails half-way puts every file and folder back as it was;
+- ``uninstall-desktop`` removes a file only if its bytes are still the ones written (one
+  changed since is left and named), then the folders it made that are empty now, and the
+  record.  Without a record it removes nothing.
+
+Standard library only: no pygame, no numpy.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
+import stat
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 
-from game.i18n import _
+from game.atomic_file import write_atomically, write_beside
+from game.i18n import SYSTEM, _, ngettext, set_language
 
 APP_ID = "io.github.connect4explorer.ConnectFour"
 """The desktop entry's id: its file name, the icon's name, the AppStream id and the
@@ -37,8 +56,10 @@ GUI_SCRIPT = "connect4-gui"
 """The package's gui-scripts entry (no console window on Windows)."""
 SHARE_NAME = "connect4-minimax-explorer"
 """The folder under ``{prefix}/share`` where ``pip install`` puts the assets."""
-MADE_FOLDERS_KEY = "X-Connect4-Made-Folders"
-"""The entry's record of the folders ``install`` made (``uninstall`` removes them if empty)."""
+RECORD = "connect4/desktop-files.json"
+"""The record of what ``install`` wrote, relative to the data folder: in the game's own
+data folder (``~/.local/share/connect4`` on Linux, beside its settings)."""
+MAX_RECORD_BYTES = 64 * 1024
 EXEC_RESERVED = set(" \t\n\"'\\><~|&;$*?#()`")
 """Characters that make an Exec argument need quotes (Desktop Entry spec, "The Exec key")."""
 
@@ -125,81 +146,244 @@ def exec_line(argv: Sequence[str]) -> str:
     return " ".join(words).replace("\\", "\\\\")
 
 
-def desktop_entry(template: str, argv: Sequence[str], made_folders: Sequence[str] = ()) -> str:
-    """The desktop entry of ``assets/`` with its Exec line running ``argv``, and the
-    folders ``install`` made (relative, ``/``-separated) for ``uninstall`` to remove."""
-    lines = []
-    for line in template.splitlines():
-        if line.startswith("Exec="):
-            line = "Exec=" + exec_line(argv)
-        lines.append(line)
-    if made_folders:
-        lines.append(f"{MADE_FOLDERS_KEY}={';'.join(made_folders)};")
+def desktop_entry(template: str, argv: Sequence[str]) -> str:
+    """The desktop entry of ``assets/`` with its Exec line running ``argv``."""
+    lines = ["Exec=" + exec_line(argv) if line.startswith("Exec=") else line for line in template.splitlines()]
     return "\n".join(lines) + "\n"
+
+
+# -- the record: what install wrote, so that only that is ever replaced or removed -------
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """A file's size and sha256: the bytes ``install`` wrote."""
+
+    size: int
+    sha256: str
+
+    @classmethod
+    def of(cls, data: bytes) -> Fingerprint:
+        return cls(len(data), hashlib.sha256(data).hexdigest())
+
+
+@dataclass
+class Record:
+    """What ``install`` wrote under a data folder, by relative ``/``-separated name: each
+    file's fingerprints (one; two while an install replaces its own older file) and every
+    folder it made.  ``found``: a readable record was there."""
+
+    files: dict[str, list[Fingerprint]] = field(default_factory=dict)
+    folders: list[str] = field(default_factory=list)
+    found: bool = False
+
+    def to_json(self) -> bytes:
+        files = {name: [asdict(print_) for print_ in prints] for name, prints in self.files.items()}
+        text = json.dumps({"written_by": "install-desktop", "files": files, "folders": self.folders}, indent=1)
+        return text.encode("utf-8") + b"\n"
+
+
+def _relative(home: Path, path: Path) -> str:
+    return path.relative_to(home).as_posix()
+
+
+def _names_and_folders(home: Path) -> tuple[set[str], set[str]]:
+    """The only names a record may hold: the six files, and the folders on their way
+    (and the record's) below ``home``; whatever else an edited record says is ignored."""
+    paths = [place.target for place in placements(home, Path())] + [home / RECORD]
+    folders = {_relative(home, parent) for path in paths for parent in path.parents if home in parent.parents}
+    return {_relative(home, path) for path in paths[:-1]}, folders
+
+
+def read_record(home: Path) -> Record:
+    """The record under ``home``, holding only names it may hold; an empty one (which
+    proves nothing) when it is missing or cannot be read."""
+    try:
+        with open(home / RECORD, "rb") as file:
+            raw = file.read(MAX_RECORD_BYTES + 1)
+        data = json.loads(raw) if len(raw) <= MAX_RECORD_BYTES else None
+    except (OSError, ValueError, RecursionError):  # ValueError: not JSON, not UTF-8
+        return Record()
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("files"), dict)
+        or not isinstance(data.get("folders"), list)
+    ):
+        return Record()
+    names, folders = _names_and_folders(home)
+    record = Record(found=True)
+    for name, prints in data["files"].items():
+        if name in names and isinstance(prints, list):
+            record.files[name] = [
+                Fingerprint(p["size"], p["sha256"])
+                for p in prints
+                if isinstance(p, dict) and type(p.get("size")) is int and isinstance(p.get("sha256"), str)
+            ]
+    record.folders = [
+        folder for folder in dict.fromkeys(data["folders"]) if isinstance(folder, str) and folder in folders
+    ]
+    return record
+
+
+def _own_bytes(path: Path, prints: Sequence[Fingerprint]) -> bytes | None:
+    """The bytes of ``path`` if they are ones ``install`` wrote there (a regular file, not a
+    symlink, of a recorded size and sha256), else None."""
+    try:
+        status = path.lstat()
+        if not stat.S_ISREG(status.st_mode) or status.st_size not in {p.size for p in prints}:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return data if Fingerprint.of(data) in prints else None
 
 
 def install(home: Path | None = None, argv: Sequence[str] | None = None) -> list[Path]:
     """Write the desktop entry, the icons and the metainfo under ``home``; return their paths.
 
-    The entry records the folders this made (``X-Connect4-Made-Folders``), so that
-    ``uninstall`` removes those and no folder that was there before.
+    A file of those names that the record does not prove this game wrote is never
+    replaced: the install refuses and names it.  The record gains what this install
+    wrote and the folders it made, so a later ``uninstall`` removes exactly those.
 
     Raises:
-        DesktopError: an asset is missing or a file cannot be written (nothing is left
-            half-written: what was written before the failure is removed again).
+        DesktopError: a file is in the way, an asset is missing, or a file cannot be
+            written (then every file and folder is put back as it was).
     """
     home = data_home() if home is None else home
     assets = asset_folder()
     command = launch_command() if argv is None else list(argv)
     places = placements(home, assets)
-    made = _missing_folders([place.target.parent for place in places])
-    written: list[Path] = []
+    record = read_record(home)
+    old: dict[Path, bytes | None] = {}  # each target's bytes before (None: not there)
+    in_the_way = []
+    for place in places:
+        if os.path.lexists(place.target):
+            old[place.target] = _own_bytes(place.target, record.files.get(_relative(home, place.target), []))
+            if old[place.target] is None:
+                in_the_way.append(place.target)
+        else:
+            old[place.target] = None
+    if in_the_way:
+        raise DesktopError(
+            ngettext(
+                "{files} is there already and install-desktop did not write it: nothing was changed "
+                "(move it away, then try again)",
+                "{count} files are there already that install-desktop did not write: {files}; nothing was "
+                "changed (move them away, then try again)",
+                len(in_the_way),
+            ).format(count=len(in_the_way), files=", ".join(str(path) for path in in_the_way))
+        )
+    undo: list[Callable[[], object]] = []  # done in reverse when the install fails
     try:
-        for place in places:
-            data = place.source.read_bytes()
-            if place.target.name == DESKTOP_FILE:
-                folders = [folder.relative_to(home).as_posix() for folder in made if home in folder.parents]
-                data = desktop_entry(data.decode("utf-8"), command, folders).encode("utf-8")
-            place.target.parent.mkdir(parents=True, exist_ok=True)
-            temporary = place.target.with_name(place.target.name + ".part")
-            temporary.write_bytes(data)
-            os.replace(temporary, place.target)
-            written.append(place.target)
-    except OSError as error:
-        for path in written:
-            path.unlink(missing_ok=True)
-        _remove_empty(made)
+        contents = [(place.target, _content(place, command)) for place in places]
+        record_path = home / RECORD
+        made = _missing_folders([place.target.parent for place in places] + [record_path.parent])
+        folders = list(dict.fromkeys(record.folders + [_relative(home, f) for f in made if home in f.parents]))
+        old_record = record_path.read_bytes() if record.found else None
+        # The record first, naming the new bytes beside the old and every folder about to
+        # be made: a kill at any later moment leaves nothing this game cannot take away.
+        _make_folders([f for f in made if f in record_path.parents], undo)
+        pending = {_relative(home, t): [Fingerprint.of(d)] for t, d in contents}
+        for target, data in old.items():
+            if data is not None:
+                pending[_relative(home, target)].append(Fingerprint.of(data))
+        undo.append(partial(_put_back, record_path, old_record))
+        write_atomically(record_path, Record(pending, folders).to_json())
+        _make_folders([f for f in made if f not in record_path.parents], undo)
+        staged = []
+        for target, data in contents:
+            temporary = write_beside(target, data)
+            undo.append(partial(temporary.unlink, missing_ok=True))
+            staged.append((temporary, target))
+        for temporary, target in staged:
+            undo.append(partial(_put_back, target, old[target]))
+            os.replace(temporary, target)
+        final = Record({name: prints[:1] for name, prints in pending.items()}, folders)
+        write_atomically(record_path, final.to_json())
+    except BaseException as error:  # Ctrl+C too: nothing is left half-done
+        for step in reversed(undo):
+            try:
+                step()
+            except OSError:
+                pass
+        if not isinstance(error, OSError):
+            raise
         raise DesktopError(
             _("cannot write the desktop files: {value} ({filename})").format(
                 value=error.strerror or error, filename=error.filename
             )
         ) from None
-    return written
+    return [target for target, _data in contents]
 
 
-def uninstall(home: Path | None = None) -> list[Path]:
-    """Remove what ``install`` wrote under ``home``, and the folders it made if they are
-    empty now; return the files removed (none when nothing was installed).
+def _content(place: Placed, command: Sequence[str]) -> bytes:
+    """The bytes ``place`` gets: the asset, the entry's Exec line set to ``command``."""
+    data = place.source.read_bytes()
+    if place.target.name == DESKTOP_FILE:
+        return desktop_entry(data.decode("utf-8"), command).encode("utf-8")
+    return data
+
+
+def _make_folders(folders: Sequence[Path], undo: list[Callable[[], object]]) -> None:
+    """Make each of ``folders`` (outermost first), each one taken away again on undo."""
+    for folder in folders:
+        folder.mkdir()
+        undo.append(folder.rmdir)
+
+
+def _put_back(path: Path, data: bytes | None) -> None:
+    """Undo a write of ``path``: its old bytes back, or no file when there was none."""
+    if data is None:
+        path.unlink(missing_ok=True)
+    else:
+        write_atomically(path, data)
+
+
+@dataclass(frozen=True)
+class Uninstalled:
+    """What ``uninstall`` did: the files it removed, the ones it wrote but that changed
+    since (left), and files of its names it has no record of writing (left)."""
+
+    removed: list[Path]
+    changed: list[Path]
+    unproven: list[Path]
+
+
+def uninstall(home: Path | None = None) -> Uninstalled:
+    """Remove what ``install`` wrote under ``home`` (by the record: only files whose bytes
+    are still the ones written), the folders it made if they are empty now, and the record.
 
     Raises:
         DesktopError: a file is there but cannot be removed.
     """
     home = data_home() if home is None else home
-    places = placements(home, Path())
-    made = [home / folder for folder in _made_folders(places[0].target)]
-    removed = []
-    for place in places:
-        try:
-            place.target.unlink()
-        except FileNotFoundError:
+    record = read_record(home)
+    removed, changed, unproven = [], [], []
+    for place in placements(home, Path()):
+        target = place.target
+        prints = record.files.get(_relative(home, target))
+        if not os.path.lexists(target):
             continue
-        except OSError as error:
-            raise DesktopError(
-                _("cannot remove {target}: {value}").format(target=place.target, value=error.strerror or error)
-            ) from None
-        removed.append(place.target)
-    _remove_empty(made)
-    return removed
+        if prints is None:
+            unproven.append(target)
+        elif _own_bytes(target, prints) is None:
+            changed.append(target)
+        else:
+            _remove(target)
+            removed.append(target)
+    if record.found:
+        _remove(home / RECORD)
+        _remove_empty([home / folder for folder in record.folders])
+    return Uninstalled(removed, changed, unproven)
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError as error:
+        raise DesktopError(
+            _("cannot remove {target}: {value}").format(target=path, value=error.strerror or error)
+        ) from None
 
 
 def _missing_folders(folders: Sequence[Path]) -> list[Path]:
@@ -207,23 +391,11 @@ def _missing_folders(folders: Sequence[Path]) -> list[Path]:
     missing: list[Path] = []
     for folder in folders:
         chain = []
-        while not folder.exists() and folder not in missing and folder not in chain:
+        while not os.path.lexists(folder) and folder not in missing and folder not in chain:
             chain.append(folder)
             folder = folder.parent
         missing.extend(reversed(chain))
     return missing
-
-
-def _made_folders(entry: Path) -> list[str]:
-    """The folders an installed entry says ``install`` made (none if it is unreadable)."""
-    try:
-        text = entry.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return []
-    for line in text.splitlines():
-        if line.startswith(MADE_FOLDERS_KEY + "="):
-            return [part for part in line.split("=", 1)[1].split(";") if part and ".." not in part.split("/")]
-    return []
 
 
 def _remove_empty(folders: Sequence[Path]) -> None:
@@ -238,6 +410,7 @@ def _remove_empty(folders: Sequence[Path]) -> None:
 def main(argv: Sequence[str], program: str = "main.py") -> int:
     """``install-desktop`` / ``uninstall-desktop``: say what was done; 2 on a failure."""
     command = argv[0]
+    set_language(SYSTEM)  # the messages in the system's language, as every command's
     parser = argparse.ArgumentParser(
         prog=f"{program} {command}",
         description=(
@@ -259,13 +432,32 @@ def main(argv: Sequence[str], program: str = "main.py") -> int:
             print(_("The menu entry runs: {exec_line}").format(exec_line=exec_line(launch_command())))
             print(_("(to remove them: {program} uninstall-desktop)").format(program=program))
         else:
-            removed = uninstall(home)
-            if not removed:
+            done = uninstall(home)
+            if done.removed:
+                print(_("Removed {count} files under {home}:").format(count=len(done.removed), home=home))
+            elif not done.changed and not done.unproven:
                 print(_("Nothing to remove: no desktop files of this game under {home}.").format(home=home))
-            else:
-                print(_("Removed {count} files under {home}:").format(count=len(removed), home=home))
-                for path in removed:
-                    print(f"  {path.relative_to(home)}")
+            _list(done.removed, home)
+            if done.changed:
+                count = len(done.changed)
+                print(
+                    ngettext(
+                        "Left {count} file under {home} that changed since install-desktop wrote it:",
+                        "Left {count} files under {home} that changed since install-desktop wrote them:",
+                        count,
+                    ).format(count=count, home=home)
+                )
+                _list(done.changed, home)
+            if done.unproven:
+                count = len(done.unproven)
+                print(
+                    ngettext(
+                        "Left {count} file under {home} that install-desktop has no record of writing:",
+                        "Left {count} files under {home} that install-desktop has no record of writing:",
+                        count,
+                    ).format(count=count, home=home)
+                )
+                _list(done.unproven, home)
     except DesktopError as error:
         print(
             _("{program} {command}: error: {error}").format(program=program, command=command, error=error),
@@ -273,3 +465,8 @@ def main(argv: Sequence[str], program: str = "main.py") -> int:
         )
         return 2
     return 0
+
+
+def _list(paths: Sequence[Path], home: Path) -> None:
+    for path in paths:
+        print(f"  {path.relative_to(home)}")

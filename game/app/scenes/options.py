@@ -16,7 +16,7 @@ import pygame
 from game.app.scene import Scene
 from game.app.settings import LANGUAGE_CHOICES, MOTIONS, STARTERS, THEMES, UI_SCALES
 from game.app.widgets import Button, FocusList, Selector, display_size, stack_rects
-from game.i18n import LANGUAGES, N_, _, set_language
+from game.i18n import LANGUAGES, N_, _, catalog_problem, set_language
 from game.rules import MAX_COLS, MAX_CONNECT, MAX_ROWS, MIN_COLS, MIN_CONNECT, MIN_ROWS, Mode
 
 SIZE_PRESETS = [(6, 7), (7, 8), (8, 9)]
@@ -145,6 +145,8 @@ class OptionsScene(Scene):
         app.sounds.enabled = s.sound
         app.speech.enabled = s.speech
         set_language(s.language)  # the scenes word their text as they draw: the next frame speaks it
+        if problem := catalog_problem():  # that language's catalog is damaged: English, and why
+            app.show_toast(problem, 8.0)
         if not s.speech:
             app.speech.stop()
 

@@ -1,4 +1,11 @@
-"""Move order, the lesson after pruning: the overlay's search rerun with each move order.
+"""The overlay's comparisons: pruning switched (``PruningComparison``) and move order.
+
+Pruning: the overlay's search is timed again beside the same search with pruning
+switched, both in the worker now and both after a warm-up: the first search of a
+session pays a one-time cost (loading the compiled search, its tables) that the shown
+search may have paid, so its own time is never set beside a warm one.
+
+Move order, the lesson after pruning: the overlay's search rerun with each move order.
 
 Alpha-beta finds the same value whatever the order, but prunes more the sooner it tries
 the best move.  ``OrderComparison`` reruns the overlay's search (same position, depth,
@@ -10,19 +17,124 @@ Knuth-Moore minimal tree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ai.levels import Level
-from ai.search import MoveOrder
+from ai.search import MoveOrder, SearchResult
+from ai.tree import SearchTree
 from game.app.scene import Scene, SceneHost
-from game.app.worker_protocol import JobCancelled, JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.app.worker_protocol import (
+    JobCancelled,
+    JobFailed,
+    JobProgress,
+    JobPurpose,
+    JobResult,
+    SearchJob,
+    WorkerEvent,
+)
 from game.rules import Rules
 
 ORDERS = (MoveOrder.LEFT_TO_RIGHT, MoveOrder.CENTRE_FIRST, MoveOrder.BEST_FIRST)
 NODE_CAP = 5_000_000
 """A run stops past this many nodes (left to right at depth 10 would take minutes)."""
+
+
+WARM_UP_DEPTH = 2
+"""The warm-up searches' depth: enough to load and run the compiled search with each
+pruning setting, too little to cost time of its own."""
+
+
+@dataclass(frozen=True)
+class PruningRun:
+    """One search of a pruning comparison: a warm-up (not timed for the comparison) or a
+    timed run, with pruning on or off."""
+
+    pruning: bool
+    warm_up: bool
+    result: SearchResult
+
+
+def compare_job(tree: SearchTree, level: Level) -> SearchJob:
+    """The shown search as a COMPARE job: the level's own search settings as the search was
+    (the same move order and seeded noise), at the tree's depth and pruning, no budget."""
+    level = replace(level, depth=tree.depth, pruning=tree.pruning, node_budget=0, perfect=False)
+    return SearchJob(tree.grid, tree.rules, tree.to_move, level=level, purpose=JobPurpose.COMPARE, record_tree=False)
+
+
+class PruningComparison:
+    """The shown search and the same search with pruning switched, timed like with like:
+    first a shallow warm-up with each setting, then the two timed runs, one worker job
+    after another.  The scene that started it hands over its worker events (``take``)."""
+
+    def __init__(self, app: SceneHost, owner: Scene, job: SearchJob):
+        """``job``: the shown search as a COMPARE job (its level's own settings, no budget)."""
+        self.app, self.owner = app, owner
+        level = job.level
+        shown, switched = level, replace(level, pruning=not level.pruning)
+        shallow = min(WARM_UP_DEPTH, level.depth)
+        self.plan: list[tuple[Level, bool]] = [  # (the level searched, a warm-up?) in order
+            (replace(shown, depth=shallow), True),
+            (replace(switched, depth=shallow), True),
+            (shown, False),
+            (switched, False),
+        ]
+        self.job = job
+        self.runs: list[PruningRun] = []
+        self.progress: JobProgress | None = None
+        self.failed: str | None = None
+        self.job_id: int | None = None
+        self._submit_next()
+
+    @property
+    def running(self) -> bool:
+        return self.job_id is not None
+
+    @property
+    def warming_up(self) -> bool:
+        """The job under way is a warm-up."""
+        return self.running and self.plan[len(self.runs)][1]
+
+    def switched_result(self) -> SearchResult | None:
+        """The timed run with pruning switched, once both timed runs have finished."""
+        shown = self.job.level.pruning
+        if self.running or self.timed(shown) is None:
+            return None
+        return self.timed(not shown)
+
+    def timed(self, pruning: bool) -> SearchResult | None:
+        """The timed run with ``pruning`` on or off, once it has finished."""
+        return next((run.result for run in self.runs if not run.warm_up and run.pruning is pruning), None)
+
+    def _submit_next(self) -> None:
+        level, _warm_up = self.plan[len(self.runs)]
+        self.progress = None
+        self.job_id = self.app.submit(replace(self.job, level=level), self.owner)
+
+    def take(self, event: WorkerEvent) -> bool:
+        """Take in a worker event if it is this comparison's; True if it was."""
+        if self.job_id is None or event.job_id != self.job_id:
+            return False
+        if isinstance(event, JobProgress):
+            self.progress = event
+        elif isinstance(event, JobResult) and event.result is not None:
+            level, warm_up = self.plan[len(self.runs)]
+            self.runs.append(PruningRun(level.pruning, warm_up, event.result))
+            self.job_id = None
+            if len(self.runs) < len(self.plan):
+                self._submit_next()
+        elif isinstance(event, JobFailed):
+            self.failed, self.job_id = event.message, None
+        elif isinstance(event, JobCancelled):
+            self.job_id = None
+        return True
+
+    def cancel(self) -> None:
+        """Stop now (closing the overlay, another search, C again)."""
+        if self.job_id is not None and self.app.worker.current == self.job_id:
+            self.app.worker.cancel()
+        self.job_id = None
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,14 @@ What may be shown at a replay step is decided by the scene (``node_text``,
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pygame
 
 from ai.search import SearchStats
 from ai.tree import BoundKind, LeafReason, Node, SearchTree, minimal_tree, nodes_text
 from game.app.theme import Theme
+from game.app.tree.detail import CUE_SIZE, SMALLEST, DetailLayout, cue, detail_layout
 from game.app.tree.layout import NODE, PRUNED, SUMMARY, Placed
 from game.app.tree.legend import FONT_SIZE, PAGE_TITLE, TITLE
 from game.app.tree.overlay import TreeOverlay
@@ -149,11 +152,44 @@ def first_fitting(theme: Theme, texts: tuple[str, ...], size: float, width: floa
     return theme.fit(texts[-1], theme.shrink(texts[-1], size, width, bold), width, bold=bold)
 
 
+class Labels:
+    """The canvas's words, placed so that no two overlap: each is drawn only where it
+    covers none drawn before it, so the more important go first (at a big text size the
+    tree shows fewer labels rather than a heap of them)."""
+
+    def __init__(self, taken: list[pygame.Rect] | None = None):
+        self.taken = list(taken or [])
+        self.wanted: list[tuple[int, int, pygame.Rect, Callable[[], object]]] = []
+
+    def add(self, rank: int, rect: pygame.Rect, paint: Callable[[], object]) -> None:
+        """``paint`` draws a label within ``rect``; lower ``rank`` goes first."""
+        self.wanted.append((rank, len(self.wanted), rect, paint))
+
+    def draw(self) -> None:
+        for _rank, _order, rect, paint in sorted(self.wanted, key=lambda want: want[:2]):
+            if rect.collidelist(self.taken) == -1:
+                self.taken.append(rect)
+                paint()
+
+
+SELECTED, ON_LINE, VALUE, MOVE, COUNTED, SUMMARY_BOX, STUB = range(7)
+"""Which labels win where they would overlap: the selected node's first, the pruned moves' last."""
+
+
+def label_rect(
+    theme: Theme, text: str, size: float, pos: tuple[float, float], anchor: str, bold: bool = False
+) -> pygame.Rect:
+    """Where ``theme.text`` draws ``text`` at ``pos`` by ``anchor`` (a line's height at least)."""
+    rect = pygame.Rect((0, 0), theme.font(size, bold).size(text))
+    setattr(rect, anchor, (round(pos[0]), round(pos[1])))
+    return rect
+
+
 def draw_tree(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree) -> None:
     theme = scene.app.theme
     p = theme.palette
     line = scene.line() if scene.shows_line() else set()
-    # Edges first, then nodes over them.
+    # Edges first, then nodes over them, then the words, none over another.
     for item in scene.drawn:
         if item.parent_xy is None:
             continue
@@ -166,13 +202,13 @@ def draw_tree(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree) -> 
         elif item.kind == PRUNED:
             if scene.shows_cutoff(item.index):
                 _dashed(surface, p.pruned, item.parent_xy, (item.x, item.y))
-        elif scene.value_known(item.index):
-            pygame.draw.line(surface, p.pruned, item.parent_xy, (item.x, item.y - 10), 1)
+    banner = banner_box(scene, tree)
+    labels = Labels([banner[0]] if banner is not None else [])
     nodes: list[pygame.Rect] = []  # each drawn node's shape, for the summaries to keep off
     for item in scene.drawn:
         if item.kind == NODE:
             if scene.is_drawn(item.index):
-                draw_node(scene, surface, tree, item, item.index in line)
+                draw_node(scene, surface, tree, item, item.index in line, labels)
                 nodes.append(
                     pygame.Rect(
                         round(item.x) - NODE_SIZE - 2,
@@ -183,38 +219,55 @@ def draw_tree(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree) -> 
                 )
         elif item.kind == PRUNED:
             if scene.shows_cutoff(item.index):
-                draw_stub(scene, surface, item)
+                draw_stub(scene, surface, item, labels)
     for item in scene.drawn:
         if item.kind == SUMMARY and scene.value_known(item.index):
-            draw_summary(scene, surface, tree, item, nodes)
-    # The cutoff reason of the selected node, once it has happened: in the canvas's top
-    # left corner, where it covers no node's label (the detail panel says it too).
-    reason = None if scene.legend_page else scene.banner()
-    if reason:
-        canvas = scene.areas.canvas
-        root_x = next((item.x for item in scene.drawn if item.kind == NODE and item.level == 0), canvas.right)
-        room = max(canvas.width * 0.4, min(canvas.width - 20, root_x - canvas.left - 40))
-        said = _("Cutoff at {move_label}: {reason}").format(
-            move_label=scene.move_label(tree.node(scene.selected).move), reason=reason
-        )
-        size, lines = banner_lines(theme, said, int(room) - 12)
-        line_h = theme.font(size).get_linesize()
-        box = pygame.Rect(
-            canvas.left + 6,
-            canvas.top + 6,
-            max(theme.font(size).size(t)[0] for t in lines) + 12,
-            line_h * len(lines) + 6,
-        )
+            draw_summary(scene, surface, tree, item, nodes, labels)
+    labels.draw()
+    if banner is not None:  # the cutoff reason of the selected node, in the canvas's top left corner
+        box, size, lines = banner
         pygame.draw.rect(surface, p.panel, box, border_radius=4)
         pygame.draw.rect(surface, p.cutoff, box, 1, border_radius=4)
+        line_h = banner_pitch(theme, size)
         for row, text in enumerate(lines):
             theme.text(surface, text, size, (box.left + 6, box.top + 3 + row * line_h), color=p.cutoff)
 
 
+def banner_box(scene: TreeOverlay, tree: SearchTree) -> tuple[pygame.Rect, float, list[str]] | None:
+    """The cutoff reason of the selected node, once it has happened: its box in the canvas's
+    top left corner (no label is drawn under it; the detail panel says it too), size, lines."""
+    reason = None if scene.legend_page else scene.banner()
+    if not reason:
+        return None
+    theme = scene.app.theme
+    canvas = scene.areas.canvas
+    root_x = next((item.x for item in scene.drawn if item.kind == NODE and item.level == 0), canvas.right)
+    room = max(canvas.width * 0.4, min(canvas.width - 20, root_x - canvas.left - 40))
+    said = _("Cutoff at {move_label}: {reason}").format(
+        move_label=scene.move_label(tree.node(scene.selected).move), reason=reason
+    )
+    size, lines = banner_lines(theme, said, int(room) - 12)
+    line_h = banner_pitch(theme, size)
+    box = pygame.Rect(
+        canvas.left + 6,
+        canvas.top + 6,
+        max(theme.font(size).size(t)[0] for t in lines) + 12,
+        line_h * len(lines) + 6,
+    )
+    return box, size, lines
+
+
+def banner_pitch(theme: Theme, size: float) -> int:
+    """Pixels from one banner line to the next: a line's height, as drawn."""
+    font = theme.font(size)
+    return max(font.get_linesize(), font.size("Ag")[1])
+
+
 def banner_lines(theme: Theme, text: str, width: int, size: float = 15) -> tuple[float, list[str]]:
     """The cutoff banner's size and lines: two lines at most in the canvas's corner, the text
-    smaller (as far as the 100 % size) where the UI scale would need more; all of it, whole."""
-    least = size / theme.scale if theme.scale > 1 else size
+    smaller (as far as the 100 % size, never below ``SMALLEST``) where the UI scale would
+    need more; all of it, whole."""
+    least = max(SMALLEST, size / theme.scale if theme.scale > 1 else size)
     lines = theme.wrap(text, size, width)
     while len(lines) > 2 and size > least:
         size = max(least, size - 1)
@@ -223,9 +276,15 @@ def banner_lines(theme: Theme, text: str, width: int, size: float = 15) -> tuple
 
 
 def draw_summary(
-    scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree, item: Placed, nodes: list[pygame.Rect]
+    scene: TreeOverlay,
+    surface: pygame.Surface,
+    tree: SearchTree,
+    item: Placed,
+    nodes: list[pygame.Rect],
+    labels: Labels,
 ) -> None:
-    """A "+N" box for nodes too small to draw, moved sideways off any node it would cover."""
+    """A "+N" box for nodes too small to draw, moved sideways off any node it would cover
+    (and left out where it would cover a label)."""
     theme = scene.app.theme
     p = theme.palette
     node = tree.node(item.index)
@@ -242,12 +301,18 @@ def draw_summary(
                 box.right = shape.left - 2
             else:
                 box.left = shape.right + 2
-    pygame.draw.rect(surface, p.panel, box, border_radius=4)
-    pygame.draw.rect(surface, p.pruned, box, 1, border_radius=4)
-    theme.text(surface, text, 14, box.center, color=p.muted, anchor="center")
+
+    def paint() -> None:
+        if item.parent_xy is not None:  # its edge only with it: a summary left out leaves no loose line
+            pygame.draw.line(surface, p.pruned, item.parent_xy, (item.x, item.y - 10), 1)
+        pygame.draw.rect(surface, p.panel, box, border_radius=4)
+        pygame.draw.rect(surface, p.pruned, box, 1, border_radius=4)
+        theme.text(surface, text, 14, box.center, color=p.muted, anchor="center")
+
+    labels.add(SUMMARY_BOX, box, paint)
 
 
-def draw_stub(scene: TreeOverlay, surface: pygame.Surface, item: Placed) -> None:
+def draw_stub(scene: TreeOverlay, surface: pygame.Surface, item: Placed, labels: Labels) -> None:
     theme = scene.app.theme
     p = theme.palette
     x, y = item.x, item.y
@@ -257,7 +322,9 @@ def draw_stub(scene: TreeOverlay, surface: pygame.Surface, item: Placed) -> None
         _cross(surface, p.cutoff, (px + (x - px) * 0.6, py + (y - py) * 0.6))
     moves = scene.stub_moves.get(item.index, [])
     if item.slot < len(moves):
-        theme.text(surface, scene.move_label(moves[item.slot]), 14, (x, y + 8), color=p.pruned, anchor="midtop")
+        text = scene.move_label(moves[item.slot])
+        rect = label_rect(theme, text, 14, (x, y + 8), "midtop")
+        labels.add(STUB, rect, lambda: theme.text(surface, text, 14, (x, y + 8), color=p.pruned, anchor="midtop"))
 
 
 def node_shape(x: float, y: float, size: float, is_max: bool) -> list[tuple[float, float]]:
@@ -267,7 +334,9 @@ def node_shape(x: float, y: float, size: float, is_max: bool) -> list[tuple[floa
     return [(x, y + size), (x - size, y - size * 0.8), (x + size, y - size * 0.8)]
 
 
-def draw_node(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree, item: Placed, on_line: bool) -> None:
+def draw_node(
+    scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree, item: Placed, on_line: bool, labels: Labels
+) -> None:
     theme = scene.app.theme
     p = theme.palette
     node = tree.node(item.index)
@@ -286,25 +355,38 @@ def draw_node(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree, ite
     known = scene.value_known(item.index)
     if node.leaf_reason is LeafReason.WIN and known:
         pygame.draw.circle(surface, p.glow, (x, y), 3)
+    rank = SELECTED if item.index == scene.selected else ON_LINE if on_line else None
     if node.move is not None:  # beside the node, on its own row: clear of the parent's value above
         gap = 12 if item.index == scene.selected else 3  # outside the selection ring
-        theme.text(surface, scene.move_label(node.move), 15, (x + size + gap, y - 3), anchor="midleft")
+        move = scene.move_label(node.move)
+        at = (x + size + gap, y - 3)
+        labels.add(
+            MOVE if rank is None else rank,
+            label_rect(theme, move, 15, at, "midleft"),
+            lambda: theme.text(surface, move, 15, at, anchor="midleft"),
+        )
     text = scene.node_text(item.index)
     if text is not None:
         bounded = known and node.bound is not BoundKind.EXACT
         color = p.cutoff if bounded else (p.text if known else p.accent)
-        width, height = theme.font(15, on_line).size(text)
-        backing = pygame.Rect(0, 0, width + 4, height - 2)  # keeps the value readable over lines
-        backing.midtop = (round(x), round(y + size + 3))
-        pygame.draw.rect(surface, p.panel, backing, border_radius=3)
-        theme.text(surface, text, 15, (x, y + size + 2), color=color, anchor="midtop", bold=on_line)
+        value_at = (x, y + size + 2)
+        rect = label_rect(theme, text, 15, value_at, "midtop", on_line)
+
+        def paint_value() -> None:
+            width, height = theme.font(15, on_line).size(text)
+            backing = pygame.Rect(0, 0, width + 4, height - 2)  # keeps the value readable over lines
+            backing.midtop = (round(x), round(y + size + 3))
+            pygame.draw.rect(surface, p.panel, backing, border_radius=3)
+            theme.text(surface, text, 15, value_at, color=color, anchor="midtop", bold=on_line)
+
+        labels.add(VALUE if rank is None else rank, rect, paint_value)
     if known and node.unstored and tree.child_indices(item.index):
-        theme.text(
-            surface,
-            _("+{unstored:,} counted").format(unstored=node.unstored),
-            13,
-            (x + size + 3, y + 6),
-            color=p.cutoff,
+        counted = _("+{unstored:,} counted").format(unstored=node.unstored)
+        at = (x + size + 3, y + 6)
+        labels.add(
+            COUNTED,
+            label_rect(theme, counted, 13, at, "topleft"),
+            lambda: theme.text(surface, counted, 13, at, color=p.cutoff),
         )
 
 
@@ -371,39 +453,68 @@ def detail_heading(scene: TreeOverlay, node: Node, width: int) -> str:
     return first_fitting(scene.app.theme, headings, 19, width, bold=True)
 
 
-def draw_detail(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree) -> None:
+def detail_for(scene: TreeOverlay) -> DetailLayout | None:
+    """The detail panel's layout for the selected node (None: no tree yet)."""
+    tree = scene.tree
+    if tree is None:
+        return None
     theme = scene.app.theme
     p = theme.palette
     rect = scene.areas.detail
     node = tree.node(scene.selected)
-    y: float  # moves down by line pitches at the UI scale
-    x, y = rect.left + 12, rect.top + 10
-    path = node.path()
-    moves = " ".join(scene.move_label(m) for m in path) or _("(the position searched)")
-    heading = detail_heading(scene, node, rect.width - 24)
-    drawn = theme.text(surface, heading, theme.shrink(heading, 19, rect.width - 24, bold=True), (x, y), bold=True)
-    y = max(y + 24, drawn.bottom + 2)  # under the heading at any UI scale
-    for line in theme.wrap(_("Line: {moves}").format(moves=moves), 16, rect.width - 24)[:2]:
-        theme.text(surface, line, 16, (x, y), color=p.muted)
-        y += theme.pitch(16, 18)
-    # The board at this node, small.
+    moves = " ".join(scene.move_label(m) for m in node.path()) or _("(the position searched)")
+    # The sentences about a bound or a cutoff, in its colour: their wording up to the value.
+    cutoff = tuple(_(said).split("{")[0] for said in ("This value is {BOUND_MEANING}.", "Cutoff: {reason}"))
+    sentences = [(text, p.cutoff if text.startswith(cutoff) else p.text) for text in scene.detail_lines(node)]
     board = scene.selected_board
-    if board is None:
+    return detail_layout(
+        theme,
+        rect,
+        detail_heading(scene, node, rect.width - 24),
+        _("Line: {moves}").format(moves=moves),
+        board.rules.rows if board is not None else None,
+        tree.rules.cols,
+        sentences,
+    )
+
+
+def draw_detail(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree) -> None:
+    """The selected node's heading, then its line, small board and sentences, scrolled by
+    ``scene.detail_panel``, with the scroll cue at the foot while there is more."""
+    detail, scroll = scene.detail_panel.layout, scene.detail_panel.offset
+    if detail is None:
         return
-    rows, cols = board.rules.rows, board.rules.cols
-    cell = max(6, min((rect.width - 24) // cols, int(rect.height * (0.3 if rect.height > 420 else 0.26)) // rows))
-    grid_rect = draw_small_board(surface, theme, board, (x, int(y) + 4), cell, mark_last=bool(path))
-    y = grid_rect.bottom + 10
-    size = 16 if rect.height > 420 else 15
-    step = theme.font(size).get_linesize() + 2
-    for text in scene.detail_lines(node):
-        color = p.cutoff if text.startswith(("This value is", "Cutoff")) else p.text
-        lines = theme.wrap(text, size, rect.width - 24)
-        if y + step * (len(lines) - 1) > rect.bottom - step:
-            continue  # a sentence is shown whole or not at all; a shorter one may still fit
-        for line in lines:
-            theme.text(surface, line, size, (x, y), color=color)
-            y += step
+    theme = scene.app.theme
+    p = theme.palette
+    x = scene.areas.detail.left + 12
+    head = detail.heading
+    theme.text(surface, head.text, head.size, (x, head.y), bold=True)
+    view, top = detail.view, detail.view.top - scroll
+    clip = surface.get_clip()
+    surface.set_clip(view.clip(clip) if clip else view)
+    board = scene.selected_board
+    if detail.board is not None and board is not None:
+        board_top, cell = detail.board
+        if top + board_top + cell * board.rules.rows > view.top and top + board_top < view.bottom:
+            path = tree.node(scene.selected).path()
+            draw_small_board(surface, theme, board, (x, top + board_top), cell, mark_last=bool(path))
+    for row in detail.rows:
+        y = top + row.y
+        if y >= view.top and y + theme.font(row.size).get_linesize() <= view.bottom:  # only whole lines
+            theme.text(surface, row.text, row.size, (x, y), color=row.color)
+    surface.set_clip(clip)
+    said = cue(detail, scroll)
+    if said is not None:
+        pygame.draw.line(surface, p.muted, (view.left + 8, view.bottom + 2), (view.right - 8, view.bottom + 2), 1)
+        size = max(SMALLEST, theme.shrink(said, CUE_SIZE, view.width - 24, bold=True))
+        theme.text(
+            surface,
+            theme.fit(said, size, view.width - 24, bold=True),
+            size,
+            (x, view.bottom + 5),
+            color=p.accent,
+            bold=True,
+        )
 
 
 def draw_small_board(
@@ -436,23 +547,37 @@ def draw_bottom(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree) -
     # Nodes per ply: a small bar chart.
     per_ply = scene.per_ply
     chart = chart_rect(rect, strip_height(theme, scene.button_rows))
-    title, title_size = theme.fitted(_("Nodes per ply (stored)"), 15, chart.width + 12)
-    theme.text(surface, title, title_size, (chart.left, chart.top), color=p.muted)
-    head = max(20, theme.font(title_size).get_linesize() + 4)  # the bars start under the title
+    # The title on two lines where one would need a size below SMALLEST (a long translation).
+    title = _("Nodes per ply (stored)")
+    title_size = max(SMALLEST, theme.shrink(title, 15, chart.width + 12))
+    head = 4
+    for part in theme.wrap(title, title_size, chart.width + 12)[:2]:
+        theme.text(
+            surface,
+            theme.fit(part, title_size, chart.width + 12),
+            title_size,
+            (chart.left, chart.top + head - 4),
+            color=p.muted,
+        )
+        head += banner_pitch(theme, title_size)
+    head = max(20, head)  # the bars start under the title
     levels = per_ply[1:] or [0]
     pitch = chart_pitch(chart.height - head, len(levels))  # every ply gets a row: the deepest is the biggest
-    bar_h = max(2, min(14, pitch - 2))
-    label_every = -(-theme.font(13).get_linesize() // pitch)  # ceil
-    biggest = max(levels) or 1
-    for ply, count in enumerate(levels, start=1):
-        top = chart.top + head + (ply - 1) * pitch
-        width = int((chart.width - 90) * count / biggest)
-        color = p.max_node if (ply % 2 == 0) == (tree.to_move == 1) else p.min_node
-        pygame.draw.rect(surface, color, (chart.left + 24, top, max(1, width), bar_h))
-        if (len(levels) - ply) % label_every == 0:  # rows too thin for a label each: every k-th, the deepest always
+    label = theme.font(13)
+    if pitch < label.size("8")[1]:  # rows too thin for their labels at this text size
+        draw_ply_counts(scene, surface, tree, chart.inflate(12, 0).clip(rect), chart.top + head)
+    else:
+        bar_h = max(2, min(14, pitch - 2))
+        biggest = max(levels) or 1
+        left = chart.left + label.size(str(len(levels)))[0] + 6  # the bars start right of the ply numbers
+        room = chart.right - left - label.size(f"{biggest:,}")[0] - 6
+        for ply, count in enumerate(levels, start=1):
+            top = chart.top + head + (ply - 1) * pitch
+            width = int(max(1, room) * count / biggest)
+            pygame.draw.rect(surface, ply_color(theme, tree, ply), (left, top, max(1, width), bar_h))
             label_y = top + bar_h // 2
             theme.text(surface, str(ply), 13, (chart.left, label_y), color=p.muted, anchor="midleft")
-            theme.text(surface, f"{count:,}", 13, (chart.left + 28 + width, label_y), color=p.muted, anchor="midleft")
+            theme.text(surface, f"{count:,}", 13, (left + width + 4, label_y), color=p.muted, anchor="midleft")
     tx = chart.right + 24
     size = 16 if rect.width > 1000 else 15
     room = scene.buttons[0].rect.top - 4 if scene.buttons else rect.bottom
@@ -466,6 +591,30 @@ def draw_bottom(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree) -
             y += line_h
     for button in scene.buttons:
         button.draw(surface, theme, size=16)
+
+
+def ply_color(theme: Theme, tree: SearchTree, ply: int) -> Color:
+    """The colour of the side that moves into ``ply``: its node shape's."""
+    p = theme.palette
+    return p.max_node if (ply % 2 == 0) == (tree.to_move == 1) else p.min_node
+
+
+def draw_ply_counts(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree, box: pygame.Rect, top: int) -> None:
+    """The nodes per ply as "ply: count" entries, each behind a swatch of its bar's colour,
+    wrapped in ``box`` from ``top``: the chart where its rows are too thin for their labels."""
+    theme = scene.app.theme
+    font = theme.font(13)
+    line_h = max(font.get_linesize(), font.size("8")[1])  # lines apart as drawn
+    swatch = max(6, line_h // 2)
+    x, y = box.left, top
+    for ply, count in enumerate(scene.per_ply[1:], start=1):
+        text = f"{ply}: {count:,}"
+        width = swatch + 4 + font.size(text)[0]
+        if x > box.left and x + width > box.right:
+            x, y = box.left, y + line_h
+        pygame.draw.rect(surface, ply_color(theme, tree, ply), (x, y + (line_h - swatch) // 2, swatch, swatch))
+        theme.text(surface, text, 13, (x + swatch + 4, y), color=theme.palette.muted)
+        x += width + font.size("  ")[0]
 
 
 def chart_rect(bottom: pygame.Rect, strip: int = STRIP_HEIGHT) -> pygame.Rect:
@@ -508,26 +657,34 @@ def totals_line(tree: SearchTree, stats: SearchStats) -> str:
 
 
 def compare_line(scene: TreeOverlay, tree: SearchTree) -> str:
-    """The other run of the same search (pruning switched): under way, done, or how to start it."""
-    stats = scene.record.result.stats
-    if scene.compare_job is not None:
+    """The same search as shown and with pruning switched, both timed in the worker after
+    a warm-up: under way, done, or how to start it."""
+    comparison = scene.comparison
+    if comparison is not None and comparison.running:
         progress = scene.compare_progress
         done = (
             _("{nodes:,} nodes, {seconds:.1f} s").format(nodes=progress.nodes, seconds=progress.seconds)
             if progress
             else _("starting")
         )
+        if comparison.warming_up:
+            return _(
+                "Warming up both searches, so that neither is timed with the first search's start-up cost (C cancels)"
+            )
+        if comparison.timed(tree.pruning) is None:
+            return _("Timing the search again as shown: {done} (C cancels)").format(done=done)
         if tree.pruning:
             return _("Searching again with pruning off: {done} (C cancels)").format(done=done)
         return _("Searching again with pruning on: {done} (C cancels)").format(done=done)
-    if scene.compare_result is None:
+    switched = scene.compare_result
+    again = comparison.timed(tree.pruning) if comparison is not None else None
+    if switched is None or again is None:
         return _("C: run the same search with pruning switched, to compare nodes and time")
-    other = scene.compare_result.stats
-    on, off = (stats, other) if tree.pruning else (other, stats)
+    on, off = (again.stats, switched.stats) if tree.pruning else (switched.stats, again.stats)
     said = _(
-        "With alpha-beta: {nodes:,} nodes, {seconds:.3f} s  |  without: {nodes2:,} nodes, {seconds2:.3f} s  ({saving:,.1f} x fewer nodes, {verdict})"
+        "Both timed now, after a warm-up: with alpha-beta {nodes:,} nodes, {seconds:.3f} s  |  without {nodes2:,} nodes, {seconds2:.3f} s  ({saving:,.1f} x fewer nodes, {verdict})"
     )
-    verdict = compare_verdict(scene.record.result.value, scene.compare_result.value)
+    verdict = compare_verdict(again.value, switched.value)
     saving = off.nodes / on.nodes if on.nodes else 0
     return said.format(
         nodes=on.nodes, seconds=on.seconds, nodes2=off.nodes, seconds2=off.seconds, saving=saving, verdict=verdict

@@ -19,7 +19,8 @@ from ai.tree import Node, SearchTree
 from game.app.navigation import Searches
 from game.app.scene import SceneHost
 from game.app.search_records import SearchRecord
-from game.app.tree.compare import OrderComparison
+from game.app.tree.compare import OrderComparison, PruningComparison
+from game.app.tree.detail import DetailScroll
 from game.app.tree.layout import Placed, View
 from game.app.tree.legend import LegendLayout
 from game.app.tree.replay import Replay
@@ -43,7 +44,9 @@ class TreeOverlay(Protocol):
 
     areas: Areas
     button_rows: int
+    comparison: PruningComparison | None
     crumbs: list[tuple[pygame.Rect, int]]
+    detail_panel: DetailScroll
     drawn: list[Placed]
     legend: LegendLayout | None
     legend_page: bool

@@ -17,6 +17,8 @@ Controls:
 - Space: replay play/pause; , and .: one step back / forward; Home / End; S: speed;
   X: leave the replay
 - L: show or hide the legend
+- Page Down / Page Up (or the wheel over it): scroll the detail panel, where its
+  explanation is longer than the panel (big text)
 - K: the textbook code beside a line-by-line replay (ai/textbook.py, small depths)
 - P: practice, "you are alpha-beta", on this position's depth-2 tree
 - D: depth against truth: how often each depth keeps the exact outcome, and its nodes
@@ -42,8 +44,9 @@ from ai.tree import (
 from game.app.navigation import Searches
 from game.app.scene import Scene
 from game.app.search_records import SearchRecord
-from game.app.tree.compare import OrderComparison
-from game.app.tree.draw import draw_overlay
+from game.app.tree.compare import OrderComparison, PruningComparison, compare_job
+from game.app.tree.detail import DetailScroll
+from game.app.tree.draw import detail_for, draw_overlay
 from game.app.tree.export import export_to_folder
 from game.app.tree.horizon import Horizon
 from game.app.tree.keys import key_actions
@@ -54,7 +57,7 @@ from game.app.tree.placing import SPEEDS, areas_for, demo_select, relayout, tree
 from game.app.tree.replay import Replay
 from game.app.tree.text import detail_lines, node_text
 from game.app.widgets import Button
-from game.app.worker_protocol import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.app.worker_protocol import JobProgress, JobPurpose, WorkerEvent
 from game.board import Board
 from game.i18n import _
 from game.notation import format_move
@@ -81,9 +84,7 @@ class TreeScene(Scene):
         self.legend_open: bool | None = None  # None: shown where the canvas is tall enough
         self.legend: LegendLayout | None = None  # where the legend goes, when shown
         self.legend_page = False  # the legend is shown in place of the tree (no room for both)
-        self.compare_job: int | None = None
-        self.compare_progress: JobProgress | None = None
-        self.compare_result: SearchResult | None = None
+        self.comparison: PruningComparison | None = None  # C: pruning switched, once asked for
         self.orders: OrderComparison | None = None  # the move-order runs, once asked for
         self.drag_from: tuple[int, int] | None = None
         self.dragged = False
@@ -92,6 +93,7 @@ class TreeScene(Scene):
         self.areas = areas_for((800, 600))
         self.drawn: list[Placed] = []
         self.crumbs: list[tuple[pygame.Rect, int]] = []
+        self.detail_panel = DetailScroll()  # the detail panel's lines, placed, and its scroll
         self.stub_moves: dict[int, list[int]] = {}  # for each node with stubs drawn: its pruned moves
         self.selected_board: Board | None = None
         self.per_ply: list[int] = []  # stored nodes at each ply
@@ -227,7 +229,7 @@ class TreeScene(Scene):
             self.orders = None
             self.record_index, self._record = index, searches[index]
             self.view, self.selected, self.replay, self.playing = View(), 0, None, False
-            self.compare_result = None
+            self.comparison = None
 
     def toggle_legend(self) -> None:
         self.legend_open = not self.shows_legend()
@@ -338,32 +340,30 @@ class TreeScene(Scene):
         self.replay, self.playing = None, False
 
     # -- compare ----------------------------------------------------------------------
+    @property
+    def compare_job(self) -> int | None:
+        return self.comparison.job_id if self.comparison is not None else None
+
+    @property
+    def compare_progress(self) -> JobProgress | None:
+        return self.comparison.progress if self.comparison is not None and self.comparison.running else None
+
+    @property
+    def compare_result(self) -> SearchResult | None:
+        """The timed run with pruning switched, once both timed runs have finished."""
+        return self.comparison.switched_result() if self.comparison is not None else None
+
     def toggle_compare(self) -> None:
         if self.compare_job is not None:
             self.cancel_compare()
             self.app.show_toast(_("Comparison cancelled"))
             return
-        tree = self.known_tree
-        level = self.record_level()
-        # The level's own search settings, as the search itself was: the same move order
-        # and the same seeded noise, only the pruning switched and no budget.
-        job = SearchJob(
-            tree.grid,
-            tree.rules,
-            tree.to_move,
-            level=replace(level, depth=tree.depth, pruning=not tree.pruning, node_budget=0, perfect=False),
-            purpose=JobPurpose.COMPARE,
-            record_tree=False,
-        )
-        self.compare_job = self.app.submit(job, self)
-        self.compare_progress = None
-        self.compare_result = None
+        self.comparison = PruningComparison(self.app, self, compare_job(self.known_tree, self.record_level()))
 
     def cancel_compare(self) -> None:
-        if self.compare_job is not None and self.app.worker.current == self.compare_job:
-            self.app.worker.cancel()
-        self.compare_job = None
-        self.compare_progress = None
+        if self.comparison is not None and self.comparison.running:
+            self.comparison.cancel()
+            self.comparison = None
 
     def toggle_orders(self) -> None:
         """Rerun this search with each move order (pruning on), or stop doing so."""
@@ -385,15 +385,10 @@ class TreeScene(Scene):
             return
         if self.horizon.take(event):
             return
-        if isinstance(event, JobProgress) and event.job_id == self.compare_job:
-            self.compare_progress = event
-        elif isinstance(event, JobResult) and event.job_id == self.compare_job:
-            self.compare_result = event.result
-            self.compare_job = None
-        elif isinstance(event, JobFailed) and event.job_id == self.compare_job:
-            self.compare_job = None
-            self.compare_progress = None
-            self.app.show_toast(_("The comparison failed: {message}").format(message=event.message))
+        comparison = self.comparison
+        if comparison is not None and comparison.take(event) and comparison.failed is not None:
+            self.comparison = None
+            self.app.show_toast(_("The comparison failed: {message}").format(message=comparison.failed))
 
     # -- frame ------------------------------------------------------------------------
     def is_animating(self) -> bool:
@@ -425,6 +420,10 @@ class TreeScene(Scene):
     def relayout(self) -> None:
         """Compute where everything goes for the window's size (``draw`` only reads it)."""
         relayout(self)
+        self.detail_panel.update(detail_for(self), self.selected)
+
+    def scroll_detail(self, pages: float) -> None:
+        self.detail_panel.scroll(pages, self.app.theme.font(16).get_linesize())
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
@@ -457,7 +456,10 @@ class TreeScene(Scene):
                 self.click(event.pos)
             self.drag_from = None
         elif event.type == pygame.MOUSEWHEEL:
-            self.zoom(1.25**event.y, pygame.mouse.get_pos())
+            if self.areas.detail.collidepoint(pygame.mouse.get_pos()):
+                self.scroll_detail(-0.25 * event.y)
+            else:
+                self.zoom(1.25**event.y, pygame.mouse.get_pos())
 
     def click(self, pos: tuple[int, int]) -> None:
         index = self.node_at(pos)
@@ -480,6 +482,8 @@ class TreeScene(Scene):
         actions = key_actions(self)
         if key in (pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT):
             self.navigate(key)
+        elif key in (pygame.K_PAGEDOWN, pygame.K_PAGEUP):  # the layout is the last frame's
+            self.scroll_detail(1 if key == pygame.K_PAGEDOWN else -1)
         elif key in actions:
             actions[key]()
         self.relayout()

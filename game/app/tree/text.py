@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 from ai.exact import ExactScore
 from ai.tree import (
     BOUND_MEANING,
-    FORCED_MEANING,
     BoundKind,
     LeafReason,
     Node,
     SearchTree,
     fmt_tree_value,
+    forced_meaning,
     is_forced_value,
     nodes_text,
 )
@@ -95,7 +95,7 @@ def detail_lines(node: Node, replay: Replay | None, horizon: str | None, pruned:
     bound = node.bound
     lines = [_("Value: {value_text}").format(value_text=node.value_text)]
     if is_forced_value(node.value):
-        lines.append(f"F: {FORCED_MEANING}")
+        lines.append(f"F: {forced_meaning()}")
     if bound is not BoundKind.EXACT:
         lines.append(_("This value is {BOUND_MEANING}.").format(BOUND_MEANING=_(BOUND_MEANING[bound])))
     if tree.pruning:
