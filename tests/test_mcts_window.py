@@ -11,8 +11,9 @@ from game.app.scenes.level_select import LevelSelectScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.play_text import answer_detail
 from game.app.tree.mcts_scene import MctsScene
+from game.board import Board
 from game.rules import Rules
-from tests.ui import click, press, step, wait_until
+from tests.ui import click, open_tree_after, press, step, wait_until
 
 pytestmark = pytest.mark.window
 
@@ -59,3 +60,11 @@ def test_t_after_an_mcts_move_opens_its_tree_beside_minimax(app):
     assert isinstance(scene, MctsScene) and scene.board.moves == [] and scene.playouts == 1000
     assert wait_until(app, lambda: scene.found is not None, 60)
     assert scene.found.move == play.match.board.moves[0]  # the same seed: the tree of the move played
+
+
+def test_m_in_the_tree_overlay_opens_mcts_beside_the_same_search(app):
+    tree_scene = open_tree_after(app, "4453", 4)
+    press(app, pygame.K_m, frames=2)
+    scene = app.stack.top
+    assert isinstance(scene, MctsScene) and scene is not tree_scene
+    assert (scene.board.grid == Board.from_moves("4453").grid).all() and scene.depth == 4
