@@ -16,7 +16,7 @@ from ai.player import column_scores
 from ai.search import search
 from ai.search_types import MoveOrder
 from game.app.tree.mcts_replay import MctsReplay, Phase
-from game.app.tree.mcts_text import comparison_lines, node_lines, step_line
+from game.app.tree.mcts_text import comparison_lines, node_lines, playout_moves_line, step_line
 from game.archive.course_progress import course_progress, record_answer
 from game.archive.database import MIGRATIONS
 from game.archive.store import Archive
@@ -219,3 +219,7 @@ def test_the_side_by_side_sentences_name_both_choices_and_the_referee():
     replay = MctsReplay(found.tree)
     replay.move(2)
     assert step_line(replay.current(), board.rules, found.playouts, None).startswith("Playout 1 of 5,000: playout:")
+    moves = replay.current().playout.moves
+    listed = playout_moves_line(moves, board.rules)
+    assert listed.startswith("Random moves: " + " ".join(str(m + 1) for m in moves[:3]))
+    assert listed.endswith(" ...") == (len(moves) > 16)

@@ -27,7 +27,7 @@ from ai.search import SearchResult
 from game.app.job_slot import JobSlot
 from game.app.scene import Scene
 from game.app.tree.mcts_replay import MctsReplay, Phase
-from game.app.tree.mcts_text import comparison_lines, exact_word, node_lines, step_line
+from game.app.tree.mcts_text import comparison_lines, exact_word, node_lines, playout_moves_line, step_line
 from game.app.worker_protocol import JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
 from game.board import Board
 from game.i18n import _
@@ -314,6 +314,8 @@ class MctsScene(Scene):
             expanded = step.playout.expanded
             expanded_move = tree.node(expanded).move if expanded is not None else None
             said = step_line(step, rules, tree.playouts, expanded_move)
+            if step.phase is Phase.PLAYOUT:
+                said += " · " + playout_moves_line(step.playout.moves, rules)
             colour = p.accent if step.phase is not Phase.BACKUP else p.good
             for part in theme.wrap(said, unit, area.width):
                 theme.text(surface, part, unit, (area.left, y), color=colour)

@@ -70,6 +70,17 @@ def step_line(step: Step, rules: Rules, playouts: int, expanded_move: int | None
     return f"{head}: {said}"
 
 
+SHOWN_PLAYOUT_MOVES = 16
+"""The random moves of a playout the replay lists (the rest: "...")."""
+
+
+def playout_moves_line(moves: tuple[int, ...], rules: Rules) -> str:
+    """ "Random moves: 4 1 7 ...": the playout's moves, as many as stay readable."""
+    shown = " ".join(format_move(move, rules) for move in moves[:SHOWN_PLAYOUT_MOVES])
+    more = " ..." if len(moves) > SHOWN_PLAYOUT_MOVES else ""
+    return _("Random moves: {moves}").format(moves=shown + more)
+
+
 def comparison_lines(
     found: MctsResult,
     minimax: SearchResult | None,
