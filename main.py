@@ -56,7 +56,7 @@ STAMP = VENV / ".connect4-requirements"
 """Holds the hash of the requirements.txt that was last installed into .venv."""
 RUNTIME_MODULES = (("numpy", "numpy"), ("bitbully_databases", "bitbully-databases"), ("pygame", "pygame-ce"))
 WINDOW_ONLY = {"pygame-ce"}
-WINDOW_COMMANDS = {"demo", "open"}
+WINDOW_COMMANDS = {"demo", "open", "course"}
 """Subcommands that drive the pygame window; game.launcher routes them (it cannot be
 imported before set-up, since the game package needs numpy)."""
 PACKAGES = {

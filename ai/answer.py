@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ai.exact import ExactScore
 from ai.levels import Level
+from ai.mcts import MctsResult
 from ai.search_types import SearchResult
 
 
@@ -30,6 +31,7 @@ class DecidedBy(enum.Enum):
     SEARCH = "search"
     OVERRULED = "search overruled by the solver"
     FALLBACK = "fallback"  # the outside clock ran out: a shallow search or a quick safe move
+    MCTS = "Monte Carlo tree search"  # a level ``mcts:N``: the most-visited move of its playouts
 
     @property
     def is_exact(self) -> bool:
@@ -44,7 +46,8 @@ class Answer:
     ``value`` is the heuristic search's value from MAX's side (the exact one when no
     search ran); ``exact`` the position's exact result where known; ``column_scores`` the
     exact result after each column, where known; ``result`` the search (stats, line, move
-    values, tree), None for book and solver answers.
+    values, tree), None for book and solver answers; ``mcts`` a Monte Carlo level's search
+    (``value`` is then its mean result from MAX's side, -100..100: ``MctsResult.value``).
     """
 
     move: int | None  # 0-based; None when the game is already over
@@ -57,6 +60,7 @@ class Answer:
     nodes: int = 0  # everything this answer cost: solver and search nodes
     seconds: float = 0.0
     note: str | None = None  # something the person should know (an overrule, a stand-in level)
+    mcts: MctsResult | None = None  # a Monte Carlo level's search (its playouts and tree)
 
     @property
     def depth(self) -> int:
@@ -66,4 +70,6 @@ class Answer:
     @property
     def cut_short(self) -> bool:
         """A clock or a budget stopped the thinking before the level was done."""
+        if self.mcts is not None and not self.mcts.completed:
+            return True
         return self.decided_by is DecidedBy.FALLBACK or (self.result is not None and not self.result.completed)

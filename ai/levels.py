@@ -42,6 +42,12 @@ class Level:
     endgame_cells: int = 0  # exact moves (the solver, if it finishes in its nodes) from this many empty cells
     endgame_percent: int = 0  # ... or from this share of the cells, where more (``endgame_cells_on``)
     solver_nodes: int = SOLVER_NODES  # the exact solver's nodes per move (endgame, openings, Perfect's distances)
+    playouts: int = 0  # Monte Carlo tree search with this many playouts instead of minimax (0: minimax)
+
+    @property
+    def is_mcts(self) -> bool:
+        """Whether this level plays Monte Carlo tree search (``ai.mcts``), not minimax."""
+        return self.playouts > 0
 
     @property
     def node_limit(self) -> int | None:
@@ -135,19 +141,31 @@ English, translated where shown (``game.i18n``)."""
 
 
 DEPTH_PREFIX = "depth:"
+MCTS_PREFIX = "mcts:"
+MCTS_PLAYOUTS = (0, 1_000, 5_000, 20_000)
+"""Playouts a move offered in the level select (0: minimax, the search rows apply)."""
+MCTS_MAX_PLAYOUTS = 1_000_000
+"""The most playouts ``mcts:N`` takes (``ai.mcts.MAX_PLAYOUTS``)."""
+
+
+def mcts_level(playouts: int) -> Level:
+    """The level ``mcts:N``: Monte Carlo tree search with ``playouts`` playouts a move,
+    nothing else (no book, no solver: MCTS as the textbook has it)."""
+    return Level(playouts=playouts)
 
 
 class LevelNotFound(ValueError):
-    """A level name that is neither a preset nor ``depth:N``."""
+    """A level name that is neither a preset nor ``depth:N`` nor ``mcts:N``."""
 
 
 def level_names() -> list[str]:
     """The names ``find_level`` accepts, for messages and ``--help``."""
-    return [name.lower() for name in PRESETS] + [f"{DEPTH_PREFIX}N"]
+    return [name.lower() for name in PRESETS] + [f"{DEPTH_PREFIX}N", f"{MCTS_PREFIX}N"]
 
 
 def find_level(name: str) -> Level:
-    """Return the level called ``name``: a preset (any case) or ``depth:N`` (N >= 1).
+    """Return the level called ``name``: a preset (any case), ``depth:N`` (N >= 1) or
+    ``mcts:N`` (Monte Carlo tree search with N playouts a move, 1 <= N <= 1,000,000).
 
     Raises:
         LevelNotFound: the name is unknown or N is not a positive whole number.
@@ -161,6 +179,11 @@ def find_level(name: str) -> Level:
         if digits.isascii() and digits.isdigit() and len(digits) <= 4 and int(digits) >= 1:
             return Level(int(digits))
         raise LevelNotFound(f"bad depth in {name!r}: expected depth:N with N >= 1")
+    if text.lower().startswith(MCTS_PREFIX):
+        digits = text[len(MCTS_PREFIX) :]
+        if digits.isascii() and digits.isdigit() and len(digits) <= 7 and 1 <= int(digits) <= MCTS_MAX_PLAYOUTS:
+            return mcts_level(int(digits))
+        raise LevelNotFound(f"bad playouts in {name!r}: expected mcts:N with N from 1 to {MCTS_MAX_PLAYOUTS:,}")
     raise LevelNotFound(f"unknown level {name!r}: expected one of {', '.join(level_names())}")
 
 
@@ -175,6 +198,16 @@ def preset_name(level: Level) -> str | None:
         if preset == level:
             return name
     return None
+
+
+def level_label(level: Level) -> str:
+    """A level's short name for a person: the preset's, else "MCTS N" or "depth N"."""
+    name = preset_name(level)
+    if name is not None:
+        return name
+    if level.is_mcts:
+        return _("MCTS {playouts:,}").format(playouts=level.playouts)
+    return _("depth {depth}").format(depth=level.depth)
 
 
 def exact_knowledge(level: Level, rules: Rules) -> str | None:
@@ -199,6 +232,14 @@ def exact_knowledge(level: Level, rules: Rules) -> str | None:
 
 def describe(level: Level, rules: Rules) -> list[str]:
     """Sentences for the level select: what the setting means and what it costs."""
+    if level.is_mcts:
+        return [
+            _(
+                "Monte Carlo tree search: {playouts:,} random games played to the end for each move, "
+                "no heuristic; the tree grows where the results look best."
+            ).format(playouts=level.playouts),
+            _("The random games are seeded: the same position gets the same move on every machine."),
+        ]
     depth = level.depth
     worst = full_tree_positions(rules, depth)
     if level.perfect:

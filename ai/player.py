@@ -31,6 +31,7 @@ from ai.book import BookError, BookFile
 from ai.book_check import trusted_book
 from ai.exact import ExactScore
 from ai.levels import OFF_BOARD_LEVEL, PRESETS, Level, exact_nodes, level_played, solvable, solver_nodes_for
+from ai.mcts import mcts
 from ai.perfect import PerfectPlayer, shared_player
 from ai.search import game_over_value, search
 from ai.search_types import ProgressCallback, SearchCancelled, SearchProgress, SearchResult
@@ -207,6 +208,8 @@ class _Position:
 def _decide(level: Level, position: _Position, asked: Asked) -> Answer:
     """Book, solver, then search: the first that knows answers."""
     rules = position.rules
+    if level.is_mcts:
+        return _monte_carlo(level, position, asked)
     if level.perfect:
         return _perfect(level, position)
     verdict: _Verdict | None = None  # what the solver proved of the position, within the level's nodes
@@ -264,6 +267,33 @@ def _decide(level: Level, position: _Position, asked: Asked) -> Answer:
         result=result,
         nodes=result.stats.total_nodes + solver_spent,
         note=note,
+    )
+
+
+def _monte_carlo(level: Level, position: _Position, asked: Asked) -> Answer:
+    """A level ``mcts:N``: the most-visited move of N seeded playouts (``ai.mcts``); an
+    outside clock cuts the playouts short and the search so far answers, saying so."""
+    found = mcts(
+        position.grid,
+        position.rules,
+        level.playouts,
+        to_move=position.to_move,
+        seed=asked.seed,
+        time_limit=position.soft_limit,
+        should_stop=position.should_stop,
+    )
+    note = None
+    if not found.completed:
+        said = _("the clock ran out after {playouts:,} of {asked:,} playouts: their most-visited move answered")
+        note = said.format(playouts=found.playouts, asked=found.asked)
+    return Answer(
+        found.move,
+        DecidedBy.MCTS,
+        level,
+        found.value,
+        nodes=len(found.tree),
+        note=note,
+        mcts=found,
     )
 
 

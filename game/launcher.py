@@ -32,6 +32,11 @@ WINDOW_COMMANDS = (
         "chart how often each search depth keeps the exact outcome, and its nodes (PNG)",
         "game.app.depth_chart_command",
     ),
+    Command(
+        "course",
+        "a course in game-tree search: --list prints the lessons, --lesson N opens one",
+        "game.app.course_command",
+    ),
 )
 """The commands that need the window's package, added here to the command line's table
 (``game.cli`` sits below the window and names none of its modules)."""

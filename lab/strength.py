@@ -11,6 +11,9 @@
    share of moves that keep a win a win and a draw a draw, per level.
 4. Seconds per move of Expert and Perfect (median and max).
 
+``--mcts N ...`` instead plays each ``mcts:N`` (Monte Carlo tree search) against the lower
+presets (``--against``) on 6x7: where it sits on the ladder.
+
 ``--quick`` runs a short version (fewer openings and positions).  ``--jobs N`` plays the
 games of each match in N worker processes (default: the cores, at most the games; the
 same games for every N); parts 2 to 4 stay in this process.  Everything is seeded, and
@@ -30,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ai.levels import PRESETS, Level
+from ai.levels import PRESETS, Level, find_level
 from ai.perfect import PerfectPlayer
 from ai.player import choose_move
 from ai.solver import SolveLimit, Solver
@@ -297,6 +300,27 @@ def ladder(
     return results
 
 
+MCTS_OPPONENTS = ["Beginner", "Easy", "Medium"]
+"""Who ``--mcts N`` plays: the lower rungs, where a few thousand random playouts sit."""
+
+
+def mcts_ladder(
+    playouts: list[int], opponents: list[str], openings_count: int, log: Log, jobs: int | None = None
+) -> dict[tuple[str, str], MatchResult]:
+    """Each ``mcts:N`` against each of ``opponents`` on 6x7, as the ladder measures (balanced
+    openings, both colours, seeded): where Monte Carlo tree search sits among the levels."""
+    players = {p.name: p for p in contestants(STANDARD)}
+    results: dict[tuple[str, str], MatchResult] = {}
+    for count in playouts:
+        mcts_player = Contestant(f"mcts:{count}", find_level(f"mcts:{count}"))
+        for name in opponents:
+            started = time.perf_counter()
+            result = match(mcts_player, players[name], STANDARD, 2 * openings_count, SEED + 1, jobs)
+            results[(mcts_player.name, name)] = result
+            log(f"  {score_line(result)}   ({time.perf_counter() - started:.0f} s)")
+    return results
+
+
 def ladder_openings(rules: Rules) -> int:
     """The ladder's openings per pair by default: 12 on 6x7; elsewhere the whole pool (32
     on 7x8), since a third of those games or more are drawn and 36 games leave a score
@@ -325,6 +349,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--perfect", action="store_true", help="only Perfect first from the empty board")
     parser.add_argument(
+        "--mcts",
+        type=int,
+        nargs="+",
+        metavar="N",
+        help="only mcts:N (Monte Carlo tree search, N playouts) against --against on 6x7 (default 6 openings)",
+    )
+    parser.add_argument(
+        "--against", nargs="+", default=MCTS_OPPONENTS, choices=list(PRESETS) + ["depth 2", "depth 4"], metavar="LEVEL"
+    )
+    parser.add_argument(
         "--jobs", type=int, metavar="N", help="games played at once in worker processes (default: the cores)"
     )
     args = parser.parse_args(argv)
@@ -347,6 +381,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.perfect:
         perfect_first(2, say)
+        return 0
+    if args.mcts:
+        started = time.perf_counter()
+        openings_count = args.openings or 6
+        say(f"MCTS on the ladder (seed {SEED + 1}); 6x7, {openings_count} openings x 2 colours per pair")
+        mcts_ladder(args.mcts, args.against, openings_count, say, args.jobs)
+        say(f"\nTotal time: {time.perf_counter() - started:.0f} s")
         return 0
     started = time.perf_counter()
     openings_count = args.openings or (2 if args.quick else 4)

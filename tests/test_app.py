@@ -1017,7 +1017,7 @@ def test_perfect_hides_the_search_rows_that_do_not_apply(app):
     click(app, scene.depth.arrow_rects()[1].center)  # where a hidden row's arrow was: nothing
     assert app.settings.level == PRESETS["Perfect"]
     click(app, next(b for b in scene.presets if b.label == "Hard").rect.center)
-    assert scene.selectors == [scene.depth, scene.pruning, scene.order, scene.budget]
+    assert scene.selectors == [scene.playouts, scene.depth, scene.pruning, scene.order, scene.budget]
     press(app, pygame.K_RETURN, frames=2)
     assert app.stack.top.level_line() == "Hard: depth 8, alpha-beta on, solves the last 26"
 
@@ -1034,7 +1034,7 @@ def test_perfect_off_the_standard_board_shows_the_expert_rows_it_plays(app):
     step(app, 2)
     scene = app.stack.top
     click(app, next(b for b in scene.presets if b.label == "Perfect").rect.center)
-    assert scene.selectors == [scene.depth, scene.pruning, scene.order, scene.budget]
+    assert scene.selectors == [scene.playouts, scene.depth, scene.pruning, scene.order, scene.budget]
     assert (scene.depth.value, scene.budget.value) == (MAX_DEPTH, EXPERT_SEARCH_NODES)
     assert app.settings.level == PRESETS["Perfect"]
     click(app, scene.pruning.arrow_rects()[1].center)

@@ -18,7 +18,8 @@ from typing import Any, Protocol
 
 import pygame
 
-from ai.levels import Level, preset_name
+from ai.levels import Level
+from ai.levels import level_label as ai_level_label
 from game.app.clipboard import SHARE_KEYS, board_game, copy_game, copy_link, copy_moves, paste_position
 from game.app.navigation import OpenReview
 from game.app.play_screen import JobsGame
@@ -77,8 +78,8 @@ def close_archive(archive: Archive) -> None:
 
 
 def level_label(level: Level) -> str:
-    """A level as the archive names it: its preset name, else "depth N"."""
-    return preset_name(level) or _("depth {depth}").format(depth=level.depth)
+    """A level as the archive names it: its preset name, else "MCTS N" or "depth N"."""
+    return ai_level_label(level)
 
 
 def sides_of(play: PlayedGame) -> tuple[str, str, int | None, int | None]:

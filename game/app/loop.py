@@ -29,7 +29,7 @@ import pygame
 
 from game.app.archive_link import close_archive, open_archive
 from game.app.icon_files import make_icon
-from game.app.navigation import BackToTitle, Request
+from game.app.navigation import BackToTitle, Request, ShowCourse
 from game.app.open_game import PASTE_SCENES, open_dropped, open_pasted, show_opened
 from game.app.router import scene_for
 from game.app.scene import Scene, SceneStack
@@ -401,9 +401,10 @@ def display_surface() -> pygame.Surface:
     return surface
 
 
-def launch(opened: Source | None = None) -> int:
+def launch(opened: Source | None = None, *, request: Request | None = None) -> int:
     """Open the game window on the title menu (and over it the game ``opened``, from
-    ``main.py open``) and run it until it is closed."""
+    ``main.py open``, or the scene ``request`` asks for: ``main.py course --lesson N``) and
+    run it until it is closed."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
         app = App()
@@ -418,8 +419,15 @@ def launch(opened: Source | None = None) -> int:
     app.push(BackToTitle())
     if opened is not None:
         show_opened(app, opened)
+    if request is not None:
+        app.push(request)
     try:
         app.run()
     except KeyboardInterrupt:
         app.close()
     return 0
+
+
+def launch_course(number: int | None = None) -> int:
+    """``main.py course [--lesson N]``: the window on the course (lesson ``number``)."""
+    return launch(request=ShowCourse(number))

@@ -221,6 +221,24 @@ class OpenNetwork:
     join: JoinSettings | None = None
 
 
+# -- the course --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ShowCourse:
+    """The course (title -> Learn): its list of lessons, or lesson ``number`` (1-based)."""
+
+    number: int | None = None
+
+
+@dataclass(frozen=True)
+class OpenMctsTree:
+    """Monte Carlo tree search beside minimax on ``board``: MCTS with ``playouts`` (seed 0,
+    as the window's levels play) and minimax ``depth`` plies deep, the exact solver as referee."""
+
+    board: Board
+    playouts: int
+    depth: int = 6
+
+
 Request = (
     BackToTitle
     | ShowOptions
@@ -243,5 +261,7 @@ Request = (
     | ShowDepthChart
     | Practise
     | OpenNetwork
+    | ShowCourse
+    | OpenMctsTree
 )
 """Every place a scene may ask to go."""

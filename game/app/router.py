@@ -16,6 +16,7 @@ from game.app.navigation import (
     NewGame,
     OpenAnalysis,
     OpenExplorer,
+    OpenMctsTree,
     OpenNetwork,
     OpenReview,
     OpenTree,
@@ -26,6 +27,7 @@ from game.app.navigation import (
     ResumeGame,
     RetryMistakes,
     ShowCodeWalk,
+    ShowCourse,
     ShowDepthChart,
     ShowGameOver,
     ShowHelp,
@@ -36,6 +38,7 @@ from game.app.navigation import (
 )
 from game.app.scene import Scene, SceneHost
 from game.app.scenes.analysis import AnalysisScene
+from game.app.scenes.course import CourseScene
 from game.app.scenes.explorer import ExplorerScene
 from game.app.scenes.game_over import GameOverScene
 from game.app.scenes.help import HowToPlayScene
@@ -51,6 +54,7 @@ from game.app.scenes.title import TitleScene
 from game.app.settings import Opponent
 from game.app.tree.code_scene import CodeWalkScene
 from game.app.tree.depth_scene import DepthChartScene
+from game.app.tree.mcts_scene import MctsScene
 from game.app.tree.practice_scene import PracticeScene
 from game.app.tree.scene import TreeScene
 from game.board import Board
@@ -104,6 +108,11 @@ def scene_for(request: Request, host: SceneHost) -> Scene | None:
             return PracticeScene(tree)
         case OpenNetwork(hosting, joining):
             return NetworkScene(hosting, joining)
+
+        case ShowCourse(number):
+            return CourseScene(number)
+        case OpenMctsTree(board, playouts, depth):
+            return MctsScene(board, playouts, depth=depth)
     raise TypeError(f"no scene for {request!r}")  # pragma: no cover - every request is above
 
 

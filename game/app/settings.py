@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from ai.levels import NODE_BUDGETS, PRESETS, Level
+from ai.levels import MCTS_MAX_PLAYOUTS, NODE_BUDGETS, PRESETS, Level
 from ai.search import MoveOrder
 from game.atomic_file import write_atomically
 from game.rules import (
@@ -197,6 +197,7 @@ _LEVEL_READERS: dict[str, Callable[[object], object]] = {
     "endgame_cells": _int_in(0, 1000),
     "endgame_percent": _int_in(0, 100),
     "solver_nodes": _int_in(0, 10**9),
+    "playouts": _int_in(0, MCTS_MAX_PLAYOUTS),
 }
 """One reader per ``Level`` field (``LEVEL_FIELDS``)."""
 MAX_COUNT = 10**9  # games in a tally; more is a damaged file, not a record
@@ -433,7 +434,7 @@ def read_settings(path: Path) -> SettingsReport:
     return SettingsReport(settings, tuple(problems), moved_to)
 
 
-LATER_LEVEL_FIELDS = ("endgame_percent",)
+LATER_LEVEL_FIELDS = ("endgame_percent", "playouts")
 """``Level`` fields added after settings files were first written."""
 
 

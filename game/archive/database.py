@@ -73,6 +73,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "DROP TABLE in_progress",
         "ALTER TABLE in_progress_by_window RENAME TO in_progress",
     ),
+    # 5: the course's progress (game.archive.course_progress): one row per lesson tried
+    (
+        """CREATE TABLE course_progress (
+            lesson TEXT PRIMARY KEY,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            solved_at REAL,
+            updated_at REAL NOT NULL
+        )""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -11,6 +11,8 @@ from typing import TextIO
 from ai.book import BookError
 from ai.exact import ExactScore, verdict
 from ai.levels import Level, LevelNotFound, exact_nodes, find_level, solvable
+from ai.mcts import MAX_PLAYOUTS, format_mcts_tree, mcts
+from ai.mcts_export import export_mcts_tree
 from ai.player import choose_move, column_scores
 from ai.search import SearchResult
 from ai.solver import SolverStopped
@@ -61,6 +63,13 @@ def add_analyze_arguments(analyze: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="also print the move this level would play (a preset such as perfect, or depth:N)",
     )
+    analyze.add_argument(
+        "--mcts",
+        type=int,
+        metavar="N",
+        help="Monte Carlo tree search with N playouts instead of minimax (its tree: --tree, --export-tree)",
+    )
+    analyze.add_argument("--seed", type=int, default=0, help="with --mcts: the seed of the random playouts (default 0)")
     add_rule_options(analyze, Mode.CLASSIC)
 
 
@@ -109,6 +118,8 @@ def run_analyze(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         raise CliError(f"--export-depth must be 1 or more, not {args.export_depth}")
     if args.export_tree:
         _check_export(args.export_tree, args.position)
+    if args.mcts is not None and not 1 <= args.mcts <= MAX_PLAYOUTS:
+        raise CliError(f"--mcts must be 1 to {MAX_PLAYOUTS:,} playouts, not {args.mcts}")
     board = read_position(args.position, args)
     rules = board.rules
     print(_("Rules: {describe}").format(describe=rules.said()), file=out)
@@ -117,6 +128,8 @@ def run_analyze(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     if outcome is not None:
         print(_("The game is over: {result_text}").format(result_text=outcome.result_text()), file=out)
         return 0
+    if args.mcts is not None:
+        return _run_mcts(args, board, out)
     depth = check_depth(args.depth, board)
     mover = player_name(board.to_move)
     print(_("To move: {mover}, {value}").format(mover=mover, value="MAX" if board.to_move == MAX else "MIN"), file=out)
@@ -168,6 +181,74 @@ def run_analyze(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         _print_tree(result.tree, args.tree_depth, out)
     if args.export_tree and result.tree is not None:
         _write_tree(result.tree, args.export_tree, out, args.export_depth)
+    return 0
+
+
+def _run_mcts(args: argparse.Namespace, board: Board, out: TextIO) -> int:
+    """analyze --mcts N: the most-visited move, each root child's visits and mean result,
+    the most-visited line, the exact verdict beside it, and the tree (--tree, --export-tree)."""
+    rules = board.rules
+    mover = player_name(board.to_move)
+    print(_("To move: {mover}, {value}").format(mover=mover, value="MAX" if board.to_move == MAX else "MIN"), file=out)
+    found = mcts(board.grid, rules, args.mcts, to_move=board.to_move, seed=args.seed, time_limit=args.time_limit)
+    assert found.move is not None
+    print(_("Best move: {format_move}").format(format_move=format_move(found.move, rules)), file=out)
+    print(
+        _("Expected line (most visited): {join}").format(
+            join=" ".join(format_move(m, rules) for m in found.principal_variation)
+        ),
+        file=out,
+    )
+    print(
+        _("Mean result for {mover}: 1 = every playout won, 0.5 = drawn, 0 = every playout lost").format(mover=mover),
+        file=out,
+    )
+    for child in found.root_children:
+        print(
+            _("  {move}: {visits:>8,} visits   mean {mean:.3f}   UCB {ucb:.3f}").format(
+                move=format_move(child.move or 0, rules), visits=child.visits, mean=child.mean, ucb=child.ucb or 0.0
+            ),
+            file=out,
+        )
+    said = _(
+        "Monte Carlo tree search: {playouts:,} playouts (seed {seed}), {nodes:,} nodes, {seconds:.3f}s, {rate:,.0f} playouts/s"
+    )
+    print(
+        said.format(
+            playouts=found.playouts,
+            seed=found.seed,
+            nodes=len(found.tree),
+            seconds=found.seconds,
+            rate=found.playouts_per_second,
+        ),
+        file=out,
+    )
+    if not found.completed:
+        print(
+            _("(--time-limit ran out after {playouts:,} of {asked:,} playouts)").format(
+                playouts=found.playouts, asked=found.asked
+            ),
+            file=out,
+        )
+    _print_exact_values(args, board, out)
+    if args.tree:
+        print(_("\nMCTS tree (visits, mean result for the side that moved there):"), file=out)
+        print(format_mcts_tree(found.tree, max_depth=args.tree_depth), file=out)
+    if args.export_tree:
+        try:
+            export_mcts_tree(found.tree, args.export_tree)
+        except OSError as error:
+            raise CliError(
+                _("could not write the tree to {shown}: {value}").format(
+                    shown=shown(args.export_tree), value=error.strerror or error
+                )
+            ) from None
+        print(
+            _("Tree written to {shown} ({count:,} nodes, {playouts:,} playouts)").format(
+                shown=shown(args.export_tree), count=len(found.tree), playouts=found.playouts
+            ),
+            file=out,
+        )
     return 0
 
 

@@ -97,6 +97,7 @@ HELP_ORDER = (
     "explore",
     "host",
     "join",
+    "course",
 )
 """The order ``--help`` lists the commands in (a command not named here comes last)."""
 

@@ -17,12 +17,14 @@ import pygame
 
 from ai.cost import duration_text, full_tree_positions, seconds_for, speed_text
 from ai.levels import (
+    MCTS_PLAYOUTS,
     NODE_BUDGETS,
     PRESET_NOTES,
     PRESETS,
     Level,
     describe,
     level_played,
+    mcts_level,
     preset_name,
 )
 from ai.search import MoveOrder
@@ -92,6 +94,9 @@ class LevelSelectScene(Scene):
                 plain = replace(
                     self.played_level(), noise=0, perfect=False, book_discs=0, endgame_cells=0, endgame_percent=0
                 )
+                if field == "playouts" and value:  # MCTS: the playouts alone, as ``mcts:N`` names it
+                    self.set_level(mcts_level(int(str(value))))
+                    return
                 self.set_level(replace(plain, **change))
 
             return apply
@@ -122,6 +127,13 @@ class LevelSelectScene(Scene):
             format=lambda v: number(v) if v else _("no limit"),
         )
         self.order = Selector(N_("Move order"), list(MoveOrder), 0, setter("order"), format=lambda v: _(ORDER_NAMES[v]))
+        self.playouts = Selector(
+            N_("Search"),
+            list(MCTS_PLAYOUTS),
+            0,
+            setter("playouts"),
+            format=lambda v: _("MCTS, {playouts:,} playouts").format(playouts=v) if v else _("minimax"),
+        )
         self.start_button = Button(N_("Start"), self.start, key_hint="Enter")
         self.back = Button(N_("Back"), self.app.pop, key_hint="Esc")
         self.focus = FocusList([])
@@ -136,12 +148,14 @@ class LevelSelectScene(Scene):
     @property
     def search_rows_apply(self) -> bool:
         """False while Perfect plays from its book and solver: no search row has a say."""
-        return not (self.level().perfect and self.app.settings.rules() == STANDARD)
+        return not (self.level().perfect and self.app.settings.rules() == STANDARD) and not self.level().is_mcts
 
     @property
     def selectors(self) -> list[Selector]:
         """The rows shown: the side (computer vs computer) and the search rows that apply."""
         rows = [self.depth, self.pruning, self.order, self.budget] if self.search_rows_apply else []
+        if self.search_rows_apply or self.level().is_mcts:  # minimax or MCTS (not under Perfect's book)
+            rows = [self.playouts, *rows]
         return [self.side_selector, *rows] if self.both_sides else rows
 
     def level(self) -> Level:
@@ -173,6 +187,7 @@ class LevelSelectScene(Scene):
         self.pruning.set_value(level.pruning)
         self.order.set_value(level.order)
         self.budget.set_value(level.node_budget)
+        self.playouts.set_value(level.playouts)
         rows: list[Button | Selector] = [*self.selectors, self.start_button]
         if rows != self.focus.items:  # rows came or went (Perfect): the focus stays or goes to Start
             focused = self.focus.items[self.focus.index] if self.focus.items else self.start_button
@@ -241,8 +256,7 @@ class LevelSelectScene(Scene):
         s = self.app.settings
         if not self.both_sides:
             return _("You vs the computer · {describe}").format(describe=s.rules().said())
-        one = preset_name(s.level) or _("depth {depth}").format(depth=s.level.depth)
-        two = preset_name(s.second_level) or _("depth {second_depth}").format(second_depth=s.second_level.depth)
+        one, two = level_label(s.level), level_label(s.second_level)
         return _("Computer vs computer: player 1 {one}, player 2 {two} · {describe}").format(
             one=one, two=two, describe=s.rules().said()
         )
@@ -283,7 +297,7 @@ class LevelSelectScene(Scene):
         y = self.text_rect.top + row * 0.35
         warning = slow_level_warning(level, s.rules())
         paragraphs: list[tuple[str, tuple[int, int, int]]] = []
-        if not self.search_rows_apply:
+        if not self.search_rows_apply and not level.is_mcts:
             paragraphs += [(_(PERFECT_ROWS_TEXT), p.text), ("", p.text)]
         if current is not None and current in PRESET_NOTES:
             paragraphs.append((f"{current}: {_(PRESET_NOTES[current])}", p.accent))

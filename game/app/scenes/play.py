@@ -24,7 +24,7 @@ from ai.levels import Level, solvable
 from game.app import archive_link
 from game.app.animation import DiscDrop, DropEvent, make_drop
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
-from game.app.navigation import OpenTree, ShowGameOver, ShowPause
+from game.app.navigation import OpenMctsTree, OpenTree, ShowGameOver, ShowPause
 from game.app.scene import Scene
 from game.app.scenes import play_text as say
 from game.app.scenes import play_view
@@ -34,7 +34,7 @@ from game.app.search_records import SearchRecord, SearchRecords
 from game.app.settings import Opponent, Settings
 from game.app.widgets import Button, display_size
 from game.app.worker_protocol import JobPurpose, TreeReady, TreeSkipped, WorkerEvent
-from game.board import Outcome
+from game.board import Board, Outcome
 from game.i18n import N_, _
 from game.match import Match
 from game.rules import MAX, MIN, Cell, Rules
@@ -283,6 +283,11 @@ class PlayScene(Scene):
         return self.records.last_tree_index()
 
     def open_tree(self) -> None:
+        found = self.jobs.report.answer.mcts if self.jobs.report is not None else None
+        if found is not None:  # a Monte Carlo level's move: its tree beside minimax (seed 0: the same tree)
+            return self.app.push(
+                OpenMctsTree(Board(found.tree.rules, found.tree.grid, to_move=found.tree.to_move), found.asked)
+            )
         index = self.last_tree_index()
         later_answer = self.records.answered_without_tree_after(index, len(self.match.moves))
         if index is None:

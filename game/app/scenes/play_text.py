@@ -15,7 +15,7 @@ from ai.answer import Answer, DecidedBy
 from ai.cost import full_tree_positions
 from ai.exact import ExactScore, column_key, column_label, standing, verdict
 from ai.heuristic import POINT
-from ai.levels import Level, exact_nodes, preset_name, solvable
+from ai.levels import Level, exact_nodes, level_label, preset_name, solvable
 from ai.values import is_win_value, plies_to_end
 from game.i18n import N_, _, counted, language, number
 from game.notation import column_letter, format_move
@@ -192,6 +192,11 @@ def answer_detail(report: Report) -> str:
         )
     if answer.note:  # an overrule, a fallback, a stand-in level
         return f"{answer.note} · {seconds}"
+    found = answer.mcts
+    if found is not None:
+        return _(
+            "Monte Carlo tree search: {playouts:,} playouts · {nodes:,} nodes · {seconds} · {rate:,.0f} playouts/s"
+        ).format(playouts=found.playouts, nodes=len(found.tree), seconds=seconds, rate=found.playouts_per_second)
     result = answer.result
     if result is None:
         return seconds
@@ -226,6 +231,10 @@ def progress_text(who: str, depth: int, nodes: int, seconds: float, level: Level
 def level_text(level: Level, rules: Rules) -> str:
     """One level in a few words: "Hard: depth 8, alpha-beta on, solves the last 26"."""
     name = preset_name(level)
+    if level.is_mcts:
+        return _("{name}: Monte Carlo tree search, {playouts:,} playouts").format(
+            name=name or _("Custom"), playouts=level.playouts
+        )
     if level.perfect and rules == STANDARD:  # no search settings: they do not apply
         return _("{value} (opening book + solver)").format(value=name or "Perfect")
     if level.perfect:
@@ -243,6 +252,8 @@ def level_text(level: Level, rules: Rules) -> str:
 
 def short_level(level: Level) -> str:
     name = preset_name(level)
+    if level.is_mcts:
+        return level_label(level)
     return (
         name
         if name

@@ -14,6 +14,7 @@ from game.app.navigation import (
     OpenExplorer,
     OpenNetwork,
     ResumeGame,
+    ShowCourse,
     ShowHelp,
     ShowLevelSelect,
     ShowOptions,
@@ -27,9 +28,12 @@ from game.rules import MAX, MIN
 
 QUIT_CONFIRM_SECONDS = 3.0
 """After a first Esc on the title, a second one within this many seconds quits."""
-ROWS = 11
-"""Button rows the title lays out, always: its ten buttons and, under Quit, the row kept
+ROWS = 12
+"""Button rows the title lays out, always: its eleven buttons and, under Quit, the row kept
 for "Resume the unfinished game", so that button coming and going moves no other."""
+ROW_GAP = 0.25
+"""The gap between two rows, in button heights: a quarter, so eleven rows keep the
+buttons (and their text) as tall as ten rows with a third did on 800x600."""
 
 
 class TitleScene(MenuScene):
@@ -70,13 +74,14 @@ class TitleScene(MenuScene):
             Button(N_("Analysis board"), self.open_analysis),
             Button(N_("Opening explorer"), self.open_explorer),
             Button(N_("Network game"), self.open_network),
+            Button(N_("Learn"), self.open_course),
             Button(N_("Quit"), self.app.quit),
         ] + resume
 
     def button_height(self, size: tuple[int, int]) -> int:
         """As the menu's, but small enough for every row to fit the window."""
         lines = len(self.subtitle_lines())
-        room = (size[1] - 16) / (2.2 + 0.6 * lines + ROWS * 5 / 4)  # a row: a button and a quarter's gap
+        room = (size[1] - 16) / (2.2 + 0.6 * lines + ROWS * (1 + ROW_GAP))
         return max(26, min(super().button_height(size), int(room)))
 
     def button_rects(self, size: tuple[int, int]) -> list[pygame.Rect]:
@@ -85,7 +90,7 @@ class TitleScene(MenuScene):
         lines = len(self.subtitle_lines())
         top_space = int(height * 2.2) + lines * int(height * 0.6)
         area = pygame.Rect(0, top_space, size[0], size[1] - top_space)
-        rows = stack_rects(area, ROWS, height, height // 4, min(size[0] - 40, 360))
+        rows = stack_rects(area, ROWS, height, int(height * ROW_GAP), min(size[0] - 40, 360))
         return rows[: len(self.buttons)]
 
     def unfinished_game(self) -> InProgress | None:
@@ -106,6 +111,9 @@ class TitleScene(MenuScene):
 
     def open_network(self) -> None:
         self.app.push(OpenNetwork())
+
+    def open_course(self) -> None:
+        self.app.push(ShowCourse())
 
     def start(self, opponent: Opponent) -> None:
         self.app.settings.opponent = opponent

@@ -11,11 +11,12 @@ from collections.abc import Callable
 import pygame
 
 from ai.tree import SearchTree
-from game.app.navigation import Practise, ShowCodeWalk, ShowDepthChart
+from game.app.navigation import OpenMctsTree, Practise, ShowCodeWalk, ShowDepthChart
 from game.app.scene import SceneHost
 from game.app.tree.overlay import TreeOverlay
 from game.app.tree.practice import why_not_practice
 from game.board import Board
+from game.i18n import _
 
 
 def key_actions(scene: TreeOverlay) -> dict[int, Callable[[], None]]:
@@ -38,6 +39,7 @@ def key_actions(scene: TreeOverlay) -> dict[int, Callable[[], None]]:
         pygame.K_d: lambda: scene.app.push(ShowDepthChart(scene.known_tree)),
         pygame.K_p: lambda: open_practice(scene.app, scene.known_tree),
         pygame.K_k: lambda: scene.app.push(ShowCodeWalk(scene.known_tree)),
+        pygame.K_m: lambda: open_mcts(scene.app, scene.known_tree),
         pygame.K_x: scene.stop_replay,
         pygame.K_LEFTBRACKET: lambda: scene.switch_record(-1),
         pygame.K_RIGHTBRACKET: lambda: scene.switch_record(1),
@@ -56,3 +58,16 @@ def open_practice(app: SceneHost, tree: SearchTree) -> None:
         app.show_toast(reason, 5.0)
         return
     app.push(Practise(tree))
+
+
+MCTS_PLAYOUTS = 5_000
+"""What M runs beside the tree's minimax: the course's lesson 7 budget (``game.learn.course``)."""
+
+
+def open_mcts(app: SceneHost, tree: SearchTree) -> None:
+    """M in the tree overlay: Monte Carlo tree search beside this search, on its position."""
+    board = Board(tree.rules, tree.grid, to_move=tree.to_move)
+    if board.is_game_over():
+        app.show_toast(_("The game is over here: no move to search"), 4.0)
+        return
+    app.push(OpenMctsTree(board, MCTS_PLAYOUTS, max(1, tree.depth)))

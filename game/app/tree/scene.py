@@ -22,6 +22,7 @@ Controls:
 - K: the textbook code beside a line-by-line replay (ai/textbook.py, small depths)
 - P: practice, "you are alpha-beta", on this position's depth-2 tree
 - D: depth against truth: how often each depth keeps the exact outcome, and its nodes
+- M: Monte Carlo tree search beside this search, on its position (``mcts_scene``)
 - E: export the tree as JSON and Graphviz DOT (to the preference folder's trees/)
 - Esc or T: close; play goes on where it was
 """
