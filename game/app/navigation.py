@@ -180,6 +180,11 @@ class OpenExplorer:
     moves: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True)
+class ShowPuzzles:
+    """The puzzle screen: puzzles near the player's rating, from their games, the daily one."""
+
+
 # -- the tree overlay -------------------------------------------------------------------------
 @dataclass(frozen=True)
 class OpenTree:
@@ -231,5 +236,6 @@ Request = (
     | ShowCodeWalk
     | ShowDepthChart
     | Practise
+    | ShowPuzzles
 )
 """Every place a scene may ask to go."""

@@ -32,6 +32,7 @@ from game.app.navigation import (
     ShowOptions,
     ShowPastGames,
     ShowPause,
+    ShowPuzzles,
 )
 from game.app.scene import Scene, SceneHost
 from game.app.scenes.analysis import AnalysisScene
@@ -43,6 +44,7 @@ from game.app.scenes.options import OptionsScene
 from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene
+from game.app.scenes.puzzles import PuzzlesScene
 from game.app.scenes.retry import MistakesQueueScene, retry_of_review
 from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
@@ -100,6 +102,8 @@ def scene_for(request: Request, host: SceneHost) -> Scene | None:
             return DepthChartScene(tree)
         case Practise(tree):
             return PracticeScene(tree)
+        case ShowPuzzles():
+            return PuzzlesScene()
     raise TypeError(f"no scene for {request!r}")  # pragma: no cover - every request is above
 
 

@@ -77,6 +77,8 @@ COMMANDS = (
         "the solved openings: every column's exact value beside your own games from there",
         "game.cli.explore",
     ),
+    Command("puzzles", "puzzles checked by the exact solver, near a rating or from your own games", "game.cli.puzzles"),
+    Command("rating", "your Glicko-2 rating from your games against the levels and your puzzles", "game.cli.puzzles"),
 )
 """Every command of the command line's own (the window's commands are added by ``game.launcher``)."""
 
@@ -93,6 +95,8 @@ HELP_ORDER = (
     "review",
     "games",
     "explore",
+    "puzzles",
+    "rating",
 )
 """The order ``--help`` lists the commands in (a command not named here comes last)."""
 

@@ -32,6 +32,8 @@ CONTROLS = [
     (N_("P (review)"), N_("play on from the move shown, against any level")),
     (N_("M (past games)"), N_("train the mistakes of every stored game in one queue")),
     (N_("E (analysis board)"), N_("the opening explorer: every column's exact value beside your own games")),
+    (N_("F / M / D (puzzles)"), N_("puzzles near your rating / from your own games / the daily puzzle")),
+    (N_("G (past games)"), N_("your rating over time: every game against a level and every puzzle")),
     (N_("Esc"), N_("menu / back")),
     ("F11", N_("full screen")),
     ("F12", N_("save a screenshot")),
