@@ -235,6 +235,20 @@ def table(chosen: Sequence[tuple[Puzzle, dict[str, float]]]) -> list[str]:
     return lines
 
 
+def _made_with(argv: list[str]) -> list[str]:
+    """The arguments that make the set (not where a run's rated puzzles were kept or read)."""
+    kept: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in ("--save-rated", "--from-rated"):
+            skip = True
+        elif not arg.startswith(("--save-rated=", "--from-rated=")):
+            kept.append(arg)
+    return kept
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
@@ -283,7 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     seconds = time.perf_counter() - started
     print(f"({seconds:.0f} s in all)")
     header = [
-        "Made by: python -m lab.puzzle_maker " + " ".join(sys.argv[1:] if argv is None else argv),
+        "Made by: python -m lab.puzzle_maker " + " ".join(_made_with(sys.argv[1:] if argv is None else list(argv))),
         f"seed {args.seed}, {args.games} self-play games, {args.book} book samples, {args.seeds} seeds a noisy level",
         f"positions tried {tried}, puzzles found {by_source}, kept {len(chosen)}",
     ]
