@@ -105,11 +105,10 @@ def test_a_damaged_line_is_named_with_its_place(tmp_path):
         read_puzzles(tmp_path / "missing.txt")
 
 
-def test_puzzles_near_1000_and_near_2000_differ_by_500_in_mean_rating():
-    low = json.loads(
-        run_main("puzzles", "--json", "--count", "10", "--rating", "1000", "--home", "/nonexistent/x").stdout
-    )
-    high = json.loads(run_main("puzzles", "--json", "--count", "10", "--rating", "2000").stdout)
+def test_puzzles_near_1000_and_near_2000_differ_by_500_in_mean_rating(tmp_path):
+    home = str(tmp_path)
+    low = json.loads(run_main("puzzles", "--json", "--count", "10", "--rating", "1000", "--home", home).stdout)
+    high = json.loads(run_main("puzzles", "--json", "--count", "10", "--rating", "2000", "--home", home).stdout)
     mean = [sum(p["rating"] for p in found["puzzles"]) / len(found["puzzles"]) for found in (low, high)]
     assert mean[1] - mean[0] >= 500, mean
     first = low["puzzles"][0]
