@@ -38,7 +38,12 @@ def draw_rating_graph(
     p = theme.palette
     pygame.draw.rect(surface, p.panel, box, border_radius=10)
     small = max(13, text - 2)
-    title, fitted = theme.fitted(rating_summary(history), small, box.width - 20)
+    x = box.right - 10
+    for shape, word in (("circle", _("a puzzle")), ("triangle", _("a game"))):  # the legend, right to left
+        label = theme.text(surface, word, small, (x, box.top + 6), color=p.muted, anchor="topright")
+        draw_mark(surface, shape, p.accent, (label.left - 4 - small / 3, label.centery), small / 3, p.text)
+        x = label.left - 12 - small
+    title, fitted = theme.fitted(rating_summary(history), small, x - box.left - 20)
     theme.text(surface, title, fitted, (box.left + 10, box.top + 6), color=p.muted)
     points = list(history[-MOST_POINTS:])
     if not points:
