@@ -9,6 +9,7 @@ checks that the scenes word their text anew on the next frame.
 
 from __future__ import annotations
 
+import datetime
 import json
 
 import pygame
@@ -25,6 +26,8 @@ from game.app.scenes.options import OptionsScene
 from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene
+from game.app.scenes.puzzles import PuzzlesScene
+from game.app.scenes.puzzles_text import Source
 from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
 from game.app.search_records import SearchRecord
@@ -82,6 +85,7 @@ def every_scene(app, measure=None) -> dict[str, dict[str, tuple[list[str], list[
         PastGamesScene(),
         AnalysisScene(Board.from_moves("4453")),
         ExplorerScene([3, 3]),
+        PuzzlesScene(Source.DAILY, today=datetime.date(2026, 11, 29)),
         ReviewScene(Rules(), Board.from_moves("4444332").moves),
     ):
         app.stack.reset(scene)

@@ -182,6 +182,11 @@ class OpenExplorer:
     moves: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True)
+class ShowPuzzles:
+    """The puzzle screen: puzzles near the player's rating, from their games, the daily one."""
+
+
 # -- the tree overlay -------------------------------------------------------------------------
 @dataclass(frozen=True)
 class OpenTree:
@@ -263,5 +268,6 @@ Request = (
     | OpenNetwork
     | ShowCourse
     | OpenMctsTree
+    | ShowPuzzles
 )
 """Every place a scene may ask to go."""

@@ -35,6 +35,7 @@ from game.app.navigation import (
     ShowOptions,
     ShowPastGames,
     ShowPause,
+    ShowPuzzles,
 )
 from game.app.scene import Scene, SceneHost
 from game.app.scenes.analysis import AnalysisScene
@@ -48,6 +49,7 @@ from game.app.scenes.options import OptionsScene
 from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene
+from game.app.scenes.puzzles import PuzzlesScene
 from game.app.scenes.retry import MistakesQueueScene, retry_of_review
 from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
@@ -108,11 +110,12 @@ def scene_for(request: Request, host: SceneHost) -> Scene | None:
             return PracticeScene(tree)
         case OpenNetwork(hosting, joining):
             return NetworkScene(hosting, joining)
-
         case ShowCourse(number):
             return CourseScene(number)
         case OpenMctsTree(board, playouts, depth):
             return MctsScene(board, playouts, depth=depth)
+        case ShowPuzzles():
+            return PuzzlesScene()
     raise TypeError(f"no scene for {request!r}")  # pragma: no cover - every request is above
 
 

@@ -6,7 +6,8 @@ opening book and numba never load in the window's process.
 Jobs: a ``SearchJob`` plays its level through ``ai.player.choose_move`` (the one
 decider; a COMPARE job is a plain search for the tree overlay); a ``ReviewJob`` reviews a
 game and streams each move's review; a ``DepthJob`` measures depth against truth; a
-``TextbookJob`` records the textbook search's tree for the code walk and practice.
+``TextbookJob`` records the textbook search's tree for the code walk and practice; an
+``OwnPuzzlesJob`` finds and rates the player's own puzzles in their reviewed games.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ from game.app.worker_protocol import (
     JobPurpose,
     JobRequest,
     JobResult,
+    OwnPuzzlesJob,
+    OwnPuzzlesResult,
     ReviewJob,
     ReviewMove,
     ReviewResult,
@@ -65,6 +68,7 @@ from game.app.worker_protocol import (
 )
 from game.board import Board
 from game.i18n import _, set_language
+from game.learn.own_puzzles import PuzzleSearchStopped, find_own_puzzles
 from game.rules import STANDARD, Rules
 
 log = logging.getLogger(__name__)
@@ -93,6 +97,9 @@ def run_job(
         return
     if isinstance(job, TextbookJob):
         _run_textbook(job_id, job, send)
+        return
+    if isinstance(job, OwnPuzzlesJob):
+        _run_own_puzzles(job_id, job, send, should_stop)
         return
     try:
         if job.purpose is JobPurpose.PONDER:
@@ -450,3 +457,12 @@ def _run_textbook(job_id: int, job: TextbookJob, send: Callable[[WorkerMessage],
     send(JobResult(job_id, job, answer, tree_follows=tree is not None))
     if tree is not None:
         send_tree(job_id, tree, send)
+
+
+def _run_own_puzzles(
+    job_id: int, job: OwnPuzzlesJob, send: Callable[[WorkerMessage], None], should_stop: Callable[[], bool]
+) -> None:
+    """The player's own puzzles in the reviewed games: found by the solver, rated by the levels."""
+    with _job_reported(job_id, send, PuzzleSearchStopped, "puzzle search"):
+        found, looked = find_own_puzzles(job.games, should_stop=should_stop)
+        send(OwnPuzzlesResult(job_id, tuple(found), tuple(looked)))

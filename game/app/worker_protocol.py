@@ -23,6 +23,8 @@ from ai.review import GameReview, MoveReview
 from ai.search import SearchResult
 from ai.tree import FIELDS, SearchTree
 from game.i18n import _
+from game.puzzle_file import Puzzle
+from game.records import GameRecord
 from game.rules import Rules
 
 CHUNK_BYTES = 1 << 18  # bytes of tree node data a message carries
@@ -97,7 +99,15 @@ class TextbookJob:
     pruning: bool
 
 
-Job = SearchJob | ReviewJob | DepthJob | TextbookJob
+@dataclass(frozen=True)
+class OwnPuzzlesJob:
+    """Look for the player's own puzzles in reviewed ``games`` (``game.learn.own_puzzles``:
+    the solver finds them, the levels rate them).  Answered by ``OwnPuzzlesResult``."""
+
+    games: tuple[GameRecord, ...]
+
+
+Job = SearchJob | ReviewJob | DepthJob | TextbookJob | OwnPuzzlesJob
 
 
 # -- messages from the worker (each names its job) ---------------------------------------
@@ -233,7 +243,16 @@ class WorkerLost:
     job_id: int = 0
 
 
-JobAnswer = JobResult | ReviewMove | ReviewResult | DepthResult
+@dataclass(frozen=True)
+class OwnPuzzlesResult:
+    """The puzzles found (each with its game's id) and the games looked at."""
+
+    job_id: int
+    found: tuple[tuple[Puzzle, int | None], ...]
+    looked: tuple[int, ...]
+
+
+JobAnswer = JobResult | ReviewMove | ReviewResult | DepthResult | OwnPuzzlesResult
 WorkerMessage = JobProgress | JobAnswer | TreeHeader | TreeChunk | TreeSkipped | JobCancelled | JobFailed | WorkerNote
 WorkerEvent = JobProgress | JobAnswer | TreeReady | TreeSkipped | JobCancelled | JobFailed | WorkerLost | WorkerNote
 

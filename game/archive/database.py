@@ -82,6 +82,26 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             updated_at REAL NOT NULL
         )""",
     ),
+    # 6: puzzles: every attempt (what the player's rating is made of, with the games), the
+    # player's own puzzles, found in their reviewed games, and the games already looked at
+    (
+        """CREATE TABLE puzzle_attempts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            tried_at REAL NOT NULL,
+            puzzle TEXT NOT NULL,
+            puzzle_rating INTEGER NOT NULL,
+            solved INTEGER NOT NULL,
+            hints INTEGER NOT NULL DEFAULT 0
+        )""",
+        "CREATE INDEX puzzle_attempts_tried_at ON puzzle_attempts (tried_at)",
+        """CREATE TABLE my_puzzles (
+            puzzle TEXT PRIMARY KEY,
+            game_id INTEGER,
+            found_at REAL NOT NULL,
+            line TEXT NOT NULL
+        )""",
+        "CREATE TABLE my_puzzle_games (game_id INTEGER PRIMARY KEY, looked_at REAL NOT NULL)",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

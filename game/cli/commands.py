@@ -79,6 +79,8 @@ COMMANDS = (
     ),
     Command("host", "host a game on the local network: an address and a join code to read aloud", "game.cli.network"),
     Command("join", "join (or --watch) a game hosted on the local network", "game.cli.network"),
+    Command("puzzles", "puzzles checked by the exact solver, near a rating or from your own games", "game.cli.puzzles"),
+    Command("rating", "your Glicko-2 rating from your games against the levels and your puzzles", "game.cli.puzzles"),
 )
 """Every command of the command line's own (the window's commands are added by ``game.launcher``)."""
 
@@ -98,6 +100,8 @@ HELP_ORDER = (
     "host",
     "join",
     "course",
+    "puzzles",
+    "rating",
 )
 """The order ``--help`` lists the commands in (a command not named here comes last)."""
 

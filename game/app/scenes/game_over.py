@@ -7,14 +7,21 @@ tree; or click.
 
 from __future__ import annotations
 
+import time
+
 import pygame
 
 from game.app.menu import OverlayMenu
 from game.app.navigation import BackToTitle, GameInPlay
 from game.app.scenes.play_text import Names
 from game.app.widgets import Button, dim, row_rects
+from game.archive.puzzle_store import attempts
 from game.i18n import N_, _
+from game.learn.rating import GAME, change_text, player_rating
 from game.rules import MAX, MIN, Mode
+
+JUST_STORED = 120.0
+"""Seconds: a game stored this recently is the one that just ended (its rating change is shown)."""
 
 
 class GameOverScene(OverlayMenu):
@@ -24,6 +31,17 @@ class GameOverScene(OverlayMenu):
         super().__init__()
         self.play = play
         self.title = play.result_text()
+        self.rating_change: str | None = None
+
+    def on_enter(self) -> None:
+        """The rating's change, where the game just stored moved it (against a level)."""
+        history = player_rating(self.app.archive.games(), attempts(self.app.archive)).history
+        if history and history[-1].event.kind == GAME and time.time() - history[-1].event.at < JUST_STORED:
+            point = history[-1]
+            self.rating_change = _("rating {change}").format(
+                change=change_text(point.before.rating, point.after.rating)
+            )
+        super().on_enter()
 
     def subtitle_lines(self) -> list[str]:
         lines = []
@@ -35,8 +53,10 @@ class GameOverScene(OverlayMenu):
         elif outcome is not None and outcome.winner is not None:
             lines.append(self.discs_text())
         tally = self.play.tally_line()
-        if tally:
-            lines.append(tally)
+        if tally and self.rating_change:
+            lines.append(_("{tally} · {change}").format(tally=tally, change=self.rating_change))
+        elif tally or self.rating_change:
+            lines.append(tally or self.rating_change or "")
         return lines
 
     def discs_text(self) -> str:

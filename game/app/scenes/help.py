@@ -35,6 +35,8 @@ CONTROLS = [
     (N_("D / N (network game)"), N_("offer or accept a draw / decline it")),
     (N_("R twice (network game)"), N_("resign")),
     (N_("Tab (network game)"), N_("the chat line: type, Enter sends it")),
+    (N_("F / M / D (puzzles)"), N_("puzzles near your rating / from your own games / the daily puzzle")),
+    (N_("G (past games)"), N_("your rating over time: every game against a level and every puzzle")),
     (N_("Esc"), N_("menu / back")),
     ("F11", N_("full screen")),
     ("F12", N_("save a screenshot")),

@@ -4,7 +4,8 @@ results, oldest to newest, as a strip of squares).
 
 Controls: Up/Down choose a game, Enter or a click opens its review; L / R cycle the
 level / result filter (or click them); M trains your mistakes of the games listed in one
-queue (reviewing first the games that have no review); PageUp/PageDown a page; Esc back.
+queue (reviewing first the games that have no review); G switches the chart to your
+rating over time and back; PageUp/PageDown a page; Esc back.
 """
 
 from __future__ import annotations
@@ -13,9 +14,12 @@ import pygame
 
 from game.app.navigation import MistakesQueue, OpenReview
 from game.app.scene import Scene
+from game.app.scenes.rating_graph import draw_rating_graph
 from game.app.theme import draw_mark
 from game.app.widgets import Button, click_buttons, display_size
+from game.archive.puzzle_store import attempts
 from game.i18n import N_, _, ngettext
+from game.learn.rating import RatingPoint, player_rating
 from game.records import HUMAN, GameRecord
 from game.rules import MAX, MIN
 
@@ -74,6 +78,8 @@ class PastGamesScene(Scene):
         self.first = 0
         self.stats: dict[str, dict[str, int]] = {}
         self.history: dict[str, list[str]] = {}
+        self.show_rating = False  # G: the chart shows the rating over time
+        self.rating_history: tuple[RatingPoint, ...] = ()
         self.buttons = [
             Button(N_("Level: all"), self.next_level, "L"),
             Button(N_("Result: all"), self.next_result, "R"),
@@ -101,6 +107,7 @@ class PastGamesScene(Scene):
         self.selected = max(0, min(self.selected, len(self.records) - 1))
         self.stats = archive.stats()
         self.history = {level: archive.history(level)[-HISTORY:] for level in self.stats}
+        self.rating_history = player_rating(archive.games(), attempts(archive)).history
         self.buttons[0].label = _("Level: {level_name}").format(level_name=self.level_name(self.level))
         self.buttons[1].label = _("Result: {RESULT_NAMES}").format(RESULT_NAMES=_(RESULT_NAMES[self.result]))
 
@@ -134,6 +141,10 @@ class PastGamesScene(Scene):
     def train_mistakes(self) -> None:
         """Your mistakes across the games listed, one queue (``game.app.scenes.retry``)."""
         self.app.push(MistakesQueue(tuple(self.records)))
+
+    def toggle_rating(self) -> None:
+        self.show_rating = not self.show_rating
+        self.app.dirty = True
 
     def back(self) -> None:
         self.app.pop()
@@ -176,7 +187,12 @@ class PastGamesScene(Scene):
         if event.type == pygame.KEYDOWN:
             key = event.key
             moves = {pygame.K_UP: -1, pygame.K_DOWN: 1, pygame.K_PAGEUP: -fit, pygame.K_PAGEDOWN: fit}
-            letters = {pygame.K_l: self.next_level, pygame.K_r: self.next_result, pygame.K_m: self.train_mistakes}
+            letters = {
+                pygame.K_l: self.next_level,
+                pygame.K_r: self.next_result,
+                pygame.K_m: self.train_mistakes,
+                pygame.K_g: self.toggle_rating,
+            }
             if key == pygame.K_ESCAPE:
                 self.back()
             elif key in moves and self.records:
@@ -247,7 +263,10 @@ class PastGamesScene(Scene):
             theme.text(
                 surface, more, text - 3, (listing.right - 10, listing.bottom - 4), color=p.muted, anchor="bottomright"
             )
-        self.draw_chart(surface, chart, text)
+        if self.show_rating:
+            draw_rating_graph(surface, theme, chart, self.rating_history, text)
+        else:
+            self.draw_chart(surface, chart, text)
         for button, rect in zip(self.buttons, buttons):
             button.draw(surface, theme, rect=rect)
 
@@ -266,7 +285,7 @@ class PastGamesScene(Scene):
             draw_mark(surface, RESULT_MARKS[key], colors[key], square.center, square.height / 2, p.text)
             x = square.left - 12
         # The title left of the legend: smaller (as far as the 100 % size), else on two lines.
-        said = _("You against each level: won / drawn / lost, then the latest games (oldest first)")
+        said = _("You against each level: won / drawn / lost, then the latest games (oldest first). G: your rating")
         room = x - chart.left - 14
         title_size = theme.shrink(said, small, room)
         y: float = chart.top + 6

@@ -19,17 +19,20 @@ from game.app.navigation import (
     ShowLevelSelect,
     ShowOptions,
     ShowPastGames,
+    ShowPuzzles,
 )
 from game.app.settings import Opponent
 from game.app.widgets import Button, stack_rects
+from game.archive.puzzle_store import attempts
 from game.i18n import N_, _
+from game.learn.rating import player_rating
 from game.records import InProgress
 from game.rules import MAX, MIN
 
 QUIT_CONFIRM_SECONDS = 3.0
 """After a first Esc on the title, a second one within this many seconds quits."""
-ROWS = 12
-"""Button rows the title lays out, always: its eleven buttons and, under Quit, the row kept
+ROWS = 13
+"""Button rows the title lays out, always: its twelve buttons and, under Quit, the row kept
 for "Resume the unfinished game", so that button coming and going moves no other."""
 ROW_GAP = 0.25
 """The gap between two rows, in button heights: a quarter, so eleven rows keep the
@@ -43,17 +46,25 @@ class TitleScene(MenuScene):
     def __init__(self) -> None:
         super().__init__()
         self.quit_armed_until: float | None = None  # app time until which Esc quits
+        self.rating: int | None = None  # the player's rating, read from the archive as the menu shows
+
+    def on_enter(self) -> None:
+        """(Also on resume, as every menu rebuilds there: a game or a puzzle may have moved the rating.)"""
+        self.rating = player_rating(self.app.archive.games(), attempts(self.app.archive)).rating
+        super().on_enter()
 
     def subtitle_lines(self) -> list[str]:
         s = self.app.settings
         tally = s.tally
+        rating = _("Your rating: {rating:,}").format(rating=self.rating if self.rating is not None else 1500)
         if self.quit_armed_until is not None:  # in place of the tally: nothing else moves
-            return [_("a minimax explorer you can play"), _("Press Esc again to quit (any other key: stay)")]
+            return [_("a minimax explorer you can play"), _("Press Esc again to quit (any other key: stay)"), rating]
         return [
             _("a minimax explorer you can play"),
             _("{describe}  ·  you {tally} / draws {tally2} / computer {tally3}").format(
                 describe=s.rules().said(), tally=tally["wins"], tally2=tally["draws"], tally3=tally["losses"]
             ),
+            rating,
         ]
 
     def build_buttons(self) -> list[Button]:
@@ -73,8 +84,9 @@ class TitleScene(MenuScene):
             Button(N_("Past games"), self.open_past_games),
             Button(N_("Analysis board"), self.open_analysis),
             Button(N_("Opening explorer"), self.open_explorer),
-            Button(N_("Network game"), self.open_network),
+            Button(N_("Puzzles"), self.open_puzzles),
             Button(N_("Learn"), self.open_course),
+            Button(N_("Network game"), self.open_network),
             Button(N_("Quit"), self.app.quit),
         ] + resume
 
@@ -114,6 +126,9 @@ class TitleScene(MenuScene):
 
     def open_course(self) -> None:
         self.app.push(ShowCourse())
+
+    def open_puzzles(self) -> None:
+        self.app.push(ShowPuzzles())
 
     def start(self, opponent: Opponent) -> None:
         self.app.settings.opponent = opponent

@@ -1,0 +1,89 @@
+"""The puzzle screen's sentences: pure functions of the puzzle, the step and the verdicts
+(no pygame), so the screen shows and speech says the same words, and tests read them."""
+
+from __future__ import annotations
+
+import enum
+
+from ai.exact import ExactScore, verdict
+from game.i18n import N_, _
+from game.learn.rating import change_text
+from game.puzzle_file import Goal, Puzzle
+from game.rules import MAX, MIN
+
+
+class Source(enum.Enum):
+    """Where the puzzle on the screen comes from."""
+
+    FOR_YOU = N_("Puzzles for you")
+    MINE = N_("From my games")
+    DAILY = N_("Daily puzzle")
+
+
+def side_name(side: int) -> str:
+    return _("player 1 (O)") if side == MAX else _("player 2 (X)")
+
+
+def goal_sentence(puzzle: Puzzle, side: int) -> str:
+    """What to do: "Player 1 (O) to move: find the win." / "... save the draw."""
+    if puzzle.goal is Goal.WIN:
+        return _("You play {side}: find the win. Exactly one column wins at every step.").format(side=side_name(side))
+    return _("You play {side}: save the draw. Every other column loses.").format(side=side_name(side))
+
+
+def title_sentence(source: Source, puzzle: Puzzle) -> str:
+    """The header: which list, the puzzle's id and rating."""
+    return _("{source} · puzzle {id} · rated {rating:,}").format(
+        source=_(source.value), id=puzzle.id, rating=puzzle.rating
+    )
+
+
+def standing_sentence(rating: int, streak: int) -> str:
+    return _("Your rating {rating:,} · streak {streak}").format(rating=rating, streak=streak)
+
+
+def right_step_sentence(column: int, reply: int | None) -> str:
+    """After a right step that is not the last: the reply the opponent played."""
+    if reply is None:
+        return _("Column {column}: right.").format(column=column + 1)
+    return _("Column {column}: right. The opponent's strongest reply: column {reply}. Your move.").format(
+        column=column + 1, reply=reply + 1
+    )
+
+
+def solved_sentence(puzzle: Puzzle, before: float, after: float, hints: int) -> str:
+    """The puzzle is done: the goal is plain; the rating's change."""
+    if puzzle.goal is Goal.WIN:
+        plain = _("Solved: the win is plain now.")
+    else:
+        plain = _("Solved: the draw is safe now.")
+    change = _("Rating {change}.").format(change=change_text(before, after))
+    if hints:
+        change = _("With a hint it counts as missed: rating {change}.").format(change=change_text(before, after))
+    return f"{plain} {change}"
+
+
+def wrong_sentence(column: int, exact: ExactScore | None, person: int, reply: int | None) -> str:
+    """Why the tried column fails: the solver's verdict and the opponent's refutation."""
+    names = {person: "you", -person: _("the opponent")}
+    said = verdict(exact, names) if exact is not None else _("it does not reach the goal")
+    if reply is None:
+        return _("Column {column} fails: {verdict}.").format(column=column + 1, verdict=said)
+    return _("Column {column} fails: {verdict}. The refutation: column {reply}.").format(
+        column=column + 1, verdict=said, reply=reply + 1
+    )
+
+
+def missed_sentence(right: int, before: float, after: float) -> str:
+    return _("The right move was column {column}. Rating {change}.").format(
+        column=right + 1, change=change_text(before, after)
+    )
+
+
+def hint_sentence(right: int) -> str:
+    return _("Hint: column {column}. A hint makes this puzzle count as missed.").format(column=right + 1)
+
+
+def sides(person: int) -> dict[int, str]:
+    """The sides' names for the board readout."""
+    return {person: _("you"), -person: _("the opponent")} if person in (MAX, MIN) else {}

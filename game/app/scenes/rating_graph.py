@@ -1,0 +1,81 @@
+"""The player's rating over time, drawn in a box (Past games shows it with G).
+
+Each point is the rating after one game against a level or one puzzle (``game.learn.rating``),
+oldest left; a game is a triangle, a puzzle a dot (the shape, not only the colour, says
+which); the band around the line is the rating deviation.  Drawing reads the history and
+changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pygame
+
+from game.app.theme import Theme, draw_mark
+from game.i18n import _
+from game.learn.rating import GAME, RatingPoint
+
+MOST_POINTS = 200
+"""The latest points drawn (older ones would be thinner than a pixel)."""
+
+
+def rating_summary(history: Sequence[RatingPoint]) -> str:
+    """The graph's title: the rating now and what it is made of."""
+    if not history:
+        return _("Your rating: 1,500 (a new player). Play a level or a puzzle to start the graph.")
+    games = sum(point.event.kind == GAME for point in history)
+    now = history[-1].after
+    return _("Your rating over time: {rating:,} now (deviation {deviation}), {games} games, {puzzles} puzzles").format(
+        rating=round(now.rating), deviation=round(now.deviation), games=games, puzzles=len(history) - games
+    )
+
+
+def draw_rating_graph(
+    surface: pygame.Surface, theme: Theme, box: pygame.Rect, history: Sequence[RatingPoint], text: int
+) -> None:
+    """The rating line with its deviation band, its scale at the left, a legend at the right."""
+    p = theme.palette
+    pygame.draw.rect(surface, p.panel, box, border_radius=10)
+    small = max(13, text - 2)
+    x = box.right - 10
+    for shape, word in (("circle", _("a puzzle")), ("triangle", _("a game"))):  # the legend, right to left
+        label = theme.text(surface, word, small, (x, box.top + 6), color=p.muted, anchor="topright")
+        draw_mark(surface, shape, p.accent, (label.left - 4 - small / 3, label.centery), small / 3, p.text)
+        x = label.left - 12 - small
+    title, fitted = theme.fitted(rating_summary(history), small, x - box.left - 20)
+    theme.text(surface, title, fitted, (box.left + 10, box.top + 6), color=p.muted)
+    points = list(history[-MOST_POINTS:])
+    if not points:
+        return
+    top = box.top + int(theme.pitch(small, small + 8)) + 6
+    plot = pygame.Rect(box.left + 60, top, box.width - 80, box.bottom - 10 - top)
+    if plot.height < 20 or plot.width < 40:
+        return
+    values = [points[0].before.rating] + [point.after.rating for point in points]
+    spreads = [points[0].before.deviation] + [point.after.deviation for point in points]
+    low = min(v - min(d, 200) for v, d in zip(values, spreads))
+    high = max(v + min(d, 200) for v, d in zip(values, spreads))
+    low, high = 100 * int(low // 100), 100 * int(high // 100 + 1)
+
+    def at(index: int, value: float) -> tuple[float, float]:
+        x = plot.left + plot.width * index / max(1, len(values) - 1)
+        return x, plot.bottom - plot.height * (value - low) / max(1, high - low)
+
+    for level in (low, (low + high) // 2, high):
+        y = at(0, level)[1]
+        pygame.draw.line(surface, p.hole, (plot.left, y), (plot.right, y))
+        theme.text(surface, f"{level:,}", small - 2, (plot.left - 6, y), color=p.muted, anchor="midright")
+    band = [at(i, v + min(d, 200)) for i, (v, d) in enumerate(zip(values, spreads))]
+    band += [at(i, v - min(d, 200)) for i, (v, d) in reversed(list(enumerate(zip(values, spreads))))]
+    if len(band) >= 3:
+        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        pygame.draw.polygon(shade, (*p.accent[:3], 50), band)
+        surface.blit(shade, (0, 0))
+    line = [at(i, v) for i, v in enumerate(values)]
+    if len(line) >= 2:
+        pygame.draw.lines(surface, p.accent, False, line, 3)
+    size = max(3.0, min(6.0, plot.width / max(1, len(values)) / 2))
+    for index, point in enumerate(points, start=1):
+        shape = "triangle" if point.event.kind == GAME else "circle"
+        draw_mark(surface, shape, p.accent, at(index, point.after.rating), size, p.text)

@@ -1,0 +1,173 @@
+"""Puzzles on the standard board: the puzzle type and the text file that holds a set.
+
+A puzzle is a position reached from the empty board (``moves``), a goal for the side to
+move (win, or save the draw where every other column loses) and its line: the player's
+move, the opponent's strongest reply, the player's next move, ... up to the player's last
+step, after which the goal is plain.  At every one of the player's steps exactly one
+column reaches the goal; ``ai.puzzles`` checks that with the exact solver.
+
+The file (``game/data/puzzles.txt``, made by ``python -m lab.puzzle_maker``) has one
+puzzle a line, fields split by single spaces, ``#`` lines are comments::
+
+    ID MOVES GOAL LINE RATING SOURCE
+    b1c2d3e4 444435353522 win 3632 1507 book
+
+``MOVES`` and ``LINE`` are 1-based columns (``game.notation``); ``GOAL`` is ``win`` or
+``draw``; ``RATING`` is on the levels' scale (``ai.ladder``); ``SOURCE`` says where the
+position came from (``self-play``, ``book``, ``game``).
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from game.board import Board, IllegalMoveError
+from game.notation import NotationError, format_moves, parse_moves
+from game.rules import STANDARD
+
+SHIPPED_FILE = Path(__file__).resolve().parent / "data" / "puzzles.txt"
+"""The puzzle set the game ships."""
+MAX_LINE_STEPS = 8
+"""The most player steps a puzzle's line may have (a longer one is not a puzzle anyone reads)."""
+SOURCES = ("self-play", "book", "game")
+
+
+class PuzzleFileError(ValueError):
+    """A puzzle file or line that cannot be read: the message says where and why."""
+
+
+class Goal(str, enum.Enum):
+    """What the side to move must reach."""
+
+    WIN = "win"
+    DRAW = "draw"
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One puzzle: the position after ``moves``, its goal, its line and its rating."""
+
+    id: str
+    moves: str
+    goal: Goal
+    line: str
+    rating: int
+    source: str = "self-play"
+
+    @property
+    def line_moves(self) -> list[int]:
+        """The line as 0-based columns: the player's steps at even places."""
+        return parse_moves(self.line, STANDARD)
+
+    @property
+    def steps(self) -> list[int]:
+        """The player's moves of the line, 0-based."""
+        return self.line_moves[0::2]
+
+    @property
+    def solution(self) -> int:
+        """The 1-based column of the first step."""
+        return self.steps[0] + 1
+
+    def board(self) -> Board:
+        """The puzzle's position, with its moves from the empty board."""
+        return Board.from_moves(self.moves, STANDARD)
+
+    def link_moves(self) -> str:
+        """The moves string to share (the position; the answer is not in it)."""
+        return self.moves
+
+    def to_json(self) -> dict[str, Any]:
+        """The puzzle as the ``puzzles --json`` command prints it."""
+        return {
+            "id": self.id,
+            "moves": self.moves,
+            "goal": self.goal.value,
+            "solution": [self.solution],
+            "line": self.line,
+            "rating": self.rating,
+            "source": self.source,
+        }
+
+    def to_line(self) -> str:
+        """The puzzle as a line of a puzzle file."""
+        return f"{self.id} {self.moves} {self.goal.value} {self.line} {self.rating} {self.source}"
+
+
+def puzzle_id(moves: str) -> str:
+    """A puzzle's id: the same position always gets the same one (8 hex digits)."""
+    return hashlib.sha1(moves.encode("ascii")).hexdigest()[:8]
+
+
+def make_puzzle(moves: Sequence[int], goal: Goal, line: Sequence[int], rating: int, source: str) -> Puzzle:
+    """A puzzle from 0-based moves and line."""
+    text = format_moves(list(moves), STANDARD)
+    return Puzzle(puzzle_id(text), text, goal, format_moves(list(line), STANDARD), rating, source)
+
+
+def parse_line(text: str, where: str = "") -> Puzzle:
+    """One puzzle from a file line.
+
+    Raises:
+        PuzzleFileError: the line is not a puzzle; the message names ``where``.
+    """
+    fields = text.split()
+    prefix = f"{where}: " if where else ""
+    if len(fields) != 6:
+        raise PuzzleFileError(
+            f"{prefix}a puzzle line has 6 fields (id moves goal line rating source), not {len(fields)}"
+        )
+    ident, moves, goal_text, line, rating_text, source = fields
+    try:
+        goal = Goal(goal_text)
+    except ValueError:
+        raise PuzzleFileError(f"{prefix}the goal is 'win' or 'draw', not {goal_text!r}") from None
+    try:
+        rating = int(rating_text)
+    except ValueError:
+        raise PuzzleFileError(f"{prefix}the rating {rating_text!r} is not a whole number") from None
+    if source not in SOURCES:
+        raise PuzzleFileError(f"{prefix}the source is one of {', '.join(SOURCES)}, not {source!r}")
+    try:
+        board = Board.from_moves(moves, STANDARD)
+        steps = parse_moves(line, STANDARD)
+        if board.is_game_over():
+            raise PuzzleFileError(f"{prefix}the game is already over after {moves}")
+        if not steps or len(steps) % 2 == 0 or len(steps) // 2 + 1 > MAX_LINE_STEPS:
+            raise PuzzleFileError(f"{prefix}the line has the player's moves at both ends and 1..{MAX_LINE_STEPS} steps")
+        for move in steps:
+            board.push(move)
+    except (NotationError, IllegalMoveError) as error:
+        raise PuzzleFileError(f"{prefix}{error}") from None
+    return Puzzle(ident, moves, goal, line, rating, source)
+
+
+def read_puzzles(path: Path | str = SHIPPED_FILE) -> list[Puzzle]:
+    """Every puzzle of a puzzle file, in its order.
+
+    Raises:
+        PuzzleFileError: the file cannot be read, or a line is not a puzzle.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise PuzzleFileError(f"{path}: the puzzle file cannot be read ({error})") from None
+    puzzles = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if stripped and not stripped.startswith("#"):
+            puzzles.append(parse_line(stripped, f"{path}, line {number}"))
+    return puzzles
+
+
+def write_puzzles(path: Path | str, puzzles: Iterable[Puzzle], header: Sequence[str] = ()) -> None:
+    """Write a puzzle file (``header`` lines become comments)."""
+    lines = [f"# {line}" for line in header]
+    lines.append("# ID MOVES GOAL LINE RATING SOURCE")
+    lines.extend(p.to_line() for p in puzzles)
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")

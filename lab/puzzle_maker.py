@@ -1,0 +1,309 @@
+"""The puzzle maker: finds puzzles with the exact solver, rates them by which levels solve
+them, and writes the set the game ships (``game/data/puzzles.txt``).
+
+    python -m lab.puzzle_maker [--seed 1] [--games 160] [--book 14000] [--per-band 45] [--jobs 3]
+
+Seeded: the same arguments make the same file (the levels are work, not time).  Sources:
+positions of the levels' self-play (seeded games between presets from random two-ply
+openings, every position from 11 discs on, but those inside the line of the puzzle found
+just before in the same game) and the drawn positions among seeded samples of the 12-disc
+opening book with distances (their move order rebuilt).  ``ai.puzzles.PuzzleChecker``
+keeps a position when it is a puzzle.  Each kept puzzle is tried by every preset
+(Beginner and Easy with ``--seeds`` seeds, as they judge noisily), and
+``ai.ladder.puzzle_rating`` places it on the levels' scale; the set keeps up to
+``--per-band`` puzzles of each band between two ladder rungs.  It prints what it tried,
+kept and how long it took, and the table of each level's solves per band.  It asserts
+nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ai.bitboard import geometry
+from ai.book import book
+from ai.ladder import BELOW_BEGINNER, LEVEL_RATINGS, puzzle_rating
+from ai.levels import PRESETS
+from ai.player import choose_move
+from ai.puzzles import PuzzleChecker, level_solves
+from game.board import Board
+from game.puzzle_file import SHIPPED_FILE, Goal, Puzzle, make_puzzle, write_puzzles
+from game.rules import MAX, MIN, STANDARD
+
+MIN_DISCS = 11
+"""Self-play positions from this many discs on: their children reach the 12-disc book."""
+SELF_PLAY_PAIRS = (("Beginner", "Easy"), ("Easy", "Medium"), ("Medium", "Hard"), ("Beginner", "Medium"))
+NOISY = ("Beginner", "Easy")
+BAND_EDGES = (BELOW_BEGINNER, *LEVEL_RATINGS.values())
+"""The bands of the set: between two rungs of the ladder (below Beginner, Beginner, ..., Perfect)."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    moves: tuple[int, ...]
+    goal: Goal
+    line: tuple[int, ...]
+    source: str
+
+
+def band_of(rating: int) -> int:
+    """The band index of a rating: 0 below Beginner's rating ... 5 from Expert's up."""
+    band = 0
+    for index, edge in enumerate(BAND_EDGES[1:-1], start=1):
+        if rating >= edge:
+            band = index
+    return band
+
+
+def band_name(band: int) -> str:
+    names = ["below " + list(LEVEL_RATINGS)[0]] + [f"{a}-{b}" for a, b in zip(LEVEL_RATINGS, list(LEVEL_RATINGS)[1:])]
+    return f"{names[band]} ({BAND_EDGES[band]}-{BAND_EDGES[band + 1]})"
+
+
+def self_play_positions(rng: random.Random, games: int) -> Iterator[list[int]]:
+    """Every position from ``MIN_DISCS`` discs of ``games`` seeded games between presets."""
+    for number in range(games):
+        first, second = SELF_PLAY_PAIRS[number % len(SELF_PLAY_PAIRS)]
+        if number % 2:
+            first, second = second, first
+        board = Board(STANDARD)
+        for _ in range(2):
+            board.push(rng.choice(board.legal_moves()))
+        seed = rng.randrange(1 << 30)
+        while board.outcome() is None:
+            if board.ply >= MIN_DISCS:
+                yield list(board.moves)
+            level = PRESETS[first if board.to_move == MAX else second]
+            move = choose_move(level, board.grid, STANDARD, board.to_move, seed=seed + board.ply).move
+            assert move is not None  # the game is not over
+            board.push(move)
+
+
+def moves_of_grid(grid: np.ndarray) -> list[int] | None:
+    """A move order from the empty board that reaches ``grid`` (None: there is none).
+
+    Discs are taken off the column tops backwards, the last mover's first; the fours only
+    grow as discs are added, so a position without one had none on the way."""
+    grid = np.array(grid, dtype=np.int8)
+    discs = int(np.count_nonzero(grid))
+    heights = [int(np.count_nonzero(grid[:, col])) for col in range(STANDARD.cols)]
+
+    def top(col: int) -> int:
+        return int(grid[STANDARD.rows - heights[col], col]) if heights[col] else 0
+
+    def undo(left: int) -> list[int] | None:
+        if left == 0:
+            return []
+        side = MAX if left % 2 == 1 else MIN
+        for col in range(STANDARD.cols):
+            if heights[col] and top(col) == side:
+                heights[col] -= 1
+                rest = undo(left - 1)
+                heights[col] += 1
+                if rest is not None:
+                    return [*rest, col]
+        return None
+
+    return undo(discs)
+
+
+def book_positions(rng: random.Random, count: int) -> Iterator[list[int]]:
+    """The drawn positions among ``count`` seeded samples of the 12-disc book with distances,
+    as move orders: a unique saving move is what a 12-disc position offers (its wins have
+    more than one winning column, or an answer found at once), and the book says which are
+    draws before any solving."""
+    opening = book()
+    geo = geometry(STANDARD)
+    for _ in range(count):
+        first, second, value = opening.entry(rng.randrange(len(opening)))
+        if value != 0:
+            continue
+        moves = moves_of_grid(geo.to_grid(first, second))
+        if moves is not None:
+            yield moves
+
+
+def collect(job: tuple[str, int, int, int]) -> tuple[list[Candidate], int]:
+    """The puzzles of one source (``self-play`` games or ``book`` samples; ``part`` splits
+    a source between processes), each position once, and how many positions were tried.
+
+    A self-play position on the line of the puzzle found just before it in the same game
+    is the same puzzle a step later: it is skipped."""
+    source, seed, part, count = job
+    rng = random.Random(f"{seed} {source} {part}")
+    positions = self_play_positions(rng, count) if source == "self-play" else book_positions(rng, count)
+    checker = PuzzleChecker()
+    seen: set[bytes] = set()
+    found: list[Candidate] = []
+    for moves in positions:
+        if found and _on_line(moves, found[-1]):
+            continue
+        board = Board(STANDARD)
+        for move in moves:
+            board.push(move)
+        key = min(board.grid.tobytes(), board.grid[:, ::-1].tobytes())
+        if key in seen:
+            continue
+        seen.add(key)
+        puzzle = checker.find(board, known=0 if source == "book" else None)
+        if puzzle is not None:
+            found.append(Candidate(tuple(moves), puzzle.goal, puzzle.line, source))
+    return found, len(seen)
+
+
+def _on_line(moves: Sequence[int], puzzle: Candidate) -> bool:
+    """Whether ``moves`` reach a position inside ``puzzle``'s line."""
+    whole = (*puzzle.moves, *puzzle.line)
+    return len(puzzle.moves) < len(moves) <= len(whole) and tuple(moves) == whole[: len(moves)]
+
+
+def solve_rates(candidate: Candidate, seeds: int) -> dict[str, float]:
+    """Each preset's share of solves of ``candidate`` (the noisy ones over ``seeds`` seeds)."""
+    puzzle = make_puzzle(candidate.moves, candidate.goal, candidate.line, 0, candidate.source)
+    rates = {}
+    for name in LEVEL_RATINGS:
+        tries = range(seeds) if name in NOISY else range(1)
+        rates[name] = sum(level_solves(PRESETS[name], puzzle, seed) for seed in tries) / len(tries)
+    return rates
+
+
+def write_rated(
+    path: Path, candidates: Sequence[Candidate], rates: Sequence[dict[str, float]], tried: dict[str, int]
+) -> None:
+    """Every found puzzle with each level's solves, and the positions tried (``--save-rated``)."""
+    rows = [
+        {"moves": list(c.moves), "goal": c.goal.value, "line": list(c.line), "source": c.source, "rates": r}
+        for c, r in zip(candidates, rates, strict=True)
+    ]
+    path.write_text(json.dumps({"tried": tried, "puzzles": rows}), encoding="utf-8")
+
+
+def read_rated(path: Path) -> tuple[list[Candidate], list[dict[str, float]], dict[str, int]]:
+    """What ``write_rated`` wrote."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    rows = data["puzzles"]
+    candidates = [Candidate(tuple(r["moves"]), Goal(r["goal"]), tuple(r["line"]), r["source"]) for r in rows]
+    return candidates, [r["rates"] for r in rows], data["tried"]
+
+
+def _rate(job: tuple[Candidate, int]) -> dict[str, float]:
+    return solve_rates(*job)
+
+
+def choose(
+    rated: Sequence[tuple[Candidate, dict[str, float]]], per_band: int, seed: int
+) -> list[tuple[Puzzle, dict[str, float]]]:
+    """Up to ``per_band`` puzzles of each band, seeded; in rating order."""
+    rng = random.Random(seed)
+    bands: dict[int, list[tuple[Puzzle, dict[str, float]]]] = {}
+    for candidate, rates in rated:
+        puzzle = make_puzzle(candidate.moves, candidate.goal, candidate.line, puzzle_rating(rates), candidate.source)
+        bands.setdefault(band_of(puzzle.rating), []).append((puzzle, rates))
+    chosen = []
+    for band in sorted(bands):
+        members = bands[band]
+        rng.shuffle(members)
+        chosen.extend(members[:per_band])
+    return sorted(chosen, key=lambda item: (item[0].rating, item[0].id))
+
+
+def table(chosen: Sequence[tuple[Puzzle, dict[str, float]]]) -> list[str]:
+    """Each level's solves per band, and near its own rating (the band below it and the one above)."""
+    bands = sorted({band_of(p.rating) for p, _ in chosen})
+    lines = [f"{'level':>9} {'rating':>6}  " + "  ".join(f"band {b}" for b in bands) + "   near own rating"]
+    for name, own in LEVEL_RATINGS.items():
+        cells = []
+        for band in bands:
+            rates = [r[name] for p, r in chosen if band_of(p.rating) == band]
+            cells.append(f"{100 * sum(rates) / len(rates):5.0f}%" if rates else "     -")
+        index = list(LEVEL_RATINGS).index(name) + 1
+        low = BAND_EDGES[index - 1]
+        high = BAND_EDGES[index + 1] if index + 1 < len(BAND_EDGES) else 10_000
+        near = [r[name] for p, r in chosen if low <= p.rating < high]
+        said = f"{100 * sum(near) / len(near):5.1f}% of {len(near)}" if near else "-"
+        lines.append(f"{name:>9} {own:>6}  " + "  ".join(cells) + f"   {said}")
+    return lines
+
+
+def _made_with(argv: list[str]) -> list[str]:
+    """The arguments that make the set (not where a run's rated puzzles were kept or read)."""
+    kept: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in ("--save-rated", "--from-rated"):
+            skip = True
+        elif not arg.startswith(("--save-rated=", "--from-rated=")):
+            kept.append(arg)
+    return kept
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", type=int, default=160, help="self-play games")
+    parser.add_argument(
+        "--book", type=int, default=14000, help="12-disc book positions sampled (the drawn ones are tried)"
+    )
+    parser.add_argument("--seeds", type=int, default=4, help="tries of each noisy level")
+    parser.add_argument("--per-band", type=int, default=45)
+    parser.add_argument("--jobs", type=int, default=3)
+    parser.add_argument("--out", type=Path, default=SHIPPED_FILE)
+    parser.add_argument("--save-rated", type=Path, help="also keep every found and rated puzzle in this JSON file")
+    parser.add_argument("--from-rated", type=Path, help="choose the set from such a file (no finding, no rating)")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    if args.from_rated is not None:  # the found and rated puzzles of an earlier run: choose again
+        candidates, rates, tried = read_rated(args.from_rated)
+        by_source = {s: sum(c.source == s for c in candidates) for s in tried}
+        found_at = rated_at = 0.0
+    else:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            book_parts = max(1, args.jobs - 1)
+            jobs = [("self-play", args.seed, 0, args.games)]
+            jobs += [("book", args.seed, part, args.book // book_parts) for part in range(book_parts)]
+            collected = list(pool.map(collect, jobs))
+            candidates = [c for found, _ in collected for c in found]
+            tried = {"self-play": 0, "book": 0}
+            for (source, _, _, _), (_, count) in zip(jobs, collected, strict=True):
+                tried[source] += count
+            found_at = time.perf_counter() - started
+            by_source = {s: sum(c.source == s for c in candidates) for s in tried}
+            print(f"positions tried: {tried}; puzzles found: {by_source} ({found_at:.0f} s)", flush=True)
+            rates = list(pool.map(_rate, [(c, args.seeds) for c in candidates], chunksize=4))
+        rated_at = time.perf_counter() - started
+        if args.save_rated is not None:
+            write_rated(args.save_rated, candidates, rates, tried)
+    print(f"rated by the levels ({rated_at - found_at:.0f} s); kept:")
+    chosen = choose(list(zip(candidates, rates, strict=True)), args.per_band, args.seed)
+    for band in sorted({band_of(p.rating) for p, _ in chosen}):
+        kept = [p for p, _ in chosen if band_of(p.rating) == band]
+        all_in = sum(band_of(puzzle_rating(r)) == band for r in rates)
+        wins = sum(p.goal is Goal.WIN for p in kept)
+        print(f"  band {band} {band_name(band)}: {len(kept)} kept of {all_in} ({wins} win, {len(kept) - wins} draw)")
+    lines = table(chosen)
+    print("\n".join(lines))
+    seconds = time.perf_counter() - started
+    print(f"({seconds:.0f} s in all)")
+    header = [
+        "Made by: python -m lab.puzzle_maker " + " ".join(_made_with(sys.argv[1:] if argv is None else list(argv))),
+        f"seed {args.seed}, {args.games} self-play games, {args.book} book samples, {args.seeds} seeds a noisy level",
+        f"positions tried {tried}, puzzles found {by_source}, kept {len(chosen)}",
+    ]
+    write_puzzles(args.out, [p for p, _ in chosen], header)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,150 @@
+"""The player's Glicko-2 rating: Glickman's worked example, the archive's games and puzzles
+in order, the ``rating`` command, and the archive's schema 5 (backed up before it)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ai.ladder import LEVEL_RATINGS
+from game.archive.database import FILE_NAME, MIGRATIONS, SCHEMA_VERSION, backup_path
+from game.archive.puzzle_store import PuzzleAttempt, attempts, record_attempt
+from game.archive.store import Archive
+from game.board import Board
+from game.learn.glicko import Glicko, Result, rate
+from game.learn.rating import change_text, player_rating, streak
+from game.records import HUMAN, GameResult
+from game.rules import STANDARD, Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+WIN_AS_FIRST = "4455667"  # player 1 makes four on the bottom row
+WIN_AS_SECOND = "14152627"  # player 2 does
+
+
+def run_main(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "main.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_glickmans_worked_example():
+    """Glickman, "Example of the Glicko-2 system": 1500/200/0.06 against 1400/30 (won),
+    1550/100 (lost), 1700/300 (lost) gives 1464.06, 151.52 and 0.05999."""
+    after = rate(Glicko(1500, 200, 0.06), [Result(1400, 30, 1), Result(1550, 100, 0), Result(1700, 300, 0)])
+    assert after.rating == pytest.approx(1464.06, abs=0.02)
+    assert after.deviation == pytest.approx(151.52, abs=0.01)
+    assert after.volatility == pytest.approx(0.05999, abs=0.00001)
+
+
+def test_a_period_without_games_only_widens_the_deviation():
+    after = rate(Glicko(1600, 100, 0.06), [])
+    assert after.rating == 1600 and after.deviation == pytest.approx(
+        100.0 * (1 + 0.06**2 * 173.7178**2 / 100**2) ** 0.5
+    )
+
+
+def add_games(archive: Archive, level: str, result: GameResult, count: int, *, start: float = 1000.0) -> None:
+    """``count`` games between the person (player 1) and ``level``."""
+    moves = Board.from_moves(WIN_AS_FIRST if result is GameResult.FIRST else WIN_AS_SECOND).moves
+    for number in range(count):
+        archive.add_game(STANDARD, moves, result, first=HUMAN, second=level, played_at=start + number)
+
+
+def rating_of(home: Path) -> dict[str, int]:
+    done = run_main("rating", "--json", "--home", str(home))
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_beating_expert_six_times_rates_300_above_losing_to_beginner_six_times(tmp_path):
+    strong, weak = tmp_path / "strong", tmp_path / "weak"
+    add_games(Archive.open(strong), "Expert", GameResult.FIRST, 6)
+    add_games(Archive.open(weak), "Beginner", GameResult.SECOND, 6)
+    high, low = rating_of(strong), rating_of(weak)
+    assert high["games"] == low["games"] == 6 and high["puzzles"] == 0
+    assert high["rating"] - low["rating"] >= 300, (high, low)
+    assert high["rating"] > LEVEL_RATINGS["Hard"] and low["rating"] < LEVEL_RATINGS["Medium"]
+
+
+def test_a_new_player_starts_in_the_middle_with_a_wide_deviation(tmp_path):
+    assert rating_of(tmp_path) == {"rating": 1500, "deviation": 350, "games": 0, "puzzles": 0}
+
+
+def test_two_player_computer_games_and_other_boards_do_not_count(tmp_path):
+    archive = Archive.open(tmp_path)
+    moves = Board.from_moves(WIN_AS_FIRST).moves
+    archive.add_game(STANDARD, moves, GameResult.FIRST, first=HUMAN, second=HUMAN)
+    archive.add_game(STANDARD, moves, GameResult.FIRST, first="Hard", second="Expert")
+    seven = Rules(rows=7, cols=8)
+    archive.add_game(seven, Board.from_moves(WIN_AS_FIRST, seven).moves, GameResult.FIRST, first=HUMAN, second="Expert")
+    archive.close()
+    assert rating_of(tmp_path)["games"] == 0
+
+
+def test_imported_games_count_like_games_played_here(tmp_path):
+    played = tmp_path / "played"
+    add_games(Archive.open(played), "Hard", GameResult.FIRST, 3)
+    game = '[Rules "6x7, connect 4"]\n[First "human"]\n[Second "Hard"]\n[Result "1-0"]\n[Timestamp "{at}"]\n\n4455667 1-0\n'
+    exported = tmp_path / "games.c4"
+    exported.write_text("\n".join(game.format(at=1000.0 + n) for n in range(3)), encoding="utf-8")
+    imported = tmp_path / "imported"
+    done = run_main("games", "--home", str(imported), "--import", str(exported))
+    assert done.returncode == 0, done.stderr
+    assert rating_of(imported) == rating_of(played) and rating_of(played)["games"] == 3
+
+
+def test_puzzles_move_the_rating_and_a_hint_makes_a_solve_a_miss(tmp_path):
+    archive = Archive.open(tmp_path)
+    assert record_attempt(archive, PuzzleAttempt(10.0, "aaaa0001", 1500, solved=True))
+    assert record_attempt(archive, PuzzleAttempt(20.0, "aaaa0002", 1500, solved=True, hints=1))
+    kept = attempts(archive)
+    assert [a.score for a in kept] == [1.0, 0.0]
+    rated = player_rating([], kept)
+    first, second = rated.history
+    assert first.after.rating > first.before.rating and second.after.rating < second.before.rating
+    assert streak(kept) == 0 and streak(kept[:1]) == 1
+    archive.close()
+    assert rating_of(tmp_path)["puzzles"] == 2
+
+
+def test_the_change_reads_like_the_game_says_it():
+    assert change_text(1480.4, 1511.6) == "1,480 -> 1,512"
+
+
+def test_schema_4_is_backed_up_then_gets_the_puzzle_tables(tmp_path):
+    connection = sqlite3.connect(tmp_path / FILE_NAME)
+    for step in MIGRATIONS[:4]:
+        for statement in step:
+            connection.execute(statement)
+    connection.execute("PRAGMA user_version = 4")
+    connection.execute(
+        "INSERT INTO games (played_at, rules, first, second, moves, result) VALUES (1.0, ?, 'human', 'Easy', '4455667', '1')",
+        ('{"rows": 6, "cols": 7, "connect": 4, "gravity": true, "mode": "classic"}',),
+    )
+    connection.commit()
+    connection.close()
+    archive = Archive.open(tmp_path)
+    assert archive.warning is None and SCHEMA_VERSION >= 5
+    assert backup_path(tmp_path / FILE_NAME, 4).is_file()
+    assert record_attempt(archive, PuzzleAttempt(5.0, "abcd1234", 1200, solved=False))
+    assert len(archive.games()) == 1 and len(attempts(archive)) == 1
+    archive.close()
+    assert rating_of(tmp_path) == {**rating_of(tmp_path), "games": 1, "puzzles": 1}
+
+
+def test_an_archive_only_read_has_no_attempts_and_takes_none(tmp_path):
+    connection = sqlite3.connect(tmp_path / FILE_NAME)
+    for step in MIGRATIONS[:4]:
+        for statement in step:
+            connection.execute(statement)
+    connection.execute("PRAGMA user_version = 99")  # a newer version's file: only read
+    connection.commit()
+    connection.close()
+    archive = Archive.open(tmp_path)
+    assert not archive.writable
+    assert attempts(archive) == [] and not record_attempt(archive, PuzzleAttempt(5.0, "abcd1234", 1200, solved=True))
