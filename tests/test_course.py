@@ -142,9 +142,11 @@ def test_an_archive_of_the_schema_before_the_course_is_upgraded_with_its_games(t
     first = Archive.open(tmp_path)
     first.add_game(Rules(), [3, 3, 4, 4, 5, 5, 6], GameResult.FIRST, first=HUMAN, second="Easy")
     first.close()
-    connection = sqlite3.connect(tmp_path / "games.sqlite3")  # back to the schema before the course's step
-    connection.execute("DROP TABLE course_progress")
-    connection.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
+    connection = sqlite3.connect(tmp_path / "games.sqlite3")  # back to schema 4, before the course's step
+    for table in ("course_progress", "puzzle_attempts", "my_puzzles", "my_puzzle_games"):
+        connection.execute(f"DROP TABLE {table}")
+    assert len(MIGRATIONS) == 6, "a later step's tables must be dropped here too"
+    connection.execute("PRAGMA user_version = 4")
     connection.commit()
     connection.close()
     archive = Archive.open(tmp_path)
