@@ -278,8 +278,36 @@ def _display_problem() -> str | None:
     return problem
 
 
+FROZEN_MODULES = ("ai.compiled.kernel_proof",)
+"""The modules the packaged program runs as ``connect4 -m MODULE ARGS`` (what
+``python -m MODULE`` does from source): the kernel file's proof in a child process."""
+
+
+def _frozen_main(argv: list[str]) -> int:
+    """The packaged program (PyInstaller): no set-up, the game's modules are inside it.
+
+    ``multiprocessing.freeze_support`` first: the window's worker (the spawn start method)
+    and multiprocessing's resource tracker start this same program with their own
+    arguments, and it runs them here and exits.  ``-m MODULE`` runs one of
+    ``FROZEN_MODULES`` as ``python -m`` would (``sys.executable`` is this program)."""
+    import multiprocessing
+
+    multiprocessing.freeze_support()
+    if argv[:1] == ["-m"] and argv[1:2] and argv[1] in FROZEN_MODULES:
+        import runpy
+
+        sys.argv = [argv[1], *argv[2:]]
+        runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
+        return 0
+    from game.launcher import main as route
+
+    return route(argv)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if getattr(sys, "frozen", False):
+        return _frozen_main(argv)
     if argv[:1] == ["--version"]:  # before set-up too: a fresh clone can say what it is
         print(f"main.py {getattr(_load_by_path('_connect4_version', 'game/version.py'), '__version__', '?')}")
         return 0

@@ -77,6 +77,7 @@ COMMANDS = (
         "the solved openings: every column's exact value beside your own games from there",
         "game.cli.explore",
     ),
+    Command("package", "build the program as one folder that runs without Python (PyInstaller)", "game.cli.package"),
 )
 """Every command of the command line's own (the window's commands are added by ``game.launcher``)."""
 
@@ -93,6 +94,7 @@ HELP_ORDER = (
     "review",
     "games",
     "explore",
+    "package",
 )
 """The order ``--help`` lists the commands in (a command not named here comes last)."""
 
