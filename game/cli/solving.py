@@ -221,7 +221,7 @@ def run_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             if game is not None:
                 break
     if args.solver_status:
-        print(_("solver: {status}").format(status=solver_kernel.LOADER.status()), file=sys.stderr)
+        print(f"solver: {solver_kernel.LOADER.status()}", file=sys.stderr)  # the loader's words are English
     return 0
 
 
