@@ -285,13 +285,45 @@ def _display_problem() -> str | None:
     return problem
 
 
+FROZEN_MODULES = ("ai.compiled.kernel_proof",)
+"""The modules the packaged program runs as ``connect4 -m MODULE ARGS`` (what
+``python -m MODULE`` does from source): the kernel file's proof in a child process."""
+
+
+def _frozen_start(argv: list[str]) -> int | None:
+    """The packaged program (PyInstaller): no set-up, the game's modules are inside it.
+
+    ``multiprocessing.freeze_support`` first: the window's worker (the spawn start method)
+    and multiprocessing's resource tracker start this same program with their own
+    arguments, and it runs them here and exits.  ``-m MODULE`` runs one of
+    ``FROZEN_MODULES`` as ``python -m`` would (``sys.executable`` is this program) and
+    returns its exit code; None means: a command of the game, routed as from source."""
+    import multiprocessing
+
+    multiprocessing.freeze_support()
+    if argv[:1] == ["-m"] and argv[1:2] and argv[1] in FROZEN_MODULES:
+        import runpy
+
+        sys.argv = [argv[1], *argv[2:]]
+        try:
+            runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
+        except SystemExit as done:  # the module's sys.exit(code)
+            return done.code if isinstance(done.code, int) else int(done.code is not None)
+        return 0
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["--version"]:  # before set-up too: a fresh clone can say what it is
+    frozen = getattr(sys, "frozen", False)
+    code = _frozen_start(argv) if frozen else None
+    if code is not None:
+        return code
+    if argv[:1] == ["--version"] and not frozen:  # before set-up too: a fresh clone can say what it is
         print(f"main.py {getattr(_load_by_path('_connect4_version', 'game/version.py'), '__version__', '?')}")
         return 0
     sys.path.insert(0, str(HERE))
-    missing = _missing_packages(window=not argv or argv[0] in WINDOW_COMMANDS)
+    missing = [] if frozen else _missing_packages(window=not argv or argv[0] in WINDOW_COMMANDS)
     if missing and not argv:
         problem = _display_problem()  # say it now, not after installing a window nobody sees
         if problem:

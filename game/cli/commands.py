@@ -81,6 +81,7 @@ COMMANDS = (
     Command("join", "join (or --watch) a game hosted on the local network", "game.cli.network"),
     Command("puzzles", "puzzles checked by the exact solver, near a rating or from your own games", "game.cli.puzzles"),
     Command("rating", "your Glicko-2 rating from your games against the levels and your puzzles", "game.cli.puzzles"),
+    Command("package", "build the program as one folder that runs without Python (PyInstaller)", "game.cli.package"),
 )
 """Every command of the command line's own (the window's commands are added by ``game.launcher``)."""
 
@@ -102,6 +103,7 @@ HELP_ORDER = (
     "course",
     "puzzles",
     "rating",
+    "package",
 )
 """The order ``--help`` lists the commands in (a command not named here comes last)."""
 

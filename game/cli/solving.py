@@ -10,6 +10,7 @@ import time
 from typing import TextIO
 
 from ai.book import BookError, book_problems
+from ai.compiled import solver_kernel
 from ai.solver import Solution, SolveLimit, Solver, SolverError, SolverProgress, SolverStopped
 from game.cli.commands import CommandCode
 from game.cli.errors import CliError
@@ -46,6 +47,11 @@ def add_solve_arguments(solve: argparse.ArgumentParser) -> None:
         type=float,
         metavar="S",
         help="seconds per position; a line not solved in time says 'unknown within S s'",
+    )
+    solve.add_argument(
+        "--solver-status",
+        action="store_true",
+        help="say on stderr at the end which exact solver answered: the fast (compiled) one or the pure-Python one",
     )
     add_rule_options(solve, Mode.CLASSIC)
 
@@ -214,6 +220,8 @@ def run_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
                 )
             if game is not None:
                 break
+    if args.solver_status:
+        print(f"solver: {solver_kernel.LOADER.status()}", file=sys.stderr)  # the loader's words are English
     return 0
 
 

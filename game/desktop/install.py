@@ -115,15 +115,18 @@ def placements(home: Path, assets: Path) -> list[Placed]:
     return placed
 
 
-def launch_command(argv0: str | None = None, executable: str | None = None) -> list[str]:
+def launch_command(argv0: str | None = None, executable: str | None = None, frozen: bool | None = None) -> list[str]:
     """The command that opens the window, as it was started now.
 
-    The installed ``connect4`` script has the ``connect4-gui`` script beside it (no console
+    The packaged program (PyInstaller: ``sys.frozen``) is its own executable.  The
+    installed ``connect4`` script has the ``connect4-gui`` script beside it (no console
     on Windows); ``main.py`` runs with the Python that runs it now (``.venv``'s after the
     first start); else the launcher as a module of this Python.
     """
     argv0 = sys.argv[0] if argv0 is None else argv0
     executable = sys.executable if executable is None else executable
+    if getattr(sys, "frozen", False) if frozen is None else frozen:
+        return [str(Path(executable).resolve())]
     started = Path(argv0)
     if started.stem in ("connect4", GUI_SCRIPT):
         gui = started.resolve().with_name(GUI_SCRIPT + started.suffix)

@@ -7,7 +7,9 @@ a sentence can be changed (and tested) without a window.  Exact results are word
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -226,6 +228,20 @@ def progress_text(who: str, depth: int, nodes: int, seconds: float, level: Level
         share = nodes / worst if worst else 0.0
         text += _(" ({share:.1%} of up to {worst:,})").format(share=share, worst=worst)
     return text
+
+
+@cache
+def no_compiler() -> bool:
+    """True where numba is not installed (the packaged program's lite build, or a plain
+    install without it): the exact solver is the pure-Python one.  Found, not imported."""
+    return importlib.util.find_spec("numba") is None
+
+
+def slow_perfect_text(who: str) -> str:
+    """The live line while Perfect thinks without the compiled solver: why it takes long."""
+    return _(
+        "{who}... this program has no compiled solver (no numba: the lite build): Perfect thinks longer past the opening book"
+    ).format(who=who)
 
 
 def level_text(level: Level, rules: Rules) -> str:

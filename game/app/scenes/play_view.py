@@ -125,9 +125,11 @@ def detail(scene: PlayShown) -> str:
             if scene.thinking and scene.jobs.report
             else _("searching")
         )
+        level = scene.jobs.level_for(scene.jobs.purpose or JobPurpose.MOVE, scene.match.to_move)
+        if level.perfect and scene.thinking and say.no_compiler():
+            return say.slow_perfect_text(who)
         if progress is None:
             return f"{who}..."
-        level = scene.jobs.level_for(scene.jobs.purpose or JobPurpose.MOVE, scene.match.to_move)
         return say.progress_text(who, progress.depth, progress.nodes, progress.seconds, level, scene.rules)
     working = _("working out the column scores...")
     report = scene.jobs.report
