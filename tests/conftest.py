@@ -52,16 +52,10 @@ def start_app(size=(640, 480), home=None):
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark ``window`` every test that starts the real App through a window fixture; leave
-    out the ``package`` tests (minutes of PyInstaller) unless ``CONNECT4_PACKAGE_TEST=1``."""
+    """Mark ``window`` every test that starts the real App through a window fixture."""
     for item in items:
         if WINDOW_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.window)
-    if os.environ.get("CONNECT4_PACKAGE_TEST") != "1":
-        left_out = [item for item in items if item.get_closest_marker("package")]
-        if left_out:
-            config.hook.pytest_deselected(items=left_out)
-            items[:] = [item for item in items if not item.get_closest_marker("package")]
 
 
 @pytest.fixture
