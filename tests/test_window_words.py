@@ -16,6 +16,7 @@ from game.app.scenes.level_select import LevelSelectScene
 from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.review import ReviewScene
+from game.app.scenes.review_text import who
 from game.app.scenes.title import TitleScene
 from game.app.search_records import SearchRecord
 from game.app.settings import Opponent
@@ -23,7 +24,7 @@ from game.app.theme import Theme
 from game.app.tree.draw import header_title
 from game.app.worker_protocol import JobPurpose
 from game.board import Board
-from game.i18n import set_language
+from game.i18n import _, set_language
 from game.rules import MAX, MIN, Rules
 from tests.ui import click, drawn_texts, press, settle, step, wait_until
 
@@ -410,5 +411,18 @@ def test_the_game_over_panel_counts_each_sides_moves_in_good_grammar(app, langua
     set_language(language)
     try:
         assert GameOverScene(play).discs_text() == said
+    finally:
+        set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de", "es"])
+def test_the_review_names_a_two_player_side_once(language):
+    """A two-player game's sides are named "player 1" / "player 2": the review's accuracy
+    line said "jugador 1 (jugador 1)"; a name of its own is still said beside the side."""
+    try:
+        set_language(language)
+        player_1 = _("player {side_number}").format(side_number=1)
+        assert who(MAX, {MAX: player_1.lower()}) == player_1
+        assert who(MIN, {MIN: "Medium"}).endswith("(Medium)")
     finally:
         set_language("en")

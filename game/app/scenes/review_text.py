@@ -30,7 +30,9 @@ def move_name(review: GameReview, move: int) -> str:
 def who(side: int, names: dict[int, str]) -> str:
     """ "player 1 (you)" / "player 2 (Medium)"."""
     name = names.get(side, "")
-    return _("player {side_number}").format(side_number=side_number(side)) + (f" ({name})" if name else "")
+    player = _("player {side_number}").format(side_number=side_number(side))
+    said_twice = name.casefold() == player.casefold()  # a two-player game's names are these words
+    return player + (f" ({name})" if name and not said_twice else "")
 
 
 def list_line(review: GameReview, m: MoveReview) -> str:
