@@ -15,6 +15,7 @@ from game.board_file import BoardFileError, format_board_text, parse_board_text
 from game.i18n import _
 from game.notation import NotationError
 from game.rules import MAX, Rules
+from game.sources import SourceError, other_digits
 
 MAX_PASTE = 10_000
 """Characters read from a paste at most: a position is a few dozen."""
@@ -51,6 +52,10 @@ def read_position(text: str, rules: Rules) -> Board:
             raise PositionTextError(_("the game on that board is already over"))
         return board
     shown = text if len(text) <= 30 else text[:27] + "..."
+    try:
+        other_digits(text)  # "４４５３" is refused in the words every command uses
+    except SourceError as error:
+        raise PositionTextError(str(error)) from None
     if not re.fullmatch(r"[0-9a-lA-L\s,]*", text):
         raise PositionTextError(_("{shown!r} is not a move string (such as 4453) or a board").format(shown=shown))
     try:

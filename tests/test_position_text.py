@@ -69,3 +69,10 @@ def test_review_sentences():
         "From here: player 1 wins in 21 moves with perfect play.",
     ]
     assert turning_points_line(review) == "Turning points: 3 (P1 blunder), 4 (P2 blunder)"
+
+
+@pytest.mark.parametrize("text", ["４４５３", "٤٤٥٣"])
+def test_a_paste_in_other_digits_is_refused_as_the_commands_refuse_it(text):
+    """A paste inside a game said "not a move string"; the commands name the columns meant."""
+    with pytest.raises(PositionTextError, match="digits other than ASCII: write the columns as 4453"):
+        read_position(text, Rules())
