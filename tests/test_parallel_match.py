@@ -55,6 +55,15 @@ def new_children(before: set) -> list:
     return [p for p in multiprocessing.active_children() if p not in before]
 
 
+def children_left(before: set, seconds: float = 10.0) -> list:
+    """The children started since ``before`` still alive after ``seconds``: a pool's worker
+    told to stop may take a moment to end on a loaded machine; one that never ends is left."""
+    deadline = time.monotonic() + seconds
+    while (left := new_children(before)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return left
+
+
 class KillOneWorker:
     """A match's ``on_game``: after the first game, kill one of the workers started since
     ``before`` (SIGKILL), and note its pid in ``killed``."""
@@ -88,7 +97,7 @@ def test_two_workers_play_the_same_games_as_one():
         one.result.draws,
         one.result.losses,
     )
-    assert not new_children(before)
+    assert not children_left(before)
 
 
 @pytest.mark.slow
@@ -114,7 +123,7 @@ def test_a_broken_engine_loses_every_game_in_a_parallel_match(tmp_path, kind):
     outcome = play_match(PlayerChoice("depth:2"), bot, MatchPlan(Rules(), games=4, movetime=1.0), jobs=2)
     assert outcome.result.wins == 4
     assert outcome.result.failures(Side.B)[EXPECTED_FAILURE[kind]] == 4
-    assert not new_children(before)
+    assert not children_left(before)
 
 
 @pytest.mark.slow
@@ -132,7 +141,7 @@ def test_a_worker_killed_mid_match_has_its_games_replayed_and_the_match_finishes
     assert outcome.unplayed == () and not outcome.interrupted
     reference = play_match(a, b, MatchPlan(Rules(), games=8, seed=2), jobs=1)
     assert moves_of(outcome) == moves_of(reference)
-    assert not new_children(before)
+    assert not children_left(before)
 
 
 @pytest.mark.slow
@@ -159,7 +168,7 @@ def test_a_dead_workers_engines_are_killed_even_if_they_outlive_their_input(tmp_
     bots = pids_in(tmp_path)
     assert len(bots) >= 3  # two first workers, then fresh ones after the death
     assert all(gone_soon(pid) for pid in bots)
-    assert not new_children(before)
+    assert not children_left(before)
 
 
 def start_long_match(folder: Path, *, output: int) -> subprocess.Popen:
@@ -336,7 +345,7 @@ def test_a_game_that_cannot_be_played_stops_the_match_with_a_reason(jobs):
     outcome = play_match(PlayerChoice("depth:1"), Unbuildable(), MatchPlan(Rules(), games=4, movetime=1.0), jobs=jobs)
     assert outcome.error is not None and "no such engine on this worker" in outcome.error
     assert outcome.result.games == ()
-    assert not new_children(before)
+    assert not children_left(before)
 
 
 def _children_of(pid: int) -> list[int]:
