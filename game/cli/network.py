@@ -290,6 +290,8 @@ class TerminalTable:
             return None
         table.follow(event)
         line = event_line(table, event)
+        if isinstance(event, SeatExpired | HostStopped) or (isinstance(event, ConnectionLost) and event.seconds):
+            self.keep_unfinished()  # before the line that says it is kept: a reader may look at once
         if line is not None:
             say(self.out, line)
         match event:
@@ -306,12 +308,9 @@ class TerminalTable:
                 self.waiting_until = time.monotonic() + seconds
                 self.next_countdown = time.monotonic() + COUNTDOWN_EVERY
             case SeatExpired() | HostStopped():
-                self.keep_unfinished()
                 return 0
-            case ConnectionLost(_reason, seconds):
-                if seconds == 0:
-                    return 1
-                self.keep_unfinished()
+            case ConnectionLost(_reason, 0):
+                return 1
         return None
 
     def welcome(self, event: Welcome) -> None:
