@@ -9,12 +9,11 @@ minimax tree (whose endings, ``FORMATS``, it shares).  No pygame here.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from ai.mcts import MctsTree
-from ai.tree_export import FORMATS
+from ai.tree_export import FORMATS, dot_quote, write_tree_file
 from game.notation import format_move
 
 DOT_MIN_SHARE = 0.01
@@ -56,11 +55,6 @@ def mcts_to_dict(tree: MctsTree) -> dict[str, Any]:
     }
 
 
-def _quote(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-    return '"' + escaped.replace("\n", "\\n") + '"'
-
-
 def mcts_to_dot(tree: MctsTree, *, min_share: float = DOT_MIN_SHARE) -> str:
     """``tree`` as a Graphviz digraph: nodes with ``min_share`` of the root's visits and the
     most-visited line (bold); each node shows its visits and mean, its size grows with visits."""
@@ -75,7 +69,7 @@ def mcts_to_dot(tree: MctsTree, *, min_share: float = DOT_MIN_SHARE) -> str:
     )
     lines = [
         "digraph mcts {",
-        f"  label={_quote(legend)};",
+        f"  label={dot_quote(legend)};",
         '  labelloc=b; fontname="Helvetica"; fontsize=11; nodesep=0.12; ranksep=0.35;',
         '  node [fontname="Helvetica", fontsize=10, style=filled, shape=circle, margin=0.01];',
         '  edge [fontname="Helvetica", fontsize=9];',
@@ -86,12 +80,12 @@ def mcts_to_dot(tree: MctsTree, *, min_share: float = DOT_MIN_SHARE) -> str:
         width = 0.35 + 0.9 * (node.visits / root_visits) ** 0.5
         bold = ", penwidth=3" if index in line else ""
         label = f"{node.visits:,}\n{node.mean:.2f}"
-        lines.append(f"  n{index} [fillcolor={_quote(colour)}, width={width:.2f}, label={_quote(label)}{bold}];")
+        lines.append(f"  n{index} [fillcolor={dot_quote(colour)}, width={width:.2f}, label={dot_quote(label)}{bold}];")
         parent = node.parent
         if parent is not None and parent.index in drawn:
             edge_bold = ", penwidth=3" if index in line else ""
             lines.append(
-                f"  n{parent.index} -> n{index} [label={_quote(format_move(node.move or 0, rules))}{edge_bold}];"
+                f"  n{parent.index} -> n{index} [label={dot_quote(format_move(node.move or 0, rules))}{edge_bold}];"
             )
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -104,15 +98,4 @@ def export_mcts_tree(tree: MctsTree, path: str | Path) -> Path:
         ValueError: the ending is neither ``.json`` nor ``.dot``.
         OSError: the file could not be written.
     """
-    target = Path(path)
-    suffix = target.suffix.lower()
-    if suffix == ".json":
-        text = json.dumps(mcts_to_dict(tree), indent=1)
-    elif suffix == ".dot":
-        text = mcts_to_dot(tree)
-    else:
-        raise ValueError(
-            f"{target.name}: a tree is exported as .json or .dot, not {suffix or 'a name without an ending'}"
-        )
-    target.write_text(text, encoding="utf-8")
-    return target
+    return write_tree_file(path, lambda: mcts_to_dict(tree), lambda: mcts_to_dot(tree))

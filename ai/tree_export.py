@@ -13,6 +13,7 @@ No pygame here.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +69,7 @@ def tree_to_dict(tree: SearchTree) -> dict[str, Any]:
     }
 
 
-def _quote(text: str) -> str:
+def dot_quote(text: str) -> str:
     """A DOT string of ``text``; its newlines become DOT's centred line breaks."""
     escaped = text.replace("\\", "\\\\").replace('"', '\\"')
     return '"' + escaped.replace("\n", "\\n") + '"'
@@ -149,7 +150,7 @@ def tree_to_dot(tree: SearchTree, *, root: int = 0, plies: int | None = None) ->
     legend = dot_legend(tree, root, plies, len(drawn))
     lines = [
         "digraph search {",
-        f"  label={_quote(chr(10).join(legend))};",
+        f"  label={dot_quote(chr(10).join(legend))};",
         '  labelloc=b; fontname="Helvetica"; fontsize=11; nodesep=0.12; ranksep=0.35',
         '  node [fontname="Helvetica", fontsize=10, style=filled, margin=0.01];',
         '  edge [fontname="Helvetica", fontsize=9];',
@@ -161,23 +162,25 @@ def tree_to_dot(tree: SearchTree, *, root: int = 0, plies: int | None = None) ->
         label = node.value_text
         if node.is_leaf and node.leaf_reason is not LeafReason.DEPTH:  # the depth limit: the legend says
             label += "\n" + LEAF_WORDS[node.leaf_reason]
-        lines.append(f"  n{index} [shape={shape}, fillcolor={_quote(colour)}, label={_quote(label)}];")
+        lines.append(f"  n{index} [shape={shape}, fillcolor={dot_quote(colour)}, label={dot_quote(label)}];")
         hidden = sum(child.subtree_size for child in node.children() if child.index not in drawn)
         if hidden:
             lines.append(
-                f"  s{index} [shape=box, style=rounded, fontsize=9, width=0.3, height=0.22, label={_quote(f'+{hidden:,}')}];"
+                f"  s{index} [shape=box, style=rounded, fontsize=9, width=0.3, height=0.22, label={dot_quote(f'+{hidden:,}')}];"
             )
             lines.append(f"  n{index} -> s{index} [style=dotted, arrowhead=none];")
         if index != root and node.parent is not None:
-            lines.append(f"  n{node.parent.index} -> n{index} [label={_quote(format_move(node.move or 0, rules))}];")
+            lines.append(f"  n{node.parent.index} -> n{index} [label={dot_quote(format_move(node.move or 0, rules))}];")
         pruned = node.pruned_moves()
         if pruned:
             cut = " ".join(format_move(move, rules) for move in pruned)
             lines.append(f'  p{index} [shape=point, width=0.08, fillcolor="#999999", color="#999999"];')
-            lines.append(f'  n{index} -> p{index} [style=dashed, color="#999999", label={_quote(cut)}];')
+            lines.append(f'  n{index} -> p{index} [style=dashed, color="#999999", label={dot_quote(cut)}];')
         if node.unstored:
             name = f"u{index}"
-            lines.append(f"  {name} [shape=plaintext, style=solid, label={_quote(f'+{node.unstored:,} not stored')}];")
+            lines.append(
+                f"  {name} [shape=plaintext, style=solid, label={dot_quote(f'+{node.unstored:,} not stored')}];"
+            )
             lines.append(f"  n{index} -> {name} [style=dotted];")
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -191,12 +194,23 @@ def export_tree(tree: SearchTree, path: str | Path, *, root: int = 0, plies: int
         ValueError: the ending is neither ``.json`` nor ``.dot``.
         OSError: the file could not be written.
     """
+    return write_tree_file(path, lambda: tree_to_dict(tree), lambda: tree_to_dot(tree, root=root, plies=plies))
+
+
+def write_tree_file(path: str | Path, as_dict: Callable[[], dict[str, Any]], as_dot: Callable[[], str]) -> Path:
+    """Write a tree to ``path`` as JSON (``as_dict``) or DOT (``as_dot``), by its ending
+    (the minimax and the MCTS exports alike); return the path.
+
+    Raises:
+        ValueError: the ending is neither ``.json`` nor ``.dot``.
+        OSError: the file could not be written.
+    """
     target = Path(path)
     suffix = target.suffix.lower()
     if suffix == ".json":
-        text = json.dumps(tree_to_dict(tree), indent=1)
+        text = json.dumps(as_dict(), indent=1)
     elif suffix == ".dot":
-        text = tree_to_dot(tree, root=root, plies=plies)
+        text = as_dot()
     else:
         raise ValueError(
             f"{target.name}: a tree is exported as .json or .dot, not {suffix or 'a name without an ending'}"
