@@ -285,7 +285,7 @@ def _display_problem() -> str | None:
     return problem
 
 
-FROZEN_MODULES = ("ai.compiled.kernel_proof",)
+FROZEN_MODULES = ("ai.kernel_proof",)
 """The modules the packaged program runs as ``connect4 -m MODULE ARGS`` (what
 ``python -m MODULE`` does from source): the kernel file's proof in a child process."""
 

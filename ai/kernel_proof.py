@@ -1,12 +1,13 @@
 """Prove a newly written kernel file in a process of its own, before any process maps it.
 
-``python -m ai.compiled.kernel_proof NAME PATH`` loads the kernel file at ``PATH`` (the
+``python -m ai.kernel_proof NAME PATH`` loads the kernel file at ``PATH`` (the
 kernel ``NAME``: "solver" or "search"), runs one small known position with it and again
 with the pure-Python twin, and prints ``proven`` when both give the same answer (score or
 move and value, and the same node count).  A file whose header is whole but whose code is
 wrong ends this process (SIGSEGV, SIGABRT from LLVM, a wrong answer, or a loop the caller's
 timeout ends), never the caller: ``kernel_file.save_proven`` marks a file proven only when
-this printed ``proven`` and exited 0.
+this printed ``proven`` and exited 0.  It lives beside the solver and the search it checks
+against, not in the compiled wing, which they import.
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ KNOWN = ("1233722555341451114725221333", "-1")
 IN_BOOK = ("44534443", "-3")
 """A position the opening books answer (no note on stderr that a book is missing)."""
 PAST_BOOK = "4453444335343"
-"""A position past the opening book: the solver must search it (ai.compiled.kernel_proof's)."""
+"""A position past the opening book: the solver must search it (ai.kernel_proof's)."""
 TIMEOUT = 600.0
 DEMO_SHOTS = tuple(sorted(set(re.findall(r'self\.shot\("([^"]+\.png)"\)', (ROOT / "game/app/demo.py").read_text()))))
 """Every screenshot the demo's tour saves (read from its source)."""

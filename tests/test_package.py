@@ -84,14 +84,14 @@ def test_install_desktop_from_the_packaged_program_runs_the_program(tmp_path):
 
 
 def test_the_frozen_program_runs_the_kernels_proof_as_python_m_would():
-    """``kernel_file.prove`` starts ``sys.executable -m ai.compiled.kernel_proof``: in the
+    """``kernel_file.prove`` starts ``sys.executable -m ai.kernel_proof``: in the
     packaged program that is the program itself, and main.py runs the module."""
     assert solver_kernel.LOADER.prepare(), "the compiled solver is ready here"
     path = solver_kernel.LOADER.path
     code = (
         "import sys; sys.frozen = True\n"
         "import main\n"
-        f"sys.exit(main.main(['-m', 'ai.compiled.kernel_proof', 'solver', {str(path)!r}]))\n"
+        f"sys.exit(main.main(['-m', 'ai.kernel_proof', 'solver', {str(path)!r}]))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr

@@ -20,7 +20,7 @@ file whose size is the header's, and never read past that size.
 
 A whole header over wrong code (another kernel's, or bytes made to fit) would crash every
 process that maps it, so no process maps a file until it is proven: ``save_proven`` writes
-a new file, runs it once in a child process (``ai.compiled.kernel_proof``: one small known
+a new file, runs it once in a child process (``ai.kernel_proof``: one small known
 position, compared with the pure-Python twin), and only then writes it with ``proven``
 (the code's sha256) in its header.  A file without that mark is built again.  The mark
 keeps out damage and files the game did not write; it is no signature (whoever can write
@@ -323,7 +323,7 @@ def _read_exactly(file: Any, count: int) -> bytes:
 
 def prove(name: str, path: Path) -> None:
     """Run the kernel file at ``path`` (kernel ``name``) once in a child process against its
-    Python twin (``ai.compiled.kernel_proof``); return when it answered as the twin does.
+    Python twin (``ai.kernel_proof``); return when it answered as the twin does.
 
     Raises:
         KernelProofError: the child crashed, answered otherwise, or took too long.
@@ -333,7 +333,7 @@ def prove(name: str, path: Path) -> None:
 
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     env.pop(PURE_PYTHON_ENV, None)
-    command = [sys.executable, "-m", "ai.compiled.kernel_proof", name, str(path)]
+    command = [sys.executable, "-m", "ai.kernel_proof", name, str(path)]
     try:
         done = subprocess.run(
             command, env=env, capture_output=True, text=True, errors="replace", timeout=PROOF_TIMEOUT, check=False
