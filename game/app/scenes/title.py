@@ -31,9 +31,6 @@ from game.rules import MAX, MIN
 
 QUIT_CONFIRM_SECONDS = 3.0
 """After a first Esc on the title, a second one within this many seconds quits."""
-ROWS = 13
-"""Button rows the title lays out, always: its twelve buttons and, under Quit, the row kept
-for "Resume the unfinished game", so that button coming and going moves no other."""
 ROW_GAP = 0.25
 """The gap between two rows, in button heights: a quarter, so eleven rows keep the
 buttons (and their text) as tall as ten rows with a third did on 800x600."""
@@ -47,6 +44,9 @@ class TitleScene(MenuScene):
         super().__init__()
         self.quit_armed_until: float | None = None  # app time until which Esc quits
         self.rating: int | None = None  # the player's rating, read from the archive as the menu shows
+        # Button rows laid out, always: the menu's buttons and, under Quit, the row kept for
+        # "Resume the unfinished game", so that button coming and going moves no other.
+        self.rows = 1
 
     def on_enter(self) -> None:
         """(Also on resume, as every menu rebuilds there: a game or a puzzle may have moved the rating.)"""
@@ -68,14 +68,14 @@ class TitleScene(MenuScene):
         ]
 
     def build_buttons(self) -> list[Button]:
-        """The ten buttons, then (in the last row) the unfinished game, if there is one."""
+        """The menu's buttons, then (in the last row) the unfinished game, if there is one."""
         unfinished = self.unfinished_game()
         resume = []
         if unfinished is not None:
             resume.append(
                 Button(_("Resume the unfinished game ({count} discs)").format(count=len(unfinished.moves)), self.resume)
             )
-        return [
+        menu = [
             Button(N_("Play vs computer"), lambda: self.start(Opponent.COMPUTER)),
             Button(N_("Two players"), lambda: self.start(Opponent.HUMAN)),
             Button(N_("Computer vs computer"), lambda: self.start(Opponent.DEMO)),
@@ -88,21 +88,23 @@ class TitleScene(MenuScene):
             Button(N_("Learn"), self.open_course),
             Button(N_("Network game"), self.open_network),
             Button(N_("Quit"), self.app.quit),
-        ] + resume
+        ]
+        self.rows = len(menu) + 1
+        return menu + resume
 
     def button_height(self, size: tuple[int, int]) -> int:
         """As the menu's, but small enough for every row to fit the window."""
         lines = len(self.subtitle_lines())
-        room = (size[1] - 16) / (2.2 + 0.6 * lines + ROWS * (1 + ROW_GAP))
+        room = (size[1] - 16) / (2.2 + 0.6 * lines + self.rows * (1 + ROW_GAP))
         return max(26, min(super().button_height(size), int(room)))
 
     def button_rects(self, size: tuple[int, int]) -> list[pygame.Rect]:
-        """The first rows of ``ROWS``: where a button stands never depends on how many there are."""
+        """The first rows of ``self.rows``: where a button stands never depends on how many there are."""
         height = self.button_height(size)
         lines = len(self.subtitle_lines())
         top_space = int(height * 2.2) + lines * int(height * 0.6)
         area = pygame.Rect(0, top_space, size[0], size[1] - top_space)
-        rows = stack_rects(area, ROWS, height, int(height * ROW_GAP), min(size[0] - 40, 360))
+        rows = stack_rects(area, self.rows, height, int(height * ROW_GAP), min(size[0] - 40, 360))
         return rows[: len(self.buttons)]
 
     def unfinished_game(self) -> InProgress | None:
