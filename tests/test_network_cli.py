@@ -5,6 +5,7 @@ a killed joiner comes back to the same game, a killed host is said within 10 s."
 from __future__ import annotations
 
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -231,3 +232,30 @@ def test_a_bad_option_is_one_line_and_no_window(args, said, tmp_path):
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
     assert "pygame" not in done.stdout
+
+
+def test_a_join_whose_input_is_empty_still_says_why_it_could_not_join(tmp_path):
+    """Standard input at its end (a script, </dev/null) made join leave at once, exit 0 and
+    silent; the host's refusal (here: nobody listening) is what it must say."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed again: nobody listens there
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(MAIN),
+            "join",
+            f"127.0.0.1:{port}",
+            "--code",
+            "oak-reef",
+            "--terminal",
+            "--home",
+            str(tmp_path),
+        ],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and "refused" in done.stderr.lower(), (done.returncode, done.stderr)

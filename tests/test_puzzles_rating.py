@@ -3,6 +3,7 @@ in order, the ``rating`` command, and the archive's schema 5 (backed up before i
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
 import subprocess
@@ -148,3 +149,13 @@ def test_an_archive_only_read_has_no_attempts_and_takes_none(tmp_path):
     archive = Archive.open(tmp_path)
     assert not archive.writable
     assert attempts(archive) == [] and not record_attempt(archive, PuzzleAttempt(5.0, "abcd1234", 1200, solved=True))
+
+
+def test_rating_and_puzzles_make_no_home_where_none_is(tmp_path):
+    """Reading commands make no archive (issue 38): `rating --home MISSING` made the folder."""
+    from game.cli.main import main
+
+    missing = tmp_path / "missing"
+    assert main(["rating", "--json", "--home", str(missing)], stdout=io.StringIO()) == 0
+    assert main(["puzzles", "--json", "--count", "1", "--home", str(missing)], stdout=io.StringIO()) == 0
+    assert not missing.exists()

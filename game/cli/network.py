@@ -257,6 +257,7 @@ class TerminalTable:
         self.waiting_until: float | None = None
         self.next_countdown = 0.0
         self.kept_unfinished = False
+        self.input_ended = False  # standard input ended before the game began
 
     def run(self) -> int:
         threading.Thread(target=read_lines, args=(self.stdin, self.inbox), name="stdin", daemon=True).start()
@@ -282,7 +283,7 @@ class TerminalTable:
             self.table = Table.from_welcome(event)
             self.waiting_until = None
             self.welcome(event)
-            return None
+            return self.typed(None) if self.input_ended and self.table.side else None
         if isinstance(event, JoinFailed):
             raise CliError(event.reason)
         table = self.table
@@ -373,6 +374,9 @@ class TerminalTable:
     # -- what the player types --------------------------------------------------------------------
     def typed(self, text: str | None) -> int | None:
         table = self.table
+        if text is None and table is None:  # input ended before the host answered: hear it first
+            self.input_ended = True
+            return None
         if text is None or text.lower() in ("q", "quit", "exit"):
             if table is not None and table.over is None and table.side:
                 self.keep_unfinished()

@@ -63,7 +63,7 @@ def archive_rating(archive: Archive) -> PlayerRating:
 
 def run_rating(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     """Print the player's rating."""
-    rated = archive_rating(open_archive(args.home))
+    rated = archive_rating(open_archive(args.home, reading=True))  # a question makes no home
     if args.json:
         print(json.dumps(rated.to_json()), file=out)
         return 0
@@ -91,7 +91,7 @@ def run_puzzles(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     """Print puzzles near a rating, or the player's own."""
     if not 1 <= args.count <= MAX_COUNT:
         raise CliError(_("--count is a number from 1 to {most}, not {count}").format(most=MAX_COUNT, count=args.count))
-    archive = open_archive(args.home)
+    archive = open_archive(args.home, reading=not args.mine)  # only --mine stores what it finds
     if args.mine:
         own, unreviewed = mine(archive)
         chosen = own[: args.count]
