@@ -285,6 +285,18 @@ def test_every_preset_plays_the_same_moves_with_the_same_work_under_load():
     assert len(idle.splitlines()) == len(WORK_POSITIONS) * len(PRESETS)
 
 
+def test_a_levels_move_does_not_depend_on_what_the_process_solved_before():
+    """Hard's endgame solve has a node budget: with the tables another look left behind
+    it finished where it did not alone, and Hard played column 6 instead of 4.  Each of a
+    level's moves now starts from empty tables, as a puzzle's rating and a seeded match
+    rerun need."""
+    board = Board.from_moves("46644423222663423")
+    alone = choose_move(PRESETS["Hard"], board.grid, board.rules, board.to_move)
+    choose_move(PRESETS["Expert"], board.grid, board.rules, board.to_move)
+    after_expert = choose_move(PRESETS["Hard"], board.grid, board.rules, board.to_move)
+    assert (after_expert.move, after_expert.nodes) == (alone.move, alone.nodes) == (3, alone.nodes)
+
+
 @pytest.mark.slow
 def test_a_hint_off_the_compiled_boards_gives_up_on_exact_scores_within_its_budget():
     """7x9 is too big for the compiled solver (72 bits a position): the hint's exact scores

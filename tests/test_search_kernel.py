@@ -22,11 +22,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ai import player
 from ai.compiled import search_kernel
 from ai.compiled.kernel_file import PURE_PYTHON_ENV
 from ai.levels import PRESETS, PROBE_SHARE, level_played, solver_nodes_for
-from ai.player import choose_move, search_tree, shared_solver
+from ai.player import choose_move, level_solver, search_tree
 from ai.search import CHECK_EVERY, MoveOrder, SearchResult, search
+from ai.solver import Solver
 from game.board import Board
 from game.rules import STANDARD, Mode, Rules
 
@@ -271,13 +273,21 @@ def test_the_kernel_hashes_a_noisy_levels_positions_as_python_does():
         assert int(got) == expected
 
 
-def test_perfect_off_the_standard_board_probes_the_solver_before_its_reach():
+def test_perfect_off_the_standard_board_probes_the_solver_before_its_reach(monkeypatch):
     """On 7x8 early, a whole solver budget ran out before Expert's move was played: now a
     probe of a 32nd, and the whole budget only within Expert's endgame (where it finishes)."""
+    made: list[Solver] = []
+
+    def kept_level_solver(rules: Rules) -> Solver:
+        made.append(level_solver(rules))
+        return made[-1]
+
+    monkeypatch.setattr(player, "level_solver", kept_level_solver)
     board = position(BIG, 4, seed=3)
     answer = choose_move(PRESETS["Perfect"], board.grid, BIG, board.to_move)
     assert answer.result is not None and answer.exact is None  # Expert's search played
-    spent = shared_solver(BIG).nodes  # the solver's last call: the probe, which ran out
+    assert len(made) == 1
+    spent = made[0].nodes  # the move's solver's last call: the probe, which ran out
     assert 0 < spent <= solver_nodes_for(answer.level, BIG, BIG.cells - board.ply) + 1
     assert solver_nodes_for(answer.level, BIG, BIG.cells - board.ply) == answer.level.solver_nodes // PROBE_SHARE
     expert = PRESETS["Expert"]
