@@ -35,9 +35,9 @@ from game.rules import STANDARD
 WIN, DRAW, LOSS = 1, 0, -1
 WEAK = SolveLimit(weak=True)
 DEFAULT_MAX_STEPS = 4
+"""The maker's longest line, in player steps: longer forced lines are rare and hard to read."""
 NOISY_LEVELS = ("Beginner", "Easy")
 """The presets whose judgement is blurred (seeded): they try a puzzle once per seed."""
-"""The maker's longest line, in player steps: longer forced lines are rare and hard to read."""
 
 
 @dataclass(frozen=True)
@@ -201,11 +201,9 @@ class PuzzleChecker:
         the first step is no four and no block; at each player step the one right column is
         the line's; each reply keeps the opponent's best outcome; after the last step the
         goal is plain (a four, or every reply leaves a four; for a draw, every reply that
-        keeps it leaves more than one saving column, or the board is full).
-
-        Which of the opponent's equally good replies the line takes (the longest
-        resistance, the fewest saving columns) is the maker's choice (``find``), not
-        re-checked here: the exact scores it needs cost ten times the rest."""
+        keeps it leaves more than one saving column, or the board is full); and each reply
+        is the one ``find`` takes among the opponent's equally good ones (the longest
+        resistance, the fewest saving columns)."""
         board = puzzle.board()
         if self.is_plain_answer(board):
             return [f"{puzzle.id}: the answer is a four now or the block of one"]
@@ -223,6 +221,8 @@ class PuzzleChecker:
                     return [f"{puzzle.id}: step {index // 2 + 1}: the columns that reach the goal are {said}"]
             elif outcomes[move] != max(outcomes.values()):
                 return [f"{puzzle.id}: reply {index // 2 + 1} (column {move + 1}) is not among the opponent's best"]
+            elif (best := self.strongest_reply(board, puzzle.goal)) != move:
+                return [f"{puzzle.id}: reply {index // 2 + 1} is column {move + 1}, the strongest is {best + 1}"]
             board.push(move)
         if puzzle.goal is Goal.WIN and not self.win_is_plain(board):
             return [f"{puzzle.id}: the win is not plain at the end of the line"]
@@ -258,11 +258,15 @@ def level_solves(level: Level, puzzle: Puzzle, seed: int = 0) -> bool:
     return True
 
 
-def solve_rates(puzzle: Puzzle, seeds: int = 4) -> dict[str, float]:
-    """Each preset's share of solves of ``puzzle`` (the noisy ones over ``seeds`` seeds)."""
+def solve_rates(
+    puzzle: Puzzle, seeds: int = 4, *, first_seed: int = 0, levels: tuple[str, ...] = ()
+) -> dict[str, float]:
+    """Each preset's share of solves of ``puzzle``: the noisy ones over ``seeds`` seeds from
+    ``first_seed`` (a later range is a fresh set of tries), the others once (their play does
+    not depend on the seed).  ``levels``: only these presets (all when empty)."""
     rates = {}
-    for name in LEVEL_RATINGS:
-        tries = range(seeds) if name in NOISY_LEVELS else range(1)
+    for name in levels or tuple(LEVEL_RATINGS):
+        tries = range(first_seed, first_seed + seeds) if name in NOISY_LEVELS else range(1)
         rates[name] = sum(level_solves(PRESETS[name], puzzle, seed) for seed in tries) / len(tries)
     return rates
 

@@ -4,6 +4,7 @@ same for everyone on a date, and the player's own puzzles come from their review
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import subprocess
@@ -13,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from ai.ladder import LEVEL_RATINGS, puzzle_rating
-from ai.puzzles import PuzzleChecker
+from ai.ladder import BELOW_BEGINNER, LEVEL_RATINGS, puzzle_rating
+from ai.levels import PRESETS
+from ai.puzzles import NOISY_LEVELS, PuzzleChecker, level_solves
 from game.archive.store import Archive
 from game.board import Board
 from game.learn.puzzle_set import daily, near, shipped_puzzles
@@ -31,8 +33,12 @@ def run_main(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-PARTS = 4
+PARTS = 6
 """The re-check is split so that the test processes share it."""
+BAND_EDGES = (BELOW_BEGINNER, *LEVEL_RATINGS.values())
+FRESH_SEEDS = range(100, 104)
+"""Seeds the maker never used: the noisy levels' tries here are new ones (it placed the
+puzzles with seeds 0..7 and checked them with 8..15)."""
 
 
 def test_the_set_is_a_few_hundred_puzzles():
@@ -41,8 +47,9 @@ def test_the_set_is_a_few_hundred_puzzles():
 
 @pytest.mark.parametrize("part", range(PARTS))
 def test_every_shipped_puzzle_holds_against_the_solver(part):
-    """At every player step exactly one column reaches the goal, the replies are the
-    strongest, the goal is plain at the end, and no first step is a four or a block."""
+    """At every player step exactly one column reaches the goal, each reply is the
+    opponent's strongest (the longest resistance; against a draw the fewest saving
+    columns), the goal is plain at the end, and no first step is a four or a block."""
     checker = PuzzleChecker()
     started = time.perf_counter()
     share = shipped_puzzles()[part::PARTS]
@@ -76,6 +83,45 @@ def test_a_puzzle_is_rated_between_the_level_that_misses_it_and_the_one_that_fin
     rating = puzzle_rating({"Beginner": 0.0, "Easy": 0.0, "Medium": 0.0, "Hard": 1.0, "Expert": 1.0, "Perfect": 1.0})
     assert medium < rating < hard
     assert puzzle_rating({}) < LEVEL_RATINGS["Beginner"]
+
+
+def test_a_reply_that_keeps_the_outcome_but_is_not_the_strongest_is_named():
+    """The re-check holds the line to the strongest reply, not only to one as good."""
+    checker = PuzzleChecker()
+    for puzzle in shipped_puzzles():
+        line = list(puzzle.line_moves)
+        if len(line) < 2:
+            continue
+        board = puzzle.board()
+        board.push(line[0])
+        outcomes = checker.outcomes(board)
+        as_good = [col for col, outcome in outcomes.items() if outcome == outcomes[line[1]] and col != line[1]]
+        if as_good:
+            break
+    else:
+        pytest.fail("no shipped puzzle has a reply with an equally good other column")
+    other = dataclasses.replace(puzzle, line="".join(str(col + 1) for col in [line[0], as_good[0], *line[2:]]))
+    assert checker.problems(puzzle) == []
+    assert checker.problems(other) == [
+        f"{puzzle.id}: reply 1 is column {as_good[0] + 1}, the strongest is {line[1] + 1}"
+    ]
+
+
+@pytest.mark.parametrize("level", list(LEVEL_RATINGS)[:-1])
+def test_each_level_solves_about_half_the_shipped_puzzles_around_its_rating(level):
+    """The ratings mean what a rating means: a level plays the puzzles rated between the
+    rung below it and the rung above it and solves about half (the noisy levels with seeds
+    the maker never used; the others play the same moves whatever the seed, so this also
+    says the set still fits the levels as they play today)."""
+    index = list(LEVEL_RATINGS).index(level) + 1
+    low, high = BAND_EDGES[index - 1], BAND_EDGES[index + 1]
+    near = [p for p in shipped_puzzles() if low <= p.rating < high]
+    seeds = FRESH_SEEDS if level in NOISY_LEVELS else range(1)
+    solved = [level_solves(PRESETS[level], puzzle, seed) for puzzle in near for seed in seeds]
+    share = sum(solved) / len(solved)
+    print(f"{level}: {share:.1%} of {len(near)} puzzles rated {low}..{high}")
+    assert len(near) >= 100
+    assert 0.35 <= share <= 0.65, share
 
 
 def test_a_four_now_or_a_block_is_no_puzzle():
