@@ -1,7 +1,7 @@
 """The puzzle maker: finds puzzles with the exact solver, rates them by which levels solve
 them, and writes the set the game ships (``game/data/puzzles.txt``).
 
-    python -m lab.puzzle_maker [--seed 1] [--games 160] [--book 14000] [--per-band 45] [--jobs 3]
+    python -m lab.puzzle_maker [--seed 1] [--games 400] [--book 35000] [--seeds 8] [--per-band 60] [--jobs 3]
 
 Seeded: the same arguments make the same file (the levels are work, not time).  Sources:
 positions of the levels' self-play (seeded games between presets from random two-ply
@@ -11,9 +11,13 @@ opening book with distances (their move order rebuilt).  ``ai.puzzles.PuzzleChec
 keeps a position when it is a puzzle.  Each kept puzzle is tried by every preset
 (Beginner and Easy with ``--seeds`` seeds, as they judge noisily), and
 ``ai.ladder.puzzle_rating`` places it on the levels' scale; the set keeps up to
-``--per-band`` puzzles of each band between two ladder rungs.  It prints what it tried,
-kept and how long it took, and the table of each level's solves per band.  It asserts
-nothing.
+``--per-band`` puzzles of each band between two ladder rungs.
+
+It prints what it tried, kept and how long it took, and how the levels do on the set,
+measured apart from the tries that placed the puzzles: the noisy levels try every puzzle
+again with ``--seeds`` fresh seeds (the others play the same moves whatever the seed), and
+"held out" places each puzzle without one level's tries and counts that level's solves of
+the puzzles the other levels put near its rating.  It asserts nothing.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from ai.book import book
 from ai.ladder import BELOW_BEGINNER, LEVEL_RATINGS, puzzle_rating
 from ai.levels import PRESETS
 from ai.player import choose_move
-from ai.puzzles import PuzzleChecker, level_solves
+from ai.puzzles import NOISY_LEVELS, PuzzleChecker, solve_rates
 from game.board import Board
 from game.puzzle_file import SHIPPED_FILE, Goal, Puzzle, make_puzzle, write_puzzles
 from game.rules import MAX, MIN, STANDARD
@@ -43,7 +47,9 @@ from game.rules import MAX, MIN, STANDARD
 MIN_DISCS = 11
 """Self-play positions from this many discs on: their children reach the 12-disc book."""
 SELF_PLAY_PAIRS = (("Beginner", "Easy"), ("Easy", "Medium"), ("Medium", "Hard"), ("Beginner", "Medium"))
-NOISY = ("Beginner", "Easy")
+BOOK_PARTS = 2
+"""The book samples come in this many seeded parts (run side by side), whatever ``--jobs``:
+the processes change how long a run takes, never what it finds."""
 BAND_EDGES = (BELOW_BEGINNER, *LEVEL_RATINGS.values())
 """The bands of the set: between two rungs of the ladder (below Beginner, Beginner, ..., Perfect)."""
 
@@ -167,84 +173,138 @@ def _on_line(moves: Sequence[int], puzzle: Candidate) -> bool:
     return len(puzzle.moves) < len(moves) <= len(whole) and tuple(moves) == whole[: len(moves)]
 
 
-def solve_rates(candidate: Candidate, seeds: int) -> dict[str, float]:
-    """Each preset's share of solves of ``candidate`` (the noisy ones over ``seeds`` seeds)."""
+def candidate_rates(
+    candidate: Candidate, seeds: int, first_seed: int = 0, levels: tuple[str, ...] = ()
+) -> dict[str, float]:
+    """Each preset's share of solves of ``candidate`` (``ai.puzzles.solve_rates``)."""
     puzzle = make_puzzle(candidate.moves, candidate.goal, candidate.line, 0, candidate.source)
-    rates = {}
-    for name in LEVEL_RATINGS:
-        tries = range(seeds) if name in NOISY else range(1)
-        rates[name] = sum(level_solves(PRESETS[name], puzzle, seed) for seed in tries) / len(tries)
-    return rates
+    return solve_rates(puzzle, seeds, first_seed=first_seed, levels=levels)
 
 
-def write_rated(
-    path: Path, candidates: Sequence[Candidate], rates: Sequence[dict[str, float]], tried: dict[str, int]
-) -> None:
+@dataclass(frozen=True)
+class Rated:
+    """A found puzzle, each level's share of solves that placed it, and the noisy levels'
+    shares over fresh seeds (the check apart from the placing tries)."""
+
+    candidate: Candidate
+    rates: dict[str, float]
+    fresh: dict[str, float]
+
+    def checked(self, name: str) -> float:
+        """The level's share of solves apart from the placing tries."""
+        return self.fresh.get(name, self.rates[name])
+
+
+def write_rated(path: Path, rated: Sequence[Rated], tried: dict[str, int]) -> None:
     """Every found puzzle with each level's solves, and the positions tried (``--save-rated``)."""
     rows = [
-        {"moves": list(c.moves), "goal": c.goal.value, "line": list(c.line), "source": c.source, "rates": r}
-        for c, r in zip(candidates, rates, strict=True)
+        {
+            "moves": list(r.candidate.moves),
+            "goal": r.candidate.goal.value,
+            "line": list(r.candidate.line),
+            "source": r.candidate.source,
+            "rates": r.rates,
+            "fresh": r.fresh,
+        }
+        for r in rated
     ]
     path.write_text(json.dumps({"tried": tried, "puzzles": rows}), encoding="utf-8")
 
 
-def read_rated(path: Path) -> tuple[list[Candidate], list[dict[str, float]], dict[str, int]]:
-    """What ``write_rated`` wrote."""
+def read_rated(path: Path) -> tuple[list[Candidate], list[dict[str, float]], list[dict[str, float]], dict[str, int]]:
+    """What ``write_rated`` wrote (``fresh`` is empty for a file written before it was kept)."""
     data = json.loads(path.read_text(encoding="utf-8"))
     rows = data["puzzles"]
     candidates = [Candidate(tuple(r["moves"]), Goal(r["goal"]), tuple(r["line"]), r["source"]) for r in rows]
-    return candidates, [r["rates"] for r in rows], data["tried"]
+    return candidates, [r["rates"] for r in rows], [r.get("fresh", {}) for r in rows], data["tried"]
 
 
 def _rate(job: tuple[Candidate, int]) -> dict[str, float]:
-    return solve_rates(*job)
+    candidate, seeds = job
+    return candidate_rates(candidate, seeds)
 
 
-def choose(
-    rated: Sequence[tuple[Candidate, dict[str, float]]], per_band: int, seed: int
-) -> list[tuple[Puzzle, dict[str, float]]]:
+def _rate_again(job: tuple[Candidate, int]) -> dict[str, float]:
+    """The noisy levels' tries with the seeds after the placing ones."""
+    candidate, seeds = job
+    return candidate_rates(candidate, seeds, first_seed=seeds, levels=NOISY_LEVELS)
+
+
+def choose(rated: Sequence[Rated], per_band: int, seed: int) -> list[tuple[Puzzle, Rated]]:
     """Up to ``per_band`` puzzles of each band, seeded; in rating order."""
     rng = random.Random(seed)
-    bands: dict[int, list[tuple[Puzzle, dict[str, float]]]] = {}
-    for candidate, rates in rated:
-        puzzle = make_puzzle(candidate.moves, candidate.goal, candidate.line, puzzle_rating(rates), candidate.source)
-        bands.setdefault(band_of(puzzle.rating), []).append((puzzle, rates))
+    bands: dict[int, list[tuple[Puzzle, Rated]]] = {}
+    for item in rated:
+        c = item.candidate
+        puzzle = make_puzzle(c.moves, c.goal, c.line, puzzle_rating(item.rates), c.source)
+        bands.setdefault(band_of(puzzle.rating), []).append((puzzle, item))
     chosen = []
     for band in sorted(bands):
         members = bands[band]
         rng.shuffle(members)
         chosen.extend(members[:per_band])
-    return sorted(chosen, key=lambda item: (item[0].rating, item[0].id))
+    return sorted(chosen, key=lambda pair: (pair[0].rating, pair[0].id))
 
 
-def table(chosen: Sequence[tuple[Puzzle, dict[str, float]]]) -> list[str]:
-    """Each level's solves per band, and near its own rating (the band below it and the one above)."""
+def _share(values: Sequence[float]) -> str:
+    return f"{100 * sum(values) / len(values):5.1f}% of {len(values):3}" if values else "        -"
+
+
+def table(chosen: Sequence[tuple[Puzzle, Rated]]) -> list[str]:
+    """Each level's solves per band (the noisy levels' fresh tries), and near its own
+    rating (the band below it and the one above): on the placing tries and on fresh ones."""
     bands = sorted({band_of(p.rating) for p, _ in chosen})
-    lines = [f"{'level':>9} {'rating':>6}  " + "  ".join(f"band {b}" for b in bands) + "   near own rating"]
+    lines = [
+        f"{'level':>9} {'rating':>6}  "
+        + "  ".join(f"band {b}" for b in bands)
+        + "   near own rating: placing tries, fresh tries"
+    ]
     for name, own in LEVEL_RATINGS.items():
         cells = []
         for band in bands:
-            rates = [r[name] for p, r in chosen if band_of(p.rating) == band]
-            cells.append(f"{100 * sum(rates) / len(rates):5.0f}%" if rates else "     -")
+            shares = [r.checked(name) for p, r in chosen if band_of(p.rating) == band]
+            cells.append(f"{100 * sum(shares) / len(shares):5.0f}%" if shares else "     -")
         index = list(LEVEL_RATINGS).index(name) + 1
         low = BAND_EDGES[index - 1]
         high = BAND_EDGES[index + 1] if index + 1 < len(BAND_EDGES) else 10_000
-        near = [r[name] for p, r in chosen if low <= p.rating < high]
-        said = f"{100 * sum(near) / len(near):5.1f}% of {len(near)}" if near else "-"
+        near = [r for p, r in chosen if low <= p.rating < high]
+        said = f"{_share([r.rates[name] for r in near])}, {_share([r.checked(name) for r in near])}"
         lines.append(f"{name:>9} {own:>6}  " + "  ".join(cells) + f"   {said}")
     return lines
 
 
+def held_out(chosen: Sequence[tuple[Puzzle, Rated]]) -> list[str]:
+    """Each level's solves (fresh tries) of the puzzles that the *other* levels place near
+    its rating: the strongest other level that misses them is the one just below it (for
+    Beginner: no other level misses them), and the one just above finds them.  The level's
+    own tries played no part in where these puzzles sit, so this is the check the set's
+    table cannot be for the levels whose play does not depend on the seed."""
+    names = list(LEVEL_RATINGS)
+    lines = [f"{'level':>9}  solves of the puzzles the other levels place around its rating"]
+    for index, name in enumerate(names[:-1]):
+        below = names[index - 1] if index else None
+        shares = []
+        for _, item in chosen:
+            missers = [other for other in names if other != name and item.rates[other] < 0.5]
+            strongest = max(missers, key=names.index) if missers else None
+            if strongest == below:
+                shares.append(item.checked(name))
+        lines.append(f"{name:>9}  {_share(shares)}")
+    return lines
+
+
 def _made_with(argv: list[str]) -> list[str]:
-    """The arguments that make the set (not where a run's rated puzzles were kept or read)."""
+    """The arguments that make the set (not where it is written, nor where a run's rated
+    puzzles were kept or read, nor how many processes: none of those changes it)."""
+    unsaid = ("--save-rated", "--from-rated", "--out", "--jobs")
     kept: list[str] = []
     skip = False
     for arg in argv:
         if skip:
             skip = False
-        elif arg in ("--save-rated", "--from-rated"):
+        elif arg in unsaid:
             skip = True
-        elif not arg.startswith(("--save-rated=", "--from-rated=")):
+        elif not arg.startswith(tuple(f"{name}=" for name in unsaid)):
             kept.append(arg)
     return kept
 
@@ -252,27 +312,26 @@ def _made_with(argv: list[str]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--games", type=int, default=160, help="self-play games")
+    parser.add_argument("--games", type=int, default=400, help="self-play games")
     parser.add_argument(
-        "--book", type=int, default=14000, help="12-disc book positions sampled (the drawn ones are tried)"
+        "--book", type=int, default=35000, help="12-disc book positions sampled (the drawn ones are tried)"
     )
-    parser.add_argument("--seeds", type=int, default=4, help="tries of each noisy level")
-    parser.add_argument("--per-band", type=int, default=45)
+    parser.add_argument("--seeds", type=int, default=8, help="tries of each noisy level")
+    parser.add_argument("--per-band", type=int, default=60)
     parser.add_argument("--jobs", type=int, default=3)
     parser.add_argument("--out", type=Path, default=SHIPPED_FILE)
     parser.add_argument("--save-rated", type=Path, help="also keep every found and rated puzzle in this JSON file")
     parser.add_argument("--from-rated", type=Path, help="choose the set from such a file (no finding, no rating)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    if args.from_rated is not None:  # the found and rated puzzles of an earlier run: choose again
-        candidates, rates, tried = read_rated(args.from_rated)
-        by_source = {s: sum(c.source == s for c in candidates) for s in tried}
-        found_at = rated_at = 0.0
-    else:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            book_parts = max(1, args.jobs - 1)
+    with ProcessPoolExecutor(args.jobs) as pool:
+        if args.from_rated is not None:  # the found and rated puzzles of an earlier run: choose again
+            candidates, rates, fresh, tried = read_rated(args.from_rated)
+            by_source = {s: sum(c.source == s for c in candidates) for s in tried}
+            found_at = 0.0
+        else:
             jobs = [("self-play", args.seed, 0, args.games)]
-            jobs += [("book", args.seed, part, args.book // book_parts) for part in range(book_parts)]
+            jobs += [("book", args.seed, part, args.book // BOOK_PARTS) for part in range(BOOK_PARTS)]
             collected = list(pool.map(collect, jobs))
             candidates = [c for found, _ in collected for c in found]
             tried = {"self-play": 0, "book": 0}
@@ -282,22 +341,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             by_source = {s: sum(c.source == s for c in candidates) for s in tried}
             print(f"positions tried: {tried}; puzzles found: {by_source} ({found_at:.0f} s)", flush=True)
             rates = list(pool.map(_rate, [(c, args.seeds) for c in candidates], chunksize=4))
+            fresh = [{} for _ in candidates]
         rated_at = time.perf_counter() - started
-        if args.save_rated is not None:
-            write_rated(args.save_rated, candidates, rates, tried)
-    print(f"rated by the levels ({rated_at - found_at:.0f} s); kept:")
-    chosen = choose(list(zip(candidates, rates, strict=True)), args.per_band, args.seed)
+        if not all(fresh):  # tried again with the seeds after the placing ones
+            fresh = list(pool.map(_rate_again, [(c, args.seeds) for c in candidates], chunksize=8))
+        again_at = time.perf_counter() - started
+    rated = [Rated(c, r, f) for c, r, f in zip(candidates, rates, fresh, strict=True)]
+    if args.save_rated is not None:
+        write_rated(args.save_rated, rated, tried)
+    print(f"rated by the levels ({rated_at - found_at:.0f} s), tried again ({again_at - rated_at:.0f} s); kept:")
+    chosen = choose(rated, args.per_band, args.seed)
     for band in sorted({band_of(p.rating) for p, _ in chosen}):
         kept = [p for p, _ in chosen if band_of(p.rating) == band]
         all_in = sum(band_of(puzzle_rating(r)) == band for r in rates)
         wins = sum(p.goal is Goal.WIN for p in kept)
         print(f"  band {band} {band_name(band)}: {len(kept)} kept of {all_in} ({wins} win, {len(kept) - wins} draw)")
-    lines = table(chosen)
-    print("\n".join(lines))
+    print("\n".join(table(chosen)))
+    print("\n".join(held_out(chosen)))
     seconds = time.perf_counter() - started
     print(f"({seconds:.0f} s in all)")
     header = [
-        "Made by: python -m lab.puzzle_maker " + " ".join(_made_with(sys.argv[1:] if argv is None else list(argv))),
+        "Made by: "
+        + " ".join(["python -m lab.puzzle_maker", *_made_with(sys.argv[1:] if argv is None else list(argv))]),
         f"seed {args.seed}, {args.games} self-play games, {args.book} book samples, {args.seeds} seeds a noisy level",
         f"positions tried {tried}, puzzles found {by_source}, kept {len(chosen)}",
     ]
