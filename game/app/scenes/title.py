@@ -25,6 +25,7 @@ from game.app.settings import Opponent
 from game.app.widgets import Button, stack_rects
 from game.archive.puzzle_store import attempts
 from game.i18n import N_, _
+from game.learn.glicko import START_RATING
 from game.learn.rating import player_rating
 from game.records import InProgress
 from game.rules import MAX, MIN
@@ -43,7 +44,7 @@ class TitleScene(MenuScene):
     def __init__(self) -> None:
         super().__init__()
         self.quit_armed_until: float | None = None  # app time until which Esc quits
-        self.rating: int | None = None  # the player's rating, read from the archive as the menu shows
+        self.rating = round(START_RATING)  # the player's rating, read from the archive as the menu shows
         # Button rows laid out, always: the menu's buttons and, under Quit, the row kept for
         # "Resume the unfinished game", so that button coming and going moves no other.
         self.rows = 1
@@ -56,7 +57,7 @@ class TitleScene(MenuScene):
     def subtitle_lines(self) -> list[str]:
         s = self.app.settings
         tally = s.tally
-        rating = _("Your rating: {rating:,}").format(rating=self.rating if self.rating is not None else 1500)
+        rating = _("Your rating: {rating:,}").format(rating=self.rating)
         if self.quit_armed_until is not None:  # in place of the tally: nothing else moves
             return [_("a minimax explorer you can play"), _("Press Esc again to quit (any other key: stay)"), rating]
         return [
