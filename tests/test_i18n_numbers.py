@@ -21,6 +21,7 @@ from ai.player import choose_move
 from game.app.scenes.play_text import Report, answer_detail
 from game.board import Board
 from game.i18n import _, counted, ngettext, number, set_language
+from game.learn.rating import change_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,6 +30,13 @@ ROOT = Path(__file__).resolve().parent.parent
 def english_again():
     yield
     set_language("en")
+
+
+@pytest.mark.parametrize("code", ["en", "de", "es"])
+def test_a_rating_change_is_written_in_the_languages_marks(code):
+    """The puzzle screen and the game-over banner said "Wertung 1,500 -> 1,675" in German."""
+    set_language(code)
+    assert change_text(1480.4, 1512.0) == f"{format_decimal(1480, locale=code)} -> {format_decimal(1512, locale=code)}"
 
 
 @pytest.mark.parametrize("code", ["en", "de", "es"])
@@ -89,3 +97,16 @@ def test_the_play_screens_answer_line_gives_its_seconds_in_the_languages_marks()
     set_language("de")
     line = answer_detail(Report(True, board.to_move, answer))
     assert line.endswith("0,14 s"), line
+
+
+def test_no_screen_writes_a_number_in_english_marks_past_the_formatter():
+    """The rating graph's axis, the MCTS tree's visits and the tree's bar chart wrote
+    "1,900" in German: window code groups thousands through ``number`` only."""
+    english_grouping = re.compile(r"""f["'][^"']*\{[^}"']*:[^}"']*,[^}"']*\}""")
+    found = [
+        f"{path.relative_to(ROOT)}:{index}"
+        for path in sorted((ROOT / "game" / "app").rglob("*.py"))
+        for index, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if english_grouping.search(line)
+    ]
+    assert found == []

@@ -20,7 +20,7 @@ from game.board import Board
 from game.cli.commands import CommandCode
 from game.cli.errors import CliError
 from game.cli.files import check_folder, check_output, shown
-from game.i18n import _
+from game.i18n import _, number
 
 
 def add_depth_chart_arguments(chart: argparse.ArgumentParser) -> None:
@@ -62,8 +62,8 @@ def run_depth_chart(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int
         if bench is not None:
             row = bench.rows[index]
             cells.append(f"{row.kept:>6}/{row.judged:<6}" if row.judged else f"{'-':>13}")
-            cells += [f"{row.pruned_nodes:>12,.0f}" if row.pruned_nodes else f"{'-':>12}"]
-            cells += [f"{row.full_nodes:>14,.0f}" if row.full_nodes else f"{'-':>14}"]
+            cells += [f"{number(row.pruned_nodes, ',.0f'):>12}" if row.pruned_nodes else f"{'-':>12}"]
+            cells += [f"{number(row.full_nodes, ',.0f'):>14}" if row.full_nodes else f"{'-':>14}"]
         if current is not None:
             cells.append(f"  {position_cell(current.rows[index])}")
         print("  ".join(cells), file=out)

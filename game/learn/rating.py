@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ai.ladder import LEVEL_DEVIATION, level_rating
+from game.i18n import number
 from game.learn.glicko import Glicko, Result, rate
 from game.records import GameRecord
 from game.rules import STANDARD
@@ -134,5 +135,6 @@ def streak(attempts: Sequence[Attempt]) -> int:
 
 
 def change_text(before: float, after: float) -> str:
-    """ "1,480 -> 1,512": a rating change as the game shows it."""
-    return f"{round(before):,} -> {round(after):,}"
+    """ "1,480 -> 1,512": a rating change as the game shows it, in the language's marks
+    ("1.480 -> 1.512" in German)."""
+    return f"{number(round(before))} -> {number(round(after))}"

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import pygame
 
 from game.app.theme import Theme, draw_mark
-from game.i18n import _
+from game.i18n import _, number
 from game.learn.rating import GAME, RatingPoint
 
 MOST_POINTS = 200
@@ -65,7 +65,7 @@ def draw_rating_graph(
     for level in (low, (low + high) // 2, high):
         y = at(0, level)[1]
         pygame.draw.line(surface, p.hole, (plot.left, y), (plot.right, y))
-        theme.text(surface, f"{level:,}", small - 2, (plot.left - 6, y), color=p.muted, anchor="midright")
+        theme.text(surface, number(level), small - 2, (plot.left - 6, y), color=p.muted, anchor="midright")
     band = [at(i, v + min(d, 200)) for i, (v, d) in enumerate(zip(values, spreads))]
     band += [at(i, v - min(d, 200)) for i, (v, d) in reversed(list(enumerate(zip(values, spreads))))]
     if len(band) >= 3:

@@ -22,7 +22,7 @@ from game.app.tree.placing import STRIP_HEIGHT, path_top, strip_height
 from game.app.tree.text import compare_verdict, order_line
 from game.app.widgets import dim
 from game.board import Board
-from game.i18n import _, ngettext
+from game.i18n import _, ngettext, number
 
 NODE_SIZE = 11
 Color = tuple[int, int, int]
@@ -287,7 +287,9 @@ def draw_summary(
     node = tree.node(item.index)
     stored_children = bool(tree.child_indices(item.index))
     text = (
-        f"+{item.count:,}" if stored_children or not node.unstored else _("+{count:,} counted").format(count=item.count)
+        "+" + number(item.count)
+        if stored_children or not node.unstored
+        else _("+{count:,} counted").format(count=item.count)
     )
     label = theme.font(14).size(text)
     box = pygame.Rect(0, 0, label[0] + 10, label[1] + 6)
@@ -567,14 +569,14 @@ def draw_bottom(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTree) -
         bar_h = max(2, min(14, pitch - 2))
         biggest = max(levels) or 1
         left = chart.left + label.size(str(len(levels)))[0] + 6  # the bars start right of the ply numbers
-        room = chart.right - left - label.size(f"{biggest:,}")[0] - 6
+        room = chart.right - left - label.size(number(biggest))[0] - 6
         for ply, count in enumerate(levels, start=1):
             top = chart.top + head + (ply - 1) * pitch
             width = int(max(1, room) * count / biggest)
             pygame.draw.rect(surface, ply_color(theme, tree, ply), (left, top, max(1, width), bar_h))
             label_y = top + bar_h // 2
             theme.text(surface, str(ply), 13, (chart.left, label_y), color=p.muted, anchor="midleft")
-            theme.text(surface, f"{count:,}", 13, (left + width + 4, label_y), color=p.muted, anchor="midleft")
+            theme.text(surface, number(count), 13, (left + width + 4, label_y), color=p.muted, anchor="midleft")
     tx = chart.right + 24
     size = 16 if rect.width > 1000 else 15
     room = scene.buttons[0].rect.top - 4 if scene.buttons else rect.bottom
@@ -605,7 +607,7 @@ def draw_ply_counts(scene: TreeOverlay, surface: pygame.Surface, tree: SearchTre
     swatch = max(6, line_h // 2)
     x, y = box.left, top
     for ply, count in enumerate(scene.per_ply[1:], start=1):
-        text = f"{ply}: {count:,}"
+        text = f"{ply}: {number(count)}"
         width = swatch + 4 + font.size(text)[0]
         if x > box.left and x + width > box.right:
             x, y = box.left, y + line_h

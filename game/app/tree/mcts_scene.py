@@ -30,7 +30,7 @@ from game.app.tree.mcts_replay import MctsReplay, Phase
 from game.app.tree.mcts_text import comparison_lines, exact_word, node_lines, playout_moves_line, step_line
 from game.app.worker_protocol import JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
 from game.board import Board
-from game.i18n import _
+from game.i18n import _, number
 from game.notation import format_move
 
 REPLAY_STEPS_PER_SECOND = 6.0
@@ -269,7 +269,7 @@ class MctsScene(Scene):
             if label:
                 theme.text(surface, label, unit * 0.8, (x, y + radius + 6), color=p.text, anchor="midtop")
             if visits and radius > unit * 0.9:
-                theme.text(surface, f"{visits:,}", unit * 0.7, (x, y), color=p.background, anchor="center")
+                theme.text(surface, number(visits), unit * 0.7, (x, y), color=p.background, anchor="center")
 
     def draw_board(self, surface: pygame.Surface, area: pygame.Rect, unit: int) -> None:
         """The position searched, small, in the corner: rings for player 1, crosses for player 2."""
@@ -357,8 +357,8 @@ class MctsScene(Scene):
                 visits, mean = replay.visits_at().get(child.index, 0), replay.mean_at(child.index)
             cells = [
                 format_move(move, rules),
-                f"{visits:,}",
-                "-" if mean is None else f"{mean:.2f}",
+                number(visits),
+                "-" if mean is None else number(mean, ".2f"),
                 str(values[move].value) if move in values else "-",
                 exact_word(self.exact.get(move) if self.exact else None, to_move),
             ]

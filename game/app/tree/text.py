@@ -22,7 +22,7 @@ from ai.tree import (
     nodes_text,
 )
 from game.app.tree.replay import Replay
-from game.i18n import N_, _, ngettext
+from game.i18n import N_, _, ngettext, number
 from game.rules import MAX
 
 if TYPE_CHECKING:
@@ -193,7 +193,7 @@ def order_line(
         return _("{said}. O: rerun with each move order").format(said=said)
     parts = [_("minimal {minimal_nodes:,}").format(minimal_nodes=minimal_nodes)]
     for run in orders.runs:
-        ratio = f" ({run.nodes / minimal_nodes:,.1f}x)" if minimal_nodes else ""
+        ratio = f" ({number(run.nodes / minimal_nodes, ',.1f')}x)" if minimal_nodes else ""
         said = _("{order} over {nodes:,}{ratio}") if run.capped else _("{order} {nodes:,}{ratio}")
         parts.append(said.format(order=_(run.order.value), nodes=run.nodes, ratio=ratio))
     searching = orders.next_order
