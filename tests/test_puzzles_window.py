@@ -155,4 +155,54 @@ def test_the_game_over_banner_says_the_rating_change_after_a_game_against_a_leve
     assert "rating 1,500 -> " in line, line
     press(app, pygame.K_m, frames=3)  # the main menu: the title shows the new rating
     assert isinstance(app.stack.top, TitleScene)
-    assert app.stack.top.subtitle_lines()[-1] != "Your rating: 1,500"
+    title = app.stack.top
+    assert title.rating != 1500 and title.subtitle_lines()[-1] == f"Your rating: {title.rating:,} (provisional)"
+
+
+def drawn_text(app) -> str:
+    """Every line one frame draws, as one text."""
+    theme, drawn = app.theme, []
+    text = theme.text
+
+    def spy(surface, line, size, pos, **options):
+        drawn.append(line)
+        return text(surface, line, size, pos, **options)
+
+    theme.text = spy
+    try:
+        app.draw()
+    finally:
+        del theme.text
+    return " ".join(" ".join(drawn).split())
+
+
+def test_at_200_the_panel_drops_the_keys_whole_rather_than_cut_them_mid_sentence(make_app):
+    """800x600 at 200 %: the keys sentence ended at "Space the" after a wrong move."""
+    app = make_app((800, 600))
+    app.settings.ui_scale, app.theme.scale = 200, 2.0
+    scene = open_puzzles(app)
+    right = scene.right_column()
+    press(app, pygame.K_1 + next(c for c in scene.board.legal_moves() if c != right))
+    assert wait_until(app, lambda: scene.verdict_job.id is None, 60)
+    step(app, 2)
+    shown = drawn_text(app)
+    assert scene.said.split(".")[0] in shown
+    assert ("Keys:" in shown) == ("Ctrl+L copy the link." in shown), shown
+
+
+def test_a_hint_then_the_line_is_said_as_a_miss_not_as_solved_and_the_rating_is_provisional(app):
+    scene = open_puzzles(app)
+    assert "(provisional)" in scene.header()[1]
+    press(app, pygame.K_h)
+    play_line(app, scene)
+    assert scene.said.startswith("Done with a hint: ") and "It counts as missed: rating 1,500 -> " in scene.said
+
+
+def test_a_wrong_move_that_gives_a_four_at_once_says_so(app):
+    """ "the opponent wins in 1 move with perfect play" read oddly beside a four on the board."""
+    from ai.exact import ExactScore
+    from game.app.scenes.puzzles_text import wrong_sentence
+
+    loses_at_once = ExactScore(winner=-1, plies=1)  # after the wrong disc: player 2 wins with its next
+    assert wrong_sentence(2, ExactScore(winner=-1, plies=3), 1, 5).startswith("Column 3 fails: the opponent wins in 2")
+    assert wrong_sentence(2, loses_at_once, 1, 5) == "Column 3 fails: the opponent makes four in column 6."

@@ -64,6 +64,11 @@ class RatingPoint:
     after: Glicko
 
 
+PROVISIONAL_DEVIATION = 110.0
+"""Above this deviation a rating is shown as provisional, as Lichess marks its ratings: a
+new player (350) who misses a puzzle rated 816 goes from 1,500 to about 880 at once."""
+
+
 @dataclass(frozen=True)
 class PlayerRating:
     """The current rating, its history and what it is made of."""
@@ -80,6 +85,11 @@ class PlayerRating:
     @property
     def deviation(self) -> int:
         return round(self.current.deviation)
+
+    @property
+    def provisional(self) -> bool:
+        """Whether the next few results can still move the rating by hundreds (said beside it)."""
+        return self.current.deviation > PROVISIONAL_DEVIATION
 
     def to_json(self) -> dict[str, int]:
         """What ``rating --json`` prints."""

@@ -62,6 +62,7 @@ from game.archive.puzzle_store import (
 )
 from game.board import Board
 from game.i18n import N_, _
+from game.learn.glicko import START_RATING
 from game.learn.puzzle_set import daily, near, shipped_puzzles
 from game.learn.rating import player_rating, streak
 from game.puzzle_file import Puzzle, PuzzleFileError
@@ -98,10 +99,11 @@ class PuzzlesScene(Scene):
         self.wrong: int | None = None  # the column tried wrongly, on the board until the right one is shown
         self.wrong_cell: tuple[int, int] | None = None  # where its disc landed (ringed)
         self.reply_due: float | None = None
-        self.change = (1500.0, 1500.0)  # the rating before and after the last attempt
+        self.change = (START_RATING, START_RATING)  # the rating before and after the last attempt
         self.refutation: int | None = None
         self.said = ""  # the last sentence about the puzzle (the verdicts)
-        self.rating = 1500
+        self.rating = round(START_RATING)
+        self.provisional = True
         self.streak = 0
         self.tried: list[str] = []
         self.mine: list[Puzzle] = []
@@ -136,7 +138,8 @@ class PuzzlesScene(Scene):
     def refresh_standing(self) -> None:
         """The rating and the streak, from the archive."""
         kept = attempts(self.app.archive)
-        self.rating = player_rating(self.app.archive.games(), kept).rating
+        rated = player_rating(self.app.archive.games(), kept)
+        self.rating, self.provisional = rated.rating, rated.provisional
         self.streak = streak(kept)
 
     # -- choosing a puzzle ----------------------------------------------------------------
@@ -382,7 +385,7 @@ class PuzzlesScene(Scene):
 
     # -- words ------------------------------------------------------------------------------
     def header(self) -> tuple[str, str]:
-        standing = standing_sentence(self.rating, self.streak)
+        standing = standing_sentence(self.rating, self.streak, self.provisional)
         if self.puzzle is None:
             return _(self.source.value), standing
         return title_sentence(self.source, self.puzzle), standing
@@ -429,7 +432,7 @@ class PuzzlesScene(Scene):
             pygame.draw.circle(surface, p.warning, (x, y), layout.radius + 4, max(3, layout.cell // 14))
         self.draw_panel(surface, lay)
         enabled = {"Hint": self.right_column() is not None and self.wrong is None, "Analysis": self.puzzle is not None}
-        enabled["Copy"] = self.puzzle is not None
+        enabled["Copy"] = enabled["Next"] = self.puzzle is not None  # none: no puzzle from my games yet
         for button, rect in zip(self.buttons, row_rects(lay.buttons, len(self.buttons), 8)):
             button.draw(surface, theme, rect=rect, enabled=enabled.get(button.label, True))
         for button, rect in zip(self.list_buttons, self.list_rects(lay)):
@@ -444,15 +447,20 @@ class PuzzlesScene(Scene):
         x0, width = panel.left + 12, panel.width - 24
         y: float = panel.top + 10
         bottom = self.list_rects(lay)[0].top - 8
-        color = p.good if self.done and not self.failed else (p.warning if self.failed else p.text)
-        lines = [(line, lay.text, color) for line in theme.wrap(self.said, lay.text, width)]
+        color = p.good if self.done and not self.failed and not self.hints else (p.warning if self.failed else p.text)
+        small = lay.text - 2
+        blocks = [[(line, lay.text, color) for line in theme.wrap(self.said, lay.text, width)]]
         if self.puzzle is not None:
             goal = goal_sentence(self.puzzle, self.person)
             if goal != self.said:
-                small = lay.text - 2
-                lines += [("", small, p.muted)] + [(line, small, p.muted) for line in theme.wrap(goal, small, width)]
-        small = lay.text - 2
-        lines += [("", small, p.muted)] + [(line, small, p.muted) for line in theme.wrap(_(KEYS), small, width)]
+                blocks.append(
+                    [("", small, p.muted)] + [(line, small, p.muted) for line in theme.wrap(goal, small, width)]
+                )
+        blocks.append([("", small, p.muted)] + [(line, small, p.muted) for line in theme.wrap(_(KEYS), small, width)])
+        lines = blocks[0]  # the verdict, cut only if it alone is too long; the goal and the keys whole or not at all
+        for block in blocks[1:]:
+            if y + sum(theme.pitch(size, size + 6) for _line, size, _shade in lines + block) <= bottom:
+                lines = lines + block
         for line, size, shade in lines:
             if y + theme.font(size).get_height() > bottom:
                 break

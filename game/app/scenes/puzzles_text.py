@@ -38,7 +38,10 @@ def title_sentence(source: Source, puzzle: Puzzle) -> str:
     )
 
 
-def standing_sentence(rating: int, streak: int) -> str:
+def standing_sentence(rating: int, streak: int, provisional: bool = False) -> str:
+    """The player's rating and streak; "provisional" while a few results still move it far."""
+    if provisional:
+        return _("Your rating {rating:,} (provisional) · streak {streak}").format(rating=rating, streak=streak)
     return _("Your rating {rating:,} · streak {streak}").format(rating=rating, streak=streak)
 
 
@@ -53,18 +56,25 @@ def right_step_sentence(column: int, reply: int | None) -> str:
 
 def solved_sentence(puzzle: Puzzle, before: float, after: float, hints: int) -> str:
     """The puzzle is done: the goal is plain; the rating's change."""
+    if hints:  # a miss for the rating: said as one, not as "Solved"
+        if puzzle.goal is Goal.WIN:
+            plain = _("Done with a hint: the win is plain now.")
+        else:
+            plain = _("Done with a hint: the draw is safe now.")
+        return f"{plain} " + _("It counts as missed: rating {change}.").format(change=change_text(before, after))
     if puzzle.goal is Goal.WIN:
         plain = _("Solved: the win is plain now.")
     else:
         plain = _("Solved: the draw is safe now.")
-    change = _("Rating {change}.").format(change=change_text(before, after))
-    if hints:
-        change = _("With a hint it counts as missed: rating {change}.").format(change=change_text(before, after))
-    return f"{plain} {change}"
+    return f"{plain} " + _("Rating {change}.").format(change=change_text(before, after))
 
 
 def wrong_sentence(column: int, exact: ExactScore | None, person: int, reply: int | None) -> str:
     """Why the tried column fails: the solver's verdict and the opponent's refutation."""
+    if exact is not None and exact.winner == -person and exact.winner_moves == 1 and reply is not None:
+        return _("Column {column} fails: the opponent makes four in column {reply}.").format(
+            column=column + 1, reply=reply + 1
+        )
     names = {person: "you", -person: _("the opponent")}
     said = verdict(exact, names) if exact is not None else _("it does not reach the goal")
     if reply is None:

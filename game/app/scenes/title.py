@@ -45,19 +45,24 @@ class TitleScene(MenuScene):
         super().__init__()
         self.quit_armed_until: float | None = None  # app time until which Esc quits
         self.rating = round(START_RATING)  # the player's rating, read from the archive as the menu shows
+        self.provisional = True  # said beside it while a few results can still move it far
         # Button rows laid out, always: the menu's buttons and, under Quit, the row kept for
         # "Resume the unfinished game", so that button coming and going moves no other.
         self.rows = 1
 
     def on_enter(self) -> None:
         """(Also on resume, as every menu rebuilds there: a game or a puzzle may have moved the rating.)"""
-        self.rating = player_rating(self.app.archive.games(), attempts(self.app.archive)).rating
+        rated = player_rating(self.app.archive.games(), attempts(self.app.archive))
+        self.rating, self.provisional = rated.rating, rated.provisional
         super().on_enter()
 
     def subtitle_lines(self) -> list[str]:
         s = self.app.settings
         tally = s.tally
-        rating = _("Your rating: {rating:,}").format(rating=self.rating)
+        if self.provisional:
+            rating = _("Your rating: {rating:,} (provisional)").format(rating=self.rating)
+        else:
+            rating = _("Your rating: {rating:,}").format(rating=self.rating)
         if self.quit_armed_until is not None:  # in place of the tally: nothing else moves
             return [_("a minimax explorer you can play"), _("Press Esc again to quit (any other key: stay)"), rating]
         return [
