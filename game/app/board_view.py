@@ -133,7 +133,9 @@ class BoardView:
         # Marks over the frame: last move, hint, glowing runs, column notes.
         if last is not None:
             x, y = layout.center(*last)
-            pygame.draw.circle(surface, self.theme.palette.accent, (x, y), max(3, layout.radius // 6))
+            dot = max(3, layout.radius // 6)  # on a halo: a disc's own mark is as dark as the dot in monochrome
+            pygame.draw.circle(surface, self.theme.palette.panel, (x, y), dot + max(2, dot // 2))
+            pygame.draw.circle(surface, self.theme.palette.accent, (x, y), dot)
         if hint is not None:
             self.draw_hint(surface, layout, hint, ghost)
         if glow:

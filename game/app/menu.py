@@ -12,6 +12,10 @@ import pygame
 from game.app.scene import Scene
 from game.app.widgets import Button, FocusList, dim, display_size, stack_rects
 
+SUBTITLE_GROWTH = 1.6
+"""How much bigger, at most, the lines under a menu's title get with the UI scale (at 200 %
+they were as small as at 100 %; more would push the buttons off an 800x600 window)."""
+
 
 class MenuScene(Scene):
     """Title, optional lines of text, and buttons."""
@@ -46,12 +50,17 @@ class MenuScene(Scene):
     def panel_width(self, size: tuple[int, int]) -> int:
         return size[0]
 
+    def line_pitch(self, height: float) -> float:
+        """The room of a line of text under the title: it grows with the UI scale (up to
+        1.6 times), so that big text makes these lines bigger too, not only the buttons."""
+        return height * 0.6 * max(1.0, min(self.app.theme.scale, SUBTITLE_GROWTH))
+
     def subtitle_rows(self, size: tuple[int, int]) -> list[tuple[str, float]]:
         """The lines of text under the title, each with the size it is drawn at: smaller (as
         far as the 100 % size) where the UI scale makes it too wide, else on two rows."""
         theme = self.app.theme
         height = self.button_height(size)
-        line_size = min(height * 0.5, height * 0.6 * 0.8 / theme.scale)  # the lines keep their spacing
+        line_size = min(height * 0.5, self.line_pitch(height) * 0.8 / theme.scale)  # the lines fill their room
         width = self.panel_width(size) - 24
         rows: list[tuple[str, float]] = []
         for line in self.subtitle_lines():
@@ -69,7 +78,7 @@ class MenuScene(Scene):
         height = self.button_height(size)
         width = min(panel.width - 40, 360)
         lines = len(self.subtitle_rows(size))
-        top_space = int(height * 2.2) + lines * int(height * 0.6)
+        top_space = int(height * 2.2) + lines * int(self.line_pitch(height))
         area = pygame.Rect(panel.left, panel.top + top_space, panel.width, panel.height - top_space)
         gap = height // 3
         rects = stack_rects(area, len(self.buttons), height, gap, width)
@@ -111,10 +120,10 @@ class MenuScene(Scene):
         theme.text(
             surface, self.title, text_size, (panel.centerx, panel.top + height * 1.1), bold=True, anchor="center"
         )
-        y = panel.top + height * 2.0
+        y = panel.top + height * 2.0 + (self.line_pitch(height) - height * 0.6) / 2  # grown lines: clear of the title
         for line, fitted in self.subtitle_rows(size):
             theme.text(surface, line, fitted, (panel.centerx, y), anchor="center", color=theme.palette.muted)
-            y += height * 0.6
+            y += self.line_pitch(height)
         for button, rect in zip(self.buttons, rects):
             button.draw(surface, theme, rect=rect)
 
@@ -129,7 +138,7 @@ class OverlayMenu(MenuScene):
         w, h = size
         height = self.button_height(size)
         lines = len(self.subtitle_rows(size))
-        content = int(height * 2.2) + lines * int(height * 0.6) + len(self.buttons) * (height + height // 3)
+        content = int(height * 2.2) + lines * int(self.line_pitch(height)) + len(self.buttons) * (height + height // 3)
         rect = pygame.Rect(0, 0, self.panel_width(size), min(h - 20, content + height // 2))
         rect.center = (w // 2, h // 2)
         return rect

@@ -127,8 +127,15 @@ class Button:
         hovered = enabled and rect.collidepoint(pygame.mouse.get_pos())
         color = p.disabled if not enabled else (p.button_hover if hovered or self.focused else p.button)
         pygame.draw.rect(surface, color, rect, border_radius=max(4, rect.height // 5))
-        if self.focused:
-            pygame.draw.rect(surface, p.accent, rect.inflate(6, 6), 2, border_radius=max(4, rect.height // 4))
+        if self.focused:  # bolder where shape must tell (monochrome: the fill alone reads as greyed out)
+            ring = max(2, round(2 * p.mark_weight))
+            pygame.draw.rect(
+                surface,
+                p.accent,
+                rect.inflate(2 + 2 * ring, 2 + 2 * ring),
+                ring,
+                border_radius=max(4, rect.height // 4),
+            )
         face = self.face(theme, size, rect=rect, label=label)
         theme.text(surface, face.label, face.size, face.center, color=p.button_text, anchor="center")
         if self.key_hint:

@@ -429,7 +429,9 @@ class PuzzlesScene(Scene):
         )
         if self.wrong_cell is not None:  # the tried disc, ringed in the warning colour (the words say why)
             x, y = layout.center(*self.wrong_cell)
-            pygame.draw.circle(surface, p.warning, (x, y), layout.radius + 4, max(3, layout.cell // 14))
+            width = max(3, layout.cell // 14)  # on a light band: monochrome's warning grey is lost on its black board
+            pygame.draw.circle(surface, p.panel, (x, y), layout.radius + 6, width + 4)
+            pygame.draw.circle(surface, p.warning, (x, y), layout.radius + 4, width)
         self.draw_panel(surface, lay)
         enabled = {"Hint": self.right_column() is not None and self.wrong is None, "Analysis": self.puzzle is not None}
         enabled["Copy"] = enabled["Next"] = self.puzzle is not None  # none: no puzzle from my games yet

@@ -48,15 +48,19 @@ def draw_rating_graph(
     points = list(history[-MOST_POINTS:])
     if not points:
         return
-    top = box.top + int(theme.pitch(small, small + 8)) + 6
-    plot = pygame.Rect(box.left + 60, top, box.width - 80, box.bottom - 10 - top)
-    if plot.height < 20 or plot.width < 40:
-        return
     values = [points[0].before.rating] + [point.after.rating for point in points]
     spreads = [points[0].before.deviation] + [point.after.deviation for point in points]
     low = min(v - min(d, 200) for v, d in zip(values, spreads))
     high = max(v + min(d, 200) for v, d in zip(values, spreads))
     low, high = 100 * int(low // 100), 100 * int(high // 100 + 1)
+    scale_font = theme.font(small - 2)  # the scale's labels, centred on its lines, right of the box's edge
+    label_width = max(scale_font.size(number(level))[0] for level in (low, high))
+    half_label = scale_font.get_height() // 2
+    top = box.top + int(theme.pitch(small, small + 8)) + 6 + half_label
+    left = box.left + 16 + label_width
+    plot = pygame.Rect(left, top, box.right - 20 - left, box.bottom - 10 - half_label - top)
+    if plot.height < 20 or plot.width < 40:
+        return
 
     def at(index: int, value: float) -> tuple[float, float]:
         x = plot.left + plot.width * index / max(1, len(values) - 1)

@@ -101,14 +101,14 @@ class TitleScene(MenuScene):
     def button_height(self, size: tuple[int, int]) -> int:
         """As the menu's, but small enough for every row to fit the window."""
         lines = len(self.subtitle_lines())
-        room = (size[1] - 16) / (2.2 + 0.6 * lines + self.rows * (1 + ROW_GAP))
+        room = (size[1] - 16) / (2.2 + self.line_pitch(1.0) * lines + self.rows * (1 + ROW_GAP))
         return max(26, min(super().button_height(size), int(room)))
 
     def button_rects(self, size: tuple[int, int]) -> list[pygame.Rect]:
         """The first rows of ``self.rows``: where a button stands never depends on how many there are."""
         height = self.button_height(size)
         lines = len(self.subtitle_lines())
-        top_space = int(height * 2.2) + lines * int(height * 0.6)
+        top_space = int(height * 2.2) + lines * int(self.line_pitch(height))
         area = pygame.Rect(0, top_space, size[0], size[1] - top_space)
         rows = stack_rects(area, self.rows, height, int(height * ROW_GAP), min(size[0] - 40, 360))
         return rows[: len(self.buttons)]
