@@ -65,10 +65,16 @@ def level_solver(rules: Rules) -> Solver:
     the seed only: not on what this process solved before (another level's look, a hint,
     another game or puzzle), which with a node budget decides whether a solve finishes.
     (Hard played column 4 in 46644423222663423, and column 6 after Expert had looked at it;
-    in 80 seeded games, 2,113 moves of Hard and Expert, empty tables changed none.)  Its
-    weak searches use a table as large as the shared solver's; made lazily, in microseconds.
+    in 80 seeded games, 2,113 moves of Hard and Expert, empty tables changed none.)
+
+    Made in microseconds; its table (zeroed memory, taken as slots are written) has a
+    million slots, 8 MB, where the compiled solver can pack a board's keys into them (6x7),
+    else the shared solver's size (7x8: 64 MB at most, given back after the move).
     """
-    return Solver(rules, use_book=False, table_slots=SIGN_TABLE_SLOTS)
+    solver = Solver(rules, use_book=False, table_slots=SIGN_TABLE_SLOTS)
+    if solver.table().array is None:  # too few slots for the compiled solver's words here
+        solver = Solver(rules, use_book=False)
+    return solver
 
 
 @dataclass(frozen=True)
