@@ -171,3 +171,9 @@ def test_a_new_rating_is_provisional_until_the_results_have_settled_it():
     rated = player_rating([], [first, *settled])
     assert not rated.provisional and rated.deviation <= 110
     assert player_rating([], [first, *settled[:3]]).provisional
+
+
+def test_the_rating_command_says_a_new_rating_is_provisional(tmp_path):
+    done = run_main("rating", "--home", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "Rating 1,500 (provisional, deviation 350), from 0 games and 0 puzzles.\n"

@@ -67,11 +67,13 @@ def run_rating(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     if args.json:
         print(json.dumps(rated.to_json()), file=out)
         return 0
+    said = (
+        _("Rating {rating:,} (provisional, deviation {deviation}), from {games} games and {puzzles} puzzles.")
+        if rated.provisional
+        else _("Rating {rating:,} (deviation {deviation}), from {games} games and {puzzles} puzzles.")
+    )
     print(
-        _("Rating {rating:,} (deviation {deviation}), from {games} games and {puzzles} puzzles.").format(
-            rating=rated.rating, deviation=rated.deviation, games=rated.games, puzzles=rated.puzzles
-        ),
-        file=out,
+        said.format(rating=rated.rating, deviation=rated.deviation, games=rated.games, puzzles=rated.puzzles), file=out
     )
     return 0
 
