@@ -102,6 +102,7 @@ class PuzzlesScene(Scene):
         self.change = (START_RATING, START_RATING)  # the rating before and after the last attempt
         self.refutation: int | None = None
         self.said = ""  # the last sentence about the puzzle (the verdicts)
+        self.rated = player_rating([], [])  # the archive's, from on_enter
         self.rating = round(START_RATING)
         self.provisional = True
         self.streak = 0
@@ -138,8 +139,8 @@ class PuzzlesScene(Scene):
     def refresh_standing(self) -> None:
         """The rating and the streak, from the archive."""
         kept = attempts(self.app.archive)
-        rated = player_rating(self.app.archive.games(), kept)
-        self.rating, self.provisional = rated.rating, rated.provisional
+        self.rated = player_rating(self.app.archive.games(), kept)
+        self.rating, self.provisional = self.rated.rating, self.rated.provisional
         self.streak = streak(kept)
 
     # -- choosing a puzzle ----------------------------------------------------------------
@@ -242,15 +243,14 @@ class PuzzlesScene(Scene):
             return
         assert self.puzzle is not None
         archive = self.app.archive
-        previous = player_rating(archive.games(), attempts(archive)).current.rating
+        previous = self.rated.current.rating  # read on entering or after the last attempt: nothing else moved it
         record_attempt(archive, PuzzleAttempt(time.time(), self.puzzle.id, self.puzzle.rating, solved, self.hints))
         self.tried.append(self.puzzle.id)
-        self.refresh_standing()
-        after = player_rating(archive.games(), attempts(archive)).current.rating
-        self.change = (previous, after)
+        self.refresh_standing()  # one replay of the archive (it was three: 300 ms at 5,000 games)
+        self.change = (previous, self.rated.current.rating)
         if solved:
             self.done = True
-            self.said = solved_sentence(self.puzzle, previous, after, self.hints)
+            self.said = solved_sentence(self.puzzle, *self.change, self.hints)
         else:
             self.failed = True
 
