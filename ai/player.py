@@ -26,7 +26,7 @@ from dataclasses import KW_ONLY, dataclass, replace
 import numpy as np
 
 from ai.answer import Answer, DecidedBy, Purpose
-from ai.bitboard import geometry
+from ai.bitboard import fits_compiled, geometry
 from ai.book import BookError, BookFile
 from ai.book_check import trusted_book
 from ai.exact import ExactScore
@@ -61,18 +61,24 @@ def shared_solver(rules: Rules) -> Solver:
 
 def level_solver(rules: Rules) -> Solver:
     """A solver with empty tables for one move of a level (its endgame verdict and the
-    check of the column it keeps), so that the move depends on the position, the level and
-    the seed only: not on what this process solved before (another level's look, a hint,
-    another game or puzzle), which with a node budget decides whether a solve finishes.
-    (Hard played column 4 in 46644423222663423, and column 6 after Expert had looked at it;
-    in 80 seeded games, 2,113 moves of Hard and Expert, empty tables changed none.)
+    check of the column it keeps), so that what the endgame solve decides depends on the
+    position, the level and the seed only: not on what this process solved before (another
+    level's look, a hint, another game or puzzle), which with a node budget decides whether
+    a solve finishes.  (Hard played column 4 in 46644423222663423, and column 6 after Expert
+    had looked at it; in 80 seeded games, 2,113 moves of Hard and Expert, empty tables
+    changed none.)  Perfect's play (Perfect, and Expert's openings) keeps the shared
+    player's tables, for its speed: its move always keeps the exact result, but the nodes
+    it reports, and which winning column where the quickest is not found within its
+    budget, can still depend on them.
 
-    Made in microseconds; its table (zeroed memory, taken as slots are written) has a
-    million slots, 8 MB, where the compiled solver can pack a board's keys into them (6x7),
-    else the shared solver's size (7x8: 64 MB at most, given back after the move).
+    Its table is a million slots (8 MB of zeroed memory, taken as slots are written) where
+    the compiled solver can pack the board's keys into so few (6x7), else the shared
+    solver's size where the compiled solver runs (7x8: 64 MB at most, given back after the
+    move).  Boards the compiled solver does not take keep the small table: their Python
+    solver allocates it whole, at each move.
     """
     solver = Solver(rules, use_book=False, table_slots=SIGN_TABLE_SLOTS)
-    if solver.table().array is None:  # too few slots for the compiled solver's words here
+    if fits_compiled(rules) and solver.table().array is None:  # too few slots for the compiled words
         solver = Solver(rules, use_book=False)
     return solver
 
