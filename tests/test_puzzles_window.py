@@ -196,13 +196,3 @@ def test_a_hint_then_the_line_is_said_as_a_miss_not_as_solved_and_the_rating_is_
     press(app, pygame.K_h)
     play_line(app, scene)
     assert scene.said.startswith("Done with a hint: ") and "It counts as missed: rating 1,500 -> " in scene.said
-
-
-def test_a_wrong_move_that_gives_a_four_at_once_says_so(app):
-    """ "the opponent wins in 1 move with perfect play" read oddly beside a four on the board."""
-    from ai.exact import ExactScore
-    from game.app.scenes.puzzles_text import wrong_sentence
-
-    loses_at_once = ExactScore(winner=-1, plies=1)  # after the wrong disc: player 2 wins with its next
-    assert wrong_sentence(2, ExactScore(winner=-1, plies=3), 1, 5).startswith("Column 3 fails: the opponent wins in 2")
-    assert wrong_sentence(2, loses_at_once, 1, 5) == "Column 3 fails: the opponent makes four in column 6."
