@@ -72,7 +72,7 @@ def solved_sentence(puzzle: Puzzle, before: float, after: float, hints: int) -> 
 def wrong_sentence(column: int, exact: ExactScore | None, person: int, reply: int | None) -> str:
     """Why the tried column fails: the solver's verdict and the opponent's refutation."""
     if exact is not None and exact.winner == -person and exact.winner_moves == 1 and reply is not None:
-        return _("Column {column} fails: the opponent makes four in column {reply}.").format(
+        return _("Column {column} fails: the opponent's disc in column {reply} completes four in a row.").format(
             column=column + 1, reply=reply + 1
         )
     names = {person: "you", -person: _("the opponent")}
