@@ -1,5 +1,5 @@
 """The player's Glicko-2 rating: Glickman's worked example, the archive's games and puzzles
-in order, the ``rating`` command, and the archive's schema step 6 (backed up before it)."""
+in order, the ``rating`` command, and the archive's schema 6 (backed up before it)."""
 
 from __future__ import annotations
 

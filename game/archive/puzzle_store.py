@@ -1,4 +1,4 @@
-"""The archive's puzzle tables (schema step 6): every puzzle attempt and the player's own puzzles.
+"""The archive's puzzle tables (schema 6): every puzzle attempt and the player's own puzzles.
 
 The attempts, with the games against levels, are what the player's rating is made of
 (``game.learn.rating`` replays them in order), so the rating and its history live in the

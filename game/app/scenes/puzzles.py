@@ -132,6 +132,10 @@ class PuzzlesScene(Scene):
         self.refresh_standing()
         self.choose(self.source)
 
+    def on_resume(self) -> None:
+        """Back from the analysis board: the archive may hold more since (a game imported)."""
+        self.refresh_standing()
+
     def on_exit(self) -> None:
         self.verdict_job.cancel()
         self.mine_job.cancel()
