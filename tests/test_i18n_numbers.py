@@ -99,7 +99,7 @@ def test_the_play_screens_answer_line_gives_its_seconds_in_the_languages_marks()
     assert line.endswith("0,14 s"), line
 
 
-def test_no_screen_writes_a_number_in_english_marks_past_the_formatter():
+def test_no_f_string_of_window_code_groups_thousands_past_the_formatter():
     """The rating graph's axis, the MCTS tree's visits and the tree's bar chart wrote
     "1,900" in German: window code groups thousands through ``number`` only."""
     english_grouping = re.compile(r"""f["'][^"']*\{[^}"']*:[^}"']*,[^}"']*\}""")
