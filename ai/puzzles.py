@@ -22,6 +22,7 @@ or a command, never in the window's frame loop.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ai.ladder import LEVEL_RATINGS, puzzle_rating
@@ -71,16 +72,19 @@ class PuzzleChecker:
 
     def outcomes(self, board: Board) -> dict[int, int]:
         """Every playable column's outcome for the side to move: WIN, DRAW or LOSS."""
+        return dict(self._each_outcome(board))
+
+    def _each_outcome(self, board: Board) -> Iterator[tuple[int, int]]:
+        """(column, outcome) for each playable column, centre first, each solved only when
+        asked for (a caller that has seen enough stops early)."""
         current, mask = self._bits(board)
-        result = {}
         for col, bit in self._playable(mask):
             if self.geo.line_starts(current | bit):
-                result[col] = WIN
+                yield col, WIN
             elif (mask | bit).bit_count() == STANDARD.cells:
-                result[col] = DRAW
+                yield col, DRAW
             else:
-                result[col] = -self.solver.solve_bits(current ^ mask, mask | bit, limit=WEAK).score
-        return result
+                yield col, -self.solver.solve_bits(current ^ mask, mask | bit, limit=WEAK).score
 
     def exact_scores(self, board: Board) -> dict[int, int]:
         """Every playable column's exact score for the side to move (centre first)."""
@@ -141,15 +145,9 @@ class PuzzleChecker:
     def _first_outcomes(self, board: Board, known: int | None) -> dict[int, int] | None:
         """``outcomes``, but None as soon as two columns win (or, where the position is
         ``known`` to be a draw, two columns draw): no puzzle then, whatever the others do."""
-        current, mask = self._bits(board)
         result: dict[int, int] = {}
-        for col, bit in self._playable(mask):
-            if self.geo.line_starts(current | bit):
-                result[col] = WIN
-            elif (mask | bit).bit_count() == STANDARD.cells:
-                result[col] = DRAW
-            else:
-                result[col] = -self.solver.solve_bits(current ^ mask, mask | bit, limit=WEAK).score
+        for col, outcome in self._each_outcome(board):
+            result[col] = outcome
             counted = list(result.values())
             if counted.count(WIN) > 1 or (known == DRAW and counted.count(DRAW) > 1):
                 return None

@@ -36,8 +36,10 @@ def terminals():
         terminal.close()
 
 
-def host_and_join(terminals, tmp_path: Path, *more: str) -> tuple[Terminal, Terminal]:
-    host = terminals(
+def start_host(terminals, tmp_path: Path, *more: str) -> Terminal:
+    """Alice hosts on 127.0.0.1, on a port of the system's choice, without announcing."""
+    home = str(tmp_path / "alice")
+    return terminals(
         "host",
         "--port",
         "0",
@@ -48,10 +50,14 @@ def host_and_join(terminals, tmp_path: Path, *more: str) -> tuple[Terminal, Term
         "--name",
         "Alice",
         "--home",
-        str(tmp_path / "alice"),
+        home,
         "--no-discovery",
         *more,
     )
+
+
+def host_and_join(terminals, tmp_path: Path, *more: str) -> tuple[Terminal, Terminal]:
+    host = start_host(terminals, tmp_path, *more)
     address = host.address()
     guest = terminals("join", address, "--code", "Moon-Sand-Fork", "--name", "Bob", "--home", str(tmp_path / "bob"))
     guest.expect("; you are player")
@@ -130,20 +136,7 @@ def test_a_draw_offered_and_accepted_and_a_resignation(terminals, tmp_path):
 
 
 def test_a_wrong_code_is_refused_in_one_line_and_the_host_plays_on(terminals, tmp_path):
-    host = terminals(
-        "host",
-        "--port",
-        "0",
-        "--listen",
-        "127.0.0.1",
-        "--code",
-        CODE,
-        "--name",
-        "Alice",
-        "--home",
-        str(tmp_path / "alice"),
-        "--no-discovery",
-    )
+    host = start_host(terminals, tmp_path)
     address = host.address()
     intruder = terminals("join", address, "--code", "moon sand spoon", "--home", str(tmp_path / "eve"))
     assert intruder.wait() == 2

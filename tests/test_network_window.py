@@ -59,6 +59,18 @@ def network_scene(app) -> NetworkScene:
     return scene
 
 
+def hosting_with_bob(app) -> tuple[NetworkScene, Client]:
+    """The window hosts as Alice on 127.0.0.1; Bob joins from this process and is welcomed."""
+    app.push(OpenNetwork(host=HostSettings(code=CODE, name="Alice", address="127.0.0.1", port=0)))
+    step(app, 2)
+    scene = network_scene(app)
+    assert wait_until(app, lambda: scene.host is not None, 20)
+    bob = Client(*scene.host.where, CODE, "Bob")
+    bob.start()
+    next_event(bob.events, Welcome)
+    return scene, bob
+
+
 def net_threads() -> set[str]:
     return {thread.name for thread in threading.enumerate() if thread.name.startswith("net-")}
 
@@ -93,13 +105,7 @@ def test_the_title_menu_opens_the_network_screen_and_hosts(app):
 
 
 def test_the_chat_line_and_speech_read_the_opponent(app):
-    app.push(OpenNetwork(host=HostSettings(code=CODE, name="Alice", address="127.0.0.1", port=0)))
-    step(app, 2)
-    scene = network_scene(app)
-    assert wait_until(app, lambda: scene.host is not None, 20)
-    bob = Client(*scene.host.where, CODE, "Bob")
-    bob.start()
-    next_event(bob.events, Welcome)
+    scene, bob = hosting_with_bob(app)
     bob.chat("hello <b>there</b>\n\x1b[31m")
     assert wait_until(app, lambda: any("[Bob]" in line for line in scene.log), 10)
     assert scene.status_line() == "[Bob] hello <b>there</b> [31m"
@@ -167,14 +173,8 @@ def test_the_frame_never_waits_for_the_key_or_a_silent_address(app, monkeypatch)
 def test_closing_the_window_mid_game_leaves_no_thread_no_socket_and_keeps_the_game(make_app, tmp_path):
     before = net_threads()
     app = make_app((900, 700), home=tmp_path / "alice")
-    app.push(OpenNetwork(host=HostSettings(code=CODE, name="Alice", address="127.0.0.1", port=0)))
-    step(app, 2)
-    scene = network_scene(app)
-    assert wait_until(app, lambda: scene.host is not None, 20)
+    scene, bob = hosting_with_bob(app)
     where = scene.host.where
-    bob = Client(*where, CODE, "Bob")
-    bob.start()
-    next_event(bob.events, Welcome)
     assert wait_until(app, lambda: scene.to_play, 10)
     key(app, pygame.K_4)
     next_event(bob.events, Moved)
@@ -313,13 +313,7 @@ def test_watch_draw_and_resign_in_the_window(app):
 
 
 def test_resigning_takes_two_presses(app):
-    app.push(OpenNetwork(host=HostSettings(code=CODE, name="Alice", address="127.0.0.1", port=0)))
-    step(app, 2)
-    scene = network_scene(app)
-    assert wait_until(app, lambda: scene.host is not None, 20)
-    bob = Client(*scene.host.where, CODE, "Bob")
-    bob.start()
-    next_event(bob.events, Welcome)
+    scene, bob = hosting_with_bob(app)
     assert wait_until(app, lambda: scene.to_play, 10)
     key(app, pygame.K_r)
     step(app)

@@ -401,13 +401,13 @@ def display_surface() -> pygame.Surface:
     return surface
 
 
-def launch(opened: Source | None = None, *, request: Request | None = None) -> int:
+def launch(opened: Source | None = None, *, request: Request | None = None, home: Path | None = None) -> int:
     """Open the game window on the title menu (and over it the game ``opened``, from
-    ``main.py open``, or the scene ``request`` asks for: ``main.py course --lesson N``) and
-    run it until it is closed."""
+    ``main.py open``, or the scene ``request`` asks for: ``main.py course --lesson N``,
+    ``main.py host``) and run it until it is closed; ``home``: another data folder."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
-        app = App()
+        app = App(home=home)
     except pygame.error as error:
         print(
             _(

@@ -7,15 +7,12 @@ the same checks, so a bad option is the same one line and exit code 2, and no wi
 
 from __future__ import annotations
 
-import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import pygame
-
-from game.app.loop import App
-from game.app.navigation import BackToTitle, OpenNetwork
+from game.app.loop import launch
+from game.app.navigation import OpenNetwork
 from game.cli.errors import EXIT_BAD_INPUT, CliError, one_line
 from game.cli.network import add_host_arguments, add_join_arguments, host_settings, join_settings
 from game.cli.options import Parser, program_name
@@ -44,21 +41,4 @@ def main(argv: Sequence[str]) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    try:
-        app = App(home=Path(args.home) if args.home else None)
-    except pygame.error as error:
-        print(
-            _(
-                "main.py: cannot open a window ({error}). Without a display, try: python main.py demo --out screenshots"
-            ).format(error=error),
-            file=sys.stderr,
-        )
-        return 1
-    app.push(BackToTitle())
-    app.push(request)
-    try:
-        app.run()
-    except KeyboardInterrupt:
-        app.close()
-    return 0
+    return launch(request=request, home=Path(args.home) if args.home else None)
