@@ -37,6 +37,7 @@ import numpy as np
 
 from ai.bitboard import Geometry, geometry
 from ai.heuristic import make_final_value
+from ai.search import game_over_value
 from ai.search_types import SearchCancelled
 from game.notation import format_move
 from game.rules import MAX, Mode, Rules
@@ -293,12 +294,6 @@ class MctsResult:
         return tuple(node.move or 0 for node in self.tree.best_line())
 
     @property
-    def mean(self) -> float:
-        """The chosen move's mean result for the side to move (0..1)."""
-        best = self.tree.root.most_visited_child()
-        return best.mean if best is not None else 0.5
-
-    @property
     def value(self) -> int:
         """The chosen move's mean as a value from MAX's side, -100 (MIN wins every playout)
         to +100 (MAX wins every one): MCTS has no heuristic value."""
@@ -311,17 +306,13 @@ class MctsResult:
         return self.playouts / self.seconds if self.seconds > 0 else 0.0
 
 
-def _result_of(geo: Geometry, first: int, second: int, final: Callable[[int, int], int]) -> int:
-    """The result of a finished position (half points from MAX's side), else _GOING_ON."""
-    if geo.rules.mode is Mode.CLASSIC:
-        if geo.line_starts(first):
-            return MAX_WON
-        if geo.line_starts(second):
-            return MIN_WON
-    if (first | second) == geo.board_mask:
-        value = final(first, second)
-        return MAX_WON if value > 0 else MIN_WON if value < 0 else DRAW
-    return _GOING_ON
+def _result_of(geo: Geometry, first: int, second: int) -> int:
+    """The result of a finished position (half points from MAX's side), else _GOING_ON:
+    the search's ``game_over_value`` in the playouts' terms."""
+    value = game_over_value(geo, first, second)
+    if value is None:
+        return _GOING_ON
+    return MAX_WON if value > 0 else MIN_WON if value < 0 else DRAW
 
 
 def mcts(
@@ -387,7 +378,7 @@ class _Grower:
         self.rng = random.Random(tree.seed)
         self.classic = tree.rules.mode is Mode.CLASSIC
         self.odd_mover_max = tree.to_move == MAX  # who moved into a node at an odd ply: the root's side
-        over = _result_of(geo, *self.root, self.final)
+        over = _result_of(geo, *self.root)
         tree._add(-1, -1, over)
         self.untried: list[list[int]] = [self.open_moves(self.root[0] | self.root[1]) if over == _GOING_ON else []]
 
@@ -446,7 +437,7 @@ class _Grower:
             own |= bit
         else:
             other |= bit
-        over = _result_of(self.geo, own, other, self.final)
+        over = _result_of(self.geo, own, other)
         child = self.tree._add(node, move, over)
         self.untried.append(self.open_moves(own | other) if over == _GOING_ON else [])
         return child, own, other, -side

@@ -17,6 +17,7 @@ from game.app.tree.overlay import TreeOverlay
 from game.app.tree.practice import why_not_practice
 from game.board import Board
 from game.i18n import _
+from game.learn.course import MCTS_PLAYOUTS
 
 
 def key_actions(scene: TreeOverlay) -> dict[int, Callable[[], None]]:
@@ -60,14 +61,10 @@ def open_practice(app: SceneHost, tree: SearchTree) -> None:
     app.push(Practise(tree))
 
 
-MCTS_PLAYOUTS = 5_000
-"""What M runs beside the tree's minimax: the course's lesson 7 budget (``game.learn.course``)."""
-
-
 def open_mcts(app: SceneHost, tree: SearchTree) -> None:
     """M in the tree overlay: Monte Carlo tree search beside this search, on its position."""
     board = Board(tree.rules, tree.grid, to_move=tree.to_move)
     if board.is_game_over():
         app.show_toast(_("The game is over here: no move to search"), 4.0)
         return
-    app.push(OpenMctsTree(board, MCTS_PLAYOUTS, max(1, tree.depth)))
+    app.push(OpenMctsTree(board, MCTS_PLAYOUTS, max(1, tree.depth)))  # lesson 7's budget
