@@ -369,9 +369,7 @@ class CourseScene(Scene):
         said = course_summary(self.progress) + " · " + _("Enter or 1..7 opens a lesson")
         theme.text(surface, said, int(row * 0.5), (w / 2, row * 2.2), color=theme.palette.muted, anchor="center")
         for button in self.buttons(size):
-            button.draw(surface, theme)
-            if button.focused:
-                pygame.draw.rect(surface, theme.palette.accent, button.rect.inflate(6, 6), 2, border_radius=8)
+            button.draw(surface, theme)  # (its own ring when focused)
 
     def draw_lesson(self, surface: pygame.Surface, size: tuple[int, int], lesson: Lesson) -> None:
         theme = self.app.theme
@@ -401,9 +399,7 @@ class CourseScene(Scene):
         else:
             self.draw_paragraph(surface, _(lesson.pages[self.page]), text_area, text, p.text)
         for button in self.buttons(size):
-            button.draw(surface, theme)
-            if button.focused:
-                pygame.draw.rect(surface, p.accent, button.rect.inflate(6, 6), 2, border_radius=8)
+            button.draw(surface, theme)  # (its own ring when focused)
 
     def draw_paragraph(
         self, surface: pygame.Surface, paragraph: str, area: pygame.Rect, size: int, color: tuple[int, int, int]
