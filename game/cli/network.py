@@ -43,7 +43,7 @@ from game.net.events import (
     Table,
     Welcome,
 )
-from game.net.host import ALL_INTERFACES, GameHost, HostSettings, local_addresses
+from game.net.host import ALL_INTERFACES, GameHost, HostSettings, reachable_addresses
 from game.net.keeping import keep_finished, keep_unfinished
 from game.net.protocol import DEFAULT_PORT, MAX_NAME_CHARS, ProtocolError
 from game.net.sentences import clock, event_line, result_text
@@ -165,9 +165,8 @@ def start_host(settings: HostSettings, inbox: queue.Queue[Any] | None = None) ->
 
 def shown_addresses(host: GameHost) -> list[str]:
     """Where a joiner can reach ``host``: its one address, or every address of this machine."""
-    address, port = host.where
-    addresses = local_addresses() if address == ALL_INTERFACES else [address]
-    return [f"{each}:{port}" for each in addresses]
+    port = host.where[1]
+    return [f"{each}:{port}" for each in reachable_addresses(host)]
 
 
 def run_host(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
@@ -178,7 +177,8 @@ def run_host(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     archive = open_archive(args.home)
     host = start_host(settings, inbox)
     listening, port = host.where
-    where = shown_addresses(host)
+    reachable = reachable_addresses(host)
+    where = [f"{each}:{port}" for each in reachable]
     say(
         out,
         _("Hosting {rules} as {name}; listening on {address} port {port}.").format(
@@ -195,7 +195,7 @@ def run_host(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     announcement = None
     if not args.no_discovery and listening != "127.0.0.1":
         announcement = Announcement(
-            settings.name, port, [w.rsplit(":", 1)[0] for w in where if not w.startswith("127.")], settings.rules.said()
+            settings.name, port, [each for each in reachable if not each.startswith("127.")], settings.rules.said()
         ).start()
     try:
         return TerminalTable(host, inbox, out, stdin, archive).run()
@@ -256,7 +256,6 @@ class TerminalTable:
         self.table: Table | None = None
         self.waiting_until: float | None = None
         self.next_countdown = 0.0
-        self.kept_unfinished = False
         self.input_ended = False  # standard input ended before the game began
 
     def run(self) -> int:
@@ -361,7 +360,6 @@ class TerminalTable:
         table = self.table
         if self.archive is not None and table is not None and table.side and table.over is None:
             keep_unfinished(self.archive, table)
-            self.kept_unfinished = True
 
     def count_down(self) -> None:
         if self.waiting_until is None or time.monotonic() < self.next_countdown:

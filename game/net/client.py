@@ -17,13 +17,13 @@ import os
 import queue
 import select
 import socket
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from game.atomic_file import write_atomically
 from game.i18n import _
 from game.net.events import ConnectionLost, HostStopped, JoinFailed, Welcome, event_from_body
 from game.net.protocol import (
@@ -72,10 +72,7 @@ class SeatBook:
         kept = dict(list(seats.items())[-MAX_SEATS:])
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".seats-")
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                json.dump(kept, file)
-            os.replace(temporary, self.path)
+            write_atomically(self.path, json.dumps(kept).encode("utf-8"))
         except OSError as error:
             log.warning("cannot keep the seat token in %s: %s", self.path, error)
 

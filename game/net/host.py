@@ -513,3 +513,10 @@ def local_addresses() -> list[str]:
         pass
     found.append("127.0.0.1")
     return list(dict.fromkeys(address for address in found if address and address != "0.0.0.0"))
+
+
+def reachable_addresses(host: GameHost) -> list[str]:
+    """Where a joiner can reach ``host``: its one address, or every address of this machine
+    (a name lookup that can take seconds: never in the window's frame loop)."""
+    address, _port = host.where
+    return local_addresses() if address == ALL_INTERFACES else [address]

@@ -35,7 +35,6 @@ from game.i18n import N_, _
 from game.net.client import Client, JoinSettings, default_name
 from game.net.discovery import Announcement, FoundGame, browse
 from game.net.events import (
-    ChatLine,
     ConnectionLost,
     Event,
     GameOver,
@@ -49,7 +48,7 @@ from game.net.events import (
     Table,
     Welcome,
 )
-from game.net.host import ALL_INTERFACES, GameHost, HostSettings, local_addresses
+from game.net.host import GameHost, HostSettings, reachable_addresses
 from game.net.keeping import keep_finished, keep_unfinished
 from game.net.protocol import DEFAULT_PORT, MAX_CHAT_CHARS, ProtocolError
 from game.net.sentences import event_line
@@ -64,6 +63,7 @@ CONFIRM_SECONDS = 3.0
 @dataclass(frozen=True)
 class _Started:
     host: GameHost
+    addresses: list[str]  # where a joiner can reach it, looked up in the start thread
 
 
 @dataclass(frozen=True)
@@ -101,16 +101,16 @@ class NetworkScene(Scene):
         self.left_until: float | None = None  # when a dropped player's seat stops waiting
         self.lost_until: float | None = None  # when this joiner stops trying to reach the host
         self.kept = False  # the finished game is in the archive
-        self.kept_unfinished = False
         self.ended: str | None = None  # why the game stopped unfinished (the host left, a seat expired)
         self.armed: dict[str, float] = {}  # "leave"/"resign" -> app time until a second press does it
         self.stop = threading.Event()  # ends the threads this scene started (start, search)
         self.start_lock = threading.Lock()
         self.pending_host = host
         self.pending_join = join
+        self.first_button = Button(N_("Who moves first"), self.toggle_first, "F")
         self.menu_buttons = [
             Button(N_("Host a game"), self.host_game, "H"),
-            Button(N_("Who moves first"), self.toggle_first, "F"),
+            self.first_button,
             Button(N_("Join a game"), lambda: self.open_form(watch=False), "J"),
             Button(N_("Watch a game"), lambda: self.open_form(watch=True), "W"),
             Button(N_("Back"), self.back, "Esc"),
@@ -169,7 +169,7 @@ class NetworkScene(Scene):
 
     def take(self, item: Any) -> None:
         if isinstance(item, _Started):
-            self.started(item.host)
+            self.started(item.host, item.addresses)
         elif isinstance(item, _StartFailed):
             self.mode = "menu"
             self.app.show_toast(item.reason, 6.0)
@@ -225,14 +225,11 @@ class NetworkScene(Scene):
             case ConnectionLost(_reason, seconds):
                 self.lost_until = time.monotonic() + seconds if seconds else None
                 self.keep_if_unfinished()
-            case ChatLine():
-                pass
 
     def keep_if_unfinished(self) -> None:
         table = self.table
         if table is not None and table.side and table.over is None and table.board.moves:
             keep_unfinished(self.app.archive, table)
-            self.kept_unfinished = True
 
     # -- starting ------------------------------------------------------------------------------------
     def host_game(self) -> None:
@@ -255,10 +252,9 @@ class NetworkScene(Scene):
             daemon=True,
         ).start()
 
-    def started(self, host: GameHost) -> None:
+    def started(self, host: GameHost, shown: list[str]) -> None:
         self.seat = self.host = host
-        address, port = host.where
-        shown = local_addresses() if address == ALL_INTERFACES else [address]
+        port = host.where[1]
         self.addresses = [f"{each}:{port}" for each in shown]
         self.log = [*self.log, _("Hosting: give the joiner an address and the code.")][-LOG_LINES:]
         lan = [each for each in shown if not each.startswith("127.")]
@@ -363,7 +359,7 @@ class NetworkScene(Scene):
     def send_chat(self) -> None:
         text = self.chat_text.strip()
         if text and self.seat is not None:
-            self.seat.chat(text[:MAX_CHAT_CHARS])
+            self.seat.chat(text)  # (cleaned and cut by the seat, as every chat line)
         self.chat_text = ""
         self.chat_open = False
 
@@ -462,14 +458,13 @@ class NetworkScene(Scene):
         draw_heading(surface, self.app.theme, _("Network game"), menu_lines(self.app.settings.rules(), self.host_first))
         for button, rect in zip(self.menu_buttons, self.menu_rects(surface.get_size())):
             label = button.label
-            if label == "Who moves first":
+            if button is self.first_button:
                 label = N_("First move: you") if self.host_first else N_("First move: your guest")
             button.draw(surface, self.app.theme, rect=rect, label=label)
 
     def draw_table(self, surface: pygame.Surface) -> None:
         assert self.view is not None
         theme = self.app.theme
-        p = theme.palette
         layout = side_layout(surface.get_size(), 0.34, 220, 420, theme)
         table = self.table
         now = time.monotonic()
@@ -511,7 +506,6 @@ class NetworkScene(Scene):
             playing = table is not None and table.side != 0 and table.over is None
             enabled = playing if button.label in ("Draw", "Resign") else True
             button.draw(surface, theme, rect=rect, enabled=enabled)
-        del p
 
 
 def start_host(
@@ -530,11 +524,12 @@ def start_host(
         except OSError as refused:
             error = refused
             continue
+        shown = reachable_addresses(host)
         with lock:
             if stop.is_set():
                 host.close()
             else:
-                inbox.put(_Started(host))
+                inbox.put(_Started(host, shown))
         return
     reason = error.strerror if error is not None else ""
     inbox.put(

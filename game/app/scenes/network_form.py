@@ -169,7 +169,7 @@ def draw_panel(
     inner = panel.inflate(-16, -16)
     step = int(theme.pitch(text - 2, text + 4))
     lines = [(line, p.text) for line in top] + ([("", p.text)] if top else [])
-    lines += [(part, p.muted) for line in log for part in wrapped(theme, line, text - 2, inner.width)]
+    lines += [(part, p.muted) for line in log for part in theme.wrap(line, text - 2, inner.width)]
     room = max(0, (inner.height - step * 2) // step)
     y = inner.top
     for line, color in lines[-room:] if len(lines) > room else lines:
@@ -181,18 +181,3 @@ def draw_panel(
         box = pygame.Rect(inner.left - 4, inner.bottom - step - 4, inner.width + 8, step + 8)
         pygame.draw.rect(surface, p.accent, box, 2, border_radius=6)
     theme.text(surface, shown, fitted, (inner.left, inner.bottom - step), color=p.text if chat_open else p.muted)
-
-
-def wrapped(theme: Theme, text: str, size: float, width: int) -> list[str]:
-    """``text`` in lines of whole words that fit ``width`` (a word longer than a line is cut when drawn)."""
-    font = theme.font(size)
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        candidate = f"{line} {word}" if line else word
-        if line and font.size(candidate)[0] > width:
-            lines.append(line)
-            line = word
-        else:
-            line = candidate
-    return [*lines, line] if line else lines
