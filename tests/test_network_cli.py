@@ -118,6 +118,7 @@ def test_a_draw_offered_and_accepted_and_a_resignation(terminals, tmp_path):
     play(host, guest, 4)
     guest.send("draw")
     host.expect("Bob offers a draw")
+    host.expect("Type draw to accept, no to decline.")  # the terminal's keys; the window says D and N
     host.send("no")
     guest.expect("You declined the draw".replace("You", "Alice"))
     guest.send("draw")

@@ -31,6 +31,7 @@ from game.net.client import Client, JoinSettings, default_name, split_address
 from game.net.discovery import Announcement
 from game.net.events import (
     ConnectionLost,
+    DrawOffered,
     Event,
     GameOver,
     HostStopped,
@@ -294,6 +295,8 @@ class TerminalTable:
             self.keep_unfinished()  # before the line that says it is kept: a reader may look at once
         if line is not None:
             say(self.out, line)
+        if isinstance(event, DrawOffered) and table.side and event.side != table.side:
+            say(self.out, _("Type draw to accept, no to decline."))
         match event:
             case Joined(side):
                 self.waiting_until = None

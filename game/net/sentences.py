@@ -68,9 +68,7 @@ def event_line(table: Table, event: Event) -> str | None:
         case DrawOffered(side):
             if side == mine:
                 return _("You offered a draw.")
-            if mine:
-                return _("{name} offers a draw: type draw to accept, no to decline.").format(name=table.name(side))
-            return _("{name} offers a draw.").format(name=table.name(side))
+            return _("{name} offers a draw.").format(name=table.name(side))  # how to answer: each front end's
         case DrawDeclined(side):
             return _("{name} declined the draw.").format(name=_("You") if side == mine else table.name(side))
         case PlayerLeft(side, seconds):
