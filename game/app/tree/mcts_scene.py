@@ -26,6 +26,7 @@ from ai.mcts import MctsNode, MctsResult
 from ai.search import SearchResult
 from game.app.job_slot import JobSlot
 from game.app.scene import Scene
+from game.app.tree.draw import draw_small_board
 from game.app.tree.mcts_replay import MctsReplay, Phase
 from game.app.tree.mcts_text import comparison_lines, exact_word, node_lines, playout_moves_line, step_line
 from game.app.worker_protocol import JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
@@ -275,17 +276,8 @@ class MctsScene(Scene):
         """The position searched, small, in the corner: rings for player 1, crosses for player 2."""
         theme = self.app.theme
         p = theme.palette
-        rules, grid = self.board.rules, self.board.grid
-        cell = area.width / rules.cols
-        board = pygame.Rect(area.left, area.top, int(cell * rules.cols), int(cell * rules.rows))
-        pygame.draw.rect(surface, p.board, board, border_radius=4)
-        for row in range(rules.rows):
-            for col in range(rules.cols):
-                centre = (board.left + (col + 0.5) * cell, board.top + (row + 0.5) * cell)
-                if grid[row, col]:
-                    theme.draw_disc(surface, centre, cell * 0.42, int(grid[row, col]))
-                else:
-                    pygame.draw.circle(surface, p.hole, (round(centre[0]), round(centre[1])), int(cell * 0.42))
+        cell = max(1, area.width // self.board.rules.cols)
+        board = draw_small_board(surface, theme, self.board, area.topleft, cell, mark_last=False)
         said = _("player 1 (ring) to move") if self.board.to_move > 0 else _("player 2 (cross) to move")
         theme.text(surface, said, unit * 0.7, (board.left, board.bottom + 3), color=p.muted)
 
