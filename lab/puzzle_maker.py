@@ -325,10 +325,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--save-rated", type=Path, help="also keep every found and rated puzzle in this JSON file")
     parser.add_argument("--from-rated", type=Path, help="choose the set from such a file (no finding, no rating)")
     args = parser.parse_args(argv)
+    for name in ("games", "book", "seeds", "per_band", "jobs"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be 1 or more")
+    saved = None
+    if args.from_rated is not None:  # the found and rated puzzles of an earlier run: choose again
+        try:
+            saved = read_rated(args.from_rated)
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            parser.error(f"--from-rated {args.from_rated}: not a file --save-rated wrote ({error!r})")
     started = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
-        if args.from_rated is not None:  # the found and rated puzzles of an earlier run: choose again
-            candidates, rates, fresh, tried = read_rated(args.from_rated)
+        if saved is not None:
+            candidates, rates, fresh, tried = saved
             by_source = {s: sum(c.source == s for c in candidates) for s in tried}
             found_at = 0.0
         else:
