@@ -137,7 +137,8 @@ class ExactScore:
 # bend the verb for it.
 
 
-def _is_you(name: str) -> bool:
+def is_you(name: str) -> bool:
+    """Whether ``name`` is the player themself ("you", in English or the language in use)."""
     return name.lower() in ("you", _("you").lower())
 
 
@@ -153,8 +154,8 @@ def verdict(exact: ExactScore, names: Mapping[int, str]) -> str:
     name = names[exact.winner]
     moves = exact.winner_moves
     if moves is None:
-        said = _("you win with perfect play") if _is_you(name) else _("{name} wins with perfect play")
-    elif _is_you(name):
+        said = _("you win with perfect play") if is_you(name) else _("{name} wins with perfect play")
+    elif is_you(name):
         said = ngettext(
             "you win in {moves} move with perfect play", "you win in {moves} moves with perfect play", moves
         )
@@ -173,8 +174,8 @@ def standing(exact: ExactScore, names: Mapping[int, str]) -> str:
     name = names[exact.winner]
     moves = exact.winner_moves
     if moves is None:
-        text = _("You can force a win (perfect play)") if _is_you(name) else _("{name} can force a win (perfect play)")
-    elif _is_you(name):
+        text = _("You can force a win (perfect play)") if is_you(name) else _("{name} can force a win (perfect play)")
+    elif is_you(name):
         text = ngettext("You can force a win in {moves} move", "You can force a win in {moves} moves", moves)
     else:
         text = ngettext("{name} can force a win in {moves} move", "{name} can force a win in {moves} moves", moves)
@@ -196,7 +197,7 @@ def column_label(exact: ExactScore, mover: int) -> str:
 
 def column_key(mover_name: str, other_name: str) -> str:
     """What the column badges count, said for the side to move."""
-    if _is_you(mover_name):
+    if is_you(mover_name):
         text = _(
             'Column scores, perfect play: "win 3" = you win with your 3rd move from now; '
             '"lose 5" = {other} wins with its 5th.'
