@@ -58,6 +58,11 @@ COMMANDS = (
         "interactive", "Max-Connect-4: play a whole game against the computer in the terminal", "game.cli.assignment"
     ),
     Command("analyze", "search a position and show the move, values, statistics and the tree", "game.cli.analysis"),
+    Command(
+        "explain",
+        "why the exact verdict holds: a proved reason (forced line, double threat, strategy of pairs)",
+        "game.cli.explain",
+    ),
     Command("solve", "exact perfect-play scores of move strings (benchmark format)", "game.cli.solving"),
     Command(
         "engine",
@@ -89,6 +94,7 @@ HELP_ORDER = (
     "one-move",
     "interactive",
     "analyze",
+    "explain",
     "open",
     "solve",
     "depth-chart",
