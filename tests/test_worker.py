@@ -11,10 +11,13 @@ import numpy as np
 import pytest
 
 from ai.answer import DecidedBy
+from ai.explain.explainer import explain
 from ai.levels import Level
 from ai.search import search
 from game.app.worker import AIWorker
 from game.app.worker_protocol import (
+    ExplainJob,
+    ExplainResult,
     JobFailed,
     JobProgress,
     JobPurpose,
@@ -243,3 +246,20 @@ def test_trees_the_recorder_cannot_keep_up_with_are_said_skipped_never_awaited_f
     assert len(answered) == len(moves)
     assert skipped and not treed & skipped
     assert treed | skipped == answered  # every answer's tree arrived or was said skipped
+
+
+def test_an_explanation_is_a_job_of_its_own_and_a_wrong_board_is_said(worker):
+    """``ExplainJob``: the explanation arrives whole (the same as the explainer's here);
+    a position it does not take comes back as one sentence."""
+    owner = Owner()
+    board = Board.from_moves("565467743237614662472111544623151")
+    worker.submit(ExplainJob(board.grid.copy(), Rules(), board.to_move), owner)
+    pump(worker, lambda: any(isinstance(e, ExplainResult) for e in owner.events))
+    (answer,) = [e for e in owner.events if isinstance(e, ExplainResult)]
+    assert answer.explanation == explain(board.grid, board.to_move)
+    assert answer.explanation.reason.strategy is not None
+    other = Board(Rules(rows=7, cols=8))
+    worker.submit(ExplainJob(other.grid.copy(), other.rules, other.to_move), owner)
+    pump(worker, lambda: any(isinstance(e, JobFailed) for e in owner.events))
+    (failed,) = [e for e in owner.events if isinstance(e, JobFailed)]
+    assert "standard board" in failed.message

@@ -7,7 +7,8 @@ Jobs: a ``SearchJob`` plays its level through ``ai.player.choose_move`` (the one
 decider; a COMPARE job is a plain search for the tree overlay); a ``ReviewJob`` reviews a
 game and streams each move's review; a ``DepthJob`` measures depth against truth; a
 ``TextbookJob`` records the textbook search's tree for the code walk and practice; an
-``OwnPuzzlesJob`` finds and rates the player's own puzzles in their reviewed games.
+``OwnPuzzlesJob`` finds and rates the player's own puzzles in their reviewed games; an
+``ExplainJob`` explains a position's exact verdict (``ai.explain``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ai.book import BookError, book, early_scores
 from ai.compiled import search_kernel, solver_kernel
 from ai.compiled.kernel_file import pure_python_forced
 from ai.depth_truth import benchmark_boards, depth_truth
+from ai.explain.explainer import ExplainError, explain, explain_move
 from ai.levels import Level
 from ai.perfect import shared_player
 from ai.player import Asked, choose_move, search_level, search_tree
@@ -46,6 +48,8 @@ from game.app.worker_protocol import (
     PROGRESS_EVERY,
     DepthJob,
     DepthResult,
+    ExplainJob,
+    ExplainResult,
     Job,
     JobCancelled,
     JobFailed,
@@ -100,6 +104,9 @@ def run_job(
         return
     if isinstance(job, OwnPuzzlesJob):
         _run_own_puzzles(job_id, job, send, should_stop)
+        return
+    if isinstance(job, ExplainJob):
+        _run_explain(job_id, job, send, should_stop)
         return
     try:
         if job.purpose is JobPurpose.PONDER:
@@ -466,3 +473,19 @@ def _run_own_puzzles(
     with _job_reported(job_id, send, PuzzleSearchStopped, "puzzle search"):
         found, looked = find_own_puzzles(job.games, should_stop=should_stop)
         send(OwnPuzzlesResult(job_id, tuple(found), tuple(looked)))
+
+
+def _run_explain(
+    job_id: int, job: ExplainJob, send: Callable[[WorkerMessage], None], should_stop: Callable[[], bool]
+) -> None:
+    """The explanation of a position (or of one column of it), asked of this process's solver."""
+    with _job_reported(job_id, send, SolverStopped, "explanation"):
+        try:
+            if job.move is None:
+                found = explain(job.grid, job.to_move, rules=job.rules, should_stop=should_stop)
+            else:
+                found = explain_move(job.grid, job.to_move, job.move, rules=job.rules, should_stop=should_stop)
+        except ExplainError as error:  # a position it does not take: said, not logged as a failure
+            send(JobFailed(job_id, str(error)))
+            return
+        send(ExplainResult(job_id, job, found))

@@ -18,6 +18,7 @@ import numpy as np
 
 from ai.answer import Answer
 from ai.depth_table import DepthTruth
+from ai.explain.explanation import Explanation
 from ai.levels import Level
 from ai.review import GameReview, MoveReview
 from ai.search import SearchResult
@@ -107,7 +108,20 @@ class OwnPuzzlesJob:
     games: tuple[GameRecord, ...]
 
 
-Job = SearchJob | ReviewJob | DepthJob | TextbookJob | OwnPuzzlesJob
+@dataclass(frozen=True)
+class ExplainJob:
+    """Explain the exact verdict of a standard-board position (``ai.explain``): why it is
+    what it is, or, with ``move`` (a 0-based column), why that column keeps the result or
+    what it gives away.  Answered by ``ExplainResult``; a position the explainer does not
+    take (another board, a finished game, a full column) by ``JobFailed`` with the reason."""
+
+    grid: np.ndarray
+    rules: Rules
+    to_move: int
+    move: int | None = None
+
+
+Job = SearchJob | ReviewJob | DepthJob | TextbookJob | OwnPuzzlesJob | ExplainJob
 
 
 # -- messages from the worker (each names its job) ---------------------------------------
@@ -252,7 +266,16 @@ class OwnPuzzlesResult:
     looked: tuple[int, ...]
 
 
-JobAnswer = JobResult | ReviewMove | ReviewResult | DepthResult | OwnPuzzlesResult
+@dataclass(frozen=True)
+class ExplainResult:
+    """The explanation of an ``ExplainJob`` (``ai.explain.words`` says it in words)."""
+
+    job_id: int
+    job: ExplainJob
+    explanation: Explanation
+
+
+JobAnswer = JobResult | ReviewMove | ReviewResult | DepthResult | OwnPuzzlesResult | ExplainResult
 WorkerMessage = JobProgress | JobAnswer | TreeHeader | TreeChunk | TreeSkipped | JobCancelled | JobFailed | WorkerNote
 WorkerEvent = JobProgress | JobAnswer | TreeReady | TreeSkipped | JobCancelled | JobFailed | WorkerLost | WorkerNote
 
