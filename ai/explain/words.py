@@ -145,6 +145,9 @@ def _strategy_text(strategy: Strategy, explanation: Explanation, names: dict[int
     else:
         head = _pick(name, _("You follow Allis's rules: {rules}."), _("{name} follows Allis's rules: {rules}."))
     parts = [head.format(name=name, rules=rules)]
+    if strategy.after:
+        first = ngettext("After column {columns}:", "After columns {columns}:", len(strategy.after))
+        parts.insert(0, first.format(columns=_columns(strategy.after)))
     if strategy.claim == WIN:
         parts += _win_parts(strategy, name)
     else:
@@ -193,7 +196,7 @@ def _rules_text(strategy: Strategy) -> str:
     parts = []
     claimeven = sorted({use.squares[0].col for use in strategy.uses if use.rule is Rule.CLAIMEVEN})
     if claimeven:
-        columns = ", ".join(chr(ord("a") + col) for col in claimeven)
+        columns = ", ".join(str(col + 1) for col in claimeven)
         parts.append(
             ngettext("claimeven in column {columns}", "claimeven in columns {columns}", len(claimeven)).format(
                 columns=columns

@@ -105,8 +105,13 @@ def print_explanation(explanation: Explanation, out: TextIO) -> None:
     )
     said = _("{mover} to move: {verdict}.").format(mover=mover, verdict=verdict(exact, names))
     print(said[:1].upper() + said[1:], file=out)
-    columns = ", ".join(str(col + 1) for col in explanation.moves)
-    print(_("Columns that keep it: {columns}").format(columns=columns), file=out)
+    if explanation.result < 0:  # every column loses: name the ones that lose the slowest
+        slowest = sorted(col for col, score in explanation.scores.items() if score == explanation.score)
+        columns = ", ".join(str(col + 1) for col in slowest)
+        print(_("Every column loses; the longest resistance: {columns}").format(columns=columns), file=out)
+    else:
+        columns = ", ".join(str(col + 1) for col in explanation.moves)
+        print(_("Columns that keep it: {columns}").format(columns=columns), file=out)
     if explanation.move is not None:
         print(
             _("Column {column} scores {score} (best {best}).").format(
