@@ -181,3 +181,40 @@ def test_a_draw_claim_never_says_more_than_the_solver():
         if explanation.reason.strategy is not None:
             assert explanation.reason.strategy.claim == DRAW
             assert explanation.reason.outcome == DRAW
+
+
+def _completes(board: Board, side: int, square) -> bool:
+    """Whether a disc of ``side`` on ``square`` makes four in a line (gravity aside)."""
+    grid = board.grid.copy()
+    row = board.rules.rows - square.row
+    assert grid[row, square.col] == 0
+    grid[row, square.col] = side
+    probe = Board(board.rules, grid, -side)
+    outcome = probe.outcome()
+    return outcome is not None and outcome.winner == side
+
+
+def test_only_moves_and_double_threats_are_what_they_say(explained):
+    seen = Counter()
+    for board, _, explanation in explained:
+        reason = explanation.reason
+        if reason.kind is ReasonKind.ONLY_MOVE:
+            seen[reason.kind] += 1
+            (block,) = reason.squares
+            assert explanation.moves == (block.col,)  # the solver agrees: no other column keeps it
+            assert _completes(board, -board.to_move, block)  # the other side's threat
+            for col in board.legal_moves():
+                if col != block.col:
+                    after = board.copy()
+                    after.push(col)
+                    after.push(block.col)
+                    assert after.outcome() is not None and after.outcome().winner == -board.to_move
+        elif reason.kind is ReasonKind.DOUBLE_THREAT:
+            seen[reason.kind] += 1
+            position = board.copy()
+            if reason.column is not None:
+                position.push(reason.column)
+            assert len(reason.squares) == 2
+            for square in reason.squares:
+                assert _completes(position, reason.side, square), board.moves_string()
+    assert seen[ReasonKind.ONLY_MOVE] >= 10 and seen[ReasonKind.DOUBLE_THREAT] >= 10
