@@ -105,8 +105,9 @@ class Strategy:
 
     @property
     def follow_up_only(self) -> bool:
-        """Every pair is two squares of one column: the side answers in the column played."""
-        return all(a.col == b.col for a, b in self.pairs)
+        """Every pair is two squares of one column (and there is one): the side answers in
+        the column played."""
+        return bool(self.pairs) and all(a.col == b.col for a, b in self.pairs)
 
     @property
     def taken(self) -> tuple[Square, ...]:

@@ -31,6 +31,8 @@ from game.i18n import _, counted, ngettext
 from game.rules import MAX, MIN
 
 PLAIN_NAMES = {MAX: "player 1", MIN: "player 2"}
+LINES_SAID = 2
+"""Lines of one rule (aftereven, before, specialbefore) a sentence names, at most."""
 """The sides as the command line and ``--json`` name them (translated where shown)."""
 
 
@@ -136,6 +138,12 @@ def _strategy_text(strategy: Strategy, explanation: Explanation, names: dict[int
     """What the strategy is and what the check proved."""
     name = names[strategy.side]
     rules = _rules_text(strategy)
+    if not strategy.pairs:  # the last discs: nothing to answer
+        text = _no_pairs_text(strategy, name)
+        if strategy.after:
+            first = ngettext("After column {columns}:", "After columns {columns}:", len(strategy.after))
+            text = first.format(columns=_columns(strategy.after)) + " " + text
+        return text
     if strategy.follow_up_only:
         head = _pick(
             name,
@@ -169,6 +177,17 @@ def _strategy_text(strategy: Strategy, explanation: Explanation, names: dict[int
         )
         parts.append(said.format(name=name))
     return " ".join(parts)
+
+
+def _no_pairs_text(strategy: Strategy, name: str) -> str:
+    if strategy.claim == WIN:
+        said = _pick(
+            name,
+            _("Whatever the other side plays, you win at once ({squares})."),
+            _("Whatever the other side plays, {name} wins at once ({squares})."),
+        )
+        return said.format(name=name, squares=_squares(strategy.wins_at))
+    return _("Checked against every reply: the last discs complete no line, the game ends in a draw.")
 
 
 def _win_parts(strategy: Strategy, name: str) -> list[str]:
@@ -210,7 +229,11 @@ def _rules_text(strategy: Strategy) -> str:
         found = ["/".join(square.name for square in use.squares) for use in strategy.uses if use.rule is rule]
         if found:
             parts.append(said.format(pairs=", ".join(found)))
-    for use in strategy.uses:
+    shown: dict[Rule, int] = {}
+    for use in strategy.uses:  # the lines of each line rule: two at most (the JSON has them all)
+        shown[use.rule] = shown.get(use.rule, 0) + 1
+        if shown[use.rule] > LINES_SAID:
+            continue
         if use.rule in (Rule.AFTEREVEN, Rule.BEFORE):
             said = _("aftereven on {line}") if use.rule is Rule.AFTEREVEN else _("before on {line}")
             parts.append(said.format(line=_line(use.squares)))
