@@ -153,6 +153,8 @@ def _strategy_text(strategy: Strategy, explanation: Explanation, names: dict[int
     else:
         head = _pick(name, _("You follow Allis's rules: {rules}."), _("{name} follows Allis's rules: {rules}."))
     parts = [head.format(name=name, rules=rules)]
+    if strategy.follow_up_only:
+        parts += _parity_parts(explanation, names)
     if strategy.after:
         first = ngettext("After column {columns}:", "After columns {columns}:", len(strategy.after))
         parts.insert(0, first.format(columns=_columns(strategy.after)))
@@ -177,6 +179,23 @@ def _strategy_text(strategy: Strategy, explanation: Explanation, names: dict[int
         )
         parts.append(said.format(name=name))
     return " ".join(parts)
+
+
+def _parity_parts(explanation: Explanation, names: dict[int, str]) -> list[str]:
+    """Whose threats stand on which rows: the heart of a zugzwang."""
+    parts = []
+    for side in (MAX, MIN):
+        mine = [threat.square for threat in explanation.threats if threat.side == side]
+        if mine:
+            listed = ", ".join(
+                (_("{square} (odd row)") if square.is_odd else _("{square} (even row)")).format(square=square.name)
+                for square in mine
+            )
+            said = _pick(names[side], _("Your threats: {squares}."), _("Threats of {name}: {squares}."))
+            parts.append(said.format(name=names[side], squares=listed))
+    if parts:
+        parts.append(_("Odd rows serve the first player, even rows the second."))
+    return parts
 
 
 def _no_pairs_text(strategy: Strategy, name: str) -> str:
