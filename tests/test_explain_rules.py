@@ -100,6 +100,7 @@ def test_lowinverse_is_two_verticals_of_different_columns():
     assert rules.lowinverse(a, same) is None
     two = rules.lowinverse(a, rules.vertical(cell("b2"), cell("b3"), 0))  # type: ignore[arg-type]
     assert two is not None and two.refutes(line("a3", "b3", "c3", "d3"))  # both upper squares
+    assert len(rules.lowinverses(0)) == 14 * 13 // 2 - 7  # two of the 14 verticals, not of one column
 
 
 def test_highinverse_is_two_columns_of_three_squares_the_upper_ones_even():
@@ -112,6 +113,8 @@ def test_highinverse_is_two_columns_of_three_squares_the_upper_ones_even():
     assert found.refutes(line("a2", "b3", "c4", "d5")) is False  # with the playable a2 it is b4 that counts
     assert found.refutes(line("a2", "a3", "a4", "a5")) is True  # the upper two of column a
     assert rules.highinverse(cell("a2"), cell("a2"), mask) is None
+    assert [found.squares for found in rules.highinverses(mask)].count(found.squares) == 1
+    assert all(found.squares[0].row % 2 == 0 for found in rules.highinverses(mask))
 
 
 def test_baseclaim_needs_three_directly_playable_squares_the_middle_one_odd():
@@ -120,6 +123,8 @@ def test_baseclaim_needs_three_directly_playable_squares_the_middle_one_odd():
     assert found is not None and found.squares[-1] == sq("d4")
     assert found.refutes(cell("c1") | cell("d4")) and found.refutes(cell("d3") | cell("e1"))
     assert not found.refutes(cell("c1") | cell("d3"))
+    assert any(made.squares == found.squares for made in rules.baseclaims(mask))
+    assert all(made.squares[1].row % 2 for made in rules.baseclaims(mask))  # the middle one odd
     _, _, mask = bits("4")  # d2 is even: no baseclaim on it
     assert rules.baseclaim(cell("c1"), cell("d2"), cell("e1"), mask) is None
     assert rules.baseclaim(cell("c1"), cell("d3"), cell("e2"), mask) is None

@@ -13,7 +13,7 @@ import enum
 from dataclasses import dataclass, field
 
 from game.notation import format_cell
-from game.rules import MAX, STANDARD
+from game.rules import STANDARD
 
 WIN, DRAW, LOSS = 1, 0, -1
 """Outcomes for a side: what it gets with perfect play (a loss is only ever the other side's win)."""
@@ -47,11 +47,6 @@ class Threat:
 
     side: int
     square: Square
-
-    @property
-    def owners_parity(self) -> bool:
-        """True when the threat stands on its owner's rows: odd for player 1, even for player 2."""
-        return self.square.is_odd == (self.side == MAX)
 
 
 class Rule(enum.Enum):

@@ -96,13 +96,13 @@ def is_even(bit: int) -> bool:
 
 
 def above(bit: int) -> int:
-    """The cell directly above (0 past the top row)."""
-    return (bit << 1) & column_mask((bit.bit_length() - 1) // HEIGHT)
+    """The cell directly above (0 past the top row, or above no cell)."""
+    return (bit << 1) & column_mask((bit.bit_length() - 1) // HEIGHT) if bit else 0
 
 
 def below(bit: int) -> int:
-    """The cell directly below (0 under the bottom row)."""
-    return (bit >> 1) & column_mask((bit.bit_length() - 1) // HEIGHT)
+    """The cell directly below (0 under the bottom row, or below no cell)."""
+    return (bit >> 1) & column_mask((bit.bit_length() - 1) // HEIGHT) if bit else 0
 
 
 def above_all(bit: int) -> int:
@@ -322,14 +322,4 @@ def specialbefores(own: int, mask: int) -> list[Instance]:
         for inner, outer in itertools.product(low, low):
             if made := specialbefore(before, inner, outer, mask):
                 found.append(made)
-    return found
-
-
-def refuting(instances: list[Instance], lines: tuple[int, ...]) -> dict[int, list[Instance]]:
-    """For each line, the instances that refute it (lines no instance refutes are left out)."""
-    found: dict[int, list[Instance]] = {}
-    for line in lines:
-        hit = [instance for instance in instances if instance.refutes(line)]
-        if hit:
-            found[line] = hit
     return found
