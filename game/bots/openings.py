@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Sequence
 
 from ai.search import search
 from game.board import Board
@@ -29,15 +30,16 @@ BALANCE_STEP = 20
 """Heuristic values this close count as equally even when openings are ranked."""
 
 
-def openings(rules: Rules, count: int, *, seed: int | None = None) -> list[str]:
+def openings(rules: Rules, count: int, *, seed: int | None = None, pool: Sequence[str] = ()) -> list[str]:
     """``count`` roughly balanced openings as move strings (deterministic).
 
     The standard board has its checked list; other rules take the two-ply openings
     (one of each mirror pair) whose shallow heuristic value is nearest to even, ties
-    broken by the move string.  With more games than openings the list goes round again.
-    ``seed`` shuffles the list first (the same seed, the same openings).
+    broken by the move string; ``pool`` gives a list of one's own instead.  With more
+    games than openings the list goes round again.  ``seed`` shuffles the list first (the
+    same seed, the same openings).
     """
-    pool = list(opening_pool(rules))
+    pool = list(pool or opening_pool(rules))
     if seed is not None:
         random.Random(seed).shuffle(pool)
     return [pool[i % len(pool)] for i in range(max(0, count))]

@@ -82,12 +82,14 @@ STOP_SECONDS = 3.0
 @dataclass(frozen=True)
 class MatchPlan:
     """What a match is, whoever plays it and wherever: the rules, how many games, the
-    seconds a move may take, and the seed that shuffles the openings (None: unshuffled)."""
+    seconds a move may take, the seed that shuffles the openings (None: unshuffled), and
+    the openings (move strings; empty: the balanced ones of ``game.bots.openings``)."""
 
     rules: Rules = STANDARD
     games: int = 20
     movetime: float = DEFAULT_MOVETIME_MS / 1000
     seed: int | None = None
+    openings: tuple[str, ...] = ()
 
 
 # -- one game --------------------------------------------------------------------------
@@ -187,24 +189,37 @@ class GameTask:
 def schedule(player_a: PlayerSpec, player_b: PlayerSpec, plan: MatchPlan) -> list[GameTask]:
     """The match's games in order: each opening twice (a game pair), A first in the odd game."""
     rules = plan.rules
-    pool = openings(rules, len(opening_pool(rules)), seed=plan.seed)
+    source = plan.openings or opening_pool(rules)
+    pool = openings(rules, len(source), seed=plan.seed, pool=source)
     return [
         GameTask(n + 1, pool[n // 2 % len(pool)], n % 2 == 0, rules, plan.movetime, player_a, player_b)
         for n in range(plan.games)
     ]
 
 
-_players: dict[tuple[int, Side, PlayerSpec], Player] = {}
+KEPT_PLAYERS = 4
+"""Players a thread keeps built between its games, two games' worth: a match's two stay
+for all its games; a tournament's worker, whose games go round many pairs, closes the one
+it used least lately (an engine's process quits) when it builds a fifth."""
+
+_players: dict[tuple[int, Side, PlayerSpec], Player] = {}  # the most lately used last
 _players_lock = threading.Lock()
 
 
 def _player(spec: PlayerSpec, side: Side) -> Player:
-    """This thread's player for ``spec`` on ``side``, built on first use and kept."""
-    key = (threading.get_ident(), side, spec)
+    """This thread's player for ``spec`` on ``side``, built on first use and kept (at most
+    ``KEPT_PLAYERS`` of them a thread)."""
+    thread = threading.get_ident()
+    key = (thread, side, spec)
     with _players_lock:
-        player = _players.get(key)
-        if player is None:
-            player = _players[key] = spec()
+        player = _players.pop(key, None)
+        others = [k for k in _players if k[0] == thread]
+        stale = [_players.pop(k) for k in others[: max(0, len(others) + 1 - KEPT_PLAYERS)]]
+    _close(stale)  # before the next one is built: never more than KEPT_PLAYERS at once
+    if player is None:
+        player = spec()  # the key is this thread's: no other thread builds it meanwhile
+    with _players_lock:
+        _players[key] = player
     return player
 
 
@@ -213,6 +228,10 @@ def close_players() -> None:
     with _players_lock:
         players = list(_players.values())
         _players.clear()
+    _close(players)
+
+
+def _close(players: list[Player]) -> None:
     for player in players:
         try:
             player.close()
@@ -357,6 +376,17 @@ class MatchStopped(Exception):
     """A game could not be played at all (not a player's failure): the match stops."""
 
 
+@dataclass(frozen=True)
+class GamesPlayed:
+    """What ``play_games`` got: the finished games in order, and what stopped it short."""
+
+    records: tuple[GameRecord, ...]
+    interrupted: bool = False
+    unplayed: tuple[int, ...] = ()  # games given up after their workers died too often
+    notices: tuple[str, ...] = ()
+    error: str | None = None  # why the games stopped early, if one could not be played
+
+
 def play_match(
     player_a: PlayerSpec,
     player_b: PlayerSpec,
@@ -374,16 +404,57 @@ def play_match(
     (default one per core, at most ``plan.games``), or ``executor`` (a Dask cluster's, say)
     when given.
 
+    With ``sprt`` the games are played as pairs until the test decides (``plan.games`` is
+    the most it may play).  The rest is ``play_games``'s: ``jobs=1`` plays in this process,
+    ``on_game``, ``progress``, ``notice``, Ctrl+C and ``stop_requested``.
+    """
+
+    def decided(records: dict[int, GameRecord]) -> bool:
+        return sprt is not None and sprt_prefix(sprt, records).verdict is not Verdict.CONTINUE
+
+    played = play_games(
+        schedule(player_a, player_b, plan),
+        jobs=jobs,
+        executor=executor,
+        enough=decided if sprt is not None else None,
+        on_game=on_game,
+        progress=progress,
+        notice=notice,
+        stop_requested=stop_requested,
+    )
+    kept = list(played.records)
+    sprt_outcome = sprt_prefix(sprt, {g.number: g for g in kept}) if sprt is not None else None
+    if sprt_outcome is not None and sprt_outcome.verdict is not Verdict.CONTINUE:
+        kept = [g for g in kept if g.number <= sprt_outcome.games]  # the same stop for any finishing order
+    result = MatchResult(player_a.name, player_b.name, plan.rules, plan.movetime, tuple(kept))
+    return MatchOutcome(result, sprt_outcome, played.interrupted, played.unplayed, played.notices, played.error)
+
+
+def play_games(
+    tasks: list[GameTask],
+    *,
+    jobs: int | None = None,
+    executor: cf.Executor | None = None,
+    enough: Callable[[dict[int, GameRecord]], bool] | None = None,
+    on_game: Callable[[GameRecord], None] | None = None,
+    progress: Progress | None = None,
+    notice: Callable[[str], None] | None = None,
+    stop_requested: Callable[[], bool] | None = None,
+) -> GamesPlayed:
+    """Play scheduled games (their numbers distinct; each task names its own two players)
+    in parallel: ``jobs`` worker processes (default one per core, at most one per game), or
+    ``executor`` (a Dask cluster's, say) when given.  A match is one pair's schedule, a
+    tournament many pairs' (``game.bots.round_robin``).
+
     ``jobs=1`` without an executor plays in this process.  ``on_game`` hears of each
     game as it finishes (in finishing order); ``progress`` is redrawn at least once a
-    second; ``notice`` hears of dead workers and replays.  With ``sprt`` the games are
-    played as pairs until the test decides (``plan.games`` is the most it may play).  Ctrl+C
-    stops the match: the outcome says ``interrupted`` and holds the games finished.
-    ``stop_requested`` is asked about once a second: True stops the match as Ctrl+C does
-    (the match command's signal handler sets it; it also stops a match whose
+    second; ``notice`` hears of dead workers and replays.  ``enough`` is asked after each
+    game with the games finished so far: True stops the rest (an SPRT that has decided).
+    Ctrl+C stops the games: the outcome says ``interrupted`` and holds the games finished.
+    ``stop_requested`` is asked about once a second: True stops them as Ctrl+C does
+    (the match command's signal handler sets it; it also stops games whose
     KeyboardInterrupt went astray).
     """
-    tasks = schedule(player_a, player_b, plan)
     records: dict[int, GameRecord] = {}
     say = notice or (lambda text: print(text, file=sys.stderr))
     said: list[str] = []
@@ -395,7 +466,7 @@ def play_match(
     def decided() -> bool:
         if stop_requested is not None and stop_requested():
             raise KeyboardInterrupt  # stopped: the games finished so far are the outcome
-        return sprt is not None and sprt_prefix(sprt, records).verdict is not Verdict.CONTINUE
+        return enough is not None and enough(records)
 
     def finished(record: GameRecord) -> None:
         records[record.number] = record
@@ -404,7 +475,7 @@ def play_match(
         if on_game is not None:
             on_game(record)
 
-    workers = jobs if jobs is not None else default_jobs(plan.games)
+    workers = jobs if jobs is not None else default_jobs(len(tasks))
     interrupted = False
     error: str | None = None
     unplayed: list[int] = []
@@ -419,12 +490,8 @@ def play_match(
         error = str(problem)
     if progress is not None:
         progress.finish()
-    sprt_outcome = sprt_prefix(sprt, records) if sprt is not None else None
-    kept = sorted(records.values(), key=lambda g: g.number)
-    if sprt_outcome is not None and sprt_outcome.verdict is not Verdict.CONTINUE:
-        kept = [g for g in kept if g.number <= sprt_outcome.games]  # the same stop for any finishing order
-    result = MatchResult(player_a.name, player_b.name, plan.rules, plan.movetime, tuple(kept))
-    return MatchOutcome(result, sprt_outcome, interrupted, tuple(unplayed), tuple(said), error)
+    kept = tuple(sorted(records.values(), key=lambda g: g.number))
+    return GamesPlayed(kept, interrupted, tuple(unplayed), tuple(said), error)
 
 
 def _play_here(

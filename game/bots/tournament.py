@@ -39,7 +39,7 @@ from typing import IO, Any, TextIO
 
 from ai.levels import find_level
 from game.board import Board
-from game.bots.players import Failure, Player, PlayerFailed, Side, level_move
+from game.bots.players import Failure, LevelChooser, Player, PlayerFailed, Side, level_move
 from game.bots.runners import MAX_REPLAYS, MatchOutcome, forget_group, note_group
 from game.bots.statistics import GameRecord, MatchResult, fmt_elo
 from game.game_file import GameText, game_text
@@ -218,6 +218,7 @@ class EnginePlayer:
                 assert process.stdin is not None
                 process.stdin.write(b"quit\n")
                 process.stdin.flush()
+                process.stdin.close()  # and the end of its input: a bot that reads on to it ends too
                 process.wait(timeout=QUIT_SECONDS)
             except (OSError, subprocess.TimeoutExpired):
                 pass
@@ -322,9 +323,11 @@ def engine_command(text: str) -> str:
     return command
 
 
-def make_player(spec: str, *, seed: int = 0) -> Player:
+def make_player(spec: str, *, seed: int = 0, by_work: bool = False) -> Player:
     """A player from its command-line name: a level (``hard``, ``depth:6``) or
-    ``engine:COMMAND``.
+    ``engine:COMMAND``.  ``by_work``: a level plays by its work alone, with no move clock
+    (``LevelChooser``, as the ladder was measured), so no machine and no load changes its
+    moves; otherwise it plays under the match's clock (``LevelPlayer``).
 
     Raises:
         LevelNotFound: neither a level nor an engine.
@@ -332,23 +335,27 @@ def make_player(spec: str, *, seed: int = 0) -> Player:
     """
     if spec.lower().startswith(ENGINE_PREFIX):
         return EnginePlayer(engine_command(spec))
+    if by_work:
+        return LevelChooser(spec.strip().lower(), find_level(spec), seed=seed)
     return LevelPlayer(spec, seed=seed)
 
 
 @dataclass(frozen=True)
 class PlayerChoice:
     """A command-line player (a level or ``engine:COMMAND``) for ``play_match``: each
-    worker builds its own (one engine process per running game)."""
+    worker builds its own (one engine process per running game).  ``by_work``: see
+    ``make_player``."""
 
     text: str
     seed: int = 0
+    by_work: bool = False
 
     @property
     def name(self) -> str:
-        return make_player(self.text, seed=self.seed).name
+        return make_player(self.text, seed=self.seed, by_work=self.by_work).name
 
     def __call__(self) -> Player:
-        return make_player(self.text, seed=self.seed)
+        return make_player(self.text, seed=self.seed, by_work=self.by_work)
 
 
 # -- reports --------------------------------------------------------------------------
@@ -381,15 +388,23 @@ def format_report(result: MatchResult) -> str:
 
 
 def pgn_text(
-    game: GameRecord, name_a: str, name_b: str, rules: Rules, date: str, played_at: float | None = None
+    game: GameRecord,
+    name_a: str,
+    name_b: str,
+    rules: Rules,
+    date: str,
+    played_at: float | None = None,
+    *,
+    event: str | None = None,
 ) -> str:
     """One game as a game file's game (``game.game_file``): its tags, then numbered moves
     and the result; ``Round``, ``Opening`` and ``Termination`` say the match's part.
     ``played_at``: when it finished (then ``Date``, ``Time`` and ``Timestamp`` say it, and
-    two equal games of a match are two games when imported)."""
+    two equal games of a match are two games when imported).  ``event``: the ``Event`` tag
+    (default ``A vs B``)."""
     first, second = (name_a, name_b) if game.first is Side.A else (name_b, name_a)
     tags = {
-        "Event": f"{name_a} vs {name_b}",
+        "Event": event or f"{name_a} vs {name_b}",
         "Date": date,
         "Round": str(game.number),
         "Opening": game.opening,
@@ -437,11 +452,7 @@ class PgnWriter:
             self.written += 1
         except OSError as problem:
             self.failed = problem.strerror or str(problem)
-            self.warn.write(
-                f"\ncannot write {self.path}: {self.failed}; the match goes on without it "
-                f"({self.written} games written, the report has them all)\n"
-            )
-            self.warn.flush()
+            say_cannot_write(self.warn, self.path, self.failed, self.written, "match")
 
     def close(self) -> None:
         if self._file is not None:
@@ -458,10 +469,25 @@ class PgnWriter:
         many of the games it got (None when every game was written)."""
         if self.failed is None:
             return None
-        return (
-            f"match: error: cannot write {self.path}: {self.failed}; {self.written} of {self.offered} "
-            "games written to it (the report above has them all)"
-        )
+        return cannot_write_line(self.path, self.failed, self.written, self.offered, "match")
+
+
+def say_cannot_write(warn: TextIO, path: str, failed: str, written: int, what: str) -> None:
+    """Say once, as it happens, that a game file cannot be written and the ``what`` (match,
+    tournament) goes on."""
+    warn.write(
+        f"\ncannot write {path}: {failed}; the {what} goes on without it "
+        f"({written} games written, the report has them all)\n"
+    )
+    warn.flush()
+
+
+def cannot_write_line(path: str, failed: str, written: int, offered: int, what: str) -> str:
+    """The last word on a game file that failed: what failed and how many games it got."""
+    return (
+        f"{what}: error: cannot write {path}: {failed}; {written} of {offered} "
+        "games written to it (the report above has them all)"
+    )
 
 
 def format_outcome(outcome: MatchOutcome) -> str:
@@ -469,13 +495,19 @@ def format_outcome(outcome: MatchOutcome) -> str:
     lines = [format_report(outcome.result)]
     if outcome.sprt is not None:
         lines += outcome.sprt.lines()
-    if outcome.unplayed:
-        lines.append(
-            f"Not played (their worker process died {1 + MAX_REPLAYS} times): games "
-            + ", ".join(map(str, outcome.unplayed))
-        )
-    if outcome.interrupted:
-        lines.append(f"Stopped by the user after {len(outcome.result.games)} finished games.")
-    if outcome.error is not None:
-        lines.append(f"Stopped after {len(outcome.result.games)} finished games: {outcome.error}")
+    lines += stop_lines(len(outcome.result.games), outcome.unplayed, outcome.interrupted, outcome.error)
     return "\n".join(lines)
+
+
+def stop_lines(played: int, unplayed: tuple[int, ...], interrupted: bool, error: str | None) -> list[str]:
+    """What kept games from being played: given up (their workers died), Ctrl+C, an error."""
+    lines = []
+    if unplayed:
+        lines.append(
+            f"Not played (their worker process died {1 + MAX_REPLAYS} times): games " + ", ".join(map(str, unplayed))
+        )
+    if interrupted:
+        lines.append(f"Stopped by the user after {played} finished games.")
+    if error is not None:
+        lines.append(f"Stopped after {played} finished games: {error}")
+    return lines

@@ -4,14 +4,15 @@ engines) and ``connectx`` (a Kaggle ConnectX submission); ``game.bots`` does the
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from pathlib import Path
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from ai.book import BookError
 from ai.levels import LevelNotFound, find_level, level_names, strongest_level
@@ -128,6 +129,12 @@ SPRT_MAX_GAMES = 10_000
 
 def run_match(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     """match: play it with Ctrl+C and ``kill`` stopping it cleanly (the finished games still reported)."""
+    return run_stoppable(lambda stop: _match(args, out, stop))
+
+
+def run_stoppable(play: Callable[[threading.Event], int]) -> int:
+    """``play(stop)``, with Ctrl+C and ``kill PID`` raising KeyboardInterrupt in it and
+    setting ``stop`` (a match or a tournament stops cleanly, its finished games reported)."""
     main_thread = threading.current_thread() is threading.main_thread()
     stop = threading.Event()
     match_process = os.getpid()
@@ -135,7 +142,7 @@ def run_match(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     def interrupt(signum: int, frame: object) -> None:
         if os.getpid() != match_process:  # a pool worker forked a moment ago: it ignores Ctrl+C
             return
-        stop.set()  # also a flag: the match stops even where the exception goes astray
+        stop.set()  # also a flag: the games stop even where the exception goes astray
         raise KeyboardInterrupt
 
     # First of all: an exception raised inside an import (C code) can be swallowed, and the
@@ -145,10 +152,42 @@ def run_match(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         {number: signal.signal(number, interrupt) for number in (signal.SIGINT, signal.SIGTERM)} if main_thread else {}
     )
     try:
-        return _match(args, out, stop)
+        return play(stop)
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+@contextlib.contextmanager
+def closed_after(*closers: Callable[[], None] | None) -> Iterator[None]:
+    """Call each closer (a game file's, a cluster's) after the block, however it ends."""
+    try:
+        yield
+    finally:
+        for close in closers:
+            if close is not None:
+                close()
+
+
+def notice(text: str) -> None:
+    """A runner's notice (a worker died, games replayed) on a line of its own, below the
+    progress line."""
+    print(f"\n{text}", file=sys.stderr, flush=True)
+
+
+def player_choices(texts: list[str], seed: int, *, by_work: bool = False) -> list[PlayerChoice]:
+    """The players named on the command line, each checked before any game.
+
+    Raises:
+        CliError: an unknown level, or an engine command that names no program to run.
+    """
+    try:
+        choices = [PlayerChoice(text, seed, by_work) for text in texts]
+        for choice in choices:
+            make_player(choice.text, seed=seed, by_work=by_work)
+    except (LevelNotFound, ValueError) as error:
+        raise CliError(str(error)) from None
+    return choices
 
 
 def _match(args: argparse.Namespace, out: TextIO, stop: threading.Event) -> int:
@@ -156,12 +195,9 @@ def _match(args: argparse.Namespace, out: TextIO, stop: threading.Event) -> int:
     rules = rules_from_args(args)
     jobs, sprt = _match_options(args)
     seed = args.seed if args.seed is not None else 0
-    try:
-        specs = [PlayerChoice(args.player_a, seed), PlayerChoice(args.player_b, seed)]
-        names = [make_player(spec.text, seed=seed).name for spec in specs]  # checks both before any game
-    except (LevelNotFound, ValueError) as error:
-        raise CliError(str(error)) from None
-    executor, close_cluster = _match_cluster(args.cluster)
+    specs = player_choices([args.player_a, args.player_b], seed)
+    names = [spec.name for spec in specs]
+    executor, close_cluster = match_cluster(args.cluster)
     pgn = PgnWriter(args.pgn, names[0], names[1], rules) if args.pgn else None
     if args.pgn:
         check_name_length(args.pgn, f"--pgn {short(args.pgn)}")
@@ -171,7 +207,7 @@ def _match(args: argparse.Namespace, out: TextIO, stop: threading.Event) -> int:
             raise CliError(
                 _("cannot write {pgn}: {value}").format(pgn=args.pgn, value=error.strerror or error)
             ) from None
-    try:
+    with closed_after(pgn.close if pgn is not None else None, close_cluster):
         outcome = play_match(
             specs[0],
             specs[1],
@@ -181,25 +217,36 @@ def _match(args: argparse.Namespace, out: TextIO, stop: threading.Event) -> int:
             sprt=sprt,
             on_game=pgn.add if pgn is not None else None,
             progress=Progress(args.games, sprt=sprt),
-            notice=lambda text: print(f"\n{text}", file=sys.stderr, flush=True),
+            notice=notice,
             stop_requested=stop.is_set,
         )
-    finally:
-        if pgn is not None:
-            pgn.close()
-        if close_cluster is not None:
-            close_cluster()
     print(format_outcome(outcome), file=out)
+    return last_words(pgn, args.pgn, out, interrupted=outcome.interrupted, error=outcome.error)
+
+
+class GameFile(Protocol):
+    """A ``--pgn`` file being written as games finish (a match's, a tournament's)."""
+
+    failed: str | None
+    written: int
+
+    def failure_line(self) -> str | None: ...
+
+
+def last_words(pgn: GameFile | None, path: str | None, out: TextIO, *, interrupted: bool, error: str | None) -> int:
+    """After the report: where the games went (on ``out``) or, as the very last line,
+    that they could not all go there; returns the exit code (130 stopped by the user, 1
+    an error or a game file that failed, else 0)."""
     if pgn is not None and pgn.failed is None and pgn.written:
-        print(_("Games written to {pgn}").format(pgn=args.pgn), file=out)
+        print(_("Games written to {pgn}").format(pgn=path), file=out)
     failure = pgn.failure_line() if pgn is not None else None
     if failure is not None:  # the last line: not lost among the progress lines
         print(failure, file=sys.stderr)
-    if outcome.interrupted:
+    if interrupted:
         return 130
-    if outcome.error is not None:
+    if error is not None:
         return 1
-    return 1 if pgn is not None and pgn.failed is not None else 0
+    return 1 if failure is not None else 0
 
 
 def _match_options(args: argparse.Namespace) -> tuple[int, Sprt | None]:
@@ -211,13 +258,7 @@ def _match_options(args: argparse.Namespace) -> tuple[int, Sprt | None]:
     """
     if args.games is None:
         args.games = SPRT_MAX_GAMES if args.sprt is not None else 20
-    if not 1 <= args.games <= MAX_MATCH_GAMES:
-        raise CliError(f"--games must be 1..{MAX_MATCH_GAMES:,}, not {args.games}")
-    if not 1 <= args.movetime <= MAX_MOVETIME_MS:
-        raise CliError(f"--movetime must be 1..{MAX_MOVETIME_MS:,} ms, not {args.movetime}")
-    jobs: int = args.jobs if args.jobs is not None else default_jobs(args.games)
-    if not 1 <= jobs <= MAX_MATCH_JOBS:
-        raise CliError(f"--jobs must be 1..{MAX_MATCH_JOBS}, not {jobs}")
+    jobs = checked_jobs(args.games, args.movetime, args.jobs)
     if args.sprt is None:
         return jobs, None
     try:
@@ -226,7 +267,24 @@ def _match_options(args: argparse.Namespace) -> tuple[int, Sprt | None]:
         raise CliError(str(error)) from None
 
 
-def _match_cluster(address: str | None) -> tuple[Executor | None, Callable[[], None] | None]:
+def checked_jobs(games: int, movetime: int, jobs: int | None, *, games_option: str = "--games") -> int:
+    """The games (``games_option`` says which option gave them), ``--movetime`` and
+    ``--jobs`` checked; returns the jobs (default: one per core, at most one per game).
+
+    Raises:
+        CliError: a number out of its range.
+    """
+    if not 1 <= games <= MAX_MATCH_GAMES:
+        raise CliError(f"{games_option} must be 1..{MAX_MATCH_GAMES:,}, not {games}")
+    if not 1 <= movetime <= MAX_MOVETIME_MS:
+        raise CliError(f"--movetime must be 1..{MAX_MOVETIME_MS:,} ms, not {movetime}")
+    chosen: int = jobs if jobs is not None else default_jobs(games)
+    if not 1 <= chosen <= MAX_MATCH_JOBS:
+        raise CliError(f"--jobs must be 1..{MAX_MATCH_JOBS}, not {chosen}")
+    return chosen
+
+
+def match_cluster(address: str | None) -> tuple[Executor | None, Callable[[], None] | None]:
     """The executor of the Dask cluster at ``address`` and what closes it; (None, None)
     without ``--cluster`` (the games run here).
 
