@@ -22,12 +22,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class Match:
-    """``main.py match ...`` in its own process group; its stderr (the progress line and
-    the notices) read as it comes, so a test can wait for a number of finished games."""
+    """``main.py match ...`` (or ``command``: ``tournament``) in its own process group; its
+    stderr (the progress line and the notices) read as it comes, so a test can wait for a
+    number of finished games."""
 
-    def __init__(self, *argv: str):
+    def __init__(self, *argv: str, command: str = "match"):
         self.process = subprocess.Popen(
-            [sys.executable, str(ROOT / "main.py"), "match", *argv],
+            [sys.executable, str(ROOT / "main.py"), command, *argv],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -70,6 +70,11 @@ COMMANDS = (
         "game.cli.matches",
     ),
     Command("match", "play a match between levels or external engines, with W/D/L, score and Elo", "game.cli.matches"),
+    Command(
+        "tournament",
+        "a round robin or gauntlet of many levels or engines, with a rating list, intervals and LOS",
+        "game.cli.tournaments",
+    ),
     Command("connectx", "write a Kaggle ConnectX submission (one self-contained main.py)", "game.cli.matches"),
     Command(
         "review",
@@ -100,6 +105,7 @@ HELP_ORDER = (
     "depth-chart",
     "engine",
     "match",
+    "tournament",
     "connectx",
     "review",
     "games",
