@@ -222,3 +222,35 @@ def test_connectx_with_any_options(out, level):
         (Path(folder) / "file.txt").write_text("keep me")
         args = ["connectx", "--out", str(Path(folder) / out) if out else ""] + (["--level", level] if level else [])
         assert_clean(run(*args, cwd=Path(folder)), (Path(folder) / "file.txt", b"keep me"))
+
+
+tournament_players = st.sampled_from(["depth:1", "Beginner", "beginner", "nonsense", "engine:", "mcts:0", "depth:2"])
+opening_bytes = st.one_of(
+    st.lists(st.text(alphabet="12345678# \tx\x00é", max_size=12), max_size=4).map(
+        lambda lines: "\n".join(lines).encode()
+    ),
+    st.binary(max_size=60),
+)
+
+
+@pytest.mark.slow
+@FUZZ
+@given(
+    players=st.lists(tournament_players, min_size=0, max_size=3),
+    games=st.sampled_from(["1", "0", "-1", "x", "99999999999999999999"]),
+    anchor=st.sampled_from([None, "depth:1", "nobody", ""]),
+    gauntlet=st.booleans(),
+    openings=st.one_of(st.none(), opening_bytes),
+    rules=rule_options,
+)
+def test_tournament_with_any_options(players, games, anchor, gauntlet, openings, rules):
+    """Issue 51: any players, numbers, anchor and openings file: a table or one clean line."""
+    with tempfile.TemporaryDirectory() as folder:
+        args = ["tournament", *players, "--games-per-pair", games, "--jobs", "1", "--movetime", "50"]
+        args += ["--anchor", anchor] * (anchor is not None) + ["--gauntlet"] * gauntlet + options(*rules)
+        inputs = []
+        if openings is not None:
+            (Path(folder) / "openings.txt").write_bytes(openings)
+            args += ["--openings", "openings.txt"]
+            inputs.append((Path(folder) / "openings.txt", openings))
+        assert_clean(run(*args, "--pgn", "games.pgn", cwd=Path(folder)), *inputs)

@@ -116,7 +116,7 @@ def test_a_worker_keeps_at_most_a_few_players_and_closes_the_rest():
     """The games of a tournament go round the pairs: a thread keeps ``KEPT_PLAYERS`` players
     built (an engine each), closing the one it used least lately."""
     tally = Tally()
-    players = tuple(CountedSpec(name, tally) for name in ("depth:1", "depth:2", "beginner", "easy"))
+    players = tuple(CountedSpec(name, tally) for name in ("depth:1", "depth:2", "beginner", "depth:3"))
     plan = TournamentPlan(players, MatchPlan(Rules(), games=2, seed=1))
     played = play_games([task for task, _, _ in plan.schedule()], jobs=1)
     assert len(played.records) == plan.total and played.error is None

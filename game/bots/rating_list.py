@@ -129,10 +129,12 @@ def fit_ratings(
     *,
     anchor: int = 0,
     anchor_elo: float = 0.0,
+    with_intervals: bool = True,
     with_los: bool = True,
 ) -> RatingList:
-    """The maximum-likelihood ratings of ``names``, their 95% intervals and (unless
-    ``with_los`` is False: a progress line needs only the order) the LOS matrix.
+    """The maximum-likelihood ratings of ``names``, their 95% intervals and the LOS matrix
+    (``with_intervals``, ``with_los`` False: not worked out, the intervals then nothing
+    but the rating and LOS empty; a progress line needs only the order).
 
     Args:
         names: the players.
@@ -150,7 +152,7 @@ def fit_ratings(
     best = _maximize(table, _Constraint.anchored(table.size, anchor))
     above, below = table.places(anchor)
     group = [i for i in range(table.size) if table.reach[i, anchor] and table.reach[anchor, i]]
-    deviations = _deviations(table, anchor, group)
+    deviations = _deviations(table, anchor, group) if with_intervals else {}
     ratings = []
     for i, name in enumerate(table.names):
         if i in group:
@@ -158,8 +160,8 @@ def fit_ratings(
             half = Z_95 * deviations.get(i, 0.0)
             value, low, high = elo, elo - half, elo + half
         elif above[i] or below[i]:
-            bound = _profile_bound(table, anchor, i, best.loglik, upwards=bool(below[i]))
             value = math.inf if above[i] else -math.inf
+            bound = _profile_bound(table, anchor, i, best.loglik, upwards=bool(below[i])) if with_intervals else value
             low, high = (bound, math.inf) if above[i] else (-math.inf, bound)
         else:
             value, low, high = math.nan, -math.inf, math.inf

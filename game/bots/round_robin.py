@@ -202,10 +202,12 @@ class TournamentOutcome:
             return Anchor(player, float(ladder[self.names[player].lower()]), True)
         return Anchor(player, 0.0, False)
 
-    def ratings(self, anchor: Anchor, *, with_los: bool = True) -> RatingList:
-        """The rating list of the games played (``game.bots.rating_list``)."""
+    def ratings(self, anchor: Anchor, *, detail: bool = True) -> RatingList:
+        """The rating list of the games played (``game.bots.rating_list``); ``detail``
+        False: the ratings alone, without intervals and LOS (a progress line's leader)."""
         points, games = self.score_table()
-        return fit_ratings(self.names, points, games, anchor=anchor.player, anchor_elo=anchor.elo, with_los=with_los)
+        names, held, elo = self.names, anchor.player, anchor.elo
+        return fit_ratings(names, points, games, anchor=held, anchor_elo=elo, with_intervals=detail, with_los=detail)
 
 
 class TournamentProgress(Progress):
@@ -223,7 +225,7 @@ class TournamentProgress(Progress):
         now = time.perf_counter()
         if records and len(records) != self._fitted[0] and now - self._fitted[1] >= PROGRESS_SECONDS:
             outcome = TournamentOutcome(self.plan, tuple(self.plan.placed(record) for record in records))
-            ratings = outcome.ratings(outcome.anchor(), with_los=False)
+            ratings = outcome.ratings(outcome.anchor(), detail=False)
             best = ratings.ratings[ratings.ranked()[0]]
             self._leader = f", leader {best.name} ({rating_text(best.elo)})"
             self._fitted = (len(records), now)

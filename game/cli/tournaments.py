@@ -27,7 +27,7 @@ from game.bots.round_robin import (
 from game.bots.runners import MatchPlan
 from game.cli.commands import CommandCode
 from game.cli.errors import CliError
-from game.cli.files import check_name_length, shown
+from game.cli.files import check_name_length, check_output, shown
 from game.cli.matches import (
     MAX_MATCH_GAMES,
     checked_jobs,
@@ -46,6 +46,7 @@ from game.sources import SourceError, read_text_file
 
 DEFAULT_GAMES_PER_PAIR = 8
 MAX_PLAYERS = 64
+MAX_ANCHOR_ELO = 100_000
 
 
 def add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
@@ -117,7 +118,7 @@ def _tournament(args: argparse.Namespace, out: TextIO, stop: threading.Event) ->
     rules = rules_from_args(args)
     plan, jobs = _plan(args, rules)
     anchor_player = _anchor_player(args, plan)
-    pgn = _pgn_file(args.pgn, plan) if args.pgn else None
+    pgn = _pgn_file(args.pgn, plan, args.openings) if args.pgn else None
     executor, close_cluster = match_cluster(args.cluster)
     with closed_after(pgn.close if pgn is not None else None, close_cluster):
         outcome = play_tournament(
@@ -184,6 +185,10 @@ def _anchor_player(args: argparse.Namespace, plan: TournamentPlan) -> int | None
     Raises:
         CliError: no such player, or a gauntlet anchored elsewhere than its base.
     """
+    if args.anchor_elo is not None and not abs(args.anchor_elo) <= MAX_ANCHOR_ELO:  # nan too
+        raise CliError(
+            f"--anchor-elo must be a number from -{MAX_ANCHOR_ELO:,} to {MAX_ANCHOR_ELO:,}, not {args.anchor_elo}"
+        )
     if args.anchor is None:
         return None
     wanted = args.anchor.strip().lower()
@@ -223,9 +228,12 @@ def read_openings(path: str, rules: Rules) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _pgn_file(path: str, plan: TournamentPlan) -> TournamentPgn:
-    """The game file ``--pgn`` asks for, its path checked first (``check_pgn_path``)."""
+def _pgn_file(path: str, plan: TournamentPlan, openings: str | None) -> TournamentPgn:
+    """The game file ``--pgn`` asks for, its path checked first (``check_pgn_path``; never
+    the ``--openings`` file)."""
     check_pgn_path(path)
+    if openings is not None:
+        check_output(path, openings)
     return TournamentPgn(path, plan)
 
 
@@ -249,6 +257,8 @@ def check_pgn_path(path: str) -> None:
         raise CliError(f"--pgn {shown(path)} is a folder; give a file name to write")
     if info is not None and not stat.S_ISREG(info.st_mode):
         raise CliError(f"--pgn {shown(path)} is not a regular file (a device or a pipe); give a file name to write")
+    if info is not None and not os.access(target, os.W_OK):  # renaming over it would replace it all the same
+        raise CliError(f"--pgn {shown(path)} is read-only; give another file name")
     if not target.parent.is_dir():
         raise CliError(f"--pgn {shown(path)}: the folder {shown(target.parent)} does not exist")
     try:
