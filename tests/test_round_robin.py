@@ -326,6 +326,7 @@ def test_pgn_has_every_game_in_tournament_order_and_a_bad_path_is_refused(tmp_pa
         (["hard", "easy", "medium", "--gauntlet", "--anchor", "easy"], "a gauntlet rates the others against its base"),
         (["hard", "engine:/no/such/bot"], "no program '/no/such/bot' to run"),
         (["hard", "easy", "--jobs", "0"], "--jobs must be 1.."),
+        (["hard", "easy", "--anchor-elo", "nan"], "--anchor-elo must be a number from"),
     ],
 )
 def test_bad_arguments_are_refused_in_one_line(argv, said, capsys):
@@ -343,6 +344,10 @@ def test_an_openings_file_is_checked_line_by_line(tmp_path, capsys):
     over.write_text("1212121\n")
     assert main(["tournament", "hard", "easy", "--openings", str(over)]) == 2
     assert "line 1: 1212121 ends the game" in capsys.readouterr().err
+    good = tmp_path / "good.txt"
+    good.write_text("344\n")
+    assert main(["tournament", "hard", "easy", "--openings", str(good), "--pgn", str(good)]) == 2
+    assert "is also the input" in capsys.readouterr().err and good.read_text() == "344\n"
 
 
 @pytest.mark.slow
