@@ -18,7 +18,7 @@ from game.board import Termination
 from game.bots.players import Side
 from game.bots.rating_report import format_tournament
 from game.bots.round_robin import Format, TournamentOutcome, TournamentPlan, play_tournament
-from game.bots.runners import KEPT_PLAYERS, MatchPlan, play_games
+from game.bots.runners import KEPT_PLAYERS, MatchPlan, client_executor, play_games
 from game.bots.statistics import GameRecord, elo_of
 from game.bots.tournament import PlayerChoice
 from game.cli.main import main
@@ -187,6 +187,23 @@ def test_two_workers_and_the_same_seed_play_the_same_tournament_and_table():
     assert not children_left(before)
     other_seed = TournamentPlan(plan.players, MatchPlan(Rules(), games=2, seed=5))
     assert [task.opening for task, _, _ in other_seed.schedule()][:2] != [g.record.opening for g in one.games][:2]
+
+
+@pytest.mark.slow
+def test_a_tournament_on_a_local_dask_cluster_plays_the_same_games_as_one_worker():
+    distributed = pytest.importorskip("distributed")
+    plan = TournamentPlan(choices("depth:2", "beginner", "depth:3", seed=7), MatchPlan(Rules(), games=2, seed=7))
+    reference = play_tournament(plan, jobs=1)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:  # in-process: no port opened
+        executor, close = client_executor(distributed.Client(cluster))
+        try:
+            outcome = play_tournament(plan, executor=executor)
+        finally:
+            close()
+    assert [g.record.moves for g in outcome.games] == [g.record.moves for g in reference.games]
+    assert len(outcome.games) == plan.total
 
 
 def tournament(*argv: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:

@@ -67,13 +67,14 @@ class TournamentPlan:
     def __post_init__(self) -> None:
         if len(self.players) < 2:
             raise ValueError("a tournament needs at least two players")
-        names = [player.name for player in self.players]
+        names = self.names
         twice = sorted({name for name in names if names.count(name) > 1})
         if twice:
             raise ValueError(f"each player once: {', '.join(twice)} is named more than once")
 
-    @property
+    @functools.cached_property
     def names(self) -> tuple[str, ...]:
+        """The players' names, in the order given."""
         return tuple(player.name for player in self.players)
 
     def pairs(self) -> list[tuple[int, int]]:
