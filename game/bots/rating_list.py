@@ -322,7 +322,10 @@ def _deviations(table: _Table, anchor: int, group: list[int]) -> dict[int, float
     weight = part.games * expected * expected.T
     information = np.diag(weight.sum(axis=1)) - weight
     keep = [k for k in range(len(inside)) if k != at]
-    covariance = np.linalg.inv(information[np.ix_(keep, keep)])
+    try:
+        covariance = np.linalg.inv(information[np.ix_(keep, keep)])
+    except np.linalg.LinAlgError:  # no curvature to speak of (gaps beyond any double): no bound
+        return {inside[k]: math.inf for k in keep}
     return {inside[k]: math.sqrt(max(0.0, covariance[n, n])) * NATURAL for n, k in enumerate(keep)}
 
 
