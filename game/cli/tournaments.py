@@ -115,6 +115,8 @@ def run_tournament(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
 
 
 def _tournament(args: argparse.Namespace, out: TextIO, stop: threading.Event) -> int:
+    """``tournament``, with Ctrl+C setting ``stop`` (``run_tournament``): every argument
+    checked before the first game, then the games, then the table."""
     rules = rules_from_args(args)
     plan, jobs = _plan(args, rules)
     anchor_player = _anchor_player(args, plan)
