@@ -7,6 +7,9 @@
 - ``runners``: one game, and the runners that play a match's games in this process, in
   worker processes or on a Dask cluster;
 - ``tournament``: matches between levels and external engines, with a report and PGN;
+- ``round_robin``: tournaments of many players (a round robin or a gauntlet) on the runner;
+- ``rating_list``: the maximum-likelihood rating list of many players' games, with
+  intervals and LOS; ``rating_report``: a tournament's table, JSON object and game file;
 - ``cluster``: a match's games on a Dask cluster;
 - ``connectx``: the agent for Kaggle's ConnectX and its self-contained submission file.
 """
