@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from ai.ladder import LEVEL_RATINGS
-from game.board import Termination
+from game.board import Board, Termination
 from game.bots.players import Side
 from game.bots.rating_report import format_tournament
 from game.bots.round_robin import Format, TournamentOutcome, TournamentPlan, play_tournament
 from game.bots.runners import KEPT_PLAYERS, MatchPlan, client_executor, play_games
 from game.bots.statistics import GameRecord, elo_of
-from game.bots.tournament import PlayerChoice
+from game.bots.tournament import EnginePlayer, PlayerChoice
 from game.cli.main import main
 from game.game_file import read_games
 from game.rules import Rules
@@ -376,3 +376,19 @@ def test_the_openings_of_a_file_are_the_ones_played(tmp_path, capsys):
     games = json.loads(capsys.readouterr().out)["games"]
     assert [game["opening"] for game in games] == ["11", "11", "77", "77"]
     assert all(game["moves"].startswith(game["opening"]) for game in games)
+
+
+def test_closing_an_engine_that_ignores_quit_ends_its_input_and_it_leaves_by_itself(tmp_path):
+    """A tournament's worker closes engines as the pairs go round: one that reads on to the
+    end of its input and never heeds ``quit`` ends at once, not killed after 2 s."""
+    source = LEFTMOST + (
+        "import sys\nfor line in sys.stdin:\n    words = line.split()\n"
+        "    if words and words[0] == 'position':\n        position = words\n"
+        "    elif words and words[0] == 'go':\n        print(f'bestmove {leftmost(position)}', flush=True)\n"
+    )
+    bot = EnginePlayer(write_bot(tmp_path, "deaf", source), name="deaf")
+    assert bot.choose(Board(Rules()), 2.0) == 0
+    process = bot._process
+    assert process is not None
+    bot.close()
+    assert process.returncode == 0  # it ended by itself; -9 had it been killed
