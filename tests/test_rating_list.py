@@ -51,6 +51,7 @@ def gauntlet(size: int) -> list[tuple[int, int]]:
     return [(0, b) for b in range(1, size)]
 
 
+@pytest.mark.slow  # 800 fits: a few seconds
 @pytest.mark.parametrize(
     ("schedule", "games", "draws"),
     [(round_robin, 10, 0.0), (round_robin, 10, 0.3), (gauntlet, 20, 0.0), (gauntlet, 20, 0.3)],
