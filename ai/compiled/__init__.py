@@ -6,6 +6,9 @@
   ``LOADER``.
 - ``search_kernel``: one pass of the play search (an explicit stack), its C entry,
   ``LOADER`` and the Python side that runs its passes for ``ai.search``.
+- ``mcts_kernel``: Monte Carlo tree search's playouts (selection, expansion, the playout,
+  back-up, MCTS-Solver's proofs), its C entry, ``LOADER``, the generator and the logarithm
+  both sides share, and the Python side that grows a search's arrays a batch at a time.
 - ``kernel_file``: how a kernel is compiled (``build``), kept as machine code in the
   user's cache folder and loaded without numba, and ``KernelLoader``, the loading rules
   (``CONNECT4_PURE_PYTHON``, one warning, background preparation, damaged files rebuilt).
@@ -27,6 +30,13 @@ contract of each, stated here once:
   (noise included), hence the same move, value, principal variation, root values and
   counts.  Held by tests/test_search_kernel.py (6x7, 7x8, connect 5, every preset,
   depths 1-10 with and without pruning).
+- ``mcts_kernel.grow`` is ``ai.mcts._Grower`` playout for playout: the same seed grows the
+  same tree (every node's parent, move, visits, score, result and proof; every playout's
+  node, result and random moves), with and without MCTS-Solver, with either playout
+  policy, because both draw from ``mcts_kernel.rng_next`` (xorshift128 on 32-bit words:
+  the same numbers from Python ints and numba's int64) and compute UCB with
+  ``mcts_kernel.uct_log`` (basic arithmetic, no ``libm``), so the tree is also the same on
+  every machine.  Held by tests/test_mcts_kernel.py (six rule sets, both switches).
 - ``bits.threats`` and ``bits.line_starts`` are ``ai.bitboard.Geometry``'s generated
   ``threats`` and ``line_starts`` (the reference searches' straight-line source) for
   every K, board and gravity the kernels take.  Held by tests/test_bits.py.

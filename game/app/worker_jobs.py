@@ -29,7 +29,7 @@ import numpy as np
 
 from ai.answer import Answer, DecidedBy, Purpose
 from ai.book import BookError, book, early_scores
-from ai.compiled import search_kernel, solver_kernel
+from ai.compiled import mcts_kernel, search_kernel, solver_kernel
 from ai.compiled.kernel_file import pure_python_forced
 from ai.depth_truth import benchmark_boards, depth_truth
 from ai.explain.explainer import ExplainError, explain, explain_move
@@ -327,6 +327,7 @@ def _prepare_fast_solver(send: Callable[[WorkerMessage], None]) -> None:
             )
         )
     preparing.join()
+    mcts_kernel.LOADER.prepare_in_background()  # after the solver: numba compiles one kernel at a time
     if solver_kernel.LOADER.is_ready():
         if announced:
             seconds = time.perf_counter() - started
