@@ -43,6 +43,8 @@ class Level:
     endgame_percent: int = 0  # ... or from this share of the cells, where more (``endgame_cells_on``)
     solver_nodes: int = SOLVER_NODES  # the exact solver's nodes per move (endgame, openings, Perfect's distances)
     playouts: int = 0  # Monte Carlo tree search with this many playouts instead of minimax (0: minimax)
+    mcts_solver: bool = False  # MCTS-Solver: proven results propagate up MCTS's tree
+    mcts_tactics: bool = False  # MCTS's playouts win at once, else block, else play at random
 
     @property
     def is_mcts(self) -> bool:
@@ -142,16 +144,26 @@ English, translated where shown (``game.i18n``)."""
 
 DEPTH_PREFIX = "depth:"
 MCTS_PREFIX = "mcts:"
+MCTS_SOLVER_SUFFIX = "+solver"
+MCTS_TACTICS_SUFFIX = "+tactics"
+"""``mcts:N+solver+tactics``: MCTS-Solver, tactical playouts (either, both, in any order)."""
 MCTS_PLAYOUTS = (0, 1_000, 5_000, 20_000)
 """Playouts a move offered in the level select (0: minimax, the search rows apply)."""
 MCTS_MAX_PLAYOUTS = 1_000_000
 """The most playouts ``mcts:N`` takes (``ai.mcts.MAX_PLAYOUTS``)."""
 
 
-def mcts_level(playouts: int) -> Level:
+def mcts_level(playouts: int, *, solver: bool = False, tactics: bool = False) -> Level:
     """The level ``mcts:N``: Monte Carlo tree search with ``playouts`` playouts a move,
-    nothing else (no book, no solver: MCTS as the textbook has it)."""
-    return Level(playouts=playouts)
+    nothing else (no book, no exact solver: MCTS as the textbook has it); ``solver`` makes
+    it MCTS-Solver (``mcts:N+solver``), ``tactics`` its playouts tactical (``+tactics``)."""
+    return Level(playouts=playouts, mcts_solver=solver, mcts_tactics=tactics)
+
+
+def mcts_name(level: Level) -> str:
+    """The name ``find_level`` reads back for an MCTS level: ``mcts:N[+solver][+tactics]``."""
+    solver = MCTS_SOLVER_SUFFIX if level.mcts_solver else ""
+    return f"{MCTS_PREFIX}{level.playouts}{solver}{MCTS_TACTICS_SUFFIX if level.mcts_tactics else ''}"
 
 
 class LevelNotFound(ValueError):
@@ -160,12 +172,16 @@ class LevelNotFound(ValueError):
 
 def level_names() -> list[str]:
     """The names ``find_level`` accepts, for messages and ``--help``."""
-    return [name.lower() for name in PRESETS] + [f"{DEPTH_PREFIX}N", f"{MCTS_PREFIX}N"]
+    return [name.lower() for name in PRESETS] + [
+        f"{DEPTH_PREFIX}N",
+        f"{MCTS_PREFIX}N[{MCTS_SOLVER_SUFFIX}][{MCTS_TACTICS_SUFFIX}]",
+    ]
 
 
 def find_level(name: str) -> Level:
     """Return the level called ``name``: a preset (any case), ``depth:N`` (N >= 1) or
-    ``mcts:N`` (Monte Carlo tree search with N playouts a move, 1 <= N <= 1,000,000).
+    ``mcts:N`` (Monte Carlo tree search with N playouts a move, 1 <= N <= 1,000,000), with
+    ``+solver`` (MCTS-Solver) and ``+tactics`` (tactical playouts) after it if wanted.
 
     Raises:
         LevelNotFound: the name is unknown or N is not a positive whole number.
@@ -180,9 +196,14 @@ def find_level(name: str) -> Level:
             return Level(int(digits))
         raise LevelNotFound(f"bad depth in {name!r}: expected depth:N with N >= 1")
     if text.lower().startswith(MCTS_PREFIX):
-        digits = text[len(MCTS_PREFIX) :]
+        digits, *switches = text[len(MCTS_PREFIX) :].lower().replace("+", " +").split(" ")
+        known = {MCTS_SOLVER_SUFFIX, MCTS_TACTICS_SUFFIX}
+        if set(switches) - known or len(set(switches)) != len(switches):
+            raise LevelNotFound(f"bad switch in {name!r}: expected mcts:N{MCTS_SOLVER_SUFFIX}{MCTS_TACTICS_SUFFIX}")
         if digits.isascii() and digits.isdigit() and len(digits) <= 7 and 1 <= int(digits) <= MCTS_MAX_PLAYOUTS:
-            return mcts_level(int(digits))
+            return mcts_level(
+                int(digits), solver=MCTS_SOLVER_SUFFIX in switches, tactics=MCTS_TACTICS_SUFFIX in switches
+            )
         raise LevelNotFound(f"bad playouts in {name!r}: expected mcts:N with N from 1 to {MCTS_MAX_PLAYOUTS:,}")
     raise LevelNotFound(f"unknown level {name!r}: expected one of {', '.join(level_names())}")
 
@@ -206,7 +227,10 @@ def level_label(level: Level) -> str:
     if name is not None:
         return name
     if level.is_mcts:
-        return _("MCTS {playouts:,}").format(playouts=level.playouts)
+        label = (_("MCTS-Solver {playouts:,}") if level.mcts_solver else _("MCTS {playouts:,}")).format(
+            playouts=level.playouts
+        )
+        return _("{label}, tactical playouts").format(label=label) if level.mcts_tactics else label
     return _("depth {depth}").format(depth=level.depth)
 
 
@@ -233,13 +257,7 @@ def exact_knowledge(level: Level, rules: Rules) -> str | None:
 def describe(level: Level, rules: Rules) -> list[str]:
     """Sentences for the level select: what the setting means and what it costs."""
     if level.is_mcts:
-        return [
-            _(
-                "Monte Carlo tree search: {playouts:,} random games played to the end for each move, "
-                "no heuristic; the tree grows where the results look best."
-            ).format(playouts=level.playouts),
-            _("The random games are seeded: the same position gets the same move on every machine."),
-        ]
+        return _mcts_lines(level)
     depth = level.depth
     worst = full_tree_positions(rules, depth)
     if level.perfect:
@@ -303,6 +321,36 @@ def describe(level: Level, rules: Rules) -> list[str]:
                 noise=level.noise
             )
         )
+    return lines
+
+
+MCTS_MEASURED: dict[tuple[int, bool, bool], str] = {}
+"""What seeded matches measured of each MCTS level the level screen offers (playouts,
+solver, tactics): one line each, from ``python -m lab.strength --mcts`` (docs/strength.md)."""
+
+
+def _mcts_lines(level: Level) -> list[str]:
+    """The level screen's sentences for a level ``mcts:N``: the search, its switches, its strength."""
+    lines = [
+        _(
+            "Monte Carlo tree search: {playouts:,} random games played to the end for each move, "
+            "no heuristic; the tree grows where the results look best."
+        ).format(playouts=level.playouts)
+    ]
+    if level.mcts_solver:
+        lines.append(
+            _(
+                "MCTS-Solver: a position whose result is certain (a finished game, a winning move, "
+                "every move answered) is proven, the proofs climb the tree, and a proven move is "
+                "played at once."
+            )
+        )
+    if level.mcts_tactics:
+        lines.append(_("Tactical playouts: a side that can win at once does, else it blocks a win at once."))
+    lines.append(_("The random games are seeded: the same position gets the same move on every machine."))
+    measured = MCTS_MEASURED.get((level.playouts, level.mcts_solver, level.mcts_tactics))
+    if measured:
+        lines.append(_(measured))
     return lines
 
 

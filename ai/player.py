@@ -31,7 +31,7 @@ from ai.book import BookError, BookFile
 from ai.book_check import trusted_book
 from ai.exact import ExactScore
 from ai.levels import OFF_BOARD_LEVEL, PRESETS, Level, exact_nodes, level_played, solvable, solver_nodes_for
-from ai.mcts import mcts
+from ai.mcts import PlayoutPolicy, Proved, mcts
 from ai.perfect import PerfectPlayer, shared_player
 from ai.search import game_over_value, search
 from ai.search_types import ProgressCallback, SearchCancelled, SearchProgress, SearchResult
@@ -304,6 +304,8 @@ def _monte_carlo(level: Level, position: _Position, asked: Asked) -> Answer:
         level.playouts,
         to_move=position.to_move,
         seed=asked.seed,
+        solver=level.mcts_solver,
+        policy=PlayoutPolicy.TACTICAL if level.mcts_tactics else PlayoutPolicy.RANDOM,
         time_limit=position.soft_limit,
         should_stop=position.should_stop,
     )
@@ -311,11 +313,17 @@ def _monte_carlo(level: Level, position: _Position, asked: Asked) -> Answer:
     if not found.completed:
         said = _("the clock ran out after {playouts:,} of {asked:,} playouts: their most-visited move answered")
         note = said.format(playouts=found.playouts, asked=found.asked)
+    proved = found.proved
+    exact = None
+    if proved is not None:  # MCTS-Solver proved the position: its outcome is exact
+        outcome = {Proved.WIN: 1, Proved.DRAW: 0, Proved.LOSS: -1}[proved]
+        exact = ExactScore.from_outcome(outcome, position.to_move)
     return Answer(
         found.move,
         DecidedBy.MCTS,
         level,
         found.value,
+        exact=exact,
         nodes=len(found.tree),
         note=note,
         mcts=found,

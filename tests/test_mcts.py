@@ -8,9 +8,10 @@ import math
 import pytest
 
 from ai.answer import DecidedBy
-from ai.levels import LevelNotFound, find_level, level_label, level_names
+from ai.levels import LevelNotFound, find_level, level_label, level_names, mcts_name
 from ai.mcts import DRAW, MAX_WON, MIN_WON, MctsError, mcts
-from ai.player import choose_move
+from ai.player import choose_move, column_scores
+from ai.search import search
 from ai.search_types import SearchCancelled
 from game.board import Board
 from game.bots import connectx
@@ -158,10 +159,14 @@ def test_a_stop_request_cancels_and_a_clock_answers_with_the_playouts_so_far():
 def test_the_level_mcts_n_is_found_by_name_and_plays_its_search():
     level = find_level("MCTS:3000")
     assert level.playouts == 3000 and level.is_mcts and level_label(level) == "MCTS 3,000"
-    assert "mcts:N" in level_names()
-    for bad in ("mcts:0", "mcts:", "mcts:1e3", "mcts:2000000"):
+    assert "mcts:N[+solver][+tactics]" in level_names()
+    for bad in ("mcts:0", "mcts:", "mcts:1e3", "mcts:2000000", "mcts:100+sover", "mcts:100+solver+solver"):
         with pytest.raises(LevelNotFound, match="mcts:N"):
             find_level(bad)
+    both = find_level("mcts:20000+TACTICS+solver")
+    assert both.mcts_solver and both.mcts_tactics and both.playouts == 20000
+    assert find_level(mcts_name(both)) == both and mcts_name(both) == "mcts:20000+solver+tactics"
+    assert level_label(both) == "MCTS-Solver 20,000, tactical playouts"
     board = Board.from_moves("11223")
     answer = choose_move(level, board.grid, board.rules, board.to_move, seed=4)
     assert answer.decided_by is DecidedBy.MCTS and answer.move == 3
@@ -222,3 +227,52 @@ def test_the_engine_and_the_match_runner_play_mcts_levels():
     ran = run_cli("match", "mcts:300", "depth:1", "--games", "2", "--jobs", "1")
     assert ran.returncode == 0, ran.stderr
     assert "A mcts:300" in ran.stdout and "games lost by failure: none" in ran.stdout
+
+
+def test_a_solver_level_plays_the_proven_move_and_says_the_exact_result():
+    board = Board.from_moves("2252576253462244111563365343671351441")  # player 2 to move loses
+    answer = choose_move(find_level("mcts:5000+solver"), board.grid, board.rules, board.to_move)
+    assert answer.decided_by is DecidedBy.MCTS and answer.mcts.proved.value == "loss"
+    assert answer.exact is not None and answer.exact.winner == MAX and answer.mcts.playouts < 5000
+    plain = choose_move(find_level("mcts:5000"), board.grid, board.rules, board.to_move)
+    assert plain.exact is None and plain.mcts.playouts == 5000
+
+
+def test_analyze_json_says_the_search_in_one_object():
+    ran = run_cli("analyze", "4453", "--json", "--depth", "4")
+    assert ran.returncode == 0, ran.stderr
+    data = json.loads(ran.stdout)
+    board = Board.from_moves("4453")
+    result = search(board.grid, board.rules, 4, to_move=board.to_move)
+    assert data["search"] == "minimax" and data["move"] == str(result.move + 1) and data["value"] == result.value
+    assert data["depth"] == 4 and data["nodes"] == result.stats.total_nodes and data["pruning"] is True
+    assert data["table"] is None and data["seconds"] >= 0 and data["moves"] == "4453"
+    exact = column_scores(board.grid, board.rules, board.to_move)
+    assert data["exact"] == {str(col + 1): score.score(board.to_move, board.grid) for col, score in exact.items()}
+    unpruned = json.loads(run_cli("analyze", "4453", "--json", "--depth", "4", "--no-pruning").stdout)
+    assert unpruned["pruning"] is False and unpruned["value"] == data["value"] and unpruned["nodes"] > data["nodes"]
+
+
+def test_analyze_json_with_mcts_gives_each_childs_visits_and_mean_and_the_proof():
+    ran = run_cli("analyze", "11223", "--mcts", "3000", "--seed", "5", "--json")
+    assert ran.returncode == 0, ran.stderr
+    data = json.loads(ran.stdout)
+    found = run("11223", 3000, seed=5)
+    assert data["search"] == "mcts" and data["playouts"] == 3000 and data["move"] == "4" and data["proved"] is None
+    assert data["nodes"] == len(found.tree) and data["table"] is None and data["pruning"] is None
+    assert [(c["move"], c["visits"], c["mean"]) for c in data["children"]] == [
+        (str(c.move + 1), c.visits, round(c.mean, 6)) for c in found.root_children
+    ]
+    proved = json.loads(
+        run_cli(
+            "analyze", "2252576253462244111563365343671351441", "--mcts", "200000", "--mcts-solver", "--json"
+        ).stdout
+    )
+    assert proved["proved"] == "loss" and proved["solver"] and proved["playouts"] < 200000
+    assert {c["proved"] for c in proved["children"]} == {"loss"}
+    assert all(score < 0 for score in proved["exact"].values())  # the referee agrees
+
+
+def test_analyze_refuses_mcts_switches_without_mcts_and_tree_text_with_json():
+    assert_clean_error(run_cli("analyze", "4453", "--mcts-solver"), "--mcts-solver")
+    assert_clean_error(run_cli("analyze", "4453", "--json", "--tree"), "--export-tree")

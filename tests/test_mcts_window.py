@@ -27,8 +27,20 @@ def test_the_level_screen_sets_monte_carlo_playouts_and_hides_the_minimax_rows(a
     scene.focus.focus(scene.focus.items.index(scene.playouts))
     press(app, pygame.K_RIGHT)
     assert app.settings.level == mcts_level(1000)
-    assert scene.selectors == [scene.playouts]  # depth, pruning, order, budget are minimax's
+    assert scene.selectors == [scene.playouts, scene.mcts_solver, scene.mcts_tactics]  # the minimax rows go
     assert any("Monte Carlo tree search: 1,000 random games" in line for line in describe_lines(scene))
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_RIGHT)
+    assert app.settings.level == mcts_level(1000, solver=True)
+    assert any("MCTS-Solver: a position whose result is certain" in line for line in describe_lines(scene))
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_RIGHT)
+    assert app.settings.level == mcts_level(1000, solver=True, tactics=True)
+    press(app, pygame.K_UP)
+    press(app, pygame.K_UP)
+    press(app, pygame.K_RIGHT)  # more playouts keep the switches
+    assert app.settings.level == mcts_level(5000, solver=True, tactics=True)
+    press(app, pygame.K_LEFT)
     press(app, pygame.K_LEFT)
     assert not app.settings.level.is_mcts and scene.depth in scene.selectors
     click(app, next(b for b in scene.presets if b.label == "Perfect").rect.center)

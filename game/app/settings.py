@@ -198,6 +198,8 @@ _LEVEL_READERS: dict[str, Callable[[object], object]] = {
     "endgame_percent": _int_in(0, 100),
     "solver_nodes": _int_in(0, 10**9),
     "playouts": _int_in(0, MCTS_MAX_PLAYOUTS),
+    "mcts_solver": _bool,
+    "mcts_tactics": _bool,
 }
 """One reader per ``Level`` field (``LEVEL_FIELDS``)."""
 MAX_COUNT = 10**9  # games in a tally; more is a damaged file, not a record
@@ -434,7 +436,7 @@ def read_settings(path: Path) -> SettingsReport:
     return SettingsReport(settings, tuple(problems), moved_to)
 
 
-LATER_LEVEL_FIELDS = ("endgame_percent", "playouts")
+LATER_LEVEL_FIELDS = ("endgame_percent", "playouts", "mcts_solver", "mcts_tactics")
 """``Level`` fields added after settings files were first written."""
 
 

@@ -4,17 +4,19 @@
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from ai.book import BookError
 from ai.exact import ExactScore, verdict
 from ai.levels import Level, LevelNotFound, exact_nodes, find_level, solvable
-from ai.mcts import MAX_PLAYOUTS, format_mcts_tree, mcts
+from ai.mcts import MAX_PLAYOUTS, MctsResult, PlayoutPolicy, Proved, format_mcts_tree, mcts
 from ai.mcts_export import export_mcts_tree
 from ai.player import choose_move, column_scores
-from ai.search import SearchResult
+from ai.search import SearchResult, search
 from ai.solver import SolverStopped
 from ai.tree import BOUND_NOTE, BoundKind, SearchTree, fmt_bounded, forced_meaning, format_tree, is_forced_value
 from ai.tree_export import FORMATS, export_tree
@@ -26,9 +28,9 @@ from game.cli.files import check_folder, check_output, shown
 from game.cli.options import add_game_option, add_rule_options, check_depth, check_seconds, plural
 from game.cli.positions import read_position
 from game.cli.search_watch import SearchWatch, watched_search
-from game.i18n import _
+from game.i18n import N_, _
 from game.notation import format_move
-from game.rules import MAX, MIN, Mode
+from game.rules import MAX, MIN, Mode, Rules
 
 
 def add_analyze_arguments(analyze: argparse.ArgumentParser) -> None:
@@ -70,6 +72,19 @@ def add_analyze_arguments(analyze: argparse.ArgumentParser) -> None:
         help="Monte Carlo tree search with N playouts instead of minimax (its tree: --tree, --export-tree)",
     )
     analyze.add_argument("--seed", type=int, default=0, help="with --mcts: the seed of the random playouts (default 0)")
+    analyze.add_argument(
+        "--mcts-solver",
+        action="store_true",
+        help="with --mcts: MCTS-Solver (proven wins, draws and losses climb the tree; a proof ends the search)",
+    )
+    analyze.add_argument(
+        "--mcts-tactics",
+        action="store_true",
+        help="with --mcts: tactical playouts (win at once, else block a win at once, else random)",
+    )
+    analyze.add_argument(
+        "--json", action="store_true", help="print one JSON object (move, value, depth, nodes, seconds, ...)"
+    )
     add_rule_options(analyze, Mode.CLASSIC)
 
 
@@ -120,8 +135,14 @@ def run_analyze(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         _check_export(args.export_tree, args.position)
     if args.mcts is not None and not 1 <= args.mcts <= MAX_PLAYOUTS:
         raise CliError(f"--mcts must be 1 to {MAX_PLAYOUTS:,} playouts, not {args.mcts}")
+    if args.mcts is None and (args.mcts_solver or args.mcts_tactics):
+        raise CliError("--mcts-solver and --mcts-tactics go with --mcts N")
+    if args.json and args.tree:
+        raise CliError("--tree prints the tree as text: with --json, write it with --export-tree FILE.json")
     board = read_position(args.position, args)
     rules = board.rules
+    if args.json:
+        return _run_json(args, board, level, out)
     print(_("Rules: {describe}").format(describe=rules.said()), file=out)
     print_board(board, out)
     outcome = board.outcome()
@@ -190,9 +211,11 @@ def _run_mcts(args: argparse.Namespace, board: Board, out: TextIO) -> int:
     rules = board.rules
     mover = player_name(board.to_move)
     print(_("To move: {mover}, {value}").format(mover=mover, value="MAX" if board.to_move == MAX else "MIN"), file=out)
-    found = mcts(board.grid, rules, args.mcts, to_move=board.to_move, seed=args.seed, time_limit=args.time_limit)
+    found = _mcts_search(args, board)
     assert found.move is not None
     print(_("Best move: {format_move}").format(format_move=format_move(found.move, rules)), file=out)
+    if found.proved is not None:
+        print(_(PROVED_WORDS[found.proved]).format(mover=mover, playouts=found.playouts), file=out)
     print(
         _("Expected line (most visited): {join}").format(
             join=" ".join(format_move(m, rules) for m in found.principal_variation)
@@ -204,12 +227,11 @@ def _run_mcts(args: argparse.Namespace, board: Board, out: TextIO) -> int:
         file=out,
     )
     for child in found.root_children:
-        print(
-            _("  {move}: {visits:>8,} visits   mean {mean:.3f}   UCB {ucb:.3f}").format(
-                move=format_move(child.move or 0, rules), visits=child.visits, mean=child.mean, ucb=child.ucb or 0.0
-            ),
-            file=out,
+        line = _("  {move}: {visits:>8,} visits   mean {mean:.3f}   UCB {ucb:.3f}").format(
+            move=format_move(child.move or 0, rules), visits=child.visits, mean=child.mean, ucb=child.ucb or 0.0
         )
+        proved = child.proved_for(board.to_move) if found.tree.solver else None
+        print(line + ("" if proved is None else "   " + _(CHILD_PROVED_WORDS[proved])), file=out)
     said = _(
         "Monte Carlo tree search: {playouts:,} playouts (seed {seed}), {nodes:,} nodes, {seconds:.3f}s, {rate:,.0f} playouts/s"
     )
@@ -223,7 +245,7 @@ def _run_mcts(args: argparse.Namespace, board: Board, out: TextIO) -> int:
         ),
         file=out,
     )
-    if not found.completed:
+    if not found.completed:  # a proof that ended the search early is no cut
         print(
             _("(--time-limit ran out after {playouts:,} of {asked:,} playouts)").format(
                 playouts=found.playouts, asked=found.asked
@@ -250,6 +272,152 @@ def _run_mcts(args: argparse.Namespace, board: Board, out: TextIO) -> int:
             file=out,
         )
     return 0
+
+
+PROVED_WORDS = {
+    Proved.WIN: N_("MCTS-Solver proved it: {mover} wins with perfect play ({playouts:,} playouts)"),
+    Proved.DRAW: N_("MCTS-Solver proved it: a draw with perfect play ({playouts:,} playouts)"),
+    Proved.LOSS: N_("MCTS-Solver proved it: {mover} loses with perfect play ({playouts:,} playouts)"),
+}
+CHILD_PROVED_WORDS = {
+    Proved.WIN: N_("proven: wins"),
+    Proved.DRAW: N_("proven: draws"),
+    Proved.LOSS: N_("proven: loses"),
+}
+"""What MCTS-Solver proved, for the side to move: of the position, of each of its moves."""
+
+
+def _mcts_search(args: argparse.Namespace, board: Board) -> MctsResult:
+    """analyze --mcts N [--mcts-solver] [--mcts-tactics] [--seed S] [--time-limit S]: the search."""
+    policy = PlayoutPolicy.TACTICAL if args.mcts_tactics else PlayoutPolicy.RANDOM
+    return mcts(
+        board.grid,
+        board.rules,
+        args.mcts,
+        to_move=board.to_move,
+        seed=args.seed,
+        solver=args.mcts_solver,
+        policy=policy,
+        keep_moves=False,
+        time_limit=args.time_limit,
+    )
+
+
+def _run_json(args: argparse.Namespace, board: Board, level: Level | None, out: TextIO) -> int:
+    """analyze --json: one JSON object (``analysis_json``), the tree written if asked."""
+    data = analysis_json(args, board, level)
+    json.dump(data, out, indent=1)
+    print(file=out)
+    return 0
+
+
+def analysis_json(args: argparse.Namespace, board: Board, level: Level | None) -> dict[str, Any]:
+    """What analyze finds as plain data: the position (``board``: rows from the top, 0
+    empty, 1 player 1, 2 player 2; ``moves`` played from the start, where known), the
+    search (minimax or MCTS), the exact values, the level's move.  Moves are as a person
+    reads them ("4"; "c2" without gravity)."""
+    rules = board.rules
+    data: dict[str, Any] = {
+        "rules": rules.describe(),
+        "board": ["".join("0" if cell == 0 else "1" if cell == MAX else "2" for cell in row) for row in board.grid],
+        "moves": board.moves_string(),
+        "to_move": "MAX" if board.to_move == MAX else "MIN",
+    }
+    outcome = board.outcome()
+    if outcome is not None:
+        data["game_over"] = outcome.result_text()
+        return data
+    if args.mcts is not None:
+        data.update(_mcts_json(_mcts_search(args, board), board))
+    else:
+        depth = check_depth(args.depth, board, err=io.StringIO())
+        result = search(
+            board.grid,
+            rules,
+            depth,
+            to_move=board.to_move,
+            pruning=not args.no_pruning,
+            record_tree=bool(args.export_tree),
+            time_limit=args.time_limit,
+        )
+        data.update(_minimax_json(result, rules))
+        if args.export_tree and result.tree is not None:
+            _write_tree(result.tree, args.export_tree, io.StringIO(), args.export_depth)
+            data["tree_file"] = args.export_tree
+    exact, note = _exact_values(args, board)
+    data["exact"] = None if exact is None else {format_move(col, rules): score for col, score in sorted(exact.items())}
+    if note:
+        data["exact_note"] = note
+    if level is not None:
+        answer = choose_move(level, board.grid, rules, board.to_move)
+        data["level"] = {
+            "name": args.level,
+            "move": None if answer.move is None else format_move(answer.move, rules),
+            "decided_by": answer.decided_by.value,
+            "note": answer.note,
+        }
+    return data
+
+
+def _minimax_json(result: SearchResult, rules: Rules) -> dict[str, Any]:
+    stats = result.stats
+    return {
+        "search": "minimax",
+        "move": None if result.move is None else format_move(result.move, rules),
+        "value": result.value,
+        "depth": stats.depth,
+        "completed": result.completed,
+        "nodes": stats.total_nodes,
+        "nodes_last_pass": stats.nodes,
+        "leaves": stats.leaves,
+        "cutoffs": stats.cutoffs,
+        "seconds": round(stats.seconds, 6),
+        "pruning": result.pruning,
+        "table": None,  # the transposition table's probes, hits, stores and cutoffs (none in this search)
+        "line": [format_move(move, rules) for move in result.principal_variation],
+        "move_values": {
+            format_move(move, rules): {"value": value.value, "bound": value.kind.name.lower()}
+            for move, value in sorted(result.move_values.items())
+        },
+    }
+
+
+def _mcts_json(found: MctsResult, board: Board) -> dict[str, Any]:
+    rules, to_move = board.rules, board.to_move
+    tree = found.tree
+    return {
+        "search": "mcts",
+        "move": None if found.move is None else format_move(found.move, rules),
+        "value": found.value,
+        "depth": max((node.ply for node in tree.iter_nodes()), default=0),
+        "nodes": len(tree),
+        "seconds": round(found.seconds, 6),
+        "pruning": None,
+        "table": None,
+        "playouts": found.playouts,
+        "asked": found.asked,
+        "seed": found.seed,
+        "solver": tree.solver,
+        "policy": tree.policy.value,
+        "compiled": found.compiled,
+        "proved": _proved_word(found.proved),
+        "line": [format_move(move, rules) for move in found.principal_variation],
+        "children": [
+            {
+                "move": format_move(child.move or 0, rules),
+                "visits": child.visits,
+                "mean": round(child.mean, 6),
+                "proved": _proved_word(child.proved_for(to_move)),
+            }
+            for child in found.root_children
+        ],
+        "value_meaning": "the chosen move's mean result from MAX's side, -100 (MIN won every playout) to 100",
+        "mean_meaning": "mean result of a move's playouts for the side to move: 1 won, 0.5 drawn, 0 lost",
+    }
+
+
+def _proved_word(proved: Proved | None) -> str | None:
+    return None if proved is None else proved.value
 
 
 def _check_export(output: str, *inputs: str) -> None:
@@ -292,19 +460,15 @@ def perfect_play_verdict(score: int, board: Board) -> str:
     return verdict(exact, {MAX: player_name(MAX), MIN: player_name(MIN)})
 
 
-def _print_exact_values(args: argparse.Namespace, board: Board, out: TextIO) -> None:
-    """analyze: the exact result of every column, wherever the solver proves them all within
-    the hint's budget (``ai.player.column_scores``: the same positions on every machine);
-    elsewhere it says the values above are only estimates."""
+def _exact_values(args: argparse.Namespace, board: Board) -> tuple[dict[int, int] | None, str]:
+    """The exact score of every column (from the side to move) where the solver proves them
+    all within the hint's budget (``ai.player.column_scores``: the same positions on every
+    machine), else None and why the values are only estimates."""
     rules = board.rules
     if not solvable(rules):
-        print(
-            _(
-                "Exact values: none for these rules (the solver needs gravity and classic scoring); the values above are estimates"
-            ),
-            file=out,
+        return None, _(
+            "Exact values: none for these rules (the solver needs gravity and classic scoring); the values above are estimates"
         )
-        return
     deadline = None if args.time_limit is None else time.perf_counter() + args.time_limit
     try:
         exact = column_scores(
@@ -314,22 +478,23 @@ def _print_exact_values(args: argparse.Namespace, board: Board, out: TextIO) -> 
             should_stop=None if deadline is None else (lambda: time.perf_counter() > deadline),
         )
     except SolverStopped:  # --time-limit ran out first
-        print(
-            _("Exact values: not found within {time_limit:g} s; the values above are estimates").format(
-                time_limit=args.time_limit
-            ),
-            file=out,
+        return None, _("Exact values: not found within {time_limit:g} s; the values above are estimates").format(
+            time_limit=args.time_limit
         )
-        return
     if exact is None:
-        print(
-            _(
-                "Exact values: not proven within {exact_nodes:,} solver positions; the values above are estimates"
-            ).format(exact_nodes=exact_nodes(rules)),
-            file=out,
-        )
+        return None, _(
+            "Exact values: not proven within {exact_nodes:,} solver positions; the values above are estimates"
+        ).format(exact_nodes=exact_nodes(rules))
+    return {col: score.score(board.to_move, board.grid) for col, score in exact.items()}, ""
+
+
+def _print_exact_values(args: argparse.Namespace, board: Board, out: TextIO) -> None:
+    """analyze: the exact result of every column, or why the values above are estimates."""
+    rules = board.rules
+    scores, why = _exact_values(args, board)
+    if scores is None:
+        print(why, file=out)
         return
-    scores = {col: score.score(board.to_move, board.grid) for col, score in exact.items()}
     parts = [f"{format_move(col, rules)}:{scores[col]:+d}" for col in sorted(scores)]
     mover = player_name(board.to_move)
     print(

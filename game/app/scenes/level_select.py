@@ -94,8 +94,9 @@ class LevelSelectScene(Scene):
                 plain = replace(
                     self.played_level(), noise=0, perfect=False, book_discs=0, endgame_cells=0, endgame_percent=0
                 )
-                if field == "playouts" and value:  # MCTS: the playouts alone, as ``mcts:N`` names it
-                    self.set_level(mcts_level(int(str(value))))
+                if field == "playouts" and value:  # MCTS: the playouts and its switches, as ``mcts:N`` names it
+                    now = self.played_level()
+                    self.set_level(mcts_level(int(str(value)), solver=now.mcts_solver, tactics=now.mcts_tactics))
                     return
                 self.set_level(replace(plain, **change))
 
@@ -134,6 +135,16 @@ class LevelSelectScene(Scene):
             setter("playouts"),
             format=lambda v: _("MCTS, {playouts:,} playouts").format(playouts=v) if v else _("minimax"),
         )
+        self.mcts_solver = Selector(
+            N_("MCTS-Solver"), [False, True], 0, setter("mcts_solver"), format=lambda v: _("on") if v else _("off")
+        )
+        self.mcts_tactics = Selector(
+            N_("Playouts"),
+            [False, True],
+            0,
+            setter("mcts_tactics"),
+            format=lambda v: _("tactical: win, else block") if v else _("random, as the textbook has them"),
+        )
         self.start_button = Button(N_("Start"), self.start, key_hint="Enter")
         self.back = Button(N_("Back"), self.app.pop, key_hint="Esc")
         self.focus = FocusList([])
@@ -156,6 +167,8 @@ class LevelSelectScene(Scene):
         rows = [self.depth, self.pruning, self.order, self.budget] if self.search_rows_apply else []
         if self.search_rows_apply or self.level().is_mcts:  # minimax or MCTS (not under Perfect's book)
             rows = [self.playouts, *rows]
+        if self.level().is_mcts:
+            rows += [self.mcts_solver, self.mcts_tactics]
         return [self.side_selector, *rows] if self.both_sides else rows
 
     def level(self) -> Level:
@@ -188,6 +201,8 @@ class LevelSelectScene(Scene):
         self.order.set_value(level.order)
         self.budget.set_value(level.node_budget)
         self.playouts.set_value(level.playouts)
+        self.mcts_solver.set_value(level.mcts_solver)
+        self.mcts_tactics.set_value(level.mcts_tactics)
         rows: list[Button | Selector] = [*self.selectors, self.start_button]
         if rows != self.focus.items:  # rows came or went (Perfect): the focus stays or goes to Start
             focused = self.focus.items[self.focus.index] if self.focus.items else self.start_button
