@@ -34,3 +34,8 @@ class DepthTruth:
     positions: int
     rows: tuple[DepthRow, ...]
     note: str = ""
+
+
+def outcome_sign(score: int) -> int:
+    """1, 0 or -1: the outcome an exact score states (a win, a draw, a loss)."""
+    return (score > 0) - (score < 0)

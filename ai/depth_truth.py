@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ai.book import BookError
-from ai.depth_table import MAX_DEPTH, SAMPLE, DepthRow, DepthTruth
+from ai.depth_table import MAX_DEPTH, SAMPLE, DepthRow, DepthTruth, outcome_sign
 from ai.levels import exact_nodes
 from ai.perfect import PerfectPlayer
 from ai.search import search
@@ -51,7 +51,7 @@ def benchmark_boards(count: int = SAMPLE, seed: int = 1, player: PerfectPlayer |
     for moves in lines:
         board = Board.from_moves(moves)
         scores = exact_scores(player, board)
-        if scores and len({_sign(score) for score in scores.values()}) > 1:
+        if scores and len({outcome_sign(score) for score in scores.values()}) > 1:
             boards.append(board)
             if len(boards) == count:
                 break
@@ -99,10 +99,6 @@ def exact_outcome(
     return scores, ""
 
 
-def _sign(score: int) -> int:
-    return (score > 0) - (score < 0)
-
-
 def _one(
     player: PerfectPlayer, board: Board, depths: range, should_stop: Callable[[], bool]
 ) -> tuple[dict[int, bool], dict[int, int], dict[int, int], str]:
@@ -142,7 +138,7 @@ def _one(
         moves.pop(depth, None)
     if scores is not None and best is not None:
         for depth, move in moves.items():
-            kept[depth] = _sign(scores[move]) == _sign(best)
+            kept[depth] = outcome_sign(scores[move]) == outcome_sign(best)
     full: dict[int, int] = {}
     for depth in depths:
         if depth > 1 and full.get(depth - 1, FULL_CAP) * len(board.legal_moves()) > FULL_CAP:

@@ -33,6 +33,11 @@ WINDOW_COMMANDS = (
         "game.app.depth_chart_command",
     ),
     Command(
+        "mcts-chart",
+        "chart how often MCTS (plain and MCTS-Solver) keeps the exact outcome, per budget of playouts",
+        "game.app.mcts_chart_command",
+    ),
+    Command(
         "course",
         "a course in game-tree search: --list prints the lessons, --lesson N opens one",
         "game.app.course_command",

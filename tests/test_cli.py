@@ -8,12 +8,14 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from game.board_file import parse_board_text
+from game.cli.commands import Command
 from game.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,8 +28,9 @@ class Ran:
     stderr: str
 
 
-def run(*args: str, stdin: str | bytes = "", cwd: Path | None = None) -> Ran:
-    """``main.py ARGS`` in this process: exit code, standard output, standard error."""
+def run(*args: str, stdin: str | bytes = "", cwd: Path | None = None, more: Sequence[Command] = ()) -> Ran:
+    """``main.py ARGS`` in this process: exit code, standard output, standard error
+    (``more``: commands beyond the command line's own, such as the window's)."""
     out, err = io.StringIO(), io.StringIO()
     source = io.TextIOWrapper(io.BytesIO(stdin if isinstance(stdin, bytes) else stdin.encode()), encoding="utf-8")
     here = os.getcwd()
@@ -37,7 +40,7 @@ def run(*args: str, stdin: str | bytes = "", cwd: Path | None = None) -> Ran:
         if cwd is not None:
             os.chdir(cwd)
         try:
-            code = main(list(args), stdout=out, stdin=source)
+            code = main(list(args), stdout=out, stdin=source, more=more)
         except SystemExit as exit_:  # argparse: --help, or a bad option
             code = exit_.code if isinstance(exit_.code, int) else 2
     finally:

@@ -72,8 +72,9 @@ def test_the_window_side_of_the_worker_imports_nothing_of_the_solver():
         "import importlib, pkgutil, sys, game.app\n"
         "from game.app.tour import loaded_solver_modules\n"
         "for m in pkgutil.walk_packages(game.app.__path__, 'game.app.'):\n"
-        # the worker's side, the demo and the depth-chart command run in processes of their own
-        "    if m.name not in ('game.app.worker_jobs', 'game.app.demo', 'game.app.depth_chart_command'):\n"
+        # the worker's side, the demo and the chart commands run in processes of their own
+        "    if m.name not in ('game.app.worker_jobs', 'game.app.demo', 'game.app.depth_chart_command',\n"
+        "                      'game.app.mcts_chart_command'):\n"
         "        importlib.import_module(m.name)\n"
         "print(loaded_solver_modules(sys.modules))\n"
     )

@@ -296,6 +296,32 @@ def prove_up(nodes: Int64Array, node: int, params: Int64Array) -> None:
         parent = nodes[N_PARENT, node]
 
 
+def best_child(nodes: Int64Array, node: int, max_to_move: int, solver: bool, exploration: float) -> int:
+    """1. The child of ``node`` with the highest UCB (with the solver: not one proven lost)."""
+    log_n = uct_log(nodes[N_VISITS, node])
+    lost = MIN_WON if max_to_move else MAX_WON  # a child proven lost for the side to move
+    best, best_ucb = -1, -1.0
+    child = nodes[N_FIRST_CHILD, node]  # newest first: ">=" keeps the first expanded on ties
+    while child >= 0:
+        if not (solver and nodes[N_PROOF, child] == lost):
+            n = nodes[N_VISITS, child]
+            ucb = float(nodes[N_SCORE, child]) / float(2 * n) + exploration * np.sqrt(log_n / float(n))
+            if ucb >= best_ucb:
+                best, best_ucb = child, ucb
+        child = nodes[N_NEXT, child]
+    return int(best)
+
+
+def back_up(nodes: Int64Array, node: int, result: int, params: Int64Array) -> None:
+    """4. A visit and the result on every node up to the root, for the side that moved into it."""
+    odd_mover_max = params[P_ROOT_MAX]  # the root's side to move made the moves into odd plies
+    while node >= 0:
+        nodes[N_VISITS, node] += 1
+        mover_max = odd_mover_max if nodes[N_PLY, node] % 2 == 1 else 1 - odd_mover_max
+        nodes[N_SCORE, node] += result if mover_max else 2 - result
+        node = nodes[N_PARENT, node]
+
+
 def grow(
     params: Int64Array,
     steps: Int64Array,
@@ -318,18 +344,7 @@ def grow(
         while nodes[N_OVER, node] == GOING_ON and nodes[N_UNTRIED, node] == 0:
             if solver and nodes[N_PROOF, node] != GOING_ON:
                 break
-            log_n = uct_log(nodes[N_VISITS, node])
-            lost = MIN_WON if max_to_move else MAX_WON  # a child proven lost for the side to move
-            best, best_ucb = -1, -1.0
-            child = nodes[N_FIRST_CHILD, node]  # newest first: ">=" keeps the first expanded on ties
-            while child >= 0:
-                if not (solver and nodes[N_PROOF, child] == lost):
-                    n = nodes[N_VISITS, child]
-                    ucb = float(nodes[N_SCORE, child]) / float(2 * n) + exploration * np.sqrt(log_n / float(n))
-                    if ucb >= best_ucb:
-                        best, best_ucb = child, ucb
-                child = nodes[N_NEXT, child]
-            node = best
+            node = best_child(nodes, node, max_to_move, solver, exploration)
             move = nodes[N_MOVE, node]
             bit = ((first | second) + steps[0, move]) & steps[1, move]
             if max_to_move:
@@ -362,14 +377,7 @@ def grow(
                 result = random_game(first, second, max_to_move, params, steps, moves, state)
             elif solver:
                 prove_up(nodes, node, params)
-        # 4. back-up
-        back = node
-        odd_mover_max = params[P_ROOT_MAX]
-        while back >= 0:
-            nodes[N_VISITS, back] += 1
-            mover_max = odd_mover_max if nodes[N_PLY, back] % 2 == 1 else 1 - odd_mover_max
-            nodes[N_SCORE, back] += result if mover_max else 2 - result
-            back = nodes[N_PARENT, back]
+        back_up(nodes, node, result, params)
         done = state[S_PLAYOUTS]
         playouts[L_NODE, done] = node
         playouts[L_EXPANDED, done] = expanded
@@ -415,6 +423,8 @@ SPEC = KernelSpec(
         "add_node",
         "side_is_max",
         "prove_up",
+        "best_child",
+        "back_up",
     ),
     wrapper=c_entry,
     args="ppipipipipi",

@@ -17,6 +17,7 @@ from typing import Protocol
 import numpy as np
 
 from ai.levels import Level
+from ai.mcts import MctsResult
 from ai.review import GameReview
 from ai.tree import SearchTree
 from game.app.board_view import BoardLayout
@@ -237,11 +238,23 @@ class ShowCourse:
 @dataclass(frozen=True)
 class OpenMctsTree:
     """Monte Carlo tree search beside minimax on ``board``: MCTS with ``playouts`` (seed 0,
-    as the window's levels play) and minimax ``depth`` plies deep, the exact solver as referee."""
+    as the window's levels play) and minimax ``depth`` plies deep, the exact solver as referee.
+    ``found`` is a search already run (the move just played): shown at once, not run again."""
 
     board: Board
     playouts: int
     depth: int = 6
+    found: MctsResult | None = None
+
+
+@dataclass(frozen=True)
+class ShowMctsChart:
+    """MCTS against the truth on ``board``: plain MCTS and MCTS-Solver at each of
+    ``budgets`` playouts (seed ``seed``), the exact solver as referee."""
+
+    board: Board
+    budgets: tuple[int, ...]
+    seed: int = 0
 
 
 Request = (
@@ -268,6 +281,7 @@ Request = (
     | OpenNetwork
     | ShowCourse
     | OpenMctsTree
+    | ShowMctsChart
     | ShowPuzzles
 )
 """Every place a scene may ask to go."""

@@ -32,6 +32,7 @@ from game.app.navigation import (
     ShowGameOver,
     ShowHelp,
     ShowLevelSelect,
+    ShowMctsChart,
     ShowOptions,
     ShowPastGames,
     ShowPause,
@@ -56,6 +57,7 @@ from game.app.scenes.title import TitleScene
 from game.app.settings import Opponent
 from game.app.tree.code_scene import CodeWalkScene
 from game.app.tree.depth_scene import DepthChartScene
+from game.app.tree.mcts_chart_scene import MctsChartScene
 from game.app.tree.mcts_scene import MctsScene
 from game.app.tree.practice_scene import PracticeScene
 from game.app.tree.scene import TreeScene
@@ -112,8 +114,10 @@ def scene_for(request: Request, host: SceneHost) -> Scene | None:
             return NetworkScene(hosting, joining)
         case ShowCourse(number):
             return CourseScene(number)
-        case OpenMctsTree(board, playouts, depth):
-            return MctsScene(board, playouts, depth=depth)
+        case OpenMctsTree(board, playouts, depth, found):
+            return MctsScene(board, playouts, depth=depth, found=found)
+        case ShowMctsChart(board, budgets, seed):
+            return MctsChartScene(board, budgets, seed)
         case ShowPuzzles():
             return PuzzlesScene()
     raise TypeError(f"no scene for {request!r}")  # pragma: no cover - every request is above

@@ -62,6 +62,7 @@ from game.app.worker_protocol import (
     JobProgress,
     JobRequest,
     JobResult,
+    MctsChartResult,
     ReviewMove,
     TreeChunk,
     TreeHeader,
@@ -396,6 +397,8 @@ class AIWorker:
     def _after(self, event: WorkerEvent) -> None:
         """Book-keeping once an event is handed out: a job's last message ends it."""
         if isinstance(event, JobProgress | ReviewMove) or (isinstance(event, DepthResult) and not event.final):
+            return
+        if isinstance(event, MctsChartResult) and not event.final:
             return
         if event.job_id == self.current:
             self.current = None

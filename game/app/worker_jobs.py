@@ -8,7 +8,8 @@ decider; a COMPARE job is a plain search for the tree overlay); a ``ReviewJob`` 
 game and streams each move's review; a ``DepthJob`` measures depth against truth; a
 ``TextbookJob`` records the textbook search's tree for the code walk and practice; an
 ``OwnPuzzlesJob`` finds and rates the player's own puzzles in their reviewed games; an
-``ExplainJob`` explains a position's exact verdict (``ai.explain``).
+``ExplainJob`` explains a position's exact verdict (``ai.explain``); an ``MctsChartJob``
+charts MCTS against the exact truth on one position.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from ai.compiled.kernel_file import pure_python_forced
 from ai.depth_truth import benchmark_boards, depth_truth
 from ai.explain.explainer import ExplainError, explain, explain_move
 from ai.levels import Level
+from ai.mcts_truth import mcts_truth
 from ai.perfect import shared_player
 from ai.player import Asked, choose_move, search_level, search_tree
 from ai.reviewer import ReviewStopped, review_game
@@ -57,6 +59,8 @@ from game.app.worker_protocol import (
     JobPurpose,
     JobRequest,
     JobResult,
+    MctsChartJob,
+    MctsChartResult,
     OwnPuzzlesJob,
     OwnPuzzlesResult,
     ReviewJob,
@@ -107,6 +111,9 @@ def run_job(
         return
     if isinstance(job, ExplainJob):
         _run_explain(job_id, job, send, should_stop)
+        return
+    if isinstance(job, MctsChartJob):
+        _run_mcts_chart(job_id, job, send, should_stop)
         return
     try:
         if job.purpose is JobPurpose.PONDER:
@@ -490,3 +497,27 @@ def _run_explain(
             send(JobFailed(job_id, str(error)))
             return
         send(ExplainResult(job_id, job, found))
+
+
+def _run_mcts_chart(
+    job_id: int, job: MctsChartJob, send: Callable[[WorkerMessage], None], should_stop: Callable[[], bool]
+) -> None:
+    """MCTS against the truth on one position: each search said as it starts, then the chart."""
+    board = Board(job.rules, job.grid, job.to_move)
+    player = shared_player()  # the worker's own solver, emptied: a second one's tables would double the peak
+    player.solver.clear()
+
+    def on_step(done: int, total: int) -> None:
+        said = _("Searching {done} of {total} (MCTS and MCTS-Solver at each budget)...")
+        send(MctsChartResult(job_id, None, said.format(done=done + 1, total=total), final=False))
+
+    with _job_reported(job_id, send, SearchCancelled, "MCTS chart"):
+        truth = mcts_truth(
+            [(_("this position"), board)],
+            job.budgets,
+            seed=job.seed,
+            should_stop=should_stop,
+            on_step=on_step,
+            player=player,
+        )
+        send(MctsChartResult(job_id, truth, ""))

@@ -20,6 +20,7 @@ from ai.answer import Answer
 from ai.depth_table import DepthTruth
 from ai.explain.explanation import Explanation
 from ai.levels import Level
+from ai.mcts_table import MctsTruth
 from ai.review import GameReview, MoveReview
 from ai.search import SearchResult
 from ai.tree import FIELDS, SearchTree
@@ -121,7 +122,20 @@ class ExplainJob:
     move: int | None = None
 
 
-Job = SearchJob | ReviewJob | DepthJob | TextbookJob | OwnPuzzlesJob | ExplainJob
+@dataclass(frozen=True)
+class MctsChartJob:
+    """MCTS against the truth (``ai.mcts_truth``) on one position: plain MCTS and
+    MCTS-Solver at each of ``budgets`` playouts, seeded, the exact solver as referee.
+    Answered by ``MctsChartResult``s as it goes."""
+
+    grid: np.ndarray
+    rules: Rules
+    to_move: int
+    budgets: tuple[int, ...]
+    seed: int = 0
+
+
+Job = SearchJob | ReviewJob | DepthJob | TextbookJob | OwnPuzzlesJob | ExplainJob | MctsChartJob
 
 
 # -- messages from the worker (each names its job) ---------------------------------------
@@ -275,7 +289,18 @@ class ExplainResult:
     explanation: Explanation
 
 
-JobAnswer = JobResult | ReviewMove | ReviewResult | DepthResult | OwnPuzzlesResult | ExplainResult
+@dataclass(frozen=True)
+class MctsChartResult:
+    """MCTS against the truth: ``truth`` once measured (None before), what is being
+    measured now; ``final`` on the last one."""
+
+    job_id: int
+    truth: MctsTruth | None
+    status: str
+    final: bool = True
+
+
+JobAnswer = JobResult | ReviewMove | ReviewResult | DepthResult | OwnPuzzlesResult | ExplainResult | MctsChartResult
 WorkerMessage = JobProgress | JobAnswer | TreeHeader | TreeChunk | TreeSkipped | JobCancelled | JobFailed | WorkerNote
 WorkerEvent = JobProgress | JobAnswer | TreeReady | TreeSkipped | JobCancelled | JobFailed | WorkerLost | WorkerNote
 

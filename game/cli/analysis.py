@@ -133,12 +133,7 @@ def run_analyze(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         raise CliError(f"--export-depth must be 1 or more, not {args.export_depth}")
     if args.export_tree:
         _check_export(args.export_tree, args.position)
-    if args.mcts is not None and not 1 <= args.mcts <= MAX_PLAYOUTS:
-        raise CliError(f"--mcts must be 1 to {MAX_PLAYOUTS:,} playouts, not {args.mcts}")
-    if args.mcts is None and (args.mcts_solver or args.mcts_tactics):
-        raise CliError("--mcts-solver and --mcts-tactics go with --mcts N")
-    if args.json and args.tree:
-        raise CliError("--tree prints the tree as text: with --json, write it with --export-tree FILE.json")
+    _check_mcts_and_json(args)
     board = read_position(args.position, args)
     rules = board.rules
     if args.json:
@@ -272,6 +267,16 @@ def _run_mcts(args: argparse.Namespace, board: Board, out: TextIO) -> int:
             file=out,
         )
     return 0
+
+
+def _check_mcts_and_json(args: argparse.Namespace) -> None:
+    """Refuse --mcts out of range, its switches without it, and --tree's text with --json."""
+    if args.mcts is not None and not 1 <= args.mcts <= MAX_PLAYOUTS:
+        raise CliError(f"--mcts must be 1 to {MAX_PLAYOUTS:,} playouts, not {args.mcts}")
+    if args.mcts is None and (args.mcts_solver or args.mcts_tactics):
+        raise CliError("--mcts-solver and --mcts-tactics go with --mcts N")
+    if args.json and args.tree:
+        raise CliError("--tree prints the tree as text: with --json, write it with --export-tree FILE.json")
 
 
 PROVED_WORDS = {

@@ -103,6 +103,7 @@ HELP_ORDER = (
     "open",
     "solve",
     "depth-chart",
+    "mcts-chart",
     "engine",
     "match",
     "tournament",

@@ -21,6 +21,7 @@ import enum
 import pygame
 
 from ai.levels import Level, solvable
+from ai.mcts import MctsResult
 from game.app import archive_link
 from game.app.animation import DiscDrop, DropEvent, make_drop
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
@@ -282,12 +283,15 @@ class PlayScene(Scene):
     def last_tree_index(self) -> int | None:
         return self.records.last_tree_index()
 
+    def last_mcts(self) -> MctsResult | None:
+        """The search of the last answer, where a Monte Carlo level gave it."""
+        return self.jobs.report.answer.mcts if self.jobs.report is not None else None
+
     def open_tree(self) -> None:
-        found = self.jobs.report.answer.mcts if self.jobs.report is not None else None
-        if found is not None:  # a Monte Carlo level's move: its tree beside minimax (seed 0: the same tree)
-            return self.app.push(
-                OpenMctsTree(Board(found.tree.rules, found.tree.grid, to_move=found.tree.to_move), found.asked)
-            )
+        found = self.last_mcts()
+        if found is not None:  # a Monte Carlo level's move: its own tree beside minimax, at once
+            board = Board(found.tree.rules, found.tree.grid, to_move=found.tree.to_move)
+            return self.app.push(OpenMctsTree(board, found.asked, found=found))
         index = self.last_tree_index()
         later_answer = self.records.answered_without_tree_after(index, len(self.match.moves))
         if index is None:
@@ -473,7 +477,7 @@ class PlayScene(Scene):
             "redo": self.match.can_redo(),
             "hint": self.outcome is None and human_turn and self.drop is None,
             "scores": solvable(self.rules) and self.opponent is not Opponent.DEMO and self.outcome is None,
-            "tree": self.last_tree_index() is not None,
+            "tree": self.last_tree_index() is not None or self.last_mcts() is not None,
         }
 
     # -- what the status bar says (``play_view`` picks, ``play_text`` words) ------------

@@ -7,11 +7,15 @@ the selected node's visits, mean result and UCB in the detail panel.  Beside it,
 table: MCTS's visits and mean, minimax's value and the exact verdict per column, then
 which column each search chose, how many positions each looked at, and whether they
 agree.  Both searches are worker jobs (MCTS, then minimax with the exact column scores);
-the window never searches.
+the window never searches.  A search handed in (the move just played, T in a game) is
+shown at once and not run again.  With MCTS-Solver on, proven nodes are framed by a square
+and named (won, drawn, lost for the side that moved there), and the table says what the
+solver proved of each column.
 
 Controls:
 - arrows: Up parent, Down most-visited child, Left/Right siblings (by column)
 - Space: replay play/pause; , and .: one step back / forward; Home / End; X: leave the replay
+- S: MCTS-Solver on / off (the search runs again); G: MCTS against the truth (chart)
 - Esc: back
 """
 
@@ -19,16 +23,24 @@ from __future__ import annotations
 
 import pygame
 
-from ai.answer import Answer
 from ai.exact import ExactScore
 from ai.levels import Level, mcts_level
-from ai.mcts import MctsNode, MctsResult
+from ai.mcts import MctsNode, MctsResult, PlayoutPolicy, Proved
+from ai.mcts_table import BUDGETS
 from ai.search import SearchResult
 from game.app.job_slot import JobSlot
+from game.app.navigation import ShowMctsChart
 from game.app.scene import Scene
 from game.app.tree.draw import draw_small_board
 from game.app.tree.mcts_replay import MctsReplay, Phase
-from game.app.tree.mcts_text import comparison_lines, exact_word, node_lines, playout_moves_line, step_line
+from game.app.tree.mcts_text import (
+    comparison_lines,
+    exact_word,
+    node_lines,
+    playout_moves_line,
+    proved_word,
+    step_line,
+)
 from game.app.worker_protocol import JobFailed, JobPurpose, JobResult, SearchJob, WorkerEvent
 from game.board import Board
 from game.i18n import _, number
@@ -45,11 +57,14 @@ class MctsScene(Scene):
 
     name = "mcts beside minimax"
 
-    def __init__(self, board: Board, playouts: int, *, depth: int = 6):
+    def __init__(self, board: Board, playouts: int, *, depth: int = 6, found: MctsResult | None = None):
         super().__init__()
         self.board = board.copy()
         self.playouts = playouts
         self.depth = depth
+        self.given = found  # a search already run: shown, not run again
+        self.solver = found is not None and found.tree.solver
+        self.tactics = found is not None and found.tree.policy is PlayoutPolicy.TACTICAL
         self.found: MctsResult | None = None
         self.minimax: SearchResult | None = None
         self.exact: dict[int, ExactScore] | None = None
@@ -62,7 +77,13 @@ class MctsScene(Scene):
     # -- the two searches ------------------------------------------------------------------
     def on_enter(self) -> None:
         self.job = JobSlot(self)
-        self.ask(mcts_level(self.playouts), JobPurpose.MOVE)
+        if self.given is not None:
+            self.take_answer(self.given)
+        else:
+            self.ask(self.mcts_level(), JobPurpose.MOVE)
+
+    def mcts_level(self) -> Level:
+        return mcts_level(self.playouts, solver=self.solver, tactics=self.tactics)
 
     def on_exit(self) -> None:
         self.job.cancel()
@@ -78,28 +99,30 @@ class MctsScene(Scene):
             return
         if isinstance(event, JobResult):
             self.job.done()
-            self.take_answer(event.answer)
+            if event.answer.mcts is not None:
+                self.take_answer(event.answer.mcts)
+            else:
+                self.minimax = event.answer.result
+                self.exact = dict(event.answer.column_scores) if event.answer.column_scores else None
         elif isinstance(event, JobFailed):
             self.job.done()
             self.failed = event.message
         self.app.dirty = True
 
-    def take_answer(self, answer: Answer) -> None:
-        if answer.mcts is not None:
-            self.found = answer.mcts
-            line = self.found.tree.best_line()
-            self.selected = line[0].index if line else 0
+    def take_answer(self, found: MctsResult) -> None:
+        """MCTS's search is here: show it, and ask for minimax beside it (once)."""
+        self.found = found
+        line = found.tree.best_line()
+        self.selected = line[0].index if line else 0
+        if self.minimax is None:
             self.ask(Level(self.depth), JobPurpose.HINT)  # minimax, and the exact column scores
-        else:
-            self.minimax = answer.result
-            self.exact = dict(answer.column_scores) if answer.column_scores else None
 
     def update(self, dt: float) -> None:
         if self.job.lost():
             self.job.done()
             if self.found is None:
-                self.ask(mcts_level(self.playouts), JobPurpose.MOVE)
-            else:
+                self.ask(self.mcts_level(), JobPurpose.MOVE)
+            elif self.minimax is None:
                 self.ask(Level(self.depth), JobPurpose.HINT)
         if self.playing and self.replay is not None:
             self.clock += dt
@@ -120,6 +143,15 @@ class MctsScene(Scene):
         key = event.key
         if key == pygame.K_ESCAPE:
             self.app.pop()
+            return
+        if key == pygame.K_g:
+            self.app.push(ShowMctsChart(self.board, BUDGETS))
+            return
+        if key == pygame.K_s:  # MCTS-Solver on or off: the search runs again, minimax stays
+            self.solver = not self.solver
+            self.found, self.replay, self.playing, self.selected = None, None, False, 0
+            self.ask(self.mcts_level(), JobPurpose.MOVE)
+            self.app.dirty = True
             return
         if self.found is None:
             return
@@ -193,6 +225,8 @@ class MctsScene(Scene):
 
     def status_line(self) -> str | None:
         if self.found is None:
+            if self.solver:
+                return _("MCTS-Solver is playing up to {playouts:,} random games...").format(playouts=self.playouts)
             return _("MCTS is playing {playouts:,} random games...").format(playouts=self.playouts)
         return comparison_lines(self.found, self.minimax, self.exact, self.board.rules, self.board.to_move)[-1]
 
@@ -204,12 +238,17 @@ class MctsScene(Scene):
         w, h = surface.get_size()
         unit = max(14, min(22, h // 34))
         margin = max(10, w // 50)
-        title = _("MCTS beside minimax: {playouts:,} playouts against depth {depth}").format(
-            playouts=self.playouts, depth=self.depth
-        )
+        title = (
+            _("MCTS-Solver beside minimax: {playouts:,} playouts against depth {depth}")
+            if self.solver
+            else _("MCTS beside minimax: {playouts:,} playouts against depth {depth}")
+        ).format(playouts=self.playouts, depth=self.depth)
         shown, size = theme.fitted(title, unit * 1.3, w - 2 * margin, bold=True)
         theme.text(surface, shown, size, (margin, unit * 0.6), bold=True)
-        keys = _("Arrows: walk · Space: replay · , .: step · Home/End · X: leave replay · Esc: back")
+        keys = _(
+            "Arrows: walk · Space: replay · , .: step · Home/End · X: leave replay · "
+            "S: MCTS-Solver on/off · G: chart against the truth · Esc: back"
+        )
         shown, size = theme.fitted(keys, unit * 0.8, w - 2 * margin)
         theme.text(surface, shown, size, (margin, h - unit * 1.4), color=p.muted)
         if self.failed is not None:
@@ -264,11 +303,20 @@ class MctsScene(Scene):
             pygame.draw.circle(surface, colour, (round(x), round(y)), round(radius))
             if node_index in line:  # the most-visited line: a ring (and a word in the panel)
                 pygame.draw.circle(surface, p.accent, (round(x), round(y)), round(radius + 4), 3)
+            proved = node.proved_for(node.mover) if tree.solver else None
+            if proved is not None:  # proven: a square frame, and the result under the move
+                frame = pygame.Rect(0, 0, round(2 * radius + 10), round(2 * radius + 10))
+                frame.center = (round(x), round(y))
+                colour = p.good if proved is Proved.WIN else p.warning if proved is Proved.LOSS else p.muted
+                pygame.draw.rect(surface, colour, frame, 2)
             if node_index == self.shown_node():
                 pygame.draw.circle(surface, p.text, (round(x), round(y)), round(radius + 8), 2)
             label = node.label() if node.move is not None else ""
             if label:
-                theme.text(surface, label, unit * 0.8, (x, y + radius + 6), color=p.text, anchor="midtop")
+                rect = theme.text(surface, label, unit * 0.8, (x, y + radius + 6), color=p.text, anchor="midtop")
+                if proved is not None:
+                    said = proved_word(proved)
+                    theme.text(surface, said, unit * 0.6, (x, rect.bottom), color=p.text, anchor="midtop")
             if visits and radius > unit * 0.9:
                 theme.text(surface, number(visits), unit * 0.7, (x, y), color=p.background, anchor="center")
 
@@ -347,10 +395,12 @@ class MctsScene(Scene):
             mean = None if child is None else child.mean
             if replay is not None and child is not None:
                 visits, mean = replay.visits_at().get(child.index, 0), replay.mean_at(child.index)
+            proved = child.proved_for(to_move) if child is not None and self.found.tree.solver else None
+            shown_mean = "-" if mean is None else number(mean, ".2f")
             cells = [
                 format_move(move, rules),
                 number(visits),
-                "-" if mean is None else number(mean, ".2f"),
+                shown_mean if proved is None else proved_word(proved),
                 str(values[move].value) if move in values else "-",
                 exact_word(self.exact.get(move) if self.exact else None, to_move),
             ]

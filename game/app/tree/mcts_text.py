@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ai.exact import ExactScore
-from ai.mcts import DRAW, MAX_WON, MctsNode, MctsResult
+from ai.mcts import DRAW, MAX_WON, MctsNode, MctsResult, Proved
 from ai.search import SearchResult
 from game.app.tree.mcts_replay import Phase, Step
 from game.i18n import _
@@ -44,6 +44,8 @@ def node_lines(node: MctsNode, rules: Rules, at: tuple[int, float | None, float 
             lines.append(_("UCB: {ucb:.3f} = mean + exploration bonus").format(ucb=ucb))
     if node.game_over is not None:
         lines.append(_("The game is over here: {result}").format(result=result_words(node.game_over)))
+    elif node.tree.solver and node.proof is not None:
+        lines.append(_("MCTS-Solver proved it: {result} with perfect play").format(result=result_words(node.proof)))
     return lines
 
 
@@ -95,6 +97,12 @@ def comparison_lines(
             playouts=found.playouts, move=format_move(found.move or 0, rules), nodes=len(found.tree)
         )
     ]
+    if found.proved is not None:
+        lines.append(
+            _("MCTS-Solver proved the position after {playouts:,} playouts: a {result} for {side}").format(
+                playouts=found.playouts, result=proved_word(found.proved), side=side_words(to_move)
+            )
+        )
     if minimax is None:
         lines.append(_("Minimax: searching..."))
         return lines
@@ -130,3 +138,8 @@ def exact_word(score: ExactScore | None, to_move: int) -> str:
         return "?"
     pov = score.pov(to_move)
     return _("win") if pov > 0 else _("draw") if pov == 0 else _("loss")
+
+
+def proved_word(proved: Proved) -> str:
+    """What MCTS-Solver proved, in one word, for the side it is said of."""
+    return {Proved.WIN: _("win"), Proved.DRAW: _("draw"), Proved.LOSS: _("loss")}[proved]
