@@ -12,9 +12,12 @@ import sys
 import pytest
 
 from ai.mcts import mcts
+from ai.mcts_table import BUDGETS
+from ai.mcts_truth import mcts_truth
 from ai.player import column_scores
 from ai.search import search
 from ai.search_types import MoveOrder
+from ai.textbook_tree import alpha_beta
 from game.app.tree.mcts_replay import MctsReplay, Phase
 from game.app.tree.mcts_text import comparison_lines, node_lines, playout_moves_line, step_line
 from game.archive.course_progress import course_progress, record_answer
@@ -33,6 +36,7 @@ from game.learn.course import (
     list_lines,
     tree_minimax,
 )
+from game.learn.tree_builder import EXERCISES, ordered
 from game.records import HUMAN, GameResult
 from game.rules import Rules
 from tests.test_cli import ROOT, assert_clean_error, run_process
@@ -100,6 +104,26 @@ def test_lesson_7_mcts_and_minimax_disagree_and_minimax_keeps_the_win():
     assert keeping_columns(board) == {3} and right_option(7) == "no"
 
 
+def test_lesson_8_plain_mcts_first_keeps_the_win_at_100000_playouts_and_the_solver_proves_nothing():
+    item = lesson(8)
+    board = Board.from_moves(item.moves)
+    truth = mcts_truth([("lesson 8", board)], BUDGETS, seed=MCTS_SEED)
+    position = truth.positions[0]
+    assert position.keeping == [3]  # only column 4 keeps the win
+    kept = [position.keeps(position.chosen["plain"][budget]) for budget in BUDGETS]
+    assert kept == [False, False, False, True] and right_option(8) == "100,000"
+    assert [position.chosen["plain"][budget] for budget in BUDGETS] == [2, 1, 4, 3]  # 3, 2, 5, 4 as it says
+    assert position.chosen["solver"] == position.chosen["plain"]
+    assert all(proved is None for proved in position.proved.values())
+
+
+def test_lesson_9_best_first_leaves_alpha_beta_five_of_the_small_trees_nine_leaves():
+    tree = EXERCISES[0].tree
+    assert tree == tuple(tuple(leaves) for leaves in SMALL_TREE)  # the builder's first exercise is lesson 1's tree
+    assert alpha_beta(ordered(tree, best_first=True)).leaves == 5 and right_option(9) == "5"
+    assert alpha_beta(tree).leaves == 7 and alpha_beta(ordered(tree, best_first=False)).leaves == 9
+
+
 # -- checking ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("item", LESSONS, ids=lambda item: item.key)
 def test_every_right_answer_is_accepted_and_every_wrong_one_explained(item):
@@ -116,10 +140,10 @@ def test_every_right_answer_is_accepted_and_every_wrong_one_explained(item):
 
 
 def test_lessons_are_numbered_in_order_with_lasting_keys():
-    assert [item.number for item in LESSONS] == list(range(1, 8))
-    assert len({item.key for item in LESSONS}) == 7
-    with pytest.raises(CourseError, match="lessons 1 to 7"):
-        lesson(8)
+    assert [item.number for item in LESSONS] == list(range(1, 10))
+    assert len({item.key for item in LESSONS}) == 9
+    with pytest.raises(CourseError, match="lessons 1 to 9"):
+        lesson(10)
 
 
 # -- progress in the archive -----------------------------------------------------------------------
@@ -176,7 +200,7 @@ def test_course_list_prints_the_lessons_one_a_line_without_loading_the_window():
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == list_lines()
-    assert len(list_lines()) == 7 and list_lines()[0].startswith("1. The game tree and minimax")
+    assert len(list_lines()) == 9 and list_lines()[0].startswith("1. The game tree and minimax")
 
 
 def english() -> dict[str, str]:
@@ -184,8 +208,8 @@ def english() -> dict[str, str]:
 
 
 def test_course_lesson_out_of_range_is_refused_in_one_line_without_a_window():
-    proc = run_process("course", "--lesson", "9")
-    assert_clean_error(proc, "there is no lesson 9: the course has lessons 1 to 7")
+    proc = run_process("course", "--lesson", "10")
+    assert_clean_error(proc, "there is no lesson 10: the course has lessons 1 to 9")
 
 
 # -- MCTS's replay and sentences ---------------------------------------------------------------------

@@ -18,8 +18,8 @@ from game.rules import MIN, Rules
 FRAME = 1 / 60
 
 
-def key_event(key: int, mod: int = 0) -> pygame.event.Event:
-    return pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="", scancode=0)
+def key_event(key: int, mod: int = 0, unicode: str = "") -> pygame.event.Event:
+    return pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode=unicode, scancode=0)
 
 
 def press(app, key: int, mod: int = 0, frames: int = 1) -> None:

@@ -20,7 +20,7 @@ from game.learn.course import CourseError, lesson, list_lines
 def add_course_arguments(course: argparse.ArgumentParser) -> None:
     """course [--list] [--lesson N]."""
     course.description = (
-        "A course in game-tree search: seven lessons (minimax, alpha-beta, move order, depth, "
+        "A course in game-tree search: nine lessons (minimax, alpha-beta, move order, depth, "
         "evaluation, exact solving, Monte Carlo tree search), each with a board, an exercise the "
         "game checks, and the screen to try it on. Progress is kept in the game archive."
     )

@@ -257,6 +257,13 @@ class ShowMctsChart:
     seed: int = 0
 
 
+@dataclass(frozen=True)
+class ShowTreeBuilder:
+    """Trees you build: free building, or exercise ``exercise`` (0-based) of the builder's."""
+
+    exercise: int | None = None
+
+
 Request = (
     BackToTitle
     | ShowOptions
@@ -282,6 +289,7 @@ Request = (
     | ShowCourse
     | OpenMctsTree
     | ShowMctsChart
+    | ShowTreeBuilder
     | ShowPuzzles
 )
 """Every place a scene may ask to go."""

@@ -37,6 +37,7 @@ from game.app.navigation import (
     ShowPastGames,
     ShowPause,
     ShowPuzzles,
+    ShowTreeBuilder,
 )
 from game.app.scene import Scene, SceneHost
 from game.app.scenes.analysis import AnalysisScene
@@ -54,6 +55,7 @@ from game.app.scenes.puzzles import PuzzlesScene
 from game.app.scenes.retry import MistakesQueueScene, retry_of_review
 from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
+from game.app.scenes.tree_builder import TreeBuilderScene
 from game.app.settings import Opponent
 from game.app.tree.code_scene import CodeWalkScene
 from game.app.tree.depth_scene import DepthChartScene
@@ -118,6 +120,8 @@ def scene_for(request: Request, host: SceneHost) -> Scene | None:
             return MctsScene(board, playouts, depth=depth, found=found)
         case ShowMctsChart(board, budgets, seed):
             return MctsChartScene(board, budgets, seed)
+        case ShowTreeBuilder(exercise):
+            return TreeBuilderScene(exercise)
         case ShowPuzzles():
             return PuzzlesScene()
     raise TypeError(f"no scene for {request!r}")  # pragma: no cover - every request is above

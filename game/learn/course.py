@@ -1,4 +1,4 @@
-"""A course in game-tree search: seven lessons, each a page or two of text with a board, an
+"""A course in game-tree search: nine lessons, each a page or two of text with a board, an
 exercise the game checks, and an existing screen to try it on.
 
 Pure data and checking, no pygame: the window's course scene (``game.app.scenes.course``)
@@ -7,8 +7,9 @@ prints ``LESSONS``.  Every exercise is a choice among a few options with one set
 ones.  Where the right answer is a fact of the AI (a node count, the depth the search
 turns right, the exact solver's column, MCTS's choice), it is written here beside the
 position and ``tests/test_course.py`` works it out again with the real AI, so the data
-cannot drift from what the screens show.  The two small-tree lessons compute theirs here
-(``tree_minimax``, ``alpha_beta_skipped``).
+cannot drift from what the screens show.  The two small-tree lessons compute theirs with
+the textbook's own search on the tree (``tree_minimax``, ``alpha_beta_skipped``:
+``ai.textbook_tree``).
 
 Texts are in English and marked for translation (``N_``); the scene translates them when
 it shows them.
@@ -20,6 +21,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ai.textbook_tree import GameTree, alpha_beta, minimax_value
 from game.i18n import N_, _
 
 SMALL_TREE: tuple[tuple[int, ...], ...] = ((3, 12, 8), (2, 4, 6), (14, 5, 2))
@@ -29,24 +31,17 @@ leaves' values from MAX's side, left to right."""
 
 def tree_minimax(tree: Sequence[Sequence[int]]) -> int:
     """The root's value of a two-ply tree: MAX of each MIN node's least leaf."""
-    return max(min(leaves) for leaves in tree)
+    return minimax_value(_built(tree))
 
 
 def alpha_beta_skipped(tree: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
     """The leaves (branch, leaf; 0-based) alpha-beta never looks at, searching left to right:
-    a MIN node stops as soon as a leaf is no more than the best MAX already has (alpha)."""
-    alpha = None
-    skipped = []
-    for branch, leaves in enumerate(tree):
-        least = None
-        for index, leaf in enumerate(leaves):
-            least = leaf if least is None else min(least, leaf)
-            if alpha is not None and least <= alpha:  # MAX will never come here: cut the rest
-                skipped += [(branch, later) for later in range(index + 1, len(leaves))]
-                break
-        assert least is not None
-        alpha = least if alpha is None else max(alpha, least)
-    return skipped
+    ``ai.textbook``'s alpha-beta run on the two-ply tree (``ai.textbook_tree``)."""
+    return sorted((path[0], path[1]) for path in alpha_beta(_built(tree)).cut)
+
+
+def _built(tree: Sequence[Sequence[int]]) -> GameTree:
+    return tuple(tuple(leaves) for leaves in tree)
 
 
 class Tool(enum.Enum):
@@ -58,6 +53,8 @@ class Tool(enum.Enum):
     DEPTH_CHART = "depth chart"  # depth against truth on the lesson's position
     ANALYSIS = "analysis"  # the analysis board: every column's exact score
     MCTS_TREE = "mcts tree"  # the MCTS tree beside minimax on the lesson's position
+    MCTS_CHART = "mcts chart"  # MCTS against the exact truth, budget by budget, on the lesson's position
+    TREE_BUILDER = "tree builder"  # trees you build: predict alpha-beta's cuts, checked
 
 
 TOOL_NAMES = {
@@ -67,6 +64,8 @@ TOOL_NAMES = {
     Tool.DEPTH_CHART: N_("the depth chart"),
     Tool.ANALYSIS: N_("the analysis board"),
     Tool.MCTS_TREE: N_("MCTS beside minimax"),
+    Tool.MCTS_CHART: N_("MCTS against the truth"),
+    Tool.TREE_BUILDER: N_("trees you build"),
 }
 
 
@@ -109,6 +108,8 @@ _ROOT_OPTIONS = (2, 3, 8, 12, 14)
 _SKIPPED_OPTIONS = (0, 1, 2, 3, 4)
 _DEPTH_OPTIONS = (1, 2, 3, 4, 5, 6)
 _COLUMNS = (1, 2, 3, 4, 5, 6, 7)
+_BUDGET_OPTIONS = (N_("100"), N_("1,000"), N_("10,000"), N_("100,000"), N_("none of them"))
+_LEAF_OPTIONS = (3, 5, 7, 9)
 _TOO_SHALLOW = N_("At that depth the search still plays a column that gives the win away.")
 _NOT_THE_FIRST = N_("At that depth the search plays the winning column, but it already did at a shallower depth.")
 _LOSES_FOR_PLAYER_2 = N_("That column loses for player 2 with perfect play.")
@@ -389,12 +390,89 @@ LESSONS: tuple[Lesson, ...] = (
             translate_options=True,
         ),
     ),
+    Lesson(
+        8,
+        "mcts-truth",
+        N_("MCTS against the truth"),
+        (
+            N_(
+                "MCTS's choice gets better with more playouts, but how many does it need? The chart runs MCTS "
+                "on this position with 100, 1,000, 10,000 and 100,000 playouts (each search afresh, seed 0) "
+                "and asks the exact solver whether the column it chooses keeps the win."
+            ),
+            N_(
+                "It runs a second MCTS beside it: MCTS-Solver, which proves positions near the end of the game "
+                "(a finished game, a winning move, every move answered) and passes the proofs up its tree. "
+                "So early in the game it proves nothing; in an endgame it often proves the result after a "
+                "few hundred playouts."
+            ),
+        ),
+        "44",
+        6,
+        Tool.MCTS_CHART,
+        Exercise(
+            N_("From which budget on does plain MCTS choose column 4, the only column that keeps the win?"),
+            _BUDGET_OPTIONS,
+            frozenset({3}),
+            N_(
+                "Open the chart (O): under each budget stands the column each search chose, struck out where it gives the win away."
+            ),
+            N_(
+                "100,000: with 100, 1,000 and 10,000 playouts MCTS chooses columns 3, 2 and 5, each of which "
+                "gives the win away; only the biggest budget finds column 4. MCTS-Solver chooses the same "
+                "columns here: 40 discs before the end, it proves nothing."
+            ),
+            {4: N_("Look at the last bars: at one of the budgets MCTS does keep the win.")},
+            translate_options=True,
+        ),
+    ),
+    Lesson(
+        9,
+        "build-trees",
+        N_("Trees you build"),
+        (
+            N_(
+                "Now build trees of your own: 2 to 4 plies, 2 to 4 moves a node, leaf values typed or drawn at "
+                "random. Mark the branches you expect alpha-beta to cut; Enter runs the textbook's alpha-beta "
+                "(the code of lesson 1) on your tree and shows its cuts beside your marks."
+            ),
+            N_(
+                "Change the order of the moves and the cuts move: O sorts every node's moves best first (the "
+                "most cuts alpha-beta can make), W worst first. The builder's exercises (E) ask you to mark "
+                "cuts and to find orders, and check your answers."
+            ),
+        ),
+        "4453",
+        2,
+        Tool.TREE_BUILDER,
+        Exercise(
+            N_(
+                "In the small tree of lesson 1 (the builder's first exercise), sort the moves best first (O): "
+                "how many of the 9 leaves does alpha-beta look at then?"
+            ),
+            _options(_LEAF_OPTIONS),
+            frozenset({_LEAF_OPTIONS.index(5)}),
+            N_(
+                "Open the builder (O), press E for the textbook's tree, then O, then Enter: the verdict counts the leaves."
+            ),
+            N_(
+                "5: the move worth 3 comes first, and with its leaves in order (3, 8, 12) MAX is sure of 3 after "
+                "three leaves; each other MIN node is cut after its first leaf, 2. As given (7 leaves) the middle "
+                "node alone was cut early; worst first, alpha-beta looks at all 9."
+            ),
+            {
+                _LEAF_OPTIONS.index(7): N_("7 is the tree as given, searched left to right; best first cuts more."),
+                _LEAF_OPTIONS.index(9): N_("9 is every leaf: that is the worst order (W), not the best."),
+            },
+        ),
+    ),
 )
 """The course, in order."""
 
 MCTS_PLAYOUTS = 5_000
 MCTS_SEED = 0
-"""What lesson 7's MCTS runs: its playouts and seed (the tests check its move against these)."""
+"""What lesson 7's MCTS runs: its playouts and seed (the tests check its move against these);
+lesson 8's chart runs ``ai.mcts_table.BUDGETS`` with the same seed."""
 
 
 class CourseError(ValueError):

@@ -8,7 +8,7 @@ the tree overlay, the code walk, practice and the depth chart on a search of the
 position (a worker job: the window never searches), the analysis board, and MCTS beside
 minimax.
 
-Controls (the list): Up/Down choose, Enter or 1..7 open a lesson, Esc back.
+Controls (the list): Up/Down choose, Enter or 1..9 open a lesson, Esc back.
 Controls (a lesson): Right/Left (or PageDown/PageUp) next/previous page, O try it on its
 screen, 1..9 answer on the exercise page, H hint, Esc back to the list; or click.
 """
@@ -22,10 +22,20 @@ from dataclasses import dataclass, field, replace
 import pygame
 
 from ai.levels import Level
+from ai.mcts_table import BUDGETS
 from ai.search import SearchResult
 from ai.tree import SearchTree
 from game.app.job_slot import JobSlot
-from game.app.navigation import OpenAnalysis, OpenMctsTree, OpenTree, Practise, ShowCodeWalk, ShowDepthChart
+from game.app.navigation import (
+    OpenAnalysis,
+    OpenMctsTree,
+    OpenTree,
+    Practise,
+    ShowCodeWalk,
+    ShowDepthChart,
+    ShowMctsChart,
+    ShowTreeBuilder,
+)
 from game.app.scene import Scene
 from game.app.scenes.course_draw import draw_board, draw_small_tree
 from game.app.scenes.course_text import (
@@ -45,6 +55,7 @@ from game.i18n import N_, _
 from game.learn.course import (
     LESSONS,
     MCTS_PLAYOUTS,
+    MCTS_SEED,
     Lesson,
     Tool,
     Verdict,
@@ -158,6 +169,12 @@ class CourseScene(Scene):
             return
         if lesson.tool is Tool.MCTS_TREE:
             self.app.push(OpenMctsTree(board, MCTS_PLAYOUTS, lesson.depth))
+            return
+        if lesson.tool is Tool.MCTS_CHART:
+            self.app.push(ShowMctsChart(board, BUDGETS, MCTS_SEED))
+            return
+        if lesson.tool is Tool.TREE_BUILDER:
+            self.app.push(ShowTreeBuilder())
             return
         if self.tree_job.id is not None:
             return
@@ -366,7 +383,9 @@ class CourseScene(Scene):
         theme.text(
             surface, _("Learn: game-tree search"), int(row * 1.0), (w / 2, row * 1.1), bold=True, anchor="center"
         )
-        said = course_summary(self.progress) + " · " + _("Enter or 1..7 opens a lesson")
+        said = (
+            course_summary(self.progress) + " · " + _("Enter or 1..{count} opens a lesson").format(count=len(LESSONS))
+        )
         theme.text(surface, said, int(row * 0.5), (w / 2, row * 2.2), color=theme.palette.muted, anchor="center")
         for button in self.buttons(size):
             button.draw(surface, theme)  # (its own ring when focused)
