@@ -11,8 +11,9 @@
    share of moves that keep a win a win and a draw a draw, per level.
 4. Seconds per move of Expert and Perfect (median and max).
 
-``--mcts N ...`` instead plays each ``mcts:N`` (Monte Carlo tree search) against the lower
-presets (``--against``) on 6x7: where it sits on the ladder.
+``--mcts N ...`` instead plays each ``mcts:N`` (Monte Carlo tree search; ``20000+solver``,
+``20000+tactics`` or ``20000+solver+tactics`` for its switches) against the presets of
+``--against`` on 6x7: where it sits on the ladder.
 
 ``--quick`` runs a short version (fewer openings and positions).  ``--jobs N`` plays the
 games of each match in N worker processes (default: the cores, at most the games; the
@@ -305,10 +306,10 @@ MCTS_OPPONENTS = ["Beginner", "Easy", "Medium"]
 
 
 def mcts_ladder(
-    playouts: list[int], opponents: list[str], openings_count: int, log: Log, jobs: int | None = None
+    playouts: list[str], opponents: list[str], openings_count: int, log: Log, jobs: int | None = None
 ) -> dict[tuple[str, str], MatchResult]:
-    """Each ``mcts:N`` against each of ``opponents`` on 6x7, as the ladder measures (balanced
-    openings, both colours, seeded): where Monte Carlo tree search sits among the levels."""
+    """Each ``mcts:N`` (``N``, ``N+solver``, ...) against each of ``opponents`` on 6x7, as the
+    ladder measures (balanced openings, both colours, seeded): where MCTS sits among the levels."""
     players = {p.name: p for p in contestants(STANDARD)}
     results: dict[tuple[str, str], MatchResult] = {}
     for count in playouts:
@@ -350,10 +351,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--perfect", action="store_true", help="only Perfect first from the empty board")
     parser.add_argument(
         "--mcts",
-        type=int,
         nargs="+",
         metavar="N",
-        help="only mcts:N (Monte Carlo tree search, N playouts) against --against on 6x7 (default 6 openings)",
+        help="only mcts:N (N playouts; N+solver, N+tactics, N+solver+tactics) against --against on 6x7 "
+        "(default 6 openings)",
     )
     parser.add_argument(
         "--against", nargs="+", default=MCTS_OPPONENTS, choices=list(PRESETS) + ["depth 2", "depth 4"], metavar="LEVEL"
