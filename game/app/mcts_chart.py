@@ -33,8 +33,8 @@ def draw_mcts_chart(
         return
     em = theme.font(size - 2).get_linesize()
     one = len(truth.positions) == 1
-    below = em * (4.6 if one else 2.4)  # the budgets (and one position's columns) under the bars
-    key_h = em * 2.2
+    below = em * (5.0 if one else 2.4)  # the budgets (and one position's columns) under the bars
+    key_h = em * (4.2 if one else 2.2)  # the key (and with one position, what keeps the outcome)
     plot = pygame.Rect(area.left + 64, round(y + em * 2.2), area.width - 80, 0)  # room above for the counts
     plot.height = max(40, round(area.bottom - below - key_h - 8 - plot.top))
     _draw_bars(surface, plot, theme, truth, size)
@@ -138,12 +138,12 @@ def _draw_columns(
         said = "-" if move is None else format_move(move, rules)
         colour = p.text if kept is None else (p.good if kept else p.warning)
         cx = centre + step * offset
-        rect = theme.text(surface, said, size - 3, (cx, y), color=colour, anchor="midtop", bold=bool(kept))
+        rect = theme.text(surface, said, size, (cx, y), color=colour, anchor="midtop", bold=True)
         if kept is False:  # struck out: the column gives the outcome away (not by colour alone)
-            pygame.draw.line(surface, colour, (rect.left - 3, rect.centery), (rect.right + 3, rect.centery), 2)
+            pygame.draw.line(surface, colour, (rect.left - 4, rect.centery + 1), (rect.right + 4, rect.centery + 1), 1)
     proved = position.proved[budget]
     if proved is not None:
-        em = theme.font(size - 2).get_linesize()
+        em = theme.font(size).get_linesize()
         theme.text(surface, _(PROVED_NAMES[proved]), size - 4, (centre, y + em), color=p.good, anchor="midtop")
 
 
@@ -157,13 +157,16 @@ def _draw_key(surface: pygame.Surface, plot: pygame.Rect, y: float, theme: Theme
         draw_mark(surface, VARIANT_SHAPES[variant], colours[variant], (kx + 11, y + 6), 4, p.text)
         rect = theme.text(surface, _(VARIANT_NAMES[variant]), size - 3, (kx + 28, y - 2), color=p.text)
         kx = rect.right + 18
-    if len(truth.positions) == 1 and truth.positions[0].exact is not None:
+    if len(truth.positions) == 1 and truth.positions[0].exact is not None:  # on the next line(s)
         rules = truth.positions[0].board.rules
         keeping = " ".join(format_move(move, rules) for move in truth.positions[0].keeping)
         said = _("Columns keeping the exact outcome: {columns}; struck out: a column that gives it away").format(
             columns=keeping
         )
-        theme.text(surface, theme.fit(said, size - 3, plot.right - kx), size - 3, (kx, y - 2), color=p.muted)
+        y += theme.pitch(size - 3, (size - 3) * 1.4)
+        for line in theme.wrap(said, size - 3, plot.right - plot.left):
+            theme.text(surface, line, size - 3, (plot.left, y), color=p.muted)
+            y += theme.pitch(size - 3, (size - 3) * 1.2)
 
 
 def save_mcts_chart(path: str | Path, truth: MctsTruth, size: tuple[int, int] = (1000, 620)) -> Path:

@@ -465,6 +465,7 @@ LESSONS: tuple[Lesson, ...] = (
                 _LEAF_OPTIONS.index(9): N_("9 is every leaf: that is the worst order (W), not the best."),
             },
         ),
+        shows_small_tree=True,
     ),
 )
 """The course, in order."""

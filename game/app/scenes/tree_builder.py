@@ -394,8 +394,13 @@ class TreeBuilderScene(Scene):
                 said = _("missed")
             elif judgement is not None and path in judgement.wrong:
                 said = _("not cut")
-            if said is not None:
-                theme.text(surface, said, label * 0.85, (middle[0] + 12, middle[1]), color=p.warning, anchor="midleft")
+            if said is not None:  # beside the branch, on whichever side keeps it inside the window
+                width = theme.font(label * 0.85).size(said)[0]
+                right = middle[0] + 12 + width <= surface.get_width() - 4
+                spot, anchor = (
+                    ((middle[0] + 12, middle[1]), "midleft") if right else ((middle[0] - 12, middle[1]), "midright")
+                )
+                theme.text(surface, said, label * 0.85, spot, color=p.warning, anchor=anchor)
         for path, (x, y) in places.items():
             node = self.builder.node(path)
             faded = path not in entered

@@ -46,6 +46,7 @@ from game.board import Board
 from game.i18n import _, number
 from game.notation import format_move
 
+Color = tuple[int, int, int]
 REPLAY_STEPS_PER_SECOND = 6.0
 """Replay speed: phases a second (a playout has four)."""
 SHOWN_PLIES = 4
@@ -327,60 +328,84 @@ class MctsScene(Scene):
         cell = max(1, area.width // self.board.rules.cols)
         board = draw_small_board(surface, theme, self.board, area.topleft, cell, mark_last=False)
         said = _("player 1 (ring) to move") if self.board.to_move > 0 else _("player 2 (cross) to move")
-        theme.text(surface, said, unit * 0.7, (board.left, board.bottom + 3), color=p.muted)
+        shown, size = theme.fitted(said, unit * 0.7, max(board.width, area.width))
+        theme.text(surface, shown, size, (board.left, board.bottom + 3), color=p.muted)
 
-    def draw_panel(self, surface: pygame.Surface, area: pygame.Rect, unit: int) -> None:
-        theme = self.app.theme
-        p = theme.palette
+    def panel_texts(self) -> tuple[list[tuple[str, Color]], list[tuple[str, Color]]]:
+        """The panel's paragraphs above the column table (the node, the replay's step) and below it."""
+        p = self.app.theme.palette
         assert self.found is not None
         tree = self.found.tree
         rules, to_move = self.board.rules, self.board.to_move
-        y = float(area.top)
         node = tree.node(self.shown_node())
         replay = self.replay
         at = None
         if replay is not None:
             at = (replay.visits_at().get(node.index, 0), replay.mean_at(node.index), replay.ucb_at(node.index))
-        lines = node_lines(node, rules, at)
+        above = [(line, p.text) for line in node_lines(node, rules, at)]
         if node.index in {n.index for n in tree.best_line()}:
-            lines.append(_("On the most-visited line (ringed): what MCTS expects."))
-        for text in lines:
-            for part in theme.wrap(text, unit, area.width):
-                theme.text(surface, part, unit, (area.left, y))
-                y += unit * 1.25
-        y += unit * 0.6
-        if self.replay is not None:
-            step = self.replay.current()
+            above.append((_("On the most-visited line (ringed): what MCTS expects."), p.text))
+        if replay is not None:
+            step = replay.current()
             expanded = step.playout.expanded
             expanded_move = tree.node(expanded).move if expanded is not None else None
             said = step_line(step, rules, tree.playouts, expanded_move)
             if step.phase is Phase.PLAYOUT:
                 said += " · " + playout_moves_line(step.playout.moves, rules)
-            colour = p.accent if step.phase is not Phase.BACKUP else p.good
-            for part in theme.wrap(said, unit, area.width):
-                theme.text(surface, part, unit, (area.left, y), color=colour)
-                y += unit * 1.25
-            y += unit * 0.6
-        y = self.draw_columns(surface, area, y, unit)
-        for text in comparison_lines(self.found, self.minimax, self.exact, rules, to_move):
-            for part in theme.wrap(text, unit, area.width):
-                theme.text(surface, part, unit, (area.left, y))
-                y += unit * 1.25
+            above.append((said, p.accent if step.phase is not Phase.BACKUP else p.good))
+        below = [(line, p.text) for line in comparison_lines(self.found, self.minimax, self.exact, rules, to_move)]
+        return above, below
 
-    def draw_columns(self, surface: pygame.Surface, area: pygame.Rect, y: float, unit: int) -> float:
-        """A row per column: MCTS's visits and mean, minimax's value, the exact verdict."""
+    def draw_panel(self, surface: pygame.Surface, area: pygame.Rect, unit: int) -> None:
+        """The chosen node, the replay's step, the column table and the comparison, in a text
+        size small enough for all of it to fit the panel (bigger UI scales shrink it first)."""
+        theme = self.app.theme
+        above, below = self.panel_texts()
+        rows = len(Board(self.board.rules, self.board.grid, to_move=self.board.to_move).legal_moves()) + 1
+
+        def height(size: float) -> float:
+            lines = sum(len(theme.wrap(text, size, area.width)) for text, _colour in above + below)
+            return lines * theme.pitch(size, size * 1.25) + rows * theme.pitch(size * 0.85, size * 1.2) + size * 2
+
+        size = float(unit)
+        while size > unit * 0.45 and height(size) > area.height:
+            size -= 0.5
+        y = self.draw_paragraphs(surface, area, float(area.top), above, size) + size * 0.5
+        y = self.draw_columns(surface, area, y, size)
+        self.draw_paragraphs(surface, area, y, below, size)
+
+    def draw_paragraphs(
+        self, surface: pygame.Surface, area: pygame.Rect, y: float, paragraphs: list[tuple[str, Color]], size: float
+    ) -> float:
+        """Draw ``paragraphs`` wrapped to the panel's width from ``y``; return the y below them."""
+        theme = self.app.theme
+        for text, colour in paragraphs:
+            for part in theme.wrap(text, size, area.width):
+                if y + theme.font(size).get_height() > area.bottom:
+                    return y  # a tiny window: the rest gives way
+                theme.text(surface, part, size, (area.left, y), color=colour)
+                y += theme.pitch(size, size * 1.25)
+        return y
+
+    def draw_columns(self, surface: pygame.Surface, area: pygame.Rect, y: float, unit: float) -> float:
+        """A row per column: MCTS's visits and mean (or, with the solver, what it proved),
+        minimax's value, the exact verdict; the rows the two searches chose shaded and named
+        where there is room (the comparison below names them too)."""
         theme = self.app.theme
         p = theme.palette
         assert self.found is not None
         rules, to_move = self.board.rules, self.board.to_move
-        heads = [_("column"), _("MCTS visits"), _("mean"), _("minimax"), _("exact")]
-        xs = [area.left + area.width * share for share in (0.0, 0.12, 0.37, 0.51, 0.66)]
+        solver = self.found.tree.solver
+        heads = [_("column"), _("MCTS visits"), _("mean, proof") if solver else _("mean"), _("minimax"), _("exact")]
+        shares = (0.0, 0.13, 0.36, 0.55, 0.72)
+        xs = [area.left + area.width * share for share in shares]
+        widths = [area.width * (b - a) - 6 for a, b in zip(shares, (*shares[1:], 1.0))]
         size = unit * 0.85
-        for x, head in zip(xs, heads):
-            theme.text(
-                surface, theme.fit(head, size, area.width * 0.24, bold=True), size, (x, y), color=p.muted, bold=True
-            )
-        y += unit * 1.3
+        pitch = theme.pitch(size, unit * 1.2)
+        for x, width, head in zip(xs, widths, heads):
+            shown, fitted = theme.fitted(head, size, width, bold=True)
+            theme.text(surface, shown, fitted, (x, y), color=p.muted, bold=True)
+        y += pitch * 1.1
         children = {child.move: child for child in self.found.root_children}
         values = self.minimax.move_values if self.minimax is not None else {}
         replay = self.replay
@@ -395,7 +420,7 @@ class MctsScene(Scene):
             mean = None if child is None else child.mean
             if replay is not None and child is not None:
                 visits, mean = replay.visits_at().get(child.index, 0), replay.mean_at(child.index)
-            proved = child.proved_for(to_move) if child is not None and self.found.tree.solver else None
+            proved = child.proved_for(to_move) if child is not None and solver else None
             shown_mean = "-" if mean is None else number(mean, ".2f")
             cells = [
                 format_move(move, rules),
@@ -405,22 +430,14 @@ class MctsScene(Scene):
                 exact_word(self.exact.get(move) if self.exact else None, to_move),
             ]
             if chosen:
-                pygame.draw.rect(
-                    surface,
-                    p.panel,
-                    pygame.Rect(area.left - 4, int(y - 2), area.width, int(unit * 1.2)),
-                    border_radius=4,
-                )
-            for x, cell in zip(xs, cells):
-                theme.text(surface, cell, size, (x, y))
-            if chosen:
-                theme.text(
-                    surface,
-                    ", ".join(chosen),
-                    size * 0.85,
-                    (area.right, y),
-                    color=p.accent,
-                    anchor="topright",
-                )
-            y += unit * 1.2
-        return y + unit * 0.6
+                shade = pygame.Rect(area.left - 4, int(y - 2), area.width + 4, int(pitch))
+                pygame.draw.rect(surface, p.panel, shade, border_radius=4)
+            right = area.left
+            for x, width, cell in zip(xs, widths, cells):
+                shown, fitted = theme.fitted(cell, size, width)
+                right = theme.text(surface, shown, fitted, (x, y)).right
+            said = ", ".join(chosen)
+            if chosen and theme.font(size * 0.85).size(said)[0] < area.right - right - 8:
+                theme.text(surface, said, size * 0.85, (area.right, y), color=p.accent, anchor="topright")
+            y += pitch
+        return y + unit * 0.5
