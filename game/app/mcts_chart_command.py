@@ -61,7 +61,7 @@ def budgets_from(text: str) -> tuple[int, ...]:
         raise CliError(f"--playouts {text}: expected whole numbers separated by commas, such as 100,1000,10000")
     budgets = sorted({int(part) for part in parts})
     if budgets[0] < 1 or budgets[-1] > MAX_PLAYOUTS:
-        raise CliError(f"--playouts {text}: each budget must be 1 to {MAX_PLAYOUTS:,} playouts")
+        raise CliError(f"--playouts {text}: each budget must be 1 to {number(MAX_PLAYOUTS)} playouts")
     if len(budgets) > MOST_BUDGETS:
         raise CliError(f"--playouts {text}: at most {MOST_BUDGETS} budgets")
     return tuple(budgets)
