@@ -529,7 +529,8 @@ def mcts(
         root=(first, second, to_move), playouts=playouts, seed=seed, exploration=exploration, solver=solver,
         policy=policy.code, keep_moves=keep,
     )  # fmt: skip
-    fast = mcts_kernel.compiled_growth(rules, **options) if compiled else None
+    # Under a clock a kernel still to be compiled (the first start) is not waited for.
+    fast = mcts_kernel.compiled_growth(rules, wait=time_limit is None, **options) if compiled else None
     grower: _Grower | _Compiled = _Grower(geo, **options) if fast is None else _Compiled(fast)
     grower.add_root(over, untried)
     done = 0

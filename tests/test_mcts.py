@@ -4,11 +4,25 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from pathlib import Path
 
 import pytest
 
 from ai.answer import DecidedBy
-from ai.levels import LevelNotFound, find_level, level_label, level_names, mcts_name
+from ai.compiled import mcts_kernel
+from ai.levels import (
+    MCTS_MEASURED,
+    MCTS_MEASURED_GAMES,
+    MCTS_PLAYOUTS,
+    LevelNotFound,
+    describe,
+    find_level,
+    level_label,
+    level_names,
+    mcts_level,
+    mcts_name,
+)
 from ai.mcts import DRAW, MAX_WON, MIN_WON, MctsError, mcts
 from ai.player import choose_move, column_scores
 from ai.search import search
@@ -176,6 +190,7 @@ def test_the_level_mcts_n_is_found_by_name_and_plays_its_search():
 
 
 def test_the_level_answers_on_an_outside_clock_with_the_playouts_it_ran():
+    mcts_kernel.LOADER.prepare()  # compiled ahead (a clock never waits for the first start's compiling)
     board = Board.from_moves("4453")
     answer = choose_move(find_level("mcts:1000000"), board.grid, board.rules, board.to_move, movetime=0.3)
     assert answer.move is not None and board.is_legal(answer.move)
@@ -276,3 +291,23 @@ def test_analyze_json_with_mcts_gives_each_childs_visits_and_mean_and_the_proof(
 def test_analyze_refuses_mcts_switches_without_mcts_and_tree_text_with_json():
     assert_clean_error(run_cli("analyze", "4453", "--mcts-solver"), "--mcts-solver")
     assert_clean_error(run_cli("analyze", "4453", "--json", "--tree"), "--export-tree")
+
+
+def test_the_level_screen_says_what_the_ladder_measured_of_every_mcts_level_it_offers():
+    """docs/strength.md's table (72 games a pair) and the level screen's line agree."""
+    table = (Path(__file__).resolve().parent.parent / "docs" / "strength.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^  (mcts:\S+) vs (\w+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)%", table, flags=re.MULTILINE)
+    scores = {(name, opponent): float(score) for name, opponent, _w, _d, _l, score in rows}
+    for playouts in MCTS_PLAYOUTS[1:]:
+        for solver in (False, True):
+            for tactics in (False, True):
+                level = mcts_level(playouts, solver=solver, tactics=tactics)
+                said = describe(level, Rules())[-1]
+                measured = MCTS_MEASURED[(playouts, solver, tactics)]
+                for opponent, percent in zip(("Beginner", "Easy", "Medium", "Hard"), measured):
+                    games = sum(
+                        int(n) for name, o, *wdl, _s in rows if name == mcts_name(level) and o == opponent for n in wdl
+                    )
+                    assert games == MCTS_MEASURED_GAMES
+                    assert percent == int(scores[(mcts_name(level), opponent)] + 0.5)
+                    assert f"{percent}% against {opponent}" in said

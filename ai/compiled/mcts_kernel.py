@@ -504,10 +504,16 @@ class CompiledGrowth:
         return ((self.moves[:, None] >> shifts) & 255).astype(np.int8).reshape(-1)[:used]
 
 
-def compiled_growth(rules: Rules, **options: Any) -> CompiledGrowth | None:
+def compiled_growth(rules: Rules, *, wait: bool = True, **options: Any) -> CompiledGrowth | None:
     """The compiled growth of a search (``CompiledGrowth``'s options), or None where the
-    Python grower must run (the board does not fit, ``CONNECT4_PURE_PYTHON``, no numba)."""
+    Python grower must run (the board does not fit, ``CONNECT4_PURE_PYTHON``, no numba).
+
+    ``wait`` False (a clock is running): a kernel not loaded yet is prepared in the
+    background (the first start compiles it for seconds) and this search runs in Python."""
     if not usable(rules):
+        return None
+    if not wait and not LOADER.is_ready():
+        LOADER.prepare_in_background()
         return None
     kernel = LOADER.kernel()
     if kernel is None:
