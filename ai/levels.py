@@ -324,9 +324,25 @@ def describe(level: Level, rules: Rules) -> list[str]:
     return lines
 
 
-MCTS_MEASURED: dict[tuple[int, bool, bool], str] = {}
-"""What seeded matches measured of each MCTS level the level screen offers (playouts,
-solver, tactics): one line each, from ``python -m lab.strength --mcts`` (docs/strength.md)."""
+MCTS_MEASURED: dict[tuple[int, bool, bool], tuple[int, int, int, int]] = {
+    (1_000, False, False): (65, 27, 26, 8),
+    (1_000, True, False): (67, 35, 23, 10),
+    (1_000, False, True): (79, 54, 29, 23),
+    (1_000, True, True): (84, 64, 42, 17),
+    (5_000, False, False): (72, 58, 44, 19),
+    (5_000, True, False): (76, 38, 32, 15),
+    (5_000, False, True): (82, 72, 59, 31),
+    (5_000, True, True): (89, 84, 56, 29),
+    (20_000, False, False): (85, 59, 51, 18),
+    (20_000, True, False): (90, 63, 55, 27),
+    (20_000, False, True): (97, 84, 74, 39),
+    (20_000, True, True): (96, 85, 72, 38),
+}
+"""Each MCTS level the level screen offers, keyed by (playouts, solver, tactics): its score
+in percent against Beginner, Easy, Medium and Hard, from ``python -m lab.strength --mcts``
+(``MCTS_MEASURED_GAMES`` seeded games a pair, 6x7; the table and its error bars are in
+docs/strength.md)."""
+MCTS_MEASURED_GAMES = 72
 
 
 def _mcts_lines(level: Level) -> list[str]:
@@ -350,7 +366,13 @@ def _mcts_lines(level: Level) -> list[str]:
     lines.append(_("The random games are seeded: the same position gets the same move on every machine."))
     measured = MCTS_MEASURED.get((level.playouts, level.mcts_solver, level.mcts_tactics))
     if measured:
-        lines.append(_(measured))
+        beginner, easy, medium, hard = measured
+        lines.append(
+            _(
+                "Measured in {games} seeded games a pair on 6x7: {beginner}% against Beginner, {easy}% against "
+                "Easy, {medium}% against Medium, {hard}% against Hard."
+            ).format(games=MCTS_MEASURED_GAMES, beginner=beginner, easy=easy, medium=medium, hard=hard)
+        )
     return lines
 
 
