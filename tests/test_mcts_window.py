@@ -98,7 +98,9 @@ def test_s_in_mcts_beside_minimax_runs_mcts_solver_and_marks_what_it_proved(app)
     assert scene.found.tree.solver and scene.found.proved is Proved.LOSS and scene.found.playouts < 5000
     lines = comparison_lines(scene.found, scene.minimax, scene.exact, board.rules, board.to_move)
     assert any("MCTS-Solver proved the position" in line for line in lines)
-    assert any("MCTS-Solver proved it" in line for line in node_lines(scene.found.tree.root, board.rules))
+    assert "MCTS-Solver proved it: player 1 wins from here with perfect play" in node_lines(
+        scene.found.tree.root, board.rules
+    )
     step(app, 2)  # drawn with its proven nodes
 
 

@@ -45,7 +45,13 @@ def node_lines(node: MctsNode, rules: Rules, at: tuple[int, float | None, float 
     if node.game_over is not None:
         lines.append(_("The game is over here: {result}").format(result=result_words(node.game_over)))
     elif node.tree.solver and node.proof is not None:
-        lines.append(_("MCTS-Solver proved it: {result} with perfect play").format(result=result_words(node.proof)))
+        if node.proof == DRAW:
+            lines.append(_("MCTS-Solver proved it: a draw from here with perfect play"))
+        else:
+            winner = MAX if node.proof == MAX_WON else -MAX
+            lines.append(
+                _("MCTS-Solver proved it: {side} wins from here with perfect play").format(side=side_words(winner))
+            )
     return lines
 
 
