@@ -54,7 +54,7 @@ import numpy as np
 
 from ai.bitboard import Geometry, geometry
 from ai.compiled import mcts_kernel
-from ai.compiled.mcts_kernel import DRAW, GOING_ON, MAX_WON, MIN_WON, rng_below, seed_words, uct_log
+from ai.compiled.mcts_kernel import DRAW, GOING_ON, MAX_WON, MIN_WON, GrowthOptions, rng_below, seed_words, uct_log
 from ai.search import game_over_value
 from ai.search_types import SearchCancelled
 from game.notation import format_move
@@ -99,6 +99,11 @@ class PlayoutPolicy(enum.Enum):
 
     RANDOM = "random"  # uniformly random legal moves: the textbook's
     TACTICAL = "tactical"  # a win at once if there is one, else a block of one, else random
+
+    @classmethod
+    def of(cls, tactics: bool) -> PlayoutPolicy:
+        """TACTICAL where ``tactics`` (a level's or a command's switch), else RANDOM."""
+        return cls.TACTICAL if tactics else cls.RANDOM
 
     @property
     def code(self) -> int:
@@ -525,13 +530,10 @@ def mcts(
     first, second = geo.from_grid(np.asarray(grid))
     over = _result_of(geo, first, second)
     untried = _legal(geo, first | second) if over == GOING_ON else []
-    options: dict[str, Any] = dict(
-        root=(first, second, to_move), playouts=playouts, seed=seed, exploration=exploration, solver=solver,
-        policy=policy.code, keep_moves=keep,
-    )  # fmt: skip
+    options = GrowthOptions((first, second, to_move), playouts, seed, exploration, solver, policy.code, keep)
     # Under a clock a kernel still to be compiled (the first start) is not waited for.
-    fast = mcts_kernel.compiled_growth(rules, wait=time_limit is None, **options) if compiled else None
-    grower: _Grower | _Compiled = _Grower(geo, **options) if fast is None else _Compiled(fast)
+    fast = mcts_kernel.compiled_growth(rules, options, wait=time_limit is None) if compiled else None
+    grower: _Grower | _Compiled = _Grower(geo, options) if fast is None else _Compiled(fast)
     grower.add_root(over, untried)
     done = 0
     if over == GOING_ON:
@@ -599,26 +601,15 @@ class _Grower:
     out; the kernel keeps a node's children newest first, this grower in expansion order.
     """
 
-    def __init__(
-        self,
-        geo: Geometry,
-        *,
-        root: tuple[int, int, int],
-        playouts: int,
-        seed: int,
-        exploration: float,
-        solver: bool,
-        policy: int,
-        keep_moves: bool,
-    ):
+    def __init__(self, geo: Geometry, options: GrowthOptions):
         self.geo = geo
-        self.first, self.second, to_move = root
+        self.first, self.second, to_move = options.root
         self.root_max = to_move == MAX
-        self.exploration = exploration
-        self.solver = solver
-        self.tactical = policy == mcts_kernel.POLICY_TACTICAL and geo.rules.mode is Mode.CLASSIC
-        self.keep_moves = keep_moves
-        self.rng = seed_words(seed)
+        self.exploration = options.exploration
+        self.solver = options.solver
+        self.tactical = options.policy == mcts_kernel.POLICY_TACTICAL and geo.rules.mode is Mode.CLASSIC
+        self.keep_moves = options.keep_moves
+        self.rng = seed_words(options.seed)
         self.parent, self.move, self.visits, self.score = array("i"), array("i"), array("i"), array("q")
         self.over, self.ply, self.proof = array("b"), array("h"), array("b")
         self.children: list[list[int]] = []

@@ -305,7 +305,7 @@ def _monte_carlo(level: Level, position: _Position, asked: Asked) -> Answer:
         to_move=position.to_move,
         seed=asked.seed,
         solver=level.mcts_solver,
-        policy=PlayoutPolicy.TACTICAL if level.mcts_tactics else PlayoutPolicy.RANDOM,
+        policy=PlayoutPolicy.of(level.mcts_tactics),
         time_limit=position.soft_limit,
         should_stop=position.should_stop,
     )

@@ -42,6 +42,7 @@ are written there).
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -203,6 +204,14 @@ def moves_hitting(cells: int, legal: int, mask: int, steps: Int64Array) -> int:
     return hits
 
 
+def played(first: int, second: int, max_to_move: int, move: int, steps: Int64Array) -> tuple[int, int]:
+    """The position after the side to move plays ``move``: (MAX's discs, MIN's)."""
+    bit = ((first | second) + steps[0, move]) & steps[1, move]
+    if max_to_move:
+        return first | bit, second
+    return first, second | bit
+
+
 def random_game(
     first: int,
     second: int,
@@ -235,11 +244,7 @@ def random_game(
             used = state[S_MOVES]
             moves[used >> 3] |= move << ((used & 7) * 8)
             state[S_MOVES] = used + 1
-        bit = (mask + steps[0, move]) & steps[1, move]
-        if max_to_move:
-            first |= bit
-        else:
-            second |= bit
+        first, second = played(first, second, max_to_move, move, steps)
         result = result_of(first, second, params)
         if result != GOING_ON:
             return result
@@ -345,12 +350,7 @@ def grow(
             if solver and nodes[N_PROOF, node] != GOING_ON:
                 break
             node = best_child(nodes, node, max_to_move, solver, exploration)
-            move = nodes[N_MOVE, node]
-            bit = ((first | second) + steps[0, move]) & steps[1, move]
-            if max_to_move:
-                first |= bit
-            else:
-                second |= bit
+            first, second = played(first, second, max_to_move, nodes[N_MOVE, node], steps)
             max_to_move = 1 - max_to_move
         result = nodes[N_OVER, node]
         if solver and result == GOING_ON:
@@ -362,11 +362,7 @@ def grow(
             untried = nodes[N_UNTRIED, node]
             move = kth_move(untried, rng_below(state, S_RNG, popcount(untried)))
             nodes[N_UNTRIED, node] = untried & ~(1 << move)
-            bit = ((first | second) + steps[0, move]) & steps[1, move]
-            if max_to_move:
-                first |= bit
-            else:
-                second |= bit
+            first, second = played(first, second, max_to_move, move, steps)
             max_to_move = 1 - max_to_move
             over = result_of(first, second, params)
             untried = legal_moves(first, second, params, steps) if over == GOING_ON else 0
@@ -414,6 +410,7 @@ SPEC = KernelSpec(
     helpers=(
         "rng_next",
         "rng_below",
+        "played",
         "uct_log",
         "kth_move",
         "legal_moves",
@@ -446,41 +443,44 @@ def usable(rules: Rules) -> bool:
     return fits_compiled(rules)
 
 
+@dataclass(frozen=True)
+class GrowthOptions:
+    """What one search grows, for either grower: from ``root`` (MAX's discs, MIN's, the
+    side to move), ``playouts`` at most, seeded, with UCT's C, the solver, the playout
+    policy (``POLICY_RANDOM``, ``POLICY_TACTICAL``) and whether the playouts' moves are kept."""
+
+    root: tuple[int, int, int]
+    playouts: int
+    seed: int
+    exploration: float
+    solver: bool
+    policy: int
+    keep_moves: bool
+
+
 class CompiledGrowth:
     """One search's arrays and the kernel that grows them (``grow_some`` a batch at a time)."""
 
-    def __init__(
-        self,
-        kernel: LoadedKernel,
-        rules: Rules,
-        root: tuple[int, int, int],
-        *,
-        playouts: int,
-        seed: int,
-        exploration: float,
-        solver: bool,
-        policy: int,
-        keep_moves: bool,
-    ):
-        """A search of ``playouts`` from ``root`` (MAX's discs, MIN's, the side to move)."""
+    def __init__(self, kernel: LoadedKernel, rules: Rules, options: GrowthOptions):
         geo = geometry(rules)
-        first, second, to_move = root
+        first, second, to_move = options.root
+        playouts = options.playouts
         self.kernel = kernel
         self.params = np.zeros(PARAMS, dtype=np.int64)
         p = self.params
         p[P_BOARD], p[P_BOTTOM], p[P_HEIGHT] = geo.board_mask, geo.bottom_mask, geo.height
         p[P_CONNECT], p[P_GRAVITY], p[P_CLASSIC] = rules.connect, int(rules.gravity), int(rules.mode is Mode.CLASSIC)
         p[P_MOVES], p[P_FIRST], p[P_SECOND] = len(geo.move_steps), first, second
-        p[P_ROOT_MAX], p[P_SOLVER], p[P_POLICY] = int(to_move == MAX), int(solver), policy
-        p[P_EXPLORATION] = np.array([exploration], dtype=np.float64).view(np.int64)[0]
-        p[P_NODE_CAPACITY], p[P_KEEP_MOVES] = playouts + 1, int(keep_moves)
+        p[P_ROOT_MAX], p[P_SOLVER], p[P_POLICY] = int(to_move == MAX), int(options.solver), options.policy
+        p[P_EXPLORATION] = np.array([options.exploration], dtype=np.float64).view(np.int64)[0]
+        p[P_NODE_CAPACITY], p[P_KEEP_MOVES] = playouts + 1, int(options.keep_moves)
         self.steps = np.array([[a for _, a, _ in geo.move_steps], [k for _, _, k in geo.move_steps]], dtype=np.int64)
         self.nodes = np.zeros((NODE_ROWS, playouts + 1), dtype=np.int64)
         self.playouts = np.zeros((PLAYOUT_ROWS, max(playouts, 1)), dtype=np.int64)
         empty = rules.cells - (first | second).bit_count()
-        self.moves = np.zeros(playouts * empty // 8 + 1 if keep_moves else 1, dtype=np.int64)
+        self.moves = np.zeros(playouts * empty // 8 + 1 if options.keep_moves else 1, dtype=np.int64)
         self.state = np.zeros(STATE, dtype=np.int64)
-        self.state[S_RNG : S_RNG + 4] = seed_words(seed)
+        self.state[S_RNG : S_RNG + 4] = seed_words(options.seed)
 
     def add_root(self, over: int, untried: int) -> None:
         """Node 0: the position searched."""
@@ -504,9 +504,9 @@ class CompiledGrowth:
         return ((self.moves[:, None] >> shifts) & 255).astype(np.int8).reshape(-1)[:used]
 
 
-def compiled_growth(rules: Rules, *, wait: bool = True, **options: Any) -> CompiledGrowth | None:
-    """The compiled growth of a search (``CompiledGrowth``'s options), or None where the
-    Python grower must run (the board does not fit, ``CONNECT4_PURE_PYTHON``, no numba).
+def compiled_growth(rules: Rules, options: GrowthOptions, *, wait: bool = True) -> CompiledGrowth | None:
+    """The compiled growth of a search, or None where the Python grower must run (the board
+    does not fit, ``CONNECT4_PURE_PYTHON``, no numba).
 
     ``wait`` False (a clock is running): a kernel not loaded yet is prepared in the
     background (the first start compiles it for seconds) and this search runs in Python."""
@@ -518,4 +518,4 @@ def compiled_growth(rules: Rules, *, wait: bool = True, **options: Any) -> Compi
     kernel = LOADER.kernel()
     if kernel is None:
         return None
-    return CompiledGrowth(kernel, rules, **options)
+    return CompiledGrowth(kernel, rules, options)

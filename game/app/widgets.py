@@ -308,6 +308,17 @@ def row_rects(area: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
 _SHADES: dict[tuple[int, int, int], pygame.Surface] = {}
 
 
+def chart_panel(surface: pygame.Surface, theme: Theme) -> pygame.Rect:
+    """A chart's panel over the dimmed scene beneath (the depth chart, MCTS against the
+    truth); returns where the chart goes."""
+    dim(surface, 150)
+    w, h = surface.get_size()
+    panel = pygame.Rect(12, 12, w - 24, h - 24)
+    pygame.draw.rect(surface, theme.palette.panel, panel, border_radius=6)
+    pygame.draw.rect(surface, theme.palette.muted, panel, 1, border_radius=6)
+    return panel.inflate(-8, -8)
+
+
 def dim(surface: pygame.Surface, alpha: int = 120) -> None:
     """Darken what is already drawn (the scene beneath an overlay)."""
     key = (surface.get_width(), surface.get_height(), alpha)

@@ -294,7 +294,6 @@ CHILD_PROVED_WORDS = {
 
 def _mcts_search(args: argparse.Namespace, board: Board) -> MctsResult:
     """analyze --mcts N [--mcts-solver] [--mcts-tactics] [--seed S] [--time-limit S]: the search."""
-    policy = PlayoutPolicy.TACTICAL if args.mcts_tactics else PlayoutPolicy.RANDOM
     return mcts(
         board.grid,
         board.rules,
@@ -302,7 +301,7 @@ def _mcts_search(args: argparse.Namespace, board: Board) -> MctsResult:
         to_move=board.to_move,
         seed=args.seed,
         solver=args.mcts_solver,
-        policy=policy,
+        policy=PlayoutPolicy.of(args.mcts_tactics),
         keep_moves=False,
         time_limit=args.time_limit,
     )

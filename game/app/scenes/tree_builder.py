@@ -28,6 +28,7 @@ import pygame
 from ai.textbook_tree import GameTree, Path
 from ai.values import INF
 from game.app.scene import Scene
+from game.app.tree.draw import node_shape
 from game.app.widgets import Button, display_size, row_rects
 from game.i18n import N_, _
 from game.learn.tree_builder import (
@@ -434,12 +435,7 @@ class TreeBuilderScene(Scene):
             pygame.draw.rect(surface, colour, box, 2, border_radius=3)
             theme.text(surface, text, size, box.center, color=p.muted if faded else p.text, anchor="center")
         else:
-            direction = -1 if max_node else 1  # MAX points up, MIN down (the textbook's triangles)
-            points = [
-                (x, y + direction * radius),
-                (x - radius, y - direction * radius * 0.8),
-                (x + radius, y - direction * radius * 0.8),
-            ]
+            points = node_shape(x, y, radius, max_node)  # the tree overlay's triangles: MAX up, MIN down
             pygame.draw.polygon(surface, colour, points)
             pygame.draw.polygon(surface, p.text, points, 1)
         if path == self.selected:

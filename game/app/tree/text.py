@@ -22,7 +22,9 @@ from ai.tree import (
     nodes_text,
 )
 from game.app.tree.replay import Replay
+from game.board import Board
 from game.i18n import N_, _, ngettext, number
+from game.notation import format_move
 from game.rules import MAX
 
 if TYPE_CHECKING:
@@ -200,3 +202,9 @@ def order_line(
     if searching is not None:
         parts.append(_("{value}: searching (O stops)").format(value=_(searching.value)))
     return _("Nodes at depth {depth} with alpha-beta: ").format(depth=orders.depth) + " · ".join(parts)
+
+
+def with_position(status: str, board: Board) -> str:
+    """A chart's status line with the moves of the position it charts, where it has any."""
+    moves = " ".join(format_move(move, board.rules) for move in board.moves)
+    return _("{status}  (position: {moves})").format(status=status, moves=moves) if moves else status
