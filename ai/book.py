@@ -36,7 +36,6 @@ import importlib
 import json
 import mmap
 import os
-import stat
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -45,6 +44,7 @@ from types import ModuleType
 import numpy as np
 
 from ai.bitboard import Geometry, geometry
+from game.regular_file import NotRegularFile, open_regular, read_regular, write_atomically
 from game.rules import STANDARD
 
 ROWS, COLS = STANDARD.rows, STANDARD.cols
@@ -143,69 +143,40 @@ MAX_CHECKS_BYTES = 1 << 20
 
 def _read_verdicts() -> dict[str, str]:
     """The cached verdicts; none when the file is missing, damaged, too large or not a
-    regular file (opened without blocking: a FIFO in its place must not hang us)."""
+    regular file (``game.regular_file``: a FIFO in its place must not hang us)."""
     try:
-        fd = os.open(cache_folder() / CHECKS_FILE, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+        found = json.loads(read_regular(cache_folder() / CHECKS_FILE, MAX_CHECKS_BYTES))
+    except (OSError, ValueError, RecursionError):
         return {}
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_CHECKS_BYTES:
-            return {}
-        with os.fdopen(os.dup(fd), "rb") as file:
-            found = json.loads(file.read(MAX_CHECKS_BYTES))
-    except (OSError, ValueError):
-        return {}
-    finally:
-        os.close(fd)
     return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
 
 
 def _store_verdict(key: str, verdict: str) -> None:
-    """Remember a verdict; an unwritable cache folder only means checking again next time."""
+    """Remember a verdict; an unwritable cache folder (or a FIFO, a device or a link to one
+    in the file's place, left as it is) only means checking again next time."""
     verdicts = _read_verdicts()
     verdicts[key] = verdict
     folder = cache_folder()
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        temporary = folder / f"{CHECKS_FILE}.{os.getpid()}.tmp"
-        temporary.write_text(json.dumps(verdicts, indent=0))
-        os.replace(temporary, folder / CHECKS_FILE)
+        write_atomically(folder / CHECKS_FILE, json.dumps(verdicts, indent=0).encode("utf-8"))
     except OSError:
         pass
 
 
 def _open_regular(path: str | Path, name: str, expected: str) -> tuple[int, os.stat_result]:
-    """Open ``path`` without blocking (a FIFO would wait for a writer) and return the
-    descriptor and its stat; the caller closes it.
+    """Open ``path`` through ``game.regular_file`` (without blocking: a FIFO would wait for a
+    writer) and return the descriptor and its stat; the caller closes it.
 
     Raises:
         BookError: it cannot be opened, or is not a regular file (``name`` is ``expected``'s).
     """
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        return open_regular(path)
+    except NotRegularFile as error:
+        raise BookError(f"{name} is {error.strerror}, not {expected}") from error
     except OSError as error:
         raise BookError(f"{name} cannot be read: {error.strerror or error}") from error
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise BookError(f"{name} is {_file_kind(info.st_mode)}, not {expected}")
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd, info
-
-
-def _file_kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
 
 
 @functools.lru_cache(maxsize=256)

@@ -9,6 +9,7 @@ minimax tree (whose endings, ``FORMATS``, it shares).  No pygame here.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,18 +21,33 @@ DOT_MIN_SHARE = 0.01
 """A DOT picture draws the nodes with at least this share of the root's visits (and the
 most-visited line): 5,000 playouts make 5,000 nodes, far too many to read."""
 
-__all__ = ["DOT_MIN_SHARE", "FORMATS", "export_mcts_tree", "mcts_to_dict", "mcts_to_dot"]
+__all__ = ["DOT_MIN_SHARE", "FORMATS", "export_mcts_tree", "mcts_json", "mcts_to_dict", "mcts_to_dot"]
 
 
 def mcts_to_dict(tree: MctsTree) -> dict[str, Any]:
     """Every node of ``tree`` as plain data (see the module docstring)."""
+    head, nodes = mcts_json(tree)
+    return {**head, "nodes": list(nodes)}
+
+
+def mcts_json(tree: MctsTree) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
+    """``mcts_to_dict`` in two parts, the head and the nodes one by one (an export streams them)."""
     rules = tree.rules
-    nodes = []
-    for node in tree.iter_nodes():
-        parent = node.parent
-        ucb = node.ucb
-        nodes.append(
-            {
+    head = {
+        "search": "mcts",
+        "rules": rules.describe(),
+        "to_move": "MAX" if tree.to_move > 0 else "MIN",
+        "playouts": tree.playouts,
+        "seed": tree.seed,
+        "exploration": tree.exploration,
+        "value_meaning": "mean result for the side that moved into the node: 1 win, 0.5 draw, 0 loss",
+    }
+
+    def nodes() -> Iterator[dict[str, Any]]:
+        for node in tree.iter_nodes():
+            parent = node.parent
+            ucb = node.ucb
+            yield {
                 "id": node.index,
                 "parent": None if parent is None else parent.index,
                 "move": None if node.move is None else format_move(node.move, rules),
@@ -42,17 +58,8 @@ def mcts_to_dict(tree: MctsTree) -> dict[str, Any]:
                 "depth": node.ply,
                 "game_over": node.game_over is not None,
             }
-        )
-    return {
-        "search": "mcts",
-        "rules": rules.describe(),
-        "to_move": "MAX" if tree.to_move > 0 else "MIN",
-        "playouts": tree.playouts,
-        "seed": tree.seed,
-        "exploration": tree.exploration,
-        "value_meaning": "mean result for the side that moved into the node: 1 win, 0.5 draw, 0 loss",
-        "nodes": nodes,
-    }
+
+    return head, nodes()
 
 
 def mcts_to_dot(tree: MctsTree, *, min_share: float = DOT_MIN_SHARE) -> str:
@@ -98,4 +105,4 @@ def export_mcts_tree(tree: MctsTree, path: str | Path) -> Path:
         ValueError: the ending is neither ``.json`` nor ``.dot``.
         OSError: the file could not be written.
     """
-    return write_tree_file(path, lambda: mcts_to_dict(tree), lambda: mcts_to_dot(tree))
+    return write_tree_file(path, lambda: mcts_json(tree), lambda: mcts_to_dot(tree))

@@ -13,12 +13,13 @@ No pygame here.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from ai.tree import LeafReason, SearchTree
 from game.notation import format_move
+from game.regular_file import atomic_writer
 
 FORMATS = (".json", ".dot")
 """The file endings ``export_tree`` understands."""
@@ -37,12 +38,27 @@ or to render (bitmaps stop at 32,767 pixels)."""
 
 def tree_to_dict(tree: SearchTree) -> dict[str, Any]:
     """Every stored node of ``tree`` as plain data (see the module docstring)."""
+    head, nodes = tree_json(tree)
+    return {**head, "nodes": list(nodes)}
+
+
+def tree_json(tree: SearchTree) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
+    """``tree_to_dict`` in two parts, the head and the nodes one by one (an export streams them)."""
     rules = tree.rules
-    nodes = []
-    for node in tree.iter_nodes():
-        reason = node.leaf_reason
-        nodes.append(
-            {
+    head = {
+        "rules": rules.describe(),
+        "depth": tree.depth,
+        "pruning": tree.pruning,
+        "to_move": "MAX" if tree.root.is_max else "MIN",
+        "search_nodes": tree.counted - 1,
+        "stored_nodes": len(tree),
+        "complete": tree.is_complete,
+    }
+
+    def nodes() -> Iterator[dict[str, Any]]:
+        for node in tree.iter_nodes():
+            reason = node.leaf_reason
+            yield {
                 "id": node.index,
                 "parent": None if node.parent is None else node.parent.index,
                 "move": None if node.move is None else format_move(node.move, rules),
@@ -56,17 +72,8 @@ def tree_to_dict(tree: SearchTree) -> dict[str, Any]:
                 "leaf": None if reason is LeafReason.NONE else reason.name.lower(),
                 "pruned": [format_move(move, rules) for move in node.pruned_moves()],
             }
-        )
-    return {
-        "rules": rules.describe(),
-        "depth": tree.depth,
-        "pruning": tree.pruning,
-        "to_move": "MAX" if tree.root.is_max else "MIN",
-        "search_nodes": tree.counted - 1,
-        "stored_nodes": len(tree),
-        "complete": tree.is_complete,
-        "nodes": nodes,
-    }
+
+    return head, nodes()
 
 
 def dot_quote(text: str) -> str:
@@ -192,28 +199,39 @@ def export_tree(tree: SearchTree, path: str | Path, *, root: int = 0, plies: int
 
     Raises:
         ValueError: the ending is neither ``.json`` nor ``.dot``.
-        OSError: the file could not be written.
+        OSError: the file could not be written (``NotRegularFile``: not a regular file).
     """
-    return write_tree_file(path, lambda: tree_to_dict(tree), lambda: tree_to_dot(tree, root=root, plies=plies))
+    return write_tree_file(path, lambda: tree_json(tree), lambda: tree_to_dot(tree, root=root, plies=plies))
 
 
-def write_tree_file(path: str | Path, as_dict: Callable[[], dict[str, Any]], as_dot: Callable[[], str]) -> Path:
-    """Write a tree to ``path`` as JSON (``as_dict``) or DOT (``as_dot``), by its ending
-    (the minimax and the MCTS exports alike); return the path.
+JsonParts = tuple[dict[str, Any], Iterable[dict[str, Any]]]
+"""A tree as JSON: its head (plain values) and its nodes, one by one."""
+
+
+def write_tree_file(path: str | Path, as_json: Callable[[], JsonParts], as_dot: Callable[[], str]) -> Path:
+    """Write a tree to ``path`` as JSON (``as_json``) or DOT (``as_dot``), by its ending
+    (the minimax and the MCTS exports alike); return the path.  The file is replaced whole
+    (``game.regular_file``: only a regular file, never a FIFO or a device), and a JSON
+    export streams its nodes one line each, so a tree of a million nodes costs no more
+    memory to write than the tree itself.
 
     Raises:
         ValueError: the ending is neither ``.json`` nor ``.dot``.
-        OSError: the file could not be written.
+        OSError: the file could not be written (``NotRegularFile``: not a regular file).
     """
     target = Path(path)
     suffix = target.suffix.lower()
-    if suffix == ".json":
-        text = json.dumps(as_dict(), indent=1)
-    elif suffix == ".dot":
-        text = as_dot()
-    else:
+    if suffix not in FORMATS:
         raise ValueError(
             f"{target.name}: a tree is exported as .json or .dot, not {suffix or 'a name without an ending'}"
         )
-    target.write_text(text, encoding="utf-8")
+    with atomic_writer(target) as file:
+        if suffix == ".dot":
+            file.write(as_dot().encode("utf-8"))
+            return target
+        head, nodes = as_json()
+        file.write(json.dumps(head, indent=1)[:-2].encode("utf-8") + b',\n "nodes": [')
+        for number, node in enumerate(nodes):
+            file.write((",\n  " if number else "\n  ").encode("ascii") + json.dumps(node).encode("utf-8"))
+        file.write(b"\n ]\n}\n")
     return target

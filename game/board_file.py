@@ -16,8 +16,11 @@ import numpy as np
 
 from game.board import Board
 from game.i18n import N_, _
+from game.regular_file import read_regular, write_atomically
 from game.rules import MAX, MAX_COLS, MAX_ROWS, MIN, MIN_COLS, MIN_ROWS, Rules
 
+MAX_BOARD_FILE_BYTES = 1 << 20
+"""A board file is under 1 KB; past 1 MB it is refused unread."""
 _LINE_BREAK = re.compile(r"\r*\n|\r")
 _DIGIT_TO_SIDE = {"0": 0, "1": MAX, "2": MIN}
 _SIDE_TO_DIGIT = {0: "0", MAX: "1", MIN: "2"}
@@ -120,7 +123,7 @@ def load_board(path: str | Path, rules: Rules, *, strict_size: bool = False) -> 
         BoardFileError: the file cannot be read or is not a legal position.
     """
     try:
-        text = Path(path).read_bytes().decode("ascii")
+        text = read_regular(path, MAX_BOARD_FILE_BYTES).decode("ascii")
     except OSError as error:
         raise BoardFileError(
             _("cannot read {path}: {value}").format(path=path, value=error.strerror or error)
@@ -141,7 +144,7 @@ def load_board(path: str | Path, rules: Rules, *, strict_size: bool = False) -> 
 def save_board(path: str | Path, board: Board) -> None:
     """Write the board's current position to ``path``."""
     try:
-        Path(path).write_text(format_board_text(board.grid, board.to_move), newline="\n")
+        write_atomically(path, format_board_text(board.grid, board.to_move).encode("ascii"))
     except OSError as error:
         raise BoardFileError(
             _("cannot write {path}: {value}").format(path=path, value=error.strerror or error)

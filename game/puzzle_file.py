@@ -28,9 +28,12 @@ from typing import Any
 
 from game.board import Board, IllegalMoveError
 from game.notation import NotationError, format_moves, parse_moves
+from game.regular_file import read_regular, write_atomically
 from game.rules import STANDARD
 
 SHIPPED_FILE = Path(__file__).resolve().parent / "data" / "puzzles.txt"
+MAX_PUZZLE_FILE_BYTES = 16 * 1024 * 1024
+"""A puzzle file of the shipped kind is tens of kilobytes; past 16 MB it is refused unread."""
 """The puzzle set the game ships."""
 MAX_LINE_STEPS = 8
 """The most player steps a puzzle's line may have (a longer one is not a puzzle anyone reads)."""
@@ -154,8 +157,10 @@ def read_puzzles(path: Path | str = SHIPPED_FILE) -> list[Puzzle]:
         PuzzleFileError: the file cannot be read, or a line is not a puzzle.
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        text = read_regular(path, MAX_PUZZLE_FILE_BYTES).decode("utf-8")
+    except OSError as error:
+        raise PuzzleFileError(f"{path}: the puzzle file cannot be read ({error.strerror or error})") from None
+    except UnicodeDecodeError as error:
         raise PuzzleFileError(f"{path}: the puzzle file cannot be read ({error})") from None
     puzzles = []
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -166,8 +171,13 @@ def read_puzzles(path: Path | str = SHIPPED_FILE) -> list[Puzzle]:
 
 
 def write_puzzles(path: Path | str, puzzles: Iterable[Puzzle], header: Sequence[str] = ()) -> None:
-    """Write a puzzle file (``header`` lines become comments)."""
+    """Write a puzzle file whole (``header`` lines become comments).
+
+    Raises:
+        OSError: it cannot be written (``NotRegularFile``: a FIFO, a device or a link to one
+            is in its place, and left as it is).
+    """
     lines = [f"# {line}" for line in header]
     lines.append("# ID MOVES GOAL LINE RATING SOURCE")
     lines.extend(p.to_line() for p in puzzles)
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_atomically(path, ("\n".join(lines) + "\n").encode("utf-8"))

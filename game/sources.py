@@ -18,9 +18,9 @@ its names and moves on every road.  Nothing here imports pygame.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
-import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -30,6 +30,7 @@ from game.board_file import BoardFileError, parse_board_text
 from game.game_file import GameFileError, GameText, each_game, looks_like_game_file
 from game.i18n import _
 from game.notation import NotationError, ascii_digits, parse_moves
+from game.regular_file import NotRegularFile, TooLarge, read_regular
 from game.rules import STANDARD, Rules, RulesError
 
 MAX_SOURCE_BYTES = 1 << 20
@@ -93,39 +94,36 @@ def solver_link(moves: str) -> str:
     return SOLVER_LINK + moves
 
 
-def check_file(name: str | Path, label: str, kind: str, limit: int = MAX_SOURCE_BYTES) -> None:
-    """A regular file of at most ``limit`` bytes, checked before anything reads it: a
-    folder (not ``kind``), a device, a pipe or a huge file is refused unread."""
+def read_file(name: str | Path, label: str, kind: str, limit: int = MAX_SOURCE_BYTES) -> bytes:
+    """The bytes of the regular file ``name`` (``game.regular_file``): a folder (not
+    ``kind``), a device, a pipe, a link to one or a file over ``limit`` bytes is refused
+    unread, in one line."""
     try:
-        info = os.stat(name)
+        return read_regular(name, limit)
     except OSError as error:
-        raise SourceError(
-            _("cannot read {label}: {value}").format(label=label, value=error.strerror or error)
-        ) from None
-    except ValueError:  # a NUL character: no file can have that name
-        raise SourceError(_("cannot read {label}: not a possible file name").format(label=label)) from None
-    if stat.S_ISDIR(info.st_mode):
-        raise SourceError(_("{label} is a folder, not {kind}").format(label=label, kind=kind))
-    if not stat.S_ISREG(info.st_mode):
-        raise SourceError(_("{label} is not a regular file (a device or a pipe)").format(label=label))
-    if info.st_size > limit:
-        raise SourceError(
+        raise file_error(error, name, label, kind, limit) from None
+
+
+def file_error(error: OSError, name: str | Path, label: str, kind: str, limit: int) -> SourceError:
+    """What a file that cannot be read as ``kind`` is, in one line."""
+    if isinstance(error, NotRegularFile) and error.errno == errno.EISDIR:
+        return SourceError(_("{label} is a folder, not {kind}").format(label=label, kind=kind))
+    if isinstance(error, NotRegularFile):
+        return SourceError(_("{label} is not a regular file: it is {what}").format(label=label, what=error.strerror))
+    if isinstance(error, TooLarge):
+        size = os.stat(name).st_size
+        return SourceError(
             _("{label} is {st_size:,} bytes; input files are at most {limit:,}").format(
-                label=label, st_size=info.st_size, limit=limit
+                label=label, st_size=size, limit=limit
             )
         )
+    return SourceError(_("cannot read {label}: {value}").format(label=label, value=error.strerror or error))
 
 
 def read_text_file(name: str | Path) -> str:
-    """A file's UTF-8 text, the file checked first (``check_file``)."""
+    """A file's UTF-8 text, the file checked first (``read_file``)."""
     label = shown(str(name))
-    check_file(name, label, _("a game, board or move file"))
-    try:
-        data = Path(name).read_bytes()
-    except OSError as error:
-        raise SourceError(
-            _("cannot read {label}: {value}").format(label=label, value=error.strerror or error)
-        ) from None
+    data = read_file(name, label, _("a game, board or move file"))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -42,6 +42,7 @@ from ai.player import choose_move
 from ai.puzzles import NOISY_LEVELS, PuzzleChecker, solve_rates
 from game.board import Board
 from game.puzzle_file import SHIPPED_FILE, Goal, Puzzle, make_puzzle, write_puzzles
+from game.regular_file import read_regular, write_atomically
 from game.rules import MAX, MIN, STANDARD
 
 MIN_DISCS = 11
@@ -50,6 +51,8 @@ SELF_PLAY_PAIRS = (("Beginner", "Easy"), ("Easy", "Medium"), ("Medium", "Hard"),
 BOOK_PARTS = 2
 """The book samples come in this many seeded parts (run side by side), whatever ``--jobs``:
 the processes change how long a run takes, never what it finds."""
+MAX_RATED_BYTES = 256 * 1024 * 1024
+"""A saved run (``--save-rated``) of a few thousand puzzles is a few megabytes; past this it is refused unread."""
 BAND_EDGES = (BELOW_BEGINNER, *LEVEL_RATINGS.values())
 """The bands of the set: between two rungs of the ladder (below Beginner, Beginner, ..., Perfect)."""
 
@@ -208,12 +211,12 @@ def write_rated(path: Path, rated: Sequence[Rated], tried: dict[str, int]) -> No
         }
         for r in rated
     ]
-    path.write_text(json.dumps({"tried": tried, "puzzles": rows}), encoding="utf-8")
+    write_atomically(path, json.dumps({"tried": tried, "puzzles": rows}).encode("utf-8"))
 
 
 def read_rated(path: Path) -> tuple[list[Candidate], list[dict[str, float]], list[dict[str, float]], dict[str, int]]:
     """What ``write_rated`` wrote (``fresh`` is empty for a file written before it was kept)."""
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = json.loads(read_regular(path, MAX_RATED_BYTES))
     rows = data["puzzles"]
     candidates = [Candidate(tuple(r["moves"]), Goal(r["goal"]), tuple(r["line"]), r["source"]) for r in rows]
     return candidates, [r["rates"] for r in rows], [r.get("fresh", {}) for r in rows], data["tried"]

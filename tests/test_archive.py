@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from game.archive.database import FILE_NAME, MIGRATIONS, SCHEMA_VERSION
+from game.archive.recovery import read_recovery_file, recovery_files
 from game.archive.store import Archive
 from game.board import Board
 from game.records import HUMAN, DamagedGame, GameResult
@@ -124,13 +125,17 @@ def test_a_damaged_database_page_is_kept_aside(tmp_path):
     assert again.games() == []
 
 
-def test_a_directory_in_the_way_is_kept_aside(tmp_path):
+def test_a_directory_in_the_way_is_left_as_it_is_and_the_games_kept_beside_it(tmp_path):
+    """Issue 47: only a regular file is ever moved aside; a folder of the archive's name is
+    named and left, and the session's games go to a recovery file beside it."""
     (tmp_path / FILE_NAME).mkdir()
     (tmp_path / FILE_NAME / "inside.txt").write_text("keep me")
     archive = Archive.open(tmp_path)
-    assert archive.warning
-    assert (archive.set_aside / "inside.txt").read_text() == "keep me"
-    assert add(archive, "4455667", GameResult.FIRST) is not None
+    assert archive.warning and "is a folder" in archive.warning and archive.set_aside is None
+    add(archive, "4455667", GameResult.FIRST)
+    assert archive.close() == []  # kept in a recovery file, not lost
+    assert (tmp_path / FILE_NAME / "inside.txt").read_text() == "keep me"
+    assert [record.moves_string for record in read_recovery_file(recovery_files(tmp_path)[0])[0]] == ["4455667"]
 
 
 def test_no_folder_at_all_keeps_the_session_games_in_memory(tmp_path):

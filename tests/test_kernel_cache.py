@@ -23,6 +23,7 @@ import pytest
 
 from ai.compiled import kernel_file
 from ai.compiled.kernel_file import MAGIC, KernelCode, KernelFileError, KernelProofError
+from game.processes import _start_time
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = "k" * 64
@@ -69,7 +70,8 @@ def test_a_kernel_file_reads_back_whole(tmp_path):
     path = tmp_path / "solver.kernel"
     kernel_file.write(path, KEY, FAKE, proven=True)
     assert kernel_file.read(path, KEY) == FAKE
-    assert [p.name for p in tmp_path.iterdir()] == ["solver.kernel"]  # no temporary file left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kernel-secret", "solver.kernel"]  # no temporary left
+    assert stat.S_IMODE((tmp_path / "kernel-secret").stat().st_mode) == 0o600
 
 
 def damaged(path: Path, how: str) -> None:
@@ -143,10 +145,14 @@ def built(first_start) -> Path:
 
 
 def copied_into(cache: Path, built: Path) -> Path:
-    """A copy of the kernel file ``built`` at its place in the cache folder ``cache``."""
+    """A copy of the kernel file ``built`` at its place in the cache folder ``cache``, with
+    the installation's secret that marked it (the same installation, moved)."""
     path = cache / built.relative_to(built.parents[2])
     path.parent.mkdir(parents=True)
     path.write_bytes(built.read_bytes())
+    secret = path.with_name(kernel_file.SECRET_FILE)
+    secret.write_bytes(built.with_name(kernel_file.SECRET_FILE).read_bytes())
+    secret.chmod(0o600)
     return path
 
 
@@ -227,8 +233,8 @@ def test_every_damage_means_a_rebuild_and_one_problem_to_say(built, tmp_path):
         assert score == 5 and compiled, how
         if how == "no folder":
             assert problem.startswith("cannot save the compiled solver") and not whole, (how, problem)
-        elif how == "a folder":  # a folder where the file should be: it cannot be replaced
-            assert "compiled it again, but cannot save" in problem and not whole, (how, problem)
+        elif how == "a folder":  # a folder where the file should be: it is never replaced
+            assert "is a folder: it is left as it is" in problem and not whole, (how, problem)
         else:
             assert problem.endswith("compiled it again") and whole, (how, problem)
 
@@ -363,18 +369,137 @@ def test_the_proof_fails_for_wrong_code_under_a_valid_header_without_hurting_the
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("attack", ["wrong code under a valid header", "a FIFO", "a symbolic link to /dev/zero"])
-def test_a_kernel_file_that_is_not_provably_right_is_rebuilt_and_the_solve_is_right(built, tmp_path, attack):
+def test_a_kernel_file_that_is_not_provably_right_is_set_aside_rebuilt_and_the_solve_is_right(built, tmp_path):
     cache = tmp_path / "cache"
     path = copied_into(cache, built)
-    if attack == "wrong code under a valid header":
-        wrong_code_under_a_valid_header(path)
-    else:
-        path.unlink()
-        fifo(path) if attack == "a FIFO" else link_to_dev_zero(path)
+    wrong_code_under_a_valid_header(path)
+    forged = path.read_bytes()
     said, warnings, stderr = solve(cache, timeout=150)  # a hang or a crash fails here
     assert said == {"score": 5, "compiled": True, "numba": True, "file": str(path)}, said
     assert len(warnings) == 1 and "compiled it again" in warnings[0], stderr
     assert path.is_file() and not path.is_symlink() and saved_whole(path, built)  # rebuilt, proven
+    assert [p.read_bytes() for p in path.parent.glob(path.name + ".refused-*")] == [forged]  # kept aside
     again, warnings, stderr = solve(cache, timeout=150)  # the next start loads it: no numba, no word
     assert again == {"score": 5, "compiled": True, "numba": False, "file": str(path)} and warnings == [], stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attack", ["a FIFO", "a symbolic link to /dev/zero"])
+def test_a_fifo_or_a_link_in_a_kernel_files_place_is_named_and_left_and_the_solve_is_right(built, tmp_path, attack):
+    """Issue 47: never followed, read or replaced; the kernel is compiled in the process
+    that needs it, said once."""
+    cache = tmp_path / "cache"
+    path = copied_into(cache, built)
+    path.unlink()
+    fifo(path) if attack == "a FIFO" else link_to_dev_zero(path)
+    said, warnings, stderr = solve(cache, timeout=150)  # a hang or a crash fails here
+    assert said == {"score": 5, "compiled": True, "numba": True, "file": str(path)}, said
+    assert len(warnings) == 1 and "it is left as it is" in warnings[0], stderr
+    assert ("is a FIFO" if attack == "a FIFO" else "is a symbolic link (to /dev/zero)") in warnings[0], stderr
+    assert stat.S_ISFIFO(path.lstat().st_mode) if attack == "a FIFO" else os.readlink(path) == "/dev/zero"
+
+
+# --- a mark only this installation can make, and a crash that is remembered (issue 47 item 5) ---
+
+
+def forged_with_checksums(path: Path) -> None:
+    """Other code under the file's header, its size, its checksum and an old-style proof
+    mark (the code's checksum written a second time) all recomputed: what a writer who
+    recomputes one checksum can do."""
+    data = path.read_bytes()
+    header = json.loads(data[len(MAGIC) :].split(b"\n", 1)[0])
+    code = bytes(random.Random(47).randrange(256) for _ in range(header["size"]))
+    digest = hashlib.sha256(code).hexdigest()
+    header.update(size=len(code), sha256=digest, proven=digest)
+    path.write_bytes(MAGIC + json.dumps(header).encode() + b"\n" + code)
+
+
+def test_a_proof_mark_recomputed_without_the_secret_is_refused(tmp_path):
+    path = tmp_path / "solver.kernel"
+    kernel_file.write(path, KEY, FAKE, proven=True)
+    assert kernel_file.read(path, KEY) == FAKE
+    forged_with_checksums(path)
+    with pytest.raises(KernelFileError, match="never proven"):
+        kernel_file.read(path, KEY)
+    secret = tmp_path / kernel_file.SECRET_FILE
+    assert stat.S_IMODE(secret.stat().st_mode) == 0o600 and len(bytes.fromhex(secret.read_text())) == 32
+
+
+def test_a_proven_file_of_another_installation_is_refused(tmp_path):
+    """The same file under another secret (another machine's cache copied here) proves nothing."""
+    path = tmp_path / "solver.kernel"
+    kernel_file.write(path, KEY, FAKE, proven=True)
+    secret = tmp_path / kernel_file.SECRET_FILE
+    secret.write_text(os.urandom(32).hex())
+    with pytest.raises(KernelFileError, match="never proven"):
+        kernel_file.read(path, KEY)
+
+
+def test_a_secret_others_can_read_is_set_aside_and_its_marks_no_longer_hold(tmp_path):
+    path = tmp_path / "solver.kernel"
+    kernel_file.write(path, KEY, FAKE, proven=True)
+    secret = tmp_path / kernel_file.SECRET_FILE
+    secret.chmod(0o644)
+    with pytest.raises(KernelFileError, match="never proven"):
+        kernel_file.read(path, KEY)
+    assert len(list(tmp_path.glob("kernel-secret.exposed-*"))) == 1 and not secret.exists()
+    kernel_file.write(path, KEY, FAKE, proven=True)  # a new secret, a new mark
+    assert kernel_file.read(path, KEY) == FAKE and stat.S_IMODE(secret.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("make", [fifo, link_to_dev_zero])
+def test_a_secret_that_is_not_a_regular_file_is_named_and_left(tmp_path, make):
+    secret = tmp_path / kernel_file.SECRET_FILE
+    make(secret)
+    with pytest.raises(KernelFileError, match="secret .* cannot be used"):
+        kernel_file.write(tmp_path / "solver.kernel", KEY, FAKE, proven=True)
+    assert secret.is_symlink() or stat.S_ISFIFO(secret.lstat().st_mode)
+
+
+def marked_here(path: Path) -> None:
+    """Rewrite the file's mark with this installation's secret: a file that passes every
+    check (as if the secret had leaked), so only running it finds it out."""
+    data = path.read_bytes()
+    header = json.loads(data[len(MAGIC) :].split(b"\n", 1)[0])
+    code = data[len(MAGIC) :].split(b"\n", 1)[1]
+    secret = kernel_file.install_secret(path.parent, create=False)
+    assert secret is not None
+    kernel = KernelCode(header["symbol"], code, tuple(header["external"]))
+    header["proven"] = kernel_file.proof_mark(secret, header["key"], kernel)
+    path.write_bytes(MAGIC + json.dumps(header).encode() + b"\n" + code)
+
+
+@pytest.mark.slow
+def test_code_that_crashes_every_solve_is_set_aside_at_the_next_start_and_rebuilt(built, tmp_path):
+    """Forged code with every checksum and even the mark recomputed crashed every 'solve'
+    and was never rebuilt: the first solve still dies in it, the next start finds the
+    loading marker that process left, sets the file aside and builds it again."""
+    cache = tmp_path / "cache"
+    path = copied_into(cache, built)
+    forged_with_checksums(path)
+    marked_here(path)
+    forged = path.read_bytes()
+    env = {key: value for key, value in os.environ.items() if key not in ("CONNECT4_PURE_PYTHON",)}
+    env["XDG_CACHE_HOME"] = str(cache)
+    died = subprocess.run([sys.executable, "-c", SOLVE], cwd=ROOT, env=env, capture_output=True, text=True, timeout=150)
+    assert died.returncode != 0, died.stdout  # killed by a signal in the forged code
+    assert len(list(path.parent.glob(f".{path.name}.loading-*"))) == 1  # the marker it left
+    said, warnings, stderr = solve(cache, timeout=150)
+    assert said == {"score": 5, "compiled": True, "numba": True, "file": str(path)}, said
+    assert len(warnings) == 1 and "crashed" in warnings[0] and "compiled it again" in warnings[0], stderr
+    assert [p.read_bytes() for p in path.parent.glob(path.name + ".crashed-*")] == [forged]
+    assert not list(path.parent.glob(f".{path.name}.loading-*")) and saved_whole(path, built)
+    again, warnings, stderr = solve(cache, timeout=150)
+    assert again == {"score": 5, "compiled": True, "numba": False, "file": str(path)} and warnings == [], stderr
+
+
+@pytest.mark.slow
+def test_a_good_file_leaves_no_marker_and_a_living_loaders_marker_is_not_a_crash(built, tmp_path):
+    cache = tmp_path / "cache"
+    path = copied_into(cache, built)
+    marker = path.with_name(f".{path.name}.loading-1")  # pid 1 runs: another process loading it now
+    started = _start_time(1)
+    marker.write_text(f"1@{started}" if started else "1")
+    said, warnings, stderr = solve(cache)
+    assert said == {"score": 5, "compiled": True, "numba": False, "file": str(path)} and warnings == [], stderr
+    assert sorted(p.name for p in path.parent.iterdir() if p.name.startswith(".")) == [marker.name]

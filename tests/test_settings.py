@@ -7,6 +7,7 @@ import codecs
 import json
 import logging
 import os
+import stat
 import subprocess
 import sys
 import tempfile
@@ -146,15 +147,21 @@ def test_every_cut_of_a_good_file_reads_without_error(tmp_path):
     assert len(kept_aside(tmp_path)) >= 1
 
 
-def test_a_folder_or_a_pipe_in_place_of_the_file_is_set_aside_not_opened(tmp_path):
+def test_a_folder_or_a_pipe_in_place_of_the_file_is_named_and_left_not_opened(tmp_path):
+    """Issue 47: only a regular file is moved aside; a folder or a FIFO of the file's name
+    is named, never opened (a pipe would wait for ever), moved or replaced."""
     folder = tmp_path / "settings.json"
     folder.mkdir()
     report = read_settings(folder)
-    assert report.settings == Settings() and "cannot be read" in (report.warning or "")
-    assert report.moved_to is not None and report.moved_to.is_dir() and not folder.exists()
-    os.mkfifo(folder)  # reading a pipe would wait for ever
+    assert report.settings == Settings() and "it is a folder" in (report.warning or "")
+    assert report.moved_to is None and folder.is_dir()
+    assert not save_settings(Settings(), folder) and folder.is_dir()
+    folder.rmdir()
+    os.mkfifo(folder)
     report = read_settings(folder)
-    assert report.settings == Settings() and report.moved_to is not None
+    assert report.settings == Settings() and report.moved_to is None and "FIFO" in (report.warning or "")
+    assert not save_settings(Settings(), folder) and stat.S_ISFIFO(folder.lstat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.json"]
 
 
 def test_the_opponent_is_an_enum_and_saves_as_its_name(tmp_path):

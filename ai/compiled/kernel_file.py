@@ -14,18 +14,33 @@ cache took about 0.6 s before any work.
 File layout: ``MAGIC``, one line of JSON (``key``, ``symbol``, ``size``, ``sha256``,
 ``external``, ``proven``), then ``size`` bytes of object code.  Anything else (truncated,
 garbage, built for another source or CPU, not a regular file: a FIFO, a symbolic link, a
-device) is a ``KernelFileError``, and the caller builds anew.  A file is read through one
-descriptor opened without following links and without blocking, checked to be a regular
-file whose size is the header's, and never read past that size.
+device) is a ``KernelFileError``, and the caller builds anew.  Every kernel file, the
+secret and the markers go through ``game.regular_file``: read through one descriptor
+opened without following links and without blocking, checked to be a regular file whose
+size is the header's, and never read past that size; written whole; a FIFO, a device or a
+link in a file's place is named and left as it is (that kernel is then compiled in each
+process that needs it, said once), never replaced.
 
 A whole header over wrong code (another kernel's, or bytes made to fit) would crash every
 process that maps it, so no process maps a file until it is proven: ``save_proven`` writes
 a new file, runs it once in a child process (``ai.kernel_proof``: one small known
-position, compared with the pure-Python twin), and only then writes it with ``proven``
-(the code's sha256) in its header.  A file without that mark is built again.  The mark
-keeps out damage and files the game did not write; it is no signature (whoever can write
-the cache folder can write the mark too).  Cost: the first start pays the child (about
-1 s beside a build of 5-20 s); later starts read the header mark (no child).
+position, compared with the pure-Python twin), and only then writes it with ``proven`` in
+its header: ``HMAC-SHA256`` of the key, the entry's symbol, the code's sha256 and its
+external names, keyed with this installation's secret (``SECRET_FILE``: 32 random bytes
+beside the kernel files, made once through ``game.regular_file.create_new``, mode 0600,
+readable by the user alone; one readable by others is set aside and a new one made, so
+every file it marked is built again).  A writer that recomputes the checksum cannot
+recompute the mark without the secret, so a file without a mark this installation made
+is set aside (kept beside, ``NAME.refused-<time>``) and built again.  Cost: the first
+start pays the child (about 1 s beside a build of 5-20 s); later starts check the mark
+(microseconds, no child).
+
+A crash while a file is being loaded or first run (code that passed every check yet
+crashes: a damaged library, a bit flip) must not crash every later start: before loading,
+the process leaves a marker beside the file (``.NAME.loading-<pid>``, naming itself
+through ``game.processes``) and removes it once the kernel's first call has returned (or
+at a normal exit); a start that finds a marker of a process no longer running knows that
+process died in there, sets the file aside (``NAME.crashed-<time>``) and builds again.
 
 Loading rules (``KernelLoader``, one per kernel, for the window's worker and every other
 caller):
@@ -52,8 +67,10 @@ llvmlite are pinned to the minor versions tested).
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import hashlib
+import hmac
 import json
 import logging
 import os
@@ -69,6 +86,17 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 
 from ai.compiled import bits
+from game.processes import owner_is_running, this_process
+from game.regular_file import (
+    NotRegularFile,
+    create_new,
+    open_regular,
+    read_regular,
+    remove_own,
+    set_aside,
+    writable_target,
+    write_atomically,
+)
 
 LOG = logging.getLogger(__name__)
 MAGIC = b"connect4 solver kernel 1\n"
@@ -225,52 +253,93 @@ def machine_code(compiled: Any) -> KernelCode:
     return KernelCode(symbol, bytes(machine.emit_object(module)), tuple(external))
 
 
-def write(path: Path, kernel_key: str, kernel: KernelCode, *, proven: bool = False) -> None:
-    """Save ``kernel`` at ``path`` whole or not at all (a temporary file, then a rename);
-    ``proven`` marks it as having passed its proof (``save_proven`` alone says so).
+SECRET_FILE = "kernel-secret"
+"""This installation's key for the proof marks, beside the kernel files (module docstring)."""
+SECRET_BYTES = 32
+
+
+def install_secret(folder: Path, *, create: bool) -> bytes | None:
+    """This installation's secret in ``folder``: read, or (``create``) made when missing;
+    None when there is none and none is to be made.
 
     Raises:
-        OSError: the folder cannot be made or written.
+        KernelFileError: it is not a regular file (a FIFO, a device, a link: left as it is),
+            or cannot be read or made.
     """
+    path = folder / SECRET_FILE
+    try:
+        try:
+            descriptor, found = open_regular(path, follow_links=False)
+        except FileNotFoundError:
+            found = None
+        else:
+            os.close(descriptor)
+        if found is not None and stat.S_IMODE(found.st_mode) & 0o077:  # others may have read it
+            set_aside(path, "exposed")
+            found = None
+        if found is None:
+            if not create:
+                return None
+            folder.mkdir(parents=True, exist_ok=True)
+            try:
+                create_new(path, os.urandom(SECRET_BYTES).hex().encode("ascii"), mode=0o600)
+            except FileExistsError:  # another process made it meanwhile
+                pass
+        text = read_regular(path, 4 * SECRET_BYTES, follow_links=False)
+    except OSError as error:
+        raise KernelFileError(f"the compiled code's secret {path} cannot be used: {error.strerror or error}") from None
+    try:
+        secret = bytes.fromhex(text.decode("ascii"))
+    except ValueError:
+        secret = b""
+    if len(secret) != SECRET_BYTES:
+        raise KernelFileError(f"the compiled code's secret {path} is damaged")
+    return secret
+
+
+def proof_mark(secret: bytes, kernel_key: str, kernel: KernelCode) -> str:
+    """The mark of a proven file: what only a holder of this installation's secret can make."""
     digest = hashlib.sha256(kernel.code).hexdigest()
+    what = json.dumps([kernel_key, kernel.symbol, digest, list(kernel.external)]).encode()
+    return hmac.new(secret, b"connect4 kernel proven|" + what, hashlib.sha256).hexdigest()
+
+
+def write(path: Path, kernel_key: str, kernel: KernelCode, *, proven: bool = False) -> None:
+    """Save ``kernel`` at ``path`` whole or not at all (``game.regular_file``); ``proven``
+    marks it as having passed its proof with this installation's mark (``save_proven``
+    alone says so).
+
+    Raises:
+        OSError: the folder cannot be made or written, or something else than a regular
+            file is in ``path``'s place (``NotRegularFile``: left as it is).
+        KernelFileError: no mark can be made (the secret cannot be used).
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    secret = install_secret(path.parent, create=True) if proven else None
     header = {
         "key": kernel_key,
         "symbol": kernel.symbol,
         "size": len(kernel.code),
-        "sha256": digest,
+        "sha256": hashlib.sha256(kernel.code).hexdigest(),
         "external": list(kernel.external),
-        "proven": digest if proven else "",
+        "proven": proof_mark(secret, kernel_key, kernel) if secret is not None else "",
     }
-    import tempfile  # only when a kernel is saved
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".kernel-", suffix=".part")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(MAGIC + json.dumps(header).encode() + b"\n" + kernel.code)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(path, MAGIC + json.dumps(header).encode() + b"\n" + kernel.code, follow_links=False)
 
 
 def read(path: Path, kernel_key: str, *, proven: bool = True) -> KernelCode:
     """The kernel saved at ``path`` if it is a whole regular file built for ``kernel_key``
-    and (unless ``proven`` is False: the proving child) marked as having passed its proof.
+    and (unless ``proven`` is False: the proving child) marked by this installation as
+    having passed its proof.
 
     Raises:
         KernelFileError: missing, not a regular file, unreadable, damaged, built for
-            something else, or never proven.
+            something else, or never proven here.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        handle = os.open(path, flags)  # a symbolic link fails here; a FIFO opens without waiting
+        handle, found = open_regular(path, follow_links=False)  # a link fails; a FIFO opens without waiting
     except OSError as error:
         raise KernelFileError(f"cannot read {path}: {error.strerror or error}") from None
-    found = os.fstat(handle)
-    if not stat.S_ISREG(found.st_mode):
-        os.close(handle)
-        raise KernelFileError(f"{path} is not a regular file")
     with os.fdopen(handle, "rb", buffering=0) as file:
         try:
             head = file.read(len(MAGIC) + HEADER_LIMIT)
@@ -290,9 +359,13 @@ def read(path: Path, kernel_key: str, *, proven: bool = True) -> KernelCode:
         raise KernelFileError(f"{path} was built for another solver, CPU or llvmlite")
     if len(code) != size or hashlib.sha256(code).hexdigest() != digest:
         raise KernelFileError(f"{path} is damaged ({len(code)} of {size} bytes, or a wrong checksum)")
-    if proven and mark != digest:
-        raise KernelFileError(f"{path} was never proven to be this kernel")
-    return KernelCode(symbol, code, external)
+    kernel = KernelCode(symbol, code, external)
+    if proven:
+        secret = install_secret(path.parent, create=False)
+        expected = proof_mark(secret, kernel_key, kernel).encode() if secret is not None else b""
+        if not expected or not hmac.compare_digest(mark.encode("utf-8", "replace"), expected):
+            raise KernelFileError(f"{path} was never proven to be this kernel on this installation")
+    return kernel
 
 
 def _header(path: Path, line: bytes) -> tuple[tuple[str, str, tuple[str, ...], str, str], int]:
@@ -351,12 +424,15 @@ def save_proven(spec: KernelSpec[Any], path: Path, kernel_key: str, kernel: Kern
     (an unmarked temporary one beside ``path``) and it answered as its Python twin.
 
     Raises:
-        OSError: the folder cannot be made or written.
+        OSError: the folder cannot be made or written, or ``path`` is not a regular file.
         KernelProofError: the kernel failed its proof (nothing is saved).
+        KernelFileError: no mark can be made (the secret cannot be used).
     """
     import tempfile  # only when a kernel is saved
 
     path.parent.mkdir(parents=True, exist_ok=True)
+    writable_target(path, follow_links=False)  # a FIFO or a link in its place: no build is proven for it
+    install_secret(path.parent, create=True)  # before the child's second of work
     handle, trial = tempfile.mkstemp(dir=path.parent, prefix=".kernel-", suffix=".trial")
     os.close(handle)
     try:
@@ -364,7 +440,7 @@ def save_proven(spec: KernelSpec[Any], path: Path, kernel_key: str, kernel: Kern
         prove(spec.name, Path(trial))
         write(path, kernel_key, kernel, proven=True)
     finally:
-        Path(trial).unlink(missing_ok=True)
+        remove_own(trial)
 
 
 def _never_called() -> None:
@@ -395,7 +471,19 @@ class LoadedKernel:
         if not address:
             raise KernelFileError(f"the kernel has no entry {kernel.symbol}")
         kinds = [ctypes.c_void_p if kind == "p" else ctypes.c_int64 for kind in args]
-        self.entry = ctypes.CFUNCTYPE(ctypes.c_int64, *kinds)(address)
+        self.entry: Callable[..., int] = ctypes.CFUNCTYPE(ctypes.c_int64, *kinds)(address)
+
+    def after_first_call(self, done: Callable[[], object]) -> None:
+        """Call ``done`` once the entry's first call has returned (the loading marker goes)."""
+        real = self.entry
+
+        def first(*args: Any) -> int:
+            result = real(*args)
+            self.entry = real
+            done()
+            return result
+
+        self.entry = first
 
     def __call__(self, *args: Any) -> int:
         """The entry with its raw arguments (addresses and int64s, in ``KernelSpec.args``'s order)."""
@@ -461,8 +549,9 @@ class Prepared(Generic[K]):
 
 def load_or_build(spec: KernelSpec[K], folder: Path) -> Prepared[K]:
     """``spec``'s kernel as machine code: from ``folder`` when a whole file built for this
-    source, CPU and llvmlite is there; else built with numba (seconds) and saved there for
-    the next start.
+    source, CPU and llvmlite, and proven here, is there; else built with numba (seconds)
+    and saved there for the next start (a regular file that failed is set aside first; a
+    FIFO, a device or a link is left and named, and the build used as it is).
 
     Raises:
         ImportError: no llvmlite or (to build) no numba.
@@ -471,22 +560,114 @@ def load_or_build(spec: KernelSpec[K], folder: Path) -> Prepared[K]:
     """
     kernel_key = key(spec.source())
     path = folder / file_name(kernel_key, spec.name)
-    problem = None
-    if path.exists() or path.is_symlink():
+    try:
+        writable_target(path, follow_links=False)
+    except NotRegularFile as error:  # never read, followed or replaced
+        left = f"{path} is {error.strerror}: it is left as it is, and the {spec.name} is compiled in each process"
+        return Prepared(spec.loaded(_build(spec, kernel_key), spec.args), path, left)
+    except OSError:  # no folder to hold it (a file in the way): found out below
+        pass
+    problem = _after_a_crash(path)
+    if problem is None and os.path.lexists(path):
         try:
-            return Prepared(spec.loaded(read(path, kernel_key), spec.args), path, None)
-        except Exception as error:  # damaged, or unloadable: build it again
-            problem = f"{error}; compiled it again"
+            return Prepared(_load_watched(spec, read(path, kernel_key), path), path, None)
+        except Exception as error:  # damaged, foreign or unloadable: build it again
+            problem = f"{error}; {_set_aside(path, 'refused')}compiled it again"
+    code = _build(spec, kernel_key)
+    try:
+        save_proven(spec, path, kernel_key, code)
+    except (OSError, KernelFileError) as error:  # not saved, so never proven: this process's own build is used
+        reason = error.strerror or error if isinstance(error, OSError) else error
+        saving = f"cannot save the compiled {spec.name} as {path} ({reason}): it is compiled again next start"
+        problem = f"{problem}, but {saving}" if problem else saving
+        return Prepared(spec.loaded(code, spec.args), path, problem)
+    return Prepared(_load_watched(spec, code, path), path, problem)
+
+
+def _build(spec: KernelSpec[Any], kernel_key: str) -> KernelCode:
+    """``spec``'s kernel built with numba, once per process."""
     code = _built.get(kernel_key)
     if code is None:
         code = _built[kernel_key] = build(spec)
+    return code
+
+
+def _set_aside(path: Path, word: str) -> str:
+    """Keep a kernel file that failed beside itself (a regular file only); the words said."""
     try:
-        save_proven(spec, path, kernel_key, code)
-    except OSError as error:  # not saved, so never proven: this process's own build is used as it is
-        where = error.filename or folder
-        saving = f"cannot save the compiled {spec.name} in {where} ({error.strerror or error}): it is compiled again next start"
-        problem = f"{problem}, but {saving}" if problem else saving
-    return Prepared(spec.loaded(code, spec.args), path, problem)
+        moved = set_aside(path, word)
+    except OSError:
+        return ""
+    return f"kept aside as {moved.name}; "
+
+
+def _markers(path: Path) -> list[Path]:
+    """The loading markers of ``path`` left beside it (``.NAME.loading-<pid>``)."""
+    try:
+        return sorted(path.parent.glob(f".{path.name}.loading-*"))
+    except OSError:
+        return []
+
+
+def _after_a_crash(path: Path) -> str | None:
+    """Set ``path`` aside when a process that was loading it died in there (its marker left,
+    its process gone); the words said, or None when none did."""
+    crashed = False
+    for marker in _markers(path):
+        if marker in _LOADING:  # this process's own, its kernel not called yet
+            continue
+        try:
+            owner = read_regular(marker, 200, follow_links=False).decode("ascii", "replace").strip()
+        except OSError:
+            continue  # not a marker this game wrote: left as it is
+        if not owner_is_running(owner):
+            crashed = True
+            remove_own(marker)
+    if not crashed:
+        return None
+    return f"the last process that loaded {path} crashed in it; {_set_aside(path, 'crashed')}compiled it again"
+
+
+def _load_watched(spec: KernelSpec[K], code: KernelCode, path: Path) -> K:
+    """``code`` (the file at ``path``'s) loaded with its marker beside the file until the
+    first call returns, so that a crash in there sets the file aside at the next start."""
+    marker = path.with_name(f".{path.name}.loading-{os.getpid()}")
+    try:
+        create_new(marker, this_process().encode("ascii"))
+    except OSError:  # no marker (a read-only folder): the kernel loads all the same
+        return spec.loaded(code, spec.args)
+    _LOADING.add(marker)
+
+    def loaded() -> None:
+        if marker in _LOADING:
+            _LOADING.discard(marker)
+            _remove_marker(marker)
+
+    try:
+        kernel = spec.loaded(code, spec.args)
+    except BaseException:
+        loaded()
+        raise
+    kernel.after_first_call(loaded)
+    return kernel
+
+
+_LOADING: set[Path] = set()
+"""This process's markers still beside their files (removed at a normal exit too)."""
+
+
+def _remove_marker(marker: Path) -> None:
+    try:
+        remove_own(marker)
+    except OSError:
+        pass
+
+
+@atexit.register
+def _leave_no_marker() -> None:
+    for marker in list(_LOADING):
+        _remove_marker(marker)
+    _LOADING.clear()
 
 
 class KernelLoader(Generic[K]):

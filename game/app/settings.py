@@ -7,23 +7,19 @@ with what could be read and the defaults for the rest, and says so in one warnin
 Each value (each of a level's too: a level is one object), and each count of the
 tally, is checked on its own.  A file that could not
 be read whole is first copied aside (``settings.json.corrupt-<time>``) so the next save
-does not destroy it.  Saving is atomic (``game.atomic_file``): a temporary file in the
-same folder, flushed and synced, then renamed over the old one; a symlinked file is saved
-through its link.
+does not destroy it.  Reading and saving go through ``game.regular_file``: saving is atomic
+(a temporary file in the same folder, flushed and synced, then renamed over the old one); a
+symlinked file is saved through its link; a FIFO, a device or a folder in the file's place
+(or a link to one) is named once, never read, copied or replaced, and the defaults are used.
 """
 
 from __future__ import annotations
 
 import codecs
 import enum
-import errno
 import json
 import logging
-import os
 import re
-import shutil
-import stat
-import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
@@ -31,7 +27,7 @@ from typing import Any
 
 from ai.levels import MCTS_MAX_PLAYOUTS, NODE_BUDGETS, PRESETS, Level
 from ai.search import MoveOrder
-from game.atomic_file import write_atomically
+from game.regular_file import NotRegularFile, TooLarge, read_regular, set_aside, write_atomically
 from game.rules import (
     MAX_COLS,
     MAX_CONNECT,
@@ -374,23 +370,13 @@ def _parse(text: str, problems: list[str]) -> dict[str, Any]:
 
 
 def _move_aside(path: Path) -> Path | None:
-    """Copy a damaged file next to itself, so the next save does not overwrite it."""
-    target = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
-    counter = 1
-    while target.exists():
-        target = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}-{counter}")
-        counter += 1
+    """Keep a damaged file beside itself, so the next save does not overwrite it (a regular
+    file is renamed; behind a link its bytes are copied and the link kept)."""
     try:
-        if path.is_symlink():  # keep the link (saves go through it): the bytes are copied aside
-            raise OSError("a symlink")
-        os.replace(path, target)
-    except OSError:
-        try:
-            shutil.copyfile(path, target)
-        except OSError as error:
-            log.warning("cannot keep the damaged settings file %s aside: %s", path, error)
-            return None
-    return target
+        return set_aside(path)
+    except OSError as error:
+        log.warning("cannot keep the damaged settings file %s aside: %s", path, error.strerror or error)
+        return None
 
 
 def read_settings(path: Path) -> SettingsReport:
@@ -398,18 +384,17 @@ def read_settings(path: Path) -> SettingsReport:
     settings = Settings()
     problems: list[str] = []
     try:
-        if not stat.S_ISREG(path.stat().st_mode):  # a folder, a pipe, a device: never opened
-            raise IsADirectoryError(errno.EISDIR, "not a regular file")
-        with open(path, "rb") as file:
-            raw = file.read(MAX_FILE_BYTES + 1)
+        raw = read_regular(path, MAX_FILE_BYTES)
     except FileNotFoundError:
         return SettingsReport(settings)
+    except NotRegularFile as error:  # a folder, a FIFO, a device, a link to one: left as it is
+        return SettingsReport(settings, (f"it is {error.strerror}: using the defaults; it is left as it is",))
+    except TooLarge:
+        return SettingsReport(settings, ("over 1 MB: using the defaults",), _move_aside(path))
     except OSError as error:
         reason = error.strerror or type(error).__name__
         return SettingsReport(settings, (f"cannot be read ({reason}): using the defaults",), _move_aside(path))
     try:
-        if len(raw) > MAX_FILE_BYTES:
-            raise _Unreadable("over 1 MB")
         data = _parse(_decode(raw, problems), problems)
     except _Unreadable as error:
         return SettingsReport(settings, (f"{error}: using the defaults",), _move_aside(path))
@@ -513,8 +498,10 @@ def load_settings(path: Path) -> Settings:
 def save_settings(settings: Settings, path: Path) -> bool:
     """Write settings to ``path`` atomically; log and return False if it cannot.
 
-    ``game.atomic_file``: a crash or a full disk mid-save leaves the old file whole, and
-    a symlinked settings file is written through its link (the link stays a link).
+    ``game.regular_file``: a crash or a full disk mid-save leaves the old file whole, a
+    symlinked settings file is written through its link (the link stays a link), and
+    anything but a regular file in its place (a FIFO, a device, a link to one) is left
+    as it is: the save fails, said once.
     """
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -522,5 +509,12 @@ def save_settings(settings: Settings, path: Path) -> bool:
         write_atomically(path, text.encode("utf-8"), mode=0o600)
         return True
     except OSError as error:
-        log.warning("cannot save settings to %s: %s", path, error)
+        said = f"cannot save settings to {path}: {error.strerror or error}"
+        if said not in _SAID:  # a FIFO or a device in its place: said once, not at every save
+            _SAID.add(said)
+            log.warning("%s", said)
         return False
+
+
+_SAID: set[str] = set()
+"""The save failures already logged in this process."""

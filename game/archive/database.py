@@ -9,12 +9,13 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from game import regular_file
 from game.records import MAX_ID, MAX_MOVES_TEXT, MAX_NAME, MAX_REVIEW_TEXT, MAX_RULES_TEXT
+from game.regular_file import open_regular, regular_status, remove_own, writable_target
 
 log = logging.getLogger("game.archive.store")
 
@@ -166,13 +167,19 @@ def header_version(path: Path) -> int | None:
     """The schema version in a SQLite file's header, read without SQLite (None: not a
     SQLite file, or unreadable); a WAL file may hold a newer one."""
     try:
-        with open(path, "rb") as file:
-            header = file.read(100)
+        descriptor, _status = open_regular(path)
     except OSError:
         return None
+    with open(descriptor, "rb") as file:
+        header = file.read(100)
     if len(header) < 100 or not header.startswith(b"SQLite format 3\0"):
         return None
     return int.from_bytes(header[60:64], "big", signed=True)
+
+
+def companions(path: Path) -> tuple[Path, Path]:
+    """The WAL files SQLite keeps beside the archive (``-wal``, ``-shm``)."""
+    return path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
 
 
 def migrate(connection: sqlite3.Connection, *, backup: Path | None = None) -> int:
@@ -216,8 +223,10 @@ def backup_path(path: Path, version: int) -> Path:
 def _back_up(path: Path, version: int) -> None:
     """Copy the archive (as committed: the caller holds the write lock) beside itself."""
     target = backup_path(path, version)
-    part = target.with_name(target.name + ".part")
+    part = target.with_name(f".{target.name}.{os.getpid()}.part")
     try:
+        writable_target(target)  # a FIFO or a device of its name is not replaced
+        regular_status(part)
         source = connect(path)
         try:
             copy = sqlite3.connect(str(part))
@@ -230,7 +239,7 @@ def _back_up(path: Path, version: int) -> None:
         os.replace(part, target)
     except (sqlite3.Error, OSError) as error:
         try:
-            part.unlink()
+            remove_own(part)
         except OSError:
             pass
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
@@ -348,25 +357,19 @@ def is_locked(error: sqlite3.Error) -> bool:
 
 
 def set_aside(path: Path) -> Path | None:
-    """Move a damaged archive (and its WAL files) next to itself; None when it cannot."""
-    if not os.path.lexists(path):
-        return None
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.corrupt-{stamp}")
-    counter = 1
-    while os.path.lexists(target):
-        target = path.with_name(f"{path.name}.corrupt-{stamp}-{counter}")
-        counter += 1
+    """Move a damaged archive (and its WAL files) next to itself; None when it cannot (a
+    link's regular target is copied, the link kept; anything but a regular file stays)."""
     try:
-        os.replace(path, target)
-    except OSError as error:
-        log.warning("cannot move the damaged archive %s aside: %s", path, error)
+        target = regular_file.set_aside(path)
+    except FileNotFoundError:
         return None
-    for suffix in ("-wal", "-shm"):
-        extra = path.with_name(path.name + suffix)
-        if extra.exists():
-            try:
+    except OSError as error:
+        log.warning("cannot move the damaged archive %s aside: %s", path, error.strerror or error)
+        return None
+    for extra, suffix in zip(companions(path), ("-wal", "-shm"), strict=True):
+        try:
+            if regular_status(extra) is not None and not os.path.islink(extra):
                 os.replace(extra, target.with_name(target.name + suffix))
-            except OSError:
-                pass
+        except OSError:
+            pass
     return target

@@ -18,30 +18,26 @@ from pathlib import Path
 
 from game.archive.database import FILE_NAME
 from game.records import GameRecord, load_json, record_from_row, record_to_row
+from game.regular_file import create_new, read_regular
 
 log = logging.getLogger("game.archive.store")
 
 RECOVERY_PREFIX = FILE_NAME + ".recovery-"
 RECOVERY_SUFFIX = ".jsonl"
+MAX_RECOVERY_BYTES = 64 * 1024 * 1024
+"""A recovery file holds the games of one session (a few hundred bytes each)."""
 
 
 def write_recovery_file(home: Path, records: list[GameRecord]) -> Path | None:
-    """Write ``records`` to a new recovery file in ``home``, synced; None (nothing left
-    behind) when it cannot be written."""
+    """Write ``records`` to a new recovery file in ``home``, whole and synced; None (nothing
+    left behind) when it cannot be written."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
     target = home / f"{RECOVERY_PREFIX}{stamp}-{os.getpid()}{RECOVERY_SUFFIX}"
     text = "".join(json.dumps(record_to_row(r), sort_keys=True) + "\n" for r in records)
     try:
-        with open(target, "x", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
+        create_new(target, text.encode("utf-8"))
     except OSError as error:
         log.warning("cannot write the recovery file %s: %s", target, error.strerror or error)
-        try:
-            target.unlink()
-        except OSError:
-            pass
         return None
     log.warning("%d finished game(s) kept in %s: the next start takes them in", len(records), target)
     return target
@@ -58,12 +54,14 @@ def recovery_files(home: Path | None) -> list[Path]:
 
 
 def read_recovery_file(path: Path) -> tuple[list[GameRecord], int]:
-    """The games of a recovery file, and how many of its lines could not be read."""
+    """The games of a recovery file, and how many of its lines could not be read (a FIFO,
+    a device or a link to one of its name is not read, and counts as one)."""
     records: list[GameRecord] = []
     bad = 0
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
+        lines = read_regular(path, MAX_RECOVERY_BYTES).decode("utf-8", errors="replace").splitlines()
+    except OSError as error:
+        log.warning("the recovery file %s cannot be read: %s", path, error.strerror or error)
         return [], 1
     for line in lines:
         if not line.strip():

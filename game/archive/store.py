@@ -39,7 +39,6 @@ recovery files), ``game.archive.windows`` (whose game in progress a row is).
 
 from __future__ import annotations
 
-import errno
 import json
 import logging
 import os
@@ -59,6 +58,7 @@ from game.archive.database import (
     SCHEMA_VERSION,
     NewerArchive,
     UpgradeFailed,
+    companions,
     connect,
     connect_read_only,
     games_select,
@@ -71,9 +71,10 @@ from game.archive.database import (
     transaction,
 )
 from game.archive.recovery import lost_game_line, read_recovery_file, recovery_files, write_recovery_file
-from game.archive.windows import owner_is_running, this_process, unfinished_from_row
+from game.archive.windows import unfinished_from_row
 from game.game_file import games_text, record_game
 from game.notation import format_moves
+from game.processes import owner_is_running, this_process
 from game.records import (
     HUMAN,
     DamagedGame,
@@ -85,6 +86,7 @@ from game.records import (
     record_to_row,
     rules_to_text,
 )
+from game.regular_file import NotRegularFile, regular_status, remove_own, write_export
 from game.rules import Rules
 
 __all__ = [
@@ -124,24 +126,20 @@ def default_folder() -> Path:
     return Path(data) / APP_FOLDER
 
 
-def write_export(path: Path | str, text: str) -> None:
-    """Write an export to ``path``: a file, a device, or a pipe a program reads.  A pipe
-    that no program reads is refused at once (``OSError``), never waited on for ever.
-
-    Raises:
-        OSError: it cannot be written; ``strerror`` says why in words.
-    """
-    nonblocking = getattr(os, "O_NONBLOCK", 0)  # POSIX: opening a pipe without a reader fails
-    try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | nonblocking, 0o666)
-    except OSError as error:
-        if error.errno == errno.ENXIO:
-            raise OSError(errno.ENXIO, "no program is reading from that pipe", str(path)) from None
-        raise
-    if nonblocking:
-        os.set_blocking(descriptor, True)  # a reader is there: write at its pace
-    with open(descriptor, "w", encoding="utf-8") as file:
-        file.write(text)
+def _not_a_file(path: Path) -> str | None:
+    """What to say when the archive's name, or a WAL file's, is taken by something that is
+    not a regular file (never opened, moved or replaced); None when they are files or absent."""
+    for each in (path, *companions(path)):
+        try:
+            regular_status(each)
+        except NotRegularFile as error:
+            return (
+                f"the game archive {each} is {error.strerror}: it is left as it is, and this session's games "
+                "are kept beside it when the game closes"
+            )
+        except OSError:  # no folder yet, or none can be: said where the folder is made
+            return None
+    return None
 
 
 def _plural(count: int, word: str) -> str:
@@ -205,6 +203,8 @@ class Archive:
         """The archive in ``folder``: never raises; see ``warning`` and ``refusal``."""
         folder = Path(folder)
         path = folder / FILE_NAME
+        if (in_the_way := _not_a_file(path)) is not None:
+            return cls._memory(in_the_way, path)
         try:
             folder.mkdir(parents=True, exist_ok=True)
             version = header_version(path) if path.is_file() else None
@@ -259,8 +259,7 @@ class Archive:
 
     @classmethod
     def _kept_as_it_is(cls, path: Path, reason: Exception | None) -> Archive:
-        """A file this session only reads (a newer version's, one that could not be
-        upgraded, or a read-only one): its games listed, never a byte of it changed."""
+        """A file only read (newer, not upgraded, read-only): its games listed, never a byte changed."""
         what = "is read-only"
         if isinstance(reason, NewerArchive):
             what = f"is from a newer version of the game ({reason})"
@@ -344,7 +343,7 @@ class Archive:
                 self._condition = f"{_plural(bad, 'line')} of {file} could not be read: the file is kept"
                 log.warning("%s", self._condition)
             else:
-                file.unlink(missing_ok=True)
+                remove_own(file)  # (one that is not a regular file was not read: kept above)
         return taken
 
     def _is_stored(self, record: GameRecord) -> bool:

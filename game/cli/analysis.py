@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any, TextIO
@@ -28,7 +29,7 @@ from game.cli.files import check_folder, check_output, shown
 from game.cli.options import add_game_option, add_rule_options, check_depth, check_seconds, plural
 from game.cli.positions import read_position
 from game.cli.search_watch import SearchWatch, watched_search
-from game.i18n import N_, _
+from game.i18n import N_, _, number
 from game.notation import format_move
 from game.rules import MAX, MIN, Mode, Rules
 
@@ -261,8 +262,11 @@ def _run_mcts(args: argparse.Namespace, board: Board, out: TextIO) -> int:
                 )
             ) from None
         print(
-            _("Tree written to {shown} ({count:,} nodes, {playouts:,} playouts)").format(
-                shown=shown(args.export_tree), count=len(found.tree), playouts=found.playouts
+            _("Tree written to {shown} ({count} nodes, {playouts} playouts; {size} MB)").format(
+                shown=shown(args.export_tree),
+                count=number(len(found.tree)),
+                playouts=number(found.playouts),
+                size=number(os.path.getsize(args.export_tree) / 1e6, ",.1f"),
             ),
             file=out,
         )

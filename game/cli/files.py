@@ -11,7 +11,8 @@ from typing import TextIO
 
 from game.cli.errors import CliError
 from game.i18n import _
-from game.sources import SourceError, check_file
+from game.regular_file import NotRegularFile, writable_target
+from game.sources import SourceError, read_file
 
 MAX_INPUT_BYTES = 1 << 20
 """A board file is under 1 KB; files and stdin lines past 1 MB are refused unread."""
@@ -29,14 +30,13 @@ def short(path: str | Path) -> str:
     return text if len(text) <= 60 else text[:40] + "..." + text[-12:]
 
 
-def check_input_file(path: str | Path, what: str = "") -> Path:
-    """A regular file under ``MAX_INPUT_BYTES``: checked before anything reads it, so a
-    folder, a device such as /dev/zero, a pipe or a huge file is refused unread."""
+def read_input_file(path: str | Path) -> bytes:
+    """The bytes of a board file under ``MAX_INPUT_BYTES``: a folder, a device such as
+    /dev/zero, a pipe or a huge file is refused unread."""
     try:
-        check_file(path, what or shown(path), _("a board file"), MAX_INPUT_BYTES)
+        return read_file(path, shown(path), _("a board file"), MAX_INPUT_BYTES)
     except SourceError as error:
         raise CliError(str(error)) from None
-    return Path(path)
 
 
 NAME_MAX_BYTES = 255
@@ -57,11 +57,20 @@ def check_name_length(path: str | Path, what: str) -> None:
 
 
 def check_output(output: str | Path, *inputs: str | Path) -> None:
-    """Refuse to write over an input (or into a folder's name)."""
+    """Refuse, before any work, to write over an input, or where no regular file can be
+    replaced whole (``game.regular_file``): a folder, a FIFO, a device, a link to one."""
     check_name_length(output, _("cannot write {short}").format(short=short(output)))
     target = Path(output)
     if target.is_dir():
         raise CliError(_("{output} is a folder; give a file name to write").format(output=output))
+    try:
+        writable_target(target)
+    except NotRegularFile as error:
+        raise CliError(
+            _("{output} is {what}: only a regular file is written, and it is left as it is").format(
+                output=shown(output), what=error.strerror
+            )
+        ) from None
     for source in inputs:
         same = False
         try:

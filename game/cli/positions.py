@@ -7,12 +7,11 @@ import argparse
 import os
 import sys
 from dataclasses import replace
-from pathlib import Path
 
 from game.board import Board
 from game.board_file import parse_board_text
 from game.cli.errors import CliError
-from game.cli.files import check_input_file, short
+from game.cli.files import read_input_file, short
 from game.cli.options import rules_from_args
 from game.i18n import _
 from game.rules import Mode
@@ -22,11 +21,8 @@ from game.sources import Source, SourceError, is_moves_text, read_source
 def read_board_file(path: str, args: argparse.Namespace) -> Board:
     """Load a board file; its size unless --rows/--cols say otherwise (each on its own)."""
     rules = rules_from_args(args)
-    check_input_file(path)
     try:
-        text = Path(path).read_bytes().decode("ascii")
-    except OSError as error:
-        raise CliError(_("cannot read {path}: {value}").format(path=path, value=error.strerror or error)) from None
+        text = read_input_file(path).decode("ascii")
     except UnicodeDecodeError:
         raise CliError(_("{path} is not a text board file (bytes that are not ASCII)").format(path=path)) from None
     size = {name: getattr(args, name) for name in ("rows", "cols") if getattr(args, name) is not None}

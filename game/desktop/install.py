@@ -35,15 +35,14 @@ import argparse
 import hashlib
 import json
 import os
-import stat
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
 
-from game.atomic_file import write_atomically, write_beside
 from game.i18n import SYSTEM, _, ngettext, set_language
+from game.regular_file import NotRegularFile, TooLarge, read_regular, remove_own, write_atomically, write_beside
 
 APP_ID = "io.github.connect4explorer.ConnectFour"
 """The desktop entry's id: its file name, the icon's name, the AppStream id and the
@@ -60,6 +59,8 @@ RECORD = "connect4/desktop-files.json"
 """The record of what ``install`` wrote, relative to the data folder: in the game's own
 data folder (``~/.local/share/connect4`` on Linux, beside its settings)."""
 MAX_RECORD_BYTES = 64 * 1024
+MAX_ASSET_BYTES = 4 * 1024 * 1024
+"""An asset copied (an icon, the entry, the metainfo) is at most this large."""
 EXEC_RESERVED = set(" \t\n\"'\\><~|&;$*?#()`")
 """Characters that make an Exec argument need quotes (Desktop Entry spec, "The Exec key")."""
 
@@ -200,13 +201,17 @@ def _names_and_folders(home: Path) -> tuple[set[str], set[str]]:
 
 def read_record(home: Path) -> Record:
     """The record under ``home``, holding only names it may hold; an empty one (which
-    proves nothing) when it is missing or cannot be read."""
+    proves nothing) when it is missing, damaged or not a regular file.
+
+    Raises:
+        DesktopError: it is a regular file that cannot be read.
+    """
     try:
-        with open(home / RECORD, "rb") as file:
-            raw = file.read(MAX_RECORD_BYTES + 1)
-        data = json.loads(raw) if len(raw) <= MAX_RECORD_BYTES else None
-    except (OSError, ValueError, RecursionError):  # ValueError: not JSON, not UTF-8
+        data = json.loads(read_regular(home / RECORD, MAX_RECORD_BYTES))
+    except (FileNotFoundError, NotRegularFile, TooLarge, ValueError, RecursionError):  # ValueError: not JSON
         return Record()
+    except OSError as error:
+        raise _unreadable(error) from None
     if (
         not isinstance(data, dict)
         or not isinstance(data.get("files"), dict)
@@ -228,16 +233,27 @@ def read_record(home: Path) -> Record:
     return record
 
 
+def _unreadable(error: OSError) -> DesktopError:
+    return DesktopError(
+        _("cannot read the desktop files: {value} ({filename})").format(
+            value=error.strerror or error, filename=error.filename
+        )
+    )
+
+
 def _own_bytes(path: Path, prints: Sequence[Fingerprint]) -> bytes | None:
     """The bytes of ``path`` if they are ones ``install`` wrote there (a regular file, not a
-    symlink, of a recorded size and sha256), else None."""
+    symlink, of a recorded size and sha256), else None.
+
+    Raises:
+        DesktopError: it is there but cannot be read.
+    """
     try:
-        status = path.lstat()
-        if not stat.S_ISREG(status.st_mode) or status.st_size not in {p.size for p in prints}:
-            return None
-        data = path.read_bytes()
-    except OSError:
+        data = read_regular(path, max((p.size for p in prints), default=0), follow_links=False)
+    except (FileNotFoundError, NotRegularFile, TooLarge):  # not there, a link, a FIFO, larger than any written
         return None
+    except OSError as error:
+        raise _unreadable(error) from None
     return data if Fingerprint.of(data) in prints else None
 
 
@@ -321,7 +337,7 @@ def install(home: Path | None = None, argv: Sequence[str] | None = None) -> list
 
 def _content(place: Placed, command: Sequence[str]) -> bytes:
     """The bytes ``place`` gets: the asset, the entry's Exec line set to ``command``."""
-    data = place.source.read_bytes()
+    data = read_regular(place.source, MAX_ASSET_BYTES)
     if place.target.name == DESKTOP_FILE:
         return desktop_entry(data.decode("utf-8"), command).encode("utf-8")
     return data
@@ -337,7 +353,7 @@ def _make_folders(folders: Sequence[Path], undo: list[Callable[[], object]]) -> 
 def _put_back(path: Path, data: bytes | None) -> None:
     """Undo a write of ``path``: its old bytes back, or no file when there was none."""
     if data is None:
-        path.unlink(missing_ok=True)
+        remove_own(path)
     else:
         write_atomically(path, data)
 
@@ -382,7 +398,7 @@ def uninstall(home: Path | None = None) -> Uninstalled:
 
 def _remove(path: Path) -> None:
     try:
-        path.unlink()
+        remove_own(path)
     except OSError as error:
         raise DesktopError(
             _("cannot remove {target}: {value}").format(target=path, value=error.strerror or error)

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from game.atomic_file import write_atomically
 from game.i18n import _
 from game.net.events import ConnectionLost, HostStopped, JoinFailed, Welcome, event_from_body
 from game.net.protocol import (
@@ -43,6 +42,7 @@ from game.net.protocol import (
     hex_field,
     new_nonce,
 )
+from game.regular_file import read_regular, write_atomically
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +50,8 @@ CONNECT_SECONDS = 5.0
 RETRY_SECONDS = 2.0
 SEATS_FILE = "network-seats.json"
 MAX_SEATS = 50
+MAX_SEATS_BYTES = 64 * 1024
+"""The seats file holds at most ``MAX_SEATS`` short lines; a larger one is not read."""
 
 
 class SeatBook:
@@ -57,6 +59,7 @@ class SeatBook:
 
     def __init__(self, home: Path | None):
         self.path = None if home is None else Path(home) / SEATS_FILE
+        self._said: set[str] = set()
 
     def token(self, game_id: str) -> str:
         seats = self._read()
@@ -74,16 +77,28 @@ class SeatBook:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomically(self.path, json.dumps(kept).encode("utf-8"))
         except OSError as error:
-            log.warning("cannot keep the seat token in %s: %s", self.path, error)
+            self._say_once(f"cannot keep the seat token in {self.path}: {error.strerror or error}")
 
     def _read(self) -> dict[str, Any]:
+        """The tokens kept; none when the file is missing, damaged, or not a regular file
+        (a FIFO in its place is named in the log, never waited on)."""
         if self.path is None:
             return {}
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError):
+            data = json.loads(read_regular(self.path, MAX_SEATS_BYTES))
+        except FileNotFoundError:
+            return {}
+        except OSError as error:
+            self._say_once(f"the seat tokens in {self.path} cannot be read: {error.strerror or error}")
+            return {}
+        except (ValueError, RecursionError):
             return {}
         return data if isinstance(data, dict) else {}
+
+    def _say_once(self, text: str) -> None:
+        if text not in self._said:
+            self._said.add(text)
+            log.warning("%s", text)
 
 
 @dataclass(frozen=True)
