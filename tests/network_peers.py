@@ -15,7 +15,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from game.net.protocol import Seal, connection_key, decode, game_key, new_nonce
+from game.net.events import rules_body
+from game.net.protocol import LineBuffer, Seal, connection_key, decode, encode, game_key, new_nonce
+from game.rules import STANDARD
 
 ROOT = Path(__file__).resolve().parent.parent
 MAIN = ROOT / "main.py"
@@ -164,3 +166,82 @@ def forged(line: bytes) -> bytes:
     message = json.loads(line)
     message["m"]["move"] = (message["m"].get("move", 0) + 1) % 7
     return json.dumps(message).encode() + b"\n"
+
+
+class FakeHost:
+    """A host that says hello as the real one does, then answers a join with what a test
+    hands it: ``answers(seal, join)`` returns the lines to send (raw bytes), for example a
+    proper welcome followed by a move the board refuses, or a line no host would send."""
+
+    def __init__(self, code: str, answers: Any):
+        self.code, self.answers = code, answers
+        self.salt = os.urandom(16)
+        self.key = game_key(code, self.salt)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(0.2)
+        self.where: tuple[str, int] = self.listener.getsockname()[:2]
+        self.stopping = threading.Event()
+        self.joins = 0
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                sock, _where = self.listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            with sock:
+                try:
+                    self._answer(sock)
+                except (OSError, ValueError, KeyError):
+                    pass
+
+    def _answer(self, sock: socket.socket) -> None:
+        nonce = new_nonce()
+        hello = {"t": "hello", "v": 1, "game": os.urandom(8).hex(), "salt": self.salt.hex(), "nonce": nonce.hex()}
+        sock.sendall(encode(hello))
+        sock.settimeout(10)
+        buffer = LineBuffer()
+        while True:
+            data = sock.recv(65536)
+            if not data:
+                return
+            lines = buffer.feed(data)
+            if lines:
+                break
+        join = decode(lines[0])
+        seal = Seal(connection_key(self.key, nonce, bytes.fromhex(join["nonce"])), host=True)
+        body = seal.open(join, beside=frozenset({"nonce"}))
+        self.joins += 1
+        for line in self.answers(seal, body):
+            sock.sendall(line)
+        sock.settimeout(3)
+        try:
+            while sock.recv(65536):  # until the joiner lets go
+                pass
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        self.stopping.set()
+        self.listener.close()
+        self.thread.join(timeout=5)
+
+
+def welcome(seal: Seal, moves: list[int], *, side: int = -1, names: tuple[str, str] = ("Alice", "Bob")) -> bytes:
+    """A proper sealed welcome to the second seat of a standard game with ``moves`` played."""
+    body = {
+        "t": "welcome",
+        "side": side,
+        "rules": rules_body(STANDARD),
+        "names": list(names),
+        "moves": moves,
+        "token": "t" * 32,
+        "watchers": 0,
+        "draw": 0,
+        "over": None,
+    }
+    return seal.seal(body)

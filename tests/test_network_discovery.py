@@ -5,6 +5,7 @@ zeroconf, nothing is announced or found and the game says so; no other command l
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 import time
@@ -17,6 +18,7 @@ from game.app.navigation import OpenNetwork
 from game.app.scenes.network import NetworkScene
 from game.net.discovery import SERVICE, Announcement, browse
 from game.net.host import GameHost, HostSettings
+from game.net.protocol import MAX_NAME_CHARS
 from tests.network_peers import ROOT, Terminal
 from tests.ui import FRAME, click, step, wait_until
 
@@ -127,3 +129,28 @@ def test_the_terminal_host_announces_its_game(tmp_path):
         host.send("q")
         host.wait()
         host.close()
+
+
+def test_announced_names_and_rules_are_filtered_as_typed_names_are():
+    """Issue 47: anyone on the network may announce a game; its name and rules were listed
+    as they came (a NUL, terminal escape codes, line breaks)."""
+    hostile = zeroconf.ServiceInfo(
+        SERVICE,
+        f"evil ({socket.gethostname()[:20]}).{SERVICE}",  # zeroconf refuses control characters here
+        addresses=[socket.inet_aton("127.0.0.1")],
+        port=4408,
+        properties={"v": "1", "rules": "6x7\x1b[31m red\nsecond line", "host": "Ev\x00e\x1b]0;owned\x07" + "e" * 60},
+    )
+    instance = zeroconf.Zeroconf(interfaces=["127.0.0.1"])
+    try:
+        instance.register_service(hostile, allow_name_change=True)
+        found, note = browse(3, interfaces=["127.0.0.1"])
+        assert note is None
+        ours = [g for g in found if g.target.endswith(":4408")]  # other tests host too
+        assert len(ours) == 1
+        name, rules = ours[0].name, ours[0].rules
+        assert name.isprintable() and rules.isprintable() and len(name) <= MAX_NAME_CHARS
+        assert name.startswith("Ev e ]0;owned") and rules == "6x7 [31m red second line"
+    finally:
+        instance.unregister_all_services()
+        instance.close()

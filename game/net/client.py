@@ -48,6 +48,10 @@ log = logging.getLogger(__name__)
 
 CONNECT_SECONDS = 5.0
 RETRY_SECONDS = 2.0
+JOIN_TRIES = 5
+"""Connections a joiner tries when the host let it in but closed before answering its join
+(a door crowded by connections that never join: each newer one closes the oldest); the
+key is derived once, so a later try proves the code in a round trip."""
 SEATS_FILE = "network-seats.json"
 MAX_SEATS = 50
 MAX_SEATS_BYTES = 64 * 1024
@@ -129,6 +133,20 @@ class _Refusal(Exception):
         self.wrong_code = wrong_code
 
 
+def door_refusal(message: dict[str, Any]) -> str:
+    """Why the host turned the connection away before the code was asked, in words."""
+    why = message.get("why")
+    if why == "busy":
+        return _("the host has as many connections as it takes: try again in a moment")
+    if why == "wait":
+        seconds = message.get("seconds")
+        wait = seconds if type(seconds) is int and 0 < seconds <= 3600 else 60
+        return _("too many wrong join codes from this computer: the host takes the next try in {seconds} s").format(
+            seconds=wait
+        )
+    return _("the host refused the connection")
+
+
 def split_address(text: str, default_port: int) -> tuple[str, int]:
     """``"192.168.1.5:4404"`` -> ``("192.168.1.5", 4404)``; without a port, ``default_port``
     (``ValueError`` for a port that is not 1..65535)."""
@@ -167,6 +185,7 @@ class Client:
         self._seal: Seal | None = None
         self._keys: dict[bytes, bytes] = {}
         self._welcomed = False
+        self._greeted = False  # the host said hello on this connection
         self.thread = threading.Thread(target=self._run, name="net-client", daemon=True)
 
     @classmethod
@@ -225,8 +244,9 @@ class Client:
     def _run(self) -> None:
         seated = False
         deadline: float | None = None
+        tries = 0
         while not self.stopping.is_set():
-            self._welcomed = False
+            self._welcomed = self._greeted = False
             try:
                 if self._session():  # the host said goodbye
                     return
@@ -236,6 +256,9 @@ class Client:
                 return
             except (OSError, ProtocolError) as error:
                 reason = str(error) or type(error).__name__
+            except Exception as error:  # noqa: BLE001 - whatever a host makes of us: said, never a silent thread
+                log.warning("the connection to the host failed: %s: %s", type(error).__name__, error)
+                reason = _("the host broke the protocol")
             finally:
                 with self._lock:
                     if self._sock is not None:
@@ -244,6 +267,10 @@ class Client:
             if self.stopping.is_set():
                 return
             seated = seated or self._welcomed
+            tries += 1
+            if not seated and self._greeted and tries < JOIN_TRIES:
+                self.stopping.wait(0.05 * tries)  # let in, then closed before an answer: a crowded door
+                continue
             if not seated:
                 self.events.put(JoinFailed(reason))
                 return
@@ -309,11 +336,15 @@ class Client:
                 lines.extend(buffer.feed(data))
             return lines.pop(0)
 
-        hello = decode(next_line())
+        try:
+            hello = decode(next_line())
+        except ProtocolError:
+            raise _Refusal(_("the other side is not a game host of this version")) from None
         if hello.get("t") == "refused":
-            raise _Refusal(_("the host refused the connection"))
+            raise _Refusal(door_refusal(hello))
         if hello.get("t") != "hello" or hello.get("v") != PROTOCOL_VERSION:
             raise _Refusal(_("the other side is not a game host of this version"))
+        self._greeted = True
         game_id = hex_field(hello, "game", 8).hex()
         salt = hex_field(hello, "salt", 16)
         host_nonce = hex_field(hello, "nonce", 16)
@@ -331,14 +362,14 @@ class Client:
         with self._lock:
             sock.sendall(seal.seal(join, nonce=nonce.hex()))
             self._seal = seal
-        first = decode(next_line())
-        if first.get("t") == "refused":
-            if first.get("why") == "code":
-                raise _Refusal(_("wrong join code: the host refused it"), wrong_code=True)
-            raise _Refusal(_("the host runs another version of the game"))
         try:
+            first = decode(next_line())
+            if first.get("t") == "refused":
+                if first.get("why") == "code":
+                    raise _Refusal(_("wrong join code: the host refused it"), wrong_code=True)
+                raise _Refusal(_("the host runs another version of the game"))
             body = seal.open(first)
-        except ProtocolError:
+        except ProtocolError:  # any answer but a sealed one: no proof, whatever it holds
             raise _Refusal(_("the host did not prove it knows the code")) from None
         if body.get("t") == "full":
             raise _Refusal(_("the game already has two players (join with --watch to watch it)"))

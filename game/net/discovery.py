@@ -19,12 +19,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from game.net.protocol import PROTOCOL_VERSION
+from game.net.protocol import MAX_NAME_CHARS, PROTOCOL_VERSION, clean_text
 
 log = logging.getLogger(__name__)
 
 SERVICE = "_connect4._tcp.local."
 BROWSE_SECONDS = 3.0
+MAX_RULES_CHARS = 100
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,14 @@ class FoundGame:
 def _service_name(name: str) -> str:
     clean = "".join(char if char.isalnum() or char in " -" else "-" for char in name)[:40].strip() or "game"
     return f"{clean} ({socket.gethostname()[:20]}).{SERVICE}"
+
+
+def found_game(properties: dict[str, str], service: str, address: str, port: int) -> FoundGame:
+    """A game as an announcement describes it, its words filtered as a typed name is
+    (``clean_text``: one printable line, NUL and escape codes gone, at most 40 and 100
+    characters): anyone on the network may announce anything."""
+    name = clean_text(properties.get("host") or service.removesuffix("." + SERVICE), MAX_NAME_CHARS)
+    return FoundGame(name or "?", clean_text(properties.get("rules", ""), MAX_RULES_CHARS), address, port)
 
 
 class Announcement:
@@ -76,7 +85,11 @@ class Announcement:
                 _service_name(self.name),
                 addresses=[socket.inet_aton(address) for address in self.addresses],
                 port=self.port,
-                properties={"v": str(PROTOCOL_VERSION), "rules": self.rules[:100], "host": self.name[:40]},
+                properties={
+                    "v": str(PROTOCOL_VERSION),
+                    "rules": self.rules[:MAX_RULES_CHARS],
+                    "host": self.name[:MAX_NAME_CHARS],
+                },
             )
             chosen = self.interfaces if self.interfaces is not None else zeroconf.InterfaceChoice.All
             instance = zeroconf.Zeroconf(interfaces=chosen)
@@ -151,14 +164,7 @@ def browse(
                 continue
             for address in info.parsed_addresses():
                 if ":" not in address:
-                    found.append(
-                        FoundGame(
-                            properties.get("host", name)[:40],
-                            properties.get("rules", "")[:100],
-                            address,
-                            int(info.port),
-                        )
-                    )
+                    found.append(found_game(properties, name, address, int(info.port)))
                     break
     except Exception as error:  # noqa: BLE001 - a failed search is said, never a crash
         return found, f"the search of the local network failed ({error})"

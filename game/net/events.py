@@ -118,6 +118,15 @@ class JoinFailed:
 
 
 @dataclass(frozen=True)
+class WrongCodesFrom:
+    """Someone at ``address`` tried wrong codes (``count`` so far): its further tries wait
+    longer each time (the host's side, said once per address)."""
+
+    address: str
+    count: int
+
+
+@dataclass(frozen=True)
 class SeatExpired:
     """The dropped player did not come back in time (the host's side): the game stops unfinished."""
 
@@ -139,6 +148,7 @@ Event = (
     | ConnectionLost
     | JoinFailed
     | SeatExpired
+    | WrongCodesFrom
 )
 
 

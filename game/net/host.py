@@ -11,12 +11,22 @@ Threads: one accepts, each connection has a reader and a writer (a bounded outbo
 peer that does not read cannot stall the game), and one ticker pings, closes the silent
 and counts down a dropped player's seat.  One lock guards the game; nothing blocks while
 holding it.  What a peer sends that breaks the protocol closes that connection and
-nothing else.
+nothing else (one log line, whatever it was).
+
+The door (docs/network-play.md, "Hostile peers"): a connection that has not joined
+``HANDSHAKE_SECONDS`` after it opened is closed, whatever it sends meanwhile; one that has
+not joined gives way to a newer connection, from its own address past
+``MAX_WAITING_PER_ADDRESS``, from anywhere once the host holds ``MAX_CONNECTIONS``, so
+connections that only wait cannot keep a player out; when every connection has joined a
+newcomer hears ``busy``.  An address that sent more than ``FREE_WRONG_CODES`` wrong codes
+waits before each further try (1, 2, 4 ... ``MAX_WRONG_CODE_WAIT`` seconds) and hears
+``wait``; the host's player is told once per address (``WrongCodesFrom``).
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import queue
 import secrets
 import socket
@@ -30,15 +40,18 @@ from game.net.events import (
     GameOver,
     Refused,
     Welcome,
+    WrongCodesFrom,
     event_from_body,
     over_body,
     rules_body,
 )
 from game.net.protocol import (
     DEFAULT_PORT,
+    FREE_WRONG_CODES,
     HANDSHAKE_SECONDS,
     MAX_CHAT_CHARS,
     MAX_NAME_CHARS,
+    MAX_WRONG_CODE_WAIT,
     NONCE_BYTES,
     PING_SECONDS,
     PROTOCOL_VERSION,
@@ -65,6 +78,10 @@ log = logging.getLogger(__name__)
 
 ALL_INTERFACES = "0.0.0.0"
 MAX_CONNECTIONS = 16
+MAX_WAITING_PER_ADDRESS = 4
+"""Connections from one address that have not joined yet; a newer one closes the oldest."""
+WRONG_CODE_MEMORY = 600.0
+"""Seconds after its last wrong code that an address is forgiven."""
 OUTBOX_LINES = 256
 """Lines waiting for a slow peer; past this it is closed (it does not read)."""
 SEND_SECONDS = 5.0
@@ -88,7 +105,9 @@ class Connection:
 
     def __init__(self, sock: socket.socket, where: tuple[Any, ...]):
         self.sock = sock
+        self.address = str(where[0])
         self.where = f"{where[0]}:{where[1]}"
+        self.opened = time.monotonic()
         self.seal: Seal | None = None
         self.role = "new"  # then "player" or "watcher"
         self.rate = RateLimit()
@@ -147,6 +166,16 @@ class Connection:
                 self.outbox.put_nowait(None)
 
 
+@dataclass
+class WrongCodes:
+    """The wrong codes one address sent: how many, when the last, when it may try again."""
+
+    count: int = 0
+    last: float = 0.0
+    next_try: float = 0.0
+    told: bool = False
+
+
 class GameHost:
     """The hosted game: the board, the seats, the watchers, and the door they come in by."""
 
@@ -174,6 +203,8 @@ class GameHost:
         self.threads: list[threading.Thread] = []
         self.refused_lines = 0
         """Connections closed for breaking the protocol (for the tests and the log)."""
+        self.wrong_codes: dict[str, WrongCodes] = {}
+        """By address: the wrong codes it sent (each further try waits longer)."""
 
     # -- starting and stopping -------------------------------------------------------------
     def start(self) -> tuple[str, int]:
@@ -182,7 +213,7 @@ class GameHost:
         try:
             listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             listener.bind((self.settings.address, self.settings.port))
-            listener.listen(8)
+            listener.listen(64)  # a burst of connections is accepted, not left to retry its SYN
         except OSError:
             listener.close()
             raise
@@ -323,13 +354,61 @@ class GameHost:
             except OSError:
                 return
             with self.lock:
-                if len(self.connections) >= MAX_CONNECTIONS or self.stopping.is_set():
+                if self.stopping.is_set():
                     sock.close()
+                    continue
+                turned_away = self._door(str(where[0]))
+                if turned_away is not None:
+                    _turn_away(sock, turned_away)
                     continue
                 connection = Connection(sock, where)
                 self.connections.append(connection)
             thread = threading.Thread(target=self._serve, args=(connection,), name="net-reader", daemon=True)
             thread.start()
+
+    def _door(self, address: str) -> dict[str, Any] | None:
+        """Make room for a connection from ``address`` (under the lock): None to let it in,
+        else the refusal it hears.  A connection that has not joined gives way to a newer
+        one, from its own address past ``MAX_WAITING_PER_ADDRESS``, from anywhere once the
+        host holds ``MAX_CONNECTIONS``: a real joiner proves the code in well under a second,
+        so connections that only wait cannot keep it out."""
+        now = time.monotonic()
+        record = self.wrong_codes.get(address)
+        if record is not None and now < record.next_try:
+            return {"t": "refused", "why": "wait", "seconds": math.ceil(record.next_try - now)}
+        waiting = [c for c in self.connections if c.seal is None and not c.closed.is_set()]
+        mine = [c for c in waiting if c.address == address]
+        if len(mine) >= MAX_WAITING_PER_ADDRESS:
+            self._make_way(mine[0], "more connections from its address waiting to join than allowed")
+        elif len(self.connections) >= MAX_CONNECTIONS:
+            if not waiting:
+                return {"t": "refused", "why": "busy"}
+            self._make_way(waiting[0], "the host is full and it had not joined")
+        return None
+
+    def _make_way(self, connection: Connection, why: str) -> None:
+        log.info("%s closed: %s", connection.where, why)
+        connection.close()
+        self.connections.remove(connection)  # its reader lets it go (``_gone`` finds it gone)
+
+    def _wrong_code(self, address: str) -> None:
+        """Count a wrong code from ``address``; past ``FREE_WRONG_CODES`` its next try waits
+        (1, 2, 4 ... ``MAX_WRONG_CODE_WAIT`` seconds), and the host's player is told once."""
+        now = time.monotonic()
+        with self.lock:
+            for known, record in list(self.wrong_codes.items()):
+                if now - record.last > WRONG_CODE_MEMORY:
+                    del self.wrong_codes[known]
+            if len(self.wrong_codes) >= 4096:  # a flood of addresses: forget the oldest
+                del self.wrong_codes[min(self.wrong_codes, key=lambda known: self.wrong_codes[known].last)]
+            record = self.wrong_codes.setdefault(address, WrongCodes())
+            record.count += 1
+            record.last = now
+            if record.count > FREE_WRONG_CODES:
+                record.next_try = now + min(2 ** (record.count - FREE_WRONG_CODES - 1), MAX_WRONG_CODE_WAIT)
+                if not record.told:
+                    record.told = True
+                    self.events.put(WrongCodesFrom(address, record.count))
 
     def _serve(self, connection: Connection) -> None:
         """Read ``connection`` until it closes or breaks the protocol; then let it go."""
@@ -346,14 +425,13 @@ class GameHost:
                 }
             )
             buffer = LineBuffer()
-            opened = time.monotonic()
             sock.settimeout(0.5)
             while not connection.closed.is_set() and not self.stopping.is_set():
+                if connection.seal is None and time.monotonic() - connection.opened > HANDSHAKE_SECONDS:
+                    raise ProtocolError("no join within the handshake time")  # whatever it sends
                 try:
                     data = sock.recv(65536)
                 except TimeoutError:
-                    if connection.seal is None and time.monotonic() - opened > HANDSHAKE_SECONDS:
-                        raise ProtocolError("no join within the handshake time") from None
                     continue
                 if not data:
                     break
@@ -371,6 +449,9 @@ class GameHost:
             log.info("%s closed: %s", connection.where, error)
         except OSError:
             pass
+        except Exception as error:  # noqa: BLE001 - whatever a peer makes of a line: one log line, its connection closed
+            self.refused_lines += 1
+            log.warning("%s closed: %s: %s", connection.where, type(error).__name__, error)
         finally:
             connection.close()
             self._gone(connection)
@@ -382,6 +463,7 @@ class GameHost:
             body = seal.open(message, beside=frozenset({"nonce"}))
         except ProtocolError:
             connection.send_clear({"t": "refused", "why": "code"})
+            self._wrong_code(connection.address)
             raise
         if body.get("t") != "join":
             raise ProtocolError("the first message is not a join")
@@ -484,6 +566,9 @@ class GameHost:
             with self.lock:
                 for connection in list(self.connections):
                     if connection.seal is None:
+                        if now - connection.opened > HANDSHAKE_SECONDS + 1:  # its reader is stuck: close it here
+                            log.info("%s closed: no join within the handshake time", connection.where)
+                            connection.close()
                         continue
                     if now - connection.heard > SILENCE_SECONDS:
                         connection.close()
@@ -494,6 +579,17 @@ class GameHost:
                     self.expired = True
                     self.left_at = None
                     self._publish({"t": "expired", "side": self.guest_side})
+
+
+def _turn_away(sock: socket.socket, refusal: dict[str, Any]) -> None:
+    """Say why in one clear line (without waiting on a peer that does not read), then close."""
+    try:
+        sock.setblocking(False)
+        sock.send(encode(refusal))
+    except OSError:
+        pass
+    finally:
+        sock.close()
 
 
 def local_addresses() -> list[str]:

@@ -50,11 +50,18 @@ BURST = 30
 HANDSHAKE_SECONDS = 10.0
 """A connection that has not sent a valid ``join`` within this long is closed."""
 PING_SECONDS = 2.0
+FREE_WRONG_CODES = 3
+"""Wrong codes an address may send before each further try from it must wait."""
+MAX_WRONG_CODE_WAIT = 60
+"""The longest wait (seconds) between tries from an address that keeps sending wrong codes:
+1, 2, 4, ... seconds after each wrong code past ``FREE_WRONG_CODES``, then this."""
 SILENCE_SECONDS = 8.0
 """A connection silent this long (no line, not even a ping) is taken as dropped."""
 RESUME_SECONDS = 300
 """How long a dropped player's seat and the game wait for them to come back."""
 NONCE_BYTES = 16
+MAX_NESTING = 6
+"""The deepest a message nests objects and lists (a sealed welcome: 3)."""
 
 HOST_TO_PEER = b"H"
 PEER_TO_HOST = b"P"
@@ -96,14 +103,32 @@ def encode(message: dict[str, Any]) -> bytes:
 
 
 def decode(line: bytes) -> dict[str, Any]:
-    """One line (without its newline) as a JSON object."""
+    """One line (without its newline) as a JSON object, nested at most ``MAX_NESTING`` deep
+    (deeper is refused before anything walks it: re-encoding it for the mac would recurse)."""
     try:
         message = json.loads(line.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise ProtocolError("a line that is not JSON text") from None
     if not isinstance(message, dict):
         raise ProtocolError("a line that is not a JSON object")
+    if _deeper_than(message, MAX_NESTING):
+        raise ProtocolError(f"a line nested more than {MAX_NESTING} deep")
     return message
+
+
+def _deeper_than(value: object, limit: int) -> bool:
+    """Whether ``value`` nests lists and objects more than ``limit`` deep (walked without recursion)."""
+    level: list[object] = [value]
+    for _depth in range(limit):
+        level = [
+            child
+            for item in level
+            if isinstance(item, dict | list)
+            for child in (item.values() if isinstance(item, dict) else item)
+        ]
+        if not level:
+            return False
+    return any(isinstance(item, dict | list) for item in level)
 
 
 class Seal:
@@ -202,5 +227,11 @@ def hex_field(body: dict[str, Any], name: str, size: int) -> bytes:
 
 def clean_chat(text: str) -> str:
     """A chat line as it is shown: one line, printable, at most ``MAX_CHAT_CHARS`` (never interpreted)."""
+    return clean_text(text, MAX_CHAT_CHARS)
+
+
+def clean_text(text: str, limit: int) -> str:
+    """Text from elsewhere as it is shown: one line, printable (a NUL, an escape code or a
+    line break becomes a space), at most ``limit`` characters (never interpreted)."""
     text = "".join(char if char.isprintable() else " " for char in " ".join(text.split()))
-    return text[:MAX_CHAT_CHARS].strip()
+    return " ".join(text.split())[:limit].strip()

@@ -19,7 +19,9 @@ from game.net.events import (
     SeatExpired,
     Table,
     WatchersChanged,
+    WrongCodesFrom,
 )
+from game.net.protocol import MAX_WRONG_CODE_WAIT
 from game.notation import format_move
 from game.records import GameResult
 from game.rules import MAX
@@ -87,6 +89,10 @@ def event_line(table: Table, event: Event) -> str | None:
             if table.over is not None:
                 return None
             return _("The host ended the game: the game so far is kept in your archive as unfinished.")
+        case WrongCodesFrom(address, count):
+            return _(
+                "{count} wrong join codes from {address}: each further try from there waits longer, up to {time}."
+            ).format(count=count, address=address, time=clock(MAX_WRONG_CODE_WAIT))
         case ConnectionLost(reason, seconds):
             if seconds == 0:
                 return _("The host did not come back: giving up.")
