@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from game.archive.store import Archive
+from game.net.words import normal_code
 from game.records import GameResult
-from tests.network_peers import MAIN, ROOT, Terminal
+from tests.network_peers import MAIN, ROOT, FakeHost, Terminal, welcome
 
 pytestmark = pytest.mark.slow  # two or three processes a test
 
@@ -253,3 +254,76 @@ def test_a_join_whose_input_is_empty_still_says_why_it_could_not_join(tmp_path):
         check=False,
     )
     assert done.returncode == 2 and "refused" in done.stderr.lower(), (done.returncode, done.stderr)
+
+
+# -- issue 47: both sides keep the game as it goes; a host that breaks the protocol --------------
+
+
+def unfinished(home: Path) -> list[tuple[str, str, str]]:
+    """The games in progress an archive offers (their process gone), as (first, second, moves)."""
+    archive = Archive.open(home)
+    try:
+        return [(g.first, g.second, "".join(str(m + 1) for m in g.moves)) for g in archive.unfinished_games()]
+    finally:
+        archive.close()
+
+
+def test_both_sides_keep_the_game_as_it_goes_so_a_kill_of_both_loses_nothing(terminals, tmp_path):
+    """Before, the terminal host kept nothing until it exited and the joiner kept the game
+    only when the connection dropped: a SIGKILL of both lost every move."""
+    host, guest = host_and_join(terminals, tmp_path)
+    play(host, guest, 4)
+    play(guest, host, 5)
+    play(host, guest, 4)
+    guest.kill()
+    host.kill()
+    assert unfinished(tmp_path / "alice") == unfinished(tmp_path / "bob") == [("Alice", "Bob", "454")]
+
+
+def test_join_keeps_the_game_so_far_when_the_host_breaks_the_protocol(terminals, tmp_path):
+    """A host whose move its own board would refuse: ``join`` says so in one line, exits 2,
+    and the game so far is in the joiner's archive (before, it was lost)."""
+
+    def answers(seal, join):
+        return [welcome(seal, [3, 3]), seal.seal({"t": "move", "side": -1, "move": 2, "ply": 2})]  # Bob's, out of turn
+
+    fake = FakeHost(normal_code(CODE), answers)
+    try:
+        address = f"{fake.where[0]}:{fake.where[1]}"
+        guest = terminals("join", address, "--code", CODE, "--name", "Bob", "--home", str(tmp_path / "bob"))
+        assert guest.wait() == 2  # standard input stays open: the host's line ends it
+    finally:
+        fake.close()
+    error = guest.stderr_now()
+    assert error.count("\n") == 1 and "the host broke the protocol" in error and "kept in your archive" in error
+    assert unfinished(tmp_path / "bob") == [("Alice", "Bob", "44")]
+
+
+@pytest.mark.parametrize("depth", [988, 995])
+def test_join_says_a_host_whose_answer_is_nested_a_thousand_deep_did_not_prove_the_code(tmp_path, depth):
+    """Before, 988 deep left ``join`` at "Joining ..." for ever (its thread died of
+    RecursionError) and 995 deep was said as "a line that is not JSON text"."""
+
+    def answers(seal, join):
+        return [f'{{"s":0,"h":"{"0" * 64}","m":{{"t":"welcome","x":{"[" * depth + "]" * depth}}}}}\n'.encode()]
+
+    fake = FakeHost(normal_code(CODE), answers)
+    try:
+        done = run_join(fake.where, tmp_path / "bob")
+    finally:
+        fake.close()
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "the host did not prove it knows the code" in done.stderr
+
+
+def run_join(where: tuple[str, int], home: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(MAIN), "join", f"{where[0]}:{where[1]}", "--code", CODE, "--name", "Bob"]
+        + ["--home", str(home), "--terminal"],
+        input="",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=30,  # a join that hangs fails here
+        env={**os.environ, "LANGUAGE": "en"},
+    )

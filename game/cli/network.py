@@ -5,6 +5,9 @@ Without ``--terminal`` these commands open the window on the network screen inst
 same and are defined here.  The game itself is ``game.net``: this module reads the
 person's lines, prints the host's events and keeps the game in the archive.
 
+Both sides keep the game in the archive as it goes (``game.net.keeping``): a kill of
+either process loses nothing.
+
 Lines the player types: a column (``4``; a cell such as ``d1`` without gravity),
 ``draw`` (offer or accept a draw), ``no`` (decline it), ``resign``, ``say TEXT`` (chat),
 ``board``, ``q`` (leave: an unfinished game is kept as such).
@@ -45,7 +48,7 @@ from game.net.events import (
     Welcome,
 )
 from game.net.host import ALL_INTERFACES, GameHost, HostSettings, reachable_addresses
-from game.net.keeping import keep_finished, keep_unfinished
+from game.net.keeping import GameKeeper
 from game.net.protocol import DEFAULT_PORT, MAX_NAME_CHARS, ProtocolError
 from game.net.sentences import clock, event_line, result_text
 from game.net.words import CodeError, new_code, normal_code
@@ -254,6 +257,7 @@ class TerminalTable:
 
     def __init__(self, seat: Seat, inbox: queue.Queue[Any], out: TextIO, stdin: TextIO, archive: Archive | None):
         self.seat, self.inbox, self.out, self.stdin, self.archive = seat, inbox, out, stdin, archive
+        self.keeper = GameKeeper(archive)  # the game kept as it goes: a kill of this process loses nothing
         self.table: Table | None = None
         self.waiting_until: float | None = None
         self.next_countdown = 0.0
@@ -273,7 +277,12 @@ class TerminalTable:
                 try:
                     done = self.event(item)
                 except ProtocolError as error:  # the host sent a move its own board would refuse
-                    raise CliError(_("the host broke the protocol: {error}").format(error=error)) from None
+                    self.keeper.keep_so_far(self.table)
+                    kept = self.table is not None and self.table.side and self.table.board.moves
+                    message = _("the host broke the protocol: {error}").format(error=error)
+                    if kept:
+                        message += _("; the game so far is kept in your archive as unfinished")
+                    raise CliError(message) from None
             if done is not None:
                 return done
 
@@ -281,6 +290,7 @@ class TerminalTable:
     def event(self, event: Event) -> int | None:
         if isinstance(event, Welcome):
             self.table = Table.from_welcome(event)
+            self.keeper.follow(self.table, event)
             self.waiting_until = None
             self.welcome(event)
             return self.typed(None) if self.input_ended and self.table.side else None
@@ -290,9 +300,8 @@ class TerminalTable:
         if table is None:
             return None
         table.follow(event)
+        self.keeper.follow(table, event)  # before the line that says it is kept: a reader may look at once
         line = event_line(table, event)
-        if isinstance(event, SeatExpired | HostStopped) or (isinstance(event, ConnectionLost) and event.seconds):
-            self.keep_unfinished()  # before the line that says it is kept: a reader may look at once
         if line is not None:
             say(self.out, line)
         if isinstance(event, DrawOffered) and table.side and event.side != table.side:
@@ -350,19 +359,10 @@ class TerminalTable:
             say(self.out, _("Your move: column 1..{cols}, draw, resign, say TEXT or q").format(cols=table.rules.cols))
 
     def game_over(self) -> int:
-        """Keep the finished game (a player's side, not a watcher's); the exit code."""
-        table = self.table
-        assert table is not None
-        if self.archive is not None and table.side:
-            game_id = keep_finished(self.archive, table)
-            if game_id is not None:
-                say(self.out, _("Kept in your archive as game {id}.").format(id=game_id))
+        """Say where the finished game was kept (a player's side, not a watcher's); the exit code."""
+        if self.keeper.finished_id is not None:
+            say(self.out, _("Kept in your archive as game {id}.").format(id=self.keeper.finished_id))
         return 0
-
-    def keep_unfinished(self) -> None:
-        table = self.table
-        if self.archive is not None and table is not None and table.side and table.over is None:
-            keep_unfinished(self.archive, table)
 
     def count_down(self) -> None:
         if self.waiting_until is None or time.monotonic() < self.next_countdown:
@@ -380,7 +380,7 @@ class TerminalTable:
             return None
         if text is None or text.lower() in ("q", "quit", "exit"):
             if table is not None and table.over is None and table.side:
-                self.keep_unfinished()
+                self.keeper.keep_so_far(table)
                 say(self.out, _("You left: the game so far is kept in your archive as unfinished."))
             return 0
         if not text:

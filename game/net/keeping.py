@@ -1,6 +1,9 @@
-"""A network game into the player's own archive: finished (``add_game``), or as it stands
-when the connection is lost for good or the player leaves (the archive's game in progress,
-which the title menu then offers to resume at this screen, two players on one computer).
+"""A network game into the player's own archive, kept as it goes: after every move the
+game so far is this archive's game in progress (replaced at each move, as the window's
+play screen keeps its game), so a crash or a kill of either side loses nothing; the
+finished game is stored once (``add_game``, which forgets the game in progress).  After a
+drop, a host that stops or a player who leaves, the game in progress stays, for the title
+menu to offer.
 
 Both players keep the same record: the same rules, moves and result, each side named by
 the name its player gave.  A watcher keeps nothing.
@@ -9,7 +12,7 @@ the name its player gave.  A watcher keeps nothing.
 from __future__ import annotations
 
 from game.archive.store import Archive
-from game.net.events import Table
+from game.net.events import Event, GameOver, Joined, Moved, Table, Welcome
 from game.rules import MAX, MIN
 
 
@@ -32,3 +35,29 @@ def keep_unfinished(archive: Archive, table: Table) -> bool:
         second=table.name(MIN),
         settings={"opponent": "human", "network": True},
     )
+
+
+class GameKeeper:
+    """One player's copy of one network game, following the game's events (a watcher's,
+    or one without an archive, keeps nothing)."""
+
+    def __init__(self, archive: Archive | None):
+        self.archive = archive
+        self.finished_id: int | None = None
+        self.finished = False
+
+    def follow(self, table: Table, event: Event) -> None:
+        """Keep what ``event`` (already taken in by ``table``) changed: the game so far after
+        a welcome, a join or a move; the finished game at its end."""
+        if self.archive is None or not table.side or self.finished:
+            return
+        if isinstance(event, GameOver):
+            self.finished = True
+            self.finished_id = keep_finished(self.archive, table)
+        elif isinstance(event, Welcome | Joined | Moved):
+            keep_unfinished(self.archive, table)
+
+    def keep_so_far(self, table: Table | None) -> None:
+        """Keep the game so far now (leaving, a drop, a host that broke the protocol)."""
+        if self.archive is not None and table is not None and table.side and not self.finished:
+            keep_unfinished(self.archive, table)
