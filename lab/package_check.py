@@ -8,7 +8,9 @@ full build must say the compiled solver answered, the lite build the pure-Python
 ``analyze 4453 --level perfect``, a short ``match`` between two levels in worker
 processes, the ``engine`` protocol, ``games``, ``install-desktop`` (its entry must run this
 program) and the headless ``demo --depth 2``, which must write every screenshot of the
-tour.  Then the program's folder must be as it was: not a file added or changed.  Prints
+tour.  Then the program's folder must be as it was: not a file added or changed.  The build
+must carry its mark, and ``build`` must refuse (before building) a user's folder named
+``connect4`` and an archive of its name it did not write.  Prints
 a table of the checks and the sizes against the limits (archive: full 150 MB, lite
 70 MB); exits 1 when anything failed.  ``tests/test_package.py`` runs the lite build's
 checks; this script runs both (docs/packaging.md quotes its run).
@@ -29,7 +31,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from game.desktop.package import Built, build, executable, folder_size
+from game.desktop.package import (
+    BUILD_MARK,
+    PROGRAM,
+    Built,
+    Fingerprint,
+    PackageError,
+    archive_name,
+    build,
+    executable,
+    folder_size,
+    read_mark,
+    write_mark,
+)
 from game.version import __version__
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -177,6 +191,39 @@ def check_program(folder: Path, lite: bool, work: Path) -> list[Check]:
     return checks
 
 
+def own_build_checks(out: Path, lite: bool) -> list[Check]:
+    """Issue 47: the build in ``out`` carries its mark (naming the archive packed beside it),
+    and the real ``build`` refuses, before building, a user's folder of the program's name
+    and a file of the archive's name it did not write, changing neither."""
+    checks: list[Check] = []
+    archive = out / archive_name(lite)
+    mark = read_mark(out / PROGRAM)
+    ok = mark is not None and archive.exists() and mark.get(archive.name) == Fingerprint.of_file(archive)
+    checks.append(Check("marked as this program's build", ok, f"{BUILD_MARK}: {sorted(mark or {})}", 0.0))
+    with tempfile.TemporaryDirectory(prefix="connect4-refusals-") as scratch:
+        thesis = Path(scratch) / "users" / PROGRAM / "notes" / "thesis.txt"
+        thesis.parent.mkdir(parents=True)
+        thesis.write_text("three years of work")
+        theirs = Path(scratch) / "theirs"
+        (theirs / PROGRAM).mkdir(parents=True)
+        write_mark(theirs / PROGRAM, {})
+        (theirs / archive_name(lite)).write_bytes(b"someone else's archive")
+        for name, where, kept in (
+            ("a user's folder connect4/: refused", thesis.parents[2], thesis),
+            ("an archive it did not write: refused", theirs, theirs / archive_name(lite)),
+        ):
+            before = kept.read_bytes()
+            started = time.perf_counter()
+            try:
+                build(where, lite)
+            except PackageError as error:
+                seen, refused = str(error)[:100], True
+            else:
+                seen, refused = "built over it", False
+            checks.append(Check(name, refused and kept.read_bytes() == before, seen, time.perf_counter() - started))
+    return checks
+
+
 def size_checks(built: Built, lite: bool) -> list[Check]:
     """The archive against its limit (and the unpacked size, said)."""
     limit = ARCHIVE_LIMITS[lite]
@@ -215,6 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             size = folder_size(out / "connect4")
             checks.append(Check("unpacked", True, f"{size / MB:.1f} MB", 0.0))
+        checks += own_build_checks(out, lite)
         with tempfile.TemporaryDirectory(prefix=f"connect4-{name}-check-") as work:
             checks += check_program(out / "connect4", lite, Path(work))
         print(table(f"\n## the {name} build ({out / 'connect4'})", checks), flush=True)

@@ -12,6 +12,7 @@ DIR`` builds and checks both programs, the full one too (README, docs/packaging.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -127,3 +128,102 @@ def test_the_lite_program_builds_and_runs_bare(tmp_path):
     make_writable(built.folder)  # so that pytest can remove it
     assert not failed, failed
     assert os.access(package.executable(built.folder), os.X_OK)
+
+
+# -- issue 47 item 2: only what it wrote is replaced ------------------------------------------------
+
+
+def fake_builder(calls: list[Path]):
+    """PyInstaller's stand-in (a real build takes minutes): it replaces ``out/connect4``
+    whole, as PyInstaller's ``--noconfirm`` does, with a program and one data file."""
+
+    def make(out: Path, lite: bool, root: Path, say) -> None:
+        calls.append(out)
+        folder = out / package.PROGRAM
+        shutil.rmtree(folder, ignore_errors=True)
+        (folder / "_internal").mkdir(parents=True)
+        package.executable(folder).write_bytes(b"program " + (b"lite" if lite else b"full"))
+        (folder / "_internal" / "data.txt").write_text("data")
+
+    return make
+
+
+def run_package(*args: str) -> subprocess.CompletedProcess[str]:
+    """``main.py package`` with the real builder: the refusals come before any build."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "package", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,  # a build that starts (minutes) fails here
+        env={**os.environ, "LANGUAGE": "en"},
+    )
+
+
+def test_a_users_folder_of_the_programs_name_is_refused_before_any_build(tmp_path):
+    """``package --out DIR`` deleted ``DIR/connect4`` whatever it held: a user's
+    ``notes/thesis.txt`` was gone after "built in 247 s", exit 0."""
+    thesis = tmp_path / "dist" / "connect4" / "notes" / "thesis.txt"
+    thesis.parent.mkdir(parents=True)
+    thesis.write_text("three years of work")
+    done = run_package("--lite", "--out", str(tmp_path / "dist"))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "is not a build of this program" in done.stderr and "nothing was built" in done.stderr
+    assert thesis.read_text() == "three years of work"
+    assert sorted(p.name for p in (tmp_path / "dist").iterdir()) == ["connect4"]
+
+
+def test_an_out_that_is_a_file_or_cannot_be_written_is_refused_in_one_line(tmp_path):
+    a_file = tmp_path / "dist"
+    a_file.write_text("a file")
+    done = run_package("--out", str(a_file))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "is not a folder" in done.stderr, done.stderr
+    assert a_file.read_text() == "a file"
+    if os.geteuid() == 0:  # root writes into a folder without write bits: a folder no one can write
+        read_only = Path("/sys/connect4-out")
+    else:
+        (tmp_path / "ro").mkdir(mode=0o555)
+        read_only = tmp_path / "ro" / "dist"
+    done = run_package("--out", str(read_only))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "cannot be written" in done.stderr, done.stderr
+
+
+def test_an_earlier_build_is_replaced_and_its_archives_kept_track_of(tmp_path):
+    out = tmp_path / "dist"
+    calls: list[Path] = []
+    lite = package.build(out, True, builder=fake_builder(calls))
+    full = package.build(out, False, builder=fake_builder(calls))  # over the lite build: its own
+    again = package.build(out, True, builder=fake_builder(calls))  # both archives are its own
+    assert len(calls) == 3 and lite.archive != full.archive and again.archive == lite.archive
+    mark = package.read_mark(out / package.PROGRAM)
+    assert mark is not None and set(mark) == {lite.archive.name, full.archive.name}
+    assert mark[full.archive.name] == package.Fingerprint.of_file(full.archive)
+    with tarfile.open(again.archive) as archive:
+        names = archive.getnames()
+    assert "connect4/_internal/data.txt" in names and not [n for n in names if n.endswith(package.BUILD_MARK)]
+    assert sorted(p.name for p in out.iterdir()) == sorted(["connect4", lite.archive.name, full.archive.name])
+
+
+@pytest.mark.parametrize("how", ["someone else's", "changed since", "a link"])
+def test_a_file_of_the_archives_name_it_did_not_write_is_never_replaced(tmp_path, how):
+    out = tmp_path / "dist"
+    calls: list[Path] = []
+    built = package.build(out, True, builder=fake_builder(calls))
+    archive = built.archive
+    if how == "someone else's":
+        package.remove_build(out)
+        (out / package.PROGRAM).mkdir()
+        package.write_mark(out / package.PROGRAM, {})  # a build that never packed this archive
+        archive.write_bytes(b"someone else's archive")
+    elif how == "changed since":
+        with archive.open("ab") as file:
+            file.write(b"more")
+    else:
+        elsewhere = tmp_path / "elsewhere.tar.gz"
+        elsewhere.write_bytes(b"kept elsewhere")
+        archive.unlink()
+        archive.symlink_to(elsewhere)
+    before = archive.read_bytes()
+    with pytest.raises(package.PackageError, match="this program did not write it"):
+        package.build(out, True, builder=fake_builder(calls))
+    assert len(calls) == 1 and archive.read_bytes() == before  # refused before building

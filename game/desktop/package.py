@@ -7,6 +7,14 @@ Windows) to hand over.  The full build carries numba and llvmlite (the compiled 
 built once per machine into the user's cache folder, as from source); ``lite`` leaves
 them out, for a program half the size whose exact solver is the pure-Python one.
 
+Only what it wrote is ever replaced.  ``build`` marks each program folder it makes
+(``BUILD_MARK`` inside it: what made it, and the size and sha256 of each archive it packed
+beside it), and before building (minutes) it refuses in one line, changing nothing: an
+``--out`` that is not a folder or cannot be written, an ``OUT/connect4`` that is not an
+earlier marked build (a user's folder of that name: PyInstaller would delete it whole), and
+an archive of its name that no mark proves it packed.  The archive is written whole
+(``game.regular_file``) and leaves the mark out.
+
 The spec asks this module what goes in (``data_files``, ``ASSET_FILES``) and what stays
 out (``excluded_modules``, ``left_out_file``): the rules live here, where they can be read
 and tested, and the spec stays a few lines.  The program keeps nothing in its own folder
@@ -17,6 +25,8 @@ process, never by the game.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import platform
 import shutil
@@ -29,7 +39,9 @@ import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
+from game.regular_file import atomic_writer, open_regular, read_regular, remove_own, write_atomically
 from game.version import __version__
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -166,15 +178,19 @@ def _members(folder: Path) -> Iterator[Path]:
     yield from sorted(folder.rglob("*"))
 
 
-def pack(folder: Path, archive: Path) -> None:
-    """``folder`` as ``archive`` (.tar.gz or .zip), with the folder's name at its top."""
+def pack(folder: Path, archive: Path, into: BinaryIO | None = None) -> None:
+    """``folder`` as ``archive`` (.tar.gz or .zip, by its name), with the folder's name at
+    its top and without the build's mark; written into ``into`` when given (an atomic
+    writer's file), else to ``archive`` itself."""
+    members = [path for path in _members(folder) if path != folder / BUILD_MARK]
+    target: BinaryIO | Path = archive if into is None else into
     if archive.suffix == ".zip":
-        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as out:
-            for path in _members(folder):
+        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as out:
+            for path in members:
                 out.write(path, path.relative_to(folder.parent))
         return
-    with tarfile.open(archive, "w:gz", compresslevel=6) as out:
-        for path in _members(folder):
+    with tarfile.open(fileobj=into, name=None if into else archive, mode="w:gz", compresslevel=6) as out:
+        for path in members:
             out.add(path, str(path.relative_to(folder.parent)), recursive=False)
 
 
@@ -188,20 +204,20 @@ def pyinstaller_missing() -> str | None:
     return None
 
 
-def build(out: Path, lite: bool, say: Callable[[str], None] = lambda line: None, root: Path = ROOT) -> Built:
-    """Build the program into ``out/connect4`` and pack it beside it; ``say`` hears progress.
+Builder = Callable[[Path, bool, Path, Callable[[str], None]], None]
+"""What makes ``OUT/connect4`` from the source checkout: (out, lite, root, say); PyInstaller
+(``run_pyinstaller``), or a test's stand-in where minutes are too long.
 
-    Raises:
-        PackageError: no PyInstaller, an unwritable ``out``, or PyInstaller failed.
-    """
+Raises:
+    PackageError: it could not.
+"""
+
+
+def run_pyinstaller(out: Path, lite: bool, root: Path, say: Callable[[str], None]) -> None:
+    """Run PyInstaller on the spec into ``out/connect4`` (which it replaces whole)."""
     problem = pyinstaller_missing()
     if problem:
         raise PackageError(problem)
-    started = time.monotonic()
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise PackageError(f"cannot make {out}: {error.strerror or error}") from None
     with tempfile.TemporaryDirectory(prefix="connect4-package-") as work:
         command = [sys.executable, "-m", "PyInstaller", str(SPEC), "--noconfirm", "--log-level", "WARN"]
         command += ["--distpath", str(out), "--workpath", work]
@@ -212,12 +228,143 @@ def build(out: Path, lite: bool, say: Callable[[str], None] = lambda line: None,
         if done.returncode != 0:
             tail = (done.stderr.strip() or done.stdout.strip()).splitlines()[-12:]
             raise PackageError("PyInstaller failed:\n" + "\n".join(tail))
+
+
+def build(
+    out: Path,
+    lite: bool,
+    say: Callable[[str], None] = lambda line: None,
+    root: Path = ROOT,
+    builder: Builder = run_pyinstaller,
+) -> Built:
+    """Build the program into ``out/connect4``, mark it, and pack it beside it; ``say``
+    hears progress.  Nothing is built where it would replace what this program did not write.
+
+    Raises:
+        PackageError: ``out`` is refused (``check_out``), no PyInstaller, or it failed.
+    """
+    started = time.monotonic()
+    earlier = check_out(out, lite)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise PackageError(f"cannot make {out}: {error.strerror or error}") from None
+    builder(out, lite, root, say)
     folder = out / PROGRAM
     archive = out / archive_name(lite)
-    say(f"packing {archive.name} ...")
-    archive.unlink(missing_ok=True)
-    pack(folder, archive)
+    try:
+        write_mark(folder, earlier)  # before the archive: a folder without its mark is never replaced
+        say(f"packing {archive.name} ...")
+        with atomic_writer(archive) as file:
+            pack(folder, archive, file)
+        earlier[archive.name] = Fingerprint.of_file(archive)
+        write_mark(folder, earlier)
+    except OSError as error:
+        raise PackageError(f"cannot write {error.filename or archive}: {error.strerror or error}") from None
     return Built(folder, archive, folder_size(folder), archive.stat().st_size, time.monotonic() - started)
+
+
+BUILD_MARK = "connect4-build.json"
+"""The mark inside each program folder ``build`` made (left out of the archive)."""
+MADE_BY = "connect4 package"
+MAX_MARK_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """An archive as ``build`` packed it: its size and sha256."""
+
+    size: int
+    sha256: str
+
+    @classmethod
+    def of_file(cls, path: Path) -> Fingerprint:
+        digest = hashlib.sha256()
+        descriptor, found = open_regular(path, follow_links=False)
+        with open(descriptor, "rb") as file:
+            while chunk := file.read(1 << 20):
+                digest.update(chunk)
+        return cls(found.st_size, digest.hexdigest())
+
+
+def read_mark(folder: Path) -> dict[str, Fingerprint] | None:
+    """The archives an earlier build in ``folder`` packed (by name), or None when ``folder``
+    is no marked build of this program (no mark, or not a regular file, or damaged)."""
+    try:
+        data = json.loads(read_regular(folder / BUILD_MARK, MAX_MARK_BYTES, follow_links=False))
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("made_by") != MADE_BY or not isinstance(data.get("archives"), dict):
+        return None
+    archives = {}
+    for name, value in data["archives"].items():
+        if isinstance(value, dict) and type(value.get("size")) is int and isinstance(value.get("sha256"), str):
+            archives[str(name)] = Fingerprint(value["size"], value["sha256"])
+    return archives
+
+
+def write_mark(folder: Path, archives: dict[str, Fingerprint]) -> None:
+    """Mark ``folder`` as made by ``build``, with the archives it packed beside it."""
+    mark = {
+        "made_by": MADE_BY,
+        "version": __version__,
+        "archives": {name: {"size": p.size, "sha256": p.sha256} for name, p in sorted(archives.items())},
+    }
+    write_atomically(folder / BUILD_MARK, json.dumps(mark, indent=1).encode("utf-8") + b"\n", follow_links=False)
+
+
+def check_out(out: Path, lite: bool) -> dict[str, Fingerprint]:
+    """Refuse, before any work, an ``out`` this build would harm; the archives an earlier
+    build there packed (still there, still as packed), to keep in the new mark.
+
+    Raises:
+        PackageError: ``out`` is not a folder or cannot be written; ``out/connect4`` is
+            there and is no marked build; the archive's name is taken by a file no mark
+            proves this program packed.
+    """
+    if os.path.lexists(out) and not out.is_dir():
+        raise PackageError(f"--out {out} is not a folder: nothing was built")
+    _check_writable(out)
+    folder = out / PROGRAM
+    earlier: dict[str, Fingerprint] = {}
+    if os.path.lexists(folder):
+        marked = read_mark(folder) if folder.is_dir() and not folder.is_symlink() else None
+        if marked is None:
+            raise PackageError(
+                f"{folder} is there and is not a build of this program (it has no {BUILD_MARK}): nothing was "
+                "built; move it away or choose another --out"
+            )
+        earlier = marked
+    archive = out / archive_name(lite)
+    kept = {}
+    for name, fingerprint in earlier.items():
+        try:
+            if Fingerprint.of_file(out / name) == fingerprint:
+                kept[name] = fingerprint
+        except OSError:  # gone, or no longer a regular file: no longer this program's
+            pass
+    if os.path.lexists(archive) and archive.name not in kept:
+        raise PackageError(
+            f"{archive} is there and this program did not write it (or it changed since): nothing was built; "
+            "move it away or choose another --out"
+        )
+    return kept
+
+
+def _check_writable(out: Path) -> None:
+    """Refuse an ``out`` (or, when it is not there yet, the folder it would go in) where no
+    file can be made: read-only, or not a folder on the way."""
+    where = out
+    while not os.path.lexists(where) and where != where.parent:
+        where = where.parent
+    if not where.is_dir():
+        raise PackageError(f"--out {out}: {where} is not a folder: nothing was built")
+    try:
+        descriptor, probe = tempfile.mkstemp(dir=where, prefix=".connect4-package-", suffix=".probe")
+    except OSError as error:
+        raise PackageError(f"--out {out} cannot be written ({error.strerror or error}): nothing was built") from None
+    os.close(descriptor)
+    remove_own(probe)
 
 
 def remove_build(out: Path) -> None:
