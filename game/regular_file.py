@@ -21,8 +21,8 @@ files a command reads (``game.sources``).  The rules, in one place:
   its permissions.  ``create_new`` makes a file that must not exist yet (a secret, a
   recovery file), whole, or fails.
 - **An export may go to a program.**  ``write_export`` (``games --export``) replaces a
-  regular file whole as above, and also writes to a pipe a program reads or to a device
-  (``/dev/stdout``): a pipe no program reads is refused at once, never waited on.
+  regular file whole as above, and writes through to a pipe a program reads, a device or
+  a link (``/dev/stdout``): a pipe no program reads is refused at once, never waited on.
 - **Nothing the game did not write is deleted.**  ``set_aside`` keeps a damaged file beside
   itself: a regular file is renamed, a link's regular target is copied (the link kept);
   anything else is left where it is.  ``remove_own`` deletes only a regular file (never a
@@ -74,6 +74,8 @@ def kind_of(mode: int) -> str:
         return _("a device")
     if stat.S_ISSOCK(mode):
         return _("a socket")
+    if stat.S_ISLNK(mode):
+        return _("a symbolic link that leads nowhere (a loop)")
     return _("not a regular file")
 
 
@@ -368,24 +370,25 @@ def remove_own(path: str | os.PathLike[str]) -> bool:
 
 
 def write_export(path: str | os.PathLike[str], text: str) -> None:
-    """Write an export to ``path``: a regular file (replaced whole), or a device or a pipe a
-    program reads (written as it reads).  A pipe that no program reads is refused at once,
-    never waited on for ever.
+    """Write an export to ``path``: a regular file there (or none) is replaced whole; a
+    device, a pipe a program reads, or a link (``/dev/stdout``) is written through as it
+    reads.  A pipe that no program reads is refused at once, never waited on for ever.
 
     Raises:
-        OSError: it cannot be written; ``strerror`` says why in words.
+        OSError: it cannot be written (a folder, say); ``strerror`` says why in words.
     """
     try:
-        regular_status(path)
-    except NotRegularFile as error:
-        if error.errno == errno.EISDIR:
-            raise
-    else:
+        found = os.lstat(path)
+    except FileNotFoundError:
+        found = None
+    if found is None or stat.S_ISREG(found.st_mode):
         write_atomically(path, text.encode("utf-8"))
         return
+    if stat.S_ISDIR(found.st_mode):
+        raise _refusal(path, found.st_mode)
     nonblocking = getattr(os, "O_NONBLOCK", 0)  # POSIX: opening a pipe without a reader fails
     try:
-        descriptor = os.open(path, os.O_WRONLY | nonblocking | getattr(os, "O_NOCTTY", 0))
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | nonblocking | getattr(os, "O_NOCTTY", 0))
     except OSError as error:
         if error.errno == errno.ENXIO:
             raise OSError(errno.ENXIO, _("no program is reading from that pipe"), str(path)) from None

@@ -503,3 +503,15 @@ def test_a_good_file_leaves_no_marker_and_a_living_loaders_marker_is_not_a_crash
     said, warnings, stderr = solve(cache)
     assert said == {"score": 5, "compiled": True, "numba": False, "file": str(path)} and warnings == [], stderr
     assert sorted(p.name for p in path.parent.iterdir() if p.name.startswith(".")) == [marker.name]
+
+
+def test_a_damaged_secret_is_set_aside_and_a_new_one_made(tmp_path):
+    path = tmp_path / "solver.kernel"
+    kernel_file.write(path, KEY, FAKE, proven=True)
+    secret = tmp_path / kernel_file.SECRET_FILE
+    secret.write_text("not hex at all")
+    with pytest.raises(KernelFileError, match="never proven"):
+        kernel_file.read(path, KEY)
+    kernel_file.write(path, KEY, FAKE, proven=True)
+    assert kernel_file.read(path, KEY) == FAKE
+    assert [p.read_text() for p in tmp_path.glob("kernel-secret.damaged-*")] == ["not hex at all"]

@@ -27,6 +27,7 @@ from game.net.host import GameHost, HostSettings
 from game.records import GameResult
 from game.rules import MAX, MIN
 from tests.network_peers import ROOT
+from tests.test_network_hostile import wrong_join
 from tests.ui import FRAME, click, press, step, wait_until
 
 CODE = "reef-lamp-oak"
@@ -357,3 +358,23 @@ def test_host_without_terminal_opens_the_window_hosting(tmp_path):
         child.terminate()  # SIGTERM: the window closes as when its close button is pressed
         assert child.wait(timeout=30) == 0
         child.stderr.close()
+
+
+def test_the_windows_host_keeps_the_game_as_it_goes_and_hears_of_wrong_codes_once(app):
+    """Issue 47: the window kept a network game only when it dropped or was left, so a
+    killed window lost it; now every move is this window's game in progress.  And the
+    host's log says once that an address keeps sending wrong codes."""
+    scene, bob = hosting_with_bob(app)
+    assert wait_until(app, lambda: scene.to_play, 10)
+    key(app, pygame.K_4)
+    next_event(bob.events, Moved)
+    bob.play(3, 1)
+    next_event(bob.events, Moved)
+    assert wait_until(app, lambda: scene.to_play, 10)
+    kept = app.archive.in_progress()
+    assert kept is not None and kept.moves == (3, 3) and (kept.first, kept.second) == ("Alice", "Bob")
+    for _ in range(5):
+        wrong_join(scene.host.where)
+    assert wait_until(app, lambda: any("wrong join codes from 127.0.0.1" in line for line in scene.log), 10)
+    assert sum("wrong join codes" in line for line in scene.log) == 1
+    bob.close()

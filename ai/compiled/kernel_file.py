@@ -28,8 +28,8 @@ position, compared with the pure-Python twin), and only then writes it with ``pr
 its header: ``HMAC-SHA256`` of the key, the entry's symbol, the code's sha256 and its
 external names, keyed with this installation's secret (``SECRET_FILE``: 32 random bytes
 beside the kernel files, made once through ``game.regular_file.create_new``, mode 0600,
-readable by the user alone; one readable by others is set aside and a new one made, so
-every file it marked is built again).  A writer that recomputes the checksum cannot
+readable by the user alone; one readable by others, or damaged, is set aside and a new one
+made, so every file it marked is built again).  A writer that recomputes the checksum cannot
 recompute the mark without the secret, so a file without a mark this installation made
 is set aside (kept beside, ``NAME.refused-<time>``) and built again.  Cost: the first
 start pays the child (about 1 s beside a build of 5-20 s); later starts check the mark
@@ -277,6 +277,9 @@ def install_secret(folder: Path, *, create: bool) -> bytes | None:
         if found is not None and stat.S_IMODE(found.st_mode) & 0o077:  # others may have read it
             set_aside(path, "exposed")
             found = None
+        elif found is not None and _secret_of(read_regular(path, 4 * SECRET_BYTES, follow_links=False)) is None:
+            set_aside(path, "damaged")  # every mark it made is lost with it: those files are built again
+            found = None
         if found is None:
             if not create:
                 return None
@@ -285,16 +288,21 @@ def install_secret(folder: Path, *, create: bool) -> bytes | None:
                 create_new(path, os.urandom(SECRET_BYTES).hex().encode("ascii"), mode=0o600)
             except FileExistsError:  # another process made it meanwhile
                 pass
-        text = read_regular(path, 4 * SECRET_BYTES, follow_links=False)
+        secret = _secret_of(read_regular(path, 4 * SECRET_BYTES, follow_links=False))
     except OSError as error:
         raise KernelFileError(f"the compiled code's secret {path} cannot be used: {error.strerror or error}") from None
+    if secret is None:
+        raise KernelFileError(f"the compiled code's secret {path} is damaged")
+    return secret
+
+
+def _secret_of(text: bytes) -> bytes | None:
+    """The secret a secret file holds (hex), or None when it is damaged."""
     try:
         secret = bytes.fromhex(text.decode("ascii"))
     except ValueError:
-        secret = b""
-    if len(secret) != SECRET_BYTES:
-        raise KernelFileError(f"the compiled code's secret {path} is damaged")
-    return secret
+        return None
+    return secret if len(secret) == SECRET_BYTES else None
 
 
 def proof_mark(secret: bytes, kernel_key: str, kernel: KernelCode) -> str:

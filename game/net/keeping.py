@@ -54,10 +54,10 @@ class GameKeeper:
         if isinstance(event, GameOver):
             self.finished = True
             self.finished_id = keep_finished(self.archive, table)
-        elif isinstance(event, Welcome | Joined | Moved):
+        elif isinstance(event, Welcome | Joined | Moved) and table.over is None:
             keep_unfinished(self.archive, table)
 
     def keep_so_far(self, table: Table | None) -> None:
         """Keep the game so far now (leaving, a drop, a host that broke the protocol)."""
-        if self.archive is not None and table is not None and table.side and not self.finished:
+        if self.archive is not None and table is not None and table.side and table.over is None and not self.finished:
             keep_unfinished(self.archive, table)

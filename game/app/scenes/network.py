@@ -17,6 +17,7 @@ Esc twice leaves.
 
 from __future__ import annotations
 
+import functools
 import queue
 import threading
 import time
@@ -49,7 +50,7 @@ from game.net.events import (
     Welcome,
 )
 from game.net.host import GameHost, HostSettings, reachable_addresses
-from game.net.keeping import keep_finished, keep_unfinished
+from game.net.keeping import GameKeeper
 from game.net.protocol import DEFAULT_PORT, MAX_CHAT_CHARS, ProtocolError
 from game.net.sentences import event_line
 from game.net.words import new_code
@@ -186,6 +187,7 @@ class NetworkScene(Scene):
     def follow(self, event: Event) -> None:
         if isinstance(event, Welcome):  # the first, or again after a drop: the game as the host has it
             self.table = Table.from_welcome(event)
+            self.keeper.follow(self.table, event)
             self.lost_until = None
             self.sent_at = None
             self.cursor = self.table.rules.cols // 2
@@ -201,6 +203,8 @@ class NetworkScene(Scene):
         if table is None:
             return
         table.follow(event)
+        self.keeper.follow(table, event)  # the game kept as it goes: a kill of this window loses nothing
+        self.kept = self.keeper.finished
         line = event_line(table, event)
         if line is not None:
             self.log = [*self.log, line][-LOG_LINES:]
@@ -215,9 +219,6 @@ class NetworkScene(Scene):
                 self.left_until = time.monotonic() + seconds
             case GameOver():
                 self.left_until = None
-                if table.side and not self.kept:
-                    self.kept = True
-                    keep_finished(self.app.archive, table)
             case SeatExpired() | HostStopped():
                 self.left_until = self.lost_until = None
                 self.ended = line
@@ -227,9 +228,12 @@ class NetworkScene(Scene):
                 self.keep_if_unfinished()
 
     def keep_if_unfinished(self) -> None:
-        table = self.table
-        if table is not None and table.side and table.over is None and table.board.moves:
-            keep_unfinished(self.app.archive, table)
+        self.keeper.keep_so_far(self.table)
+
+    @functools.cached_property
+    def keeper(self) -> GameKeeper:
+        """This player's copy of the game in the archive (opened on first use)."""
+        return GameKeeper(self.app.archive)
 
     # -- starting ------------------------------------------------------------------------------------
     def host_game(self) -> None:
