@@ -515,3 +515,16 @@ def test_a_damaged_secret_is_set_aside_and_a_new_one_made(tmp_path):
     kernel_file.write(path, KEY, FAKE, proven=True)
     assert kernel_file.read(path, KEY) == FAKE
     assert [p.read_text() for p in tmp_path.glob("kernel-secret.damaged-*")] == ["not hex at all"]
+
+
+@pytest.mark.slow
+def test_a_loader_killed_without_a_crash_leaves_its_file_in_use(built, tmp_path):
+    """A process killed (or ended by os._exit, as a worker process is) while it loads or
+    first runs a kernel is no crash: its marker goes, the file stays and is used."""
+    cache = tmp_path / "cache"
+    path = copied_into(cache, built)
+    marker = path.with_name(f".{path.name}.loading-999999")
+    marker.write_text("999999@1\n")  # a process long gone, no crash report
+    said, warnings, stderr = solve(cache)
+    assert said == {"score": 5, "compiled": True, "numba": False, "file": str(path)} and warnings == [], stderr
+    assert not marker.exists() and not list(path.parent.glob("*.crashed-*"))

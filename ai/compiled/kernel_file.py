@@ -36,11 +36,13 @@ start pays the child (about 1 s beside a build of 5-20 s); later starts check th
 (microseconds, no child).
 
 A crash while a file is being loaded or first run (code that passed every check yet
-crashes: a damaged library, a bit flip) must not crash every later start: before loading,
-the process leaves a marker beside the file (``.NAME.loading-<pid>``, naming itself
-through ``game.processes``) and removes it once the kernel's first call has returned (or
-at a normal exit); a start that finds a marker of a process no longer running knows that
-process died in there, sets the file aside (``NAME.crashed-<time>``) and builds again.
+crashes: a damaged library, a bit flip) must not crash every later start: while it loads
+the file, and again during the kernel's first call, the process keeps a marker beside the
+file (``.NAME.loading-<pid>``, naming itself through ``game.processes``) with
+``faulthandler`` pointed at it, and removes it after.  A start that finds a marker of a
+process no longer running that holds a crash report knows that process died in there:
+it sets the file aside (``NAME.crashed-<time>``) and builds again.  A marker without a
+report (a process killed or ended meanwhile) only goes.
 
 Loading rules (``KernelLoader``, one per kernel, for the window's worker and every other
 caller):
@@ -67,8 +69,8 @@ llvmlite are pinned to the minor versions tested).
 
 from __future__ import annotations
 
-import atexit
 import ctypes
+import faulthandler
 import hashlib
 import hmac
 import json
@@ -77,7 +79,8 @@ import os
 import stat
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import FunctionType, ModuleType
@@ -481,15 +484,14 @@ class LoadedKernel:
         kinds = [ctypes.c_void_p if kind == "p" else ctypes.c_int64 for kind in args]
         self.entry: Callable[..., int] = ctypes.CFUNCTYPE(ctypes.c_int64, *kinds)(address)
 
-    def after_first_call(self, done: Callable[[], object]) -> None:
-        """Call ``done`` once the entry's first call has returned (the loading marker goes)."""
+    def watch_first_call(self, watch: Callable[[], AbstractContextManager[object]]) -> None:
+        """Run the entry's first call inside ``watch()`` (the crash marker beside its file)."""
         real = self.entry
 
         def first(*args: Any) -> int:
-            result = real(*args)
             self.entry = real
-            done()
-            return result
+            with watch():
+                return real(*args)
 
         self.entry = first
 
@@ -618,64 +620,70 @@ def _markers(path: Path) -> list[Path]:
 
 
 def _after_a_crash(path: Path) -> str | None:
-    """Set ``path`` aside when a process that was loading it died in there (its marker left,
-    its process gone); the words said, or None when none did."""
+    """Set ``path`` aside when a process died of a crash while it loaded or first ran it (its
+    marker left, holding the crash report); the words said, or None when none did.  The
+    marker of a process that was killed or exited (no report) only goes."""
     crashed = False
+    mine = this_process()
     for marker in _markers(path):
-        if marker in _LOADING:  # this process's own, its kernel not called yet
-            continue
         try:
-            owner = read_regular(marker, 200, follow_links=False).decode("ascii", "replace").strip()
+            found = read_regular(marker, MARKER_LIMIT, follow_links=False)
         except OSError:
             continue  # not a marker this game wrote: left as it is
-        if not owner_is_running(owner):
-            crashed = True
+        owner = found.split(b"\n", 1)[0].decode("ascii", "replace").strip()
+        if owner == mine or owner_is_running(owner):
+            continue  # loading now, in this process or another
+        crashed = crashed or b"Fatal Python error" in found
+        try:
             remove_own(marker)
+        except OSError:
+            pass
     if not crashed:
         return None
     return f"the last process that loaded {path} crashed in it; {_set_aside(path, 'crashed')}compiled it again"
 
 
-def _load_watched(spec: KernelSpec[K], code: KernelCode, path: Path) -> K:
-    """``code`` (the file at ``path``'s) loaded with its marker beside the file until the
-    first call returns, so that a crash in there sets the file aside at the next start."""
+MARKER_LIMIT = 256 * 1024
+"""The most of a marker read (an owner line and a crash report of a few kilobytes)."""
+
+
+@contextmanager
+def _watched(path: Path) -> Iterator[None]:
+    """A marker beside ``path`` while its code loads or first runs: this process's name, and
+    (``faulthandler`` pointed at it) the report of a crash in there.  No marker where none
+    can be made (a read-only folder): the code runs all the same."""
     marker = path.with_name(f".{path.name}.loading-{os.getpid()}")
     try:
-        create_new(marker, this_process().encode("ascii"))
-    except OSError:  # no marker (a read-only folder): the kernel loads all the same
-        return spec.loaded(code, spec.args)
-    _LOADING.add(marker)
-
-    def loaded() -> None:
-        if marker in _LOADING:
-            _LOADING.discard(marker)
-            _remove_marker(marker)
-
-    try:
-        kernel = spec.loaded(code, spec.args)
-    except BaseException:
-        loaded()
-        raise
-    kernel.after_first_call(loaded)
-    return kernel
-
-
-_LOADING: set[Path] = set()
-"""This process's markers still beside their files (removed at a normal exit too)."""
-
-
-def _remove_marker(marker: Path) -> None:
-    try:
-        remove_own(marker)
+        create_new(marker, this_process().encode("ascii") + b"\n")
+        report = os.open(marker, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
-        pass
+        yield
+        return
+    was_on = faulthandler.is_enabled()
+    faulthandler.enable(file=report, all_threads=False)
+    try:
+        yield
+    finally:
+        faulthandler.disable()
+        if was_on and sys.__stderr__ is not None:
+            try:
+                faulthandler.enable(file=sys.__stderr__)
+            except (ValueError, OSError):  # no file descriptor to report to
+                pass
+        os.close(report)
+        try:
+            remove_own(marker)
+        except OSError:
+            pass
 
 
-@atexit.register
-def _leave_no_marker() -> None:
-    for marker in list(_LOADING):
-        _remove_marker(marker)
-    _LOADING.clear()
+def _load_watched(spec: KernelSpec[K], code: KernelCode, path: Path) -> K:
+    """``code`` (the file at ``path``'s) loaded and, later, first run with a marker beside
+    the file (``_watched``), so that a crash in either sets the file aside at the next start."""
+    with _watched(path):
+        kernel = spec.loaded(code, spec.args)
+    kernel.watch_first_call(lambda: _watched(path))
+    return kernel
 
 
 class KernelLoader(Generic[K]):
