@@ -31,11 +31,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from game.desktop.install import Fingerprint
 from game.desktop.package import (
     BUILD_MARK,
     PROGRAM,
     Built,
-    Fingerprint,
     PackageError,
     archive_name,
     build,

@@ -197,7 +197,7 @@ def test_an_earlier_build_is_replaced_and_its_archives_kept_track_of(tmp_path):
     assert len(calls) == 3 and lite.archive != full.archive and again.archive == lite.archive
     mark = package.read_mark(out / package.PROGRAM)
     assert mark is not None and set(mark) == {lite.archive.name, full.archive.name}
-    assert mark[full.archive.name] == package.Fingerprint.of_file(full.archive)
+    assert mark[full.archive.name] == desktop.Fingerprint.of_file(full.archive)
     with tarfile.open(again.archive) as archive:
         names = archive.getnames()
     assert "connect4/_internal/data.txt" in names and not [n for n in names if n.endswith(package.BUILD_MARK)]

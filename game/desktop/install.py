@@ -42,7 +42,15 @@ from functools import partial
 from pathlib import Path
 
 from game.i18n import SYSTEM, _, ngettext, set_language
-from game.regular_file import NotRegularFile, TooLarge, read_regular, remove_own, write_atomically, write_beside
+from game.regular_file import (
+    NotRegularFile,
+    TooLarge,
+    open_regular,
+    read_regular,
+    remove_own,
+    write_atomically,
+    write_beside,
+)
 
 APP_ID = "io.github.connect4explorer.ConnectFour"
 """The desktop entry's id: its file name, the icon's name, the AppStream id and the
@@ -161,7 +169,7 @@ def desktop_entry(template: str, argv: Sequence[str]) -> str:
 
 @dataclass(frozen=True)
 class Fingerprint:
-    """A file's size and sha256: the bytes ``install`` wrote."""
+    """A file's size and sha256: the bytes ``install`` wrote (or ``package`` packed)."""
 
     size: int
     sha256: str
@@ -169,6 +177,16 @@ class Fingerprint:
     @classmethod
     def of(cls, data: bytes) -> Fingerprint:
         return cls(len(data), hashlib.sha256(data).hexdigest())
+
+    @classmethod
+    def of_file(cls, path: Path) -> Fingerprint:
+        """The regular file at ``path``, read in pieces (a link or anything else: ``OSError``)."""
+        digest = hashlib.sha256()
+        descriptor, found = open_regular(path, follow_links=False)
+        with open(descriptor, "rb") as file:
+            while chunk := file.read(1 << 20):
+                digest.update(chunk)
+        return cls(found.st_size, digest.hexdigest())
 
 
 @dataclass

@@ -25,7 +25,6 @@ process, never by the game.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import platform
@@ -41,7 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from game.regular_file import atomic_writer, open_regular, read_regular, remove_own, write_atomically
+from game.desktop.install import Fingerprint
+from game.regular_file import atomic_writer, read_regular, remove_own, write_atomically
 from game.version import __version__
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -268,23 +268,6 @@ BUILD_MARK = "connect4-build.json"
 """The mark inside each program folder ``build`` made (left out of the archive)."""
 MADE_BY = "connect4 package"
 MAX_MARK_BYTES = 64 * 1024
-
-
-@dataclass(frozen=True)
-class Fingerprint:
-    """An archive as ``build`` packed it: its size and sha256."""
-
-    size: int
-    sha256: str
-
-    @classmethod
-    def of_file(cls, path: Path) -> Fingerprint:
-        digest = hashlib.sha256()
-        descriptor, found = open_regular(path, follow_links=False)
-        with open(descriptor, "rb") as file:
-            while chunk := file.read(1 << 20):
-                digest.update(chunk)
-        return cls(found.st_size, digest.hexdigest())
 
 
 def read_mark(folder: Path) -> dict[str, Fingerprint] | None:
