@@ -378,3 +378,19 @@ def test_expert_saved_as_one_object_before_its_board_share_existed_is_still_expe
 
 def test_every_level_field_has_a_reader():
     assert list(_LEVEL_READERS) == list(LEVEL_FIELDS)
+
+
+def test_a_damaged_linked_file_too_large_to_copy_aside_is_never_saved_over(tmp_path, monkeypatch):
+    """Issue 47: behind a link the damaged bytes are copied aside before a save writes
+    through it; where they cannot be (a file over the copy limit), no save writes over it."""
+    monkeypatch.setattr("game.regular_file.COPY_LIMIT", 1024)
+    kept = tmp_path / "dotfiles" / "connect4.json"
+    kept.parent.mkdir()
+    kept.write_bytes(b"\x00" * 4096)  # not settings, and over the (lowered) copy limit
+    link = tmp_path / "home" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(kept)
+    report = read_settings(link)
+    assert report.settings == Settings() and report.moved_to is None
+    assert not save_settings(Settings(rows=7), link)
+    assert kept.read_bytes() == b"\x00" * 4096 and link.is_symlink()

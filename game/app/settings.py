@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import codecs
 import enum
+import errno
 import json
 import logging
 import re
@@ -376,7 +377,13 @@ def _move_aside(path: Path) -> Path | None:
         return set_aside(path)
     except OSError as error:
         log.warning("cannot keep the damaged settings file %s aside: %s", path, error.strerror or error)
+        _NOT_KEPT.add(str(path))  # so no save of this session writes over it
         return None
+
+
+_NOT_KEPT: set[str] = set()
+"""Damaged settings files that could not be kept aside (a link to a huge file): this
+process never saves over them."""
 
 
 def read_settings(path: Path) -> SettingsReport:
@@ -504,6 +511,8 @@ def save_settings(settings: Settings, path: Path) -> bool:
     as it is: the save fails, said once.
     """
     try:
+        if str(path) in _NOT_KEPT:
+            raise OSError(errno.EEXIST, "a damaged file that could not be kept aside is there: it is not written over")
         path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps(_as_json(settings), indent=2)
         write_atomically(path, text.encode("utf-8"), mode=0o600)
