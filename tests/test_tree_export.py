@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 import subprocess
+
+import pytest
 
 from ai.search import search
 from ai.tree_export import export_tree, tree_to_dict
@@ -51,6 +55,34 @@ def test_analyze_refuses_a_missing_folder_before_searching(tmp_path, capsys):
     assert main(["analyze", "4453", "--depth", "2", "--export-tree", str(tmp_path / "no" / "t.json")]) == 2
     captured = capsys.readouterr()
     assert "does not exist" in captured.err and "Best move" not in captured.out
+
+
+@pytest.mark.parametrize("search", [["--depth", "2"], ["--mcts", "200000", "--seed", "1"]], ids=["minimax", "mcts"])
+def test_analyze_refuses_a_fifo_or_a_link_to_a_device_before_searching(tmp_path, capsys, search):
+    """Issue 47: ``--export-tree`` to a FIFO hung (after a search of any length)."""
+    fifo = tmp_path / "tree.json"
+    os.mkfifo(fifo)
+    link = tmp_path / "tree.dot"
+    link.symlink_to("/dev/null")
+    for target, said in ((fifo, "is a FIFO"), (link, "is a link to a device (/dev/null)")):
+        assert main(["analyze", "4453", *search, "--export-tree", str(target)]) == 2
+        captured = capsys.readouterr()
+        assert captured.err.count("\n") == 1 and said in captured.err and captured.out == "", captured
+    assert stat.S_ISFIFO(fifo.lstat().st_mode) and os.readlink(link) == "/dev/null"
+
+
+def test_an_existing_export_is_replaced_whole_and_a_big_one_says_its_size(tmp_path, capsys):
+    """Issue 6: the export was written over the old file in place; now a new file replaces
+    it (the old inode is left whole for whoever still reads it)."""
+    path = tmp_path / "tree.json"
+    path.write_text("an older export")
+    reader = path.open()
+    assert main(["analyze", "4453", "--mcts", "3000", "--seed", "1", "--export-tree", str(path)]) == 0
+    assert reader.read() == "an older export"  # the old file, untouched
+    reader.close()
+    data = json.loads(path.read_text())
+    assert data["playouts"] == 3000 and len(data["nodes"]) > 1000
+    assert "MB)" in capsys.readouterr().out.splitlines()[-1]
 
 
 def _svg_of(path) -> str:
