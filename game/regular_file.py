@@ -227,7 +227,7 @@ def atomic_writer(path: str | os.PathLike[str], *, mode: int = 0o666, follow_lin
     sync_folder(target.parent)
 
 
-def write_beside(target: Path, data: bytes, *, mode: int = 0o666) -> Path:
+def write_beside(target: Path, data: bytes, *, mode: int = 0o666, durable: bool = True) -> Path:
     """Write ``data`` to a new temporary file in ``target``'s folder, synced, with the
     permissions ``target`` has (``mode`` less the umask if it is not there); the caller
     renames it over ``target`` (``os.replace``, after ``writable_target``) or removes it.
@@ -240,7 +240,8 @@ def write_beside(target: Path, data: bytes, *, mode: int = 0o666) -> Path:
         with file:
             file.write(data)
             file.flush()
-            os.fsync(file.fileno())
+            if durable:
+                os.fsync(file.fileno())
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
@@ -273,16 +274,17 @@ def _open_beside(target: Path, mode: int) -> tuple[Path, BinaryIO]:
         raise
 
 
-def create_new(path: str | os.PathLike[str], data: bytes, *, mode: int = 0o666) -> Path:
+def create_new(path: str | os.PathLike[str], data: bytes, *, mode: int = 0o666, durable: bool = True) -> Path:
     """Make the file ``path`` with ``data``, whole (written beside, then linked into place),
-    only if nothing is there: not even a link.
+    only if nothing is there: not even a link.  ``durable`` False skips the syncs (a marker
+    that only matters while this process runs, made in a hot path).
 
     Raises:
         FileExistsError: something is there already (left as it is).
         OSError: it cannot be written; nothing is left behind.
     """
     target = Path(path)
-    temporary = write_beside(target, data, mode=mode)
+    temporary = write_beside(target, data, mode=mode, durable=durable)
     try:
         os.link(temporary, target)  # fails if anything is there, a dangling link included
     except OSError as error:
@@ -293,7 +295,8 @@ def create_new(path: str | os.PathLike[str], data: bytes, *, mode: int = 0o666) 
         os.replace(temporary, target)
     finally:
         temporary.unlink(missing_ok=True)
-    sync_folder(target.parent)
+    if durable:
+        sync_folder(target.parent)
     return target
 
 

@@ -654,7 +654,7 @@ def _watched(path: Path) -> Iterator[None]:
     can be made (a read-only folder): the code runs all the same."""
     marker = path.with_name(f".{path.name}.loading-{os.getpid()}")
     try:
-        create_new(marker, this_process().encode("ascii") + b"\n")
+        create_new(marker, this_process().encode("ascii") + b"\n", durable=False)  # no sync: a hot path
         report = os.open(marker, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         yield
