@@ -10,12 +10,12 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from game.atomic_file import write_atomically
 from game.bots.players import Side
 from game.bots.rating_list import Rating, RatingList, rating_text
 from game.bots.round_robin import Anchor, Format, TournamentGame, TournamentOutcome, TournamentPlan
 from game.bots.statistics import pentanomial
 from game.bots.tournament import ENGINE_PREFIX, cannot_write_line, pgn_text, say_cannot_write, stop_lines
+from game.regular_file import write_atomically
 
 FIT_WORDS = "maximum likelihood of all games (Bradley-Terry, a draw half a point to each)"
 INTERVAL_WORDS = (
@@ -223,8 +223,8 @@ PGN_SECONDS = 2.0
 
 
 class TournamentPgn:
-    """The tournament's games as one game file, rewritten whole (``game.atomic_file``:
-    never half a file, and a symlink stays a link) as games finish, at most every
+    """The tournament's games as one game file, rewritten whole (``game.regular_file``:
+    never half a file, a symlink stays a link, never written through to a device or a FIFO) as games finish, at most every
     ``PGN_SECONDS`` and at the end, in tournament order.  The file is not touched before
     the first game is ready.  A write that fails is said once on ``warn``; the tournament
     and its report go on.  The command line checks the path before any game."""

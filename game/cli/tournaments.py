@@ -4,17 +4,15 @@ are the match runner's (``game.bots.round_robin``), the table ``game.bots.rating
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
-import stat
 import sys
 import threading
-from pathlib import Path
 from typing import TextIO
 
 from ai.book import BookError
 from ai.levels import level_names
-from game.atomic_file import write_beside
 from game.board import Board, IllegalMoveError
 from game.bots.rating_report import TournamentPgn, format_tournament, tournament_json
 from game.bots.round_robin import (
@@ -41,6 +39,7 @@ from game.cli.matches import (
 from game.cli.options import add_rule_options, rules_from_args
 from game.i18n import _
 from game.notation import NotationError
+from game.regular_file import NotRegularFile, writable_target, write_beside
 from game.rules import Mode, Rules
 from game.sources import SourceError, read_text_file
 
@@ -248,17 +247,17 @@ def check_pgn_path(path: str) -> None:
         CliError: which, in one line.
     """
     check_name_length(path, f"--pgn {shown(path)}")
-    target = Path(os.path.realpath(path))
     try:
-        info = os.stat(target)
-    except FileNotFoundError:
-        info = None
+        target = writable_target(path)  # a folder, a FIFO, a device or a link to one: refused
+        info = os.stat(target) if os.path.lexists(target) else None
+    except NotRegularFile as error:
+        if error.errno == errno.EISDIR:
+            raise CliError(f"--pgn {shown(path)} is a folder; give a file name to write") from None
+        raise CliError(
+            f"--pgn {shown(path)} is not a regular file (it is {error.strerror}); give a file name to write"
+        ) from None
     except (OSError, ValueError) as error:
         raise CliError(f"--pgn {shown(path)}: {getattr(error, 'strerror', None) or error}") from None
-    if info is not None and stat.S_ISDIR(info.st_mode):
-        raise CliError(f"--pgn {shown(path)} is a folder; give a file name to write")
-    if info is not None and not stat.S_ISREG(info.st_mode):
-        raise CliError(f"--pgn {shown(path)} is not a regular file (a device or a pipe); give a file name to write")
     if info is not None and not os.access(target, os.W_OK):  # renaming over it would replace it all the same
         raise CliError(f"--pgn {shown(path)} is read-only; give another file name")
     if not target.parent.is_dir():
