@@ -204,6 +204,31 @@ def test_an_earlier_build_is_replaced_and_its_archives_kept_track_of(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == sorted(["connect4", lite.archive.name, full.archive.name])
 
 
+@pytest.mark.parametrize("how", ["a file added", "a file changed", "a link added"])
+def test_an_earlier_build_that_holds_what_it_did_not_write_is_never_replaced(tmp_path, how):
+    """A marked build is the program's own only as the build left it: a user's file put in
+    it later would go with the folder when PyInstaller replaces it."""
+    out = tmp_path / "dist"
+    calls: list[Path] = []
+    package.build(out, True, builder=fake_builder(calls))
+    folder = out / package.PROGRAM
+    if how == "a file added":
+        kept = folder / "notes" / "thesis.txt"
+        kept.parent.mkdir()
+        kept.write_text("three years of work")
+    elif how == "a file changed":
+        kept = folder / "_internal" / "data.txt"
+        kept.write_text("edited by hand, and longer than before")
+    else:
+        kept = folder / "to-my-notes"
+        kept.symlink_to(tmp_path)
+    before = os.readlink(kept) if kept.is_symlink() else kept.read_text()
+    with pytest.raises(package.PackageError, match="the build did not write it"):
+        package.build(out, True, builder=fake_builder(calls))
+    assert len(calls) == 1  # refused before building
+    assert (os.readlink(kept) if kept.is_symlink() else kept.read_text()) == before
+
+
 @pytest.mark.parametrize("how", ["someone else's", "changed since", "a link"])
 def test_a_file_of_the_archives_name_it_did_not_write_is_never_replaced(tmp_path, how):
     out = tmp_path / "dist"

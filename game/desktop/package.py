@@ -8,11 +8,13 @@ built once per machine into the user's cache folder, as from source); ``lite`` l
 them out, for a program half the size whose exact solver is the pure-Python one.
 
 Only what it wrote is ever replaced.  ``build`` marks each program folder it makes
-(``BUILD_MARK`` inside it: what made it, and the size and sha256 of each archive it packed
-beside it), and before building (minutes) it refuses in one line, changing nothing: an
-``--out`` that is not a folder or cannot be written, an ``OUT/connect4`` that is not an
-earlier marked build (a user's folder of that name: PyInstaller would delete it whole), and
-an archive of its name that no mark proves it packed.  The archive is written whole
+(``BUILD_MARK`` inside it: what made it, every file it left in it, and the size and
+sha256 of each archive it packed beside it), and before building (minutes) it refuses in
+one line, changing nothing: an ``--out`` that is not a folder or cannot be written, an
+``OUT/connect4`` that is not an earlier marked build (a user's folder of that name:
+PyInstaller would delete it whole) or that holds a file the build did not leave there (a
+user's notes put in an earlier build), and an archive of its name that no mark proves it
+packed.  The archive is written whole
 (``game.regular_file``) and leaves the mark out.
 
 The spec asks this module what goes in (``data_files``, ``ASSET_FILES``) and what stays
@@ -29,6 +31,7 @@ import json
 import os
 import platform
 import shutil
+import stat
 import subprocess
 import sys
 import tarfile
@@ -38,7 +41,7 @@ import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from game.desktop.install import Fingerprint
 from game.regular_file import atomic_writer, read_regular, remove_own, write_atomically
@@ -273,27 +276,63 @@ MAX_MARK_BYTES = 64 * 1024
 def read_mark(folder: Path) -> dict[str, Fingerprint] | None:
     """The archives an earlier build in ``folder`` packed (by name), or None when ``folder``
     is no marked build of this program (no mark, or not a regular file, or damaged)."""
-    try:
-        data = json.loads(read_regular(folder / BUILD_MARK, MAX_MARK_BYTES, follow_links=False))
-    except (OSError, ValueError, RecursionError):
-        return None
-    if not isinstance(data, dict) or data.get("made_by") != MADE_BY or not isinstance(data.get("archives"), dict):
+    mark = _mark_of(folder)
+    if mark is None:
         return None
     archives = {}
-    for name, value in data["archives"].items():
+    for name, value in mark["archives"].items():
         if isinstance(value, dict) and type(value.get("size")) is int and isinstance(value.get("sha256"), str):
             archives[str(name)] = Fingerprint(value["size"], value["sha256"])
     return archives
 
 
+def _mark_of(folder: Path) -> dict[str, Any] | None:
+    """The mark in ``folder`` as written by ``write_mark``, or None (none, or not one of ours)."""
+    try:
+        data = json.loads(read_regular(folder / BUILD_MARK, MAX_MARK_BYTES, follow_links=False))
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("made_by") != MADE_BY:
+        return None
+    if not isinstance(data.get("archives"), dict) or not isinstance(data.get("files"), dict):
+        return None
+    return data
+
+
 def write_mark(folder: Path, archives: dict[str, Fingerprint]) -> None:
-    """Mark ``folder`` as made by ``build``, with the archives it packed beside it."""
+    """Mark ``folder`` as made by ``build``: the archives it packed beside it, and every
+    entry in it now (so that a file put there later is never replaced with the build)."""
     mark = {
         "made_by": MADE_BY,
         "version": __version__,
         "archives": {name: {"size": p.size, "sha256": p.sha256} for name, p in sorted(archives.items())},
+        "files": folder_listing(folder),
     }
     write_atomically(folder / BUILD_MARK, json.dumps(mark, indent=1).encode("utf-8") + b"\n", follow_links=False)
+
+
+def folder_listing(folder: Path) -> dict[str, list[int] | None]:
+    """Every entry under ``folder`` but the mark, by its path inside it: a folder as None,
+    anything else (links not followed) as its size and modification time in ns."""
+    listing: dict[str, list[int] | None] = {}
+    for top, folders, files in os.walk(folder):  # links to folders are not walked into
+        for name in folders + files:
+            path = Path(top, name)
+            relative = path.relative_to(folder).as_posix()
+            if relative == BUILD_MARK:
+                continue
+            info = path.lstat()
+            listing[relative] = None if stat.S_ISDIR(info.st_mode) else [info.st_size, info.st_mtime_ns]
+    return listing
+
+
+def foreign_entry(folder: Path, listed: dict[str, Any]) -> str | None:
+    """The first entry under ``folder`` (an earlier build) that the build did not leave
+    there as it is now: added or changed since; None when there is none."""
+    for relative, now in sorted(folder_listing(folder).items()):
+        if relative not in listed or listed[relative] != now:
+            return relative
+    return None
 
 
 def check_out(out: Path, lite: bool) -> dict[str, Fingerprint]:
@@ -311,11 +350,18 @@ def check_out(out: Path, lite: bool) -> dict[str, Fingerprint]:
     folder = out / PROGRAM
     earlier: dict[str, Fingerprint] = {}
     if os.path.lexists(folder):
-        marked = read_mark(folder) if folder.is_dir() and not folder.is_symlink() else None
-        if marked is None:
+        mark = _mark_of(folder) if folder.is_dir() and not folder.is_symlink() else None
+        marked = read_mark(folder) if mark is not None else None
+        if mark is None or marked is None:
             raise PackageError(
                 f"{folder} is there and is not a build of this program (it has no {BUILD_MARK}): nothing was "
                 "built; move it away or choose another --out"
+            )
+        foreign = foreign_entry(folder, mark["files"])
+        if foreign is not None:
+            raise PackageError(
+                f"{folder / foreign} is in an earlier build but the build did not write it (or it changed since): "
+                "nothing was built; move it away or choose another --out"
             )
         earlier = marked
     archive = out / archive_name(lite)
