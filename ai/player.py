@@ -26,7 +26,7 @@ from dataclasses import KW_ONLY, dataclass, replace
 import numpy as np
 
 from ai.answer import Answer, DecidedBy, Purpose
-from ai.bitboard import fits_compiled, geometry
+from ai.bitboard import geometry
 from ai.book import BookError, BookFile
 from ai.book_check import trusted_book
 from ai.exact import ExactScore
@@ -35,7 +35,15 @@ from ai.mcts import PlayoutPolicy, Proved, mcts
 from ai.perfect import PerfectPlayer, shared_player
 from ai.search import game_over_value, search
 from ai.search_types import ProgressCallback, SearchCancelled, SearchProgress, SearchResult
-from ai.solver import BOOK_PLIES, SIGN_TABLE_SLOTS, WEAK_BOOK_PLIES, SolveLimit, Solver, SolverError, SolverStopped
+from ai.solver import (
+    BOOK_PLIES,
+    WEAK_BOOK_PLIES,
+    SolveLimit,
+    Solver,
+    SolverError,
+    SolverStopped,
+    compact_table_slots,
+)
 from ai.tree import DEFAULT_BUDGET, SearchTree
 from game.board import Board
 from game.i18n import N_, _
@@ -71,16 +79,13 @@ def level_solver(rules: Rules) -> Solver:
     it reports, and which winning column where the quickest is not found within its
     budget, can still depend on them.
 
-    Its table is a million slots (8 MB of zeroed memory, taken as slots are written) where
-    the compiled solver can pack the board's keys into so few (6x7), else the shared
-    solver's size where the compiled solver runs (7x8: 64 MB at most, given back after the
-    move).  Boards the compiled solver does not take keep the small table: their Python
-    solver allocates it whole, at each move.
+    Its table is a million slots (the process's small table memory, 8 MB: ``ai.tables``,
+    cleared for it) where the compiled solver can pack the board's keys into so few (6x7),
+    else the exact table's size where the compiled solver runs (7x8: the process's 64 MB,
+    cleared for it).  Boards the compiled solver does not take keep the small table: their
+    Python solver allocates it whole, at each move.
     """
-    solver = Solver(rules, use_book=False, table_slots=SIGN_TABLE_SLOTS)
-    if fits_compiled(rules) and solver.table().array is None:  # too few slots for the compiled words
-        solver = Solver(rules, use_book=False)
-    return solver
+    return Solver(rules, use_book=False, table_slots=compact_table_slots(rules))
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ searches the root like any node and names the move that reached the score.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -36,6 +37,7 @@ import numpy as np
 from ai.bitboard import Geometry, fits_compiled, geometry
 from ai.book import EARLY_PLIES, BookError, BookFile, book, canonical_key, early_scores
 from ai.compiled import solver_kernel
+from ai.tables import SIGN_TABLE_SLOTS, TABLE_SLOTS, TABLES, TranspositionTable
 from game.notation import parse_moves
 from game.rules import MAX, Mode, Rules
 
@@ -97,68 +99,10 @@ already known to refute the window cuts at once (an enhanced transposition cutof
 ORDER_EMPTY = 10
 """With more empty cells than this, moves are ordered by the threats they make; nearer
 the end the subtrees are too small to pay for counting them, and centre first is kept."""
-TABLE_SLOTS = 8_388_617
-"""Slots of the exact transposition table: a prime just above 2**23, 8 bytes each (64 MB
-at most; memory is only taken as slots are written)."""
-SIGN_TABLE_SLOTS = 1_048_583
-"""Slots of the table of weak searches that stop at the 8-ply (win/draw/loss) book: a prime."""
 BOOK_PLIES = 12
 """Discs of the positions of the exact opening book."""
 WEAK_BOOK_PLIES = 8
 """Discs of the positions of the win/draw/loss book used in weak mode."""
-
-
-class TranspositionTable:
-    """Bounds of position scores in a fixed number of slots, one packed int per slot.
-
-    A slot holds ``check << DATA_BITS | move << 2 * SCORE_BITS | (lower + offset) <<
-    SCORE_BITS | (upper + offset)``, where ``check = key // slots + 1`` (with the slot
-    index ``key % slots`` it gives back the whole key, and it is never 0, the empty
-    slot); ``move`` is 1 + the rank (centre order) of the best move found, 0 for none.
-    A new entry replaces whatever was in its slot.  On the standard board the slots are
-    8-byte words of a zeroed numpy array, so untouched slots cost no memory; the
-    negamax reads the fields inline, this class only sets them up.
-    """
-
-    SCORE_BITS = 8
-    DATA_BITS = 20  # 4 bits of move rank, two scores
-
-    def __init__(self, slots: int, key_bits: int, offset: int):
-        if offset >= 1 << (self.SCORE_BITS - 1):
-            raise SolverError(f"scores up to {offset} do not fit a transposition table entry")
-        self.slots = slots
-        self.offset = offset
-        largest = (((1 << key_bits) // slots + 1) << self.DATA_BITS) | ((1 << self.DATA_BITS) - 1)
-        self.words: list[int] | memoryview
-        self.array: np.ndarray | None = None
-        """The slots as int64 for the compiled search (None: entries wider than 63 bits)."""
-        if largest < 1 << 64:
-            # numpy's zeroed memory (calloc) is only taken as slots are written, and gets
-            # huge pages where an anonymous mmap does not (1.7x faster compiled search).
-            self._memory: np.ndarray | None = np.zeros(slots, dtype=np.uint64)
-            self.words = self._memory.data.cast("B").cast("Q")
-            if largest < 1 << 63:
-                self.array = self._memory.view(np.int64)
-        else:  # a big board: keys too long for a machine word
-            self._memory = None
-            self.words = [0] * slots
-
-    def lookup(self, key: int) -> tuple[int, int, int] | None:
-        """(lower, upper, move rank or -1) of ``key``, or None (for tests and tools)."""
-        entry = self.words[key % self.slots]
-        if entry >> self.DATA_BITS != key // self.slots + 1:
-            return None
-        score_mask = (1 << self.SCORE_BITS) - 1
-        lower = (entry >> self.SCORE_BITS & score_mask) - self.offset
-        upper = (entry & score_mask) - self.offset
-        return lower, upper, (entry >> 2 * self.SCORE_BITS & 15) - 1
-
-    def __len__(self) -> int:
-        """Slots in use (a scan: for tests and reports, not for the search)."""
-        if self._memory is not None:
-            return int(np.count_nonzero(self._memory))
-        assert isinstance(self.words, list)
-        return self.slots - self.words.count(0)
 
 
 def _trunc_half(value: int) -> int:
@@ -436,7 +380,9 @@ class LimitedSearch(PythonNegamax):
     _core_columns: np.ndarray
     _core_state: np.ndarray
     _stop_flag: np.ndarray
-    _watchdog: _Watchdog | None
+    _watch: _Watch | None
+    _table: TranspositionTable | None
+    busy: bool
 
     def _poll(self, nodes: int) -> None:
         """Give up past the node limit; every ``CHECK_EVERY`` nodes, on a stop request or
@@ -459,6 +405,7 @@ class LimitedSearch(PythonNegamax):
         if limit.nodes is not None and limit.nodes < 0:
             raise ValueError(f"the node limit must be at least 0, not {limit.nodes}")
         self.nodes = 0
+        self.busy = True
         self._should_stop = limit.should_stop
         self._deadline = None if limit.time is None else time.perf_counter() + limit.time
         self._node_limit = solver_kernel.NO_LIMIT if limit.nodes is None else limit.nodes
@@ -467,12 +414,13 @@ class LimitedSearch(PythonNegamax):
 
     def _finish(self) -> None:
         """Forget the limits of the call; stop its watchdog."""
+        self.busy = False
         self._should_stop = None
         self._deadline = None
         self._node_limit = solver_kernel.NO_LIMIT
-        if self._watchdog is not None:
-            self._watchdog.stop()
-            self._watchdog = None
+        if self._watch is not None:
+            _WATCHDOG.unwatch(self._watch)
+            self._watch = None
 
     @property
     def compiled(self) -> bool:
@@ -481,6 +429,8 @@ class LimitedSearch(PythonNegamax):
 
     def _search(self, current: int, mask: int, played: int, alpha: int, beta: int) -> int:
         """``_negamax`` from a root: compiled where it can be, counted in ``self.nodes``."""
+        if self._table is not None:
+            self._table.written()
         array, params = self._array, self._core_params
         if array is None or params is None or self._book_plies >= 0:
             return self._negamax(current, mask, played, alpha, beta)
@@ -490,8 +440,8 @@ class LimitedSearch(PythonNegamax):
             self._deadline += time.perf_counter() - loading
         if run is None:
             return self._negamax(current, mask, played, alpha, beta)
-        if self._watchdog is None and (self._should_stop is not None or self._deadline is not None):
-            self._watchdog = _Watchdog(self._stop_flag, self._should_stop, self._deadline)
+        if self._watch is None and (self._should_stop is not None or self._deadline is not None):
+            self._watch = _WATCHDOG.watch(self._stop_flag, self._should_stop, self._deadline)
         state = self._core_state
         state[solver_kernel.STATE_NODES] = self.nodes
         state[solver_kernel.STATE_LIMIT] = self._node_limit
@@ -502,8 +452,8 @@ class LimitedSearch(PythonNegamax):
         if value == solver_kernel.STOPPED:
             if state[solver_kernel.STATE_REASON] == solver_kernel.REASON_NODE_LIMIT:
                 raise SolverStopped("the solver's node budget ran out")
-            watchdog = self._watchdog
-            if watchdog is not None and watchdog.reason == "time":
+            watch = self._watch
+            if watch is not None and watch.reason == "time":
                 raise SolverStopped("the solver's time budget ran out")
             raise SolverStopped("the solve was cancelled")
         return int(value)
@@ -515,8 +465,10 @@ class Solver(LimitedSearch):
     ``use_book`` (default: on the standard board) stops the search at the opening books.
     The tables hold true bounds of position scores whatever the root, so a player that
     solves one position after another (the moves of a game) reuses what earlier proofs
-    learned; they have a fixed number of slots (``table_slots``) and are never cleared
-    in the middle of a game.
+    learned; they have a fixed number of slots (``table_slots``).  They live in the
+    process's one table memory (``ai.tables.TABLES``): a new solver starts from empty
+    tables, and one whose memory another solver used in between starts empty again
+    (``own_table``: tables of its own, kept whatever other solvers do).
 
     Searches that reach no book run compiled (``ai.compiled.solver_kernel``) when numba is there,
     else (or with ``pure_python``) in this module's ``_negamax``: the same nodes, the
@@ -524,7 +476,13 @@ class Solver(LimitedSearch):
     """
 
     def __init__(
-        self, rules: Rules, *, use_book: bool | None = None, table_slots: int = TABLE_SLOTS, pure_python: bool = False
+        self,
+        rules: Rules,
+        *,
+        use_book: bool | None = None,
+        table_slots: int = TABLE_SLOTS,
+        pure_python: bool = False,
+        own_table: bool = False,
     ):
         if rules.mode is not Mode.CLASSIC or not rules.gravity:
             raise SolverError("the exact solver needs CLASSIC rules with gravity")
@@ -546,12 +504,15 @@ class Solver(LimitedSearch):
         self._board_mask = geo.board_mask
         self._bottom_mask = geo.bottom_mask
         self._threats = geo.threats
-        self._key_bits = rules.cols * geo.height + 1
+        self._key_bits = rules.cols * geo.height + 1  # as table_fits_compiled counts them
         self._etc_below = self.cells - ETC_EMPTY
         self._order_below = self.cells - ORDER_EMPTY
         self._item_shift = self._key_bits + 1  # room for a threat bitboard + 1 (see _negamax)
         self._table_slots = table_slots
+        self._own_table = own_table
         self._tables: dict[bool, TranspositionTable] = {}  # by sign scale (see _use_table)
+        self._table: TranspositionTable | None = None  # the one the search in progress uses
+        self.busy = False  # in the middle of a call (``ai.tables``: its memory is not taken)
         self._words: list[int] | memoryview = []
         self._slots = 1
         self._should_stop: Callable[[], bool] | None = None
@@ -564,7 +525,7 @@ class Solver(LimitedSearch):
         self._core_columns = np.array(self._columns if fits else [], dtype=np.int64)
         self._core_state = np.zeros(3, dtype=np.int64)
         self._stop_flag = np.zeros(1, dtype=np.int64)
-        self._watchdog: _Watchdog | None = None
+        self._watch: _Watch | None = None
         if not pure_python and fits:
             self._core_params = np.array(
                 [
@@ -585,15 +546,23 @@ class Solver(LimitedSearch):
 
     def clear(self) -> None:
         """Forget the transposition tables (they are otherwise kept between calls)."""
+        for table in self._tables.values():
+            TABLES.give_back(table)
         self._tables.clear()
+        self._table = None
         self._words, self._slots, self._array = [], 1, None
 
     def table(self, sign_scale: bool = False) -> TranspositionTable:
-        """The exact table (or the weak searches' sign-scale one), made on first use."""
+        """The exact table (or the weak searches' sign-scale one): this solver's entries, or
+        an empty table where it has none (first use, or its memory served another solver)."""
         found = self._tables.get(sign_scale)
-        if found is None:
+        if found is None or not found.current:
             slots = min(self._table_slots, SIGN_TABLE_SLOTS) if sign_scale else self._table_slots
-            found = self._tables[sign_scale] = TranspositionTable(slots, self._key_bits, self.cells)
+            if self._own_table:
+                found = TranspositionTable(slots, self._key_bits, self.cells)
+            else:
+                found = TABLES.lend(self, slots, self._key_bits, self.cells, beside=self._tables.get(not sign_scale))
+            self._tables[sign_scale] = found
         return found
 
     def _use_table(self, weak: bool, played: int) -> None:
@@ -604,7 +573,7 @@ class Solver(LimitedSearch):
         shares the exact table (its bounds are true score bounds).
         """
         self._set_book(weak, played)
-        table = self.table(sign_scale=self._book_plies == WEAK_BOOK_PLIES)
+        table = self._table = self.table(sign_scale=self._book_plies == WEAK_BOOK_PLIES)
         self._words, self._slots, self._array = table.words, table.slots, table.array
 
     # -- entry points ---------------------------------------------------------------
@@ -905,38 +874,105 @@ class Solver(LimitedSearch):
             return
 
 
-class _Watchdog:
-    """Sets the compiled search's stop flag on a stop request or at the deadline.
+class _Watch:
+    """One compiled search watched: its stop flag, stop request and deadline, and why the
+    watchdog stopped it ("stop", "time"; "" while it has not)."""
 
-    The compiled search holds no GIL and calls no Python: this thread asks
-    ``should_stop`` and reads the clock every few milliseconds instead.
+    def __init__(self, flag: np.ndarray, should_stop: Callable[[], bool] | None, deadline: float | None):
+        self.flag = flag
+        self.should_stop = should_stop
+        self.deadline = deadline
+        self.reason = ""
+
+
+class _Watchdog:
+    """Sets the stop flags of compiled searches on a stop request or at their deadline.
+
+    The compiled search holds no GIL and calls no Python: one thread of the process asks
+    each watched search's ``should_stop`` and reads the clock every few milliseconds
+    instead, and sleeps while no search is watched.  (A thread of its own for every search,
+    started and joined around each null-window search, cost about 0.5 ms each on a loaded
+    machine, a tenth of a ``solve`` of 64 positions.)  A search no longer watched
+    (``unwatch``) has its flag left alone, even by a ``should_stop`` asked just before.
     """
 
     PERIOD = 0.004
 
-    def __init__(self, flag: np.ndarray, should_stop: Callable[[], bool] | None, deadline: float | None):
-        self.reason = ""
-        self._flag = flag
-        self._should_stop = should_stop
-        self._deadline = deadline
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="solver-watchdog", daemon=True)
-        self._thread.start()
+    def __init__(self) -> None:
+        self._watched: list[_Watch] = []
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def forget(self) -> None:
+        """Start again with no watched search and no thread (a forked child's state)."""
+        self._watched = []
+        self._changed = threading.Condition()
+        self._thread = None
+
+    def watch(self, flag: np.ndarray, should_stop: Callable[[], bool] | None, deadline: float | None) -> _Watch:
+        watch = _Watch(flag, should_stop, deadline)
+        with self._changed:
+            self._watched.append(watch)
+            if self._thread is None or not self._thread.is_alive():  # the first, or a forked process
+                self._thread = threading.Thread(target=self._run, name="solver-watchdog", daemon=True)
+                self._thread.start()
+            self._changed.notify()
+        return watch
+
+    def unwatch(self, watch: _Watch) -> None:
+        with self._changed:
+            if watch in self._watched:
+                self._watched.remove(watch)
 
     def _run(self) -> None:
-        while not self._done.wait(self.PERIOD):
-            if self._should_stop is not None and self._should_stop():
-                self.reason = "stop"
-            elif self._deadline is not None and time.perf_counter() > self._deadline:
-                self.reason = "time"
-            else:
-                continue
-            self._flag[0] = 1
-            return
+        while True:
+            with self._changed:
+                while not self._watched:
+                    self._changed.wait()
+            time.sleep(self.PERIOD)
+            with self._changed:
+                watched = list(self._watched)
+            for watch in watched:
+                if watch.should_stop is not None and watch.should_stop():  # outside the lock: it may take a while
+                    reason = "stop"
+                elif watch.deadline is not None and time.perf_counter() > watch.deadline:
+                    reason = "time"
+                else:
+                    continue
+                with self._changed:
+                    if watch in self._watched:  # still searching: stop it
+                        self._watched.remove(watch)
+                        watch.reason = reason
+                        watch.flag[0] = 1
 
-    def stop(self) -> None:
-        self._done.set()
-        self._thread.join()
+
+_WATCHDOG = _Watchdog()
+"""The process's watchdog of compiled solves."""
+if hasattr(os, "register_at_fork"):  # a forked child starts with no watched search and no thread
+    os.register_at_fork(after_in_child=_WATCHDOG.forget)
+
+
+def table_fits_compiled(rules: Rules, slots: int) -> bool:
+    """Whether a table of ``slots`` slots packs ``rules``' keys into the compiled solver's
+    63-bit words (fewer slots leave more of the key to each word's check)."""
+    key_bits = rules.cols * geometry(rules).height + 1
+    return fits_compiled(rules) and TranspositionTable.largest_entry(slots, key_bits) < 1 << 63
+
+
+def compact_table_slots(rules: Rules) -> int:
+    """The slots of a compact table for ``rules``: a million (8 MB, the process's small
+    buffers) where the compiled solver packs the keys into so few words (6x7 and smaller)
+    or does not take the board at all (its Python solver allocates the table whole), else
+    ``TABLE_SLOTS`` (7x8 and 8x7: fewer slots leave the compiled words too short).
+
+    A level's own endgame solves take it (``ai.player.level_solver``), and so does
+    ``solve`` over a list: on 6x7 past the book a solve takes at most about a million
+    nodes, and the 8 MB table answers them 1.8 times faster than the 64 MB one (it stays
+    in the processor's caches) for 3% more nodes (docs/benchmarks.md, "The transposition
+    table")."""
+    if not fits_compiled(rules) or table_fits_compiled(rules, SIGN_TABLE_SLOTS):
+        return SIGN_TABLE_SLOTS
+    return TABLE_SLOTS
 
 
 def _middle(low: int, high: int) -> int:

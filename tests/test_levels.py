@@ -13,7 +13,8 @@ from ai.bitboard import fits_compiled, geometry
 from ai.levels import PRESET_NOTES, PRESETS, Level, describe
 from ai.player import choose_move, level_solver
 from ai.search import MoveOrder, search
-from ai.solver import SIGN_TABLE_SLOTS, SolveLimit
+from ai.solver import SolveLimit
+from ai.tables import SIGN_TABLE_SLOTS
 from game.board import Board
 from game.rules import Rules
 from tests.helpers import CLASSIC_VARIANTS, random_board, variant_id

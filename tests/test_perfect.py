@@ -185,14 +185,16 @@ def test_perfect_off_the_standard_board_plays_expert_and_says_so():
 
 
 def test_pondering_fills_the_tables_for_the_next_move():
-    """After ponder, the answer to a reply costs far fewer solver nodes; same move."""
+    """After ponder, the answer to a reply costs far fewer solver nodes; same move.
+    (The cold answer first: a player's tables are the process's memory, which the next
+    player to solve clears.)"""
     board = Board.from_moves("44444435")
-    pondered = PerfectPlayer()
-    done = pondered.ponder(board.grid, board.rules, board.to_move, should_stop=lambda: False)
-    assert done == len(board.legal_moves())
     reply = board.copy()
     reply.push(2)
     cold = PerfectPlayer().choose(reply.grid, reply.rules, reply.to_move, time_limit=None)
+    pondered = PerfectPlayer()
+    done = pondered.ponder(board.grid, board.rules, board.to_move, should_stop=lambda: False)
+    assert done == len(board.legal_moves())
     warm = pondered.choose(reply.grid, reply.rules, reply.to_move, time_limit=None)
     assert warm.move == cold.move and warm.outcome == cold.outcome
     assert warm.nodes < cold.nodes
@@ -281,7 +283,8 @@ def test_the_next_move_of_a_game_reuses_the_last_proof():
     choice = player.choose(board.grid, rules, board.to_move, time_limit=0.0)
     assert choice.outcome == 1
     board.push(choice.move)
-    board.push(Solver(rules).best_move(*_sides_to_move(player, board)).move)  # the best reply
+    referee = Solver(rules, own_table=True)  # beside the player's tables, not in their memory
+    board.push(referee.best_move(*_sides_to_move(player, board)).move)  # the best reply
     warm = player.choose(board.grid, rules, board.to_move, time_limit=0.0)
     cold = PerfectPlayer().choose(board.grid, rules, board.to_move, time_limit=0.0)
     assert warm.outcome == cold.outcome == 1

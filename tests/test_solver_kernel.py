@@ -58,7 +58,7 @@ def _bits(solver: Solver, board: Board) -> tuple[int, int]:
 
 
 def _pair(rules: Rules) -> tuple[Solver, Solver]:
-    fast, slow = Solver(rules), Solver(rules, pure_python=True)
+    fast, slow = Solver(rules, own_table=True), Solver(rules, pure_python=True, own_table=True)  # side by side
     assert fast.compiled and not slow.compiled
     return fast, slow
 
@@ -179,6 +179,24 @@ def test_a_stop_request_and_a_time_limit_stop_the_compiled_search(fast):
         solver.solve_moves(parse_moves("4453444335343", Rules())).score
         == Solver(Rules(), pure_python=True).solve_moves(parse_moves("4453444335343", Rules())).score
     )
+
+
+def test_a_stop_asked_as_a_solve_ends_never_stops_the_next_one(fast):
+    """One watchdog thread serves every compiled solve of the process: a stop request that
+    says yes just as its solve finishes must not reach the solver's next call (the same
+    stop flag), nor another solver's."""
+    rules = Rules()
+    quick = parse_moves("4453444335343", rules)  # a few thousand nodes: done before the first look, mostly
+    longer = parse_moves("44444666613625222", rules)  # 260,000 nodes: the watchdog looks many times
+    solver, other = Solver(rules), Solver(rules, own_table=True)
+    expected = Solver(rules, own_table=True).solve_moves(longer).score
+    for _ in range(30):
+        try:
+            solver.solve_moves(quick, limit=SolveLimit(should_stop=lambda: True))
+        except SolverStopped:
+            pass
+        for each in (solver, other):
+            assert each.solve_moves(longer, limit=SolveLimit(time=60.0)).score == expected
 
 
 def test_the_pure_python_switch_forces_the_python_path(fast, monkeypatch):

@@ -11,7 +11,15 @@ from typing import TextIO
 
 from ai.book import BookError, book_problems
 from ai.compiled import solver_kernel
-from ai.solver import Solution, SolveLimit, Solver, SolverError, SolverProgress, SolverStopped
+from ai.solver import (
+    Solution,
+    SolveLimit,
+    Solver,
+    SolverError,
+    SolverProgress,
+    SolverStopped,
+    compact_table_slots,
+)
 from game.cli.commands import CommandCode
 from game.cli.errors import CliError
 from game.cli.files import is_terminal, read_line, short
@@ -174,7 +182,7 @@ def run_solve(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     source, game = _solve_input(args, stdin)
     rules = game.game.rules if game is not None else rules_from_args(args)
     try:
-        solver = Solver(rules)
+        solver = Solver(rules, table_slots=compact_table_slots(rules))  # fastest for a list past the book
     except SolverError as error:
         raise CliError(str(error)) from None
     started = last_report = time.perf_counter()

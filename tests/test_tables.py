@@ -1,0 +1,115 @@
+"""One transposition-table memory per process (``ai.tables``): every solver writes the same
+buffers, a solver sees its own entries or none, and a solver in the middle of a call in
+another thread is never robbed of its table."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ai.perfect import PerfectPlayer
+from ai.player import level_solver
+from ai.solver import SolveLimit, Solver
+from ai.tables import SIGN_TABLE_SLOTS, TABLE_SLOTS, TABLES, TableMemory
+from game.board import Board
+from game.notation import parse_moves
+from game.rules import Rules
+
+LINE = "44444666613625222346355722175775115717331"  # a game Perfect won against a perfect opponent
+
+
+def _array(solver: Solver, sign_scale: bool = False) -> np.ndarray:
+    array = solver.table(sign_scale).array
+    assert array is not None
+    return array
+
+
+def test_every_solver_writes_the_same_memory_and_starts_empty():
+    rules = Rules()
+    moves = parse_moves(LINE, rules)[:20]
+    first = Solver(rules)
+    alone = first.solve_moves(moves)
+    assert len(first.table()) > 0
+    second = Solver(rules)
+    assert len(second.table()) == 0  # a new solver sees none of the first one's entries...
+    assert np.shares_memory(_array(first), _array(second))  # ...in the same pages, cleared
+    assert second.solve_moves(moves) == alone  # the same nodes as the first on its fresh table
+    again = first.solve_moves(moves)  # its memory served another solver: empty again
+    assert again == alone
+    allocated = TABLES.resident_bytes()
+    for _ in range(4):
+        Solver(rules).solve_moves(moves)
+    assert allocated == TABLES.resident_bytes() <= 8 * (TABLE_SLOTS + SIGN_TABLE_SLOTS)  # once, whatever the solvers
+
+
+def test_a_solver_keeps_its_entries_while_no_other_uses_the_memory():
+    rules = Rules()
+    moves = parse_moves(LINE, rules)
+    cold = Solver(rules).solve_moves(moves[:22])
+    kept = Solver(rules)
+    kept.solve_moves(moves[:20])
+    warm = kept.solve_moves(moves[:22])
+    assert warm.score == cold.score and warm.nodes < cold.nodes
+
+
+def test_a_levels_endgame_solve_leaves_perfects_tables_alone():
+    """A level's own 6x7 solver (new at every move) takes the small buffer Perfect does not
+    hold: Perfect's win/draw/loss table and its exact one keep their entries."""
+    perfect = PerfectPlayer()
+    for moves in ("44444", LINE[:20]):  # the 8-ply book's scale, then exact scores
+        board = Board.from_moves(moves)
+        perfect.choose(board.grid, board.rules, board.to_move, time_limit=None)
+    before = len(perfect.solver.table(sign_scale=True)), len(perfect.solver.table())
+    assert min(before) > 0
+    board = Board.from_moves(LINE[:20])
+    for _ in range(2):  # two moves, two level solvers
+        level = level_solver(board.rules)
+        level.solve_grid(board.grid, board.to_move, limit=SolveLimit(weak=True))
+        assert len(level.table()) > 0
+        for table in (perfect.solver.table(), perfect.solver.table(sign_scale=True)):
+            assert table.array is not None and not np.shares_memory(_array(level), table.array)
+    assert (len(perfect.solver.table(sign_scale=True)), len(perfect.solver.table())) == before
+
+
+def test_a_solver_in_a_call_is_never_robbed_by_another_thread():
+    """The compiled search's stop request is asked from a watchdog thread: a solve made
+    there (another board, whose keys would corrupt the first one's table) gets a table of
+    its own while the first still searches, and both answers are exact."""
+    rules, other = Rules(), Rules(rows=5, cols=6)
+    moves = parse_moves("44444666613625222", rules)  # 260,000 nodes: several looks at the stop request
+    expected = Solver(rules, own_table=True).solve_moves(moves)
+    outer = Solver(rules)
+    seen: list[tuple[bool, int]] = []
+
+    def stop_request() -> bool:
+        if not seen:
+            inner = Solver(other)
+            score = inner.solve_moves(parse_moves("33443", other)).score
+            seen.append((np.shares_memory(_array(inner), _array(outer)), score))
+        return False
+
+    found = outer.solve_moves(moves, limit=SolveLimit(should_stop=stop_request))
+    assert seen, "the stop request was never asked: the test saw no second thread"
+    shared, score = seen[0]
+    assert not shared
+    assert score == Solver(other, own_table=True).solve_moves(parse_moves("33443", other)).score
+    assert (found.score, found.nodes) == (expected.score, expected.nodes)
+
+
+def test_a_memory_lends_a_free_buffer_first_and_never_one_to_two_tables():
+    memory = TableMemory(sizes=(101, 101, 1009))
+    perfect, level, other = (Solver(Rules(), own_table=True) for _ in range(3))
+    exact = memory.lend(perfect, 1009, 40, 42)
+    sign = memory.lend(perfect, 101, 40, 42, beside=exact)
+    assert exact.slots == 1009 and sign.slots == 101 and not np.shares_memory(exact.array, sign.array)
+    mine = memory.lend(level, 101, 40, 42)  # the small buffer no one holds
+    assert mine.current and sign.current and exact.current
+    assert not np.shares_memory(mine.array, sign.array)
+    level.busy = True  # in a call: never robbed
+    taken = memory.lend(other, 101, 40, 42)  # both small ones held: the one lent longest ago, if free to take
+    assert taken.current and not sign.current and mine.current
+    small = memory.lend(other, 50, 40, 42, beside=taken)  # not its other table's: the big buffer
+    assert small.current and not exact.current and taken.current
+    other.busy = True
+    robbed = memory.lend(perfect, 101, 40, 42)  # every buffer held by a solver in a call: its own
+    assert robbed.current and mine.current and taken.current and small.current
+    assert not any(np.shares_memory(robbed.array, table.array) for table in (mine, taken, small))
