@@ -282,6 +282,7 @@ class OpeningBook:
         self._signed = which is not BookFile.PLY_8  # the 12-ply files store signed 32-bit keys
         self._mask = -1 if which.has_distances else ~3  # a packed record's low two bits are its value
         self._index: np.ndarray | None = None  # native int64 keys of every BLOCK-th record
+        self._bytes: np.ndarray | None = None  # the mapped file as bytes, for the compiled solver
         self._error: BookError | None = None
         self._ready = False  # checked and mapped
         self._lock = threading.Lock()
@@ -457,6 +458,17 @@ class OpeningBook:
     def __len__(self) -> int:
         self.check()
         return self.stored_count()
+
+    def searched_view(self) -> tuple[np.ndarray, np.ndarray]:
+        """(the sparse index, the file's bytes) for a search that looks positions up itself
+        (``ai.compiled.solver_kernel.book_lookup``): the keys of every ``BLOCK``-th record and
+        the mapped file, read-only, nothing copied (the pages a look-up reads are counted
+        in the process's memory, as the system's page cache holds them)."""
+        self.check()
+        assert self._index is not None and self._mapped is not None
+        if self._bytes is None:
+            self._bytes = np.frombuffer(self._mapped, dtype=np.uint8)
+        return self._index, self._bytes
 
     def stored_count(self) -> int:
         """The records in the mapped file, trusted or not (for the checks themselves)."""

@@ -101,6 +101,12 @@ ORDER_EMPTY = 10
 the end the subtrees are too small to pay for counting them, and centre first is kept."""
 BOOK_PLIES = 12
 """Discs of the positions of the exact opening book."""
+NEAR_BOOK = 3
+"""A search this many discs or fewer from the book it stops at takes a few hundred nodes at
+most: where the compiled search is not loaded yet, the Python one runs it rather than load
+it (about 0.05 s), so a question the books answer loads neither llvmlite nor numba."""
+NO_BOOK = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint8))
+"""The compiled search's book (index, bytes) where it reads none."""
 WEAK_BOOK_PLIES = 8
 """Discs of the positions of the win/draw/loss book used in weak mode."""
 
@@ -381,6 +387,8 @@ class LimitedSearch(PythonNegamax):
     _core_state: np.ndarray
     _stop_flag: np.ndarray
     _watch: _Watch | None
+    _book_view: tuple[np.ndarray, np.ndarray]
+    _book_record: int
     _table: TranspositionTable | None
     busy: bool
 
@@ -432,8 +440,10 @@ class LimitedSearch(PythonNegamax):
         if self._table is not None:
             self._table.written()
         array, params = self._array, self._core_params
-        if array is None or params is None or self._book_plies >= 0:
+        if array is None or params is None:
             return self._negamax(current, mask, played, alpha, beta)
+        if 0 <= self._book_plies - played <= NEAR_BOOK and not solver_kernel.LOADER.is_ready():
+            return self._negamax(current, mask, played, alpha, beta)  # a few hundred nodes: no kernel to load for them
         loading = None if solver_kernel.LOADER.is_ready() else time.perf_counter()
         run = solver_kernel.LOADER.kernel()
         if loading is not None and self._deadline is not None:  # its one-time cost is not the call's
@@ -447,7 +457,12 @@ class LimitedSearch(PythonNegamax):
         state[solver_kernel.STATE_LIMIT] = self._node_limit
         state[solver_kernel.STATE_REASON] = 0
         flag = self._stop_flag
-        value = run(array, self._slots, params, self._core_columns, state, flag, current, mask, played, alpha, beta, -1)
+        params[solver_kernel.P_BOOK_PLIES] = self._book_plies  # the book of ``_book_view``, or none (-1)
+        params[solver_kernel.P_BOOK_RECORD] = self._book_record
+        columns, (index, book) = self._core_columns, self._book_view
+        value = run(
+            array, self._slots, params, columns, state, flag, index, book, current, mask, played, alpha, beta, -1
+        )
         self.nodes = int(state[solver_kernel.STATE_NODES])
         if value == solver_kernel.STOPPED:
             if state[solver_kernel.STATE_REASON] == solver_kernel.REASON_NODE_LIMIT:
@@ -537,11 +552,15 @@ class Solver(LimitedSearch):
                     self._etc_below,
                     self._order_below,
                     rules.cols,
+                    -1,  # the book's disc count and its bytes a record, set for each search (``_search``)
+                    0,
                 ],
                 dtype=np.int64,
             )
         self._book_plies = -1  # the disc count at which ``_book_score`` answers (-1: none)
         self._book_score: Callable[[int, int], int | None] | None = None
+        self._book_view = NO_BOOK  # the book's index and bytes for the compiled search (``OpeningBook.searched_view``)
+        self._book_record = 0
         self.book_note: str | None = None  # why a book was left out (then solves take longer)
 
     def clear(self) -> None:
@@ -627,9 +646,9 @@ class Solver(LimitedSearch):
                 if limit.weak:
                     return Analysis({col: 1}, spent)
                 scores[col] = (self.cells + 1 - mask.bit_count()) // 2
-                continue
-            if (mask | bit).bit_count() == self.cells:
+            elif (mask | bit).bit_count() == self.cells:
                 scores[col] = 0
+            if col in scores:
                 continue
             left = None
             if deadline is not None:
@@ -857,7 +876,7 @@ class Solver(LimitedSearch):
     def _set_book(self, weak: bool, played: int) -> None:
         """Choose the book the search stops at: the 8-ply one for a weak solve from at most
         8 discs, else the 12-ply one from at most 12 discs; none off the standard board."""
-        self._book_plies, self._book_score = -1, None
+        self._book_plies, self._book_score, self._book_view = -1, None, NO_BOOK
         if not self.use_book or played > BOOK_PLIES:
             return
 
@@ -871,6 +890,8 @@ class Solver(LimitedSearch):
             # At an even disc count the side to move is the first player: current = first.
             self._book_plies = plies
             self._book_score = lambda current, mask, found=opening_book: found.score(current, current ^ mask)
+            self._book_view = opening_book.searched_view()  # the compiled search looks positions up itself
+            self._book_record = which.record_bytes
             return
 
 

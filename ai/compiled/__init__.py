@@ -19,7 +19,8 @@ contract of each, stated here once:
 
 - ``solver_kernel.negamax`` is ``ai.solver.PythonNegamax._negamax`` node for node: the
   same move order, the same score, the same node count, the same transposition-table
-  words (both write the one numpy table), and a node limit stops both at the same node.
+  words (both write the one numpy table), the same opening-book answers where a search
+  stops at a book, and a node limit stops both at the same node.
   Held by tests/test_solver_kernel.py (seeded positions of several boards, the
   benchmark positions) and tests/test_one_home.py (a recorded set: column scores, moves
   and node counts per preset).

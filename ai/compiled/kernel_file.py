@@ -216,8 +216,9 @@ def build(spec: KernelSpec[Any]) -> KernelCode:
         name = function.__name__
         names[name] = jit(FunctionType(function.__code__, names, name, function.__defaults__))
     names["popcount"] = _native_popcount()
-    i64, ptr = nb.types.int64, nb.types.CPointer(nb.types.int64)
-    signature = i64(*(ptr if kind == "p" else i64 for kind in spec.args))
+    i64 = nb.types.int64
+    kinds = {"p": nb.types.CPointer(i64), "b": nb.types.CPointer(nb.types.uint8), "i": i64}
+    signature = i64(*(kinds[kind] for kind in spec.args))
     entry = spec.wrapper(names[spec.entry], nb.carray)
     return machine_code(nb.cfunc(signature, nopython=True, error_model="numpy")(entry))
 
@@ -481,7 +482,7 @@ class LoadedKernel:
         address = self._engine.get_function_address(kernel.symbol)
         if not address:
             raise KernelFileError(f"the kernel has no entry {kernel.symbol}")
-        kinds = [ctypes.c_void_p if kind == "p" else ctypes.c_int64 for kind in args]
+        kinds = [ctypes.c_int64 if kind == "i" else ctypes.c_void_p for kind in args]
         self.entry: Callable[..., int] = ctypes.CFUNCTYPE(ctypes.c_int64, *kinds)(address)
 
     def watch_first_call(self, watch: Callable[[], AbstractContextManager[object]]) -> None:
@@ -513,6 +514,17 @@ def addresses(*arrays: np.ndarray) -> list[int]:
     return [int(array.ctypes.data) for array in arrays]
 
 
+def byte_address(array: np.ndarray) -> int:
+    """The data address of a byte array a compiled search only reads (a ``b`` argument).
+
+    Raises:
+        TypeError: it is not C-contiguous uint8.
+    """
+    if array.dtype != np.uint8 or not array.flags.c_contiguous:
+        raise TypeError("the compiled search takes C-contiguous uint8 arrays for bytes")
+    return int(array.ctypes.data)
+
+
 K = TypeVar("K", bound=LoadedKernel)
 
 
@@ -523,7 +535,8 @@ class KernelSpec(Generic[K]):
     ``entry`` is the kernel's search, ``helpers`` the module's functions it calls (compiled
     with it, beside ``ai.compiled.bits``'s); ``wrapper(search, carray)`` makes the C entry
     from the compiled search; ``args`` are the entry's arguments, ``p`` a pointer to int64s,
-    ``i`` an int64; ``loaded`` is how callers get the machine code (a ``LoadedKernel``)."""
+    ``b`` a pointer to bytes, ``i`` an int64; ``loaded`` is how callers get the machine
+    code (a ``LoadedKernel``)."""
 
     name: str
     core: ModuleType

@@ -1,12 +1,14 @@
 """The exact solver's kernel: ``ai.solver``'s negamax, node for node, compiled by numba.
 
-``ai.solver.Solver`` calls ``LOADER.kernel()`` for every search that reaches no opening
-book (from 13 discs on the standard board, every search on other boards) and falls back
-to its own pure-Python negamax, the reference, when the kernel is not there.  It is the
-same search, node for node (the contract, and the tests that hold it: ``ai.compiled``),
-on the same table (the numpy array of ``ai.solver.TranspositionTable``); only the
-recursion is an explicit stack, because numba cannot load a cached recursive function
-(numba issue 6061: a crash on the second run).
+``ai.solver.Solver`` calls ``LOADER.kernel()`` for every search of a board whose positions
+fit 64 bits and falls back to its own pure-Python negamax, the reference, when the kernel
+is not there.  It is the same search, node for node (the contract, and the tests that hold
+it: ``ai.compiled``), on the same table (the numpy array of ``ai.tables.TranspositionTable``);
+only the recursion is an explicit stack, because numba cannot load a cached recursive
+function (numba issue 6061: a crash on the second run).  On the standard board it reads
+the opening book a search stops at itself (``book_score``: the 8-ply book in a weak
+search, the 12-ply distance book in an exact one), from the mapped file and its sparse
+index (``ai.book.OpeningBook.searched_view``), as ``ai.book`` reads them.
 
 ``LOADER`` is this kernel's ``ai.compiled.kernel_file.KernelLoader`` (the loading rules
 are written there): ``prepare()`` loads the kernel file (about 0.05 s) or compiles and
@@ -26,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ai.compiled.bits import popcount, threats
-from ai.compiled.kernel_file import KernelLoader, KernelSpec, LoadedKernel, addresses
+from ai.compiled.kernel_file import KernelLoader, KernelSpec, LoadedKernel, addresses, byte_address
 
 STOPPED = -(1 << 20)
 """What the kernel returns when it gave up (``state[STATE_REASON]`` says why)."""
@@ -39,8 +41,25 @@ NO_LIMIT = (1 << 62) - 1
 STATE_NODES, STATE_LIMIT, STATE_REASON = 0, 1, 2
 REASON_FLAG, REASON_NODE_LIMIT = 1, 2
 # The kernel's parameters (an int64 array), from the solver's geometry.
-P_CELLS, P_BOARD, P_BOTTOM, P_HEIGHT, P_CONNECT, P_ETC_BELOW, P_ORDER_BELOW, P_COLUMNS = range(8)
-PARAMS = 8
+(
+    P_CELLS,
+    P_BOARD,
+    P_BOTTOM,
+    P_HEIGHT,
+    P_CONNECT,
+    P_ETC_BELOW,
+    P_ORDER_BELOW,
+    P_COLUMNS,
+    P_BOOK_PLIES,
+    P_BOOK_RECORD,
+) = range(10)
+PARAMS = 10
+"""``params[P_BOOK_PLIES]``: the disc count at which the book answers (8 or 12 on the standard
+board, -1: none); ``params[P_BOOK_RECORD]``: its file's bytes a record (3 or 5)."""
+BOOK_BLOCK = 1024
+"""Records between two keys of a book's sparse index (``ai.book.BLOCK``)."""
+NOT_IN_BOOK = -(1 << 40)
+"""What a book look-up gives for a position the book does not hold."""
 
 Int64Array = npt.NDArray[np.int64]
 
@@ -92,6 +111,90 @@ def slot_and_check(key: int, slots: int, reciprocal: float) -> tuple[int, int]:
     return slot, check + 1
 
 
+def book_code(first: int, mask: int, height: int, ncols: int, mirror: bool) -> int:
+    """The Huffman key of a standard-board position (``ai.book.huffman_key``): each column
+    from the left (from the right: ``mirror``) bottom up, ``10`` a first-player disc, ``11``
+    a second-player one, ``0`` the column's end, and one ``0`` more at the very end."""
+    code = 0
+    full = (1 << height) - 1
+    for index in range(ncols):
+        shift = (ncols - 1 - index if mirror else index) * height
+        column = (mask >> shift) & full
+        own = (first >> shift) & full
+        row = 0
+        while (column >> row) & 1:
+            code = (code << 2) | (2 if (own >> row) & 1 else 3)
+            row += 1
+        code <<= 1
+    return code << 1
+
+
+def record_key(data: npt.NDArray[np.uint8], record: int, size: int) -> int:
+    """The key of record ``record`` of a book file's bytes (``ai.book``'s layouts): a 3-byte
+    record (the 8-ply book) is big-endian with its value in the low two bits, a 5-byte one
+    (the 12-ply distance book) a signed big-endian 4-byte key and a value byte."""
+    at = record * size
+    if size == 3:
+        return ((int(data[at]) << 16) | (int(data[at + 1]) << 8) | int(data[at + 2])) & ~3
+    key = (int(data[at]) << 24) | (int(data[at + 1]) << 16) | (int(data[at + 2]) << 8) | int(data[at + 3])
+    return key - (1 << 32) if key >= 1 << 31 else key
+
+
+def book_lookup(index: Int64Array, data: npt.NDArray[np.uint8], size: int, key: int) -> int:
+    """The value code stored with ``key`` in a book file, or ``NOT_IN_BOOK``: the block the
+    sparse ``index`` (every ``BOOK_BLOCK``-th record's key) points to, searched by halves
+    (``ai.book.OpeningBook._find``).  A 3-byte record's code is its low two bits (1 a loss
+    for the first player), a 5-byte record's its signed last byte."""
+    low, high = 0, len(index)  # the last block whose first key is not above ``key``
+    while low < high:
+        middle = (low + high) // 2
+        if index[middle] <= key:
+            low = middle + 1
+        else:
+            high = middle
+    if low == 0:
+        return NOT_IN_BOOK
+    start = (low - 1) * BOOK_BLOCK
+    low, high = start, min(start + BOOK_BLOCK, len(data) // size)
+    while low < high:  # the first record whose key is not below ``key``
+        middle = (low + high) // 2
+        if record_key(data, middle, size) < key:
+            low = middle + 1
+        else:
+            high = middle
+    if low == start + BOOK_BLOCK or low * size >= len(data) or record_key(data, low, size) != key:
+        return NOT_IN_BOOK
+    if size == 3:
+        return int(data[low * size + 2]) & 3
+    value = int(data[low * size + 4])
+    return value - 256 if value >= 128 else value
+
+
+def book_score(
+    index: Int64Array, data: npt.NDArray[np.uint8], size: int, first: int, mask: int, height: int, ncols: int
+) -> int:
+    """The book's score of a standard-board position of its discs (the first player to move),
+    tried as it is and as its mirror image (``ai.book.OpeningBook.score``): the 8-ply book's
+    1/0/-1 (a position it leaves out is a win), the 12-ply distance book's exact score, or
+    ``NOT_IN_BOOK`` (that book leaves out some positions: the search goes on)."""
+    for mirror in (False, True):
+        key = book_code(first, mask, height, ncols, mirror)
+        if size == 5 and key >= 1 << 31:  # the 12-ply files store signed 32-bit keys
+            key -= 1 << 32
+        found = book_lookup(index, data, size, key)
+        if found != NOT_IN_BOOK:
+            if size == 3:
+                return -found  # 0 a draw, 1 a loss for the first player
+            if found == 0:
+                return 0
+            played = popcount(mask)
+            half = (height - 1) * ncols // 2
+            if found > 0:  # the first player wins ``100 - found`` plies from now
+                return half + 1 - (played + 100 - found + 1) // 2
+            return -(half + 1 - (played + 100 + found) // 2)
+    return 1 if size == 3 else NOT_IN_BOOK
+
+
 def negamax(
     words: Int64Array,
     slots: int,
@@ -100,6 +203,8 @@ def negamax(
     state: Int64Array,
     flag: Int64Array,
     scratch: Int64Array,
+    book_index: Int64Array,
+    book: npt.NDArray[np.uint8],
     current0: int,
     mask0: int,
     played0: int,
@@ -137,6 +242,8 @@ def negamax(
     etc_below = params[P_ETC_BELOW]
     order_below = params[P_ORDER_BELOW]
     ncols = params[P_COLUMNS]
+    book_plies = params[P_BOOK_PLIES]
+    book_record = params[P_BOOK_RECORD]
     reciprocal = 1.0 / slots  # for the slot and check of a key (see slot_and_check)
     frame = scratch[0]  # (depth, FIELDS): the stack's frames
     prio = scratch[1]  # ((64 - threats made) << 4 | rank), sorted
@@ -161,17 +268,23 @@ def negamax(
         opponent_wins = a_wins
         pushed = False
         done = False
-        possible = (mask + bottom_mask) & board_mask
-        if opponent_wins < 0:
-            opponent_wins = threats(current ^ mask, board_mask ^ mask, height, connect, 1)
-        forced = possible & opponent_wins
         moves = 0
-        if forced:
-            if forced & (forced - 1):  # two threats to block: lost next move
-                value = -((cells - played) // 2)
+        if played == book_plies:  # the opening book's score ends the node, where it has one
+            found = book_score(book_index, book, book_record, current, mask, height, ncols)
+            if found != NOT_IN_BOOK:
+                value = found
                 done = True
-            else:
-                possible = forced
+        possible = (mask + bottom_mask) & board_mask
+        if not done:
+            if opponent_wins < 0:
+                opponent_wins = threats(current ^ mask, board_mask ^ mask, height, connect, 1)
+            forced = possible & opponent_wins
+            if forced:
+                if forced & (forced - 1):  # two threats to block: lost next move
+                    value = -((cells - played) // 2)
+                    done = True
+                else:
+                    possible = forced
         if not done:
             moves = possible & ~(opponent_wins >> 1)  # never under an opponent threat
             if moves == 0:
@@ -338,7 +451,7 @@ def negamax(
 
 class SolverKernel(LoadedKernel):
     """The solver's machine code as ``ai.solver`` calls it: ``kernel(words, slots, params,
-    columns, state, flag, current, mask, played, alpha, beta, wins)``, ``negamax``'s
+    columns, state, flag, book_index, book, current, mask, played, alpha, beta, wins)``, ``negamax``'s
     arguments without its scratch rows (allocated here)."""
 
     def __call__(  # the solver's arrays, not raw addresses
@@ -349,6 +462,8 @@ class SolverKernel(LoadedKernel):
         columns: np.ndarray,
         state: np.ndarray,
         flag: np.ndarray,
+        book_index: np.ndarray,
+        book: np.ndarray,
         current: int,
         mask: int,
         played: int,
@@ -358,12 +473,13 @@ class SolverKernel(LoadedKernel):
     ) -> int:
         depth = int(params[P_CELLS]) - int(played) + 2  # the most plies still to come, + 2
         scratch = np.zeros((3, depth, FIELDS), np.int64)
-        words_p, params_p, columns_p, state_p, flag_p, scratch_p = addresses(
-            words, params, columns, state, flag, scratch
+        words_p, params_p, columns_p, state_p, flag_p, scratch_p, index_p = addresses(
+            words, params, columns, state, flag, scratch, book_index
         )
+        book_p = byte_address(book)
         result: int = self.entry(
             words_p, len(words), slots, params_p, columns_p, len(columns), state_p, flag_p, scratch_p, depth,
-            current, mask, played, alpha, beta, wins,
+            index_p, len(book_index), book_p, len(book), current, mask, played, alpha, beta, wins,
         )  # fmt: skip
         return result
 
@@ -372,8 +488,9 @@ def c_entry(search: Any, carray: Any) -> Any:
     """The C-callable entry ``ai.compiled.kernel_file`` compiles: ``negamax`` over plain pointers."""
 
     def entry(  # type: ignore[no-untyped-def]
-        words_p, n_words, slots, params_p, columns_p, n_columns, state_p, flag_p, scratch_p, depth, c, m, p, a, b, w
-    ):
+        words_p, n_words, slots, params_p, columns_p, n_columns, state_p, flag_p, scratch_p, depth, index_p, n_index,
+        book_p, n_book, c, m, p, a, b, w,
+    ):  # fmt: skip
         return search(
             carray(words_p, (n_words,)),
             slots,
@@ -382,6 +499,8 @@ def c_entry(search: Any, carray: Any) -> Any:
             carray(state_p, (3,)),
             carray(flag_p, (1,)),
             carray(scratch_p, (3, depth, FIELDS)),
+            carray(index_p, (n_index,)),
+            carray(book_p, (n_book,)),
             c,
             m,
             p,
@@ -397,13 +516,13 @@ SPEC = KernelSpec(
     name="solver",
     core=sys.modules[__name__],
     entry="negamax",
-    helpers=("slot_and_check",),
+    helpers=("slot_and_check", "book_code", "record_key", "book_lookup", "book_score"),
     wrapper=c_entry,
-    args="piippipppiiiiiii",
+    args="piippipppipibiiiiiii",
     loaded=SolverKernel,
 )
 """What ``ai.compiled.kernel_file`` compiles from this module, and the entry's arguments
-(p: a pointer to int64s, i: an int64)."""
+(p: a pointer to int64s, b: a pointer to bytes, i: an int64)."""
 
 LOADER = KernelLoader(SPEC, "solver")
 """The kernel of this process: ``LOADER.kernel()`` loads it on first use (about 0.05 s;
