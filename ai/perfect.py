@@ -40,7 +40,8 @@ class PerfectChoice:
 
     ``outcome`` is 1/0/-1 (win/draw/loss for the side to move, with perfect play);
     ``score`` the exact benchmark score where it was found in time, else None;
-    ``scores`` the exact score of every column found in time.
+    ``scores`` the exact score of each column scored: every column, unless the time or
+    the nodes ran out first, or (at 12 discs) the look ended at the book's best one.
     """
 
     move: int
@@ -123,7 +124,8 @@ class PerfectPlayer:
         needs it).  What is already known narrows it: at 12 discs the book's score, later
         the outcome this player's previous move kept (the opponent's reply cannot make
         it worse).  Then, with the time left, exact column scores pick the quickest win or
-        slowest loss.  Ties go to the centre.
+        slowest loss.  Ties go to the centre.  At 12 discs the book's score is the best
+        column's, so the look ends at the first column (centre first) that scores it.
 
         Raises:
             NotStandardError: ``rules`` are not the standard board.
@@ -149,8 +151,11 @@ class PerfectPlayer:
         bits = dict(children)
         if outcome != 0:  # the quickest win / slowest loss, with the time and nodes left
             left = None if deadline is None else deadline - time.perf_counter()
-            analysis = solver.analyze(
-                current, mask, limit=SolveLimit(time=left, nodes=node_limit, should_stop=should_stop)
+            analysis = solver.analyze(  # at 12 discs the book's score is the best column's: its first ends the look
+                current,
+                mask,
+                limit=SolveLimit(time=left, nodes=node_limit, should_stop=should_stop),
+                enough=solver.book_score(current, mask),
             )
             nodes += analysis.nodes
             if analysis.stopped is not None and should_stop is not None and should_stop():

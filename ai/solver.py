@@ -608,6 +608,7 @@ class Solver(LimitedSearch):
         mask: int,
         *,
         limit: SolveLimit = NO_LIMIT,
+        enough: int | None = None,
     ) -> Analysis:
         """Score every playable column, centre first: a column that wins at once gets the
         win score, any other the negation of the score of the position it leaves (Pons'
@@ -622,6 +623,9 @@ class Solver(LimitedSearch):
         Args:
             limit: its time and nodes are for the whole look (each column's solve gets
                 what is left); ``should_stop`` is polled during each solve.
+            enough: the position's own score where it is known (no column scores more):
+                the look ends at the first column that scores it, the centre-most best
+                one, which is the one a whole look would rank first (``PerfectPlayer``).
 
         Returns:
             An ``Analysis``; where the time or the nodes ran out, or ``should_stop`` said
@@ -649,6 +653,8 @@ class Solver(LimitedSearch):
             elif (mask | bit).bit_count() == self.cells:
                 scores[col] = 0
             if col in scores:
+                if enough is not None and scores[col] >= enough:
+                    return Analysis(scores, spent)
                 continue
             left = None
             if deadline is not None:
@@ -666,6 +672,8 @@ class Solver(LimitedSearch):
                 return Analysis(scores, spent + self.nodes, stopped)
             spent += child.nodes
             scores[col] = -child.score
+            if enough is not None and scores[col] >= enough:
+                break  # no later column scores more: the best, centre first
         return Analysis(scores, spent)
 
     def book_score(self, current: int, mask: int) -> int | None:
