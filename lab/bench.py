@@ -30,7 +30,8 @@ from ai.levels import PRESETS
 from ai.perfect import PerfectPlayer
 from ai.player import choose_move
 from ai.search import search
-from ai.solver import SolveLimit, Solver
+from ai.solver import SolveLimit, Solver, compact_table_slots
+from ai.tables import SIGN_TABLE_SLOTS, TABLE_SLOTS, TableMemory
 from ai.tree import DEFAULT_BUDGET, minimal_tree
 from game.app.worker import AIWorker
 from game.app.worker_protocol import JobResult, SearchJob, TreeReady
@@ -227,16 +228,19 @@ def bench_play(repeat: int) -> None:
     )
 
 
-def bench_presets_in_worker(games: int) -> None:
+def bench_presets_in_worker(games: int, slowest: int = 12) -> None:
     """Every preset's moves as the window gets them: a ``SearchJob`` to the AI worker
-    process (a tree asked for, as the play screen asks), timed from the job sent to the
-    answer; the next move waits until the tree has arrived too (a person's thinking time).
-    Each preset plays itself from ``games`` seeded openings, on 6x7 and 7x8."""
+    process (a tree asked for, as the play screen asks), each move's CPU in the worker (all
+    its threads, from the job taken to the answer sent: ``JobResult.cpu_seconds``) and its
+    wall time from the job sent to the answer; the next move waits until the tree has
+    arrived too (a person's thinking time).  Each preset plays itself from ``games`` seeded
+    openings, on 6x7 and 7x8.  Then the ``slowest`` moves by CPU, named by position."""
     import random
 
-    print("\n## Every preset's moves in the AI worker process (job sent to answer; the tree follows)")
+    print("\n## Every preset's moves in the AI worker process (CPU in the worker; wall: job sent to answer)")
     worker = AIWorker(use_process=True)
     rows = []
+    moves_seen: list[tuple[float, float, str, str, str, int, str]] = []  # cpu, wall, board, preset, moves, nodes, by
     try:
         # The worker's start and its kernel files' loading are not a move's: one job first.
         warm = Board.from_moves("4453443352")
@@ -249,50 +253,73 @@ def bench_presets_in_worker(games: int) -> None:
         time.sleep(1.0)  # the kernels load in the worker's background (files ``main`` made): a moment
         for board_name, rules in (("6x7", STANDARD), ("7x8", Rules(rows=7, cols=8))):
             for preset, level in PRESETS.items():
-                answers: list[float] = []
+                cpus: list[float] = []
+                walls: list[float] = []
                 trees: list[float] = []
-                slowest = ""
                 for game in range(games):
                     rng = random.Random(100 + game)
                     board = Board(rules)
                     board.push(rng.choice(board.legal_moves()))
                     while not board.is_game_over():
-                        events: list[Any] = []
                         worker.submit(SearchJob(board.grid.copy(), rules, board.to_move, level=level), None)
                         started = time.perf_counter()
                         answered = tree = None
                         while answered is None or (worker.receiving and tree is None):
                             for _, event in worker.poll():
-                                events.append(event)
                                 now = time.perf_counter() - started
                                 if isinstance(event, JobResult):
                                     answered = (now, event)
                                 elif isinstance(event, TreeReady):
                                     tree = now
                             time.sleep(0.001)
-                        seconds, result = answered
-                        if not answers or seconds > max(answers):
-                            slowest = f"{board.ply} discs, {result.answer.decided_by.value}"
-                        answers.append(seconds)
+                        wall, result = answered
+                        cpus.append(result.cpu_seconds)
+                        walls.append(wall)
+                        answer = result.answer
+                        moves_seen.append(
+                            (
+                                result.cpu_seconds,
+                                wall,
+                                board_name,
+                                preset,
+                                board.moves_string() or "-",
+                                answer.nodes,
+                                answer.decided_by.value,
+                            )
+                        )
                         if tree is not None:
                             trees.append(tree)
-                        assert result.answer.move is not None
-                        board.push(result.answer.move)
+                        assert answer.move is not None
+                        board.push(answer.move)
+                worst = max(m for m in moves_seen if m[2] == board_name and m[3] == preset)
                 rows.append(
                     [
                         board_name,
                         preset,
-                        str(len(answers)),
-                        f"{statistics.median(answers):.3f}",
-                        f"{max(answers):.3f}",
+                        str(len(cpus)),
+                        f"{statistics.median(cpus):.3f}",
+                        f"{max(cpus):.3f}",
+                        f"{statistics.median(walls):.3f}",
+                        f"{max(walls):.3f}",
                         f"{statistics.median(trees):.2f}" if trees else "-",
-                        slowest,
+                        f"{len(worst[4]) if worst[4] != '-' else 0} discs, {worst[6]}",
                     ]
                 )
                 print("  " + "  ".join(rows[-1]), flush=True)
     finally:
         worker.shutdown()
-    print(table(["board", "preset", "moves", "median s", "max s", "tree median s", "slowest move"], rows))
+    headers = ["board", "preset", "moves", "cpu median s", "cpu max s", "wall median s", "wall max s", "tree median s"]
+    print(table([*headers, "slowest move (cpu)"], rows))
+    print(f"\nThe {slowest} slowest moves by CPU in the worker:")
+    ranked = sorted(moves_seen, reverse=True)[:slowest]
+    print(
+        table(
+            ["board", "preset", "position (moves)", "cpu s", "wall s", "nodes", "decided by"],
+            [[b, p, m, f"{c:.3f}", f"{w:.3f}", f"{n:,}", d] for c, w, b, p, m, n, d in ranked],
+        )
+    )
+    over = sum(1 for move in moves_seen if move[0] > 0.2)
+    print(f"{len(moves_seen)} moves; {over} over 0.2 s of CPU")
 
 
 def bench_tree(repeat: int) -> None:
@@ -362,6 +389,71 @@ def bench_solver(full: bool) -> None:
             ]
         )
     print(table(["file", "positions", "correct", "mean ms", "max ms", "mean nodes"], rows))
+
+
+TABLE_SIZES = (8_388_617, 4_194_319, 2_097_169, 1_048_583, 524_309, 262_147)
+"""Slots of the tables ``bench_table`` compares (primes; the first is ``ai.tables.TABLE_SLOTS``,
+the fourth ``SIGN_TABLE_SLOTS``, the compact table of ``ai.solver.compact_table_slots``)."""
+
+
+def bench_table(repeat: int) -> None:
+    """The solver's speed by the size of its transposition table: seeded positions past the
+    book solved one after another on one solver (as ``solve`` does), its table touched first
+    (no first-touch cost in the figures), the best of ``repeat`` runs: CPU, nodes, nodes/s;
+    then what clearing a table of each of the process's sizes costs."""
+    import random
+
+    print("\n## The transposition table's size (positions solved one after another on one solver)")
+    groups: list[tuple[str, list[Board]]] = []
+    for plies, count, seed in ((13, 64, 48), (16, 64, 49), (22, 200, 50)):
+        rng = random.Random(seed)
+        boards: list[Board] = []
+        while len(boards) < count:
+            board = Board()
+            board.push_random(rng, plies)
+            if not board.is_game_over() and board.ply == plies:
+                boards.append(board)
+        groups.append((f"{count} x {plies} discs", boards))
+    solver_kernel.LOADER.prepare()
+    rows = []
+    for slots in TABLE_SIZES:
+        for name, boards in groups:
+            best, nodes = float("inf"), 0
+            for _ in range(max(1, repeat)):
+                solver = Solver(STANDARD, table_slots=slots, own_table=True)
+                words = solver.table().array
+                assert words is not None
+                words[:] = 0  # its pages taken before the clock runs
+                started, nodes = time.process_time(), 0
+                for board in boards:
+                    nodes += solver.solve_grid(board.grid, board.to_move).nodes
+                best = min(best, time.process_time() - started)
+            megabytes = slots * 8 / (1 << 20)
+            rows.append(
+                [f"{slots:,}", f"{megabytes:.0f}", name, f"{best * 1000:.0f}", f"{nodes:,}", f"{nodes / best:,.0f}"]
+            )
+    print(table(["slots", "MB", "positions", "cpu ms", "nodes", "nodes/s"], rows))
+    print(f"solve's table on 6x7 (compact_table_slots): {compact_table_slots(STANDARD):,} slots")
+    print("\nClearing a buffer of the process's table memory as it changes hands (its pages written first):")
+    memory = TableMemory()
+    for slots in (SIGN_TABLE_SLOTS, TABLE_SLOTS):
+        holders = [Solver(STANDARD, own_table=True) for _ in range(2)]
+        for turn in range(max(1, repeat)):
+            lent = memory.lend(holders[turn % 2], slots, 50, 42)
+            assert lent.array is not None
+            lent.array[::512] = 1  # a word on every page
+            lent.written()
+            started = time.process_time()
+            again = memory.lend(holders[(turn + 1) % 2], slots, 50, 42)
+            cleared = time.process_time() - started
+            assert again.array is not None
+            started = time.process_time()
+            again.array[::512] = 1
+            touched = time.process_time() - started
+            print(
+                f"  {slots * 8 >> 20} MB: cleared in {cleared * 1000:.2f} ms; every page written again in "
+                f"{touched * 1000:.1f} ms"
+            )
 
 
 def early_positions(per_ply: int, seed: int = 20261122) -> list[Board]:
@@ -713,15 +805,17 @@ def main(argv: list[str] | None = None) -> int:
         "ratio",
         "games",
         "analyze",
+        "table",
     ]
     parser.add_argument("--only", choices=sections, action="append", help="run only this part (repeatable)")
+    parser.add_argument("--games", type=int, default=4, help="presets: seeded games of each preset a board (default 4)")
     args = parser.parse_args(argv)
     quick = args.quick
     repeat = 1 if quick else 3
     presets = ["Beginner", "Hard"] if quick else ["Beginner", "Easy", "Medium", "Hard", "Expert", "Perfect"]
     parts = {
         "play": lambda: bench_play(repeat),
-        "presets": lambda: bench_presets_in_worker(games=1 if quick else 2),
+        "presets": lambda: bench_presets_in_worker(games=1 if quick else args.games),
         "expert": lambda: bench_analyze_expert(count=4 if quick else 12, repeat=1 if quick else 3),
         "search": lambda: bench_search(repeat),
         "tree": lambda: bench_tree(repeat),
@@ -731,6 +825,7 @@ def main(argv: list[str] | None = None) -> int:
         "ratio": lambda: bench_compiled_ratio(python_count=2 if quick else 6),
         "games": lambda: bench_perfect_games(presets, solver_games=1 if quick else 4),
         "analyze": lambda: bench_analyze_process(count=3 if quick else 10, repeat=1 if quick else 5),
+        "table": lambda: bench_table(repeat=1 if quick else 3),
     }
     solver_kernel.LOADER.prepare()  # both kernel files made (or loaded) before any clock runs
     searching = "fast search ready" if search_kernel.LOADER.prepare() else f"fast search {search_kernel.LOADER.state}"

@@ -90,6 +90,7 @@ def run_job(
 ) -> None:
     """Work out one job and send its messages: progress, the answer, then the tree."""
     last = [0.0]
+    cpu = time.process_time()
 
     def progress(report: SearchProgress) -> None:
         now = time.perf_counter()
@@ -142,7 +143,8 @@ def run_job(
     # same search's tree beside the next jobs (``_TreeRecorder``).
     later = tree is None and result is not None and job.record_tree and job.purpose is not JobPurpose.COMPARE
     # The answer first, so the move can be played at once; the tree follows.
-    send(JobResult(job_id, job, answer, tree_follows=tree is not None or later))
+    cpu = time.process_time() - cpu
+    send(JobResult(job_id, job, answer, tree_follows=tree is not None or later, cpu_seconds=cpu))
     if tree is not None:
         send_tree(job_id, tree, send)
     elif later:

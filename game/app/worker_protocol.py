@@ -158,6 +158,7 @@ class JobResult:
     job: SearchJob | TextbookJob
     answer: Answer  # ``answer.result.tree`` is None here: it arrives as ``TreeReady``
     tree_follows: bool = False  # a ``TreeHeader`` and its chunks come next
+    cpu_seconds: float = 0.0  # the worker's CPU time from the job taken to this answer (all its threads)
 
     @property
     def result(self) -> SearchResult | None:
