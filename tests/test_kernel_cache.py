@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import random
 import stat
@@ -21,9 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from ai.compiled import kernel_file
+from ai.compiled import kernel_file, solver_kernel
 from ai.compiled.kernel_file import MAGIC, KernelCode, KernelFileError, KernelProofError
 from game.processes import _start_time
+from game.cli.main import KERNEL_LOG, say_kernel_builds
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = "k" * 64
@@ -528,3 +530,25 @@ def test_a_loader_killed_without_a_crash_leaves_its_file_in_use(built, tmp_path)
     said, warnings, stderr = solve(cache)
     assert said == {"score": 5, "compiled": True, "numba": False, "file": str(path)} and warnings == [], stderr
     assert not marker.exists() and not list(path.parent.glob("*.crashed-*"))
+def test_a_command_says_once_that_it_compiles_a_kernel(tmp_path, monkeypatch, capsys):
+    """Where no kernel file is there yet (an install that skipped main.py's set-up, or a
+    cleared cache), the first command that needs the fast solver compiles it: 5-20 s, said
+    on stderr before the wait and when it is done, once.  (The build itself is this
+    machine's kernel, handed over: building it is the first_start fixture's.)"""
+    assert solver_kernel.LOADER.prepare() and solver_kernel.LOADER.path is not None
+    code = kernel_file.read(solver_kernel.LOADER.path, kernel_file.key(solver_kernel.SPEC.source()))
+    monkeypatch.setattr(kernel_file, "_built", {})
+    monkeypatch.setattr(kernel_file, "build", lambda spec: code)
+    logger = logging.getLogger(KERNEL_LOG)
+    monkeypatch.setattr(logger, "handlers", [])
+    monkeypatch.setattr(logger, "level", logger.level)
+    say_kernel_builds()
+    say_kernel_builds()  # every command's main asks: still said once
+    loader = kernel_file.KernelLoader(solver_kernel.SPEC, "solver", folder=lambda: tmp_path)
+    assert loader.prepare() and loader.path is not None and loader.path.parent == tmp_path
+    said = capsys.readouterr().err.splitlines()
+    assert len(said) == 2, said
+    assert said[0] == "compiling the fast solver: once for this install (5-20 s); later starts load it at once"
+    assert said[1].startswith("the fast solver is compiled (")
+    again = kernel_file.KernelLoader(solver_kernel.SPEC, "solver", folder=lambda: tmp_path)
+    assert again.prepare() and capsys.readouterr().err == ""  # the next start loads the file: not a word

@@ -79,6 +79,7 @@ import os
 import stat
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
@@ -611,7 +612,11 @@ def _build(spec: KernelSpec[Any], kernel_key: str) -> KernelCode:
     """``spec``'s kernel built with numba, once per process."""
     code = _built.get(kernel_key)
     if code is None:
+        # Said (logging's INFO) where a command asks: the wait is the first start's, once.
+        LOG.info("compiling the fast %s: once for this install (5-20 s); later starts load it at once", spec.name)
+        started = time.monotonic()
         code = _built[kernel_key] = build(spec)
+        LOG.info("the fast %s is compiled (%.0f s)", spec.name, time.monotonic() - started)
     return code
 
 

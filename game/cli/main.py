@@ -6,6 +6,7 @@ position or move, bad option) said in one line on stderr with exit code 2, never
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -67,6 +68,27 @@ def import_command(argv: Sequence[str], more: Sequence[Command] = ()) -> None:
         command.load()
 
 
+KERNEL_LOG = "ai.compiled.kernel_file"
+"""The logger of the compiled kernels' loader: what a command says of them on stderr."""
+
+
+class _StderrLines(logging.Handler):
+    """A log record's message on whatever ``sys.stderr`` is at the time (a test's too)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(self.format(record), file=sys.stderr, flush=True)
+
+
+def say_kernel_builds() -> None:
+    """Let a command say on stderr, once, that it compiles a fast solver or search (the
+    first start of an install, or after the cache was cleared: 5-20 s) and when it is
+    done, beside the loader's warnings (said as before: the message alone).  Done once."""
+    logger = logging.getLogger(KERNEL_LOG)
+    if not any(isinstance(handler, _StderrLines) for handler in logger.handlers):
+        logger.addHandler(_StderrLines(logging.INFO))
+        logger.setLevel(logging.INFO)
+
+
 def main(
     argv: Sequence[str] | None = None,
     *,
@@ -77,6 +99,7 @@ def main(
     """Run a subcommand (of the table, or of ``more``); return the exit code."""
     out = stdout or sys.stdout
     inp = stdin or sys.stdin
+    say_kernel_builds()
     set_language(SYSTEM)  # messages in the system's language...
     words = sys.argv[1:] if argv is None else list(argv)
     chosen = chosen_command(words, more)
