@@ -11,10 +11,12 @@ these tables: it then has no attempts and no puzzles, and nothing is written.
 
 from __future__ import annotations
 
+import math
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from game.archive.store import Archive
 from game.puzzle_file import Puzzle, PuzzleFileError, parse_line
@@ -23,9 +25,9 @@ MAX_ATTEMPTS_READ = 100_000
 """The newest attempts read (more than anyone plays; a damaged file cannot make it slow)."""
 
 
-@dataclass(frozen=True)
-class PuzzleAttempt:
-    """One try at a puzzle: when, which, its rating then, solved or not, hints taken."""
+class PuzzleAttempt(NamedTuple):
+    """One try at a puzzle: when, which, its rating then, solved or not, hints taken (a
+    named tuple: a replay of the rating reads a hundred thousand of them)."""
 
     tried_at: float
     puzzle: str
@@ -54,22 +56,103 @@ def record_attempt(archive: Archive, attempt: PuzzleAttempt) -> bool:
     return True
 
 
-def attempts(archive: Archive) -> list[PuzzleAttempt]:
-    """Every readable attempt, oldest first (a damaged row is left out)."""
+@dataclass(frozen=True)
+class AttemptsRead:
+    """Attempts read, oldest first, and the rows left out as damaged (``skipped``: a time
+    that is not a date, an infinity among them, or a value out of its range); ``key`` is
+    the last row read (its time and id), where the next read goes on."""
+
+    attempts: list[PuzzleAttempt]
+    skipped: int
+    key: tuple[object, int] | None = None
+
+
+def read_attempts(archive: Archive, *, newest: int = MAX_ATTEMPTS_READ) -> AttemptsRead:
+    """The newest ``newest`` attempt rows, oldest first: the readable ones, and how many were not."""
     try:
-        rows = archive.connection.execute(
-            "SELECT tried_at, puzzle, puzzle_rating, solved, hints FROM puzzle_attempts"
-            " ORDER BY tried_at DESC, id DESC LIMIT ?",
-            (MAX_ATTEMPTS_READ,),
-        ).fetchall()
+        rows = (
+            _plain(archive)
+            .execute(
+                f"SELECT {ATTEMPT_COLUMNS} FROM puzzle_attempts ORDER BY tried_at DESC, id DESC LIMIT ?", (newest,)
+            )
+            .fetchall()
+        )
     except sqlite3.Error:
-        return []
+        return AttemptsRead([], 0)
+    rows.reverse()
+    found = _readable(rows)
+    return AttemptsRead(found, len(rows) - len(found), (rows[-1][1], rows[-1][0]) if rows else None)
+
+
+ATTEMPT_COLUMNS = "id, tried_at, puzzle, puzzle_rating, solved, hints"
+
+
+def _plain(archive: Archive) -> sqlite3.Cursor:
+    """A cursor of the archive's connection whose rows are plain tuples (quicker to read in
+    bulk than the connection's named rows)."""
+    cursor = archive.connection.cursor()
+    cursor.row_factory = None
+    return cursor
+
+
+def _readable(rows: list[tuple[object, ...]]) -> list[PuzzleAttempt]:
+    """The rows (in ``ATTEMPT_COLUMNS``' order) that are whole attempts, in their order."""
     found = []
-    for tried_at, puzzle, rating, solved, hints in reversed(rows):
-        if isinstance(tried_at, (int, float)) and isinstance(puzzle, str) and isinstance(rating, int):
-            if 0 < rating < 5000 and solved in (0, 1) and isinstance(hints, int) and hints >= 0:
-                found.append(PuzzleAttempt(float(tried_at), puzzle[:40], rating, bool(solved), hints))
+    for _, tried_at, puzzle, rating, solved, hints in rows:
+        if isinstance(tried_at, (int, float)) and math.isfinite(tried_at) and isinstance(puzzle, str):
+            if isinstance(rating, int) and 0 < rating < 5000 and solved in (0, 1):
+                if isinstance(hints, int) and hints >= 0:
+                    found.append(PuzzleAttempt(float(tried_at), puzzle[:40], rating, bool(solved), hints))
     return found
+
+
+def attempt_count(archive: Archive) -> int:
+    """How many attempt rows the archive holds, readable or not (0: none, or no table)."""
+    try:
+        found = archive.connection.execute("SELECT count(*) FROM puzzle_attempts").fetchone()
+    except sqlite3.Error:
+        return 0
+    return int(found[0]) if found else 0
+
+
+def attempt_pages(archive: Archive, *, page: int, after: tuple[object, int] | None = None) -> Iterator[AttemptsRead]:
+    """The attempts stored after the row ``after`` (its time and id: ``AttemptsRead.key``), else
+    the newest ``MAX_ATTEMPTS_READ``, oldest first, ``page`` rows a query: the window's
+    rating keeper reads a page a frame."""
+    connection = _plain(archive)
+    later = "WHERE (tried_at, id) > (?, ?)"
+    try:
+        bounds, key = later, tuple(after or ())
+        if after is None:  # the newest MAX_ATTEMPTS_READ: from the oldest of them on
+            first = connection.execute(
+                "SELECT tried_at, id FROM puzzle_attempts ORDER BY tried_at DESC, id DESC LIMIT 1 OFFSET ?",
+                (MAX_ATTEMPTS_READ - 1,),
+            ).fetchone()
+            bounds, key = ("", ()) if first is None else ("WHERE (tried_at, id) >= (?, ?)", tuple(first))
+        while True:
+            rows = connection.execute(
+                f"SELECT {ATTEMPT_COLUMNS} FROM puzzle_attempts {bounds} ORDER BY tried_at, id LIMIT ?", (*key, page)
+            ).fetchall()
+            if not rows:
+                return
+            found = _readable(rows)
+            bounds, key = later, (rows[-1][1], rows[-1][0])
+            yield AttemptsRead(found, len(rows) - len(found), (rows[-1][1], rows[-1][0]))
+            if len(rows) < page:
+                return
+    except sqlite3.Error:
+        return
+
+
+def attempts(archive: Archive) -> list[PuzzleAttempt]:
+    """Every readable attempt (the newest ``MAX_ATTEMPTS_READ``), oldest first (a damaged
+    row is left out: ``read_attempts`` counts them)."""
+    return read_attempts(archive).attempts
+
+
+def latest_attempts(archive: Archive, count: int) -> list[PuzzleAttempt]:
+    """The newest ``count`` readable attempts, oldest first (a streak is counted back from them)."""
+    return read_attempts(archive, newest=count).attempts
 
 
 def add_own_puzzles(

@@ -627,3 +627,20 @@ def import_games(archive: Archive, records: Sequence[tuple[GameRecord, bool]]) -
             archive._insert(record)
             stored += 1
     return stored, skipped
+
+
+def games_stored_after(archive: Archive, game_id: int) -> tuple[list[GameRecord], int]:
+    """The stored games (not ``pending`` ones) with ids above ``game_id``, in the order they
+    were stored (unreadable ones left out), and the highest id read (``game_id`` where
+    none): for a reader that takes in only what is new (the window's rating keeper)."""
+    try:
+        rows = list(archive._stored_rows("WHERE id > ? ORDER BY id", (game_id,)))
+    except sqlite3.Error:
+        return [], game_id
+    records = []
+    for row in rows:
+        try:
+            records.append(record_from_row(row))
+        except DamagedGame:  # counted by ``Archive.games``; here only left out
+            continue
+    return records, max((int(row["id"]) for row in rows), default=game_id)

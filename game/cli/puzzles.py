@@ -13,12 +13,12 @@ import sys
 from typing import TextIO
 
 from ai.book import BookError
-from game.archive.puzzle_store import add_own_puzzles, attempts, own_puzzle_games, own_puzzles
+from game.archive.puzzle_store import add_own_puzzles, own_puzzle_games, own_puzzles, read_attempts
 from game.archive.store import Archive
 from game.cli.archive_folder import add_home_option, open_archive
 from game.cli.commands import CommandCode
 from game.cli.errors import CliError
-from game.i18n import _
+from game.i18n import _, ngettext
 from game.learn.own_puzzles import find_own_puzzles
 from game.learn.puzzle_set import near, shipped_puzzles
 from game.learn.rating import PlayerRating, player_rating
@@ -57,13 +57,25 @@ def add_rating_arguments(rating: argparse.ArgumentParser) -> None:
 
 
 def archive_rating(archive: Archive) -> PlayerRating:
-    """The player's rating from what the archive holds."""
-    return player_rating(archive.games(), attempts(archive))
+    """The player's rating from what the archive holds (``skipped``: attempt rows left out)."""
+    read = read_attempts(archive)
+    return player_rating(archive.games(), read.attempts, skipped=read.skipped)
 
 
 def run_rating(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     """Print the player's rating."""
     rated = archive_rating(open_archive(args.home, reading=True))  # a question makes no home
+    if rated.skipped:
+        print(
+            ngettext(
+                "rating: {count:,} stored puzzle attempt was left out: it is damaged (its time is no date, "
+                "or a value is out of range)",
+                "rating: {count:,} stored puzzle attempts were left out: they are damaged (their times are no "
+                "dates, or a value is out of range)",
+                rated.skipped,
+            ).format(count=rated.skipped),
+            file=sys.stderr,
+        )
     if args.json:
         print(json.dumps(rated.to_json()), file=out)
         return 0
