@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import sqlite3
 import subprocess
 import sys
@@ -13,12 +14,13 @@ from pathlib import Path
 import pytest
 
 from ai.ladder import LEVEL_RATINGS
+from game.app.rating_keeper import PAGE, RatingKeeper
 from game.archive.database import FILE_NAME, MIGRATIONS, SCHEMA_VERSION, backup_path
 from game.archive.puzzle_store import PuzzleAttempt, attempts, record_attempt
 from game.archive.store import Archive
 from game.board import Board
-from game.learn.glicko import Glicko, Result, rate
-from game.learn.rating import change_text, player_rating, streak
+from game.learn.glicko import MAX_VOLATILITY, Glicko, Result, rate
+from game.learn.rating import PlayerRating, change_text, player_rating, puzzle_event, replay, streak
 from game.records import HUMAN, GameResult
 from game.rules import STANDARD, Rules
 
@@ -73,7 +75,7 @@ def test_beating_expert_six_times_rates_300_above_losing_to_beginner_six_times(t
 
 
 def test_a_new_player_starts_in_the_middle_with_a_wide_deviation(tmp_path):
-    assert rating_of(tmp_path) == {"rating": 1500, "deviation": 350, "games": 0, "puzzles": 0}
+    assert rating_of(tmp_path) == {"rating": 1500, "deviation": 350, "games": 0, "puzzles": 0, "skipped": 0}
 
 
 def test_two_player_computer_games_and_other_boards_do_not_count(tmp_path):
@@ -177,3 +179,84 @@ def test_the_rating_command_says_a_new_rating_is_provisional(tmp_path):
     done = run_main("rating", "--home", str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert done.stdout == "Rating 1,500 (provisional, deviation 350), from 0 games and 0 puzzles.\n"
+
+
+def test_rows_whose_time_is_no_date_do_not_count_and_rating_says_how_many(tmp_path):
+    """A damaged file may hold an attempt at +inf or -inf: it must not move the rating (at
+    +inf it would be the newest of all), and ``rating`` says how many rows it left out."""
+    archive = Archive.open(tmp_path)
+    for at in (10.0, 20.0):
+        assert record_attempt(archive, PuzzleAttempt(at, f"good{at:04.0f}", 1500, solved=True))
+    with archive.connection:
+        for at in (float("inf"), float("-inf")):
+            archive.connection.execute(
+                "INSERT INTO puzzle_attempts (tried_at, puzzle, puzzle_rating, solved, hints) VALUES (?, 'bad', 2400, 0, 0)",
+                (at,),
+            )
+    archive.close()
+    good = player_rating([], [PuzzleAttempt(10.0, "a", 1500, True), PuzzleAttempt(20.0, "b", 1500, True)])
+    done = run_main("rating", "--json", "--home", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "rating": good.rating,
+        "deviation": good.deviation,
+        "games": 0,
+        "puzzles": 2,
+        "skipped": 2,
+    }
+    assert "2 stored puzzle attempts were left out" in done.stderr, done.stderr
+
+
+def _everything(archive: Archive) -> PlayerRating:
+    """The rating replayed from scratch, as ``rating`` does."""
+    return player_rating([r for r in archive.games() if r.id is not None], attempts(archive))
+
+
+def test_the_windows_rating_keeper_takes_in_only_what_is_new(tmp_path):
+    """The window replays the archive once and then folds in each new game and attempt: the
+    same rating as a replay from scratch, step by step; a game imported with an older date
+    replays it all again."""
+    archive = Archive.open(tmp_path)
+    add_games(archive, "Hard", GameResult.FIRST, 3, start=100.0)
+    for number in range(40):
+        record_attempt(archive, PuzzleAttempt(200.0 + number, f"p{number:07d}", 1400 + 20 * number, number % 3 != 0))
+    keeper = RatingKeeper(archive)
+    assert keeper.refresh() == _everything(archive)  # small: replayed at once
+    record_attempt(archive, PuzzleAttempt(500.0, "new00001", 1700, solved=True))
+    add_games(archive, "Expert", GameResult.SECOND, 1, start=600.0)
+    assert keeper.refresh() == _everything(archive) and not keeper.replaying  # folded in, no replay
+    add_games(archive, "Medium", GameResult.FIRST, 2, start=150.0)  # imported: older than the last event
+    assert keeper.refresh() == _everything(archive)
+    assert keeper.refresh().games == 6 and keeper.refresh().puzzles == 41
+
+
+def test_a_big_archive_is_replayed_a_page_a_frame(tmp_path):
+    """20,000 attempts: the first ask starts the replay and answers None (the screens show
+    the start rating), each step stays short, and the end is the replay from scratch."""
+    archive = Archive.open(tmp_path)
+    archive.connection.execute("BEGIN")  # one transaction (the archive's connection commits each statement)
+    archive.connection.executemany(
+        "INSERT INTO puzzle_attempts (tried_at, puzzle, puzzle_rating, solved, hints) VALUES (?, ?, ?, ?, 0)",
+        [(1000.0 + n, f"p{n:07d}", 800 + (n * 37) % 1600, int(n % 5 < 2)) for n in range(20_000)],
+    )
+    archive.connection.execute("COMMIT")
+    add_games(archive, "Hard", GameResult.SECOND, 3, start=5000.0)
+    keeper = RatingKeeper(archive)
+    assert keeper.refresh() is None and keeper.replaying
+    steps = 0
+    while not keeper.step(0.0):  # no time to spend: one page a step
+        steps += 1
+    assert steps >= 5 and steps <= 20_000 // PAGE
+    assert keeper.refresh() == _everything(archive)
+
+
+def test_results_that_do_not_follow_the_ratings_keep_a_finite_rating():
+    """Coin-flip results against puzzles of every rating: the volatility grew without end
+    and after 8,821 attempts the rating overflowed (the title screen crashed).  It stays
+    at most 0.1 now, and the rating finite and sane."""
+    rng = random.Random(1)
+    events = [
+        puzzle_event(float(n), f"p{n}", rng.randrange(800, 2400), float(rng.random() < 0.5)) for n in range(12_000)
+    ]
+    rated = replay(events)
+    assert rated.current.volatility <= MAX_VOLATILITY and 1000 < rated.rating < 2000 and rated.deviation < 350

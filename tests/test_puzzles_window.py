@@ -106,8 +106,8 @@ def test_past_games_draws_the_rating_over_time(app):
     app.stack.push(past)
     step(app, 2)
     press(app, pygame.K_g, frames=2)
-    assert past.show_rating and len(past.rating_history) == 2
-    assert past.rating_history[-1].after.rating > past.rating_history[0].before.rating
+    assert past.show_rating and past.rated is not None and len(past.rated.history) == 2
+    assert past.rated.history[-1].after.rating > past.rated.history[0].before.rating
 
 
 def test_from_my_games_finds_the_puzzle_before_my_mistake_in_the_worker(app):

@@ -31,6 +31,7 @@ from game.app.archive_link import close_archive, open_archive
 from game.app.icon_files import make_icon
 from game.app.navigation import BackToTitle, Request, ShowCourse
 from game.app.open_game import PASTE_SCENES, open_dropped, open_pasted, show_opened
+from game.app.rating_keeper import RatingKeeper
 from game.app.router import scene_for
 from game.app.scene import Scene, SceneStack
 from game.app.settings import FILE_NAME, Settings, read_settings, save_settings
@@ -43,6 +44,7 @@ from game.app.worker_protocol import Job, WorkerLost, WorkerNote
 from game.archive.store import Archive
 from game.desktop.install import APP_ID
 from game.i18n import N_, _, catalog_problem, set_language
+from game.learn.rating import PlayerRating
 from game.sources import Source
 
 log = logging.getLogger(__name__)
@@ -54,6 +56,8 @@ DEFAULT_SIZE = (1024, 720)
 MIN_SIZE = (480, 400)
 FPS = 60
 IDLE_FPS = 30  # while nothing moves: input is looked at 30 times a second, nothing drawn
+RATING_STEP_SECONDS = 0.02
+"""What a frame spends on replaying the rating, while one is under way (``RatingKeeper.step``)."""
 
 
 def preference_folder() -> Path:
@@ -144,6 +148,7 @@ class App:
         self.dirty = True  # something changed since the last frame was drawn
         self.drew = False  # the last step drew a frame (the loop flips only then)
         self._archive: Archive | None = None  # opened on first use
+        self._rating_keeper: RatingKeeper | None = None  # made on the first ``rating()``
         if report.warning:  # said once, in the log and on screen
             log.warning("%s: %s", self.settings_path, report.warning)
             self.show_toast(report.notice or report.warning, 8.0)
@@ -212,6 +217,9 @@ class App:
             if self.stack.has_pending():
                 break  # the rest of the events belong to the next scene
         self.poll_worker()
+        keeper = self._rating_keeper
+        if keeper is not None and keeper.replaying and keeper.step(RATING_STEP_SECONDS):
+            self.dirty = True  # a rating the screens were waiting for
         # A scene that stops moving in this update still needs this frame: its last one.
         moving = any(scene.is_animating() for scene in self.stack.visible())
         top = self.stack.top
@@ -278,6 +286,13 @@ class App:
         if self._archive is None:
             self._archive = open_archive(self)
         return self._archive
+
+    def rating(self) -> PlayerRating | None:
+        """The player's rating, kept by a ``RatingKeeper`` of the archive (the first time it
+        is asked, a replay starts that the frames step; None until it ends)."""
+        if self._rating_keeper is None:
+            self._rating_keeper = RatingKeeper(self.archive)
+        return self._rating_keeper.refresh()
 
     def push(self, target: Request | Scene) -> None:
         """Put the scene ``target`` asks for over the top one (between frames)."""
@@ -378,6 +393,7 @@ class App:
         if self._archive is not None:
             close_archive(self._archive)  # games kept in memory are written now, or never
             self._archive = None
+            self._rating_keeper = None
         self.theme.close()  # each font holds its font file open
         pygame.quit()
 

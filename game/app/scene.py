@@ -30,6 +30,7 @@ from game.app.theme import Theme
 from game.app.worker import JobOwner
 from game.app.worker_protocol import Job, WorkerEvent
 from game.archive.store import Archive
+from game.learn.rating import PlayerRating
 
 
 class Jobs(Protocol):
@@ -63,6 +64,10 @@ class SceneHost(Protocol):
 
     @property
     def archive(self) -> Archive: ...
+
+    def rating(self) -> PlayerRating | None:
+        """The player's rating with what the archive stored since it was last asked; None
+        while it is first replayed, a few frames (``game.app.rating_keeper``)."""
 
     @property
     def home(self) -> Path: ...

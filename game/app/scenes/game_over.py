@@ -15,9 +15,8 @@ from game.app.menu import OverlayMenu
 from game.app.navigation import BackToTitle, GameInPlay
 from game.app.scenes.play_text import Names
 from game.app.widgets import Button, dim, row_rects
-from game.archive.puzzle_store import attempts
 from game.i18n import N_, _
-from game.learn.rating import GAME, change_text, player_rating
+from game.learn.rating import GAME, change_text
 from game.rules import MAX, MIN, Mode
 
 JUST_STORED = 120.0
@@ -35,7 +34,8 @@ class GameOverScene(OverlayMenu):
 
     def on_enter(self) -> None:
         """The rating's change, where the game just stored moved it (against a level)."""
-        history = player_rating(self.app.archive.games(), attempts(self.app.archive)).history
+        rated = self.app.rating()
+        history = rated.history if rated is not None else ()
         if history and history[-1].event.kind == GAME and time.time() - history[-1].event.at < JUST_STORED:
             point = history[-1]
             self.rating_change = _("rating {change}").format(

@@ -17,9 +17,8 @@ from game.app.scene import Scene
 from game.app.scenes.rating_graph import draw_rating_graph
 from game.app.theme import draw_mark
 from game.app.widgets import Button, click_buttons, display_size
-from game.archive.puzzle_store import attempts
 from game.i18n import N_, _, ngettext
-from game.learn.rating import RatingPoint, player_rating
+from game.learn.rating import PlayerRating
 from game.records import HUMAN, GameRecord
 from game.rules import MAX, MIN
 
@@ -79,7 +78,7 @@ class PastGamesScene(Scene):
         self.stats: dict[str, dict[str, int]] = {}
         self.history: dict[str, list[str]] = {}
         self.show_rating = False  # G: the chart shows the rating over time
-        self.rating_history: tuple[RatingPoint, ...] = ()
+        self.rated: PlayerRating | None = None  # the App's rating (None: still being replayed)
         self.buttons = [
             Button(N_("Level: all"), self.next_level, "L"),
             Button(N_("Result: all"), self.next_result, "R"),
@@ -94,6 +93,12 @@ class PastGamesScene(Scene):
     def on_resume(self) -> None:
         self.reload()
 
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.rated is None:  # the App's rating was still being replayed
+            self.rated = self.app.rating()
+            self.app.dirty = self.app.dirty or self.rated is not None
+
     def reload(self) -> None:
         archive = self.app.archive
         self.levels = [None, *archive.levels()]
@@ -107,7 +112,7 @@ class PastGamesScene(Scene):
         self.selected = max(0, min(self.selected, len(self.records) - 1))
         self.stats = archive.stats()
         self.history = {level: archive.history(level)[-HISTORY:] for level in self.stats}
-        self.rating_history = player_rating(archive.games(), attempts(archive)).history
+        self.rated = self.app.rating()
         self.buttons[0].label = _("Level: {level_name}").format(level_name=self.level_name(self.level))
         self.buttons[1].label = _("Result: {RESULT_NAMES}").format(RESULT_NAMES=_(RESULT_NAMES[self.result]))
 
@@ -264,7 +269,7 @@ class PastGamesScene(Scene):
                 surface, more, text - 3, (listing.right - 10, listing.bottom - 4), color=p.muted, anchor="bottomright"
             )
         if self.show_rating:
-            draw_rating_graph(surface, theme, chart, self.rating_history, text)
+            draw_rating_graph(surface, theme, chart, self.rated, text)
         else:
             self.draw_chart(surface, chart, text)
         for button, rect in zip(self.buttons, buttons):

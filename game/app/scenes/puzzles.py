@@ -55,7 +55,7 @@ from game.app.worker_protocol import (
 from game.archive.puzzle_store import (
     PuzzleAttempt,
     add_own_puzzles,
-    attempts,
+    latest_attempts,
     own_puzzle_games,
     own_puzzles,
     record_attempt,
@@ -67,6 +67,8 @@ from game.learn.puzzle_set import daily, near, shipped_puzzles
 from game.learn.rating import player_rating, streak
 from game.puzzle_file import Puzzle, PuzzleFileError
 
+STREAK_READ = 5_000
+"""The newest attempts the streak is counted back through (a longer one is said as this)."""
 REPLY_SECONDS = 0.6
 """The pause before the opponent's reply is played, so the person sees their own disc land."""
 KEYS = N_(
@@ -102,7 +104,8 @@ class PuzzlesScene(Scene):
         self.change = (START_RATING, START_RATING)  # the rating before and after the last attempt
         self.refutation: int | None = None
         self.said = ""  # the last sentence about the puzzle (the verdicts)
-        self.rated = player_rating([], [])  # the archive's, from on_enter
+        self.rated = player_rating([], [])  # the App's, from on_enter
+        self.waiting = False  # the App's rating is still being replayed
         self.rating = round(START_RATING)
         self.provisional = True
         self.streak = 0
@@ -141,11 +144,14 @@ class PuzzlesScene(Scene):
         self.mine_job.cancel()
 
     def refresh_standing(self) -> None:
-        """The rating and the streak, from the archive."""
-        kept = attempts(self.app.archive)
-        self.rated = player_rating(self.app.archive.games(), kept)
-        self.rating, self.provisional = self.rated.rating, self.rated.provisional
-        self.streak = streak(kept)
+        """The rating the App keeps (``SceneHost.rating``: None while it is first replayed,
+        then asked again each frame) and the streak, from the newest attempts."""
+        rated = self.app.rating()
+        self.waiting = rated is None
+        if rated is not None:
+            self.rated = rated
+            self.rating, self.provisional = rated.rating, rated.provisional
+        self.streak = streak(latest_attempts(self.app.archive, STREAK_READ))
 
     # -- choosing a puzzle ----------------------------------------------------------------
     def choose(self, source: Source) -> None:
@@ -259,6 +265,9 @@ class PuzzlesScene(Scene):
             self.failed = True
 
     def update(self, dt: float) -> None:
+        if self.waiting:  # the rating was still being replayed
+            self.refresh_standing()
+            self.app.dirty = self.app.dirty or not self.waiting
         if self.reply_due is not None and self.app.time >= self.reply_due:
             self.reply_due = None
             assert self.puzzle is not None

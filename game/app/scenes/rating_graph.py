@@ -8,31 +8,30 @@ changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pygame
 
 from game.app.theme import Theme, draw_mark
 from game.i18n import _, number
-from game.learn.rating import GAME, RatingPoint
+from game.learn.rating import GAME, RECENT, PlayerRating
 
-MOST_POINTS = 200
-"""The latest points drawn (older ones would be thinner than a pixel)."""
+MOST_POINTS = RECENT
+"""The latest points drawn (older ones would be thinner than a pixel): the points a rating keeps."""
 
 
-def rating_summary(history: Sequence[RatingPoint]) -> str:
-    """The graph's title: the rating now and what it is made of."""
-    if not history:
+def rating_summary(rated: PlayerRating | None) -> str:
+    """The graph's title: the rating now and what it is made of (None: still being worked out)."""
+    if rated is None:
+        return _("Your rating over time: reading your games and puzzles...")
+    if not rated.history:
         return _("Your rating: 1,500 (a new player). Play a level or a puzzle to start the graph.")
-    games = sum(point.event.kind == GAME for point in history)
-    now = history[-1].after
+    now = rated.current
     return _("Your rating over time: {rating:,} now (deviation {deviation}), {games} games, {puzzles} puzzles").format(
-        rating=round(now.rating), deviation=round(now.deviation), games=games, puzzles=len(history) - games
+        rating=round(now.rating), deviation=round(now.deviation), games=rated.games, puzzles=rated.puzzles
     )
 
 
 def draw_rating_graph(
-    surface: pygame.Surface, theme: Theme, box: pygame.Rect, history: Sequence[RatingPoint], text: int
+    surface: pygame.Surface, theme: Theme, box: pygame.Rect, rated: PlayerRating | None, text: int
 ) -> None:
     """The rating line with its deviation band, its scale at the left, a legend at the right."""
     p = theme.palette
@@ -43,9 +42,9 @@ def draw_rating_graph(
         label = theme.text(surface, word, small, (x, box.top + 6), color=p.muted, anchor="topright")
         draw_mark(surface, shape, p.accent, (label.left - 4 - small / 3, label.centery), small / 3, p.text)
         x = label.left - 12 - small
-    title, fitted = theme.fitted(rating_summary(history), small, x - box.left - 20)
+    title, fitted = theme.fitted(rating_summary(rated), small, x - box.left - 20)
     theme.text(surface, title, fitted, (box.left + 10, box.top + 6), color=p.muted)
-    points = list(history[-MOST_POINTS:])
+    points = list(rated.history[-MOST_POINTS:]) if rated is not None else []
     if not points:
         return
     values = [points[0].before.rating] + [point.after.rating for point in points]

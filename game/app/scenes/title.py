@@ -23,10 +23,8 @@ from game.app.navigation import (
 )
 from game.app.settings import Opponent
 from game.app.widgets import Button, stack_rects
-from game.archive.puzzle_store import attempts
 from game.i18n import N_, _
 from game.learn.glicko import START_RATING
-from game.learn.rating import player_rating
 from game.records import InProgress
 from game.rules import MAX, MIN
 
@@ -46,15 +44,23 @@ class TitleScene(MenuScene):
         self.quit_armed_until: float | None = None  # app time until which Esc quits
         self.rating = round(START_RATING)  # the player's rating, read from the archive as the menu shows
         self.provisional = True  # said beside it while a few results can still move it far
+        self.waiting = False  # the App's rating is still being replayed: asked again each frame
         # Button rows laid out, always: the menu's buttons and, under Quit, the row kept for
         # "Resume the unfinished game", so that button coming and going moves no other.
         self.rows = 1
 
     def on_enter(self) -> None:
         """(Also on resume, as every menu rebuilds there: a game or a puzzle may have moved the rating.)"""
-        rated = player_rating(self.app.archive.games(), attempts(self.app.archive))
-        self.rating, self.provisional = rated.rating, rated.provisional
+        self.take_rating()
         super().on_enter()
+
+    def take_rating(self) -> None:
+        """The rating the App keeps (``SceneHost.rating``); while it is first replayed, the
+        start rating, and the rating is asked for again each frame until it is there."""
+        rated = self.app.rating()
+        self.waiting = rated is None
+        if rated is not None:
+            self.rating, self.provisional = rated.rating, rated.provisional
 
     def subtitle_lines(self) -> list[str]:
         s = self.app.settings
@@ -158,6 +164,9 @@ class TitleScene(MenuScene):
 
     def update(self, dt: float) -> None:
         super().update(dt)
+        if self.waiting:  # the rating was still being replayed
+            self.take_rating()
+            self.app.dirty = self.app.dirty or not self.waiting
         if self.quit_armed_until is not None and self.app.time >= self.quit_armed_until:
             self.quit_armed_until = None  # the question lapses: the tally line comes back
             self.app.dirty = True
