@@ -462,13 +462,23 @@ class OpeningBook:
     def searched_view(self) -> tuple[np.ndarray, np.ndarray]:
         """(the sparse index, the file's bytes) for a search that looks positions up itself
         (``ai.compiled.solver_kernel.book_lookup``): the keys of every ``BLOCK``-th record and
-        the mapped file, read-only, nothing copied (the pages a look-up reads are counted
-        in the process's memory, as the system's page cache holds them)."""
+        the mapped file, read-only, nothing copied (the pages a look-up reads count in the
+        process's memory until ``forget_pages``)."""
         self.check()
         assert self._index is not None and self._mapped is not None
         if self._bytes is None:
             self._bytes = np.frombuffer(self._mapped, dtype=np.uint8)
         return self._index, self._bytes
+
+    def forget_pages(self) -> None:
+        """Let the pages of the mapped file that look-ups read leave the process's memory:
+        the system's page cache still holds them (shared, given back under pressure), and
+        the next look-up reads them from there (the AI worker does this after each job)."""
+        if self._mapped is not None and hasattr(mmap, "MADV_DONTNEED"):
+            try:
+                self._mapped.madvise(mmap.MADV_DONTNEED)
+            except OSError:  # advice only
+                pass
 
     def stored_count(self) -> int:
         """The records in the mapped file, trusted or not (for the checks themselves)."""

@@ -241,63 +241,70 @@ def _decide(level: Level, position: _Position, asked: Asked) -> Answer:
         return _monte_carlo(level, position, asked)
     if level.perfect:
         return _perfect(level, position)
-    verdict: _Verdict | None = None  # what the solver proved of the position, within the level's nodes
-    started = time.perf_counter()
+    endgame: Solver | None = None  # the level's own solver for this move, if it solves the endgame
     try:
-        if level.knows_openings(rules) and position.discs <= level.book_discs:
-            return _perfect(level, position)
-        empty = position.grid.size - position.discs
-        if level.solves_endgames(rules) and empty <= level.endgame_cells_on(rules):
-            endgame = level_solver(rules)
-            verdict = _endgame_verdict(position, solver_nodes_for(level, rules, empty), endgame)
-    except SolverStopped:
-        if position.stopped():
-            raise
-    left = position.soft_limit
-    if left is not None:  # an outside clock runs: the search gets what the solver left of it
-        left = max(left - (time.perf_counter() - started), 0.05)
-    result = search_level(
-        level,
-        position.grid,
-        rules,
-        to_move=position.to_move,
-        asked=asked,
-        time_limit=left,
-        should_stop=position.should_stop,
-    )
-    move, decided_by, note, exact = result.move, DecidedBy.SEARCH, None, None
-    solver_spent = 0
-    if verdict is not None:
-        exact = ExactScore.from_outcome(verdict.outcome, position.to_move)
-        solver_spent = verdict.nodes
-        if verdict.outcome >= 0 and move is not None:  # the search's move must keep the win or draw
-            column, checked = _keeping_column(position, verdict, move, endgame)
-            solver_spent += checked
-            if column != move:  # it would give away what the solver keeps
-                if verdict.outcome > 0:
-                    note = _(
-                        "the exact solver chose column {column}: it keeps the win, "
-                        "the search's column {searched} would not"
-                    )
-                else:
-                    note = _(
-                        "the exact solver chose column {column}: it keeps the draw, "
-                        "the search's column {searched} would not"
-                    )
-                note = note.format(column=column + 1, searched=move + 1)
-                move, decided_by = column, DecidedBy.OVERRULED
-    if exact is None and result.proven:
-        exact = ExactScore.from_value(result.value)
-    return Answer(
-        move,
-        decided_by,
-        level,
-        result.value,
-        exact=exact,
-        result=result,
-        nodes=result.stats.total_nodes + solver_spent,
-        note=note,
-    )
+        verdict: _Verdict | None = None  # what the solver proved of the position, within the level's nodes
+        started = time.perf_counter()
+        try:
+            if level.knows_openings(rules) and position.discs <= level.book_discs:
+                return _perfect(level, position)
+            empty = position.grid.size - position.discs
+            if level.solves_endgames(rules) and empty <= level.endgame_cells_on(rules):
+                endgame = level_solver(rules)
+                verdict = _endgame_verdict(position, solver_nodes_for(level, rules, empty), endgame)
+        except SolverStopped:
+            if position.stopped():
+                raise
+        left = position.soft_limit
+        if left is not None:  # an outside clock runs: the search gets what the solver left of it
+            left = max(left - (time.perf_counter() - started), 0.05)
+        result = search_level(
+            level,
+            position.grid,
+            rules,
+            to_move=position.to_move,
+            asked=asked,
+            time_limit=left,
+            should_stop=position.should_stop,
+        )
+        move, decided_by, note, exact = result.move, DecidedBy.SEARCH, None, None
+        solver_spent = 0
+        if verdict is not None:
+            exact = ExactScore.from_outcome(verdict.outcome, position.to_move)
+            solver_spent = verdict.nodes
+            if verdict.outcome >= 0 and move is not None:  # the search's move must keep the win or draw
+                assert endgame is not None  # it proved the verdict
+                column, checked = _keeping_column(position, verdict, move, endgame)
+                solver_spent += checked
+                if column != move:  # it would give away what the solver keeps
+                    if verdict.outcome > 0:
+                        note = _(
+                            "the exact solver chose column {column}: it keeps the win, "
+                            "the search's column {searched} would not"
+                        )
+                    else:
+                        note = _(
+                            "the exact solver chose column {column}: it keeps the draw, "
+                            "the search's column {searched} would not"
+                        )
+                    note = note.format(column=column + 1, searched=move + 1)
+                    move, decided_by = column, DecidedBy.OVERRULED
+        if exact is None and result.proven:
+            exact = ExactScore.from_value(result.value)
+        return Answer(
+            move,
+            decided_by,
+            level,
+            result.value,
+            exact=exact,
+            result=result,
+            nodes=result.stats.total_nodes + solver_spent,
+            note=note,
+        )
+
+    finally:
+        if endgame is not None:  # its table given back: nothing kept for a later move (``level_solver``)
+            endgame.clear()
 
 
 def _monte_carlo(level: Level, position: _Position, asked: Asked) -> Answer:

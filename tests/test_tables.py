@@ -4,16 +4,24 @@ another thread is never robbed of its table."""
 
 from __future__ import annotations
 
-import numpy as np
+import subprocess
+import sys
+from pathlib import Path
 
+import numpy as np
+import pytest
+
+import ai.player
+from ai.levels import PRESETS
 from ai.perfect import PerfectPlayer
-from ai.player import level_solver
+from ai.player import choose_move, level_solver
 from ai.solver import SolveLimit, Solver
 from ai.tables import SIGN_TABLE_SLOTS, TABLE_SLOTS, TABLES, TableMemory
 from game.board import Board
 from game.notation import parse_moves
 from game.rules import Rules
 
+ROOT = Path(__file__).resolve().parent.parent
 LINE = "44444666613625222346355722175775115717331"  # a game Perfect won against a perfect opponent
 
 
@@ -75,7 +83,7 @@ def test_a_solver_in_a_call_is_never_robbed_by_another_thread():
     there (another board, whose keys would corrupt the first one's table) gets a table of
     its own while the first still searches, and both answers are exact."""
     rules, other = Rules(), Rules(rows=5, cols=6)
-    moves = parse_moves("44444666613625222", rules)  # 260,000 nodes: several looks at the stop request
+    moves = parse_moves("2242634744171", rules)  # 950,000 nodes: many looks at the stop request
     expected = Solver(rules, own_table=True).solve_moves(moves)
     outer = Solver(rules)
     seen: list[tuple[bool, int]] = []
@@ -113,3 +121,45 @@ def test_a_memory_lends_a_free_buffer_first_and_never_one_to_two_tables():
     robbed = memory.lend(perfect, 101, 40, 42)  # every buffer held by a solver in a call: its own
     assert robbed.current and mine.current and taken.current and small.current
     assert not any(np.shares_memory(robbed.array, table.array) for table in (mine, taken, small))
+
+
+def test_a_levels_move_gives_its_table_back():
+    """A level's own solver lives for one move; its table's pages go back when the move is
+    made (nothing kept that no later move reads), and Perfect's tables stay."""
+    board = Board.from_moves(LINE[:22])
+    perfect = PerfectPlayer()
+    perfect.choose(board.grid, board.rules, board.to_move, time_limit=None)
+    kept = len(perfect.solver.table())
+    made: list[Solver] = []
+
+    def keep(rules: Rules) -> Solver:
+        made.append(level_solver(rules))
+        return made[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ai.player, "level_solver", keep)
+        answer = choose_move(PRESETS["Hard"], board.grid, board.rules, board.to_move)
+    assert made and answer.exact is not None  # the level's solver proved the position
+    assert not made[0]._tables  # given back
+    assert len(perfect.solver.table()) == kept
+
+
+def test_the_loaded_kernels_run_without_their_loaders_pages():
+    """Once both kernels are loaded, the AI worker gives back the pages llvmlite's library
+    was read into (about 46 MB of clean file pages): the kernels still answer."""
+    code = (
+        "from ai.compiled import search_kernel, solver_kernel\n"
+        "from ai.compiled.kernel_file import forget_loader_pages\n"
+        "from ai.search import search\nfrom ai.solver import Solver\n"
+        "from game.board import Board\nfrom game.notation import parse_moves\nfrom game.rules import Rules\n"
+        "assert solver_kernel.LOADER.prepare() and search_kernel.LOADER.prepare()\n"
+        "given = forget_loader_pages()\n"
+        "score = Solver(Rules()).solve_moves(parse_moves('4453444335343', Rules())).score\n"
+        "board = Board.from_moves('4453')\n"
+        "print(given, score, search(board.grid, board.rules, 9, to_move=board.to_move).move)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    given, score, move = done.stdout.split()
+    assert score == "5" and move == "3"
+    assert int(given) > (10 << 20) if sys.platform.startswith("linux") else int(given) == 0

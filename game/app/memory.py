@@ -55,10 +55,11 @@ def peak_rss_mb(pid: int | None) -> float | None:
     return None
 
 
-def rss_mb() -> float:
-    """This process's resident memory now, in MB (Linux /proc; 0 elsewhere)."""
+def rss_mb(pid: int | None = None) -> float:
+    """The resident memory of process ``pid`` (default this one) now, in MB (Linux /proc; 0
+    elsewhere or where it cannot be read)."""
     try:
-        for line in Path("/proc/self/status").read_text().splitlines():
+        for line in Path(f"/proc/{pid or 'self'}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     except OSError:

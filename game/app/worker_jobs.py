@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 
 from ai.answer import Answer, DecidedBy, Purpose
-from ai.book import BookError, book, early_scores
+from ai.book import BookError, BookFile, book, early_scores
 from ai.compiled import mcts_kernel, search_kernel, solver_kernel
-from ai.compiled.kernel_file import pure_python_forced
+from ai.compiled.kernel_file import forget_loader_pages, pure_python_forced
 from ai.depth_truth import benchmark_boards, depth_truth
 from ai.explain.explainer import ExplainError, explain, explain_move
 from ai.levels import Level
@@ -43,6 +43,7 @@ from ai.search import SearchCancelled, SearchProgress
 from ai.solver import SolverStopped
 from ai.textbook import textbook_search
 from ai.tree import SearchTree
+from game.app.memory import give_back_freed_memory
 from game.app.worker_protocol import (
     CHUNK_BYTES,
     FAST_SOLVER_QUIET,
@@ -228,6 +229,8 @@ class _TreeRecorder:
                     self.send(TreeSkipped(job_id))
                 else:
                     send_tree(job_id, tree, self.send)
+                del tree  # sent: the window has it now
+                give_back_freed_memory()
             except (EOFError, BrokenPipeError, OSError):  # the window is gone: nobody wants trees
                 return
             except Exception:  # a tree is a courtesy: say it, keep the worker
@@ -298,6 +301,17 @@ def serve(
         if should_stop():
             continue
         run_job(job_id, request.job, send, should_stop)
+        forget_what_is_not_shown()
+
+
+def forget_what_is_not_shown() -> None:
+    """After a job, give back what it left and nothing shows: the pages of the books' files
+    its searches read (the system's page cache keeps them) and the allocator's free pages
+    (a recorded tree, a search's tables).  The solver's tables stay: Perfect's next move
+    and its thinking on the person's time read them."""
+    for which in BookFile:
+        book(which).forget_pages()
+    give_back_freed_memory()
 
 
 def _one_at_a_time(send: Callable[[WorkerMessage], None]) -> Callable[[WorkerMessage], None]:
@@ -318,7 +332,7 @@ def _prepare_fast_solver(send: Callable[[WorkerMessage], None]) -> None:
     (compiling it: the first start), say so, and say when it is ready; a failure is said
     once too."""
     started = time.perf_counter()
-    search_kernel.LOADER.prepare_in_background()  # moves search in Python until it is loaded
+    searching = search_kernel.LOADER.prepare_in_background()  # moves search in Python until it is loaded
     preparing = solver_kernel.LOADER.prepare_in_background()
     try:
         early_scores()  # both cached, and safe to ask from two threads at once
@@ -336,7 +350,7 @@ def _prepare_fast_solver(send: Callable[[WorkerMessage], None]) -> None:
             )
         )
     preparing.join()
-    mcts_kernel.LOADER.prepare_in_background()  # after the solver: numba compiles one kernel at a time
+    playouts = mcts_kernel.LOADER.prepare_in_background()  # after the solver: numba compiles one kernel at a time
     if solver_kernel.LOADER.is_ready():
         if announced:
             seconds = time.perf_counter() - started
@@ -347,6 +361,9 @@ def _prepare_fast_solver(send: Callable[[WorkerMessage], None]) -> None:
             )
     elif not pure_python_forced():
         send(WorkerNote(solver_kernel.LOADER.status().capitalize()))
+    searching.join()
+    playouts.join()
+    forget_loader_pages()  # every kernel is loaded: llvmlite's own pages are not needed (46 MB)
 
 
 def process_main(requests: Connection, replies: Connection, cancelled_upto: Any, parent_pid: int) -> None:
