@@ -14,6 +14,13 @@ driver, each frame presented as the window presents it: what a player's session 
 (SDL's presentation path is only loaded there); the last lines then give the peak of the
 window and of the AI worker process too.
 
+``--session`` plays a player's long session instead: ten games against the presets from
+Beginner to Perfect on 6x7 and Expert and Perfect on 7x8 (the person's moves made by a
+depth-2 search, as a beginner's), each reviewed (V) and looked at on the analysis board
+(A), the opening explorer at the analysis board's position (E), then five puzzle attempts
+and Past games with the rating graph.  It prints the window's and the worker's resident
+memory after each step (Linux's ``/proc``) and their peaks (VmHWM) at the end.
+
 A benchmark, not a test: it prints a table and judges nothing.
 """
 
@@ -29,12 +36,16 @@ from pathlib import Path
 
 import pygame
 
-from ai.levels import Level
+from ai.levels import PRESETS, Level
 from game.app.loop import App
 from game.app.memory import peak_rss_mb, rss_mb
 from game.app.scenes.analysis import AnalysisScene
+from game.app.scenes.explorer import ExplorerScene
 from game.app.scenes.game_over import GameOverScene
+from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.play import PlayScene
+from game.app.scenes.puzzles import PuzzlesScene
+from game.app.scenes.puzzles_text import Source
 from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
 from game.app.tour import Tour, loaded_solver_modules
@@ -58,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", default="1024x720", help="window size WxH (default 1024x720)")
     parser.add_argument("--tour-every", type=int, default=25, help="games between two visits of every scene")
     parser.add_argument("--display", action="store_true", help="draw on the real display (DISPLAY), not SDL's dummy")
+    parser.add_argument("--session", action="store_true", help="a player's long session (see above), not the loop")
     args = parser.parse_args(argv)
     if not args.display:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -72,6 +84,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.display:
         present_each_frame(app)
     tour = Tour(app, timeout=300)
+    if args.session:
+        try:
+            return session(app, tour, rng)
+        finally:
+            app.close()
 
     def new_game() -> PlayScene:
         """Depths 1-3 on each side: quick, and different games (the levels' choices differ)."""
@@ -138,7 +155,64 @@ def present_each_frame(app: App) -> None:
     app.step = step_and_present  # type: ignore[method-assign]
 
 
-def review_and_analyse(tour: Tour, rng: random.Random) -> None:
+SESSION = (
+    ("6x7", "Beginner"),
+    ("6x7", "Easy"),
+    ("6x7", "Medium"),
+    ("6x7", "Hard"),
+    ("6x7", "Expert"),
+    ("6x7", "Perfect"),
+    ("6x7", "Expert"),
+    ("6x7", "Perfect"),
+    ("7x8", "Expert"),
+    ("7x8", "Perfect"),
+)
+"""The session's games: (board, the computer's preset)."""
+
+
+def session(app: App, tour: Tour, rng: random.Random) -> int:
+    """A player's long session (the module's docstring), memory printed after each step."""
+
+    def row(what: str) -> None:
+        worker = rss_mb(app.worker.pid) if app.worker.pid else 0.0
+        print(f"| {what} | {rss_mb():.1f} | {worker:.1f} | {time.perf_counter() - started:.0f} |", flush=True)
+
+    started = time.perf_counter()
+    print("# lab.memory_bench --session: a player's long session")
+    print("| after | window RSS MB | worker RSS MB | seconds |")
+    print("|:------|--------------:|--------------:|--------:|")
+    for number, (board, preset) in enumerate(SESSION, start=1):
+        rules = Rules() if board == "6x7" else Rules(rows=7, cols=8)
+        app.stack.reset(TitleScene())
+        tour.frames(2)
+        person = Level(2)  # a beginner's moves, first in every other game
+        first, second = (PRESETS[preset], person) if number % 2 else (person, PRESETS[preset])
+        play = PlayScene(rules, first, "demo", level2=second)
+        tour.push(play)
+        tour.until(lambda: isinstance(app.stack.top, GameOverScene), "the end of a game")
+        review_and_analyse(tour, rng, explore=True)
+        row(f"game {number} against {preset} on {board}, reviewed and analysed")
+    app.stack.reset(TitleScene())
+    tour.frames(2)
+    puzzles = tour.push(PuzzlesScene(Source.FOR_YOU))
+    for _attempt in range(5):
+        tour.until(lambda: puzzles.puzzle is not None, "a puzzle")
+        tour.key(pygame.K_1 + rng.randrange(7))  # a column: right or wrong, the attempt is kept
+        tour.until(lambda: puzzles.verdict_job.id is None, "the verdict")
+        tour.key(pygame.K_n)
+    row("five puzzle attempts")
+    past = tour.push(PastGamesScene())
+    tour.key(pygame.K_g)
+    tour.until(lambda: past.rated is not None, "the rating")
+    row("past games and the rating graph")
+    worker = peak_rss_mb(app.worker.pid)
+    print(f"\nPeak (VmHWM): window {peak_rss_mb(os.getpid()) or 0:.1f} MB, AI worker ", end="")
+    print(f"{worker:.1f} MB" if worker is not None else "not measured")
+    print(f"Solver modules in the window's process: {', '.join(loaded_solver_modules(sys.modules)[:5]) or 'none'}")
+    return 0
+
+
+def review_and_analyse(tour: Tour, rng: random.Random, *, explore: bool = False) -> None:
     """From the result panel: the review (V) to its end, the analysis board (A) at a
     random position of the game until its scores come, then back to the panel."""
 
@@ -148,7 +222,13 @@ def review_and_analyse(tour: Tour, rng: random.Random) -> None:
     review.set_ply(rng.randrange(len(review.moves)))
     tour.key(pygame.K_a)
     analysis = tour.top(AnalysisScene)
-    tour.until(lambda: analysis.answer is not None or analysis.no_scores_reason is not None, "the scores")
+    if analysis.rules == Rules():  # off the standard board the analysis board has no exact scores
+        tour.until(lambda: analysis.answer is not None or analysis.no_scores_reason is not None, "the scores")
+    if explore and analysis.rules == Rules():  # the opening explorer at this position
+        tour.key(pygame.K_e)
+        explorer = tour.top(ExplorerScene)
+        tour.until(lambda: explorer.scores is not None or explorer.no_scores is not None, "the explorer's values")
+        tour.key(pygame.K_ESCAPE)
     tour.key(pygame.K_ESCAPE)
     tour.key(pygame.K_ESCAPE)
 

@@ -23,6 +23,7 @@ class SearchRecord:
     note: str | None = None  # e.g. the level's solver played another move than this search chose
     played: int | None = None  # the move the answer played, where it is not the search's choice
     tree_skipped: bool = False  # its tree was to come but will not (``TreeSkipped``)
+    tree_dropped: bool = False  # its tree came, and was let go for newer ones' (``KEPT_TREES``)
 
 
 def whose_search(record: SearchRecord, name: str) -> str:
@@ -37,6 +38,12 @@ def whose_search(record: SearchRecord, name: str) -> str:
     if name == _("The computer"):
         return _("hint for the computer") if hint else _("move of the computer")
     return (_("hint for {name}") if hint else _("move of {name}")).format(name=name)
+
+
+KEPT_TREES = 4
+"""The searches of a match whose trees the window keeps: the latest that have one (an
+Expert search's tree is up to 13 MB, and a match of 20 of them held 250 MB).  An older
+search keeps its numbers; the tree overlay says its tree is no longer kept."""
 
 
 class SearchRecords:
@@ -64,11 +71,18 @@ class SearchRecords:
         self.undone = [s for s in self.undone if s.ply >= plies]
 
     def attach_tree(self, job_id: int, tree: SearchTree) -> None:
-        """A search's tree arrived after its move: attach it to its record."""
+        """A search's tree arrived after its move: attach it to its record, and let go of
+        the trees of all but the latest ``KEPT_TREES`` searches that have one."""
         for records in (self.done, self.undone):
             for index, record in enumerate(records):
                 if record.job_id == job_id:
                     records[index] = replace(record, result=replace(record.result, tree=tree))
+        holding = [(record.job_id, records, index) for records in (self.done, self.undone)
+                   for index, record in enumerate(records) if record.result.tree is not None]  # fmt: skip
+        holding.sort(key=lambda held: held[0])  # job ids grow with time: the oldest first
+        for _job, records, index in holding[:-KEPT_TREES]:
+            record = records[index]
+            records[index] = replace(record, result=replace(record.result, tree=None), tree_dropped=True)
 
     def skip_tree(self, job_id: int) -> None:
         """A search's tree will not come: its record says so instead of "still arriving"."""

@@ -40,6 +40,8 @@ def draw_overlay(scene: TreeOverlay, surface: pygame.Surface) -> None:
     if tree is None:
         if scene.record.tree_skipped:
             message = _("This move's tree was not recorded: the moves came too fast.")
+        elif scene.record.tree_dropped:
+            message = _("This move's tree is no longer kept: the window keeps the latest four searches' trees.")
         elif scene.record.has_tree:
             message = _("The tree of this search is still arriving...")
         else:
