@@ -15,8 +15,8 @@ there.  Later starts use ``.venv`` directly and run pip again only when
 Why it is quick: ``.venv`` is made without a pip of its own when this Python's pip can
 install into it (``pip --python``, pip 22.3 and later), and pip does not byte-compile
 the 300 MB it unpacks (``--no-compile``: Python compiles the few modules it imports, once,
-when they are first imported).  Then it compiles the fast solver and search (``python -m
-ai.compiled``, 10-30 s, once), so the first answer past the opening book is quick too.
+when they are first imported).  Then it compiles the fast solver, search and playouts (``python -m
+ai.compiled``, 10-40 s, once), so the first answer past the opening book is quick too.
 """
 
 # ruff: noqa: E402
@@ -263,12 +263,16 @@ def _set_up_and_rerun(missing: list[str], argv: list[str]) -> int:
 
 
 def _compile_kernels(python: Path) -> None:
-    """Compile the fast solver and search now, once for the install (``python -m
+    """Compile the fast solver, search and playouts now, once for the install (``python -m
     ai.compiled``), so that the first answer past the opening book does not wait for them.
     A failure is said and is no failure of the set-up: the game compiles them when first
     needed, and the slower Python solver answers meanwhile."""
     started = time.monotonic()
-    print("Compiling the fast solver and search (once for this install, 10-30 s) ...", file=sys.stderr, flush=True)
+    print(
+        "Compiling the fast solver, search and playouts (once for this install, 10-40 s) ...",
+        file=sys.stderr,
+        flush=True,
+    )
     code = run_showing_progress([str(python), "-m", "ai.compiled"], started)
     if code == 0:
         print(f"Compiled in {time.monotonic() - started:.0f} s. Starting the game.", file=sys.stderr, flush=True)

@@ -96,8 +96,8 @@ def test_a_fresh_copy_sets_itself_up_and_then_goes_straight_in(tmp_path):
     assert "Installed in" in first.stderr
     # The set-up makes the fast solver and search ready before the first command, which
     # then loads them (the build itself: tests/test_kernel_cache.py).
-    assert "Compiling the fast solver and search" in first.stderr and "Compiled in" in first.stderr
-    assert "fast solver ready" in first.stderr and "fast search ready" in first.stderr
+    assert "Compiling the fast solver, search and playouts" in first.stderr and "Compiled in" in first.stderr
+    assert all(f"fast {noun} ready" in first.stderr for noun in ("solver", "search", "playouts"))
     assert "Level perfect plays: 3" in first.stdout and "First start" not in first.stdout
     assert (copy / ".venv" / ".connect4-requirements").is_file()
     second = start()

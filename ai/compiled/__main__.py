@@ -9,13 +9,13 @@ from __future__ import annotations
 import sys
 import time
 
-from ai.compiled import search_kernel, solver_kernel
+from ai.compiled import mcts_kernel, search_kernel, solver_kernel
 
 
 def main() -> int:
-    """Prepare the solver's kernel and the search's; exit 1 where either is unavailable."""
+    """Prepare the solver's, the search's and the playouts' kernels; exit 1 where one is unavailable."""
     ready = True
-    for loader in (solver_kernel.LOADER, search_kernel.LOADER):
+    for loader in (solver_kernel.LOADER, search_kernel.LOADER, mcts_kernel.LOADER):
         started = time.monotonic()
         ready = loader.prepare() and ready
         print(f"  {loader.status()} ({time.monotonic() - started:.0f} s)", file=sys.stderr, flush=True)
