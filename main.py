@@ -15,8 +15,10 @@ there.  Later starts use ``.venv`` directly and run pip again only when
 Why it is quick: ``.venv`` is made without a pip of its own when this Python's pip can
 install into it (``pip --python``, pip 22.3 and later), and pip does not byte-compile
 the 300 MB it unpacks (``--no-compile``: Python compiles the few modules it imports, once,
-when they are first imported).  Then it compiles the fast solver, search and playouts (``python -m
-ai.compiled``, 10-40 s, once), so the first answer past the opening book is quick too.
+when they are first imported).  Where the first start is a command, it then compiles the
+fast solver, search and playouts (``python -m ai.compiled``, 10-40 s, once), so the
+command's first answer past the opening book is quick too; the window opens at once and
+its worker compiles them in the background, saying when they are ready.
 """
 
 # ruff: noqa: E402
@@ -251,7 +253,10 @@ def _set_up_and_rerun(missing: list[str], argv: list[str]) -> int:
                 raise subprocess.CalledProcessError(code, command)
             STAMP.write_text(_requirements_hash() + "\n")
             print(f"Installed in {time.monotonic() - started:.0f} s.", file=sys.stderr, flush=True)
-            _compile_kernels(python)
+            if argv and not argv[0].startswith("-") and argv[0] not in WINDOW_COMMANDS:
+                _compile_kernels(python)  # a command's first answer past the book waits for no build
+            else:  # the window opens at once; its worker compiles them in the background and says so
+                print("Starting the game.", file=sys.stderr, flush=True)
     except (subprocess.CalledProcessError, OSError) as error:
         hint = "\n(On Debian/Ubuntu first: sudo apt install python3-venv)" if sys.platform.startswith("linux") else ""
         print(f"Setting up failed ({error}). Run, in {HERE}:\n  {manual}{hint}", file=sys.stderr)
@@ -264,7 +269,8 @@ def _set_up_and_rerun(missing: list[str], argv: list[str]) -> int:
 
 def _compile_kernels(python: Path) -> None:
     """Compile the fast solver, search and playouts now, once for the install (``python -m
-    ai.compiled``), so that the first answer past the opening book does not wait for them.
+    ai.compiled``), so that a command's first answer past the opening book does not wait for
+    them (the window's worker compiles them in the background instead, and says so).
     A failure is said and is no failure of the set-up: the game compiles them when first
     needed, and the slower Python solver answers meanwhile."""
     started = time.monotonic()
