@@ -6,10 +6,11 @@ against Hard, written in one transaction.  Then:
 
 - ``rating``: ``main.py rating --home DIR`` as a whole process, CPU and wall (the median of
   ``--repeat`` runs);
-- the window: the real App (SDL's dummy driver, no worker started) on the title, frame by
-  frame: the first frames while the rating is replayed, then Past games opened and closed,
-  a puzzle attempt stored and the title shown again, ``--returns`` times each; every
-  frame's work (``App.step``), CPU and wall.
+- the window: the real App (SDL's dummy driver, no worker started; its first frames, which
+  make its fonts, on the options screen) on the title, frame by frame: the frames while the
+  rating is replayed, then Past games opened and closed, a puzzle attempt stored and the
+  title shown again, ``--returns`` times each; every frame's work (``App.step``), CPU and
+  wall.
 
 A benchmark, not a test: it prints and judges nothing.
 """
@@ -26,6 +27,7 @@ import time
 from pathlib import Path
 
 from game.app.loop import App
+from game.app.scenes.options import OptionsScene
 from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.title import TitleScene
 from game.archive.puzzle_store import PuzzleAttempt, record_attempt
@@ -78,6 +80,10 @@ def frames(home: Path, returns: int) -> list[tuple[str, list[float], list[float]
         walls.append((time.perf_counter() - wall) * 1000)
         cpus.append((time.process_time() - cpu) * 1000)
 
+    app.stack.push(OptionsScene())  # the App's first frames (its fonts and texts made): not the rating's
+    for _ in range(2):
+        app.step([], 1 / 60)
+    app.stack.pop()
     title = TitleScene()
     app.stack.push(title)
     step("title, the rating replayed")
