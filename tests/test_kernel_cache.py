@@ -24,8 +24,8 @@ import pytest
 
 from ai.compiled import kernel_file, solver_kernel
 from ai.compiled.kernel_file import MAGIC, KernelCode, KernelFileError, KernelProofError
-from game.processes import _start_time
 from game.cli.main import KERNEL_LOG, say_kernel_builds
+from game.processes import _start_time
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = "k" * 64
@@ -530,6 +530,8 @@ def test_a_loader_killed_without_a_crash_leaves_its_file_in_use(built, tmp_path)
     said, warnings, stderr = solve(cache)
     assert said == {"score": 5, "compiled": True, "numba": False, "file": str(path)} and warnings == [], stderr
     assert not marker.exists() and not list(path.parent.glob("*.crashed-*"))
+
+
 def test_a_command_says_once_that_it_compiles_a_kernel(tmp_path, monkeypatch, capsys):
     """Where no kernel file is there yet (an install that skipped main.py's set-up, or a
     cleared cache), the first command that needs the fast solver compiles it: 5-20 s, said
