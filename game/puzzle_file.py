@@ -9,12 +9,14 @@ column reaches the goal; ``ai.puzzles`` checks that with the exact solver.
 The file (``game/data/puzzles.txt``, made by ``python -m lab.puzzle_maker``) has one
 puzzle a line, fields split by single spaces, ``#`` lines are comments::
 
-    ID MOVES GOAL LINE RATING SOURCE
-    b1c2d3e4 444435353522 win 3632 1507 book
+    ID MOVES GOAL LINE RATING SOURCE THEMES
+    b1c2d3e4 444435353522 win 3632 1507 book double_threat,long_combination
 
 ``MOVES`` and ``LINE`` are 1-based columns (``game.notation``); ``GOAL`` is ``win`` or
 ``draw``; ``RATING`` is on the levels' scale (``ai.ladder``); ``SOURCE`` says where the
-position came from (``self-play``, ``book``, ``game``).
+position came from (``self-play``, ``book``, ``game``); ``THEMES`` are the puzzle's themes
+(``Theme``'s values, split by commas; ``ai.puzzle_themes`` decides them).  A line of an
+older set has no ``THEMES`` field: it loads with no themes.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from game.board import Board, IllegalMoveError
+from game.i18n import N_
 from game.notation import NotationError, format_moves, parse_moves
 from game.regular_file import read_regular, write_atomically
 from game.rules import STANDARD
@@ -38,6 +41,78 @@ MAX_PUZZLE_FILE_BYTES = 16 * 1024 * 1024
 MAX_LINE_STEPS = 8
 """The most player steps a puzzle's line may have (a longer one is not a puzzle anyone reads)."""
 SOURCES = ("self-play", "book", "game")
+
+
+class Theme(str, enum.Enum):
+    """What a puzzle is about, decided from the explainer's proved reasons by
+    ``ai.puzzle_themes.classify`` (docs/puzzles.md says how each is decided)."""
+
+    WIN_NOW = "win_now"
+    FORCED_WIN = "forced_win"
+    DOUBLE_THREAT = "double_threat"
+    ONLY_MOVE = "only_move"
+    ODD_THREAT = "odd_threat"
+    EVEN_THREAT = "even_threat"
+    ZUGZWANG = "zugzwang"
+    FOLLOW_UP = "follow_up"
+    SAVE_THE_DRAW = "save_the_draw"
+    LONG_COMBINATION = "long_combination"
+
+    @property
+    def label(self) -> str:
+        """The theme's name, in English (``_(theme.label)`` where a person reads it)."""
+        return THEME_LABELS[self]
+
+    @property
+    def meaning(self) -> str:
+        """One sentence on what the theme means, in English (translate where shown)."""
+        return THEME_MEANINGS[self]
+
+
+THEME_LABELS = {
+    Theme.WIN_NOW: N_("Win now"),
+    Theme.FORCED_WIN: N_("Forced win"),
+    Theme.DOUBLE_THREAT: N_("Double threat"),
+    Theme.ONLY_MOVE: N_("Only move"),
+    Theme.ODD_THREAT: N_("Odd threat"),
+    Theme.EVEN_THREAT: N_("Even threat"),
+    Theme.ZUGZWANG: N_("Zugzwang"),
+    Theme.FOLLOW_UP: N_("Follow-up strategy"),
+    Theme.SAVE_THE_DRAW: N_("Save the draw"),
+    Theme.LONG_COMBINATION: N_("Long combination"),
+}
+THEME_MEANINGS = {
+    Theme.WIN_NOW: N_("One move, and whatever the reply your next disc wins now: four in a row."),
+    Theme.FORCED_WIN: N_("Your first move starts a win by force within seven discs, whatever the replies."),
+    Theme.DOUBLE_THREAT: N_("Two threats one disc cannot both stop: make one, or keep the opponent from making one."),
+    Theme.ONLY_MOVE: N_("On the way the opponent threatens four at one square: block it, every other column loses."),
+    Theme.ODD_THREAT: N_("Player 1 wins on an odd row in the end: make such a threat, or stop it."),
+    Theme.EVEN_THREAT: N_("Player 2 wins on an even row in the end: make such a threat, or stop it."),
+    Theme.ZUGZWANG: N_("In the end the loser has to play right under the winner's threat."),
+    Theme.FOLLOW_UP: N_("After your move, answering by pairs of squares (claimeven and Allis's other rules) holds."),
+    Theme.SAVE_THE_DRAW: N_("You cannot win: find the one column that does not lose."),
+    Theme.LONG_COMBINATION: N_("Three or more steps of yours before the goal is plain."),
+}
+
+
+def parse_themes(text: str) -> tuple[Theme, ...]:
+    """Themes from a file's field (``double_threat,zugzwang``), in ``Theme``'s order.
+
+    Raises:
+        ValueError: a name that is no theme (the message names it).
+    """
+    found = set()
+    for name in text.split(","):
+        try:
+            found.add(Theme(name))
+        except ValueError:
+            raise ValueError(f"{name!r} is no theme (themes: {', '.join(t.value for t in Theme)})") from None
+    return tuple(theme for theme in Theme if theme in found)
+
+
+def format_themes(themes: Iterable[Theme]) -> str:
+    """The file's field for ``themes`` (empty: none)."""
+    return ",".join(theme.value for theme in themes)
 
 
 class PuzzleFileError(ValueError):
@@ -61,6 +136,7 @@ class Puzzle:
     line: str
     rating: int
     source: str = "self-play"
+    themes: tuple[Theme, ...] = ()
 
     @property
     def line_moves(self) -> list[int]:
@@ -95,11 +171,13 @@ class Puzzle:
             "line": self.line,
             "rating": self.rating,
             "source": self.source,
+            "themes": [theme.value for theme in self.themes],
         }
 
     def to_line(self) -> str:
-        """The puzzle as a line of a puzzle file."""
-        return f"{self.id} {self.moves} {self.goal.value} {self.line} {self.rating} {self.source}"
+        """The puzzle as a line of a puzzle file (the themes' field only where it has themes)."""
+        line = f"{self.id} {self.moves} {self.goal.value} {self.line} {self.rating} {self.source}"
+        return f"{line} {format_themes(self.themes)}" if self.themes else line
 
 
 def puzzle_id(moves: str) -> str:
@@ -107,10 +185,13 @@ def puzzle_id(moves: str) -> str:
     return hashlib.sha1(moves.encode("ascii")).hexdigest()[:8]
 
 
-def make_puzzle(moves: Sequence[int], goal: Goal, line: Sequence[int], rating: int, source: str) -> Puzzle:
+def make_puzzle(
+    moves: Sequence[int], goal: Goal, line: Sequence[int], rating: int, source: str, themes: Iterable[Theme] = ()
+) -> Puzzle:
     """A puzzle from 0-based moves and line."""
     text = format_moves(list(moves), STANDARD)
-    return Puzzle(puzzle_id(text), text, goal, format_moves(list(line), STANDARD), rating, source)
+    ordered = tuple(theme for theme in Theme if theme in set(themes))
+    return Puzzle(puzzle_id(text), text, goal, format_moves(list(line), STANDARD), rating, source, ordered)
 
 
 def parse_line(text: str, where: str = "") -> Puzzle:
@@ -121,11 +202,15 @@ def parse_line(text: str, where: str = "") -> Puzzle:
     """
     fields = text.split()
     prefix = f"{where}: " if where else ""
-    if len(fields) != 6:
+    if len(fields) not in (6, 7):
         raise PuzzleFileError(
-            f"{prefix}a puzzle line has 6 fields (id moves goal line rating source), not {len(fields)}"
+            f"{prefix}a puzzle line has 6 or 7 fields (id moves goal line rating source [themes]), not {len(fields)}"
         )
-    ident, moves, goal_text, line, rating_text, source = fields
+    ident, moves, goal_text, line, rating_text, source = fields[:6]
+    try:
+        themes = parse_themes(fields[6]) if len(fields) == 7 else ()
+    except ValueError as error:
+        raise PuzzleFileError(f"{prefix}{error}") from None
     try:
         goal = Goal(goal_text)
     except ValueError:
@@ -147,7 +232,7 @@ def parse_line(text: str, where: str = "") -> Puzzle:
             board.push(move)
     except (NotationError, IllegalMoveError) as error:
         raise PuzzleFileError(f"{prefix}{error}") from None
-    return Puzzle(ident, moves, goal, line, rating, source)
+    return Puzzle(ident, moves, goal, line, rating, source, themes)
 
 
 def read_puzzles(path: Path | str = SHIPPED_FILE) -> list[Puzzle]:
@@ -178,6 +263,6 @@ def write_puzzles(path: Path | str, puzzles: Iterable[Puzzle], header: Sequence[
             is in its place, and left as it is).
     """
     lines = [f"# {line}" for line in header]
-    lines.append("# ID MOVES GOAL LINE RATING SOURCE")
+    lines.append("# ID MOVES GOAL LINE RATING SOURCE THEMES")
     lines.extend(p.to_line() for p in puzzles)
     write_atomically(path, ("\n".join(lines) + "\n").encode("utf-8"))
