@@ -12,7 +12,12 @@ A puzzle (``game.puzzle_file.Puzzle``) is sound when, with the exact solver's ve
   board, or a win already shown (every reply leaves the player a four), or for a draw a
   position where more than one column holds it (or the board is full);
 - the first step is not an immediate four nor the block of one (those are the Beginner
-  screens' job, not a puzzle's).
+  screens' job, not a puzzle's), and it has at least ``MIN_COLUMNS`` playable columns (a
+  choice between one or two columns is no puzzle).
+
+A *forced block* is a later step of the line where the opponent threatens four at a
+playable square (``forced_blocks``): the maker keeps them to at most a third of the set's
+later steps.
 
 ``PuzzleChecker.find`` makes a puzzle's line from a position; ``PuzzleChecker.problems``
 re-checks a puzzle from a file.  ``level_solves`` plays a level on a puzzle (the maker rates
@@ -37,6 +42,8 @@ WIN, DRAW, LOSS = 1, 0, -1
 WEAK = SolveLimit(weak=True)
 DEFAULT_MAX_STEPS = 4
 """The maker's longest line, in player steps: longer forced lines are rare and hard to read."""
+MIN_COLUMNS = 3
+"""The fewest playable columns a puzzle's first step has."""
 NOISY_LEVELS = ("Beginner", "Easy")
 """The presets whose judgement is blurred (seeded): they try a puzzle once per seed."""
 
@@ -101,6 +108,16 @@ class PuzzleChecker:
         """Whether the position's answer is a four now or the block of one (not a puzzle)."""
         return bool(self.wins_at_once(board, board.to_move) or self.wins_at_once(board, -board.to_move))
 
+    def forced_blocks(self, puzzle: Puzzle) -> int:
+        """How many of the puzzle's later steps block a four the opponent threatens."""
+        board = puzzle.board()
+        count = 0
+        for index, move in enumerate(puzzle.line_moves):
+            if index and index % 2 == 0 and self.wins_at_once(board, -board.to_move):
+                count += 1
+            board.push(move)
+        return count
+
     @staticmethod
     def goal_columns(outcomes: dict[int, int], goal: Goal) -> list[int]:
         """The columns that reach ``goal``: the winning ones, or for a draw the drawing ones."""
@@ -160,6 +177,8 @@ class PuzzleChecker:
         (the opening book's), which lets a position that is no puzzle be dropped sooner."""
         if board.rules != STANDARD or board.outcome() is not None or self.is_plain_answer(board):
             return None
+        if len(board.legal_moves()) < MIN_COLUMNS:
+            return None
         first = self._first_outcomes(board, known)
         if first is None:
             return None
@@ -205,6 +224,8 @@ class PuzzleChecker:
         board = puzzle.board()
         if self.is_plain_answer(board):
             return [f"{puzzle.id}: the answer is a four now or the block of one"]
+        if len(board.legal_moves()) < MIN_COLUMNS:
+            return [f"{puzzle.id}: the first step has fewer than {MIN_COLUMNS} playable columns"]
         line = puzzle.line_moves
         if len(line) // 2 + 1 > MAX_LINE_STEPS:
             return [f"{puzzle.id}: the line is longer than {MAX_LINE_STEPS} steps"]

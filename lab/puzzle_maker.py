@@ -1,7 +1,7 @@
 """The puzzle maker: finds puzzles with the exact solver, rates them by which levels solve
 them, and writes the set the game ships (``game/data/puzzles.txt``).
 
-    python -m lab.puzzle_maker [--seed 1] [--games 400] [--book 35000] [--seeds 8] [--per-band 60] [--jobs 3]
+    python -m lab.puzzle_maker [--seed 1] [--games 400] [--book 35000] [--seeds 8] [--per-band 60] [--jobs 2]
 
 Seeded: the same arguments make the same file (the levels are work, not time).  Sources:
 positions of the levels' self-play (seeded games between presets from random two-ply
@@ -10,8 +10,11 @@ just before in the same game) and the drawn positions among seeded samples of th
 opening book with distances (their move order rebuilt).  ``ai.puzzles.PuzzleChecker``
 keeps a position when it is a puzzle.  Each kept puzzle is tried by every preset
 (Beginner and Easy with ``--seeds`` seeds, as they judge noisily), and
-``ai.ladder.puzzle_rating`` places it on the levels' scale; the set keeps up to
-``--per-band`` puzzles of each band between two ladder rungs.
+``ai.ladder.puzzle_rating`` places it on the levels' scale; ``ai.puzzle_themes.classify``
+gives it its themes (a puzzle with none is not kept).  The set keeps up to ``--per-band``
+puzzles of each band between two ladder rungs, chosen at random (seeded), then swapped
+within their band, one by one, until every theme has ``--min-theme`` puzzles and the forced
+blocks are at most a third of the later steps (``choose``).
 
 It prints what it tried, kept and how long it took, and how the levels do on the set,
 measured apart from the tries that placed the puzzles: the noisy levels try every puzzle
@@ -39,9 +42,10 @@ from ai.book import book
 from ai.ladder import BELOW_BEGINNER, LEVEL_RATINGS, puzzle_rating
 from ai.levels import PRESETS
 from ai.player import choose_move
+from ai.puzzle_themes import classify
 from ai.puzzles import NOISY_LEVELS, PuzzleChecker, solve_rates
 from game.board import Board
-from game.puzzle_file import SHIPPED_FILE, Goal, Puzzle, make_puzzle, write_puzzles
+from game.puzzle_file import SHIPPED_FILE, Goal, Puzzle, Theme, make_puzzle, parse_themes, write_puzzles
 from game.regular_file import read_regular, write_atomically
 from game.rules import MAX, MIN, STANDARD
 
@@ -55,6 +59,8 @@ MAX_RATED_BYTES = 256 * 1024 * 1024
 """A saved run (``--save-rated``) of a few thousand puzzles is a few megabytes; past this it is refused unread."""
 BAND_EDGES = (BELOW_BEGINNER, *LEVEL_RATINGS.values())
 """The bands of the set: between two rungs of the ladder (below Beginner, Beginner, ..., Perfect)."""
+BLOCK_SHARE = 1 / 3
+"""The largest share of the set's later steps that may be forced blocks."""
 
 
 @dataclass(frozen=True)
@@ -192,6 +198,13 @@ class Rated:
     candidate: Candidate
     rates: dict[str, float]
     fresh: dict[str, float]
+    themes: tuple[Theme, ...] = ()
+    blocks: int = 0
+
+    @property
+    def later(self) -> int:
+        """The line's player steps after the first."""
+        return len(self.candidate.line) // 2
 
     def checked(self, name: str) -> float:
         """The level's share of solves apart from the placing tries."""
@@ -208,23 +221,46 @@ def write_rated(path: Path, rated: Sequence[Rated], tried: dict[str, int]) -> No
             "source": r.candidate.source,
             "rates": r.rates,
             "fresh": r.fresh,
+            "themes": [theme.value for theme in r.themes],
+            "blocks": r.blocks,
         }
         for r in rated
     ]
     write_atomically(path, json.dumps({"tried": tried, "puzzles": rows}).encode("utf-8"))
 
 
-def read_rated(path: Path) -> tuple[list[Candidate], list[dict[str, float]], list[dict[str, float]], dict[str, int]]:
-    """What ``write_rated`` wrote (``fresh`` is empty for a file written before it was kept)."""
+@dataclass(frozen=True)
+class Described:
+    """A candidate's themes and forced blocks (None: a file written before they were kept)."""
+
+    themes: tuple[Theme, ...]
+    blocks: int
+
+
+def read_rated(
+    path: Path,
+) -> tuple[list[Candidate], list[dict[str, float]], list[dict[str, float]], list[Described | None], dict[str, int]]:
+    """What ``write_rated`` wrote (``fresh`` is empty, and the description None, for a file
+    written before they were kept)."""
     data = json.loads(read_regular(path, MAX_RATED_BYTES))
     rows = data["puzzles"]
     candidates = [Candidate(tuple(r["moves"]), Goal(r["goal"]), tuple(r["line"]), r["source"]) for r in rows]
-    return candidates, [r["rates"] for r in rows], [r.get("fresh", {}) for r in rows], data["tried"]
+    described = [
+        Described(parse_themes(",".join(r["themes"])) if r["themes"] else (), r["blocks"]) if "themes" in r else None
+        for r in rows
+    ]
+    return candidates, [r["rates"] for r in rows], [r.get("fresh", {}) for r in rows], described, data["tried"]
 
 
-def _rate(job: tuple[Candidate, int]) -> dict[str, float]:
+def describe(candidate: Candidate) -> Described:
+    """The candidate's themes (``ai.puzzle_themes.classify``) and its forced blocks."""
+    puzzle = make_puzzle(candidate.moves, candidate.goal, candidate.line, 0, candidate.source)
+    return Described(classify(puzzle), PuzzleChecker().forced_blocks(puzzle))
+
+
+def _rate(job: tuple[Candidate, int]) -> tuple[dict[str, float], Described]:
     candidate, seeds = job
-    return candidate_rates(candidate, seeds)
+    return candidate_rates(candidate, seeds), describe(candidate)
 
 
 def _rate_again(job: tuple[Candidate, int]) -> dict[str, float]:
@@ -233,20 +269,102 @@ def _rate_again(job: tuple[Candidate, int]) -> dict[str, float]:
     return candidate_rates(candidate, seeds, first_seed=seeds, levels=NOISY_LEVELS)
 
 
-def choose(rated: Sequence[Rated], per_band: int, seed: int) -> list[tuple[Puzzle, Rated]]:
-    """Up to ``per_band`` puzzles of each band, seeded; in rating order."""
+def choose(rated: Sequence[Rated], per_band: int, seed: int, min_theme: int = 0) -> list[tuple[Puzzle, Rated]]:
+    """Up to ``per_band`` puzzles of each band with at least one theme, seeded; in rating order.
+
+    First a seeded random choice in each band; then swaps within a band, one at a time: a
+    puzzle of a theme that has fewer than ``min_theme`` comes in for one that no short
+    theme needs (the one with the most forced blocks first); then, while forced blocks are
+    more than ``BLOCK_SHARE`` of the later steps, the chosen puzzle with the most blocks
+    goes out for a spare one of its band with fewer, where no theme falls short by it."""
     rng = random.Random(seed)
     bands: dict[int, list[tuple[Puzzle, Rated]]] = {}
     for item in rated:
         c = item.candidate
-        puzzle = make_puzzle(c.moves, c.goal, c.line, puzzle_rating(item.rates), c.source)
+        if not item.themes:
+            continue
+        puzzle = make_puzzle(c.moves, c.goal, c.line, puzzle_rating(item.rates), c.source, item.themes)
         bands.setdefault(band_of(puzzle.rating), []).append((puzzle, item))
-    chosen = []
+    chosen: dict[int, list[tuple[Puzzle, Rated]]] = {}
+    spare: dict[int, list[tuple[Puzzle, Rated]]] = {}
     for band in sorted(bands):
         members = bands[band]
         rng.shuffle(members)
-        chosen.extend(members[:per_band])
-    return sorted(chosen, key=lambda pair: (pair[0].rating, pair[0].id))
+        chosen[band], spare[band] = members[:per_band], members[per_band:]
+    _fill_themes(chosen, spare, min_theme)
+    _thin_blocks(chosen, spare, min_theme)
+    every = [pair for band in sorted(chosen) for pair in chosen[band]]
+    return sorted(every, key=lambda pair: (pair[0].rating, pair[0].id))
+
+
+def theme_counts(pairs: Sequence[tuple[Puzzle, Rated]]) -> dict[Theme, int]:
+    """How many of ``pairs`` have each theme."""
+    return {theme: sum(theme in p.themes for p, _ in pairs) for theme in Theme}
+
+
+def _everything(chosen: dict[int, list[tuple[Puzzle, Rated]]]) -> list[tuple[Puzzle, Rated]]:
+    return [pair for band in sorted(chosen) for pair in chosen[band]]
+
+
+def _can_leave(pair: tuple[Puzzle, Rated], counts: dict[Theme, int], min_theme: int) -> bool:
+    """Whether no theme falls below ``min_theme`` (or further below it) without ``pair``."""
+    return all(counts[theme] > min_theme for theme in pair[0].themes)
+
+
+def _fill_themes(
+    chosen: dict[int, list[tuple[Puzzle, Rated]]], spare: dict[int, list[tuple[Puzzle, Rated]]], min_theme: int
+) -> None:
+    for theme in Theme:
+        while True:
+            counts = theme_counts(_everything(chosen))
+            if counts[theme] >= min_theme:
+                break
+            swap = None
+            for band in sorted(spare):
+                incoming = next((pair for pair in spare[band] if theme in pair[0].themes), None)
+                leaving = [pair for pair in chosen[band] if theme not in pair[0].themes]
+                leaving = [pair for pair in leaving if _can_leave(pair, counts, min_theme)]
+                if incoming is not None and leaving:
+                    swap = band, incoming, max(leaving, key=lambda pair: pair[1].blocks)
+                    break
+            if swap is None:
+                break  # said by the maker's theme table: too few of this theme were found
+            band, incoming, leaving_pair = swap
+            spare[band].remove(incoming)
+            chosen[band].remove(leaving_pair)
+            chosen[band].append(incoming)
+            spare[band].append(leaving_pair)
+
+
+def _thin_blocks(
+    chosen: dict[int, list[tuple[Puzzle, Rated]]], spare: dict[int, list[tuple[Puzzle, Rated]]], min_theme: int
+) -> None:
+    tried: set[str] = set()
+    while True:
+        every = _everything(chosen)
+        blocks, later = sum(r.blocks for _, r in every), sum(r.later for _, r in every)
+        if blocks <= BLOCK_SHARE * later:
+            return
+        counts = theme_counts(every)
+        out = [pair for pair in every if pair[0].id not in tried and pair[1].blocks and _can_leave(pair, counts, 0)]
+        if not out:
+            return  # said by the maker's line on forced blocks
+        leaving = max(out, key=lambda pair: (pair[1].blocks, pair[1].blocks / pair[1].later))
+        tried.add(leaving[0].id)
+        band = band_of(leaving[0].rating)
+        for incoming in spare[band]:
+            after = dict(counts)
+            for theme in leaving[0].themes:
+                after[theme] -= 1
+            for theme in incoming[0].themes:
+                after[theme] += 1
+            short = any(after[t] < min(counts[t], min_theme) for t in Theme)
+            if incoming[1].blocks * leaving[1].later < leaving[1].blocks * max(incoming[1].later, 1) and not short:
+                spare[band].remove(incoming)
+                chosen[band].remove(leaving)
+                chosen[band].append(incoming)
+                spare[band].append(leaving)
+                break
 
 
 def _share(values: Sequence[float]) -> str:
@@ -323,7 +441,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seeds", type=int, default=8, help="tries of each noisy level")
     parser.add_argument("--per-band", type=int, default=60)
-    parser.add_argument("--jobs", type=int, default=3)
+    parser.add_argument("--min-theme", type=int, default=15, help="puzzles of each theme the set should have")
+    parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=SHIPPED_FILE)
     parser.add_argument("--save-rated", type=Path, help="also keep every found and rated puzzle in this JSON file")
     parser.add_argument("--from-rated", type=Path, help="choose the set from such a file (no finding, no rating)")
@@ -340,9 +459,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
         if saved is not None:
-            candidates, rates, fresh, tried = saved
+            candidates, rates, fresh, known, tried = saved
             by_source = {s: sum(c.source == s for c in candidates) for s in tried}
             found_at = 0.0
+            if not all(known):  # a file written before the themes were kept
+                known = list(pool.map(describe, candidates, chunksize=4))
+            described = [d for d in known if d is not None]
         else:
             jobs = [("self-play", args.seed, 0, args.games)]
             jobs += [("book", args.seed, part, args.book // BOOK_PARTS) for part in range(BOOK_PARTS)]
@@ -354,22 +476,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             found_at = time.perf_counter() - started
             by_source = {s: sum(c.source == s for c in candidates) for s in tried}
             print(f"positions tried: {tried}; puzzles found: {by_source} ({found_at:.0f} s)", flush=True)
-            rates = list(pool.map(_rate, [(c, args.seeds) for c in candidates], chunksize=4))
+            both = list(pool.map(_rate, [(c, args.seeds) for c in candidates], chunksize=4))
+            rates, described = [r for r, _ in both], [d for _, d in both]
             fresh = [{} for _ in candidates]
         rated_at = time.perf_counter() - started
         if not all(fresh):  # tried again with the seeds after the placing ones
             fresh = list(pool.map(_rate_again, [(c, args.seeds) for c in candidates], chunksize=8))
         again_at = time.perf_counter() - started
-    rated = [Rated(c, r, f) for c, r, f in zip(candidates, rates, fresh, strict=True)]
+    rated = [Rated(c, r, f, d.themes, d.blocks) for c, r, f, d in zip(candidates, rates, fresh, described, strict=True)]
     if args.save_rated is not None:
         write_rated(args.save_rated, rated, tried)
-    print(f"rated by the levels ({rated_at - found_at:.0f} s), tried again ({again_at - rated_at:.0f} s); kept:")
-    chosen = choose(rated, args.per_band, args.seed)
+    print(f"rated and themed ({rated_at - found_at:.0f} s), tried again ({again_at - rated_at:.0f} s); kept:")
+    chosen = choose(rated, args.per_band, args.seed, args.min_theme)
     for band in sorted({band_of(p.rating) for p, _ in chosen}):
         kept = [p for p, _ in chosen if band_of(p.rating) == band]
         all_in = sum(band_of(puzzle_rating(r)) == band for r in rates)
         wins = sum(p.goal is Goal.WIN for p in kept)
         print(f"  band {band} {band_name(band)}: {len(kept)} kept of {all_in} ({wins} win, {len(kept) - wins} draw)")
+    print("\n".join(theme_table(rated, chosen)))
     print("\n".join(table(chosen)))
     print("\n".join(held_out(rated, "every puzzle found")))
     print("\n".join(held_out([item for _, item in chosen], "the set")))
@@ -383,6 +507,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     write_puzzles(args.out, [p for p, _ in chosen], header)
     return 0
+
+
+def theme_table(rated: Sequence[Rated], chosen: Sequence[tuple[Puzzle, Rated]]) -> list[str]:
+    """Each theme's puzzles found and kept; the set's forced blocks and first-step columns."""
+    found = {theme: sum(theme in r.themes for r in rated) for theme in Theme}
+    kept = theme_counts(chosen)
+    lines = [f"{'theme':>17}  found   kept"]
+    lines += [f"{theme.value:>17}  {found[theme]:5}  {kept[theme]:5}" for theme in Theme]
+    lines.append(f"{'no theme':>17}  {sum(not r.themes for r in rated):5}      -")
+    blocks, later = sum(r.blocks for _, r in chosen), sum(r.later for _, r in chosen)
+    columns = min((len(p.board().legal_moves()) for p, _ in chosen), default=0)
+    share = f"{100 * blocks / later:.1f}%" if later else "-"
+    lines.append(f"forced blocks: {blocks} of {later} later steps ({share}); fewest first-step columns: {columns}")
+    return lines
 
 
 if __name__ == "__main__":
