@@ -103,6 +103,22 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE TABLE my_puzzle_games (game_id INTEGER PRIMARY KEY, looked_at REAL NOT NULL)",
     ),
+    # 7: each attempt's puzzle themes (the dashboard counts it under them) and the seconds it
+    # took; Storm's and Streak's runs (unrated: their score, the best one is the record)
+    (
+        "ALTER TABLE puzzle_attempts ADD COLUMN themes TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE puzzle_attempts ADD COLUMN seconds REAL",
+        """CREATE TABLE puzzle_runs (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL,
+            ended_at REAL NOT NULL,
+            score INTEGER NOT NULL,
+            missed INTEGER NOT NULL,
+            best_combo INTEGER NOT NULL,
+            seconds REAL NOT NULL
+        )""",
+        "CREATE INDEX puzzle_runs_kind_score ON puzzle_runs (kind, score)",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -1,4 +1,5 @@
-"""The archive's puzzle tables (schema 6): every puzzle attempt and the player's own puzzles.
+"""The archive's puzzle tables (schemas 6 and 7): every puzzle attempt (with its puzzle's
+themes and the seconds it took) and the player's own puzzles.
 
 The attempts, with the games against levels, are what the player's rating is made of
 (``game.learn.rating`` replays them in order), so the rating and its history live in the
@@ -11,6 +12,7 @@ these tables: it then has no attempts and no puzzles, and nothing is written.
 
 from __future__ import annotations
 
+import functools
 import math
 import sqlite3
 import time
@@ -19,21 +21,24 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from game.archive.store import Archive
-from game.puzzle_file import Puzzle, PuzzleFileError, parse_line
+from game.puzzle_file import Puzzle, PuzzleFileError, Theme, format_themes, parse_line
 
 MAX_ATTEMPTS_READ = 100_000
 """The newest attempts read (more than anyone plays; a damaged file cannot make it slow)."""
 
 
 class PuzzleAttempt(NamedTuple):
-    """One try at a puzzle: when, which, its rating then, solved or not, hints taken (a
-    named tuple: a replay of the rating reads a hundred thousand of them)."""
+    """One try at a puzzle: when, which, its rating then, solved or not, hints taken, the
+    puzzle's themes and the seconds the try took (None: not known, an older row); a named
+    tuple: a replay of the rating reads a hundred thousand of them."""
 
     tried_at: float
     puzzle: str
     puzzle_rating: int
     solved: bool
     hints: int = 0
+    themes: tuple[Theme, ...] = ()
+    seconds: float | None = None
 
     @property
     def score(self) -> float:
@@ -48,8 +53,17 @@ def record_attempt(archive: Archive, attempt: PuzzleAttempt) -> bool:
     try:
         with archive.connection:
             archive.connection.execute(
-                "INSERT INTO puzzle_attempts (tried_at, puzzle, puzzle_rating, solved, hints) VALUES (?, ?, ?, ?, ?)",
-                (attempt.tried_at, attempt.puzzle, attempt.puzzle_rating, int(attempt.solved), attempt.hints),
+                "INSERT INTO puzzle_attempts (tried_at, puzzle, puzzle_rating, solved, hints, themes, seconds)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    attempt.tried_at,
+                    attempt.puzzle,
+                    attempt.puzzle_rating,
+                    int(attempt.solved),
+                    attempt.hints,
+                    format_themes(attempt.themes),
+                    attempt.seconds,
+                ),
             )
     except sqlite3.Error:
         return False
@@ -73,7 +87,8 @@ def read_attempts(archive: Archive, *, newest: int = MAX_ATTEMPTS_READ) -> Attem
         rows = (
             _plain(archive)
             .execute(
-                f"SELECT {ATTEMPT_COLUMNS} FROM puzzle_attempts ORDER BY tried_at DESC, id DESC LIMIT ?", (newest,)
+                f"SELECT {attempt_columns(archive)} FROM puzzle_attempts ORDER BY tried_at DESC, id DESC LIMIT ?",
+                (newest,),
             )
             .fetchall()
         )
@@ -84,7 +99,11 @@ def read_attempts(archive: Archive, *, newest: int = MAX_ATTEMPTS_READ) -> Attem
     return AttemptsRead(found, len(rows) - len(found), (rows[-1][1], rows[-1][0]) if rows else None)
 
 
-ATTEMPT_COLUMNS = "id, tried_at, puzzle, puzzle_rating, solved, hints"
+def attempt_columns(archive: Archive) -> str:
+    """The columns an attempt is read from: its id, time, puzzle, rating, result, hints,
+    themes and seconds (an archive only read that is older than schema 7 has neither of the
+    last two: an empty text and NULL stand in)."""
+    return f"id, tried_at, puzzle, puzzle_rating, solved, hints, {_themes_column(archive)}, {_seconds_column(archive)}"
 
 
 def _plain(archive: Archive) -> sqlite3.Cursor:
@@ -96,14 +115,47 @@ def _plain(archive: Archive) -> sqlite3.Cursor:
 
 
 def _readable(rows: list[tuple[object, ...]]) -> list[PuzzleAttempt]:
-    """The rows (in ``ATTEMPT_COLUMNS``' order) that are whole attempts, in their order."""
+    """The rows (in ``attempt_columns``' order) that are whole attempts, in their order."""
     found = []
-    for _, tried_at, puzzle, rating, solved, hints in rows:
+    for _, tried_at, puzzle, rating, solved, hints, themes, seconds in rows:
         if isinstance(tried_at, (int, float)) and math.isfinite(tried_at) and isinstance(puzzle, str):
             if isinstance(rating, int) and 0 < rating < 5000 and solved in (0, 1):
                 if isinstance(hints, int) and hints >= 0:
-                    found.append(PuzzleAttempt(float(tried_at), puzzle[:40], rating, bool(solved), hints))
+                    spent = float(seconds) if isinstance(seconds, (int, float)) and 0 <= seconds < 1e9 else None
+                    found.append(
+                        PuzzleAttempt(
+                            float(tried_at), puzzle[:40], rating, bool(solved), hints, read_themes(themes), spent
+                        )
+                    )
     return found
+
+
+def _columns(archive: Archive) -> set[str]:
+    try:
+        return {row[1] for row in archive.connection.execute("PRAGMA table_info(puzzle_attempts)")}
+    except sqlite3.Error:
+        return set()
+
+
+def _themes_column(archive: Archive) -> str:
+    """``themes``, or an empty text where an archive only read is older than schema 7."""
+    return "substr(themes, 1, 400)" if "themes" in _columns(archive) else "''"
+
+
+def _seconds_column(archive: Archive) -> str:
+    return "seconds" if "seconds" in _columns(archive) else "NULL"
+
+
+def read_themes(text: object) -> tuple[Theme, ...]:
+    """A stored themes field; names this version does not know are left out."""
+    return _themes_of(text) if isinstance(text, str) else ()
+
+
+@functools.lru_cache(maxsize=256)
+def _themes_of(text: str) -> tuple[Theme, ...]:
+    """(A set's puzzles share a few dozen of these: a hundred thousand rows parse them once.)"""
+    found = {theme for theme in Theme if theme.value in text.split(",")}
+    return tuple(theme for theme in Theme if theme in found)
 
 
 def attempt_count(archive: Archive) -> int:
@@ -120,6 +172,7 @@ def attempt_pages(archive: Archive, *, page: int, after: tuple[object, int] | No
     the newest ``MAX_ATTEMPTS_READ``, oldest first, ``page`` rows a query: the window's
     rating keeper reads a page a frame."""
     connection = _plain(archive)
+    columns = attempt_columns(archive)
     later = "WHERE (tried_at, id) > (?, ?)"
     try:
         bounds, key = later, tuple(after or ())
@@ -131,7 +184,7 @@ def attempt_pages(archive: Archive, *, page: int, after: tuple[object, int] | No
             bounds, key = ("", ()) if first is None else ("WHERE (tried_at, id) >= (?, ?)", tuple(first))
         while True:
             rows = connection.execute(
-                f"SELECT {ATTEMPT_COLUMNS} FROM puzzle_attempts {bounds} ORDER BY tried_at, id LIMIT ?", (*key, page)
+                f"SELECT {columns} FROM puzzle_attempts {bounds} ORDER BY tried_at, id LIMIT ?", (*key, page)
             ).fetchall()
             if not rows:
                 return
@@ -181,6 +234,24 @@ def add_own_puzzles(
     return added
 
 
+def set_own_themes(archive: Archive, puzzles: Iterable[Puzzle]) -> int:
+    """Keep the themes found for the player's own puzzles (stored before puzzles had themes);
+    return how many rows changed."""
+    if not archive.writable:
+        return 0
+    changed = 0
+    try:
+        with archive.connection:
+            for puzzle in puzzles:
+                cursor = archive.connection.execute(
+                    "UPDATE my_puzzles SET line = ? WHERE puzzle = ?", (puzzle.to_line(), puzzle.id)
+                )
+                changed += cursor.rowcount
+    except sqlite3.Error:
+        return 0
+    return changed
+
+
 def own_puzzles(archive: Archive) -> list[Puzzle]:
     """The player's own puzzles, newest first (a line that is not a puzzle is left out)."""
     try:
@@ -204,3 +275,37 @@ def own_puzzle_games(archive: Archive) -> set[int]:
     except sqlite3.Error:
         return set()
     return {int(row[0]) for row in rows if isinstance(row[0], int)}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the dashboard reads of an attempt: the puzzle, its themes (empty: an older row,
+    the puzzle's set says them), and whether it counts as solved."""
+
+    puzzle: str
+    themes: tuple[Theme, ...]
+    solved: bool
+
+
+def outcome_pages(archive: Archive, *, page: int = 2000) -> Iterator[list[Outcome]]:
+    """Every attempt's outcome, ``page`` rows a query in the order they were stored (the
+    window reads a page a frame: a hundred thousand attempts never hold up a frame)."""
+    after = 0
+    while True:
+        try:
+            rows = archive.connection.execute(
+                f"SELECT id, puzzle, {_themes_column(archive)}, solved, hints FROM puzzle_attempts"
+                " WHERE id > ? ORDER BY id LIMIT ?",
+                (after, page),
+            ).fetchall()
+        except sqlite3.Error:
+            return
+        if not rows:
+            return
+        found = []
+        for ident, puzzle, themes, solved, hints in rows:
+            if isinstance(puzzle, str) and solved in (0, 1) and isinstance(hints, int):
+                found.append(Outcome(puzzle[:40], read_themes(themes), bool(solved) and hints == 0))
+            if isinstance(ident, int):
+                after = max(after, ident)
+        yield found  # (then asked again: a row stored meanwhile is read too)
