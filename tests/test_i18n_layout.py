@@ -27,7 +27,6 @@ from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.puzzles import PuzzlesScene
-from game.app.scenes.puzzles_text import Source
 from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
 from game.app.search_records import SearchRecord
@@ -35,6 +34,7 @@ from game.app.settings import Opponent
 from game.app.worker_protocol import JobPurpose
 from game.board import Board
 from game.i18n import _, set_language
+from game.learn.puzzle_words import Source
 from game.rules import Rules
 from tests.test_big_text import measure
 from tests.ui import drawn_texts, key_event, press, step, wait_until

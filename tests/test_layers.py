@@ -125,9 +125,9 @@ def defines_a_screen(path: Path) -> bool:
     )
 
 
-SCENE_BASES = {"game.app.scene", "game.app.menu", "game.app.tree.chart_overlay"}
-"""Where ``Scene``, the menu bases and the charts' base live, beside the interface every
-scene may import."""
+SCENE_BASES = {"game.app.scene", "game.app.menu", "game.app.tree.chart_overlay", "game.app.scenes.puzzle_run_view"}
+"""Where ``Scene`` and the bases live (the menus', the charts' and Storm's and Streak's run of
+puzzles), beside the interface every scene may import."""
 NEVER_FROM_A_SCENE = {"game.app.loop", "game.app.router", "game.app.open_game", "game.app.demo", "game.app.tour"}
 """What builds or drives scenes: a scene asks for a place with a request instead."""
 

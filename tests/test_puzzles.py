@@ -18,10 +18,10 @@ from ai.exact import ExactScore
 from ai.ladder import BELOW_BEGINNER, LEVEL_RATINGS, puzzle_rating
 from ai.levels import PRESETS
 from ai.puzzles import NOISY_LEVELS, PuzzleChecker, level_solves
-from game.app.scenes.puzzles_text import wrong_sentence
 from game.archive.store import Archive
 from game.board import Board
 from game.learn.puzzle_set import daily, near, shipped_puzzles
+from game.learn.puzzle_words import wrong_sentence
 from game.puzzle_file import Goal, PuzzleFileError, parse_line, read_puzzles
 from game.records import HUMAN, GameResult
 from game.rules import MAX, MIN, STANDARD

@@ -11,10 +11,12 @@ import pygame
 
 from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.puzzles import PuzzlesScene
-from game.app.scenes.puzzles_text import Source
+from game.app.scenes.rating_graph import rating_summary
 from game.app.scenes.title import TitleScene
 from game.archive.puzzle_store import attempts
 from game.learn.puzzle_set import daily, shipped_puzzles
+from game.learn.puzzle_words import Source
+from game.learn.rating import player_rating
 from tests.ui import click, press, step, wait_until
 
 
@@ -78,10 +80,36 @@ def test_a_hint_shows_the_column_and_counts_the_puzzle_as_missed(app):
     right = scene.right_column()
     press(app, pygame.K_h)
     assert scene.hint_column == right and scene.said.startswith(f"Hint: column {right + 1}")
+    assert "counts as missed: rating 1,500 -> " in scene.said  # what it costs, said and done at once
+    assert [(a.solved, a.hints, a.score) for a in attempts(app.archive)] == [(False, 1, 0.0)]
     play_line(app, scene)
     kept = attempts(app.archive)
-    assert [(a.solved, a.hints, a.score) for a in kept] == [(True, 1, 0.0)]
+    assert [(a.solved, a.hints, a.score, a.themes) for a in kept] == [(False, 1, 0.0, scene.puzzle.themes)]
     assert "counts as missed" in scene.said
+
+
+def test_a_hint_then_next_costs_the_rating_and_the_graph_agrees_with_the_stored_attempts(app):
+    """Issue 52: a hint followed by N cost no rating, though the hint said the puzzle counts
+    as missed, and the rating graph counted 2 puzzles after 3."""
+    scene = open_puzzles(app)
+    press(app, pygame.K_h)
+    press(app, pygame.K_n, frames=2)
+    for _ in range(2):
+        play_line(app, scene)
+        press(app, pygame.K_n, frames=2)
+    kept = attempts(app.archive)
+    assert [a.hints for a in kept] == [1, 0, 0] and [a.score for a in kept] == [0.0, 1.0, 1.0]
+    stored = player_rating(app.archive.games(), kept)
+    assert scene.rating == stored.rating and stored.puzzles == 3
+    press(app, pygame.K_ESCAPE, frames=2)
+    title = app.stack.top
+    assert isinstance(title, TitleScene) and title.rating == stored.rating
+    past = PastGamesScene()
+    app.stack.push(past)
+    step(app, 2)
+    press(app, pygame.K_g, frames=2)
+    assert [point.after.rating for point in past.rating_history] == [p.after.rating for p in stored.history]
+    assert "3 puzzles" in rating_summary(past.rating_history)
 
 
 def test_the_daily_puzzle_is_the_dates_and_the_d_key_opens_it(app):

@@ -23,9 +23,11 @@ from ai.tree import SearchTree
 from game.app.board_view import BoardLayout
 from game.app.search_records import SearchRecord
 from game.board import Board, Outcome
+from game.learn.dashboard import Dashboard
 from game.match import Match
 from game.net.client import JoinSettings
 from game.net.host import HostSettings
+from game.puzzle_file import Theme
 from game.records import GameRecord
 from game.rules import MAX, Rules
 
@@ -70,6 +72,15 @@ class GameInPlay(Searches, Protocol):
     def open_review(self) -> None: ...
 
     def open_tree(self) -> None: ...
+
+
+class ThemeChooser(Protocol):
+    """What the puzzle themes screen sees of the puzzle screen under it: the dashboard (None
+    while the attempts are read), and choosing a theme to play."""
+
+    def dashboard(self) -> Dashboard | None: ...
+
+    def choose_theme(self, theme: Theme) -> None: ...
 
 
 # -- menus and settings ---------------------------------------------------------------------
@@ -188,6 +199,23 @@ class ShowPuzzles:
     """The puzzle screen: puzzles near the player's rating, from their games, the daily one."""
 
 
+@dataclass(frozen=True)
+class ShowPuzzleThemes:
+    """The themes and the player's solve rate in each, over the puzzle screen (``chooser``)."""
+
+    chooser: ThemeChooser
+
+
+@dataclass(frozen=True)
+class ShowStorm:
+    """Storm: three minutes of puzzles from easy to hard, unrated."""
+
+
+@dataclass(frozen=True)
+class ShowStreak:
+    """Streak: puzzles of rising difficulty until the first miss, unrated."""
+
+
 # -- the tree overlay -------------------------------------------------------------------------
 @dataclass(frozen=True)
 class OpenTree:
@@ -291,5 +319,8 @@ Request = (
     | ShowMctsChart
     | ShowTreeBuilder
     | ShowPuzzles
+    | ShowPuzzleThemes
+    | ShowStorm
+    | ShowStreak
 )
 """Every place a scene may ask to go."""

@@ -37,6 +37,9 @@ from game.app.navigation import (
     ShowPastGames,
     ShowPause,
     ShowPuzzles,
+    ShowPuzzleThemes,
+    ShowStorm,
+    ShowStreak,
     ShowTreeBuilder,
 )
 from game.app.scene import Scene, SceneHost
@@ -51,9 +54,12 @@ from game.app.scenes.options import OptionsScene
 from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene
+from game.app.scenes.puzzle_themes import PuzzleThemesScene
 from game.app.scenes.puzzles import PuzzlesScene
 from game.app.scenes.retry import MistakesQueueScene, retry_of_review
 from game.app.scenes.review import ReviewScene
+from game.app.scenes.storm import StormScene
+from game.app.scenes.streak import StreakScene
 from game.app.scenes.title import TitleScene
 from game.app.scenes.tree_builder import TreeBuilderScene
 from game.app.settings import Opponent
@@ -124,6 +130,12 @@ def scene_for(request: Request, host: SceneHost) -> Scene | None:
             return TreeBuilderScene(exercise)
         case ShowPuzzles():
             return PuzzlesScene()
+        case ShowPuzzleThemes(chooser):
+            return PuzzleThemesScene(chooser)
+        case ShowStorm():
+            return StormScene()
+        case ShowStreak():
+            return StreakScene()
     raise TypeError(f"no scene for {request!r}")  # pragma: no cover - every request is above
 
 

@@ -77,7 +77,7 @@ from game.app.worker_protocol import (
 )
 from game.board import Board
 from game.i18n import _, set_language
-from game.learn.own_puzzles import PuzzleSearchStopped, find_own_puzzles
+from game.learn.own_puzzles import PuzzleSearchStopped, find_own_puzzles, with_themes
 from game.rules import STANDARD, Rules
 
 log = logging.getLogger(__name__)
@@ -499,7 +499,8 @@ def _run_own_puzzles(
     """The player's own puzzles in the reviewed games: found by the solver, rated by the levels."""
     with _job_reported(job_id, send, PuzzleSearchStopped, "puzzle search"):
         found, looked = find_own_puzzles(job.games, should_stop=should_stop)
-        send(OwnPuzzlesResult(job_id, tuple(found), tuple(looked)))
+        themed = tuple(with_themes(puzzle, should_stop=should_stop) for puzzle in job.unthemed)
+        send(OwnPuzzlesResult(job_id, tuple(found), tuple(looked), themed))
 
 
 def _run_explain(

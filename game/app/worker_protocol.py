@@ -104,9 +104,12 @@ class TextbookJob:
 @dataclass(frozen=True)
 class OwnPuzzlesJob:
     """Look for the player's own puzzles in reviewed ``games`` (``game.learn.own_puzzles``:
-    the solver finds them, the levels rate them).  Answered by ``OwnPuzzlesResult``."""
+    the solver finds them, the levels rate them, the explainer gives their themes), and give
+    the ``unthemed`` ones found before puzzles had themes theirs.  Answered by
+    ``OwnPuzzlesResult``."""
 
     games: tuple[GameRecord, ...]
+    unthemed: tuple[Puzzle, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -274,11 +277,13 @@ class WorkerLost:
 
 @dataclass(frozen=True)
 class OwnPuzzlesResult:
-    """The puzzles found (each with its game's id) and the games looked at."""
+    """The puzzles found (each with its game's id), the games looked at, and the job's
+    ``unthemed`` puzzles with their themes."""
 
     job_id: int
     found: tuple[tuple[Puzzle, int | None], ...]
     looked: tuple[int, ...]
+    themed: tuple[Puzzle, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import pygame
 
 from ai.levels import PRESETS
 from game.app.scene import SceneHost
-from game.app.theme import Theme
+from game.app.theme import Color, Theme
 from game.app.worker_protocol import JobPurpose, SearchJob
 from game.board import Board
 from game.i18n import _
@@ -99,3 +99,38 @@ def draw_progress(surface: pygame.Surface, theme: Theme, plot: pygame.Rect, done
         (bar.centerx, bar.top - 4),
         anchor="midbottom",
     )
+
+
+def draw_header(surface: pygame.Surface, theme: Theme, lay: SideLayout, title: str, second: str) -> None:
+    """The title (bold) and the line under it (muted), each fitted to the header's width."""
+    title, fitted = theme.fitted(title, lay.text + 4, lay.header.width, bold=True)
+    theme.text(surface, title, fitted, lay.header.topleft, bold=True)
+    second, fitted = theme.fitted(second, lay.text, lay.header.width)
+    theme.text(surface, second, fitted, (lay.header.left, lay.header.top + lay.second), color=theme.palette.muted)
+
+
+def draw_said(
+    surface: pygame.Surface,
+    theme: Theme,
+    lay: SideLayout,
+    top: float,
+    bottom: float,
+    said: tuple[str, Color],
+    notes: list[str],
+) -> None:
+    """In the panel from ``top`` to ``bottom``: ``said`` (the verdict, in its colour, cut only
+    where it alone is too long), then each of ``notes`` (small, muted) whole or not at all."""
+    p = theme.palette
+    x0, width = lay.panel.left + 12, lay.panel.width - 24
+    small = lay.text - 2
+    lines = [(line, lay.text, said[1]) for line in theme.wrap(said[0], lay.text, width)]
+    for note in notes:
+        more = [("", small, p.muted)] + [(line, small, p.muted) for line in theme.wrap(note, small, width)]
+        if top + sum(theme.pitch(size, size + 6) for _line, size, _shade in lines + more) <= bottom:
+            lines = lines + more
+    y = top
+    for line, size, shade in lines:
+        if y + theme.font(size).get_height() > bottom:
+            break
+        theme.text(surface, line, size, (x0, y), color=shade)
+        y += theme.pitch(size, size + 6)

@@ -1,17 +1,22 @@
-"""The puzzle screen: puzzles near your rating, from your own games, and the daily one.
+"""The puzzle screen: puzzles near your rating, by theme, from your own games, the daily one.
 
-A puzzle is a position, a goal (win, or save the draw) and its line (``game.puzzle_file``);
-at every step exactly one column reaches the goal.  A right step is answered by the
-opponent's strongest reply from the line; a wrong one by the solver's verdict of the move
-tried and the refutation played on the board (Perfect's reply: a SCORES-free hint job for
-the worker), then the right move.  Each puzzle tried moves the rating (Glicko-2, kept in
-the archive); a hint counts the puzzle as missed.  The player's own puzzles are looked for
-in their reviewed games by the worker (``OwnPuzzlesJob``); nothing of the solver runs in
-the frame loop.
+The try at the puzzle on the screen is a headless ``PuzzleTry`` (``game.learn.puzzle_attempt``:
+the position, the moves so far, the hints, the time), which this scene draws and feeds with
+input and the worker's answers.  A right step is answered by the opponent's strongest reply
+from the line; a wrong one by the solver's verdict of the move tried and the refutation
+played on the board (Perfect's reply: a SCORES-free hint job for the worker), then the right
+move.  Each try moves the rating (Glicko-2, kept in the archive) once its result is decided:
+the first wrong move, the first hint (a hint counts the puzzle as missed at once, so leaving
+after it costs what it said) or the last right step.  The player's own puzzles are looked for
+in their reviewed games by the worker (``OwnPuzzlesJob``); the dashboard (the solve rate in
+each theme) is read from the archive a few pages a frame; nothing of the solver runs in the
+frame loop.
 
 Controls: 1..7 or click a column to play it; F puzzles for you, M from my games, D the
-daily puzzle; H hint; N next puzzle; Space show the right move after a wrong one; A the
-analysis board on the puzzle's position; C copy its moves, Ctrl+L copy its link; Esc back.
+daily puzzle, T the themes and your rate in each (choose one to practise it), P practise
+your weakest theme, S Storm, K Streak; H hint; N next puzzle; Space show the right move
+after a wrong one; A the analysis board on the puzzle's position; C copy its moves, Ctrl+L
+copy its link; Esc back.
 """
 
 from __future__ import annotations
@@ -27,20 +32,9 @@ from ai.levels import PRESETS
 from game.app.board_view import BoardLayout, BoardView
 from game.app.clipboard import copy_link, copy_moves
 from game.app.job_slot import JobSlot
-from game.app.navigation import OpenAnalysis
+from game.app.navigation import OpenAnalysis, ShowPuzzleThemes, ShowStorm, ShowStreak
 from game.app.scene import Scene
-from game.app.scenes.board_panel import SideLayout, side_layout
-from game.app.scenes.puzzles_text import (
-    Source,
-    goal_sentence,
-    hint_sentence,
-    missed_sentence,
-    right_step_sentence,
-    solved_sentence,
-    standing_sentence,
-    title_sentence,
-    wrong_sentence,
-)
+from game.app.scenes.board_panel import SideLayout, draw_header, draw_said, side_layout
 from game.app.theme import Theme
 from game.app.widgets import Button, click_buttons, display_size, row_rects, stack_rects
 from game.app.worker_protocol import (
@@ -53,28 +47,49 @@ from game.app.worker_protocol import (
     WorkerEvent,
 )
 from game.archive.puzzle_store import (
-    PuzzleAttempt,
+    Outcome,
     add_own_puzzles,
     latest_attempts,
+    outcome_pages,
     own_puzzle_games,
     own_puzzles,
     record_attempt,
+    set_own_themes,
 )
 from game.board import Board
 from game.i18n import N_, _
+from game.learn.dashboard import Dashboard, DashboardRead, practise, themes_by_id
 from game.learn.glicko import START_RATING
+from game.learn.puzzle_attempt import Played, PuzzleTry
 from game.learn.puzzle_set import daily, near, shipped_puzzles
+from game.learn.puzzle_words import (
+    Source,
+    goal_sentence,
+    hint_sentence,
+    missed_sentence,
+    right_step_sentence,
+    solved_sentence,
+    source_name,
+    standing_sentence,
+    strengths_sentence,
+    themes_sentence,
+    title_sentence,
+    wrong_sentence,
+)
 from game.learn.rating import player_rating, streak
 from game.puzzle_file import Puzzle, PuzzleFileError
+from game.puzzle_file import Theme as PuzzleTheme
 
 STREAK_READ = 5_000
 """The newest attempts the streak is counted back through (a longer one is said as this)."""
-REPLY_SECONDS = 0.6
-"""The pause before the opponent's reply is played, so the person sees their own disc land."""
+READ_SECONDS = 0.004
+"""What a frame spends reading the dashboard's attempts, while the read is under way."""
 KEYS = N_(
-    "Keys: 1..7 play a column, H hint, N next puzzle, Space the right move after a wrong one, Ctrl+L copy the link."
+    "Keys: 1..7 play a column, H hint, N next puzzle, Space the right move after a wrong one, "
+    "T themes, P practise your weakest, Ctrl+L copy the link."
 )
 NO_MINE = N_("No puzzles from your games yet: review your games against the levels (Past games), then look again.")
+NO_THEME = N_("No puzzle of this theme in the set.")
 
 
 def puzzles_layout(size: tuple[int, int], theme: Theme | None = None) -> SideLayout:
@@ -85,24 +100,21 @@ def puzzles_layout(size: tuple[int, int], theme: Theme | None = None) -> SideLay
 class PuzzlesScene(Scene):
     name = "puzzles"
 
-    def __init__(self, source: Source = Source.FOR_YOU, *, today: datetime.date | None = None, seed: int | None = None):
+    def __init__(
+        self,
+        source: Source = Source.FOR_YOU,
+        *,
+        theme: PuzzleTheme | None = None,
+        today: datetime.date | None = None,
+        seed: int | None = None,
+    ):
         super().__init__()
         self.source = source
+        self.theme = theme  # the theme played (Source.THEME)
         self.today = today
         self.rng = random.Random(seed if seed is not None else time.time_ns())
-        self.puzzle: Puzzle | None = None
-        self.board = Board()
-        self.step = 0  # index into the puzzle's line of the move to play next
-        self.person = 1
-        self.hints = 0
-        self.hint_column: int | None = None
-        self.failed = False
-        self.done = False
-        self.wrong: int | None = None  # the column tried wrongly, on the board until the right one is shown
-        self.wrong_cell: tuple[int, int] | None = None  # where its disc landed (ringed)
-        self.reply_due: float | None = None
-        self.change = (START_RATING, START_RATING)  # the rating before and after the last attempt
-        self.refutation: int | None = None
+        self.attempt: PuzzleTry | None = None
+        self.change = (START_RATING, START_RATING)  # the rating before and after the last result
         self.said = ""  # the last sentence about the puzzle (the verdicts)
         self.rated = player_rating([], [])  # the App's, from on_enter
         self.waiting = False  # the App's rating is still being replayed
@@ -112,14 +124,18 @@ class PuzzlesScene(Scene):
         self.tried: list[str] = []
         self.mine: list[Puzzle] = []
         self.looking = False
+        self.reading: DashboardRead | None = None  # the dashboard, read a few pages a frame
         self.view: BoardView | None = None
         self.hover: int | None = None
         self.verdict_job = JobSlot(self)
         self.mine_job = JobSlot(self)
         self.list_buttons = [
             Button(N_("Puzzles for you"), lambda: self.choose(Source.FOR_YOU), "F"),
+            Button(N_("Themes"), self.open_themes, "T"),
             Button(N_("From my games"), lambda: self.choose(Source.MINE), "M"),
+            Button(N_("Storm"), lambda: self.app.push(ShowStorm()), "S"),
             Button(N_("Daily puzzle"), lambda: self.choose(Source.DAILY), "D"),
+            Button(N_("Streak"), lambda: self.app.push(ShowStreak()), "K"),
         ]
         self.buttons = [
             Button(N_("Hint"), self.hint, "H"),
@@ -129,14 +145,50 @@ class PuzzlesScene(Scene):
             Button(N_("Back"), self.back, "Esc"),
         ]
 
+    # -- the try, as the screen and the tests read it --------------------------------------
+    @property
+    def puzzle(self) -> Puzzle | None:
+        return self.attempt.puzzle if self.attempt is not None else None
+
+    @property
+    def board(self) -> Board:
+        return self.attempt.board if self.attempt is not None else Board()
+
+    @property
+    def done(self) -> bool:
+        """The line is played out (solved, done with a hint, or the right move shown)."""
+        return self.attempt is not None and self.attempt.finished
+
+    @property
+    def failed(self) -> bool:
+        """A wrong move was played."""
+        return self.attempt is not None and self.attempt.missed and not self.attempt.hints
+
+    @property
+    def reply_due(self) -> float | None:
+        return self.attempt.reply_due if self.attempt is not None else None
+
+    @property
+    def hint_column(self) -> int | None:
+        return self.attempt.hint_column if self.attempt is not None else None
+
+    @property
+    def person(self) -> int:
+        return self.attempt.person if self.attempt is not None else 1
+
+    def right_column(self) -> int | None:
+        return self.attempt.right_column() if self.attempt is not None else None
+
     # -- life cycle ---------------------------------------------------------------------
     def on_enter(self) -> None:
         self.view = BoardView(self.app.theme)
         self.refresh_standing()
+        self.read_dashboard()
         self.choose(self.source)
 
     def on_resume(self) -> None:
-        """Back from the analysis board: the archive may hold more since (a game imported)."""
+        """Back from the analysis board, the themes, Storm or Streak: the archive may hold
+        more since (a game imported)."""
         self.refresh_standing()
 
     def on_exit(self) -> None:
@@ -153,6 +205,19 @@ class PuzzlesScene(Scene):
             self.rating, self.provisional = rated.rating, rated.provisional
         self.streak = streak(latest_attempts(self.app.archive, STREAK_READ))
 
+    def read_dashboard(self) -> None:
+        """Start reading every attempt for the dashboard (``update`` steps it)."""
+        try:
+            shipped: tuple[Puzzle, ...] = shipped_puzzles()
+        except PuzzleFileError:
+            shipped = ()
+        themes_of = themes_by_id(shipped, own_puzzles(self.app.archive))
+        self.reading = DashboardRead(outcome_pages(self.app.archive), themes_of)
+
+    def dashboard(self) -> Dashboard | None:
+        """The solve rate in each theme (None: still being read)."""
+        return self.reading.dashboard() if self.reading is not None else None
+
     # -- choosing a puzzle ----------------------------------------------------------------
     def choose(self, source: Source) -> None:
         self.source = source
@@ -161,13 +226,30 @@ class PuzzlesScene(Scene):
             self.look_for_mine()
         self.next_puzzle()
 
+    def choose_theme(self, theme: PuzzleTheme) -> None:
+        """Play puzzles of ``theme`` (from the themes screen, or P for the weakest)."""
+        self.theme = theme
+        self.choose(Source.THEME)
+
+    def practise_weakest(self) -> None:
+        found = self.dashboard()
+        if found is None or found.weakest is None:
+            self.app.show_toast(strengths_sentence(found), 4.0)
+            return
+        self.choose_theme(found.weakest)
+
+    def open_themes(self) -> None:
+        self.app.push(ShowPuzzleThemes(self))
+
     def look_for_mine(self) -> None:
-        """Ask the worker for puzzles in reviewed games not looked at yet."""
+        """Ask the worker for puzzles in reviewed games not looked at yet, and for the themes
+        of the player's puzzles found before puzzles had themes."""
         done = own_puzzle_games(self.app.archive)
         waiting = tuple(r for r in self.app.archive.games() if r.id is not None and r.id not in done and r.review)
-        if waiting:
+        unthemed = tuple(p for p in self.mine if not p.themes)
+        if waiting or unthemed:
             self.looking = True
-            self.mine_job.submit(OwnPuzzlesJob(waiting))
+            self.mine_job.submit(OwnPuzzlesJob(waiting, unthemed))
 
     def next_puzzle(self) -> None:
         try:
@@ -181,6 +263,9 @@ class PuzzlesScene(Scene):
         elif self.source is Source.MINE:
             fresh = [p for p in self.mine if p.id not in self.tried] or self.mine
             puzzle = fresh[0] if fresh else None
+        elif self.source is Source.THEME and self.theme is not None:
+            found = practise([p for p in shipped if p.id not in self.tried] or shipped, self.theme, self.rating, 1)
+            puzzle = found[0] if found else None
         else:
             found = near(shipped, self.rating, 1, self.rng.randrange(1 << 30), skip=self.tried)
             puzzle = found[0] if found else None
@@ -188,100 +273,83 @@ class PuzzlesScene(Scene):
 
     def start(self, puzzle: Puzzle | None) -> None:
         self.verdict_job.cancel()
-        self.puzzle = puzzle
-        self.step = 0
-        self.hints = 0
-        self.hint_column = None
-        self.failed = self.done = False
-        self.wrong = self.wrong_cell = None
-        self.reply_due = None
+        self.attempt = PuzzleTry(puzzle, started=self.app.time) if puzzle is not None else None
         if puzzle is None:
-            self.board = Board()
-            self.said = _("Looking for puzzles in your reviewed games...") if self.looking else _(NO_MINE)
+            if self.source is Source.MINE:
+                self.said = _("Looking for puzzles in your reviewed games...") if self.looking else _(NO_MINE)
+            else:
+                self.said = _(NO_THEME)
         else:
-            self.board = puzzle.board()
-            self.person = self.board.to_move
             self.said = goal_sentence(puzzle, self.person)
         self.app.dirty = True
 
     # -- playing ------------------------------------------------------------------------
-    def right_column(self) -> int | None:
-        if self.puzzle is None or self.done or self.step >= len(self.puzzle.line_moves):
-            return None
-        return self.puzzle.line_moves[self.step]
-
     def play(self, column: int) -> None:
         """The person plays ``column``: right, the opponent replies; wrong, the verdict."""
-        right = self.right_column()
-        if right is None or self.reply_due is not None or self.wrong is not None:
+        attempt = self.attempt
+        if attempt is None:
             return
-        if not self.board.is_legal(column):
-            self.app.show_toast(self.board.why_illegal(column, zero_based=True))
+        played = attempt.play(column, self.app.time)
+        if played is Played.IGNORED:
             return
-        self.hint_column = None
-        landed = self.board.cell_of(column)
-        self.board.push(column)
+        if played is Played.ILLEGAL:
+            self.app.show_toast(attempt.board.why_illegal(column, zero_based=True))
+            return
         self.app.sounds.play("drop")
-        if column != right:
-            self.wrong, self.wrong_cell = column, landed
-            self.finish(solved=False)
+        if played is Played.WRONG:
+            self.keep_result()
             self.said = wrong_sentence(column, None, self.person, None)
+            board = attempt.board
             self.verdict_job.submit(
                 SearchJob(
-                    self.board.grid.copy(),
-                    self.board.rules,
-                    self.board.to_move,
+                    board.grid.copy(),
+                    board.rules,
+                    board.to_move,
                     level=PRESETS["Perfect"],
                     purpose=JobPurpose.HINT,
                     record_tree=False,
                 )
             )
-            self.app.dirty = True
-            return
-        self.step += 1
-        assert self.puzzle is not None
-        if self.step >= len(self.puzzle.line_moves):
-            self.finish(solved=True)
+        elif played is Played.SOLVED:
+            self.keep_result()
+            self.said = solved_sentence(attempt.puzzle, *self.change, attempt.hints)
         else:
-            self.reply_due = self.app.time + REPLY_SECONDS
             self.said = right_step_sentence(column, None)
         self.app.dirty = True
 
-    def finish(self, *, solved: bool) -> None:
-        """Record the attempt once (the first wrong move ends it) and say the rating's change."""
-        if self.failed or self.done:
+    def keep_result(self) -> None:
+        """Store the try once its result is decided (a wrong move, a hint, the last step) and
+        say the rating's change."""
+        attempt = self.attempt
+        row = attempt.take_attempt(time.time()) if attempt is not None else None
+        if attempt is None or row is None:
             return
-        assert self.puzzle is not None
-        archive = self.app.archive
-        previous = self.rated.current.rating  # read on entering or after the last attempt: nothing else moved it
-        record_attempt(archive, PuzzleAttempt(time.time(), self.puzzle.id, self.puzzle.rating, solved, self.hints))
-        self.tried.append(self.puzzle.id)
-        self.refresh_standing()  # one replay of the archive (it was three: 300 ms at 5,000 games)
+        previous = self.rated.current.rating  # read on entering or after the last result: nothing else moved it
+        if record_attempt(self.app.archive, row) and self.reading is not None:
+            self.reading.add(Outcome(row.puzzle, row.themes, row.score == 1.0))
+        self.tried.append(attempt.puzzle.id)
+        self.refresh_standing()
         self.change = (previous, self.rated.current.rating)
-        if solved:
-            self.done = True
-            self.said = solved_sentence(self.puzzle, *self.change, self.hints)
-        else:
-            self.failed = True
 
     def update(self, dt: float) -> None:
         if self.waiting:  # the rating was still being replayed
             self.refresh_standing()
             self.app.dirty = self.app.dirty or not self.waiting
-        if self.reply_due is not None and self.app.time >= self.reply_due:
-            self.reply_due = None
-            assert self.puzzle is not None
-            reply = self.puzzle.line_moves[self.step]
-            self.board.push(reply)
-            self.step += 1
-            self.said = right_step_sentence(self.puzzle.line_moves[self.step - 2], reply)
-            self.app.dirty = True
+        if self.reading is not None and self.reading.step(READ_SECONDS):
+            self.app.dirty = True  # the dashboard is in
+        attempt = self.attempt
+        if attempt is not None:
+            before = attempt.step
+            reply = attempt.advance(self.app.time)
+            if reply is not None:
+                self.said = right_step_sentence(attempt.puzzle.line_moves[before - 1], reply)
+                self.app.dirty = True
         if self.verdict_job.lost():
             self.verdict_job.done()
-            self.show_right_move(None, None)
+            self.show_right_move()
 
     def is_animating(self) -> bool:
-        return self.reply_due is not None
+        return self.reply_due is not None or (self.reading is not None and not self.reading.done)
 
     def on_worker_event(self, event: WorkerEvent) -> None:
         if self.mine_job.owns(event):
@@ -289,6 +357,7 @@ class PuzzlesScene(Scene):
             self.looking = False
             if isinstance(event, OwnPuzzlesResult):
                 add_own_puzzles(self.app.archive, event.found, event.looked)
+                set_own_themes(self.app.archive, event.themed)
                 self.mine = own_puzzles(self.app.archive)
                 if self.source is Source.MINE and self.puzzle is None:
                     self.next_puzzle()
@@ -302,40 +371,34 @@ class PuzzlesScene(Scene):
         if isinstance(event, JobResult):
             self.show_refutation(event.answer.exact, event.answer.move)
         else:
-            self.show_right_move(None, None)
+            self.show_right_move()
 
     def show_refutation(self, exact: ExactScore | None, reply: int | None) -> None:
         """The wrong move's verdict, and the opponent's refutation on the board."""
-        if self.wrong is None:
+        attempt = self.attempt
+        if attempt is None or attempt.wrong is None:
             return
-        if reply is not None and self.board.is_legal(reply) and not self.board.is_game_over():
-            self.board.push(reply)
-        else:
-            reply = None
-        self.refutation = reply
-        self.said = wrong_sentence(self.wrong, exact, self.person, reply) + " " + _("Space: the right move.")
+        attempt.refute(exact, reply)
+        said = wrong_sentence(attempt.wrong, exact, self.person, attempt.refutation)
+        self.said = said + " " + _("Space: the right move.")
         self.app.dirty = True
 
-    def show_right_move(self, exact: ExactScore | None, reply: int | None) -> None:
+    def show_right_move(self) -> None:
         """Take the wrong move (and its refutation) back and play the right one."""
-        if self.wrong is None or self.puzzle is None:
+        attempt = self.attempt
+        right = attempt.show_right_move() if attempt is not None else None
+        if right is None:
             return
-        while len(self.board.moves) > len(self.puzzle.line_moves[: self.step]) + len(self.puzzle.moves):
-            self.board.pop()
-        right = self.puzzle.line_moves[self.step]
-        self.board.push(right)
-        self.wrong = self.wrong_cell = None
-        self.done = True
         self.said = missed_sentence(right, *self.change)
         self.app.dirty = True
 
     def hint(self) -> None:
-        right = self.right_column()
-        if right is None or self.wrong is not None:
+        attempt = self.attempt
+        right = attempt.take_hint(self.app.time) if attempt is not None else None
+        if right is None:
             return
-        self.hints += 1
-        self.hint_column = right
-        self.said = hint_sentence(right)
+        self.keep_result()
+        self.said = hint_sentence(right, *self.change)
         self.app.dirty = True
 
     # -- elsewhere ----------------------------------------------------------------------
@@ -371,6 +434,19 @@ class PuzzlesScene(Scene):
 
     def key(self, event: pygame.event.Event) -> None:
         key, ctrl = event.key, bool(event.mod & pygame.KMOD_CTRL)
+        keys = {
+            pygame.K_h: self.hint,
+            pygame.K_n: self.next_puzzle,
+            pygame.K_f: lambda: self.choose(Source.FOR_YOU),
+            pygame.K_m: lambda: self.choose(Source.MINE),
+            pygame.K_d: lambda: self.choose(Source.DAILY),
+            pygame.K_t: self.open_themes,
+            pygame.K_p: self.practise_weakest,
+            pygame.K_s: lambda: self.app.push(ShowStorm()),
+            pygame.K_k: lambda: self.app.push(ShowStreak()),
+            pygame.K_a: self.open_analysis,
+            pygame.K_c: self.copy,
+        }
         if key == pygame.K_ESCAPE:
             self.back()
         elif ctrl and key == pygame.K_l:
@@ -378,59 +454,48 @@ class PuzzlesScene(Scene):
                 copy_link(self.app, self.puzzle.board())
         elif pygame.K_1 <= key <= pygame.K_7:
             self.play(key - pygame.K_1)
-        elif key in (pygame.K_SPACE, pygame.K_RETURN) and self.wrong is not None:
+        elif key in (pygame.K_SPACE, pygame.K_RETURN) and self.attempt is not None and self.attempt.wrong is not None:
             self.verdict_job.cancel()
-            self.show_right_move(None, None)
-        elif key == pygame.K_h:
-            self.hint()
-        elif key == pygame.K_n:
-            self.next_puzzle()
-        elif key == pygame.K_f:
-            self.choose(Source.FOR_YOU)
-        elif key == pygame.K_m:
-            self.choose(Source.MINE)
-        elif key == pygame.K_d:
-            self.choose(Source.DAILY)
-        elif key == pygame.K_a:
-            self.open_analysis()
-        elif key == pygame.K_c:
-            self.copy()
+            self.show_right_move()
+        elif key in keys and not ctrl:
+            keys[key]()
 
     # -- words ------------------------------------------------------------------------------
     def header(self) -> tuple[str, str]:
         standing = standing_sentence(self.rating, self.streak, self.provisional)
         if self.puzzle is None:
-            return _(self.source.value), standing
-        return title_sentence(self.source, self.puzzle), standing
+            return source_name(self.source, self.theme), standing
+        return title_sentence(self.source, self.puzzle, self.theme), standing
 
     def status_line(self) -> str:
         """For spoken output: the puzzle, the goal and the verdicts."""
         title, standing = self.header()
-        if self.puzzle is not None and self.step == 0 and not self.failed:
+        if self.puzzle is not None and self.attempt is not None and not self.attempt.started_playing:
             where = _("Position after {moves}.").format(moves=self.puzzle.moves)
-            return f"{title}. {where} {self.said}"
+            return f"{title}. {where} {self.said} {themes_sentence(self.puzzle)}".rstrip()
         return f"{self.said} {standing}."
 
     # -- drawing ------------------------------------------------------------------------------
     def list_rects(self, lay: SideLayout) -> list[pygame.Rect]:
+        """The six lists' buttons, two a row in three rows at the panel's foot."""
         height = max(30, min(40, lay.buttons.height))
         area = pygame.Rect(
             lay.panel.left + 10, lay.panel.bottom - 3 * (height + 6) - 6, lay.panel.width - 20, 3 * (height + 6)
         )
-        return stack_rects(area, 3, height, 6, area.width)
+        rects = []
+        for row in stack_rects(area, 3, height, 6, area.width):
+            rects.extend(row_rects(row, 2, 6))
+        return rects
 
     def draw(self, surface: pygame.Surface) -> None:
         assert self.view is not None
         theme = self.app.theme
         p = theme.palette
         lay = puzzles_layout(surface.get_size(), theme)
-        title, standing = self.header()
-        title, fitted = theme.fitted(title, lay.text + 4, lay.header.width, bold=True)
-        theme.text(surface, title, fitted, lay.header.topleft, bold=True)
-        standing, fitted = theme.fitted(standing, lay.text, lay.header.width)
-        theme.text(surface, standing, fitted, (lay.header.left, lay.header.top + lay.second), color=p.muted)
+        draw_header(surface, theme, lay, *self.header())
         layout = BoardLayout(self.board.rules, lay.board)
         outcome = self.board.outcome()
+        attempt = self.attempt
         self.view.draw(
             surface,
             layout,
@@ -440,44 +505,43 @@ class PuzzlesScene(Scene):
             hint=self.hint_column,
             glow=outcome.runs if outcome is not None else (),
         )
-        if self.wrong_cell is not None:  # the tried disc, ringed in the warning colour (the words say why)
-            x, y = layout.center(*self.wrong_cell)
+        if attempt is not None and attempt.wrong_cell is not None:  # the tried disc, ringed (the words say why)
+            x, y = layout.center(*attempt.wrong_cell)
             width = max(3, layout.cell // 14)  # on a light band: monochrome's warning grey is lost on its black board
             pygame.draw.circle(surface, p.panel, (x, y), layout.radius + 6, width + 4)
             pygame.draw.circle(surface, p.warning, (x, y), layout.radius + 4, width)
         self.draw_panel(surface, lay)
-        enabled = {"Hint": self.right_column() is not None and self.wrong is None, "Analysis": self.puzzle is not None}
-        enabled["Copy"] = enabled["Next"] = self.puzzle is not None  # none: no puzzle from my games yet
+        playing = self.right_column() is not None
+        enabled = {"Hint": playing, "Analysis": self.puzzle is not None}
+        enabled["Copy"] = enabled["Next"] = self.puzzle is not None or self.source is not Source.MINE
         for button, rect in zip(self.buttons, row_rects(lay.buttons, len(self.buttons), 8)):
             button.draw(surface, theme, rect=rect, enabled=enabled.get(button.label, True))
+        chosen = {Source.FOR_YOU: "Puzzles for you", Source.MINE: "From my games", Source.DAILY: "Daily puzzle"}
+        chosen[Source.THEME] = "Themes"
         for button, rect in zip(self.list_buttons, self.list_rects(lay)):
-            button.focused = _(button.label) == _(self.source.value)
+            button.focused = button.label == chosen[self.source]
             button.draw(surface, theme, rect=rect)
 
     def draw_panel(self, surface: pygame.Surface, lay: SideLayout) -> None:
-        theme = self.app.theme
-        p = theme.palette
-        panel = lay.panel
-        pygame.draw.rect(surface, p.panel, panel, border_radius=10)
-        x0, width = panel.left + 12, panel.width - 24
-        y: float = panel.top + 10
-        bottom = self.list_rects(lay)[0].top - 8
-        color = p.good if self.done and not self.failed and not self.hints else (p.warning if self.failed else p.text)
-        small = lay.text - 2
-        blocks = [[(line, lay.text, color) for line in theme.wrap(self.said, lay.text, width)]]
+        p = self.app.theme.palette
+        pygame.draw.rect(surface, p.panel, lay.panel, border_radius=10)
+        color = p.good if self.done and not self.failed and not self.attempt_hints() else p.text
+        notes = []
         if self.puzzle is not None:
             goal = goal_sentence(self.puzzle, self.person)
-            if goal != self.said:
-                blocks.append(
-                    [("", small, p.muted)] + [(line, small, p.muted) for line in theme.wrap(goal, small, width)]
-                )
-        blocks.append([("", small, p.muted)] + [(line, small, p.muted) for line in theme.wrap(_(KEYS), small, width)])
-        lines = blocks[0]  # the verdict, cut only if it alone is too long; the goal and the keys whole or not at all
-        for block in blocks[1:]:
-            if y + sum(theme.pitch(size, size + 6) for _line, size, _shade in lines + block) <= bottom:
-                lines = lines + block
-        for line, size, shade in lines:
-            if y + theme.font(size).get_height() > bottom:
-                break
-            theme.text(surface, line, size, (x0, y), color=shade)
-            y += theme.pitch(size, size + 6)
+            notes += [goal] if goal != self.said else []
+            notes += [themes_sentence(self.puzzle)] if self.puzzle.themes else []
+        notes += [strengths_sentence(self.dashboard()), _(KEYS)]
+        bottom = self.list_rects(lay)[0].top - 8
+        draw_said(
+            surface,
+            self.app.theme,
+            lay,
+            lay.panel.top + 10,
+            bottom,
+            (self.said, p.warning if self.failed else color),
+            notes,
+        )
+
+    def attempt_hints(self) -> int:
+        return self.attempt.hints if self.attempt is not None else 0

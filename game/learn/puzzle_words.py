@@ -1,14 +1,16 @@
-"""The puzzle screen's sentences: pure functions of the puzzle, the step and the verdicts
-(no pygame), so the screen shows and speech says the same words, and tests read them."""
+"""Puzzles' sentences: pure functions of the puzzle, the step, the verdicts and the
+dashboard (no pygame), so the puzzle screen shows, speech says and ``puzzles --play`` prints
+the same words, and tests read them."""
 
 from __future__ import annotations
 
 import enum
 
 from ai.exact import ExactScore, verdict
-from game.i18n import N_, _
+from game.i18n import N_, _, ngettext
+from game.learn.dashboard import Dashboard, ThemeRecord
 from game.learn.rating import change_text
-from game.puzzle_file import Goal, Puzzle
+from game.puzzle_file import Goal, Puzzle, Theme
 from game.rules import MAX, MIN
 
 
@@ -18,6 +20,7 @@ class Source(enum.Enum):
     FOR_YOU = N_("Puzzles for you")
     MINE = N_("From my games")
     DAILY = N_("Daily puzzle")
+    THEME = N_("Puzzles by theme")
 
 
 def side_name(side: int) -> str:
@@ -31,10 +34,50 @@ def goal_sentence(puzzle: Puzzle, side: int) -> str:
     return _("You play {side}: save the draw. Every other column loses.").format(side=side_name(side))
 
 
-def title_sentence(source: Source, puzzle: Puzzle) -> str:
+def source_name(source: Source, theme: Theme | None = None) -> str:
+    """The list's name: "Puzzles for you", or "Theme: Zugzwang"."""
+    if source is Source.THEME and theme is not None:
+        return _("Theme: {theme}").format(theme=_(theme.label))
+    return _(source.value)
+
+
+def title_sentence(source: Source, puzzle: Puzzle, theme: Theme | None = None) -> str:
     """The header: which list, the puzzle's id and rating."""
     return _("{source} · puzzle {id} · rated {rating:,}").format(
-        source=_(source.value), id=puzzle.id, rating=puzzle.rating
+        source=source_name(source, theme), id=puzzle.id, rating=puzzle.rating
+    )
+
+
+def themes_sentence(puzzle: Puzzle) -> str:
+    """ "Themes: Double threat, Save the draw." (empty: the puzzle has none, an older one)."""
+    if not puzzle.themes:
+        return ""
+    names = ", ".join(_(theme.label) for theme in puzzle.themes)
+    return ngettext("Theme: {names}.", "Themes: {names}.", len(puzzle.themes)).format(names=names)
+
+
+def rate_text(record: ThemeRecord) -> str:
+    """ "62% of 13 solved", or "too few to tell (3 tried)" under five attempts."""
+    if not record.attempts:
+        return _("not tried yet")
+    if record.rate is None:
+        return ngettext("too few to tell ({count} tried)", "too few to tell ({count} tried)", record.attempts).format(
+            count=record.attempts
+        )
+    return ngettext("{rate:.0%} of {count} solved", "{rate:.0%} of {count} solved", record.attempts).format(
+        rate=record.rate, count=record.attempts
+    )
+
+
+def strengths_sentence(dashboard: Dashboard | None) -> str:
+    """The dashboard in one line: the strongest and the weakest theme, or why neither is said."""
+    if dashboard is None:
+        return _("Reading your puzzle attempts...")
+    if dashboard.strongest is None or dashboard.weakest is None:
+        return _("Strengths and weaknesses: too few to tell (5 attempts in at least two themes).")
+    strong, weak = dashboard.record(dashboard.strongest), dashboard.record(dashboard.weakest)
+    return _("Strongest: {strong} ({strong_rate:.0%}) · weakest: {weak} ({weak_rate:.0%}).").format(
+        strong=_(strong.theme.label), strong_rate=strong.rate, weak=_(weak.theme.label), weak_rate=weak.rate
     )
 
 
@@ -90,8 +133,11 @@ def missed_sentence(right: int, before: float, after: float) -> str:
     )
 
 
-def hint_sentence(right: int) -> str:
-    return _("Hint: column {column}. A hint makes this puzzle count as missed.").format(column=right + 1)
+def hint_sentence(right: int, before: float, after: float) -> str:
+    """The hint, and what it cost: the puzzle counts as missed from now on."""
+    return _("Hint: column {column}. This puzzle counts as missed: rating {change}.").format(
+        column=right + 1, change=change_text(before, after)
+    )
 
 
 def sides(person: int) -> dict[int, str]:
