@@ -26,8 +26,11 @@ from game.app.scenes.options import OptionsScene
 from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene
+from game.app.scenes.puzzle_themes import PuzzleThemesScene
 from game.app.scenes.puzzles import PuzzlesScene
 from game.app.scenes.review import ReviewScene
+from game.app.scenes.storm import StormScene
+from game.app.scenes.streak import StreakScene
 from game.app.scenes.title import TitleScene
 from game.app.search_records import SearchRecord
 from game.app.settings import Opponent
@@ -91,6 +94,7 @@ def every_scene(app, measure=None) -> dict[str, dict[str, tuple[list[str], list[
         app.stack.reset(scene)
         step(app, 2)
         in_every_language(app, found, type(scene).__name__, isinstance(scene, HowToPlayScene), measure)
+    puzzle_runs(app, found, measure)
     app.stack.reset(TitleScene())
     play = PlayScene(Rules(), Level(2), "human")
     app.stack.push(play)
@@ -108,6 +112,21 @@ def every_scene(app, measure=None) -> dict[str, dict[str, tuple[list[str], list[
     in_every_language(app, found, "PauseScene", measure=measure)
     tree_scenes(app, found, measure)
     return found
+
+
+def puzzle_runs(app, found, measure=None) -> None:
+    """The puzzle themes over the puzzle screen, Storm and Streak under way."""
+    puzzles = PuzzlesScene(seed=1)
+    app.stack.reset(puzzles)
+    step(app, 3)
+    app.stack.push(PuzzleThemesScene(puzzles))
+    step(app, 2)
+    in_every_language(app, found, "PuzzleThemesScene", measure=measure)
+    for scene in (StormScene(seed=1), StreakScene(seed=1)):
+        app.stack.reset(scene)
+        step(app, 2)
+        press(app, pygame.K_SPACE, frames=2)
+        in_every_language(app, found, type(scene).__name__, measure=measure)
 
 
 def tree_scenes(app, found, measure=None) -> None:

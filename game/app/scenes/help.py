@@ -36,6 +36,8 @@ CONTROLS = [
     (N_("R twice (network game)"), N_("resign")),
     (N_("Tab (network game)"), N_("the chat line: type, Enter sends it")),
     (N_("F / M / D (puzzles)"), N_("puzzles near your rating / from your own games / the daily puzzle")),
+    (N_("T / P (puzzles)"), N_("the themes and your solve rate in each / practise your weakest theme")),
+    (N_("S / K (puzzles)"), N_("Storm: three minutes, easy to hard / Streak: until the first miss (S skips once)")),
     (N_("G (past games)"), N_("your rating over time: every game against a level and every puzzle")),
     (N_("Esc"), N_("menu / back")),
     ("F11", N_("full screen")),
