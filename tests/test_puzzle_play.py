@@ -17,14 +17,14 @@ from game.archive.puzzle_store import (
     PuzzleAttempt,
     add_own_puzzles,
     attempts,
-    outcome_pages,
     own_puzzles,
     record_attempt,
+    tally_pages,
 )
 from game.archive.run_store import RunRecord, best_run, record_run
 from game.archive.store import Archive
 from game.cli.main import main
-from game.learn.dashboard import MIN_ATTEMPTS, DashboardRead, dashboard, practise, themes_by_id
+from game.learn.dashboard import MIN_ATTEMPTS, DashboardFold, DashboardRead, dashboard, practise, themes_by_id
 from game.learn.puzzle_attempt import Played, PuzzleTry, TryResult
 from game.learn.puzzle_runs import (
     MISS_SECONDS,
@@ -257,7 +257,10 @@ def test_the_dashboard_is_the_stored_attempts_counted_by_theme(tmp_path):
     for theme in Theme:  # recomputed here, plainly, from what the archive holds
         mine = [a for a in stored if theme in a.themes]
         expected[theme] = (len(mine), sum(a.solved and a.hints == 0 for a in mine))
-    found = dashboard([o for page in outcome_pages(archive, page=7) for o in page])
+    fold = DashboardFold()
+    for page in tally_pages(archive, page=7):
+        fold.add(page)
+    found = fold.dashboard()
     assert {r.theme: (r.attempts, r.solved) for r in found.records} == expected
     for record in found.records:
         if record.attempts < MIN_ATTEMPTS:
@@ -296,7 +299,7 @@ def test_an_older_attempt_takes_its_puzzles_themes_from_the_set():
 def test_the_dashboard_read_in_steps_takes_in_what_is_stored_meanwhile(tmp_path):
     archive = Archive.open(tmp_path)
     store_random_attempts(archive, 30, seed=2)
-    reading = DashboardRead(outcome_pages(archive, page=4), themes_by_id(shipped_puzzles()))
+    reading = DashboardRead(tally_pages(archive, page=4), themes_by_id(shipped_puzzles()))
     assert not reading.step(0.0) and reading.dashboard() is None  # one page, then the budget is spent
     store_random_attempts(archive, 1, seed=9)  # stored while the read goes on: read with the pages
     while not reading.step(0.0):
@@ -343,7 +346,10 @@ def test_an_archive_of_schema_6_migrates_and_keeps_its_games_attempts_and_own_pu
     assert record_attempt(archive, PuzzleAttempt(6.0, puzzle.id, puzzle.rating, False, 1, puzzle.themes, 4.5))
     assert attempts(archive)[-1].themes == puzzle.themes and attempts(archive)[-1].seconds == 4.5
     assert record_run(archive, RunRecord("streak", 7.0, 4, 1, 4, 60.0)) and best_run(archive, "streak").score == 4
-    found = dashboard([o for page in outcome_pages(archive) for o in page], themes_by_id(shipped_puzzles()))
+    fold = DashboardFold(themes_by_id(shipped_puzzles()))
+    for page in tally_pages(archive):
+        fold.add(page)
+    found = fold.dashboard()
     assert found.attempts == 2 and all(found.record(t).attempts == 2 for t in puzzle.themes)
 
 

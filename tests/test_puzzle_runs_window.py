@@ -83,9 +83,8 @@ def test_streak_ends_at_the_first_miss_shows_the_right_move_and_keeps_the_best(a
     press(app, pygame.K_1 + wrong, frames=2)
     assert run.over and scene.said.startswith(f"Column {wrong + 1} was wrong: the right move was column {right + 1}.")
     assert "The streak ends at 2 puzzles." in scene.said and "best run so far" in scene.said
-    assert current.board.moves_string() == current.puzzle.moves + current.puzzle.line[: current.step - 1] + str(
-        right + 1
-    )
+    shown = current.puzzle.moves + current.puzzle.line[: current.step] + str(right + 1)
+    assert current.board.moves_string() == shown  # the wrong disc taken back, the right one played
     assert best_run(app.archive, "streak").score == 2 and attempts(app.archive) == []
     press(app, pygame.K_SPACE)  # another run
     assert scene.run is not run and not scene.run.over and not scene.run.skipped

@@ -278,34 +278,41 @@ def own_puzzle_games(archive: Archive) -> set[int]:
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """What the dashboard reads of an attempt: the puzzle, its themes (empty: an older row,
-    the puzzle's set says them), and whether it counts as solved."""
+class ThemeTally:
+    """Attempts counted together for the dashboard: those whose puzzle had ``themes`` (or,
+    for attempts stored before themes were kept, those of ``puzzle``: the set says its
+    themes), how many, and how many of them were solved without a hint."""
 
     puzzle: str
     themes: tuple[Theme, ...]
-    solved: bool
+    attempts: int
+    solved: int
 
 
-def outcome_pages(archive: Archive, *, page: int = 2000) -> Iterator[list[Outcome]]:
-    """Every attempt's outcome, ``page`` rows a query in the order they were stored (the
-    window reads a page a frame: a hundred thousand attempts never hold up a frame)."""
+def tally_pages(archive: Archive, *, page: int = 500) -> Iterator[list[ThemeTally]]:
+    """Every attempt counted by theme, ``page`` rows a query in the order they were stored,
+    counted by SQLite (a page takes a few milliseconds): the window reads a
+    few pages a frame, so a hundred thousand attempts never hold up a frame.  A damaged row
+    is left out."""
     after = 0
     while True:
         try:
             rows = archive.connection.execute(
-                f"SELECT id, puzzle, {_themes_column(archive)}, solved, hints FROM puzzle_attempts"
-                " WHERE id > ? ORDER BY id LIMIT ?",
+                f"SELECT themes, CASE WHEN themes = '' THEN substr(puzzle, 1, 40) ELSE '' END,"
+                " sum(ok), sum(ok AND solved = 1 AND hints = 0), max(id) FROM"
+                f" (SELECT id, puzzle, {_themes_column(archive)} AS themes, solved, hints,"
+                "   typeof(puzzle) = 'text' AND solved IN (0, 1) AND typeof(hints) = 'integer' AS ok"
+                "  FROM puzzle_attempts WHERE id > ? ORDER BY id LIMIT ?)"
+                " GROUP BY 1, 2",
                 (after, page),
             ).fetchall()
         except sqlite3.Error:
             return
         if not rows:
             return
-        found = []
-        for ident, puzzle, themes, solved, hints in rows:
-            if isinstance(puzzle, str) and solved in (0, 1) and isinstance(hints, int):
-                found.append(Outcome(puzzle[:40], read_themes(themes), bool(solved) and hints == 0))
-            if isinstance(ident, int):
-                after = max(after, ident)
-        yield found  # (then asked again: a row stored meanwhile is read too)
+        after = max(int(row[4]) for row in rows)
+        yield [
+            ThemeTally(puzzle if isinstance(puzzle, str) else "", read_themes(themes), count, solved)
+            for themes, puzzle, count, solved, _ in rows
+            if count
+        ]

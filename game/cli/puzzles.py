@@ -24,11 +24,11 @@ from ai.levels import PRESETS
 from ai.player import choose_move
 from game.archive.puzzle_store import (
     add_own_puzzles,
-    outcome_pages,
     own_puzzle_games,
     own_puzzles,
     read_attempts,
     record_attempt,
+    tally_pages,
 )
 from game.archive.store import Archive
 from game.cli.archive_folder import add_home_option, open_archive
@@ -110,7 +110,7 @@ def archive_dashboard(archive: Archive) -> Dashboard:
     except PuzzleFileError:
         shipped = ()
     fold = DashboardFold(themes_by_id(shipped, own_puzzles(archive)))
-    for page in outcome_pages(archive):
+    for page in tally_pages(archive):
         fold.add(page)
     return fold.dashboard()
 

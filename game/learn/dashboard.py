@@ -24,10 +24,12 @@ from game.puzzle_file import Puzzle, Theme
 
 MIN_ATTEMPTS = 5
 """Attempts a theme needs before its rate is shown."""
+READ_SECONDS = 0.004
+"""What a frame of the window spends reading the attempts, while a read is under way."""
 
 
-class Outcome(Protocol):
-    """An attempt as the dashboard reads it (``game.archive.puzzle_store.Outcome``)."""
+class Attempt(Protocol):
+    """An attempt as the dashboard reads it (``game.archive.puzzle_store.PuzzleAttempt``)."""
 
     @property
     def puzzle(self) -> str: ...
@@ -36,7 +38,39 @@ class Outcome(Protocol):
     def themes(self) -> tuple[Theme, ...]: ...
 
     @property
-    def solved(self) -> bool: ...
+    def score(self) -> float: ...
+
+
+class Tally(Protocol):
+    """Attempts counted together (``game.archive.puzzle_store.ThemeTally``): their themes
+    (empty: an older attempt's, its ``puzzle``'s in the set), how many, how many solved."""
+
+    @property
+    def puzzle(self) -> str: ...
+
+    @property
+    def themes(self) -> tuple[Theme, ...]: ...
+
+    @property
+    def attempts(self) -> int: ...
+
+    @property
+    def solved(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Counted:
+    """A ``Tally`` made here (one attempt, or a test's)."""
+
+    puzzle: str
+    themes: tuple[Theme, ...]
+    attempts: int
+    solved: int
+
+
+def counted(attempt: Attempt) -> Counted:
+    """One attempt as a tally of one: solved when it scored (no hint)."""
+    return Counted(attempt.puzzle, attempt.themes, 1, int(attempt.score == 1.0))
 
 
 @dataclass(frozen=True)
@@ -90,12 +124,12 @@ class DashboardFold:
         self.solved = {theme: 0 for theme in Theme}
         self.attempts = 0
 
-    def add(self, outcomes: Iterable[Outcome]) -> None:
-        for outcome in outcomes:
-            self.attempts += 1
-            for theme in outcome.themes or self.themes_of(outcome.puzzle):
-                self.tried[theme] += 1
-                self.solved[theme] += outcome.solved
+    def add(self, tallies: Iterable[Tally]) -> None:
+        for tally in tallies:
+            self.attempts += tally.attempts
+            for theme in tally.themes or self.themes_of(tally.puzzle):
+                self.tried[theme] += tally.attempts
+                self.solved[theme] += tally.solved
 
     def dashboard(self) -> Dashboard:
         records = tuple(ThemeRecord(theme, self.tried[theme], self.solved[theme]) for theme in Theme)
@@ -107,10 +141,10 @@ class DashboardFold:
         return Dashboard(records, strongest, weakest, self.attempts)
 
 
-def dashboard(outcomes: Iterable[Outcome], themes_of: Callable[[str], tuple[Theme, ...]] | None = None) -> Dashboard:
-    """The dashboard of ``outcomes`` (``themes_of``: an older attempt's themes by puzzle id)."""
+def dashboard(attempts: Iterable[Attempt], themes_of: Callable[[str], tuple[Theme, ...]] | None = None) -> Dashboard:
+    """The dashboard of ``attempts`` (``themes_of``: an older attempt's themes by puzzle id)."""
     fold = DashboardFold(themes_of) if themes_of is not None else DashboardFold()
-    fold.add(outcomes)
+    fold.add(counted(attempt) for attempt in attempts)
     return fold.dashboard()
 
 
@@ -129,7 +163,7 @@ class DashboardRead:
     """The dashboard read a few pages at a time (``step``), so that a hundred thousand
     attempts never hold up a frame: ``dashboard()`` is None until the last page is in."""
 
-    def __init__(self, pages: Iterator[Sequence[Outcome]], themes_of: Callable[[str], tuple[Theme, ...]]):
+    def __init__(self, pages: Iterator[Sequence[Tally]], themes_of: Callable[[str], tuple[Theme, ...]]):
         self.fold = DashboardFold(themes_of)
         self._pages = pages
         self.done = False
@@ -146,10 +180,10 @@ class DashboardRead:
         self.done = True
         return True
 
-    def add(self, outcome: Outcome) -> None:
+    def add(self, attempt: Attempt) -> None:
         """An attempt stored after the read ended (one stored before is read with the pages)."""
         if self.done:
-            self.fold.add([outcome])
+            self.fold.add([counted(attempt)])
 
     def dashboard(self) -> Dashboard | None:
         return self.fold.dashboard() if self.done else None

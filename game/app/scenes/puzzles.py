@@ -47,18 +47,17 @@ from game.app.worker_protocol import (
     WorkerEvent,
 )
 from game.archive.puzzle_store import (
-    Outcome,
     add_own_puzzles,
     latest_attempts,
-    outcome_pages,
     own_puzzle_games,
     own_puzzles,
     record_attempt,
     set_own_themes,
+    tally_pages,
 )
 from game.board import Board
 from game.i18n import N_, _
-from game.learn.dashboard import Dashboard, DashboardRead, practise, themes_by_id
+from game.learn.dashboard import READ_SECONDS, Dashboard, DashboardRead, practise, themes_by_id
 from game.learn.glicko import START_RATING
 from game.learn.puzzle_attempt import Played, PuzzleTry
 from game.learn.puzzle_set import daily, near, shipped_puzzles
@@ -82,8 +81,6 @@ from game.puzzle_file import Theme as PuzzleTheme
 
 STREAK_READ = 5_000
 """The newest attempts the streak is counted back through (a longer one is said as this)."""
-READ_SECONDS = 0.004
-"""What a frame spends reading the dashboard's attempts, while the read is under way."""
 KEYS = N_(
     "Keys: 1..7 play a column, H hint, N next puzzle, Space the right move after a wrong one, "
     "T themes, P practise your weakest, Ctrl+L copy the link."
@@ -212,7 +209,7 @@ class PuzzlesScene(Scene):
         except PuzzleFileError:
             shipped = ()
         themes_of = themes_by_id(shipped, own_puzzles(self.app.archive))
-        self.reading = DashboardRead(outcome_pages(self.app.archive), themes_of)
+        self.reading = DashboardRead(tally_pages(self.app.archive), themes_of)
 
     def dashboard(self) -> Dashboard | None:
         """The solve rate in each theme (None: still being read)."""
@@ -326,7 +323,7 @@ class PuzzlesScene(Scene):
             return
         previous = self.rated.current.rating  # read on entering or after the last result: nothing else moved it
         if record_attempt(self.app.archive, row) and self.reading is not None:
-            self.reading.add(Outcome(row.puzzle, row.themes, row.score == 1.0))
+            self.reading.add(row)
         self.tried.append(attempt.puzzle.id)
         self.refresh_standing()
         self.change = (previous, self.rated.current.rating)
