@@ -62,6 +62,7 @@ class PuzzleChecker:
     def __init__(self, solver: Solver | None = None):
         self.solver = solver if solver is not None else Solver(STANDARD)
         self.geo = self.solver.geo
+        self._known: dict[tuple[int, int], dict[int, int]] | None = None  # outcomes seen, while ``problems`` runs
 
     # -- verdicts ---------------------------------------------------------------------
     def _bits(self, board: Board) -> tuple[int, int]:
@@ -79,7 +80,12 @@ class PuzzleChecker:
 
     def outcomes(self, board: Board) -> dict[int, int]:
         """Every playable column's outcome for the side to move: WIN, DRAW or LOSS."""
-        return dict(self._each_outcome(board))
+        if self._known is None:
+            return dict(self._each_outcome(board))
+        key = self._bits(board)
+        if key not in self._known:  # a re-check meets a position again (a reply, then its step)
+            self._known[key] = dict(self._each_outcome(board))
+        return dict(self._known[key])
 
     def _each_outcome(self, board: Board) -> Iterator[tuple[int, int]]:
         """(column, outcome) for each playable column, centre first, each solved only when
@@ -221,6 +227,13 @@ class PuzzleChecker:
         keeps it leaves more than one saving column, or the board is full); and each reply
         is the one ``find`` takes among the opponent's equally good ones (the longest
         resistance, the fewest saving columns)."""
+        self._known = {}
+        try:
+            return self._problems(puzzle)
+        finally:
+            self._known = None
+
+    def _problems(self, puzzle: Puzzle) -> list[str]:
         board = puzzle.board()
         if self.is_plain_answer(board):
             return [f"{puzzle.id}: the answer is a four now or the block of one"]
@@ -258,11 +271,21 @@ class PuzzleChecker:
         best = max(outcomes.values())
         for col in [c for c, outcome in outcomes.items() if outcome == best]:
             board.push(col)
-            saving = len(self.goal_columns(self.outcomes(board), Goal.DRAW)) if board.outcome() is None else 2
+            saving = self._saving_columns(board, enough=2) if board.outcome() is None else 2
             board.pop()
             if saving < 2:
                 return False
         return True
+
+    def _saving_columns(self, board: Board, *, enough: int) -> int:
+        """The columns that hold the draw for the side to move, counted up to ``enough``
+        (the rest are not solved: the check only asks whether there are that many)."""
+        saving = 0
+        for _col, outcome in self._each_outcome(board):
+            saving += outcome == DRAW
+            if saving >= enough:
+                break
+        return saving
 
 
 def level_solves(level: Level, puzzle: Puzzle, seed: int = 0) -> bool:

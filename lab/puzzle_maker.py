@@ -59,8 +59,9 @@ MAX_RATED_BYTES = 256 * 1024 * 1024
 """A saved run (``--save-rated``) of a few thousand puzzles is a few megabytes; past this it is refused unread."""
 BAND_EDGES = (BELOW_BEGINNER, *LEVEL_RATINGS.values())
 """The bands of the set: between two rungs of the ladder (below Beginner, Beginner, ..., Perfect)."""
-BLOCK_SHARE = 1 / 3
-"""The largest share of the set's later steps that may be forced blocks."""
+BLOCK_SHARE = 1 / 4
+"""The largest share of the set's later steps the maker lets be forced blocks (a third at
+most is the rule; a quarter leaves room)."""
 
 
 @dataclass(frozen=True)
