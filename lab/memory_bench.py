@@ -45,10 +45,10 @@ from game.app.scenes.game_over import GameOverScene
 from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.puzzles import PuzzlesScene
-from game.app.scenes.puzzles_text import Source
 from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
 from game.app.tour import Tour, loaded_solver_modules
+from game.learn.puzzle_words import Source
 from game.rules import Rules
 
 FRAME = 1 / 20

@@ -108,8 +108,9 @@ def test_a_hint_then_next_costs_the_rating_and_the_graph_agrees_with_the_stored_
     app.stack.push(past)
     step(app, 2)
     press(app, pygame.K_g, frames=2)
-    assert [point.after.rating for point in past.rating_history] == [p.after.rating for p in stored.history]
-    assert "3 puzzles" in rating_summary(past.rating_history)
+    assert past.rated is not None
+    assert [point.after.rating for point in past.rated.history] == [p.after.rating for p in stored.history]
+    assert "3 puzzles" in rating_summary(past.rated)
 
 
 def test_the_daily_puzzle_is_the_dates_and_the_d_key_opens_it(app):
