@@ -147,9 +147,9 @@ class PuzzleThemesScene(Scene):
             shade = p.button_text if chosen else p.text
             marks = ""
             if found is not None and item is found.strongest:
-                marks = "  ▲ " + _("strongest")
+                marks = " · " + _("strongest")  # (the font has no arrows)
             elif found is not None and item is found.weakest:
-                marks = "  ▼ " + _("weakest")
+                marks = " · " + _("weakest")
             name, fitted = theme.fitted(_(item.label) + marks, text, rect.width * 0.55 - 12)
             theme.text(surface, name, fitted, (rect.left + 10, rect.centery), color=shade, anchor="midleft")
             record = found.record(item) if found is not None else None
