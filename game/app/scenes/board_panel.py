@@ -5,15 +5,18 @@ of a move that cannot be played and the taking back of one.  No AI here: the job
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import pygame
 
 from ai.levels import PRESETS
+from game.app.board_view import BoardLayout
 from game.app.scene import SceneHost
 from game.app.theme import Color, Theme
 from game.app.worker_protocol import JobPurpose, SearchJob
 from game.board import Board
 from game.i18n import _
+from game.rules import Rules
 
 
 @dataclass(frozen=True)
@@ -134,3 +137,23 @@ def draw_said(
             break
         theme.text(surface, line, size, (x0, y), color=shade)
         y += theme.pitch(size, size + 6)
+
+
+class Pointing(Protocol):
+    """A screen with a board a person points at: the column under the pointer is lit."""
+
+    app: SceneHost
+    hover: int | None
+
+
+def board_pointer(scene: Pointing, rules: Rules, board: pygame.Rect, event: pygame.event.Event) -> int | None:
+    """The column a left click on ``board`` plays (None: the event is no such click); a move
+    of the pointer keeps the column under it in ``scene.hover`` and redraws when it changes."""
+    if event.type == pygame.MOUSEMOTION:
+        column = BoardLayout(rules, board).column_at(event.pos)
+        if column != scene.hover:
+            scene.hover = column
+            scene.app.dirty = True
+    elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+        return BoardLayout(rules, board).column_at(event.pos)
+    return None

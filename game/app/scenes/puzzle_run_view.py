@@ -16,7 +16,7 @@ import pygame
 
 from game.app.board_view import BoardLayout, BoardView
 from game.app.scene import Scene
-from game.app.scenes.board_panel import SideLayout, draw_header, draw_said, side_layout
+from game.app.scenes.board_panel import SideLayout, board_pointer, draw_header, draw_said, side_layout
 from game.app.scenes.puzzle_runs_text import (
     best_sentence,
     over_sentence,
@@ -162,14 +162,8 @@ class PuzzleRunScene(Scene):
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             if click_buttons(self.buttons, row_rects(lay.buttons, len(self.buttons), 8), event):
                 return
-            column = BoardLayout(self.board.rules, lay.board).column_at(event.pos)
-            if column is not None:
-                self.play(column)
-        elif event.type == pygame.MOUSEMOTION:
-            column = BoardLayout(self.board.rules, lay.board).column_at(event.pos)
-            if column != self.hover:
-                self.hover = column
-                self.app.dirty = True
+        if (column := board_pointer(self, self.board.rules, lay.board, event)) is not None:
+            self.play(column)
         elif event.type == pygame.KEYDOWN:
             self.key(event.key)
 

@@ -34,7 +34,7 @@ from game.app.clipboard import copy_link, copy_moves
 from game.app.job_slot import JobSlot
 from game.app.navigation import OpenAnalysis, ShowPuzzleThemes, ShowStorm, ShowStreak
 from game.app.scene import Scene
-from game.app.scenes.board_panel import SideLayout, draw_header, draw_said, side_layout
+from game.app.scenes.board_panel import SideLayout, board_pointer, draw_header, draw_said, side_layout
 from game.app.theme import Theme
 from game.app.widgets import Button, click_buttons, display_size, row_rects, stack_rects
 from game.app.worker_protocol import (
@@ -418,14 +418,8 @@ class PuzzlesScene(Scene):
                 return
             if click_buttons(self.list_buttons, self.list_rects(lay), event):
                 return
-            column = BoardLayout(self.board.rules, lay.board).column_at(event.pos)
-            if column is not None:
-                self.play(column)
-        elif event.type == pygame.MOUSEMOTION:
-            column = BoardLayout(self.board.rules, lay.board).column_at(event.pos)
-            if column != self.hover:
-                self.hover = column
-                self.app.dirty = True
+        if (column := board_pointer(self, self.board.rules, lay.board, event)) is not None:
+            self.play(column)
         elif event.type == pygame.KEYDOWN:
             self.key(event)
 
