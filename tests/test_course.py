@@ -167,9 +167,9 @@ def test_an_archive_of_the_schema_before_the_course_is_upgraded_with_its_games(t
     first.add_game(Rules(), [3, 3, 4, 4, 5, 5, 6], GameResult.FIRST, first=HUMAN, second="Easy")
     first.close()
     connection = sqlite3.connect(tmp_path / "games.sqlite3")  # back to schema 4, before the course's step
-    for table in ("course_progress", "puzzle_attempts", "my_puzzles", "my_puzzle_games"):
+    for table in ("course_progress", "puzzle_attempts", "my_puzzles", "my_puzzle_games", "puzzle_runs"):
         connection.execute(f"DROP TABLE {table}")
-    assert len(MIGRATIONS) == 6, "a later step's tables must be dropped here too"
+    assert len(MIGRATIONS) == 7, "a later step's tables must be dropped here too"
     connection.execute("PRAGMA user_version = 4")
     connection.commit()
     connection.close()
