@@ -135,8 +135,8 @@ def draw_said(
     for line, size, shade in lines:
         if y + theme.font(size).get_height() > bottom:
             break
-        theme.text(surface, line, size, (x0, y), color=shade)
-        y += theme.pitch(size, size + 6)
+        drawn = theme.text(surface, line, size, (x0, y), color=shade)
+        y += max(theme.pitch(size, size + 6), drawn.height)  # a capital with an accent (Ú) stands taller
 
 
 class Pointing(Protocol):
