@@ -120,6 +120,7 @@ class PlayScene(Scene):
         if self.jobs.purpose is not None and self.app.worker.current != self.jobs.id:
             self.jobs.purpose = None
             self.jobs.progress = None
+        self.jobs.resume_why()
 
     def on_exit(self) -> None:
         self.jobs.cancel()
@@ -450,11 +451,13 @@ class PlayScene(Scene):
                 self.try_human_move(number)
 
     def status_line(self) -> str:
-        return self.headline()
+        """The headline, and the reason's spoken form once the hint or the scores have one."""
+        why = play_view.why_spoken(self)
+        return f"{self.headline()} {why}" if why else self.headline()
 
     # -- layout and painting (``play_view``) -----------------------------------------
     def frame_layout(self, size: tuple[int, int]) -> play_view.PlayLayout:
-        return play_view.frame_layout(self.rules, size, len(self.buttons))
+        return play_view.layout_for(self, size)
 
     def board_layout(self, size: tuple[int, int]) -> BoardLayout:
         return self.frame_layout(size).board
