@@ -23,12 +23,14 @@ import time
 import pygame
 
 from ai.exact import ExactScore
+from ai.explain.explanation import Explanation
 from ai.levels import PRESETS
 from game.app.board_view import BoardLayout, BoardView
 from game.app.clipboard import copy_link, copy_moves
 from game.app.job_slot import JobSlot
 from game.app.navigation import OpenAnalysis
 from game.app.scene import Scene
+from game.app.scenes import explain_text
 from game.app.scenes.board_panel import SideLayout, side_layout
 from game.app.scenes.puzzles_text import (
     Source,
@@ -36,6 +38,7 @@ from game.app.scenes.puzzles_text import (
     hint_sentence,
     missed_sentence,
     right_step_sentence,
+    sides,
     solved_sentence,
     standing_sentence,
     title_sentence,
@@ -44,6 +47,8 @@ from game.app.scenes.puzzles_text import (
 from game.app.theme import Theme
 from game.app.widgets import Button, click_buttons, display_size, row_rects, stack_rects
 from game.app.worker_protocol import (
+    ExplainJob,
+    ExplainResult,
     JobFailed,
     JobPurpose,
     JobResult,
@@ -116,6 +121,9 @@ class PuzzlesScene(Scene):
         self.hover: int | None = None
         self.verdict_job = JobSlot(self)
         self.mine_job = JobSlot(self)
+        self.why_job = JobSlot(self)  # why the wrong try fails, after its verdict
+        self.before_wrong: Board | None = None  # the position the wrong try was played in
+        self.why: Explanation | None = None
         self.list_buttons = [
             Button(N_("Puzzles for you"), lambda: self.choose(Source.FOR_YOU), "F"),
             Button(N_("From my games"), lambda: self.choose(Source.MINE), "M"),
@@ -142,6 +150,7 @@ class PuzzlesScene(Scene):
     def on_exit(self) -> None:
         self.verdict_job.cancel()
         self.mine_job.cancel()
+        self.why_job.cancel()
 
     def refresh_standing(self) -> None:
         """The rating the App keeps (``SceneHost.rating``: None while it is first replayed,
@@ -188,6 +197,8 @@ class PuzzlesScene(Scene):
 
     def start(self, puzzle: Puzzle | None) -> None:
         self.verdict_job.cancel()
+        self.why_job.cancel()
+        self.why = self.before_wrong = None
         self.puzzle = puzzle
         self.step = 0
         self.hints = 0
@@ -220,10 +231,12 @@ class PuzzlesScene(Scene):
             return
         self.hint_column = None
         landed = self.board.cell_of(column)
+        before = self.board.copy()
         self.board.push(column)
         self.app.sounds.play("drop")
         if column != right:
             self.wrong, self.wrong_cell = column, landed
+            self.before_wrong = before
             self.finish(solved=False)
             self.said = wrong_sentence(column, None, self.person, None)
             self.verdict_job.submit(
@@ -279,6 +292,9 @@ class PuzzlesScene(Scene):
         if self.verdict_job.lost():
             self.verdict_job.done()
             self.show_right_move(None, None)
+        if self.why_job.lost():  # another screen's job took the worker: ask again
+            self.why_job.done()
+            self.ask_why()
 
     def is_animating(self) -> bool:
         return self.reply_due is not None
@@ -295,6 +311,12 @@ class PuzzlesScene(Scene):
             elif isinstance(event, JobFailed):
                 self.app.show_toast(event.message, 5.0)
             self.app.dirty = True
+            return
+        if self.why_job.owns(event):
+            self.why_job.done()
+            if isinstance(event, ExplainResult):
+                self.why = event.explanation
+                self.app.dirty = True
             return
         if not self.verdict_job.owns(event):
             return
@@ -315,6 +337,18 @@ class PuzzlesScene(Scene):
         self.refutation = reply
         self.said = wrong_sentence(self.wrong, exact, self.person, reply) + " " + _("Space: the right move.")
         self.app.dirty = True
+        self.ask_why()
+
+    def ask_why(self) -> None:
+        """Ask the worker why the wrong try fails: its refutation in words."""
+        before = self.before_wrong
+        if before is None or self.wrong is None or self.why is not None:
+            return
+        self.why_job.submit(ExplainJob(before.grid.copy(), before.rules, before.to_move, self.wrong))
+
+    def why_sentence(self) -> str:
+        """ "Why: ..." of the last wrong try (the retry of a mistake says it in the same words)."""
+        return "" if self.why is None else explain_text.why_full(self.why, sides(self.person))
 
     def show_right_move(self, exact: ExactScore | None, reply: int | None) -> None:
         """Take the wrong move (and its refutation) back and play the right one."""
@@ -409,6 +443,8 @@ class PuzzlesScene(Scene):
         if self.puzzle is not None and self.step == 0 and not self.failed:
             where = _("Position after {moves}.").format(moves=self.puzzle.moves)
             return f"{title}. {where} {self.said}"
+        if self.why is not None:
+            return f"{self.said} {explain_text.why_spoken(self.why, sides(self.person))} {standing}."
         return f"{self.said} {standing}."
 
     # -- drawing ------------------------------------------------------------------------------
@@ -465,6 +501,9 @@ class PuzzlesScene(Scene):
         color = p.good if self.done and not self.failed and not self.hints else (p.warning if self.failed else p.text)
         small = lay.text - 2
         blocks = [[(line, lay.text, color) for line in theme.wrap(self.said, lay.text, width)]]
+        why = self.why_sentence()
+        if why:  # part of the verdict: kept with it
+            blocks[0] += [("", small, p.text)] + [(line, lay.text, p.text) for line in theme.wrap(why, lay.text, width)]
         if self.puzzle is not None:
             goal = goal_sentence(self.puzzle, self.person)
             if goal != self.said:
