@@ -17,7 +17,7 @@ from ai.explain.board import grid_threats
 from ai.explain.explainer import explain, explain_move
 from ai.explain.words import brief, sentence, spoken
 from ai.levels import PRESETS
-from game.app.explain_view import cell_of
+from game.app.explain_view import NUMBER_TAG, PAIR_TAG, ROW_TAG, cell_of, tag_radius
 from game.app.scenes import explain_text, play_view
 from game.app.scenes.analysis import AnalysisScene
 from game.app.scenes.play import PlayScene
@@ -161,7 +161,7 @@ def test_the_review_says_why_each_mistake_lost_and_marks_the_threats(app):
     assert any(t.square.is_odd for t in threats) and any(not t.square.is_odd for t in threats)
     layout = board_layout(review, surface)
     for threat in threats:
-        center = tag_center(layout, threat.square, 0.5)
+        center = tag_center(layout, threat.square, ROW_TAG)
         assert inked_left(surface, center, layout, palette.text), threat  # a tag under the hole
         corner = square_corner(center, layout)
         assert (surface.get_at(corner)[:3] == palette.text) == (not threat.square.is_odd), threat
@@ -169,7 +169,7 @@ def test_the_review_says_why_each_mistake_lost_and_marks_the_threats(app):
     step(app)
     app.draw()
     for threat in grid_threats(review.board_at(23).grid):
-        assert not inked_left(surface, tag_center(layout, threat.square, 0.5), layout, palette.text)
+        assert not inked_left(surface, tag_center(layout, threat.square, ROW_TAG), layout, palette.text)
     assert not any(text.startswith("Why:") for text, _rect in drawn_texts(app))
 
 
@@ -179,13 +179,9 @@ def board_layout(review: ReviewScene, surface: pygame.Surface):
     return BoardLayout(STANDARD, review.layout(surface.get_size()).board)
 
 
-def tag_radius(layout) -> int:
-    return max(8, int(layout.cell * 0.2))
-
-
 def tag_center(layout, square, below: float) -> tuple[int, int]:
     """Where a tag sits in ``square``'s hole: ``below`` disc radii under its centre (the
-    threat's row: 0.5; a pair's letter: -0.5; a line's number: 0)."""
+    threat's row, a pair's letter, a line's number: ``explain_view``'s places)."""
     x, y = layout.center(*cell_of(square, 6))
     return round(x), round(y + layout.radius * below)
 
@@ -231,10 +227,10 @@ def test_the_analysis_board_draws_the_explanation_and_says_it(app, palette):
     assert strategy is not None and strategy.pairs
     for a, b in strategy.pairs:  # both squares of a pair carry a tag (its letter) at the top of the hole
         for square in (a, b):
-            assert inked_left(surface, tag_center(layout, square, -0.5), layout, ink), square
+            assert inked_left(surface, tag_center(layout, square, PAIR_TAG), layout, ink), square
     threat = next(t for t in expected.threats if t.square.name == "c5")
     assert threat.square.is_odd  # an odd threat: a round tag, so its square's corner stays clear
-    center = tag_center(layout, threat.square, 0.5)
+    center = tag_center(layout, threat.square, ROW_TAG)
     assert inked_left(surface, center, layout, ink)
     assert surface.get_at(square_corner(center, layout))[:3] != ink
     press(app, pygame.K_w)  # off: the board as it was
@@ -259,7 +255,8 @@ def test_the_analysis_board_numbers_a_forced_line(app):
     texts = [text for text, _rect in drawn_texts(app)]
     for number, cell in enumerate([(0, 5), (3, 6), (2, 6), (1, 6)], start=1):
         x, y = layout.center(*cell)
-        assert inked_left(surface, (round(x), round(y)), layout, app.theme.palette.text), cell  # its number's tag
+        center = (round(x), round(y + layout.radius * NUMBER_TAG))
+        assert inked_left(surface, center, layout, app.theme.palette.text), cell  # its number's tag
         assert str(number) in texts
     assert any(text.startswith("Numbered faint discs: the forced line") for text in texts)
 
@@ -306,6 +303,9 @@ def test_a_wrong_puzzle_try_and_a_retried_mistake_are_refuted_in_the_same_words(
     assert wait_until(app, lambda: retry.columns is not None, 60)
     press(app, pygame.K_1 + wrong)
     assert wait_until(app, lambda: retry.why is not None and retry.job.id is None, 60)
-    assert retry.why_sentence() == said
-    assert said in retry.panel_lines()
-    assert retry.status_line().endswith(spoken(expected, sides(before.to_move)))
+    assert retry.why == puzzles.why  # the same reason, worded by the same sentences ...
+    names = explain_text.player_names({before.to_move: "you"})  # ... naming the sides as its judgement does
+    assert retry.why_sentence() == "Why: " + sentence(expected, names)
+    assert retry.why_sentence().replace("player 1", "the opponent").replace("player 2", "the opponent") == said
+    assert retry.why_sentence() in retry.panel_lines()
+    assert retry.status_line().endswith(spoken(expected, names))

@@ -55,10 +55,17 @@ def line_cells(grid: np.ndarray, start_side: int, columns: Iterable[int]) -> lis
 
 
 def draw_threats(
-    surface: pygame.Surface, theme: Theme, layout: BoardLayout, grid: np.ndarray, threats: Iterable[Threat]
+    surface: pygame.Surface,
+    theme: Theme,
+    layout: BoardLayout,
+    grid: np.ndarray,
+    threats: Iterable[Threat],
+    *,
+    discs: bool = True,
+    tags: bool = True,
 ) -> None:
-    """Each threat on an empty square: a faint disc of its side, its row's parity under it
-    (a square both sides threaten: two small discs side by side)."""
+    """Each threat on an empty square: a faint disc of its side (``discs``; a square both
+    sides threaten: two small discs side by side) and its row under it (``tags``)."""
     rows = layout.rules.rows
     sides: dict[Square, list[int]] = {}
     for threat in threats:
@@ -68,22 +75,28 @@ def draw_threats(
         if grid[row, col] != EMPTY:
             continue
         x, y = layout.center(row, col)
-        if len(whose) == 1:
+        if discs and len(whose) == 1:
             theme.draw_disc(surface, (x, y), layout.radius, whose[0], alpha=FAINT)
-        else:
+        elif discs:
             for shift, side in zip((-0.45, 0.45), sorted(whose, reverse=True)):
                 theme.draw_disc(
                     surface, (x + shift * layout.radius, y - 0.15 * layout.radius), layout.radius * 0.5, side
                 )
-        _badge(surface, theme, layout, str(square.row), (x, y + layout.radius * 0.5), square=not square.is_odd)
+        if tags:
+            _badge(surface, theme, layout, str(square.row), (x, y + layout.radius * ROW_TAG), square=not square.is_odd)
+
+
+ROW_TAG, NUMBER_TAG, PAIR_TAG = 0.55, -0.3, -0.5
+"""Where a hole's tags sit, in disc radii under its centre: the threat's row at the foot, the
+line's number above the middle, the pair's letter at the top (never both of the last two)."""
 
 
 def draw_explanation(
     surface: pygame.Surface, theme: Theme, layout: BoardLayout, grid: np.ndarray, e: Explanation
 ) -> None:
     """The explanation's threats, its strategy's pairs and its forced line (or the columns
-    the strategy starts with), over ``grid`` (the position explained)."""
-    draw_threats(surface, theme, layout, grid, e.threats)
+    the strategy starts with), over ``grid`` (the position explained): the faint discs
+    first, then every tag over them."""
     reason = e.reason
     strategy = reason.strategy
     rows = layout.rules.rows
@@ -92,20 +105,30 @@ def draw_explanation(
         numbered = line_cells(grid, e.to_move, reason.line)
     elif strategy is not None and strategy.after:
         numbered = line_cells(grid, e.to_move, strategy.after)
+    on_line = {cell for cell, _side in numbered}
+    standing = [t for t in e.threats if cell_of(t.square, rows) not in on_line]  # a line's disc shows who plays there
+    draw_threats(surface, theme, layout, grid, standing, tags=False)
+    for cell, side in numbered:
+        theme.draw_disc(surface, layout.center(*cell), layout.radius, side, alpha=FAINT + 40)
+    draw_threats(surface, theme, layout, grid, e.threats, discs=False)
     if strategy is not None:
         ink = theme.palette.text
         for index, (a, b) in enumerate(strategy.pairs):
             label = PAIR_LABELS[index % len(PAIR_LABELS)]
             ends = [layout.center(*cell_of(square, rows)) for square in (a, b)]
-            tops = [(x, y - layout.radius * 0.5) for x, y in ends]
+            tops = [(x, y + layout.radius * PAIR_TAG) for x, y in ends]
             if a.col != b.col:  # a pair across columns (a baseinverse): joined, so it is found
                 pygame.draw.line(surface, ink, tops[0], tops[1], max(1, layout.cell // 30))
             for top in tops:
                 _badge(surface, theme, layout, label, top)
-    for number, (cell, side) in enumerate(numbered, start=1):
-        center = layout.center(*cell)
-        theme.draw_disc(surface, center, layout.radius, side, alpha=FAINT + 40)
-        _badge(surface, theme, layout, str(number), center, bold=True)
+    for number, (cell, _side) in enumerate(numbered, start=1):
+        x, y = layout.center(*cell)
+        _badge(surface, theme, layout, str(number), (x, y + layout.radius * NUMBER_TAG), bold=True)
+
+
+def tag_radius(layout: BoardLayout) -> int:
+    """A tag's radius: a fifth of a cell (at least 8 pixels), whatever the UI scale."""
+    return max(8, int(layout.cell * 0.19))
 
 
 def _badge(
@@ -121,7 +144,7 @@ def _badge(
     """A tag with a letter or a number, dark on the panel colour with a dark edge: round,
     or (``square``) square."""
     p = theme.palette
-    radius = max(8, int(layout.cell * 0.2))
+    radius = tag_radius(layout)
     edge = max(1, radius // 6)
     if square:
         box = pygame.Rect(0, 0, radius * 2 - 2, radius * 2 - 2)
