@@ -85,15 +85,17 @@ def frame_layout(
     rules: Rules, size: tuple[int, int], buttons: int, theme: Theme | None = None, *, why: bool = False
 ) -> PlayLayout:
     """Status bar, board and toolbar for a window of ``size``; ``why``: the status bar keeps
-    a line for the reason under its two lines (one line of the detail's size at the
-    ``theme``'s UI scale), so the board does not move when a reason comes."""
+    room for the reason under its two lines (``why_rows``: one line of the detail's size at
+    the ``theme``'s UI scale, two where the window is narrow for its text), so the board
+    does not move when a reason comes."""
     w, h = size
     top = max(64, int(h * 0.14))
     bottom = max(44, int(h * 0.085))
     detail = max(15, min(22, int(top * 0.21)))
     strip = 0
     if why:
-        strip = int(theme.pitch(detail, detail + 8)) + 4 if theme is not None else detail + 12
+        rows = why_rows(w, theme.scale if theme is not None else 1.0)
+        strip = rows * (int(theme.pitch(detail, detail + 6)) if theme is not None else detail + 8) + 6
     status = pygame.Rect(0, 0, w, top + strip)
     why_rect = pygame.Rect(0, top, w, strip) if why else None
     top += strip
@@ -416,17 +418,23 @@ def draw_why(scene: PlayShown, surface: pygame.Surface, rect: pygame.Rect, size:
         y += pitch
 
 
-WHY_LEAST = 0.6
+WHY_LEAST = 0.75
 """The reason's line shrinks to this share of its size before it takes two lines."""
+WHY_WIDE = 900
+"""Pixels of window (at 100 % text) from which the reason gets one line; narrower, two."""
+
+
+def why_rows(width: int, scale: float) -> int:
+    """The lines the status bar keeps for the reason in a window ``width`` wide."""
+    return 1 if width / max(1.0, scale) >= WHY_WIDE else 2
 
 
 def fill_lines(theme: Theme, text: str, size: float, width: float, height: float) -> tuple[list[str], float]:
     """``text`` in a box ``width`` x ``height``: one line as big as fits (down to
-    ``WHY_LEAST`` of ``size``), else two lines at the size whose two lines fit the height;
+    ``WHY_LEAST`` of ``size``), else two lines at the largest size whose two lines fit;
     cut with an ellipsis only where even that does not fit."""
-    least = size * WHY_LEAST
     current = size
-    while current > least and theme.font(current).size(text)[0] > width:
+    while current > size * WHY_LEAST and theme.font(current).size(text)[0] > width:
         current -= 0.5
     if theme.font(current).size(text)[0] <= width:
         return [text], current
@@ -438,4 +446,4 @@ def fill_lines(theme: Theme, text: str, size: float, width: float, height: float
     lines = theme.wrap(text, current, width)
     if len(lines) <= 2:
         return lines, current
-    return [theme.fit(text, least, width)], least
+    return [theme.fit(text, current, width)], current
