@@ -346,9 +346,13 @@ class PuzzlesScene(Scene):
             return
         self.why_job.submit(ExplainJob(before.grid.copy(), before.rules, before.to_move, self.wrong))
 
-    def why_sentence(self) -> str:
-        """ "Why: ..." of the last wrong try (the retry of a mistake says it in the same words)."""
-        return "" if self.why is None else explain_text.why_full(self.why, sides(self.person))
+    def why_sentence(self, *, short: bool = False) -> str:
+        """ "Why: ..." of the last wrong try, as the retry of a mistake says it (``short``: in
+        one line, where the panel has no room for the whole)."""
+        if self.why is None:
+            return ""
+        said = explain_text.why_brief if short else explain_text.why_full
+        return said(self.why, sides(self.person))
 
     def show_right_move(self, exact: ExactScore | None, reply: int | None) -> None:
         """Take the wrong move (and its refutation) back and play the right one."""
@@ -501,9 +505,14 @@ class PuzzlesScene(Scene):
         color = p.good if self.done and not self.failed and not self.hints else (p.warning if self.failed else p.text)
         small = lay.text - 2
         blocks = [[(line, lay.text, color) for line in theme.wrap(self.said, lay.text, width)]]
-        why = self.why_sentence()
-        if why:  # part of the verdict: kept with it
-            blocks[0] += [("", small, p.text)] + [(line, lay.text, p.text) for line in theme.wrap(why, lay.text, width)]
+        for short in (False, True):  # the reason whole, or in one line rather than cut
+            why = [("", small, p.text)] + [
+                (line, lay.text, p.text) for line in theme.wrap(self.why_sentence(short=short), lay.text, width)
+            ]
+            if y + sum(theme.pitch(size, size + 6) for _line, size, _shade in blocks[0] + why) <= bottom:
+                break
+        if self.why is not None:  # part of the verdict: kept with it
+            blocks[0] += why
         if self.puzzle is not None:
             goal = goal_sentence(self.puzzle, self.person)
             if goal != self.said:

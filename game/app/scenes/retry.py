@@ -35,7 +35,6 @@ from game.app.scene import Scene
 from game.app.scenes import explain_text
 from game.app.scenes.board_panel import SideLayout, draw_progress, refused, scores_job, side_layout
 from game.app.scenes.play_view import notes_for
-from game.app.scenes.puzzles_text import sides
 from game.app.theme import Theme
 from game.app.widgets import Button, click_buttons, display_size, row_rects
 from game.app.worker_protocol import (
@@ -215,18 +214,20 @@ class RetryScene(Scene):
         self.asking = "why"
         self.job.submit(ExplainJob(board.grid.copy(), board.rules, board.to_move, verdict.tried))
 
-    def why_sentence(self) -> str:
-        """ "Why: ..." of the try, in the puzzles' words (you and the opponent, or the players)."""
+    def why_sentence(self, *, short: bool = False) -> str:
+        """ "Why: ..." of the try, in the puzzles' words (``short``: in one line, where the
+        panel has no room for the whole)."""
         if self.why is None or self.drill is None:
             return ""
-        return explain_text.why_full(self.why, self.why_names())
+        said = explain_text.why_brief if short else explain_text.why_full
+        return said(self.why, self.why_names())
 
     def why_names(self) -> dict[int, str]:
-        """The sides as the reason names them: you and the opponent, or the two players."""
+        """The sides as the reason names them: you (where you played) and the players, as
+        the judgement above it names them."""
         drill = self.drill
-        if drill is not None and drill.who == "you":
-            return sides(self.board().to_move)
-        return explain_text.player_names()
+        you = {self.board().to_move: "you"} if drill is not None and drill.who == "you" else {}
+        return explain_text.player_names(you)
 
     def try_again(self) -> None:
         """Take the try back (only the first try scores)."""
@@ -303,7 +304,8 @@ class RetryScene(Scene):
             return judge(self.board(), self.columns, drill.played).move_class
         return drill.move_class
 
-    def panel_lines(self) -> list[str]:
+    def panel_lines(self, *, short: bool = False) -> list[str]:
+        """The judgement and what it means (``short``: the reason in one line)."""
         drill = self.drill
         note = [self.note] if self.note else []
         if drill is None:
@@ -317,7 +319,7 @@ class RetryScene(Scene):
             ]
         if self.verdict is not None:
             lines = verdict_lines(drill, self.verdict, self.reply, replying=self.job.id is not None)
-            why = self.why_sentence()
+            why = self.why_sentence(short=short)
             if why:
                 lines.append(why)
             key = _(
@@ -456,22 +458,37 @@ class RetryScene(Scene):
             y += theme.pitch(lay.text, lay.text + 8)
 
     def draw_panel(self, surface: pygame.Surface, lay: SideLayout) -> None:
+        """The judgement's lines, wrapped: as big as the UI scale makes them where they fit,
+        smaller down to their 100 % size, the reason in one line before anything is cut."""
         theme = self.app.theme
         p = theme.palette
         pygame.draw.rect(surface, p.panel, lay.panel, border_radius=10)
         y: float  # moves down by line pitches at the UI scale
         x, y = lay.panel.left + 12, lay.panel.top + 10
         width = lay.panel.width - 24
+        room = lay.panel.bottom - 6 - y
+        least = lay.text / theme.scale if theme.scale > 1 else lay.text
+
+        def height(lines: list[str], size: float) -> float:
+            rows = sum(len(theme.wrap(line, size, width)) if line else 1 for line in lines)
+            return rows * theme.pitch(size, size + 5) + 4 * len(lines)
+
+        for short in (False, True):
+            lines, size = self.panel_lines(short=short), float(lay.text)
+            while size > least and height(lines, size) > room:
+                size = max(least, size - 0.5)
+            if height(lines, size) <= room:
+                break
         good = self.verdict is not None and self.verdict.kept
-        for index, line in enumerate(self.panel_lines()):
+        for index, line in enumerate(lines):
             color = p.text
             if index == 0 and self.verdict is not None:
                 color = p.good if good else p.warning
-            for part in theme.wrap(line, lay.text, width) if line else [""]:
-                if y + lay.text > lay.panel.bottom - 6:
+            for part in theme.wrap(line, size, width) if line else [""]:
+                if y + size > lay.panel.bottom - 6:
                     return
-                theme.text(surface, part, lay.text, (x, y), color=color)
-                y += theme.pitch(lay.text, lay.text + 5)
+                theme.text(surface, part, size, (x, y), color=color)
+                y += theme.pitch(size, size + 5)
             y += 4
 
 
@@ -604,7 +621,7 @@ class MistakesQueueScene(RetryScene):
             )
         return super().header_lines()
 
-    def panel_lines(self) -> list[str]:
+    def panel_lines(self, *, short: bool = False) -> list[str]:
         if self.reviewing:
             found = len(self.drills)
             return [
@@ -612,4 +629,4 @@ class MistakesQueueScene(RetryScene):
                 _("Each review is kept in the archive, so this happens once per game."),
                 _("N: start now with the mistakes found so far."),
             ]
-        return super().panel_lines()
+        return super().panel_lines(short=short)
