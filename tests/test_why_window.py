@@ -17,7 +17,9 @@ from ai.explain.board import grid_threats
 from ai.explain.explainer import explain, explain_move
 from ai.explain.words import brief, sentence, spoken
 from ai.levels import PRESETS
+from game.app.board_view import BoardLayout
 from game.app.explain_view import NUMBER_TAG, PAIR_TAG, ROW_TAG, cell_of, tag_radius
+from game.app.navigation import BackToTitle
 from game.app.scenes import explain_text, play_view
 from game.app.scenes.analysis import AnalysisScene
 from game.app.scenes.play import PlayScene
@@ -25,6 +27,7 @@ from game.app.scenes.puzzles import PuzzlesScene
 from game.app.scenes.puzzles_text import sides
 from game.app.scenes.retry import RetryScene
 from game.app.scenes.review import ReviewScene
+from game.app.scenes.title import TitleScene
 from game.app.speech import Speech, Voice
 from game.board import Board
 from game.learn.training import Drill
@@ -96,8 +99,6 @@ def test_undo_restart_and_the_menu_cancel_the_explanation(app, leave):
     """Asked after the hint, the explanation is stopped as the other jobs are: by Undo,
     Restart, and the way back to the title (the pause menu's "Main menu"; under the pause
     menu itself the work goes on, as a search does)."""
-    from game.app.navigation import BackToTitle
-    from game.app.scenes.title import TitleScene
 
     play = playing(app, ZUGZWANG[:-1])  # player 2 to move: the computer answers first
     assert wait_until(app, lambda: play.match.to_move == MAX and not play.thinking and play.drop is None, 60)
@@ -153,6 +154,7 @@ def test_the_review_says_why_each_mistake_lost_and_marks_the_threats(app):
     assert " ".join(rows[1:3]) == said or rows[1] == said  # on two rows where one is too short
     texts = [text for text, _rect in drawn_texts(app)]
     assert any(text.startswith("Why: Column 1 turns the win into a loss.") for text in texts)
+    assert review.status_line() == f"{rows[0]} {spoken(m.why, names)}"  # what spoken output reads
     # The threats standing after the blunder, each marked: a round tag (odd row) or a square one
     surface = pygame.display.get_surface()
     palette = app.theme.palette
@@ -174,8 +176,6 @@ def test_the_review_says_why_each_mistake_lost_and_marks_the_threats(app):
 
 
 def board_layout(review: ReviewScene, surface: pygame.Surface):
-    from game.app.board_view import BoardLayout
-
     return BoardLayout(STANDARD, review.layout(surface.get_size()).board)
 
 
@@ -219,8 +219,6 @@ def test_the_analysis_board_draws_the_explanation_and_says_it(app, palette):
     texts = " ".join(text for text, _rect in drawn_texts(app))
     assert " ".join(sentence(expected, explain_text.player_names()).split()) in " ".join(texts.split())
     assert "Letters: the pairs of the strategy" in texts and "round tag for an odd row" in " ".join(texts.split())
-    from game.app.board_view import BoardLayout
-
     layout = BoardLayout(STANDARD, analysis.board_area(surface.get_size())[0])
     ink = app.theme.palette.text
     strategy = expected.reason.strategy
@@ -249,8 +247,6 @@ def test_the_analysis_board_numbers_a_forced_line(app):
     assert expected.reason.line == (5, 6, 6, 6)
     app.draw()
     surface = pygame.display.get_surface()
-    from game.app.board_view import BoardLayout
-
     layout = BoardLayout(STANDARD, analysis.board_area(surface.get_size())[0])
     texts = [text for text, _rect in drawn_texts(app)]
     for number, cell in enumerate([(0, 5), (3, 6), (2, 6), (1, 6)], start=1):
@@ -309,3 +305,57 @@ def test_a_wrong_puzzle_try_and_a_retried_mistake_are_refuted_in_the_same_words(
     assert retry.why_sentence().replace("player 1", "the opponent").replace("player 2", "the opponent") == said
     assert retry.why_sentence() in retry.panel_lines()
     assert retry.status_line().endswith(spoken(expected, names))
+
+
+WHY_WORDS = ("Why:", "Warum:", "Por qué:")
+"""How the reason's line starts in English, German and Spanish."""
+
+
+@pytest.mark.parametrize("size, scale", [((800, 600), 100), ((1024, 720), 200)], ids=["800x600", "1024x720-200"])
+def test_the_reasons_stay_whole_and_apart_in_every_language(make_app, size, scale):
+    """Each screen that says why, in English, German and Spanish, small and with big text:
+    no text outside the window or over another, and no reason cut short (it shrinks, wraps
+    or says itself in one line first)."""
+    from tests.test_i18n_layout import LANGUAGES, speak, whole_and_apart
+
+    app = make_app(size)
+    app.settings.ui_scale, app.theme.scale = scale, scale / 100
+    screens = []
+    play = playing(app, ZUGZWANG)
+    press(app, pygame.K_h)
+    assert wait_until(app, lambda: play.jobs.shown_why() is not None, 60)
+    screens.append("play")
+    found: dict[tuple[str, str], list[str]] = {}
+
+    def look(name: str) -> None:
+        for language in LANGUAGES:
+            speak(app, language)
+            apart, cut = whole_and_apart(app)
+            reasons_cut = [line for line in cut if any(word in line for word in WHY_WORDS)]
+            found[(language, name)] = apart + reasons_cut
+
+    look("play")
+    speak(app, "en")
+    review = ReviewScene(STANDARD, list(Board.from_moves(WHY_GAME).moves), names={MAX: "you"}, depths={MIN: 4})
+    app.stack.reset(review)
+    assert wait_until(app, lambda: review.review is not None, 120)
+    review.set_ply(24)
+    step(app)
+    look("review")
+    speak(app, "en")
+    analysis = AnalysisScene(Board.from_moves(ZUGZWANG))
+    app.stack.reset(analysis)
+    step(app, 2)
+    press(app, pygame.K_w)
+    assert wait_until(app, lambda: analysis.explanation is not None, 60)
+    look("analysis")
+    speak(app, "en")
+    before = Board.from_moves("64446472544635565562652")
+    retry = RetryScene([Drill(STANDARD, tuple(before.moves), 0, "a game")])
+    app.stack.reset(retry)
+    assert wait_until(app, lambda: retry.columns is not None, 60)
+    press(app, pygame.K_1)
+    assert wait_until(app, lambda: retry.why is not None and retry.job.id is None, 60)
+    look("retry")
+    assert len(found) == 4 * len(LANGUAGES)
+    assert not {key: problems for key, problems in found.items() if problems}

@@ -34,6 +34,7 @@ from game.app.explain_view import draw_threats
 from game.app.job_slot import JobSlot
 from game.app.navigation import OpenAnalysis, OpenTree, RetryMistakes
 from game.app.scene import Scene
+from game.app.scenes import explain_text
 from game.app.scenes.board_panel import draw_progress
 from game.app.scenes.play_view import notes_from_scores
 from game.app.scenes.review_text import graph_legend, header_texts, list_line, under_board_lines, why_line
@@ -333,6 +334,19 @@ class ReviewScene(Scene):
         source = TreeSource(self.rules, {MAX: level, MIN: level}, [record], names)
         self.app.hide_toast()
         self.app.push(OpenTree(source, 0))
+
+    def status_line(self) -> str | None:
+        """For spoken output: the move shown and, for a mistake the review explained, the
+        reason's spoken form."""
+        lines = under_board_lines(self.review, self.ply, len(self.moves), self.names)
+        m = (
+            self.review.moves[self.ply - 1]
+            if self.review is not None and 0 < self.ply <= len(self.review.moves)
+            else None
+        )
+        if m is None or m.why is None:
+            return lines[0] if lines else None
+        return f"{lines[0]} {explain_text.why_spoken(m.why, explain_text.player_names(self.names))}"
 
     def share(self, event: pygame.event.Event) -> None:
         """Ctrl+C, Ctrl+L, Ctrl+Shift+C: copy the shown position, its link, the game; P: play on."""
