@@ -181,8 +181,8 @@ class Demo:
         return 0
 
     def review_shots(self, play: PlayScene) -> None:
-        """The first game's review (at its first turning point), the past games, and the
-        analysis board at the position the review shows."""
+        """The first game's review (at its last turning point with a proved reason, else its
+        first), the past games, and the analysis board at the position the review shows."""
         self.app.stack.reset(TitleScene())
         review = scene_for(review_request(play), self.app)
         assert isinstance(review, ReviewScene)
@@ -191,7 +191,9 @@ class Demo:
         if not review.reviewing or not self.until(lambda: review.review is not None, timeout=300):
             raise RuntimeError("the review did not finish")
         points = review.review.turning_points if review.review is not None else ()
-        review.set_ply(points[0].ply if points else len(review.moves) // 2)
+        proved = [m for m in points if m.why is not None and m.why.reason.proved]  # says why, marks threats
+        shown = proved[-1] if proved else points[0] if points else None
+        review.set_ply(shown.ply if shown is not None else len(review.moves) // 2)
         self.frames(2)
         self.shot("11-review.png")
         self.key(pygame.K_a)
@@ -229,7 +231,7 @@ class Demo:
         self.frames(2)
         self.shot("14-retry.png")
         self.key(pygame.K_1)  # 44 then 1: the win is thrown away
-        self.until(lambda: retry.reply is not None, 60)
+        self.until(lambda: retry.reply is not None and retry.why is not None, 60)  # its answer, and why
         self.frames(2)
         self.shot("15-retry-wrong.png")
         self.key(pygame.K_r)
