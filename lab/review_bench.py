@@ -1,10 +1,11 @@
 """How long the exact review of a whole game takes: ``python -m lab.review_bench``.
 
 Plays ``--rounds`` games for each pairing of levels (the levels' own moves; the noisy
-levels with the round's seed; a game played before is not played again), then reviews it with a fresh reviewer (cold tables) and
-prints a table: plies, the move string, seconds, and the slowest single position.  The
-solver in use is whatever ``ai.solver`` provides (pure Python, or its compiled core where
-there is one).
+levels with the round's seed; a game played before is not played again), reviews each
+with a fresh reviewer (cold tables) as the game does (its mistakes explained), and prints
+a table: plies, the move string, seconds, and the slowest single position.  The solver in
+use is whatever ``ai.solver`` provides (pure Python, or its compiled core where there is
+one).
 
 Then what explaining the mistakes costs (``MoveReview.why``, ``ai.explain.explain_move``
 with the review's own solver, as the review does it): each game's mistakes and blunders,
@@ -97,7 +98,6 @@ def main(argv: list[str] | None = None) -> int:
             board.rules,
             board.moves,
             player=player,
-            explain=False,
             on_progress=lambda done, total: stamps.append(time.perf_counter()),
         )
         seconds = time.perf_counter() - started
