@@ -30,6 +30,7 @@ from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
 from game.app.speech import Speech, Voice
 from game.board import Board
+from game.i18n import set_language
 from game.learn.training import Drill
 from game.rules import MAX, MIN, STANDARD, Rules
 from tests.test_explain_rules import TEXTBOOK
@@ -42,6 +43,12 @@ ZUGZWANG = "45221332233535552737766752"
 WHY_GAME = "644464725446355655626521722213333311"
 """Easy against Medium: player 2's 24th disc (column 1) throws the win away to a strategy."""
 YOU = {MAX: "you", MIN: "the computer"}
+
+
+@pytest.fixture(autouse=True)
+def english_again():
+    yield
+    set_language("en")
 
 
 def playing(app, moves: str, level: str = "Hard") -> PlayScene:
