@@ -28,7 +28,7 @@ from ai.explain.explanation import (
     Square,
     Strategy,
 )
-from game.i18n import _, counted, ngettext
+from game.i18n import N_, _, counted, ngettext
 from game.rules import MAX, MIN
 
 PLAIN_NAMES = {MAX: "player 1", MIN: "player 2"}
@@ -322,6 +322,28 @@ def _brief(reason: Reason, explanation: Explanation, names: dict[int, str]) -> s
     return _reason_text(reason, explanation, names)  # wins now, double threat, forced win: one line already
 
 
+_ONE_LINE = {
+    (True, True): (
+        N_("Zugzwang: you answer every disc in the same column and complete a line ({squares})."),
+        N_("Zugzwang: {name} answers every disc in the same column and completes a line ({squares})."),
+    ),
+    (True, False): (
+        N_("Zugzwang: you answer every disc in the same column; the other side never completes a line."),
+        N_("Zugzwang: {name} answers every disc in the same column; the other side never completes a line."),
+    ),
+    (False, True): (
+        N_("You win with Allis's rules ({rules}), checked against every reply."),
+        N_("{name} wins with Allis's rules ({rules}), checked against every reply."),
+    ),
+    (False, False): (
+        N_("You hold the draw with Allis's rules ({rules}), checked against every reply."),
+        N_("{name} holds the draw with Allis's rules ({rules}), checked against every reply."),
+    ),
+}
+"""A strategy in one line, by (only same-column pairs?, a win?): for "you" and for a name
+(a zugzwang without the square the other side must play, or a strategy by its rules)."""
+
+
 def _brief_strategy(strategy: Strategy, names: dict[int, str]) -> str:
     """A checked strategy in one line: for a zugzwang what the other side is made to do,
     otherwise the rules it follows by name."""
@@ -347,37 +369,10 @@ def _brief_strategy(strategy: Strategy, names: dict[int, str]) -> str:
             ),
         )
         text = said.format(name=name, below=_squares(strategy.forced), squares=_squares(strategy.wins_at))
-    elif strategy.follow_up_only:
-        said = (
-            _pick(
-                name,
-                _("Zugzwang: you answer every disc in the same column and complete a line ({squares})."),
-                _("Zugzwang: {name} answers every disc in the same column and completes a line ({squares})."),
-            )
-            if strategy.claim == WIN
-            else _pick(
-                name,
-                _("Zugzwang: you answer every disc in the same column; the other side never completes a line."),
-                _("Zugzwang: {name} answers every disc in the same column; the other side never completes a line."),
-            )
-        )
-        text = said.format(name=name, squares=_squares(strategy.wins_at))
     else:
         rules = ", ".join(rule.value for rule in Rule if any(use.rule is rule for use in strategy.uses))
-        said = (
-            _pick(
-                name,
-                _("You win with Allis's rules ({rules}), checked against every reply."),
-                _("{name} wins with Allis's rules ({rules}), checked against every reply."),
-            )
-            if strategy.claim == WIN
-            else _pick(
-                name,
-                _("You hold the draw with Allis's rules ({rules}), checked against every reply."),
-                _("{name} holds the draw with Allis's rules ({rules}), checked against every reply."),
-            )
-        )
-        text = said.format(name=name, rules=rules)
+        you, named = _ONE_LINE[(strategy.follow_up_only, strategy.claim == WIN)]
+        text = _pick(name, _(you), _(named)).format(name=name, squares=_squares(strategy.wins_at), rules=rules)
     if strategy.after:
         first = ngettext("After column {columns}:", "After columns {columns}:", len(strategy.after))
         text = first.format(columns=_columns(strategy.after)) + " " + text
