@@ -76,9 +76,7 @@ def _reason_text(reason: Reason, explanation: Explanation, names: dict[int, str]
             _("{name} wins at once: a disc on {square} completes a line."),
         ).format(name=name, square=reason.squares[0].name)
     if kind is ReasonKind.ONLY_MOVE:
-        text = _("Only move: column {column} blocks the threat at {square}; every other column loses at once.").format(
-            column=reason.squares[0].col + 1, square=reason.squares[0].name
-        )
+        text = _only_move_text(reason)
         return text if reason.strategy is None else text + " " + _strategy_text(reason.strategy, explanation, names)
     if kind is ReasonKind.DOUBLE_THREAT:
         return _double_text(reason, name)
@@ -96,6 +94,12 @@ def _reason_text(reason: Reason, explanation: Explanation, names: dict[int, str]
         return _refutation_text(reason, explanation, names)
     return _(
         "No simple reason: the result is the solver's proof; no short forced line, double threat or checked strategy was found."
+    )
+
+
+def _only_move_text(reason: Reason) -> str:
+    return _("Only move: column {column} blocks the threat at {square}; every other column loses at once.").format(
+        column=reason.squares[0].col + 1, square=reason.squares[0].name
     )
 
 
@@ -306,9 +310,7 @@ def brief(explanation: Explanation, names: Mapping[int, str] | None = None) -> s
 def _brief(reason: Reason, explanation: Explanation, names: dict[int, str]) -> str:
     kind = reason.kind
     if kind is ReasonKind.ONLY_MOVE:
-        return _("Only move: column {column} blocks the threat at {square}; every other column loses at once.").format(
-            column=reason.squares[0].col + 1, square=reason.squares[0].name
-        )
+        return _only_move_text(reason)  # without the strategy that follows
     if kind in (ReasonKind.ZUGZWANG, ReasonKind.STRATEGY) and reason.strategy is not None:
         return _brief_strategy(reason.strategy, names)
     if kind is ReasonKind.REFUTATION:
