@@ -117,10 +117,7 @@ class PlayScene(Scene):
     def on_resume(self) -> None:
         # Another scene may have used the worker meanwhile (the tree's compare search
         # replaces ours): then ask again.
-        if self.jobs.purpose is not None and self.app.worker.current != self.jobs.id:
-            self.jobs.purpose = None
-            self.jobs.progress = None
-        self.jobs.resume_why()
+        self.jobs.resume()
 
     def on_exit(self) -> None:
         self.jobs.cancel()
@@ -451,9 +448,7 @@ class PlayScene(Scene):
                 self.try_human_move(number)
 
     def status_line(self) -> str:
-        """The headline, and the reason's spoken form once the hint or the scores have one."""
-        why = play_view.why_spoken(self)
-        return f"{self.headline()} {why}" if why else self.headline()
+        return play_view.status_line(self)
 
     # -- layout and painting (``play_view``) -----------------------------------------
     def frame_layout(self, size: tuple[int, int]) -> play_view.PlayLayout:

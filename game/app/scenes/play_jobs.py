@@ -89,8 +89,12 @@ class PlayJobs:
         self.why, self.why_ply, self.why_move = None, len(self.scene.match.moves), move
         self.why_id = self.scene.app.submit(ExplainJob(board.grid.copy(), board.rules, board.to_move, move), self.scene)
 
-    def resume_why(self) -> None:
-        """Ask again for an explanation another screen's job took the worker from."""
+    def resume(self) -> None:
+        """The screen is on top again: a job another screen's took the worker from is asked
+        again (a move or a hint by the next update, an explanation at once)."""
+        if self.purpose is not None and self.scene.app.worker.current != self.id:
+            self.purpose = None
+            self.progress = None
         if self.why_id is not None and not self.scene.app.worker.is_pending(self.why_id):
             self.ask_why(self.why_move)
 

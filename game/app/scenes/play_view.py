@@ -166,6 +166,13 @@ def why_line(scene: PlayShown) -> str:
     return say.why_text(shown, scene.names(), waiting=asked and jobs.explaining)
 
 
+def status_line(scene: PlayShown) -> str:
+    """What spoken output reads: the headline, and the reason's spoken form once the hint
+    or the column scores have one."""
+    why = why_spoken(scene)
+    return f"{headline(scene)} {why}" if why else headline(scene)
+
+
 def why_spoken(scene: PlayShown) -> str:
     """The reason as spoken output reads it after the headline (nothing while none is shown)."""
     if not scene.jobs.explains or scene.outcome is not None:
