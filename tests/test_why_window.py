@@ -366,3 +366,22 @@ def test_the_reasons_stay_whole_and_apart_in_every_language(make_app, size, scal
     look("retry")
     assert len(found) == 4 * len(LANGUAGES)
     assert not {key: problems for key, problems in found.items() if problems}
+
+
+def test_the_retry_panel_keeps_its_last_line_at_200_percent_in_german(make_app):
+    """At 200 % in German the judgement of a try ran past the panel and its last lines (the
+    badges' key, R and N) were left out; now the lines shrink (to their 100 % size at
+    most) and the reason says itself in one line before any is left out."""
+    app = make_app((1024, 720))
+    app.settings.ui_scale, app.theme.scale = 200, 2.0
+    set_language("de")
+    before = Board.from_moves("64446472544635565562652")
+    retry = RetryScene([Drill(STANDARD, tuple(before.moves), 0, "a game")])
+    app.stack.push(retry)
+    step(app, 2)
+    assert wait_until(app, lambda: retry.columns is not None, 60)
+    press(app, pygame.K_1)
+    assert wait_until(app, lambda: retry.reply is not None and retry.job.id is None, 60)
+    drawn = " ".join(text for text, _rect in drawn_texts(app))
+    last = retry.panel_lines()[-1]
+    assert last.startswith("R: ") and " ".join(last.split()[:3]) in drawn
