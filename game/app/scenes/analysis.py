@@ -425,7 +425,7 @@ class AnalysisScene(Scene):
                 pygame.draw.rect(surface, p.text, rect.inflate(4, 4), 2, border_radius=8)
 
     def why_lines(self) -> list[tuple[str, bool]]:
-        """The panel's paragraphs: (text, is it the reason itself) ..."""
+        """The panel's paragraphs, each with whether it is the reason itself (the legend's are not)."""
         names = explain_text.player_names()
         if self.explanation is None:
             return [(self.why_note or explain_text.working(), True)]
