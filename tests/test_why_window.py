@@ -118,8 +118,10 @@ def test_undo_restart_and_the_menu_cancel_the_explanation(app, leave):
     elif leave == "restart":
         press(app, pygame.K_r)
     else:
-        app.reset(BackToTitle())  # what the pause menu's Main menu asks (its frames between left out)
-        step(app)
+        # What the pause menu's Main menu asks, carried out between frames as the loop does
+        # (a step would first take in an answer that came meanwhile: the explainer is quick).
+        app.reset(BackToTitle())
+        app.stack.apply_pending()
         assert isinstance(app.stack.top, TitleScene)
     assert app.worker.current != asked and app.worker.cancelled_upto() >= asked  # stopped at once
     assert play.jobs.why_id is None and play.jobs.shown_why() is None
@@ -385,3 +387,27 @@ def test_the_retry_panel_keeps_its_last_line_at_200_percent_in_german(make_app):
     drawn = " ".join(text for text, _rect in drawn_texts(app))
     last = retry.panel_lines()[-1]
     assert last.startswith("R: ") and " ".join(last.split()[:3]) in drawn
+
+
+def test_a_panel_drawn_again_wraps_its_paragraphs_from_memory(app, monkeypatch):
+    """The Explain panel tries sizes until the reason fits, each frame it is drawn: the
+    second frame measures no word again (``Theme.wrap`` remembers), and says the same."""
+    analysis = AnalysisScene(Board.from_moves(ZUGZWANG))
+    app.stack.push(analysis)
+    step(app, 2)
+    press(app, pygame.K_w)
+    assert wait_until(app, lambda: analysis.explanation is not None, 60)
+    app.draw()
+    first = drawn_texts(app)
+    theme = app.theme
+    measured = []
+    monkeypatch.setattr(theme, "_wrap", lambda *args: measured.append(args) or [])
+    assert drawn_texts(app) == first and not measured
+    monkeypatch.undo()
+    lines = theme.wrap("Why: the same words wrapped in a narrow box", 20, 120)
+    lines.append("changed by its caller")
+    assert theme.wrap("Why: the same words wrapped in a narrow box", 20, 120) == lines[:-1]
+    theme.scale = 2.0  # another UI scale: its own lines, never the other scale's
+    assert len(theme.wrap("Why: the same words wrapped in a narrow box", 20, 120)) > len(lines) - 1
+    theme.scale = 1.0
+

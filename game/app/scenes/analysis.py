@@ -442,10 +442,11 @@ class AnalysisScene(Scene):
         width = panel.width - 24
         size: float = text
         least = text / theme.scale if theme.scale > 1 else text - 3
+        paragraphs = self.why_lines()
         while True:
             body = [
                 (line, size if first else size - 2, first)
-                for paragraph, first in self.why_lines()
+                for paragraph, first in paragraphs
                 for line in theme.wrap(paragraph, size if first else size - 2, width)
             ]
             height = theme.pitch(size + 1, size + 8, bold=True) + sum(theme.pitch(s, s + 5) for _, s, _ in body)
