@@ -411,3 +411,17 @@ def test_a_panel_drawn_again_wraps_its_paragraphs_from_memory(app, monkeypatch):
     assert len(theme.wrap("Why: the same words wrapped in a narrow box", 20, 120)) > len(lines) - 1
     theme.scale = 1.0
 
+
+def test_at_200_percent_the_reason_is_never_bigger_than_the_verdict(make_app):
+    """At 200 % the hint's headline shrinks to fit beside the level; the reason under it was
+    drawn at the full 200 % size, the biggest text on the screen: now it is no bigger."""
+    app = make_app((1024, 720))
+    app.settings.ui_scale, app.theme.scale = 200, 2.0
+    play = playing(app, ZUGZWANG)
+    press(app, pygame.K_h)
+    assert wait_until(app, lambda: play.jobs.shown_why() is not None, 60)
+    texts = drawn_texts(app)
+    headline = next(rect for text, rect in texts if text.startswith("Hint: column"))
+    why = next(rect for text, rect in texts if text.startswith("Why:"))
+    assert why.height <= headline.height
+    assert why.top >= headline.bottom  # under it, never over it

@@ -375,11 +375,10 @@ def draw_status(scene: PlayShown, surface: pygame.Surface, layout: PlayLayout) -
     side_width = max(theme.font(side).size(level)[0], theme.font(side).size(tally)[0])
     if side_width:
         right -= side_width + 24  # the headline shrinks (or is cut) beside the score
-    y = status.top + status.height * 0.16
+    bottom = layout.why.top if layout.why is not None else status.bottom  # the reason's strip is below
+    y = status.top + (bottom - status.top) * 0.16
     second, detail_size = theme.fitted(second, small, right - x)  # the UI scale's size, as far as it fits
     below = theme.font(detail_size).size(second)[1]
-
-    bottom = layout.why.top if layout.why is not None else status.bottom
 
     def fits(size: float) -> bool:  # the window's width, and the bar's height over the second line
         width, height = theme.font(size, True).size(first)
@@ -405,8 +404,8 @@ def draw_status(scene: PlayShown, surface: pygame.Surface, layout: PlayLayout) -
         theme.text(surface, level, side, (edge, y + 4), anchor="topright", color=p.muted)
     if tally:
         theme.text(surface, tally, side, (edge, second_y), anchor="topright", color=p.muted)
-    if layout.why is not None:
-        draw_why(scene, surface, layout.why, layout.detail_size, x, layout.text_right)
+    if layout.why is not None:  # never bigger than the headline it explains (at 200 % that shrinks)
+        draw_why(scene, surface, layout.why, min(layout.detail_size, size), x, layout.text_right)
 
 
 def draw_why(scene: PlayShown, surface: pygame.Surface, rect: pygame.Rect, size: float, left: int, right: int) -> None:
