@@ -295,7 +295,7 @@ def _refutation_text(reason: Reason, explanation: Explanation, names: dict[int, 
         ).format(square=square)
     if answer and reason.then is not None and reason.cause not in (Cause.LEAVES_THREAT, Cause.PLAYS_UNDER_THREAT):
         said = _reason_text(reason.then, explanation, names)
-        text += " " + _("After it: {answer}").format(answer=said)
+        text += " " + _("Then: {answer}").format(answer=said)  # the words the one-line form uses
     return text
 
 
