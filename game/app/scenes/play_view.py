@@ -417,7 +417,7 @@ def draw_why(scene: PlayShown, surface: pygame.Surface, rect: pygame.Rect, size:
     theme = scene.app.theme
     color = theme.palette.text if scene.jobs.shown_why() is not None else theme.palette.muted
     lines, fitted = fill_lines(theme, text, size, right - left, rect.height - 2)
-    pitch = theme.font(fitted).get_linesize()
+    pitch = theme.pitch(fitted, 0)  # a line and 2 pixels: two lines never touch
     y = rect.top + (rect.height - pitch * len(lines)) / 2
     for line in lines:
         theme.text(surface, line, fitted, (left, y), color=color)
@@ -445,9 +445,7 @@ def fill_lines(theme: Theme, text: str, size: float, width: float, height: float
     if theme.font(current).size(text)[0] <= width:
         return [text], current
     current = size
-    while current > 6 and (
-        theme.font(current).get_linesize() * 2 > height or len(theme.wrap(text, current, width)) > 2
-    ):
+    while current > 6 and (theme.pitch(current, 0) * 2 > height or len(theme.wrap(text, current, width)) > 2):
         current -= 0.5
     lines = theme.wrap(text, current, width)
     if len(lines) <= 2:
