@@ -425,3 +425,22 @@ def test_at_200_percent_the_reason_is_never_bigger_than_the_verdict(make_app):
     why = next(rect for text, rect in texts if text.startswith("Why:"))
     assert why.height <= headline.height
     assert why.top >= headline.bottom  # under it, never over it
+
+
+def test_a_long_reason_takes_two_lines_at_full_size_where_the_bar_has_room(make_app):
+    """In German at 1024x720 the hint's reason is longer than the window is wide: it was
+    squeezed to three quarters of its size on one line, under an empty half of the status
+    bar; now it takes that room, two lines at the size of the line above it."""
+    app = make_app((1024, 720))
+    set_language("de")
+    play = playing(app, ZUGZWANG)
+    press(app, pygame.K_h)
+    assert wait_until(app, lambda: play.jobs.shown_why() is not None, 60)
+    texts = drawn_texts(app)
+    detail = next(rect for text, rect in texts if text.startswith("Suche für den Tipp"))
+    first = next(index for index, (text, _rect) in enumerate(texts) if text.startswith("Warum:"))
+    lines = texts[first : first + 2]
+    said = play_view.why_line(play)
+    assert " ".join(text for text, _rect in lines) == said  # whole, on two lines
+    assert all(rect.height == detail.height and rect.top >= detail.bottom for _text, rect in lines)
+    assert lines[0][1].bottom <= lines[1][1].top

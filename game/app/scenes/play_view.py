@@ -405,7 +405,9 @@ def draw_status(scene: PlayShown, surface: pygame.Surface, layout: PlayLayout) -
     if tally:
         theme.text(surface, tally, side, (edge, second_y), anchor="topright", color=p.muted)
     if layout.why is not None:  # never bigger than the headline it explains (at 200 % that shrinks)
-        draw_why(scene, surface, layout.why, min(layout.detail_size, size), x, layout.text_right)
+        under = int(second_y + below) + 2  # the bar's room under the second line is the reason's too
+        room = layout.why.union(pygame.Rect(layout.why.left, under, 1, 1)) if under < layout.why.top else layout.why
+        draw_why(scene, surface, room, min(layout.detail_size, size), x, layout.text_right)
 
 
 def draw_why(scene: PlayShown, surface: pygame.Surface, rect: pygame.Rect, size: float, left: int, right: int) -> None:
@@ -436,9 +438,14 @@ def why_rows(width: int, scale: float) -> int:
 
 
 def fill_lines(theme: Theme, text: str, size: float, width: float, height: float) -> tuple[list[str], float]:
-    """``text`` in a box ``width`` x ``height``: one line as big as fits (down to
-    ``WHY_LEAST`` of ``size``), else two lines at the largest size whose two lines fit;
-    cut with an ellipsis only where even that does not fit."""
+    """``text`` in a box ``width`` x ``height``: one line at ``size``, else two at ``size``
+    where the box is tall enough, else one line as big as fits (down to ``WHY_LEAST`` of
+    ``size``), else two lines at the largest size whose two lines fit; cut with an
+    ellipsis only where even that does not fit."""
+    if theme.font(size).size(text)[0] > width and theme.pitch(size, 0) * 2 <= height:
+        two = theme.wrap(text, size, width)
+        if len(two) <= 2:
+            return two, size
     current = size
     while current > size * WHY_LEAST and theme.font(current).size(text)[0] > width:
         current -= 0.5
