@@ -181,12 +181,17 @@ def session(app: App, tour: Tour, rng: random.Random) -> int:
 
     def row(what: str) -> None:
         worker = rss_mb(app.worker.pid) if app.worker.pid else 0.0
-        print(f"| {what} | {rss_mb():.1f} | {worker:.1f} | {time.perf_counter() - started:.0f} |", flush=True)
+        peaks = peak_rss_mb(os.getpid()) or 0.0, (peak_rss_mb(app.worker.pid) if app.worker.pid else None) or 0.0
+        print(
+            f"| {what} | {rss_mb():.1f} | {worker:.1f} | {peaks[0]:.1f} | {peaks[1]:.1f} | "
+            f"{time.perf_counter() - started:.0f} |",
+            flush=True,
+        )
 
     started = time.perf_counter()
-    print("# lab.memory_bench --session: a player's long session")
-    print("| after | window RSS MB | worker RSS MB | seconds |")
-    print("|:------|--------------:|--------------:|--------:|")
+    print("# lab.memory_bench --session: a player's long session (peaks: VmHWM so far)")
+    print("| after | window RSS MB | worker RSS MB | window peak MB | worker peak MB | seconds |")
+    print("|:------|--------------:|--------------:|---------------:|---------------:|--------:|")
     for number, (board, preset) in enumerate(SESSION, start=1):
         rules = Rules() if board == "6x7" else Rules(rows=7, cols=8)
         app.stack.reset(TitleScene())
