@@ -251,7 +251,7 @@ def exact_knowledge(level: Level, rules: Rules) -> str | None:
         )
     else:
         return None
-    return said.format(discs=level.book_discs, cells=level.endgame_cells_on(rules), nodes=endgame_nodes(level, rules))
+    return said.format(discs=level.book_discs, cells=level.endgame_cells_on(rules), nodes=level.solver_nodes)
 
 
 def describe(level: Level, rules: Rules) -> list[str]:
@@ -275,7 +275,7 @@ def describe(level: Level, rules: Rules) -> list[str]:
                     "Off the standard 6x7 board Perfect plays exactly wherever the solver proves the "
                     "position within {nodes:,} positions (small boards, and late in the game), "
                     "and like Expert elsewhere."
-                ).format(nodes=endgame_nodes(PRESETS[OFF_BOARD_LEVEL], rules)),
+                ).format(nodes=EXPERT_SOLVER_NODES),
             ]
         return [_("Perfect play is only for the standard 6x7 board with 4 in a row: here it plays like Expert.")]
     lines = [
@@ -415,29 +415,13 @@ def solver_reach(rules: Rules) -> int:
     return PRESETS[OFF_BOARD_LEVEL].endgame_cells_on(rules)
 
 
-WIDE_SOLVER_NODES = 1_000_000
-"""The most solver nodes a level's endgame spends on one move of a board past the standard
-board's 42 cells (7x8 and 8x7): about 0.1 s compiled (16 MB table), so that with the search the move
-takes at most about 0.2 s of CPU, as on 6x7.  Expert's 4,000,000 took up to 0.47 s there:
-a 7x8 position of 37 empty cells can need 3 million nodes or more (``python -m lab.bench
---only presets``); where the solve does not finish, the search plays, and the next move
-tries again.  Measured against Expert with the whole 4,000,000 in docs/strength.md."""
-
-
 def solver_nodes_for(level: Level, rules: Rules, empty: int) -> int:
     """The solver nodes ``level`` spends on a position with ``empty`` cells: all of
-    ``level.solver_nodes`` within ``solver_reach`` (every preset's endgame; at most
-    ``WIDE_SOLVER_NODES`` on boards past the standard board's cells), a probe of
+    ``level.solver_nodes`` within ``solver_reach`` (every preset's endgame), a probe of
     ``1 / PROBE_SHARE`` beyond it (Perfect off the standard board, early in the game)."""
     if empty <= solver_reach(rules):
-        return endgame_nodes(level, rules)
+        return level.solver_nodes
     return level.solver_nodes // PROBE_SHARE
-
-
-def endgame_nodes(level: Level, rules: Rules) -> int:
-    """The solver nodes of ``level``'s endgame moves on ``rules``: its own, at most
-    ``WIDE_SOLVER_NODES`` on boards past the standard board's cells."""
-    return level.solver_nodes if rules.cells <= STANDARD.cells else min(level.solver_nodes, WIDE_SOLVER_NODES)
 
 
 def level_played(level: Level, rules: Rules) -> Level:

@@ -25,7 +25,7 @@ import pytest
 from ai import player
 from ai.compiled import search_kernel
 from ai.compiled.kernel_file import PURE_PYTHON_ENV
-from ai.levels import PRESETS, PROBE_SHARE, WIDE_SOLVER_NODES, level_played, solver_nodes_for
+from ai.levels import PRESETS, PROBE_SHARE, level_played, solver_nodes_for
 from ai.player import choose_move, level_solver, search_tree
 from ai.search import CHECK_EVERY, MoveOrder, SearchResult, search
 from ai.solver import Solver
@@ -291,7 +291,7 @@ def test_perfect_off_the_standard_board_probes_the_solver_before_its_reach(monke
     assert 0 < spent <= solver_nodes_for(answer.level, BIG, BIG.cells - board.ply) + 1
     assert solver_nodes_for(answer.level, BIG, BIG.cells - board.ply) == answer.level.solver_nodes // PROBE_SHARE
     expert = PRESETS["Expert"]
-    assert solver_nodes_for(expert, BIG, expert.endgame_cells_on(BIG)) == WIDE_SOLVER_NODES  # Expert's, capped on 7x8
+    assert solver_nodes_for(expert, BIG, expert.endgame_cells_on(BIG)) == expert.solver_nodes  # Expert unchanged
     small = Rules(rows=4, cols=5)  # every position within reach: exact from the first move
     empty = Board(small)
     assert choose_move(PRESETS["Perfect"], empty.grid, small, empty.to_move).exact is not None
