@@ -236,6 +236,13 @@ def shared_player() -> PerfectPlayer:
     return _SHARED
 
 
+def forget_shared_tables() -> None:
+    """Give back the process-wide player's tables, if it was made (its next move starts
+    with empty tables, as in a new process; the outcome its last move kept stays known)."""
+    if _SHARED is not None:
+        _SHARED.solver.clear()
+
+
 def exact_column_scores(
     grid: np.ndarray,
     rules: Rules,

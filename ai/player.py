@@ -32,7 +32,7 @@ from ai.book_check import trusted_book
 from ai.exact import ExactScore
 from ai.levels import OFF_BOARD_LEVEL, PRESETS, Level, exact_nodes, level_played, solvable, solver_nodes_for
 from ai.mcts import PlayoutPolicy, Proved, mcts
-from ai.perfect import PerfectPlayer, shared_player
+from ai.perfect import PerfectPlayer, forget_shared_tables, shared_player
 from ai.search import game_over_value, search
 from ai.search_types import ProgressCallback, SearchCancelled, SearchProgress, SearchResult
 from ai.solver import (
@@ -65,6 +65,19 @@ def shared_solver(rules: Rules) -> Solver:
     if rules not in _SOLVERS:
         _SOLVERS[rules] = Solver(rules)
     return _SOLVERS[rules]
+
+
+def keep_tables_of(rules: Rules) -> None:
+    """Give back the tables of the process's shared solvers of boards other than ``rules``:
+    Perfect's (the standard board: 64 + 8 MB once it has played or hinted) and those of
+    ``shared_solver``.  A player who moved on to 7x8 has no use for 6x7 answers, and the
+    AI worker that kept them carried them through every 7x8 move (its peak over a long
+    session: 211 MB).  A solver needed again starts with empty tables, as in a new process."""
+    if rules != STANDARD:
+        forget_shared_tables()
+    for other, solver in _SOLVERS.items():
+        if other != rules:
+            solver.clear()
 
 
 def level_solver(rules: Rules) -> Solver:

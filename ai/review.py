@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ai.exact import ExactScore, verdict
+from ai.explain.explanation import Explanation
 from ai.values import is_win_value, plies_to_end
 from game.board import Board
 from game.i18n import N_, _, ngettext
@@ -109,6 +110,7 @@ class MoveReview:
     horizon_move: int | None = None
     estimate_depth: int | None = None
     nodes: int = 0
+    why: Explanation | None = field(default=None, compare=False)
 
     @property
     def outcome_drop(self) -> int:

@@ -3,6 +3,8 @@ of every position the players faced, and ``ai.review``'s classes judge the moves
 
     review = review_game(board.rules, board.moves, depths={MAX: 6, MIN: 8})
 
+On the standard board each mistake and blunder is also explained (``ai.explain``: what
+it handed over and the other side's proved answer), with the review's own solver.
 This is the work; the review's data and words live in ``ai.review``, which the window
 reads without loading the solver.  ``should_stop`` and ``on_progress`` make it
 cancellable and visible (the window runs it as a job in its worker process).
@@ -16,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from ai.explain.explainer import ExplainError, explain_move
+from ai.explain.explanation import Explanation
 from ai.perfect import PerfectPlayer
 from ai.review import (
     ESTIMATE_DEPTH,
@@ -124,6 +128,7 @@ def review_game(
     player: PerfectPlayer | None = None,
     done: Sequence[MoveReview] = (),
     on_move: Callable[[MoveReview], None] | None = None,
+    explain: bool = True,
 ) -> GameReview:
     """Review the game ``moves`` (0-based move ids) played from ``start``.
 
@@ -138,13 +143,12 @@ def review_game(
             visit together; the deepest depth they all finish within is used.
         horizon_nodes: the positions "a depth-N search would have played X" may visit;
             past them the deepest depth finished is named.
-        should_stop: polled between moves and inside the searches; True stops the
-            review (``ReviewStopped``).
+        should_stop: polled between moves and inside the searches; True stops it (``ReviewStopped``).
         on_progress: called as ``on_progress(done, total)`` after each move reviewed.
         player: the perfect player whose tables to use (default: a fresh one).
-        done: the first moves' reviews from an earlier, stopped run: kept as they are,
-            so a review can go on where it stopped.
+        done: the first moves' reviews from an earlier, stopped run, kept: it goes on where it stopped.
         on_move: called with each move's review as soon as it is made (streaming).
+        explain: on the standard board, explain each mistake and blunder (``MoveReview.why``).
 
     Returns:
         A ``GameReview`` with every move classed.
@@ -168,7 +172,7 @@ def review_game(
                 raise ReviewStopped("the review was cancelled")
             if board.is_game_over():
                 break
-            this = _review_move(board, index + 1, move, perfect, depths, budgets, should_stop)
+            this = _review_move(board, index + 1, move, perfect, depths, budgets, should_stop, explain=explain)
         else:
             this = done[index]
         if not graph:
@@ -199,10 +203,13 @@ def _review_move(
     depths: dict[int, int],
     budgets: tuple[int, int, int],
     should_stop: Callable[[], bool] | None,
+    *,
+    explain: bool = True,
 ) -> MoveReview:
     """The review of move ``number`` (``move``, played in ``board``): by the exact column
-    scores on the standard board (``perfect``), else by a search's estimates within
-    ``budgets`` (estimate depth, estimate nodes, horizon nodes: ``review_game``'s).
+    scores on the standard board (``perfect``; with ``explain``, a mistake's or blunder's
+    refutation too), else by a search's estimates within ``budgets`` (estimate depth,
+    estimate nodes, horizon nodes: ``review_game``'s).
 
     Raises:
         ReviewStopped: ``should_stop`` returned True.
@@ -212,12 +219,27 @@ def _review_move(
     try:
         if perfect is not None:
             scores = perfect.column_scores(board.grid, board.to_move, limit=SolveLimit(should_stop=should_stop))
-            return _judge(board, number, move, scores, exact, depths, horizon_nodes, should_stop)
+            this = _judge(board, number, move, scores, exact, depths, horizon_nodes, should_stop)
+            if explain and not this.move_class.keeps_outcome:
+                this = replace(this, why=_why(board, move, perfect, should_stop))
+            return this
         estimate = _estimate_scores(board, estimate_depth, estimate_nodes, should_stop)
         this = _judge(board, number, move, estimate.scores, exact, depths, horizon_nodes, should_stop)
         return replace(this, estimate_depth=estimate.depth, nodes=this.nodes + estimate.nodes)
     except (SolverStopped, SearchCancelled) as stopped:
         raise ReviewStopped("the review was cancelled") from stopped
+
+
+def _why(board: Board, move: int, perfect: PerfectPlayer, should_stop: Callable[[], bool] | None) -> Explanation | None:
+    """Why ``move`` in ``board`` lost value (its refutation), with the review's solver.
+
+    Raises:
+        SolverStopped: ``should_stop`` said so.
+    """
+    try:
+        return explain_move(board.grid, board.to_move, move, solver=perfect.solver, should_stop=should_stop)
+    except ExplainError:  # the game was over before the move: nothing to explain
+        return None
 
 
 def _judge(

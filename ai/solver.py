@@ -37,7 +37,7 @@ import numpy as np
 from ai.bitboard import Geometry, fits_compiled, geometry
 from ai.book import EARLY_PLIES, BookError, BookFile, book, canonical_key, early_scores
 from ai.compiled import solver_kernel
-from ai.tables import SIGN_TABLE_SLOTS, TABLE_SLOTS, TABLES, TranspositionTable
+from ai.tables import SIGN_TABLE_SLOTS, TABLE_SLOTS, TABLES, WIDE_TABLE_SLOTS, TranspositionTable
 from game.notation import parse_moves
 from game.rules import MAX, Mode, Rules
 
@@ -519,10 +519,10 @@ class Solver(LimitedSearch):
         self._board_mask = geo.board_mask
         self._bottom_mask = geo.bottom_mask
         self._threats = geo.threats
-        self._key_bits = rules.cols * geo.height + 1  # as table_fits_compiled counts them
+        self._key_bits = key_bits(rules)
         self._etc_below = self.cells - ETC_EMPTY
         self._order_below = self.cells - ORDER_EMPTY
-        self._item_shift = self._key_bits + 1  # room for a threat bitboard + 1 (see _negamax)
+        self._item_shift = rules.cols * geo.height + 2  # room for a threat bitboard + 1 (see _negamax)
         self._table_slots = table_slots
         self._own_table = own_table
         self._tables: dict[bool, TranspositionTable] = {}  # by sign scale (see _use_table)
@@ -984,23 +984,33 @@ if hasattr(os, "register_at_fork"):  # a forked child starts with no watched sea
 def table_fits_compiled(rules: Rules, slots: int) -> bool:
     """Whether a table of ``slots`` slots packs ``rules``' keys into the compiled solver's
     63-bit words (fewer slots leave more of the key to each word's check)."""
-    key_bits = rules.cols * geometry(rules).height + 1
-    return fits_compiled(rules) and TranspositionTable.largest_entry(slots, key_bits) < 1 << 63
+    return fits_compiled(rules) and TranspositionTable.largest_entry(slots, key_bits(rules)) < 1 << 63
+
+
+def key_bits(rules: Rules) -> int:
+    """The bits of a position's key (``current + mask``) on ``rules``: a column's discs
+    plus its mask stay below the column's sentinel bit, so no column carries into the next
+    and the key is below ``2 ** (cols * height)`` (64 bits on 7x8: a check of 43 bits beside
+    a 2,097,169-slot table's slot still fits the compiled solver's 63-bit words)."""
+    return rules.cols * geometry(rules).height
 
 
 def compact_table_slots(rules: Rules) -> int:
     """The slots of a compact table for ``rules``: a million (8 MB, the process's small
     buffers) where the compiled solver packs the keys into so few words (6x7 and smaller)
     or does not take the board at all (its Python solver allocates the table whole), else
-    ``TABLE_SLOTS`` (7x8 and 8x7: fewer slots leave the compiled words too short).
+    ``WIDE_TABLE_SLOTS`` (7x8 and 8x7, 16 MB: fewer slots leave the compiled words too short).
 
     A level's own endgame solves take it (``ai.player.level_solver``), and so does
     ``solve`` over a list: on 6x7 past the book a solve takes at most about a million
     nodes, and the 8 MB table answers them 1.8 times faster than the 64 MB one (it stays
-    in the processor's caches) for 3% more nodes (docs/benchmarks.md, "The transposition
+    in the processor's caches) for 3% more nodes; on 7x8 the 16 MB table is 1.6 times
+    faster than the 64 MB one for 1.5% more nodes (docs/benchmarks.md, "The transposition
     table")."""
     if not fits_compiled(rules) or table_fits_compiled(rules, SIGN_TABLE_SLOTS):
         return SIGN_TABLE_SLOTS
+    if table_fits_compiled(rules, WIDE_TABLE_SLOTS):
+        return WIDE_TABLE_SLOTS
     return TABLE_SLOTS
 
 

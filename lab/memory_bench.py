@@ -17,8 +17,10 @@ window and of the AI worker process too.
 ``--session`` plays a player's long session instead: ten games against the presets from
 Beginner to Perfect on 6x7 and Expert and Perfect on 7x8 (the person's moves made by a
 depth-2 search, as a beginner's), each reviewed (V) and looked at on the analysis board
-(A), the opening explorer at the analysis board's position (E), then five puzzle attempts
-and Past games with the rating graph.  It prints the window's and the worker's resident
+(A), the opening explorer at the analysis board's position (E), then a network game (the
+window hosts on 127.0.0.1 through its network screen, a joiner of ``game.net.client``
+answers: seven moves, the host's four in a column), five puzzle attempts and Past games
+with the rating graph.  It prints the window's and the worker's resident
 memory after each step (Linux's ``/proc``) and their peaks (VmHWM) at the end.
 
 A benchmark, not a test: it prints a table and judges nothing.
@@ -39,9 +41,11 @@ import pygame
 from ai.levels import PRESETS, Level
 from game.app.loop import App
 from game.app.memory import peak_rss_mb, rss_mb
+from game.app.navigation import OpenNetwork
 from game.app.scenes.analysis import AnalysisScene
 from game.app.scenes.explorer import ExplorerScene
 from game.app.scenes.game_over import GameOverScene
+from game.app.scenes.network import NetworkScene
 from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.puzzles import PuzzlesScene
@@ -49,6 +53,8 @@ from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
 from game.app.tour import Tour, loaded_solver_modules
 from game.learn.puzzle_words import Source
+from game.net.client import Client
+from game.net.host import HostSettings
 from game.rules import Rules
 
 FRAME = 1 / 20
@@ -175,12 +181,17 @@ def session(app: App, tour: Tour, rng: random.Random) -> int:
 
     def row(what: str) -> None:
         worker = rss_mb(app.worker.pid) if app.worker.pid else 0.0
-        print(f"| {what} | {rss_mb():.1f} | {worker:.1f} | {time.perf_counter() - started:.0f} |", flush=True)
+        peaks = peak_rss_mb(os.getpid()) or 0.0, (peak_rss_mb(app.worker.pid) if app.worker.pid else None) or 0.0
+        print(
+            f"| {what} | {rss_mb():.1f} | {worker:.1f} | {peaks[0]:.1f} | {peaks[1]:.1f} | "
+            f"{time.perf_counter() - started:.0f} |",
+            flush=True,
+        )
 
     started = time.perf_counter()
-    print("# lab.memory_bench --session: a player's long session")
-    print("| after | window RSS MB | worker RSS MB | seconds |")
-    print("|:------|--------------:|--------------:|--------:|")
+    print("# lab.memory_bench --session: a player's long session (peaks: VmHWM so far)")
+    print("| after | window RSS MB | worker RSS MB | window peak MB | worker peak MB | seconds |")
+    print("|:------|--------------:|--------------:|---------------:|---------------:|--------:|")
     for number, (board, preset) in enumerate(SESSION, start=1):
         rules = Rules() if board == "6x7" else Rules(rows=7, cols=8)
         app.stack.reset(TitleScene())
@@ -192,6 +203,10 @@ def session(app: App, tour: Tour, rng: random.Random) -> int:
         tour.until(lambda: isinstance(app.stack.top, GameOverScene), "the end of a game")
         review_and_analyse(tour, rng, explore=True)
         row(f"game {number} against {preset} on {board}, reviewed and analysed")
+    app.stack.reset(TitleScene())
+    tour.frames(2)
+    network_game(app, tour)
+    row("a network game, hosted on 127.0.0.1")
     app.stack.reset(TitleScene())
     tour.frames(2)
     puzzles = tour.push(PuzzlesScene(Source.FOR_YOU))
@@ -210,6 +225,37 @@ def session(app: App, tour: Tour, rng: random.Random) -> int:
     print(f"{worker:.1f} MB" if worker is not None else "not measured")
     print(f"Solver modules in the window's process: {', '.join(loaded_solver_modules(sys.modules)[:5]) or 'none'}")
     return 0
+
+
+NETWORK_CODE = "reef-lamp-oak"
+"""The session's network game's join code."""
+
+
+def network_game(app: App, tour: Tour) -> None:
+    """A network game as a player hosts one: the window's network screen hosts on
+    127.0.0.1, a joiner (the real client, ``game.net.client``, on a real socket) joins;
+    the host plays column 1 four times, the joiner column 2 between: the host's line ends
+    it and the window keeps the game in the archive."""
+    app.push(OpenNetwork(host=HostSettings(code=NETWORK_CODE, name="Alice", address="127.0.0.1", port=0)))
+    tour.frames(2)
+    scene = tour.top(NetworkScene)
+    tour.until(lambda: scene.host is not None, "the network host")
+    assert scene.host is not None
+    joiner = Client(*scene.host.where, NETWORK_CODE, "Bob")
+    joiner.start()
+    try:
+        for _move in range(3):
+            tour.until(lambda: scene.table is not None and scene.to_play, "the host's turn")
+            assert scene.table is not None
+            ply = scene.table.board.ply
+            tour.key(pygame.K_1)
+            tour.until(lambda: scene.table is not None and scene.table.board.ply > ply, "the host's move")
+            joiner.play(1, ply + 1)
+        tour.until(lambda: scene.to_play, "the joiner's move")
+        tour.key(pygame.K_1)
+        tour.until(lambda: scene.kept, "the network game kept")
+    finally:
+        joiner.close()
 
 
 def review_and_analyse(tour: Tour, rng: random.Random, *, explore: bool = False) -> None:

@@ -14,6 +14,11 @@ It reports the work per frame (events, update, draw) and the interval between fr
 Frames while a review runs: the review scene at 60 frames per second while the worker
 reviews a 34-move game (the exact solver on every position), stepping through the game
 with the arrow keys meanwhile, as a person would.
+
+Drawing the screens that say why (``--only-why``): CPU per drawn frame of the play screen
+with a hint and its reason, the analysis board with Explain on and the retry of a
+mistake with its why, in English at 100 % and German at 200 % text, with ``Theme.wrap``
+remembering its paragraphs and, for comparison, wrapping anew each time.
 """
 
 from __future__ import annotations
@@ -29,18 +34,22 @@ from pathlib import Path
 
 import pygame
 
-from ai.levels import Level
+from ai.levels import PRESETS, Level
 from ai.search import search
 from game.app.loop import FPS, App
 from game.app.scene import Scene
+from game.app.scenes.analysis import AnalysisScene
 from game.app.scenes.play import PlayScene
+from game.app.scenes.retry import RetryScene
 from game.app.scenes.review import ReviewScene
 from game.app.scenes.title import TitleScene
 from game.app.search_records import SearchRecord
 from game.app.tree.scene import TreeScene
 from game.app.worker_protocol import JobPurpose
 from game.board import Board
-from game.rules import MIN, Rules
+from game.i18n import set_language
+from game.learn.training import Drill
+from game.rules import MIN, STANDARD, Rules
 from lab.bench import machine
 
 
@@ -58,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--idle-seconds", type=float, default=10.0, help="seconds of each idle CPU measurement")
     parser.add_argument("--only-idle", action="store_true", help="only the idle CPU benchmark")
     parser.add_argument("--only-review", action="store_true", help="only the frames-while-reviewing benchmark")
+    parser.add_argument("--only-why", action="store_true", help="only the drawing of the screens that say why")
     args = parser.parse_args(argv)
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
@@ -66,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.only_review:
         review_bench(args.limit)
         return 0
+    if args.only_why:
+        why_bench()
+        return 0
     idle_bench(args.idle_seconds)
     if args.only_idle:
         return 0
@@ -73,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         search_bench(args)
     review_bench(args.limit)
     tree_bench()
+    why_bench()
     return 0
 
 
@@ -271,6 +285,83 @@ def tree_bench() -> None:
     )
     report([("work per frame", work)])
     print(f"= {1 / percentile(work, 0.95):.0f} frames per second at the 95th percentile")
+
+
+WHY_POSITION = "45221332233535552737766752"
+"""A middle game where player 1 wins by zugzwang (the demo's hint and Explain position)."""
+WHY_RETRY = "64446472544635565562652"
+"""Before player 2's blunder in column 1 (a retry whose why is a checked strategy)."""
+
+
+def why_bench(draws: int = 60) -> None:
+    """CPU per drawn frame of the screens that say why, each drawn ``draws`` times once its
+    explanation has come (the worker's work is not in it)."""
+
+    def screens(app: App) -> list[tuple[str, Scene, Callable[[], bool]]]:
+        play = PlayScene(Rules(), PRESETS["Hard"], "computer", "human")
+        analysis = AnalysisScene(Board.from_moves(WHY_POSITION))
+        before = Board.from_moves(WHY_RETRY)
+        retry = RetryScene([Drill(STANDARD, tuple(before.moves), 0, "a benchmark")])
+        return [
+            ("play, hint + why", play, lambda: play.jobs.shown_why() is not None),
+            ("analysis, Explain", analysis, lambda: analysis.explanation is not None),
+            ("retry, a try's why", retry, lambda: retry.why is not None and retry.job.id is None),
+        ]
+
+    def ask(app: App, scene: Scene) -> None:
+        key = {PlayScene: pygame.K_h, AnalysisScene: pygame.K_w, RetryScene: pygame.K_1}[type(scene)]
+        if isinstance(scene, PlayScene):
+            for move in Board.from_moves(WHY_POSITION).moves:
+                scene.match.play(move)
+        wait(app, lambda: not isinstance(scene, RetryScene | AnalysisScene) or ready_to_ask(scene))
+        app.step([pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0)], 1 / 60)
+
+    print(f"\n## Drawing the screens that say why (CPU ms per frame drawn, {draws} frames each, 1024x720)")
+    print(f"{'':22} {'language, text':>15} {'wrap remembered':>16} {'wrapped anew':>13}")
+    for language, scale in (("en", 100), ("de", 200)):
+        app = App((1024, 720), home=Path(tempfile.mkdtemp(prefix="connect4-bench-")))
+        app.settings.ui_scale, app.theme.scale = scale, scale / 100
+        set_language(language)
+        for name, scene, arrived in screens(app):
+            app.stack.reset(scene)
+            app.step([], 1 / 60)
+            ask(app, scene)
+            if not wait(app, arrived):
+                print(f"{name:22} {language + f', {scale} %':>15} {'no explanation within 120 s':>30}")
+                continue
+            remembered = draw_cpu(app, draws)
+            wrap = app.theme.wrap
+            app.theme.wrap = lambda text, size, width, bold=False: app.theme._wrap(text, size, width, bold)  # type: ignore[method-assign]
+            anew = draw_cpu(app, draws)
+            app.theme.wrap = wrap  # type: ignore[method-assign]
+            print(f"{name:22} {language + f', {scale} %':>15} {remembered:16.2f} {anew:13.2f}")
+        app.close()
+    set_language("en")
+
+
+def ready_to_ask(scene: RetryScene | AnalysisScene) -> bool:
+    """The retry's column scores (or the analysis board's) have come: a try can be judged."""
+    return scene.columns is not None if isinstance(scene, RetryScene) else scene.job.id is None
+
+
+def wait(app: App, done: Callable[[], bool], seconds: float = 120.0) -> bool:
+    """Step frames until ``done`` (False after ``seconds``)."""
+    deadline = time.perf_counter() + seconds
+    while not done():
+        if time.perf_counter() > deadline:
+            return False
+        app.step([], 1 / 60)
+        time.sleep(0.001)
+    return True
+
+
+def draw_cpu(app: App, draws: int) -> float:
+    """Milliseconds of this process's CPU per ``App.draw``, over ``draws`` draws."""
+    app.draw()  # the first draw renders the lines the others reuse
+    cpu = time.process_time()
+    for _ in range(draws):
+        app.draw()
+    return (time.process_time() - cpu) / draws * 1000
 
 
 if __name__ == "__main__":

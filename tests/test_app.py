@@ -550,7 +550,7 @@ def test_demo_command_writes_screenshots(tmp_path):
     names = sorted(p.name for p in out.glob("*.png"))
     assert {"11-review.png", "12-past-games.png", "13-analysis.png"} <= set(names)
     assert {"14-retry.png", "15-retry-wrong.png", "16-retry-right.png", "17-retry-queue.png"} <= set(names)
-    assert {"18-explorer.png", "19-explorer-deeper.png"} <= set(names)
+    assert {"18-explorer.png", "19-explorer-deeper.png", "20-explain.png"} <= set(names)
     for needed in (
         "01-title.png",
         "02-options.png",

@@ -10,7 +10,7 @@ import pytest
 
 from ai.explain.explainer import explain, explain_move
 from ai.explain.explanation import Cause, Explanation, Reason, ReasonKind, Rule, Square
-from ai.explain.words import diagram, sentence, spoken
+from ai.explain.words import brief, diagram, sentence, spoken
 from game.board import Board
 from game.i18n import set_language
 from game.rules import MAX, MIN
@@ -118,3 +118,64 @@ def test_the_diagram_marks_both_squares_of_each_pair_and_the_line_in_order():
     rows = diagram(line).splitlines()
     assert line.reason.line == (5, 6, 6, 6)
     assert rows[0][2 + 2 * 5] == "1" and [rows[r][2 + 2 * 6] for r in (3, 2, 1)] == ["2", "3", "4"]
+
+
+BRIEF_MOST = 200
+"""The longest one-line reason in English (the screens shrink or wrap past their width)."""
+
+
+@pytest.mark.parametrize("name", list(TEXTBOOK))
+def test_the_one_line_reason_is_the_sentences_proof_said_short(name):
+    explanation = explained(name)
+    strategy = explanation.reason.strategy
+    assert strategy is not None
+    short = brief(explanation)
+    assert short[:1].isupper() and len(short) <= BRIEF_MOST and len(short) < len(sentence(explanation))
+    if strategy.follow_up_only and strategy.forced:  # the zugzwang: what the other side is made to play
+        forced = ", ".join(square.name for square in strategy.forced)
+        assert f"the other side has to play {forced}" in short or f"one of {forced}" in short
+        assert all(square.name in short for square in strategy.wins_at)
+    elif not strategy.follow_up_only:  # the rules by name, exactly those used
+        used = {use.rule for use in strategy.uses}
+        for rule in Rule:
+            assert (re.search(rf"\b{rule.value}\b", short) is not None) == (rule in used), (rule, short)
+    won = re.search(r"\bwins?\b|has to play|completes? a line \(", short) is not None
+    assert won == (strategy.claim == 1), short  # a draw is never said to be won
+
+
+def test_the_one_line_zugzwang_and_refutation():
+    explanation = explained("odd threat")
+    assert brief(explanation) == (
+        "Zugzwang: player 1 answers every disc in the same column, so the other side has to play c4, "
+        "right under the threat at c5."
+    )
+    assert brief(explanation, YOU).startswith("Zugzwang: you answer every disc in the same column, so")
+    board = Board.from_moves("21334544433443316116666655")
+    under = explain_move(board.grid, board.to_move, 1)
+    assert brief(under) == sentence(under)  # its cause says it all, at once
+    board = Board.from_moves("64446472544635565562652")  # then player 2 blunders with column 1
+    refuted = explain_move(board.grid, board.to_move, 0)
+    assert refuted.reason.kind is ReasonKind.REFUTATION and refuted.reason.cause is None
+    assert refuted.reason.then is not None and refuted.reason.then.proved
+    said = brief(refuted)
+    assert said.startswith("Column 1 turns the win into a loss. Then: ") and len(said) <= BRIEF_MOST
+    set_language("de")
+    assert brief(explanation).startswith("Zugzwang: Spieler 1 antwortet auf jeden Stein in derselben Spalte, also")
+    assert brief(refuted).startswith("Spalte 1 macht aus dem Sieg eine Niederlage. Dann: ")
+
+
+def test_every_kind_has_a_one_line_reason():
+    squares = (Square(2, 1), Square(4, 1))
+    for reason in (
+        Reason(ReasonKind.WINS_NOW, MAX, 1, squares[:1], (2,), column=2),
+        Reason(ReasonKind.ONLY_MOVE, MAX, 0, squares[:1], column=2),
+        Reason(ReasonKind.DOUBLE_THREAT, MAX, 1, squares, (3, 2, 4), column=3),
+        Reason(ReasonKind.FORCED_WIN, MIN, 1, line=(3, 3, 2, 2, 4)),
+        Reason(ReasonKind.NO_SIMPLE_REASON, MAX, 0),
+    ):
+        explanation = Explanation(MAX, reason.outcome if reason.side == MAX else -1, 0, (2,), reason)
+        short = brief(explanation)
+        assert short[:1].isupper() and len(short) <= BRIEF_MOST and "\n" not in short
+        assert all(square.name in short for square in reason.squares)
+    unproved = Explanation(MAX, 0, 0, (2,), Reason(ReasonKind.NO_SIMPLE_REASON, MAX, 0))
+    assert brief(unproved) == "No simple reason: the verdict is the solver's proof."

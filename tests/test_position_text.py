@@ -61,9 +61,10 @@ def test_review_sentences():
     assert list_line(review, review.moves[2]) == " 3. P1   5  blunder"
     lines = detail_lines(review, 3, names)
     assert lines[0] == "Move 3: player 1 (you) played column 5: blunder."
-    assert lines[1] == "Best was column 4; before the move: player 1 wins in 20 moves with perfect play."
-    assert lines[2] == "After it: player 2 wins in 19 moves with perfect play."
-    assert lines[3].startswith("A depth-6 search would have played column 4")
+    assert lines[1] == "Why: Column 5 turns the win into a loss."  # its refutation (the answer: no simple reason)
+    assert lines[2] == "Best was column 4; before the move: player 1 wins in 20 moves with perfect play."
+    assert lines[3] == "After it: player 2 wins in 19 moves with perfect play."
+    assert lines[4].startswith("A depth-6 search would have played column 4")
     assert detail_lines(review, 0, names) == [
         "The start of the game.",
         "From here: player 1 wins in 21 moves with perfect play.",

@@ -244,3 +244,27 @@ def test_accuracy_counts_distance_as_well_as_outcome():
     from ai.review import ACCURACY_RULE  # the rule, said in the review (window and CLI)
 
     assert "good" in ACCURACY_RULE and "1/2" in ACCURACY_RULE
+
+
+def test_every_mistake_and_blunder_is_explained_with_the_reviews_solver():
+    """On the standard board each move that lost value carries its refutation (the
+    explainer's, from the position before it); the others carry none, and a review asked
+    without explanations (or off the standard board) has none."""
+    from ai.explain.explainer import explain_move
+    from ai.explain.explanation import ReasonKind
+
+    board = Board.from_moves("644464725446355655626521722213333311")
+    review = review_board(board)
+    lost = [m for m in review.moves if not m.move_class.keeps_outcome]
+    assert lost and all(m.why is not None for m in lost)
+    assert all(m.why is None for m in review.moves if m.move_class.keeps_outcome)
+    for m in lost:
+        assert m.why is not None and m.why.move == m.move
+        before = review.board_at(m.ply - 1)
+        again = explain_move(before.grid, before.to_move, m.move)
+        assert m.why.reason == again.reason and m.why.result == again.result
+        assert m.why.reason.kind in (ReasonKind.REFUTATION, ReasonKind.NO_SIMPLE_REASON)
+    assert all(m.why is None for m in review_board(board, explain=False).moves)
+    small = review_board(Board.from_moves("1122334", rules=Rules(rows=5, cols=5)))
+    assert any(not m.move_class.keeps_outcome for m in small.moves)
+    assert all(m.why is None for m in small.moves)

@@ -175,3 +175,44 @@ def test_the_review_states_the_accuracy_rule():
     assert f"accuracy: {ACCURACY_RULE}" in text
     assert "accuracy of player 2: 60% (1 best, 4 good)" in text
     assert json.loads(run("review", "45233231343", "--json")[1])["accuracy_rule"] == ACCURACY_RULE
+
+
+WHY_GAME = "644464725446355655626521722213333311"
+"""Easy against Medium (seed 0): mistakes inside the book and past it, blunders with proved answers."""
+
+
+def test_review_json_gives_every_mistake_and_blunder_its_why_in_english():
+    from ai.explain.explainer import explain_move
+    from ai.explain.explanation import ReasonKind
+    from ai.explain.words import PLAIN_NAMES, sentence
+
+    code, text = run("review", WHY_GAME, "--json")
+    assert code == 0
+    moves = json.loads(text)["moves"]
+    lost = [m for m in moves if m["class"] in ("mistake", "blunder")]
+    assert len(lost) >= 3 and any(m["class"] == "blunder" for m in lost)
+    assert all("why" not in m for m in moves if m not in lost)
+    board = Board()
+    for entry in moves:
+        if entry in lost:
+            why = entry["why"]
+            again = explain_move(board.grid, board.to_move, entry["column"] - 1)  # the explainer, asked apart
+            assert why["kind"] == again.reason.kind.value and ReasonKind(why["kind"])
+            assert why["text"] == sentence(again, PLAIN_NAMES)
+            assert why["text"].startswith(f"Column {entry['column']} turns the ")
+            assert why["squares"] == [square.name for square in again.reason.squares]
+        board.push(entry["column"] - 1)
+    assert any(m["why"]["proved"] for m in lost)  # past the book the answers are proved
+
+
+def test_review_text_says_why_under_each_mistake():
+    code, text = run("review", WHY_GAME)
+    assert code == 0
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        words = line.split()
+        if len(words) > 4 and words[1] == "player" and words[4] in ("mistake", "blunder"):
+            assert lines[index + 1].strip().startswith(f"why: Column {words[3]} turns the ")
+    assert sum(line.strip().startswith("why: ") for line in lines) == sum(
+        1 for line in lines if len(line.split()) > 4 and line.split()[4] in ("mistake", "blunder")
+    )

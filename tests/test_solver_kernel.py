@@ -20,7 +20,8 @@ import pytest
 
 from ai.compiled import solver_kernel
 from ai.compiled.kernel_file import PURE_PYTHON_ENV
-from ai.solver import SolveLimit, Solver, SolverStopped
+from ai.solver import SolveLimit, Solver, SolverStopped, table_fits_compiled
+from ai.tables import SIGN_TABLE_SLOTS, WIDE_TABLE_SLOTS
 from game.board import Board
 from game.notation import parse_moves
 from game.rules import Rules
@@ -157,6 +158,33 @@ def test_keys_past_two_to_the_63_land_in_the_same_slots_on_7x8(fast):
             solver.solve_grid(board.grid, board.to_move, limit=SolveLimit(nodes=150_000))
         assert solver.nodes == 150_001
     assert np.count_nonzero(compiled.table().array) > 10_000
+    assert np.array_equal(compiled.table().array, python.table().array)
+
+
+def test_a_16_mb_table_holds_7x8_keys_past_two_to_the_63_on_both_paths(fast):
+    """A key (discs + mask) stays below 2**64 on 7x8, so a table of ``WIDE_TABLE_SLOTS``
+    (16 MB) leaves a 43-bit check that the compiled solver's 63-bit words hold; counting a
+    65th key bit had made 64 MB the least, and a level's 7x8 endgame solver 1.6 times
+    slower a node.  Both paths write the same words with keys past 2**63, and solve
+    seeded positions alike, with the same scores as the 64 MB table."""
+    rules = Rules(rows=7, cols=8)
+    assert table_fits_compiled(rules, WIDE_TABLE_SLOTS) and not table_fits_compiled(rules, SIGN_TABLE_SLOTS)
+    compiled = Solver(rules, table_slots=WIDE_TABLE_SLOTS, own_table=True)
+    python = Solver(rules, table_slots=WIDE_TABLE_SLOTS, pure_python=True, own_table=True)
+    assert compiled.compiled and compiled.table().array is not None
+    board = Board.from_moves("88888884", rules)
+    assert sum(_bits(compiled, board)) >= 1 << 63
+    for solver in (compiled, python):
+        with pytest.raises(SolverStopped, match="node budget"):
+            solver.solve_grid(board.grid, board.to_move, limit=SolveLimit(nodes=100_000))
+    assert np.count_nonzero(compiled.table().array) > 10_000
+    assert np.array_equal(compiled.table().array, python.table().array)
+    big = Solver(rules, own_table=True)
+    for board in _seeded_boards(rules, 48, 4, 34, rules.cells - 2):
+        one = compiled.solve_grid(board.grid, board.to_move, limit=SolveLimit(weak=True))
+        two = python.solve_grid(board.grid, board.to_move, limit=SolveLimit(weak=True))
+        assert (one.score, one.nodes) == (two.score, two.nodes), board.moves_string()
+        assert big.solve_grid(board.grid, board.to_move, limit=SolveLimit(weak=True)).score == one.score
     assert np.array_equal(compiled.table().array, python.table().array)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -13,10 +14,12 @@ import pytest
 
 import ai.player
 from ai.levels import PRESETS
-from ai.perfect import PerfectPlayer
-from ai.player import choose_move, level_solver
+from ai.perfect import PerfectPlayer, shared_player
+from ai.player import choose_move, level_solver, shared_solver
 from ai.solver import SolveLimit, Solver
 from ai.tables import SIGN_TABLE_SLOTS, TABLE_SLOTS, TABLES, TableMemory
+from game.app.worker_jobs import run_job
+from game.app.worker_protocol import JobPurpose, JobResult, SearchJob
 from game.board import Board
 from game.notation import parse_moves
 from game.rules import Rules
@@ -164,3 +167,32 @@ def test_the_loaded_kernels_run_without_their_loaders_pages():
     given, score, move = done.stdout.split()
     assert score == "5" and move == "3"
     assert int(given) > (10 << 20) if sys.platform.startswith("linux") else int(given) == 0
+
+
+def test_a_worker_job_on_another_board_gives_back_the_other_boards_tables():
+    """The AI worker keeps only what the job's board can use: a 7x8 job gives back
+    Perfect's 6x7 tables (up to 72 MB), which the worker carried through every 7x8 move of
+    a long session (its peak: 211 MB); a 6x7 job gives back the 7x8 board's shared solver.
+    Perfect's next 6x7 answer is the same from empty tables."""
+    sent: list[object] = []
+
+    def run(job_id: int, job: SearchJob) -> JobResult:
+        run_job(job_id, job, sent.append, lambda: False)
+        result = sent[-1]
+        assert isinstance(result, JobResult) and result.answer.move is not None
+        return result
+
+    board = Board.from_moves(LINE[:13])
+    hint = SearchJob(board.grid.copy(), Rules(), board.to_move, level=PRESETS["Perfect"], purpose=JobPurpose.HINT)
+    first = run(1, replace(hint, record_tree=False))
+    solver = shared_player().solver
+    assert len(solver.table()) > 0
+    big = Rules(rows=7, cols=8)
+    run(2, SearchJob(Board(big).grid.copy(), big, 1, level=PRESETS["Hard"], record_tree=False))
+    assert not solver._tables  # given back
+    wide = shared_solver(big)
+    wide.solve_grid(Board.from_moves("4" * 7 + "5" * 7 + "3" * 6 + "6" * 6 + "2" * 7, big).grid, 1)
+    assert wide._tables
+    again = run(3, replace(hint, record_tree=False))
+    assert again.answer.move == first.answer.move
+    assert not wide._tables

@@ -8,6 +8,8 @@ and all discs.  This module only reads positions; the solver keeps its own helpe
 
 from __future__ import annotations
 
+import numpy as np
+
 from ai.bitboard import geometry
 from ai.explain.explanation import Square, Threat
 from game.rules import MAX, MIN, STANDARD
@@ -114,6 +116,13 @@ def threat_list(first: int, mask: int) -> tuple[Threat, ...]:
     found = [Threat(MAX, square) for square in squares_of(threats(first, mask))]
     found += [Threat(MIN, square) for square in squares_of(threats(first ^ mask, mask))]
     return tuple(found)
+
+
+def grid_threats(grid: np.ndarray) -> tuple[Threat, ...]:
+    """Both sides' threats on a grid of the standard board (row 0 at the top), player 1's
+    first: what a screen marks on a position it shows, with no solver."""
+    first, second = GEO.from_grid(np.asarray(grid))
+    return threat_list(first, first | second)
 
 
 def empty_in_column(mask: int, col: int) -> list[int]:

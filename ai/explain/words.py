@@ -3,6 +3,7 @@ diagram are made.  Pure functions of (explanation, names); no solver, no pygame.
 
     sentence(explanation)                       # "Zugzwang: player 2 answers every disc ..."
     sentence(explanation, {MAX: "you", MIN: "the computer"})
+    brief(explanation, names)                   # the reason in one line (the screens' "Why:")
     spoken(explanation, names)                  # a short form for the voice
     diagram(explanation)                        # the board with the line or the pairs marked
 
@@ -27,7 +28,7 @@ from ai.explain.explanation import (
     Square,
     Strategy,
 )
-from game.i18n import _, counted, ngettext
+from game.i18n import N_, _, counted, ngettext
 from game.rules import MAX, MIN
 
 PLAIN_NAMES = {MAX: "player 1", MIN: "player 2"}
@@ -75,9 +76,7 @@ def _reason_text(reason: Reason, explanation: Explanation, names: dict[int, str]
             _("{name} wins at once: a disc on {square} completes a line."),
         ).format(name=name, square=reason.squares[0].name)
     if kind is ReasonKind.ONLY_MOVE:
-        text = _("Only move: column {column} blocks the threat at {square}; every other column loses at once.").format(
-            column=reason.squares[0].col + 1, square=reason.squares[0].name
-        )
+        text = _only_move_text(reason)
         return text if reason.strategy is None else text + " " + _strategy_text(reason.strategy, explanation, names)
     if kind is ReasonKind.DOUBLE_THREAT:
         return _double_text(reason, name)
@@ -95,6 +94,12 @@ def _reason_text(reason: Reason, explanation: Explanation, names: dict[int, str]
         return _refutation_text(reason, explanation, names)
     return _(
         "No simple reason: the result is the solver's proof; no short forced line, double threat or checked strategy was found."
+    )
+
+
+def _only_move_text(reason: Reason) -> str:
+    return _("Only move: column {column} blocks the threat at {square}; every other column loses at once.").format(
+        column=reason.squares[0].col + 1, square=reason.squares[0].name
     )
 
 
@@ -268,7 +273,8 @@ def _line(squares: tuple[Square, ...]) -> str:
     return f"{ends[0].name}-{ends[-1].name}"
 
 
-def _refutation_text(reason: Reason, explanation: Explanation, names: dict[int, str]) -> str:
+def _refutation_text(reason: Reason, explanation: Explanation, names: dict[int, str], *, answer: bool = True) -> str:
+    """What the move lost and why; ``answer``: and the other side's proof after it."""
     column = (reason.column or 0) + 1
     drop = {
         (WIN, DRAW): _("Column {column} turns the win into a draw."),
@@ -287,9 +293,91 @@ def _refutation_text(reason: Reason, explanation: Explanation, names: dict[int, 
         text += " " + _(
             "It lands right under its own threat at {square}: the other side can now take that square."
         ).format(square=square)
-    if reason.then is not None and reason.cause not in (Cause.LEAVES_THREAT, Cause.PLAYS_UNDER_THREAT):
-        answer = _reason_text(reason.then, explanation, names)
-        text += " " + _("After it: {answer}").format(answer=answer)
+    if answer and reason.then is not None and reason.cause not in (Cause.LEAVES_THREAT, Cause.PLAYS_UNDER_THREAT):
+        said = _reason_text(reason.then, explanation, names)
+        text += " " + _("Then: {answer}").format(answer=said)  # the words the one-line form uses
+    return text
+
+
+# -- the reason in one line ------------------------------------------------------------------
+def brief(explanation: Explanation, names: Mapping[int, str] | None = None) -> str:
+    """The reason in one line, for a screen's "Why:": the same proof as ``sentence`` said
+    short (a strategy by what it makes the other side do, or by its rules' names; a
+    refutation by its cause, or by the answer's proof said short)."""
+    return _capital(_brief(explanation.reason, explanation, _names(names)))
+
+
+def _brief(reason: Reason, explanation: Explanation, names: dict[int, str]) -> str:
+    kind = reason.kind
+    if kind is ReasonKind.ONLY_MOVE:
+        return _only_move_text(reason)  # without the strategy that follows
+    if kind in (ReasonKind.ZUGZWANG, ReasonKind.STRATEGY) and reason.strategy is not None:
+        return _brief_strategy(reason.strategy, names)
+    if kind is ReasonKind.REFUTATION:
+        text = _refutation_text(reason, explanation, names, answer=False)
+        then = reason.then
+        if then is not None and then.proved and reason.cause not in (Cause.LEAVES_THREAT, Cause.PLAYS_UNDER_THREAT):
+            text += " " + _("Then: {answer}").format(answer=_brief(then, explanation, names))
+        return text
+    if kind is ReasonKind.NO_SIMPLE_REASON:
+        return _("No simple reason: the verdict is the solver's proof.")
+    return _reason_text(reason, explanation, names)  # wins now, double threat, forced win: one line already
+
+
+_ONE_LINE = {
+    (True, True): (
+        N_("Zugzwang: you answer every disc in the same column and complete a line ({squares})."),
+        N_("Zugzwang: {name} answers every disc in the same column and completes a line ({squares})."),
+    ),
+    (True, False): (
+        N_("Zugzwang: you answer every disc in the same column; the other side never completes a line."),
+        N_("Zugzwang: {name} answers every disc in the same column; the other side never completes a line."),
+    ),
+    (False, True): (
+        N_("You win with Allis's rules ({rules}), checked against every reply."),
+        N_("{name} wins with Allis's rules ({rules}), checked against every reply."),
+    ),
+    (False, False): (
+        N_("You hold the draw with Allis's rules ({rules}), checked against every reply."),
+        N_("{name} holds the draw with Allis's rules ({rules}), checked against every reply."),
+    ),
+}
+"""A strategy in one line, by (only same-column pairs?, a win?): for "you" and for a name
+(a zugzwang without the square the other side must play, or a strategy by its rules)."""
+
+
+def _brief_strategy(strategy: Strategy, names: dict[int, str]) -> str:
+    """A checked strategy in one line: for a zugzwang what the other side is made to do,
+    otherwise the rules it follows by name."""
+    name = names[strategy.side]
+    if not strategy.pairs:
+        text = _no_pairs_text(strategy, name)
+    elif strategy.follow_up_only and strategy.claim == WIN and strategy.forced:
+        said = _pick(
+            name,
+            ngettext(
+                "Zugzwang: you answer every disc in the same column, so the other side has to play {below}, "
+                "right under the threat at {squares}.",
+                "Zugzwang: you answer every disc in the same column, so the other side has to play one of "
+                "{below}, right under the threats at {squares}.",
+                len(strategy.forced),
+            ),
+            ngettext(
+                "Zugzwang: {name} answers every disc in the same column, so the other side has to play {below}, "
+                "right under the threat at {squares}.",
+                "Zugzwang: {name} answers every disc in the same column, so the other side has to play one of "
+                "{below}, right under the threats at {squares}.",
+                len(strategy.forced),
+            ),
+        )
+        text = said.format(name=name, below=_squares(strategy.forced), squares=_squares(strategy.wins_at))
+    else:
+        rules = ", ".join(rule.value for rule in Rule if any(use.rule is rule for use in strategy.uses))
+        you, named = _ONE_LINE[(strategy.follow_up_only, strategy.claim == WIN)]
+        text = _pick(name, _(you), _(named)).format(name=name, squares=_squares(strategy.wins_at), rules=rules)
+    if strategy.after:
+        first = ngettext("After column {columns}:", "After columns {columns}:", len(strategy.after))
+        text = first.format(columns=_columns(strategy.after)) + " " + text
     return text
 
 

@@ -3,9 +3,10 @@
 ``python main.py demo --out DIR`` needs no window (SDL's dummy driver).  It visits the
 title menu, the options, the level select, plays a whole game computer against computer,
 opens the tree overlay (with its code walk, practice and depth chart), plays a short
-full-board game without gravity, asks for a hint against the computer, then shows the
-review of the first game, the past games (the demo's games are in its archive) and the
-analysis board, then a short game of two people with its mistakes retried (a wrong try,
+full-board game without gravity, asks for a hint against the computer in a middle game
+(and why), explains that position on the analysis board (W), then shows the review of
+the first game, the past games (the demo's games are in its archive) and the analysis
+board, then a short game of two people with its mistakes retried (a wrong try,
 a right one, the queue across games from Past games) and the opening explorer, saving
 a PNG of each into DIR.  ``--home DIR`` keeps the settings and the archive there
 (default: a temporary folder); ``--language de`` shows the window in German (or
@@ -34,6 +35,7 @@ from game.app.archive_link import review_request
 from game.app.loop import App
 from game.app.memory import peak_rss_mb
 from game.app.router import scene_for
+from game.app.scenes.analysis import AnalysisScene
 from game.app.scenes.explorer import ExplorerScene
 from game.app.scenes.game_over import GameOverScene
 from game.app.scenes.level_select import LevelSelectScene
@@ -48,11 +50,14 @@ from game.app.tree.code_scene import CodeWalkScene
 from game.app.tree.codewalk import Line
 from game.app.tree.depth_scene import DepthChartScene
 from game.app.tree.practice_scene import PracticeScene
+from game.board import Board
 from game.display_check import display_problem
 from game.i18n import set_language
 from game.rules import Mode, Rules
 
 FRAME = 1 / 60
+WHY_GAME = "45221332233535552737766752"
+"""A middle game where you (player 1) win by zugzwang: the hint's and Explain's position."""
 
 
 SceneT = TypeVar("SceneT")
@@ -169,14 +174,15 @@ class Demo:
         self.tree_shots(play)
         self.variant_shot()
         self.hint_shot()
+        self.explain_shot()
         self.review_shots(play)
         self.retry_shots()
         self.opening_explorer_shots()
         return 0
 
     def review_shots(self, play: PlayScene) -> None:
-        """The first game's review (at its first turning point), the past games, and the
-        analysis board at the position the review shows."""
+        """The first game's review (at its last turning point with a proved reason, else its
+        first), the past games, and the analysis board at the position the review shows."""
         self.app.stack.reset(TitleScene())
         review = scene_for(review_request(play), self.app)
         assert isinstance(review, ReviewScene)
@@ -185,7 +191,9 @@ class Demo:
         if not review.reviewing or not self.until(lambda: review.review is not None, timeout=300):
             raise RuntimeError("the review did not finish")
         points = review.review.turning_points if review.review is not None else ()
-        review.set_ply(points[0].ply if points else len(review.moves) // 2)
+        proved = [m for m in points if m.why is not None and m.why.reason.proved]  # says why, marks threats
+        shown = proved[-1] if proved else points[0] if points else None
+        review.set_ply(shown.ply if shown is not None else len(review.moves) // 2)
         self.frames(2)
         self.shot("11-review.png")
         self.key(pygame.K_a)
@@ -223,7 +231,7 @@ class Demo:
         self.frames(2)
         self.shot("14-retry.png")
         self.key(pygame.K_1)  # 44 then 1: the win is thrown away
-        self.until(lambda: retry.reply is not None, 60)
+        self.until(lambda: retry.reply is not None and retry.why is not None, 60)  # its answer, and why
         self.frames(2)
         self.shot("15-retry-wrong.png")
         self.key(pygame.K_r)
@@ -257,23 +265,38 @@ class Demo:
         self.shot("19-explorer-deeper.png")
 
     def hint_shot(self) -> None:
-        """You against the computer: a hint, its verdict in the status and on the board."""
+        """You against the computer, in a middle game (``WHY_GAME``): a hint, its verdict in
+        the status and on the board, and why (the explainer's reason) under them."""
         self.app.stack.reset(TitleScene())
         play = PlayScene(Rules(), Level(4), "computer")
         self.app.stack.push(play)
         self.frames(2)
-        for col in (3, 2):
-            play.try_human_move(col)
-            if not self.until(
-                lambda: play.drop is None and not play.thinking and play.match.to_move == play.human_side
-            ):
-                raise RuntimeError("the computer did not answer")
+        for char in WHY_GAME:
+            play.match.play(int(char) - 1)
+        self.frames(2)
         play.jobs.request_hint()
         if not self.until(lambda: play.jobs.hint is not None):
             raise RuntimeError("no hint came")
+        if not self.until(lambda: play.jobs.shown_why() is not None, 60):
+            raise RuntimeError("the hint's reason did not come")
         self.app.toast = None
         self.frames(2)
         self.shot("10-hint.png")
+
+    def explain_shot(self) -> None:
+        """The analysis board explaining the same position (W): the threats, the pairs and the
+        columns played first drawn on the board, the reason beside it."""
+        self.app.stack.reset(TitleScene())
+        analysis = AnalysisScene(Board.from_moves(WHY_GAME))
+        self.app.stack.push(analysis)
+        self.frames(2)
+        self.until(lambda: analysis.answer is not None or analysis.no_scores_reason is not None, 60)
+        self.key(pygame.K_w)
+        if not self.until(lambda: analysis.explanation is not None or analysis.why_note is not None, 60):
+            raise RuntimeError("the explanation did not come")
+        self.app.toast = None
+        self.frames(2)
+        self.shot("20-explain.png")
 
     def variant_shot(self) -> None:
         """A second, short game: full-board scoring on a 5x5 board without gravity."""

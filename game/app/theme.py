@@ -263,6 +263,8 @@ def meaningful_groups(p: Palette) -> dict[str, tuple[tuple[str, Color], ...]]:
 TEXT_CACHE_BYTES = 4 << 20
 """Pixels of rendered text lines kept for reuse across frames: past this the lines used
 least recently are dropped (a line of 20-pixel text is about 25 KB)."""
+WRAPPED_KEPT = 512
+"""Paragraphs whose wrapping into lines ``Theme.wrap`` keeps (each a few lines of text)."""
 
 
 SUPERSAMPLE = 2
@@ -334,11 +336,13 @@ class Theme:
         # rendered lines, least recently used first; their pixels total ``text_bytes``
         self._texts: OrderedDict[tuple[object, ...], pygame.Surface] = OrderedDict()
         self.text_bytes = 0
+        self._wrapped: OrderedDict[tuple[str, int, bool, int], list[str]] = OrderedDict()  # ``wrap``'s answers
 
     def close(self) -> None:
         """Let go of the fonts (each holds its font file open) and the rendered lines."""
         self._fonts.clear()
         self._texts.clear()
+        self._wrapped.clear()
         self.text_bytes = 0
 
     def set(self, name: str) -> None:
@@ -427,7 +431,19 @@ class Theme:
         return text.rstrip() + "..." if text else ""
 
     def wrap(self, text: str, size: float, width: float, bold: bool = False) -> list[str]:
-        """Split ``text`` into lines that fit ``width`` pixels."""
+        """Split ``text`` into lines that fit ``width`` pixels (remembered: a panel that
+        tries sizes until its paragraphs fit asks the same each frame it is drawn)."""
+        key = (text, max(8, round(size * self.scale)), bold, int(width))
+        known = self._wrapped.get(key)
+        if known is None:
+            known = self._wrapped[key] = self._wrap(text, size, width, bold)
+            if len(self._wrapped) > WRAPPED_KEPT:
+                self._wrapped.popitem(last=False)
+        else:
+            self._wrapped.move_to_end(key)
+        return list(known)
+
+    def _wrap(self, text: str, size: float, width: float, bold: bool) -> list[str]:
         font = self.font(size, bold)
         lines: list[str] = []
         for paragraph in text.split("\n"):

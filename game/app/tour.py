@@ -126,7 +126,7 @@ class Tour:
             self.key(pygame.K_ESCAPE)
 
     def game_against_the_computer(self) -> PlayScene:
-        """Two moves against depth 3, a hint and the column scores on."""
+        """Two moves against depth 3, a hint (and why) and the column scores on."""
         play = PlayScene(Rules(), Level(3), "computer")
         self.push(play)
 
@@ -139,6 +139,7 @@ class Tour:
         self.until(my_turn, _("the computer's move"))
         self.key(pygame.K_h)
         self.until(lambda: play.jobs.hint is not None, _("a hint"))
+        self.until(lambda: not play.jobs.explaining, _("the hint's reason"))
         self.key(pygame.K_s)  # the column scores stay on the board
         self.until(lambda: play.jobs.purpose is None, _("the column scores"))
         return play
@@ -205,8 +206,9 @@ class Tour:
                 self.key(pygame.K_1 + column)
 
     def review_and_analysis(self) -> None:
-        """V: the review; A: the analysis board at its position, E the opening explorer
-        there; L: the retry of the review's mistakes; T: a tree from the review."""
+        """V: the review; A: the analysis board at its position, W its explanation, E the
+        opening explorer there; L: the retry of the review's mistakes; T: a tree from the
+        review."""
         self.key(pygame.K_v)
         review = self.top(ReviewScene)
         self.until(lambda: review.review is not None or review.failed is not None, _("the review"))
@@ -214,6 +216,8 @@ class Tour:
         self.key(pygame.K_a)
         analysis = self.top(AnalysisScene)
         self.until(lambda: analysis.answer is not None or analysis.no_scores_reason is not None, _("the scores"))
+        self.key(pygame.K_w)
+        self.until(lambda: analysis.explanation is not None or analysis.why_note is not None, _("the explanation"))
         self.key(pygame.K_e)
         explorer = self.top(ExplorerScene)
         self.until(lambda: explorer.scores is not None or explorer.no_scores is not None, _("the explorer's values"))

@@ -37,7 +37,7 @@ from ai.explain.explainer import ExplainError, explain, explain_move
 from ai.levels import Level
 from ai.mcts_truth import mcts_truth
 from ai.perfect import shared_player
-from ai.player import Asked, choose_move, search_level, search_tree
+from ai.player import Asked, choose_move, keep_tables_of, search_level, search_tree
 from ai.reviewer import ReviewStopped, review_game
 from ai.search import SearchCancelled, SearchProgress
 from ai.solver import SolverStopped
@@ -99,6 +99,9 @@ def run_job(
             last[0] = now
             send(JobProgress(job_id, report.depth, report.completed_depth, report.nodes, report.seconds))
 
+    # Nothing kept that the job's board cannot show: other boards' solver tables go back
+    # (your own puzzles come from standard-board games).
+    keep_tables_of(STANDARD if isinstance(job, OwnPuzzlesJob) else job.rules)
     if isinstance(job, ReviewJob):
         _run_review(job_id, job, send, should_stop)
         return

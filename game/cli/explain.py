@@ -152,6 +152,16 @@ def explanation_json(explanation: Explanation) -> dict[str, object]:
     return data
 
 
+def why_json(explanation: Explanation) -> dict[str, object]:
+    """A move's explanation as ``review --json`` gives it to a mistake or blunder (its
+    ``why``): the reason's kind, text (English) and squares, and the line (1-based columns
+    from the position before the move, or null)."""
+    data = _reason_json(explanation.reason, sentence(explanation, PLAIN_NAMES))
+    line = explanation.reason.line
+    data["line"] = None if line is None else [col + 1 for col in line]
+    return data
+
+
 def _reason_json(reason: Reason, text: str) -> dict[str, object]:
     data: dict[str, object] = {
         "kind": reason.kind.value,

@@ -14,6 +14,7 @@ import time
 from typing import TextIO
 
 from ai.book import BookError
+from ai.explain.words import sentence
 from ai.review import ACCURACY_RULE, ESTIMATE_DEPTH, ESTIMATE_NODES, GameReview, MoveReview, side_number, sparkline
 from ai.reviewer import ReviewStopped, review_board
 from game.archive.store import Archive
@@ -21,6 +22,7 @@ from game.board import Board
 from game.cli.archive_folder import add_home_option, open_archive
 from game.cli.commands import CommandCode
 from game.cli.errors import CliError
+from game.cli.explain import why_json
 from game.cli.options import add_game_option, add_rule_options
 from game.cli.positions import read_game
 from game.i18n import _, counted
@@ -169,6 +171,8 @@ def review_json(review: GameReview, names: dict[int, str | None] | None = None) 
             entry["search_depth"] = m.estimate_depth
         if m.horizon_move is not None:
             entry["search"] = {"depth": m.horizon_depth, "move": _moved(review, m.horizon_move)}
+        if m.why is not None:
+            entry["why"] = why_json(m.why)
         moves.append(entry)
     data = {
         "rules": review.rules.describe(),
@@ -214,6 +218,8 @@ def print_review(review: GameReview, names: dict[int, str | None], out: TextIO, 
                 horizon_depth=m.horizon_depth, moved=_moved(review, m.horizon_move)
             )
         print(line, file=out)
+        if m.why is not None:
+            print("      " + _("why: {reason}").format(reason=sentence(m.why)), file=out)
     depths = sorted({m.estimate_depth for m in review.moves if m.estimate_depth is not None})
     if depths:
         said = (

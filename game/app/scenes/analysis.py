@@ -4,10 +4,16 @@ standard board (Perfect's scores, a job for the AI worker), take back, and branc
 Taking back keeps the moves for Redo; playing another move there starts a branch, and
 the line it left is kept: B goes through the kept lines.
 
+Explain (W, standard board) says why the position is what it is: the explainer's reason
+(``ai.explain``, an ``ExplainJob`` for the worker, asked after the column scores) in a
+panel beside the board, and on the board its threats (odd or even rows), the pairs of
+its strategy and its forced line (``game.app.explain_view``); it stays on as the
+position changes, until W again.
+
 Controls: click a column (or 1..9, Left/Right + Enter) to drop a disc; U or Backspace
-take back, Ctrl+Y redo, B the next kept branch, N a new empty board; E the opening
-explorer at this position (standard board); Ctrl+C copy the position as a move string,
-Ctrl+V paste a move string or a Max-Connect-4 board; Esc back.
+take back, Ctrl+Y redo, B the next kept branch, N a new empty board; W explain (why);
+E the opening explorer at this position (standard board); Ctrl+C copy the position as a
+move string, Ctrl+V paste a move string or a Max-Connect-4 board; Esc back.
 """
 
 from __future__ import annotations
@@ -18,17 +24,20 @@ import pygame
 
 from ai.answer import Answer
 from ai.exact import ExactScore, verdict
+from ai.explain.explanation import Explanation
 from ai.levels import HINT_EXACT_NODES
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
 from game.app.clipboard import copy_moves, paste_position
+from game.app.explain_view import draw_explanation
 from game.app.job_slot import JobSlot
 from game.app.navigation import OpenExplorer
 from game.app.scene import Scene
+from game.app.scenes import explain_text
 from game.app.scenes.board_panel import refused, scores_job, taken_back
 from game.app.scenes.play_view import notes_for
 from game.app.theme import Theme
 from game.app.widgets import Button, click_buttons, display_size, row_rects
-from game.app.worker_protocol import JobFailed, JobResult, WorkerEvent
+from game.app.worker_protocol import ExplainJob, ExplainResult, JobFailed, JobResult, WorkerEvent
 from game.board import Board
 from game.i18n import N_, _, ngettext
 from game.notation import format_move
@@ -48,6 +57,13 @@ def analysis_areas(
     buttons = pygame.Rect(m, h - m - bh, w - 2 * m, bh)
     board = pygame.Rect(m, header.bottom + 4, w - 2 * m, buttons.top - header.bottom - 12)
     return header, board, buttons, text
+
+
+def explain_panel(board: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect]:
+    """The board's area split for Explain: (the board, the reason's panel on the right)."""
+    width = max(220, min(420, int(board.width * 0.38)))
+    panel = pygame.Rect(board.right - width, board.top, width, board.height)
+    return pygame.Rect(board.left, board.top, board.width - width - 12, board.height), panel
 
 
 def header_steps(text: int, theme: Theme | None) -> tuple[int, int, int]:
@@ -77,6 +93,10 @@ class AnalysisScene(Scene):
         self.scores: Mapping[int, ExactScore] | None = None
         self.no_scores_reason: str | None = None  # why there are no exact scores here (book, budget)
         self.arrived = False
+        self.explaining = False  # W: the explanation on the board and beside it
+        self.why_job = JobSlot(self)  # the explanation of the position shown
+        self.explanation: Explanation | None = None
+        self.why_note: str | None = None  # why there is no explanation here
         self.buttons = [
             Button(N_("Undo"), self.take_back, "U"),
             Button(N_("Redo"), self.redo_move, "Ctrl+Y"),
@@ -84,6 +104,7 @@ class AnalysisScene(Scene):
             Button(N_("Copy"), self.copy, "Ctrl+C"),
             Button(N_("Paste"), self.paste, "Ctrl+V"),
             Button(N_("New"), self.new_board, "N"),
+            Button(N_("Explain"), self.toggle_explain, "W"),
             Button(N_("Explore"), self.open_explorer, "E"),
             Button(N_("Back"), self.back, "Esc"),
         ]
@@ -99,19 +120,26 @@ class AnalysisScene(Scene):
 
     def on_exit(self) -> None:
         self.job.cancel()
+        self.why_job.cancel()
 
     def is_animating(self) -> bool:
-        """Only the frame the scores arrive in."""
+        """Only the frame the scores (or the explanation) arrive in."""
         return self.arrived
 
     def update(self, dt: float) -> None:
         self.arrived = False
         if self.job.lost():  # another scene's job took the worker: ask again
             self.ask_scores()
+        elif self.why_job.lost():
+            self.want_why()
 
     def on_worker_event(self, event: WorkerEvent) -> None:
+        if self.why_job.owns(event):
+            self.take_why(event)
+            return
         if not self.job.owns(event):
             return
+        self.want_why_after(event)
         if isinstance(event, JobResult):
             self.job.done()
             self.arrived = True
@@ -129,14 +157,58 @@ class AnalysisScene(Scene):
 
     def ask_scores(self) -> None:
         """Ask the worker for the exact column scores of the position on the board: a hint
-        of Perfect's through the one decider, as the play screen's badges."""
+        of Perfect's through the one decider, as the play screen's badges (then, with
+        Explain on, the explanation)."""
         self.job.cancel()
         self.answer = None
         self.scores = None
         self.no_scores_reason = None
+        self.why_job.cancel()
+        self.explanation = None
+        self.why_note = None
         if self.rules != STANDARD or self.board.is_game_over():
+            self.want_why()
             return
         self.job.submit(scores_job(self.board))
+
+    # -- why (Explain) ------------------------------------------------------------------
+    def toggle_explain(self) -> None:
+        """W: say why the position is what it is, on the board and beside it; again: stop."""
+        if not self.explaining and self.rules != STANDARD:
+            self.app.show_toast(explain_text.refused(standard=False, over=False), 4.0)
+            return
+        self.explaining = not self.explaining
+        if self.explaining:
+            self.want_why()
+        else:
+            self.why_job.cancel()
+
+    def want_why(self) -> None:
+        """Ask for the explanation of the position shown, with Explain on, once the column
+        scores are in (one job at a time: asking now would cancel them)."""
+        if not self.explaining or self.job.id is not None or self.why_job.id is not None:
+            return
+        if self.explanation is not None:  # this position's (a new one drops it: ``ask_scores``)
+            return
+        self.why_note = explain_text.refused(self.rules == STANDARD, self.board.is_game_over()) or None
+        if self.why_note is None:
+            self.why_job.submit(ExplainJob(self.board.grid.copy(), self.rules, self.board.to_move))
+
+    def want_why_after(self, event: WorkerEvent) -> None:
+        """The column scores' job has answered: the explanation may be asked for now."""
+        if isinstance(event, JobResult | JobFailed):
+            self.job.done()
+            self.want_why()
+
+    def take_why(self, event: WorkerEvent) -> None:
+        if isinstance(event, ExplainResult):
+            self.why_job.done()
+            self.arrived = True
+            self.explanation = event.explanation
+        elif isinstance(event, JobFailed):
+            self.why_job.done()
+            self.arrived = True
+            self.why_note = event.message
 
     # -- moves ------------------------------------------------------------------------
     def play(self, move: int) -> None:
@@ -219,8 +291,14 @@ class AnalysisScene(Scene):
         self.app.pop()
 
     # -- input ------------------------------------------------------------------------
+    def board_area(self, size: tuple[int, int]) -> tuple[pygame.Rect, pygame.Rect | None]:
+        """Where the board goes and, with Explain on, the reason's panel beside it."""
+        area = analysis_areas(size, self.app.theme)[1]
+        return explain_panel(area) if self.explaining else (area, None)
+
     def handle_event(self, event: pygame.event.Event) -> None:
-        header, area, row, _ = analysis_areas(display_size(), self.app.theme)
+        header, _area, row, _ = analysis_areas(display_size(), self.app.theme)
+        area = self.board_area(display_size())[0]
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             if click_buttons(self.buttons, row_rects(row, len(self.buttons), 8), event):
                 return
@@ -240,7 +318,12 @@ class AnalysisScene(Scene):
                 self.cursor = col
         elif event.type == pygame.KEYDOWN:
             key, ctrl = event.key, bool(event.mod & pygame.KMOD_CTRL)
-            letters = {pygame.K_b: self.next_branch, pygame.K_n: self.new_board, pygame.K_e: self.open_explorer}
+            letters = {
+                pygame.K_b: self.next_branch,
+                pygame.K_n: self.new_board,
+                pygame.K_e: self.open_explorer,
+                pygame.K_w: self.toggle_explain,
+            }
             if key == pygame.K_ESCAPE:
                 self.back()
             elif ctrl and key == pygame.K_c:
@@ -307,7 +390,8 @@ class AnalysisScene(Scene):
         assert self.view is not None
         theme = self.app.theme
         p = theme.palette
-        header, area, row, text = analysis_areas(surface.get_size(), theme)
+        header, _area, row, text = analysis_areas(surface.get_size(), theme)
+        area, panel = self.board_area(surface.get_size())
         y = header.top
         steps = header_steps(text, theme)
         for index, line in enumerate(self.status_lines()):
@@ -330,9 +414,60 @@ class AnalysisScene(Scene):
             highlight_col=self.cursor if self.rules.gravity else None,
             notes=self.notes(),
         )
+        if self.explaining and self.explanation is not None:
+            draw_explanation(surface, theme, layout, self.board.grid, self.explanation)
+        if panel is not None:
+            self.draw_why_panel(surface, panel, text)
         for button, rect in zip(self.buttons, row_rects(row, len(self.buttons), 8)):
             enabled = {"Undo": bool(self.board.moves), "Redo": bool(self.redo), "Branch": bool(self.lines)}
             button.draw(surface, theme, rect=rect, enabled=enabled.get(button.label, True))
+            if button.label == "Explain" and self.explaining:  # on: ringed, as a switch that is on
+                pygame.draw.rect(surface, p.text, rect.inflate(4, 4), 2, border_radius=8)
+
+    def why_lines(self) -> list[tuple[str, bool]]:
+        """The panel's paragraphs, each with whether it is the reason itself (the legend's are not)."""
+        names = explain_text.player_names()
+        if self.explanation is None:
+            return [(self.why_note or explain_text.working(), True)]
+        said = explain_text.reason(self.explanation, names)
+        return [(said, True)] + [(line, False) for line in explain_text.legend(self.explanation)]
+
+    def draw_why_panel(self, surface: pygame.Surface, panel: pygame.Rect, text: int) -> None:
+        """The reason in words beside the board, then what the marks mean; smaller where
+        the whole does not fit (never below the 100 % size), cut only past that."""
+        theme = self.app.theme
+        p = theme.palette
+        pygame.draw.rect(surface, p.panel, panel, border_radius=10)
+        title = explain_text.panel_title(self.explanation is not None and self.explanation.proved)
+        width = panel.width - 24
+        size: float = text
+        least = text / theme.scale if theme.scale > 1 else text - 3
+        paragraphs = self.why_lines()
+        while True:
+            body = [
+                (line, size if first else size - 2, first)
+                for paragraph, first in paragraphs
+                for line in theme.wrap(paragraph, size if first else size - 2, width)
+            ]
+            height = theme.pitch(size + 1, size + 8, bold=True) + sum(theme.pitch(s, s + 5) for _, s, _ in body)
+            if height <= panel.height - 20 or size <= least:
+                break
+            size -= 0.5
+        y: float = panel.top + 10
+        title, fitted = theme.fitted(title, size + 1, width, bold=True)
+        theme.text(surface, title, fitted, (panel.left + 12, y), bold=True)
+        y += theme.pitch(size + 1, size + 8, bold=True)
+        for line, line_size, first in body:
+            if y + theme.font(line_size).get_height() > panel.bottom - 6:
+                break
+            theme.text(surface, line, line_size, (panel.left + 12, y), color=p.text if first else p.muted)
+            y += theme.pitch(line_size, line_size + 5)
+
+    def status_line(self) -> str | None:
+        """With Explain on, for spoken output: the verdict and the reason's spoken form."""
+        if not self.explaining or self.explanation is None:
+            return None
+        return f"{self.status_lines()[1]} {explain_text.why_spoken(self.explanation, explain_text.player_names())}"
 
 
 def format_line(line: list[int], board: Board) -> str:

@@ -117,9 +117,7 @@ class PlayScene(Scene):
     def on_resume(self) -> None:
         # Another scene may have used the worker meanwhile (the tree's compare search
         # replaces ours): then ask again.
-        if self.jobs.purpose is not None and self.app.worker.current != self.jobs.id:
-            self.jobs.purpose = None
-            self.jobs.progress = None
+        self.jobs.resume()
 
     def on_exit(self) -> None:
         self.jobs.cancel()
@@ -450,11 +448,11 @@ class PlayScene(Scene):
                 self.try_human_move(number)
 
     def status_line(self) -> str:
-        return self.headline()
+        return play_view.status_line(self)
 
     # -- layout and painting (``play_view``) -----------------------------------------
     def frame_layout(self, size: tuple[int, int]) -> play_view.PlayLayout:
-        return play_view.frame_layout(self.rules, size, len(self.buttons))
+        return play_view.layout_for(self, size)
 
     def board_layout(self, size: tuple[int, int]) -> BoardLayout:
         return self.frame_layout(size).board

@@ -1,8 +1,11 @@
-"""The computer's work for one play screen: its moves, hints and column scores.
+"""The computer's work for one play screen: its moves, hints and column scores, and why.
 
 Each goes to the worker as a ``SearchJob`` (position, level, purpose) and comes back as
 one ``Answer`` (``ai.player``); this object keeps what the last answers said, so the
-screen's sentences (``play_text``) and painting (``play_view``) can read them.
+screen's sentences (``play_text``) and painting (``play_view``) can read them.  On the
+standard board a hint's or the column scores' answer is followed by an ``ExplainJob``
+(``ai.explain``, in the worker): the hinted column's reason, or the position's; the
+verdict shows first, the reason when it comes.
 """
 
 from __future__ import annotations
@@ -12,14 +15,25 @@ from collections.abc import Mapping
 from ai.answer import Answer
 from ai.cost import full_tree_positions, seconds_for
 from ai.exact import ExactScore
+from ai.explain.explanation import Explanation
 from ai.levels import PRESETS, Level, preset_name, solvable
 from game.app.play_screen import JobsGame
 from game.app.scenes import play_text as say
 from game.app.scenes.play_text import Report
 from game.app.search_records import SearchRecord
 from game.app.settings import Opponent
-from game.app.worker_protocol import JobFailed, JobProgress, JobPurpose, JobResult, SearchJob, WorkerEvent
+from game.app.worker_protocol import (
+    ExplainJob,
+    ExplainResult,
+    JobFailed,
+    JobProgress,
+    JobPurpose,
+    JobResult,
+    SearchJob,
+    WorkerEvent,
+)
 from game.i18n import _
+from game.rules import STANDARD
 
 UI_TREE_BUDGET = 1_000_000
 HINT_LEVEL = "Hard"
@@ -49,12 +63,55 @@ class PlayJobs:
         self.analysis: Answer | None = None  # the column scores' own answer (not a hint asked for)
         self.analysis_ply = -1
         self.failed_levels: set[Level] = set()  # levels whose job failed: not asked again this game
+        self.why: Explanation | None = None  # why the hint or the column scores say what they say
+        self.why_ply = -1  # the ply it explains
+        self.why_id: int | None = None  # the explanation under way
+        self.why_move: int | None = None  # what it explains: the hinted column, or (None) the position
 
     def forget_answers(self) -> None:
         """The position changed by Undo, Redo or Restart: the answers no longer apply."""
         self.hint = None
         self.report = None
         self.analysis, self.analysis_ply = None, -1
+        self.why, self.why_ply = None, -1
+
+    @property
+    def explains(self) -> bool:
+        """Hints and column scores say why here: the standard board, someone to hint to."""
+        return self.scene.rules == STANDARD and self.scene.opponent is not Opponent.DEMO
+
+    def ask_why(self, move: int | None) -> None:
+        """Ask the worker why (the explainer): the hinted ``move``'s reason, or (None) the
+        position's, for the column scores.  The answer waits in ``why``."""
+        if not self.explains:
+            return
+        board = self.scene.match.board
+        self.why, self.why_ply, self.why_move = None, len(self.scene.match.moves), move
+        self.why_id = self.scene.app.submit(ExplainJob(board.grid.copy(), board.rules, board.to_move, move), self.scene)
+
+    def resume(self) -> None:
+        """The screen is on top again: a job another screen's took the worker from is asked
+        again (a move or a hint by the next update, an explanation at once)."""
+        if self.purpose is not None and self.scene.app.worker.current != self.id:
+            self.purpose = None
+            self.progress = None
+        if self.why_id is not None and not self.scene.app.worker.is_pending(self.why_id):
+            self.ask_why(self.why_move)
+
+    def shown_why(self) -> Explanation | None:
+        """The explanation of what the board shows now: the hint's column, else the
+        column scores' position (None: none, or not yet)."""
+        why = self.why
+        if why is None or self.why_ply != len(self.scene.match.moves):
+            return None
+        if why.move is not None:
+            return why if why.move == self.hint else None
+        return why if self.exact_scores() is not None else None
+
+    @property
+    def explaining(self) -> bool:
+        """An explanation is under way for this position."""
+        return self.why_id is not None and self.scene.app.worker.is_pending(self.why_id)
 
     def level_for(self, purpose: JobPurpose, side: int) -> Level:
         """The level a job plays: the side's own for a move; for a hint, the opponent
@@ -92,10 +149,13 @@ class PlayJobs:
         self.progress = None
 
     def cancel(self) -> None:
-        if self.purpose is not None and self.scene.app.worker.current == self.id:
+        """Stop the job under way for this screen (a move, a hint, the scores, an explanation)."""
+        current = self.scene.app.worker.current
+        if (self.purpose is not None and current == self.id) or (self.why_id is not None and current == self.why_id):
             self.scene.app.worker.cancel()
         self.purpose = None
         self.progress = None
+        self.why_id = None
 
     def request_hint(self) -> None:
         if self.scene.outcome is not None or self.scene.drop is not None:
@@ -133,7 +193,9 @@ class PlayJobs:
 
     def on_event(self, event: WorkerEvent) -> None:
         """What the worker sent about this screen's job (trees go to the records)."""
-        if self.purpose is None:
+        if self.why_id is not None and event.job_id == self.why_id:
+            self.take_why(event)
+        elif self.purpose is None:
             return
         elif isinstance(event, JobProgress):
             self.progress = event
@@ -141,6 +203,14 @@ class PlayJobs:
             self.on_job_failed(event)
         elif isinstance(event, JobResult):
             self.receive(event)
+
+    def take_why(self, event: WorkerEvent) -> None:
+        """The explanation arrived (kept while the position stands), or will not come: a
+        position the explainer does not take says nothing more than its verdict."""
+        if isinstance(event, ExplainResult | JobFailed):
+            self.why_id = None
+        if isinstance(event, ExplainResult) and self.why_ply == len(self.scene.match.moves):
+            self.why = event.explanation
 
     def on_job_failed(self, event: JobFailed) -> None:
         """Say why once; the level that failed is not asked again this game (Expert plays
@@ -175,6 +245,8 @@ class PlayJobs:
                     ),
                     5.0,
                 )
+            else:
+                self.ask_why(None)
             return
         if answer.result is not None:
             has_tree = event.tree_follows or answer.result.tree is not None
@@ -188,6 +260,7 @@ class PlayJobs:
             self.scene.app.hide_toast()  # "Looking for a hint..." is answered
             self.hint = answer.move
             self.hint_scores_hidden = False  # a hint asked for shows its scores
+            self.ask_why(answer.move)
         else:
             self.scene.play_move(answer.move)
 

@@ -16,9 +16,11 @@ import numpy as np
 from ai.answer import Answer, DecidedBy
 from ai.cost import full_tree_positions
 from ai.exact import ExactScore, column_key, column_label, standing, verdict
+from ai.explain.explanation import Explanation
 from ai.heuristic import POINT
 from ai.levels import Level, exact_nodes, level_label, preset_name, solvable
 from ai.values import is_win_value, plies_to_end
+from game.app.scenes import explain_text
 from game.i18n import N_, _, counted, language, number
 from game.notation import column_letter, format_move
 from game.rules import MAX, MIN, STANDARD, Mode, Rules
@@ -176,6 +178,19 @@ def hint_text(report: Report, names: Names, rules: Rules) -> str:
     own_value = value if report.side == MAX else -value
     name = _("You") if names.second_person else names.of(report.side)
     return _("Hint: {where}. {estimate_text}").format(where=where, estimate_text=estimate_text(own_value, name, rules))
+
+
+def why_text(explanation: Explanation | None, names: Names, waiting: bool = False) -> str:
+    """The hint's or the column scores' reason in one line ("Why: ..."), "working it out"
+    while the worker explains, else nothing."""
+    if explanation is not None:
+        return explain_text.why_brief(explanation, names.inline())
+    return explain_text.working() if waiting else ""
+
+
+def why_spoken(explanation: Explanation | None, names: Names) -> str:
+    """The reason as the voice says it (the explainer's short spoken form), or nothing."""
+    return "" if explanation is None else explain_text.why_spoken(explanation, names.inline())
 
 
 def answer_detail(report: Report) -> str:

@@ -20,7 +20,7 @@ from game.app.scenes import play_text as say
 from game.app.scenes.play_jobs import HINT_LEVEL, PlayJobs
 from game.app.scenes.play_text import Names
 from game.app.settings import Opponent
-from game.app.theme import Palette
+from game.app.theme import Palette, Theme
 from game.app.widgets import Button, row_rects
 from game.app.worker_protocol import JobPurpose
 from game.board import Board
@@ -78,23 +78,40 @@ class PlayLayout:
     detail_size: int
     text_left: int
     text_right: int
+    why: pygame.Rect | None = None  # the reason's line, at the status bar's foot (where hints say why)
 
 
-def frame_layout(rules: Rules, size: tuple[int, int], buttons: int) -> PlayLayout:
-    """Status bar, board and toolbar for a window of ``size``."""
+def frame_layout(
+    rules: Rules, size: tuple[int, int], buttons: int, theme: Theme | None = None, *, why: bool = False
+) -> PlayLayout:
+    """Status bar, board and toolbar for a window of ``size``; ``why``: the status bar keeps
+    room for the reason under its two lines (``why_rows``: one line of the detail's size at
+    the ``theme``'s UI scale, two where the window is narrow for its text), so the board
+    does not move when a reason comes."""
     w, h = size
     top = max(64, int(h * 0.14))
     bottom = max(44, int(h * 0.085))
-    status = pygame.Rect(0, 0, w, top)
+    detail = max(15, min(22, int(top * 0.21)))
+    strip = 0
+    if why:
+        rows = why_rows(w, theme.scale if theme is not None else 1.0)
+        strip = rows * (int(theme.pitch(detail, detail + 6)) if theme is not None else detail + 8) + 6
+    status = pygame.Rect(0, 0, w, top + strip)
+    why_rect = pygame.Rect(0, top, w, strip) if why else None
+    top += strip
     board = BoardLayout(rules, pygame.Rect(10, top, w - 20, h - top - bottom - 10))
     toolbar = pygame.Rect(0, h - bottom, w, bottom)
     area = toolbar.inflate(-20, -12)
     area.width = min(area.width, 980)
     area.centerx = toolbar.centerx
     rects = tuple(row_rects(area, buttons or 7, 8))
-    headline = max(20, min(34, int(top * 0.30)))
-    detail = max(15, min(22, int(top * 0.21)))
-    return PlayLayout(status, board, toolbar, rects, headline, detail, int(headline * 2.2), w - 14)
+    headline = max(20, min(34, int((top - strip) * 0.30)))
+    return PlayLayout(status, board, toolbar, rects, headline, detail, int(headline * 2.2), w - 14, why_rect)
+
+
+def layout_for(scene: PlayShown, size: tuple[int, int]) -> PlayLayout:
+    """``frame_layout`` for the scene: its rules and buttons, the reason's line where hints say why."""
+    return frame_layout(scene.rules, size, len(scene.buttons), scene.app.theme, why=scene.jobs.explains)
 
 
 # -- what the status bar says -----------------------------------------------------------
@@ -137,6 +154,30 @@ def detail(scene: PlayShown) -> str:
         return working if scores_only else ""
     detail = say.answer_detail(report)
     return f"{detail} · {working}" if scores_only else detail
+
+
+def why_line(scene: PlayShown) -> str:
+    """The third status line: why the hint or the column scores say what they say."""
+    jobs = scene.jobs
+    if not jobs.explains or scene.outcome is not None:
+        return ""
+    shown = jobs.shown_why()
+    asked = jobs.hint is not None or jobs.exact_scores() is not None
+    return say.why_text(shown, scene.names(), waiting=asked and jobs.explaining)
+
+
+def status_line(scene: PlayShown) -> str:
+    """What spoken output reads: the headline, and the reason's spoken form once the hint
+    or the column scores have one."""
+    why = why_spoken(scene)
+    return f"{headline(scene)} {why}" if why else headline(scene)
+
+
+def why_spoken(scene: PlayShown) -> str:
+    """The reason as spoken output reads it after the headline (nothing while none is shown)."""
+    if not scene.jobs.explains or scene.outcome is not None:
+        return ""
+    return say.why_spoken(scene.jobs.shown_why(), scene.names())
 
 
 def level_line(scene: PlayShown) -> str:
@@ -220,7 +261,7 @@ def ghost(scene: PlayShown) -> tuple[Cell, int, bool] | None:
 def draw(scene: PlayShown, surface: pygame.Surface) -> None:
     assert scene.view is not None, "drawn before on_enter"
     theme = scene.app.theme
-    layout = frame_layout(scene.rules, surface.get_size(), len(scene.buttons))
+    layout = layout_for(scene, surface.get_size())
     board = scene.match.board
     hidden = {(scene.drop.row, scene.drop.col)} if scene.drop else set()
     cursor_col = (scene.hover or scene.cursor)[1]
@@ -334,13 +375,14 @@ def draw_status(scene: PlayShown, surface: pygame.Surface, layout: PlayLayout) -
     side_width = max(theme.font(side).size(level)[0], theme.font(side).size(tally)[0])
     if side_width:
         right -= side_width + 24  # the headline shrinks (or is cut) beside the score
-    y = status.top + status.height * 0.16
+    bottom = layout.why.top if layout.why is not None else status.bottom  # the reason's strip is below
+    y = status.top + (bottom - status.top) * 0.16
     second, detail_size = theme.fitted(second, small, right - x)  # the UI scale's size, as far as it fits
     below = theme.font(detail_size).size(second)[1]
 
     def fits(size: float) -> bool:  # the window's width, and the bar's height over the second line
         width, height = theme.font(size, True).size(first)
-        return width <= right - x and y + max(big * 1.25, height + 2) + below <= status.bottom - 2
+        return width <= right - x and y + max(big * 1.25, height + 2) + below <= bottom - 2
 
     size = big
     while size > 14 / max(1.0, theme.scale) and not fits(size):
@@ -362,3 +404,57 @@ def draw_status(scene: PlayShown, surface: pygame.Surface, layout: PlayLayout) -
         theme.text(surface, level, side, (edge, y + 4), anchor="topright", color=p.muted)
     if tally:
         theme.text(surface, tally, side, (edge, second_y), anchor="topright", color=p.muted)
+    if layout.why is not None:  # never bigger than the headline it explains (at 200 % that shrinks)
+        under = int(second_y + below) + 2  # the bar's room under the second line is the reason's too
+        room = layout.why.union(pygame.Rect(layout.why.left, under, 1, 1)) if under < layout.why.top else layout.why
+        draw_why(scene, surface, room, min(layout.detail_size, size), x, layout.text_right)
+
+
+def draw_why(scene: PlayShown, surface: pygame.Surface, rect: pygame.Rect, size: float, left: int, right: int) -> None:
+    """The reason's line across the status bar's foot: at the detail's size where it fits,
+    smaller down to ``WHY_LEAST`` of it, else on two lines (never cut while they fit)."""
+    text = why_line(scene)
+    if not text:
+        return
+    theme = scene.app.theme
+    color = theme.palette.text if scene.jobs.shown_why() is not None else theme.palette.muted
+    lines, fitted = fill_lines(theme, text, size, right - left, rect.height - 2)
+    pitch = theme.pitch(fitted, 0)  # a line and 2 pixels: two lines never touch
+    y = rect.top + (rect.height - pitch * len(lines)) / 2
+    for line in lines:
+        theme.text(surface, line, fitted, (left, y), color=color)
+        y += pitch
+
+
+WHY_LEAST = 0.75
+"""The reason's line shrinks to this share of its size before it takes two lines."""
+WHY_WIDE = 900
+"""Pixels of window (at 100 % text) from which the reason gets one line; narrower, two."""
+
+
+def why_rows(width: int, scale: float) -> int:
+    """The lines the status bar keeps for the reason in a window ``width`` wide."""
+    return 1 if width / max(1.0, scale) >= WHY_WIDE else 2
+
+
+def fill_lines(theme: Theme, text: str, size: float, width: float, height: float) -> tuple[list[str], float]:
+    """``text`` in a box ``width`` x ``height``: one line at ``size``, else two at ``size``
+    where the box is tall enough, else one line as big as fits (down to ``WHY_LEAST`` of
+    ``size``), else two lines at the largest size whose two lines fit; cut with an
+    ellipsis only where even that does not fit."""
+    if theme.font(size).size(text)[0] > width and theme.pitch(size, 0) * 2 <= height:
+        two = theme.wrap(text, size, width)
+        if len(two) <= 2:
+            return two, size
+    current = size
+    while current > size * WHY_LEAST and theme.font(current).size(text)[0] > width:
+        current -= 0.5
+    if theme.font(current).size(text)[0] <= width:
+        return [text], current
+    current = size
+    while current > 6 and (theme.pitch(current, 0) * 2 > height or len(theme.wrap(text, current, width)) > 2):
+        current -= 0.5
+    lines = theme.wrap(text, current, width)
+    if len(lines) <= 2:
+        return lines, current
+    return [theme.fit(text, current, width)], current

@@ -28,16 +28,20 @@ import time
 import pygame
 
 from ai.exact import ExactScore
+from ai.explain.explanation import Explanation
 from ai.levels import PRESETS
 from game.app.board_view import BoardLayout, BoardView
 from game.app.clipboard import copy_link, copy_moves
 from game.app.job_slot import JobSlot
 from game.app.navigation import OpenAnalysis, ShowPuzzleThemes, ShowStorm, ShowStreak
 from game.app.scene import Scene
+from game.app.scenes import explain_text
 from game.app.scenes.board_panel import SideLayout, board_pointer, draw_header, draw_said, side_layout
 from game.app.theme import Theme
 from game.app.widgets import Button, click_buttons, display_size, row_rects, stack_rects
 from game.app.worker_protocol import (
+    ExplainJob,
+    ExplainResult,
     JobFailed,
     JobPurpose,
     JobResult,
@@ -67,6 +71,7 @@ from game.learn.puzzle_words import (
     hint_sentence,
     missed_sentence,
     right_step_sentence,
+    sides,
     solved_sentence,
     source_name,
     standing_sentence,
@@ -126,6 +131,7 @@ class PuzzlesScene(Scene):
         self.hover: int | None = None
         self.verdict_job = JobSlot(self)
         self.mine_job = JobSlot(self)
+        self.why_job = JobSlot(self)  # why the wrong try fails, after its verdict
         self.list_buttons = [
             Button(N_("Puzzles for you"), lambda: self.choose(Source.FOR_YOU), "F"),
             Button(N_("Themes"), self.open_themes, "T"),
@@ -173,6 +179,11 @@ class PuzzlesScene(Scene):
     def person(self) -> int:
         return self.attempt.person if self.attempt is not None else 1
 
+    @property
+    def why(self) -> Explanation | None:
+        """Why the wrong try fails (the explainer's, from the AI process)."""
+        return self.attempt.why if self.attempt is not None else None
+
     def right_column(self) -> int | None:
         return self.attempt.right_column() if self.attempt is not None else None
 
@@ -191,6 +202,7 @@ class PuzzlesScene(Scene):
     def on_exit(self) -> None:
         self.verdict_job.cancel()
         self.mine_job.cancel()
+        self.why_job.cancel()
 
     def refresh_standing(self) -> None:
         """The rating the App keeps (``SceneHost.rating``: None while it is first replayed,
@@ -270,6 +282,7 @@ class PuzzlesScene(Scene):
 
     def start(self, puzzle: Puzzle | None) -> None:
         self.verdict_job.cancel()
+        self.why_job.cancel()
         self.attempt = PuzzleTry(puzzle, started=self.app.time) if puzzle is not None else None
         if puzzle is None:
             if self.source is Source.MINE:
@@ -344,6 +357,9 @@ class PuzzlesScene(Scene):
         if self.verdict_job.lost():
             self.verdict_job.done()
             self.show_right_move()
+        if self.why_job.lost():  # another screen's job took the worker: ask again
+            self.why_job.done()
+            self.ask_why()
 
     def is_animating(self) -> bool:
         return self.reply_due is not None or (self.reading is not None and not self.reading.done)
@@ -362,6 +378,12 @@ class PuzzlesScene(Scene):
                 self.app.show_toast(event.message, 5.0)
             self.app.dirty = True
             return
+        if self.why_job.owns(event):
+            self.why_job.done()
+            if isinstance(event, ExplainResult) and self.attempt is not None:
+                self.attempt.explain_wrong(event.explanation)
+                self.app.dirty = True
+            return
         if not self.verdict_job.owns(event):
             return
         self.verdict_job.done()
@@ -379,6 +401,23 @@ class PuzzlesScene(Scene):
         said = wrong_sentence(attempt.wrong, exact, self.person, attempt.refutation)
         self.said = said + " " + _("Space: the right move.")
         self.app.dirty = True
+        self.ask_why()
+
+    def ask_why(self) -> None:
+        """Ask the worker why the wrong try fails: its refutation in words."""
+        attempt = self.attempt
+        before = attempt.before_wrong if attempt is not None else None
+        if attempt is None or before is None or attempt.wrong is None or attempt.why is not None:
+            return
+        self.why_job.submit(ExplainJob(before.grid.copy(), before.rules, before.to_move, attempt.wrong))
+
+    def why_sentence(self, *, short: bool = False) -> str:
+        """ "Why: ..." of the last wrong try, as the retry of a mistake says it (``short``: in
+        one line, where the panel has no room for the whole)."""
+        if self.why is None:
+            return ""
+        said = explain_text.why_brief if short else explain_text.why_full
+        return said(self.why, sides(self.person))
 
     def show_right_move(self) -> None:
         """Take the wrong move (and its refutation) back and play the right one."""
@@ -464,6 +503,8 @@ class PuzzlesScene(Scene):
         if self.puzzle is not None and self.attempt is not None and not self.attempt.started_playing:
             where = _("Position after {moves}.").format(moves=self.puzzle.moves)
             return f"{title}. {where} {self.said} {themes_sentence(self.puzzle)}".rstrip()
+        if self.why is not None:
+            return f"{self.said} {explain_text.why_spoken(self.why, sides(self.person))} {standing}."
         return f"{self.said} {standing}."
 
     # -- drawing ------------------------------------------------------------------------------
@@ -514,16 +555,26 @@ class PuzzlesScene(Scene):
             button.draw(surface, theme, rect=rect)
 
     def draw_panel(self, surface: pygame.Surface, lay: SideLayout) -> None:
-        p = self.app.theme.palette
+        theme = self.app.theme
+        p = theme.palette
         pygame.draw.rect(surface, p.panel, lay.panel, border_radius=10)
         color = p.good if self.done and not self.failed and not self.attempt_hints() else p.text
+        bottom = self.list_rects(lay)[0].top - 8
         notes = []
+        if self.why is not None:  # why the wrong try fails: whole, or in one line rather than cut
+            width, small = lay.panel.width - 24, lay.text - 2
+            said = [(line, lay.text) for line in theme.wrap(self.said, lay.text, width)]
+            for short in (False, True):
+                why = [(line, small) for line in theme.wrap(self.why_sentence(short=short), small, width)]
+                room = lay.panel.top + 10 + sum(theme.pitch(size, size + 6) for _line, size in said + why)
+                if room + theme.pitch(small, small + 6) <= bottom:
+                    break
+            notes.append(self.why_sentence(short=short))
         if self.puzzle is not None:
             goal = goal_sentence(self.puzzle, self.person)
             notes += [goal] if goal != self.said else []
             notes += [themes_sentence(self.puzzle)] if self.puzzle.themes else []
         notes += [strengths_sentence(self.dashboard()), _(KEYS)]
-        bottom = self.list_rects(lay)[0].top - 8
         draw_said(
             surface,
             self.app.theme,

@@ -4,8 +4,9 @@ The board shows the position; the column played in the game is marked.  The play
 drops a disc where they now would; the exact solver judges it (a SCORES job for the AI
 worker, Perfect's column scores through the one decider, asked for as the position
 appears): a move that keeps the exact outcome is well done, else an arrow shows the
-best column, every column shows its exact result, and a second job works out the best
-answer to the try ("what it allows": a faint disc, and its result in words).  The first try at each position scores as the
+best column, every column shows its exact result, a second job works out the best
+answer to the try ("what it allows": a faint disc, and its result in words) and a third
+why the try fails (``ai.explain``'s refutation, in the puzzles' words).  The first try at each position scores as the
 review's accuracy (best 1, good 1/2); the round's score is kept at the top.
 
 ``MistakesQueueScene`` (Past games, M): your mistakes across stored games, in one queue.
@@ -26,15 +27,26 @@ from collections.abc import Mapping
 import pygame
 
 from ai.exact import ExactScore
+from ai.explain.explanation import Explanation
 from ai.review import GameReview, MoveClass
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
 from game.app.job_slot import JobSlot
 from game.app.scene import Scene
+from game.app.scenes import explain_text
 from game.app.scenes.board_panel import SideLayout, draw_progress, refused, scores_job, side_layout
 from game.app.scenes.play_view import notes_for
 from game.app.theme import Theme
 from game.app.widgets import Button, click_buttons, display_size, row_rects
-from game.app.worker_protocol import JobFailed, JobResult, ReviewJob, ReviewMove, ReviewResult, WorkerEvent
+from game.app.worker_protocol import (
+    ExplainJob,
+    ExplainResult,
+    JobFailed,
+    JobResult,
+    ReviewJob,
+    ReviewMove,
+    ReviewResult,
+    WorkerEvent,
+)
 from game.board import Board
 from game.i18n import N_, _, ngettext
 from game.learn.training import (
@@ -76,8 +88,9 @@ class RetryScene(Scene):
         self.tried: int | None = None
         self.verdict: Verdict | None = None
         self.reply: tuple[int, ExactScore] | None = None
+        self.why: Explanation | None = None  # why the try fails
         self.counted = False  # this position's first try is in the score
-        self.asking = ""  # "scores" or "reply": what the job in flight is for
+        self.asking = ""  # "scores", "reply" or "why": what the job in flight is for
         self.note: str | None = None  # said under the queue (games still to review)
         self.buttons = [
             Button(N_("Try again"), self.try_again, "R"),
@@ -109,7 +122,7 @@ class RetryScene(Scene):
     def start_drill(self) -> None:
         self.columns = None
         self.no_scores = None
-        self.tried = self.verdict = self.reply = None
+        self.tried = self.verdict = self.reply = self.why = None
         self.counted = False
         if self.drill is not None:
             self.ask("scores", self.board())
@@ -126,6 +139,8 @@ class RetryScene(Scene):
                 self.ask("scores", self.board())
             elif self.asking == "reply" and self.verdict is not None:
                 self.ask_reply(self.verdict)
+            elif self.asking == "why" and self.verdict is not None:
+                self.ask_why(self.verdict)
 
     def on_worker_event(self, event: WorkerEvent) -> None:
         if not self.job.owns(event):
@@ -136,6 +151,11 @@ class RetryScene(Scene):
                 self.take_scores(event.answer.column_scores)
             elif self.asking == "reply" and event.answer.move is not None and event.answer.exact is not None:
                 self.reply = (event.answer.move, event.answer.exact)
+            if self.asking == "reply" and self.verdict is not None:
+                self.ask_why(self.verdict)
+        elif isinstance(event, ExplainResult):
+            self.job.done()
+            self.why = event.explanation
         elif isinstance(event, JobFailed):
             self.job.done()
             if self.asking == "scores":
@@ -185,13 +205,36 @@ class RetryScene(Scene):
         board.push(verdict.tried)
         if not board.is_game_over():
             self.ask("reply", board)
+        else:
+            self.ask_why(verdict)
+
+    def ask_why(self, verdict: Verdict) -> None:
+        """Why the try fails (after its answer): the explainer's refutation of it."""
+        board = self.board()
+        self.asking = "why"
+        self.job.submit(ExplainJob(board.grid.copy(), board.rules, board.to_move, verdict.tried))
+
+    def why_sentence(self, *, short: bool = False) -> str:
+        """ "Why: ..." of the try, in the puzzles' words (``short``: in one line, where the
+        panel has no room for the whole)."""
+        if self.why is None or self.drill is None:
+            return ""
+        said = explain_text.why_brief if short else explain_text.why_full
+        return said(self.why, self.why_names())
+
+    def why_names(self) -> dict[int, str]:
+        """The sides as the reason names them: you (where you played) and the players, as
+        the judgement above it names them."""
+        drill = self.drill
+        you = {self.board().to_move: "you"} if drill is not None and drill.who == "you" else {}
+        return explain_text.player_names(you)
 
     def try_again(self) -> None:
         """Take the try back (only the first try scores)."""
         if self.tried is None:
             return
         self.job.cancel()
-        self.tried = self.verdict = self.reply = None
+        self.tried = self.verdict = self.reply = self.why = None
 
     def next_drill(self) -> None:
         if self.finished:
@@ -245,8 +288,10 @@ class RetryScene(Scene):
         return title, prompt_line(drill, played)
 
     def status_line(self) -> str:
-        """For spoken output: the judgement once there is one, else the task."""
+        """For spoken output: the judgement once there is one (and why it fails), else the task."""
         if self.verdict is not None or self.drill is None:
+            if self.why is not None and self.drill is not None:
+                return f"{self.panel_lines()[0]} {explain_text.why_spoken(self.why, self.why_names())}"
             return self.panel_lines()[0]
         return self.header_lines()[1]
 
@@ -259,7 +304,8 @@ class RetryScene(Scene):
             return judge(self.board(), self.columns, drill.played).move_class
         return drill.move_class
 
-    def panel_lines(self) -> list[str]:
+    def panel_lines(self, *, short: bool = False) -> list[str]:
+        """The judgement and what it means (``short``: the reason in one line)."""
         drill = self.drill
         note = [self.note] if self.note else []
         if drill is None:
@@ -273,6 +319,9 @@ class RetryScene(Scene):
             ]
         if self.verdict is not None:
             lines = verdict_lines(drill, self.verdict, self.reply, replying=self.job.id is not None)
+            why = self.why_sentence(short=short)
+            if why:
+                lines.append(why)
             key = _(
                 "The badges over the board: each column's exact result for the side to move, in the winner's own moves."
             )
@@ -409,22 +458,37 @@ class RetryScene(Scene):
             y += theme.pitch(lay.text, lay.text + 8)
 
     def draw_panel(self, surface: pygame.Surface, lay: SideLayout) -> None:
+        """The judgement's lines, wrapped: as big as the UI scale makes them where they fit,
+        smaller down to their 100 % size, the reason in one line before anything is cut."""
         theme = self.app.theme
         p = theme.palette
         pygame.draw.rect(surface, p.panel, lay.panel, border_radius=10)
         y: float  # moves down by line pitches at the UI scale
         x, y = lay.panel.left + 12, lay.panel.top + 10
         width = lay.panel.width - 24
+        room = lay.panel.bottom - 6 - y
+        least = lay.text / theme.scale if theme.scale > 1 else lay.text
+
+        def height(lines: list[str], size: float) -> float:
+            rows = sum(len(theme.wrap(line, size, width)) if line else 1 for line in lines)
+            return rows * theme.pitch(size, size + 5) + 4 * len(lines)
+
+        for short in (False, True):
+            lines, size = self.panel_lines(short=short), float(lay.text)
+            while size > least and height(lines, size) > room:
+                size = max(least, size - 0.5)
+            if height(lines, size) <= room:
+                break
         good = self.verdict is not None and self.verdict.kept
-        for index, line in enumerate(self.panel_lines()):
+        for index, line in enumerate(lines):
             color = p.text
             if index == 0 and self.verdict is not None:
                 color = p.good if good else p.warning
-            for part in theme.wrap(line, lay.text, width) if line else [""]:
-                if y + lay.text > lay.panel.bottom - 6:
+            for part in theme.wrap(line, size, width) if line else [""]:
+                if y + size > lay.panel.bottom - 6:
                     return
-                theme.text(surface, part, lay.text, (x, y), color=color)
-                y += theme.pitch(lay.text, lay.text + 5)
+                theme.text(surface, part, size, (x, y), color=color)
+                y += theme.pitch(size, size + 5)
             y += 4
 
 
@@ -557,7 +621,7 @@ class MistakesQueueScene(RetryScene):
             )
         return super().header_lines()
 
-    def panel_lines(self) -> list[str]:
+    def panel_lines(self, *, short: bool = False) -> list[str]:
         if self.reviewing:
             found = len(self.drills)
             return [
@@ -565,4 +629,4 @@ class MistakesQueueScene(RetryScene):
                 _("Each review is kept in the archive, so this happens once per game."),
                 _("N: start now with the mistakes found so far."),
             ]
-        return super().panel_lines()
+        return super().panel_lines(short=short)

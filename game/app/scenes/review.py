@@ -4,7 +4,10 @@ evaluation graph; the board shows the position after the chosen ply, the move pl
 
 The review is a job for the AI worker (``game.app.worker.ReviewJob``): each move's
 review streams back to a progress bar, and the board and the move list can be stepped
-through meanwhile.  If another scene's job takes the worker, the review goes on where
+through meanwhile.  On the standard board a mistake or a blunder says why under the
+board (its refutation, ``MoveReview.why``: on two lines where one is too short, the last
+line, the turning points, giving way) and the board marks the threats standing after it
+(``game.app.explain_view``).  If another scene's job takes the worker, the review goes on where
 it stopped once this scene is on top again.
 
 Controls: Left/Right (or Up/Down) step a ply, Home/End the start/end, PageUp/PageDown
@@ -21,17 +24,20 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pygame
 
+from ai.explain.board import grid_threats
 from ai.levels import Level
 from ai.review import PERSON_DEPTH, GameReview, MoveClass, MoveReview, graph_height
 from ai.search import SearchResult
 from game.app.board_view import BoardLayout, BoardView, ColumnNote
 from game.app.clipboard import board_game, share_key
+from game.app.explain_view import draw_threats
 from game.app.job_slot import JobSlot
 from game.app.navigation import OpenAnalysis, OpenTree, RetryMistakes
 from game.app.scene import Scene
+from game.app.scenes import explain_text
 from game.app.scenes.board_panel import draw_progress
 from game.app.scenes.play_view import notes_from_scores
-from game.app.scenes.review_text import graph_legend, header_texts, list_line, under_board_lines
+from game.app.scenes.review_text import graph_legend, header_texts, list_line, under_board_lines, why_line
 from game.app.search_records import SearchRecord
 from game.app.theme import Theme, draw_mark
 from game.app.widgets import Button, click_buttons, display_size, toast_height, toast_strip_bottom
@@ -51,6 +57,8 @@ from game.i18n import N_, _
 from game.notation import format_move
 from game.rules import MAX, MIN, Rules
 
+DETAIL_ROWS = 4
+"""Lines under the board: the move, its reason (or the best move), ..., the turning points."""
 TREE_DEPTH_CAP = 8
 """The deepest search T runs for the tree of a reviewed position (a person's is 6)."""
 
@@ -118,7 +126,7 @@ def review_layout(
     moves = pygame.Rect(w - m - side, top.bottom + 6, side, graph.top - top.bottom - 14)
     detail = text if detail is None else detail
     line = text + 3 if theme is None else int(theme.pitch(detail, text + 3))
-    detail_h = line * 4 + 6
+    detail_h = line * DETAIL_ROWS + 6
     detail_rect = pygame.Rect(m, graph.top - 8 - detail_h, moves.left - 2 * m, detail_h)
     board = pygame.Rect(m, top.bottom + 4, moves.left - 2 * m, detail_rect.top - top.bottom - 6)
     bw = max(90, min(150, side // 2 - 4))
@@ -327,6 +335,19 @@ class ReviewScene(Scene):
         self.app.hide_toast()
         self.app.push(OpenTree(source, 0))
 
+    def status_line(self) -> str | None:
+        """For spoken output: the move shown and, for a mistake the review explained, the
+        reason's spoken form."""
+        lines = under_board_lines(self.review, self.ply, len(self.moves), self.names)
+        m = (
+            self.review.moves[self.ply - 1]
+            if self.review is not None and 0 < self.ply <= len(self.review.moves)
+            else None
+        )
+        if m is None or m.why is None:
+            return lines[0] if lines else None
+        return f"{lines[0]} {explain_text.why_spoken(m.why, explain_text.player_names(self.names))}"
+
     def share(self, event: pygame.event.Event) -> None:
         """Ctrl+C, Ctrl+L, Ctrl+Shift+C: copy the shown position, its link, the game; P: play on."""
         shown = self.board_at(self.ply)
@@ -435,6 +456,7 @@ class ReviewScene(Scene):
         assert self.view is not None
         board = self.board_at(self.ply)
         layout = BoardLayout(self.rules, lay.board)
+        explained = bool(why_line(self.review, self.ply, self.names))
         hint = None
         notes: list[ColumnNote | None] = []
         m = (
@@ -449,6 +471,8 @@ class ReviewScene(Scene):
                 hint = before.cell_of(best)
             notes = self.notes_for(before, m.scores) if self.review is not None and self.review.exact else []
         self.view.draw(surface, layout, board.grid, last=board.last_cell(), hint=hint, notes=notes)
+        if explained:  # a mistake or a blunder: the threats standing after it
+            draw_threats(surface, self.app.theme, layout, board.grid, grid_threats(board.grid))
 
     def notes_for(self, before: Board, scores: dict[int, int]) -> list[ColumnNote | None]:
         """Each column's exact score as the player saw it (gravity boards)."""
@@ -460,7 +484,9 @@ class ReviewScene(Scene):
         theme = self.app.theme
         lay = review_layout(size, theme)
         lines = under_board_lines(self.review, self.ply, len(self.moves), self.names)
-        detail = min((theme.shrink(line, lay.text, lay.detail.width) for line in lines), default=lay.text)
+        why = why_line(self.review, self.ply, self.names)  # wraps (below), never shrinks the others
+        shrunk = [theme.shrink(line, lay.text, lay.detail.width) for line in lines if line != why]
+        detail = min(shrunk, default=lay.text)
         title_w = lay.buttons[0].left - lay.header.left - 10
         header: list[float] = [lay.text + 2, lay.text, lay.text - 2]
         for index, line in enumerate(header_texts(self.review, self.names, len(self.reviewed), len(self.moves))):
@@ -471,11 +497,25 @@ class ReviewScene(Scene):
     def draw_detail(self, surface: pygame.Surface, lay: ReviewLayout) -> None:
         theme = self.app.theme
         y = lay.detail.top
-        size = lay.detail_text  # one size for all four
-        for index, line in enumerate(under_board_lines(self.review, self.ply, len(self.moves), self.names)):
-            color = theme.palette.text if index == 0 else theme.palette.muted
-            theme.text(surface, theme.fit(line, size, lay.detail.width), size, (lay.detail.left, y), color=color)
+        size = lay.detail_text  # one size for all of them
+        for text, color in self.detail_rows(size, lay.detail.width):
+            theme.text(surface, theme.fit(text, size, lay.detail.width), size, (lay.detail.left, y), color=color)
             y += lay.line
+
+    def detail_rows(self, size: float, width: int) -> list[tuple[str, tuple[int, int, int]]]:
+        """The rows under the board and their colours: the lines of ``under_board_lines``, a
+        mistake's reason wrapped onto two rows where it needs them (the last line gives way)."""
+        p = self.app.theme.palette
+        lines = under_board_lines(self.review, self.ply, len(self.moves), self.names)
+        why = why_line(self.review, self.ply, self.names)
+        rows: list[tuple[str, tuple[int, int, int]]] = []
+        for index, line in enumerate(lines):
+            if why and line == why:
+                parts = self.app.theme.wrap(line, size, width)
+                rows += [(" ".join(parts[1:]) if n else parts[0], p.text) for n in range(min(2, len(parts)))]
+            else:
+                rows.append((line, p.text if index == 0 else p.muted))
+        return rows[:DETAIL_ROWS]
 
     def draw_list(self, surface: pygame.Surface, lay: ReviewLayout) -> None:
         theme = self.app.theme

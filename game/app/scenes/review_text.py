@@ -7,6 +7,7 @@ place); this module says who played what and what the class means.
 from __future__ import annotations
 
 from ai.review import ACCURACY_RULE, ESTIMATE_NODES, GameReview, MoveClass, MoveReview, side_number
+from game.app.scenes.explain_text import player_names, why_brief
 from game.i18n import N_, _
 from game.notation import format_move
 from game.rules import MAX, MIN
@@ -70,12 +71,21 @@ def header_texts(review: GameReview | None, names: dict[int, str], done: int, to
 
 
 def under_board_lines(review: GameReview | None, ply: int, count: int, names: dict[int, str]) -> list[str]:
-    """The (at most four) lines under the review's board: the move shown, the game's
-    turning points."""
+    """The (at most four) lines under the review's board: the move shown (a mistake's or
+    a blunder's refutation second: ``why_line``), the game's turning points."""
     if review is None:
         return [_("Ply {ply} of {count}: the classes appear when the review is done.").format(ply=ply, count=count)]
     lines = detail_lines(review, ply, names) if ply <= len(review.moves) else []
     return (lines[:3] + [turning_points_line(review)])[:4]
+
+
+def why_line(review: GameReview | None, ply: int, names: dict[int, str]) -> str:
+    """Why the move shown lost value ("Why: ..." in one line), where it is a mistake or a
+    blunder the review explained; else ""."""
+    if review is None or not 0 < ply <= len(review.moves):
+        return ""
+    why = review.moves[ply - 1].why
+    return "" if why is None else why_brief(why, player_names(names))
 
 
 def detail_lines(review: GameReview, ply: int, names: dict[int, str]) -> list[str]:
@@ -90,6 +100,9 @@ def detail_lines(review: GameReview, ply: int, names: dict[int, str]) -> list[st
             ply=m.ply, who=who(m.side, names), move_name=move_name(review, m.move), value=m.move_class.word
         )
     ]
+    why = why_line(review, ply, names)
+    if why:
+        lines.append(why)
     if m.move_class is not MoveClass.BEST:
         best = " or ".join(move_name(review, b) for b in m.best_moves[:3])
         before = review.result_after(ply - 1)
@@ -140,4 +153,6 @@ __all__ = [
     "list_line",
     "move_name",
     "turning_points_line",
+    "under_board_lines",
+    "why_line",
 ]
