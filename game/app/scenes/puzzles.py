@@ -99,7 +99,51 @@ def puzzles_layout(size: tuple[int, int], theme: Theme | None = None) -> SideLay
     return side_layout(size, 0.42, 300, 520, theme)
 
 
-class PuzzlesScene(Scene):
+class ShownTry:
+    """The try at the puzzle on the screen (``attempt``), as the screen and the tests read it."""
+
+    attempt: PuzzleTry | None
+
+    @property
+    def puzzle(self) -> Puzzle | None:
+        return self.attempt.puzzle if self.attempt is not None else None
+
+    @property
+    def board(self) -> Board:
+        return self.attempt.board if self.attempt is not None else Board()
+
+    @property
+    def done(self) -> bool:
+        """The line is played out (solved, done with a hint, or the right move shown)."""
+        return self.attempt is not None and self.attempt.finished
+
+    @property
+    def failed(self) -> bool:
+        """A wrong move was played."""
+        return self.attempt is not None and self.attempt.missed and not self.attempt.hints
+
+    @property
+    def reply_due(self) -> float | None:
+        return self.attempt.reply_due if self.attempt is not None else None
+
+    @property
+    def hint_column(self) -> int | None:
+        return self.attempt.hint_column if self.attempt is not None else None
+
+    @property
+    def person(self) -> int:
+        return self.attempt.person if self.attempt is not None else 1
+
+    @property
+    def why(self) -> Explanation | None:
+        """Why the wrong try fails (the explainer's, from the AI process)."""
+        return self.attempt.why if self.attempt is not None else None
+
+    def right_column(self) -> int | None:
+        return self.attempt.right_column() if self.attempt is not None else None
+
+
+class PuzzlesScene(ShownTry, Scene):
     name = "puzzles"
 
     def __init__(
@@ -147,45 +191,6 @@ class PuzzlesScene(Scene):
             Button(N_("Copy"), self.copy, "C"),
             Button(N_("Back"), self.back, "Esc"),
         ]
-
-    # -- the try, as the screen and the tests read it --------------------------------------
-    @property
-    def puzzle(self) -> Puzzle | None:
-        return self.attempt.puzzle if self.attempt is not None else None
-
-    @property
-    def board(self) -> Board:
-        return self.attempt.board if self.attempt is not None else Board()
-
-    @property
-    def done(self) -> bool:
-        """The line is played out (solved, done with a hint, or the right move shown)."""
-        return self.attempt is not None and self.attempt.finished
-
-    @property
-    def failed(self) -> bool:
-        """A wrong move was played."""
-        return self.attempt is not None and self.attempt.missed and not self.attempt.hints
-
-    @property
-    def reply_due(self) -> float | None:
-        return self.attempt.reply_due if self.attempt is not None else None
-
-    @property
-    def hint_column(self) -> int | None:
-        return self.attempt.hint_column if self.attempt is not None else None
-
-    @property
-    def person(self) -> int:
-        return self.attempt.person if self.attempt is not None else 1
-
-    @property
-    def why(self) -> Explanation | None:
-        """Why the wrong try fails (the explainer's, from the AI process)."""
-        return self.attempt.why if self.attempt is not None else None
-
-    def right_column(self) -> int | None:
-        return self.attempt.right_column() if self.attempt is not None else None
 
     # -- life cycle ---------------------------------------------------------------------
     def on_enter(self) -> None:
