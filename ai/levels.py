@@ -1,4 +1,4 @@
-"""Computer levels: search depth, pruning, move order, work budgets, and how to explain them.
+"""Computer levels: search depth, pruning, move order, the table, work budgets, and how to explain them.
 
 A level is defined by work, never by wall time: its depth, its search's node budget and
 its solver's node budget, so it plays the same move for the same position and seed on
@@ -45,6 +45,7 @@ class Level:
     playouts: int = 0  # Monte Carlo tree search with this many playouts instead of minimax (0: minimax)
     mcts_solver: bool = False  # MCTS-Solver: proven results propagate up MCTS's tree
     mcts_tactics: bool = False  # MCTS's playouts win at once, else block, else play at random
+    table: bool = False  # the transposition table (a learner's switch): the same move from fewer nodes
 
     @property
     def is_mcts(self) -> bool:
@@ -315,6 +316,13 @@ def describe(level: Level, rules: Rules) -> list[str]:
         lines.append(_("Moves tried left to right: the same choice, more positions visited."))
     elif level.order is MoveOrder.CENTRE_FIRST:
         lines.append(_("Moves tried centre first: the same choice, more positions visited."))
+    if level.table:
+        lines.append(
+            _(
+                "Transposition table on: a position reached again by another order of the same moves "
+                "is answered from the table, not searched again: the same choice from fewer positions."
+            )
+        )
     if level.noise:
         lines.append(
             _("It judges quiet positions roughly (up to {noise} points off), like a beginner.").format(

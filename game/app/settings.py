@@ -197,6 +197,7 @@ _LEVEL_READERS: dict[str, Callable[[object], object]] = {
     "playouts": _int_in(0, MCTS_MAX_PLAYOUTS),
     "mcts_solver": _bool,
     "mcts_tactics": _bool,
+    "table": _bool,
 }
 """One reader per ``Level`` field (``LEVEL_FIELDS``)."""
 MAX_COUNT = 10**9  # games in a tally; more is a damaged file, not a record
@@ -428,7 +429,7 @@ def read_settings(path: Path) -> SettingsReport:
     return SettingsReport(settings, tuple(problems), moved_to)
 
 
-LATER_LEVEL_FIELDS = ("endgame_percent", "playouts", "mcts_solver", "mcts_tactics")
+LATER_LEVEL_FIELDS = ("endgame_percent", "playouts", "mcts_solver", "mcts_tactics", "table")
 """``Level`` fields added after settings files were first written."""
 
 

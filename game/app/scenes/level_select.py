@@ -1,4 +1,5 @@
-"""Level select: named presets, search depth, alpha-beta on/off, positions per move, and what
+"""Level select: named presets, search depth, alpha-beta on/off, move order, the
+transposition table, positions per move, and what
 each setting means and costs; a warning with an estimate before a level that cannot
 finish in reasonable time.  In computer vs computer each side gets its own level.
 ``PlayOnScene`` (P in a review) is the same screen, then a game from the move shown.
@@ -128,6 +129,9 @@ class LevelSelectScene(Scene):
             format=lambda v: number(v) if v else _("no limit"),
         )
         self.order = Selector(N_("Move order"), list(MoveOrder), 0, setter("order"), format=lambda v: _(ORDER_NAMES[v]))
+        self.table = Selector(
+            N_("Transposition table"), [False, True], 0, setter("table"), format=lambda v: _("on") if v else _("off")
+        )
         self.playouts = Selector(
             N_("Search"),
             list(MCTS_PLAYOUTS),
@@ -164,7 +168,7 @@ class LevelSelectScene(Scene):
     @property
     def selectors(self) -> list[Selector]:
         """The rows shown: the side (computer vs computer) and the search rows that apply."""
-        rows = [self.depth, self.pruning, self.order, self.budget] if self.search_rows_apply else []
+        rows = [self.depth, self.pruning, self.order, self.table, self.budget] if self.search_rows_apply else []
         if self.search_rows_apply or self.level().is_mcts:  # minimax or MCTS (not under Perfect's book)
             rows = [self.playouts, *rows]
         if self.level().is_mcts:
@@ -199,6 +203,7 @@ class LevelSelectScene(Scene):
         self.depth.set_value(level.depth)
         self.pruning.set_value(level.pruning)
         self.order.set_value(level.order)
+        self.table.set_value(level.table)
         self.budget.set_value(level.node_budget)
         self.playouts.set_value(level.playouts)
         self.mcts_solver.set_value(level.mcts_solver)

@@ -274,6 +274,7 @@ def level_text(level: Level, rules: Rules) -> str:
         _("{name}: depth {depth}, alpha-beta on") if level.pruning else _("{name}: depth {depth}, alpha-beta off")
     ).format(name=name or _("Custom"), depth=level.depth)
     text += _(", {node_budget:,} positions").format(node_budget=level.node_budget) if level.node_budget else ""
+    text += _(", transposition table") if level.table else ""
     if level.knows_openings(rules):
         text += _(", book")
     if level.solves_endgames(rules):
