@@ -270,7 +270,13 @@ def send_tree(job_id: int, tree: SearchTree, send: Callable[[WorkerMessage], Non
     """The tree's header, then its node data in chunks (a memoryview: no whole copy)."""
     raw = memoryview(tree.data).cast("B")
     chunks = (len(raw) + CHUNK_BYTES - 1) // CHUNK_BYTES
-    send(TreeHeader(job_id, tree.grid, tree.rules, tree.to_move, tree.depth, tree.pruning, len(raw), chunks))
+    hits = (
+        None
+        if tree.table_hits is None
+        else tuple((index, hit.entry, hit.depth, hit.bound.value) for index, hit in sorted(tree.table_hits.items()))
+    )
+    header = TreeHeader(job_id, tree.grid, tree.rules, tree.to_move, tree.depth, tree.pruning, len(raw), chunks, hits)
+    send(header)
     for index in range(chunks):
         send(TreeChunk(job_id, index, bytes(raw[index * CHUNK_BYTES : (index + 1) * CHUNK_BYTES])))
 
