@@ -72,6 +72,7 @@ def test_the_replay_shows_a_table_hit_as_it_happens(app):
     replay.seek(replay.enter_step(hit.index))
     assert replay.table_hit == hit.index
     assert replay.message.startswith(("Table hit!", "Table cutoff!")), replay.message
+    assert scene.detail_lines(hit)[0].startswith("From the table: the entry stored")  # said at once
     replay.seek(replay.exit_step(hit.index))
     assert replay.table_hit is None
 

@@ -360,7 +360,7 @@ def draw_node(
         pygame.draw.circle(surface, p.glow, (x, y), 3)
     hit = node.table_hit
     if hit is not None and scene.is_drawn(item.index):  # answered from the table: a "T" on the node
-        draw_table_mark(theme, surface, (x, y), cutoff=hit.is_cutoff)
+        draw_table_mark(theme, surface, (x - size - 12, y), cutoff=hit.is_cutoff)  # left: the shape stays seen
     rank = SELECTED if item.index == scene.selected else ON_LINE if on_line else None
     if node.move is not None:  # beside the node, on its own row: clear of the parent's value above
         gap = 12 if item.index == scene.selected else 3  # outside the selection ring
@@ -397,10 +397,12 @@ def draw_node(
 
 
 def draw_table_mark(theme: Theme, surface: pygame.Surface, at: tuple[float, float], *, cutoff: bool) -> None:
-    """The mark of a node answered from the transposition table: a bold "T" on it, in the
+    """The mark of a node answered from the transposition table: a bold "T" beside it, in the
     cutoff colour where a stored bound cut it off (the value beside it has its >= / <=)."""
     p = theme.palette
-    box = pygame.Rect(0, 0, 15, 15)
+    width, height = theme.font(12, True).size("T")  # at the UI scale: the box grows with it
+    side = max(15, height + 2, width + 8)
+    box = pygame.Rect(0, 0, side, side)
     box.center = (round(at[0]), round(at[1]))
     pygame.draw.rect(surface, p.panel, box, border_radius=3)
     pygame.draw.rect(surface, p.cutoff if cutoff else p.accent, box, 2, border_radius=3)

@@ -134,6 +134,8 @@ def detail_lines(node: Node, replay: Replay | None, horizon: str | None, pruned:
     if replay is not None and not replay.is_visited(node.index):
         return [_("Not searched yet at this step of the replay.")]
     if replay is not None and not replay.is_known(node.index):
+        if node.table_hit is not None:  # the table answers it as it is entered: say so now
+            return table_hit_lines(node, node.table_hit)
         frame = replay.frame(node.index)
         assert frame is not None
         lines = [_("Being searched at this step: its value is not known yet.")]
