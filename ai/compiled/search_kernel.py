@@ -106,8 +106,10 @@ FLAG_STOP, FLAG_TIME = 1, 2  # what the caller's thread writes into ``flag[0]``
     P_HAS_BEST,
     P_TABLE_LIMIT,
     P_TABLE,
-) = range(37)
-PARAMS = 37
+    P_VALUE_LIMIT,
+    P_VALUE_SLOTS,
+) = range(39)
+PARAMS = 39
 # state (int64): what a pass counted, the tables' sizes, why it stopped.
 S_NODES, S_LEAVES, S_CUTOFFS, S_STORED, S_REASON = range(5)
 S_PROBES, S_HITS, S_STORES, S_TABLE_CUTOFFS, S_VALUES_STORED = range(5, 10)
@@ -464,7 +466,7 @@ def search_pass(
                 if state[S_STORED] > params[P_TABLE_LIMIT]:
                     table_clear(table, slots)
                     state[S_STORED] = 0
-                if state[S_VALUES_STORED] > params[P_TABLE_LIMIT]:
+                if state[S_VALUES_STORED] > params[P_VALUE_LIMIT]:
                     table_clear(values, value_slots)
                     state[S_VALUES_STORED] = 0
                 if has_best and (flag[0] == FLAG_TIME or (node_limit >= 0 and done + nodes > node_limit)):
@@ -719,6 +721,7 @@ class Limits:
     deadline: float | None
     on_progress: Callable[[int], None] | None  # told the nodes of the pass under way
     table: int  # ``ai.search.TABLE_LIMIT``: stored best moves past which the table starts again
+    values: int = 0  # ``ai.search.value_table_limit()``: the same for the transposition table
 
     @property
     def watched(self) -> bool:
@@ -751,9 +754,9 @@ class CompiledPasses:
         self.params = params
         self.steps = steps
         self.table = np.zeros((int(params[P_SLOTS]), 3), dtype=np.int64)
-        # The transposition table (one unused slot when it is off), as big as the best-move table.
+        # The transposition table (one unused slot when it is off), sized for its own limit.
         self.table_on = bool(params[P_TABLE])
-        self.values = np.zeros((int(params[P_SLOTS]) if self.table_on else 1, VALUE_FIELDS), dtype=np.int64)
+        self.values = np.zeros((int(params[P_VALUE_SLOTS]) if self.table_on else 1, VALUE_FIELDS), dtype=np.int64)
         self.killers = np.full(rules.cells + 2, -1, dtype=np.int64)
         self.state = np.zeros(STATE, dtype=np.int64)
         self.flag = np.zeros(1, dtype=np.int64)
@@ -871,14 +874,14 @@ def compiled_passes(
     kernel = LOADER.kernel()
     if kernel is None:
         return None
-    params = search_params(rules, depth, settings, node_limit, limits.table)
+    params = search_params(rules, depth, settings, node_limit, limits.table, limits.values)
     return CompiledPasses(
         kernel, rules, position, params=params, steps=move_steps(rules, settings.order), limits=limits
     )
 
 
 def search_params(
-    rules: Rules, depth: int, settings: PassSettings, node_limit: int | None, table_limit: int
+    rules: Rules, depth: int, settings: PassSettings, node_limit: int | None, table_limit: int, value_limit: int = 0
 ) -> Int64Array:
     """The kernel's ``params`` for a search to ``depth`` with ``settings`` (pruning, move
     order, noise, the seed of the noisy levels' blur): the rules' part, then the search's."""
@@ -887,6 +890,8 @@ def search_params(
     params[P_NOISE], params[P_LANE] = settings.noise, hash(settings.context_seed)
     params[P_TABLE_LIMIT] = table_limit
     params[P_TABLE] = int(settings.table)
+    params[P_VALUE_LIMIT] = value_limit
+    params[P_VALUE_SLOTS] = table_slots(rules, depth, node_limit, value_limit) if settings.table else 1
     params[P_SLOTS] = table_slots(rules, depth, node_limit, table_limit)
     params[P_NODE_LIMIT] = -1 if node_limit is None else node_limit
     return params

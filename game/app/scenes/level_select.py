@@ -226,7 +226,9 @@ class LevelSelectScene(Scene):
 
     # -- layout (on enter, each update, each click) and drawing -----------------------
     def row_height(self, size: tuple[int, int]) -> int:
-        return max(24, min(44, size[1] // 17))
+        """Pixels a row takes: a seventh row (the side to set, beside six search rows) makes
+        every row a little lower, so the explanation below keeps its room."""
+        return max(24, min(44, size[1] // (17 + max(0, len(self.selectors) - 6))))
 
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
