@@ -261,7 +261,7 @@ def final_value(first: int, second: int, params: Int64Array) -> int:
     return POINT * (popcount(line_starts(first, height, k)) - popcount(line_starts(second, height, k)))
 
 
-# -- the best-move table: a dict's semantics (exact keys), open addressing -------------
+# -- the best-move and transposition tables: a dict's semantics (exact keys), open addressing --
 
 
 def table_slot(table: Int64Array, slots: int, first: int, second: int) -> int:
@@ -271,6 +271,17 @@ def table_slot(table: Int64Array, slots: int, first: int, second: int) -> int:
     slot = h & (slots - 1)
     while table[slot, 0] != 0 and (table[slot, 0] != first + 1 or table[slot, 1] != second):
         slot = (slot + 1) & (slots - 1)
+    return slot
+
+
+def table_claim(table: Int64Array, slots: int, first: int, second: int, state: Int64Array, stored: int) -> int:
+    """The slot of (first, second), taken for it if it was empty (``state[stored]`` counts
+    the positions a table holds): the best-move table's and the transposition table's."""
+    slot = table_slot(table, slots, first, second)
+    if table[slot, 0] == 0:
+        table[slot, 0] = first + 1
+        table[slot, 1] = second
+        state[stored] += 1
     return slot
 
 
@@ -532,20 +543,10 @@ def search_pass(
         # The node is done: remember its best move where it is one (not a fail-low).
         best = frames[d, F_BEST]
         if remember and (best > frames[d, F_IN] if frames[d, F_MAX] else best < frames[d, F_IN]):
-            first, second = frames[d, F_FIRST], frames[d, F_SECOND]
-            slot = table_slot(table, slots, first, second)
-            if table[slot, 0] == 0:
-                table[slot, 0] = first + 1
-                table[slot, 1] = second
-                state[S_STORED] += 1
+            slot = table_claim(table, slots, frames[d, F_FIRST], frames[d, F_SECOND], state, S_STORED)
             table[slot, 2] = frames[d, F_BEST_MOVE]
         if use_table:
-            first, second = frames[d, F_FIRST], frames[d, F_SECOND]
-            vslot = table_slot(values, value_slots, first, second)
-            if values[vslot, 0] == 0:
-                values[vslot, 0] = first + 1
-                values[vslot, 1] = second
-                state[S_VALUES_STORED] += 1
+            vslot = table_claim(values, value_slots, frames[d, F_FIRST], frames[d, F_SECOND], state, S_VALUES_STORED)
             # The window it was searched with: alpha_in..beta at MAX, alpha..beta_in at MIN.
             low = frames[d, F_IN] if frames[d, F_MAX] else frames[d, F_ALPHA]
             high = frames[d, F_BETA] if frames[d, F_MAX] else frames[d, F_IN]
@@ -630,6 +631,7 @@ SPEC = KernelSpec(
         "leaf_value",
         "final_value",
         "table_slot",
+        "table_claim",
         "table_clear",
         "open_node",
     ),
