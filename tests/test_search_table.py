@@ -14,6 +14,7 @@ import random
 
 import pytest
 
+from ai.levels import Level
 from ai.search import MoveOrder, TableStats, search
 from ai.textbook import textbook_search
 from ai.tree import BoundKind, LeafReason, format_tree
@@ -135,3 +136,25 @@ def test_a_search_without_the_table_marks_nothing():
     result = run(board, 5, record_tree=True)
     assert result.tree is not None and not result.tree.table and result.stats.table is None
     assert all(node.table_hit is None for node in result.tree.iter_nodes())
+
+
+def test_the_worker_sends_the_table_hits_with_the_tree():
+    """A level with the table: the window gets the answer's tree with every hit's entry."""
+    from game.app.worker import AIWorker  # the window's worker: the road a shown tree takes
+    from game.app.worker_protocol import JobResult, SearchJob, TreeReady
+    from tests.test_worker import Owner, pump
+
+    board = Board.from_moves("4453")
+    worker = AIWorker(use_process=False)
+    try:
+        owner = Owner()
+        worker.submit(SearchJob(board.grid.copy(), STANDARD, board.to_move, level=Level(6, table=True)), owner)
+        pump(worker, lambda: worker.current is None and not worker.receiving)
+        (answer,) = [e for e in owner.events if isinstance(e, JobResult)]
+        (tree,) = [e.tree for e in owner.events if isinstance(e, TreeReady)]
+        table = answer.answer.result.stats.table
+        here = run(board, 6, table=True, record_tree=True).tree
+        assert tree.table and table is not None and len(tree.table_hits) == table.hits > 0
+        assert tree.table_hits == here.table_hits
+    finally:
+        worker.shutdown()
