@@ -1,7 +1,10 @@
 """Which window a game in progress belongs to.
 
-Each window keeps its game in progress in its own row of the archive (its ``slot``),
-with the process that owns it (``game.processes``).  A row whose process is still running
+Each window keeps its games in progress in rows of its own, one for each kind of game
+(``game.records.Unfinished``: against the computer, two players, over the network...):
+the row's ``slot`` is the window's slot and the kind, ``WINDOW/KIND`` (``row_slot``); a row
+kept before kinds were kept apart has the window's slot alone, its kind in its settings.
+Each row holds the process that owns it (``game.processes``).  A row whose process is still running
 belongs to that window and is offered to no other; a row whose process has gone (a crash,
 a kill) is offered to the next window, which takes it over when it resumes the game.
 """
@@ -12,7 +15,12 @@ import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
-from game.records import InProgress, check_moves, check_name, load_json, rules_from_text
+from game.records import InProgress, Unfinished, check_moves, check_name, load_json, rules_from_text
+
+
+def row_slot(window: str, kind: Unfinished) -> str:
+    """The row a window keeps its unfinished game of ``kind`` in."""
+    return f"{window}/{kind.value}"
 
 
 def unfinished_from_row(row: sqlite3.Row | Mapping[str, Any]) -> InProgress:
@@ -21,6 +29,12 @@ def unfinished_from_row(row: sqlite3.Row | Mapping[str, Any]) -> InProgress:
     settings = load_json(row["settings"] or "{}")
     if not isinstance(settings, dict):
         raise ValueError("its settings are not a JSON object")
+    slot = str(row["slot"])
+    _window, mark, named = slot.rpartition("/")
+    try:
+        kind = Unfinished(named) if mark else Unfinished.of_settings(settings)
+    except ValueError:
+        kind = Unfinished.of_settings(settings)
     return InProgress(
         float(row["saved_at"]),
         rules,
@@ -28,5 +42,6 @@ def unfinished_from_row(row: sqlite3.Row | Mapping[str, Any]) -> InProgress:
         check_name(row["second"], "player 2"),
         check_moves(row["moves"], rules),
         settings,
-        str(row["slot"]),
+        slot,
+        kind,
     )
