@@ -123,6 +123,7 @@ class Button:
         """
         p = theme.palette
         rect = rect or self.rect
+        theme.keep_clear(rect)
         enabled = self.enabled if enabled is None else enabled
         hovered = enabled and rect.collidepoint(pygame.mouse.get_pos())
         color = p.disabled if not enabled else (p.button_hover if hovered or self.focused else p.button)
@@ -205,6 +206,7 @@ class Selector:
 
     def draw(self, surface: pygame.Surface, theme: Theme) -> None:
         p = theme.palette
+        theme.keep_clear(self.rect)
         if self.focused:
             pygame.draw.rect(surface, p.panel, self.rect.inflate(12, 6), border_radius=6)
             pygame.draw.rect(surface, p.accent, self.rect.inflate(12, 6), 2, border_radius=6)
