@@ -125,6 +125,18 @@ PRESETS: dict[str, Level] = {
     "Perfect": Level(MAX_DEPTH, perfect=True, solver_nodes=PERFECT_SOLVER_NODES),
 }
 
+PRESET_TITLES: dict[str, str] = {
+    "Beginner": N_("Beginner"),
+    "Easy": N_("Easy"),
+    "Medium": N_("Medium"),
+    "Hard": N_("Hard"),
+    "Expert": N_("Expert"),
+    "Perfect": N_("Perfect"),
+}
+"""The presets' names as a person reads them, translated where shown (``level_title``);
+the names themselves (``PRESETS``' keys) are what the archive, the command line and the
+engine read and write, in English always."""
+
 PRESET_NOTES: dict[str, str] = {
     "Beginner": N_(
         "Looks 2 plies ahead, judges roughly: loses most games to plain depth 2, never misses a win or block."
@@ -222,8 +234,15 @@ def preset_name(level: Level) -> str | None:
     return None
 
 
+def level_title(name: str) -> str:
+    """A level's name (a preset's, as ``PRESETS`` and the archive name it, or any other)
+    in the player's language: "Easy" is "Leicht" in German; other names as they are."""
+    return _(PRESET_TITLES[name]) if name in PRESET_TITLES else name
+
+
 def level_label(level: Level) -> str:
-    """A level's short name for a person: the preset's, else "MCTS N" or "depth N"."""
+    """A level's short name for a person and the archive: the preset's, else "MCTS N" or
+    "depth N" (a preset's name in English: ``level_title`` words it for a person)."""
     name = preset_name(level)
     if name is not None:
         return name
