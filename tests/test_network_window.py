@@ -18,8 +18,10 @@ import time
 import pygame
 import pytest
 
-from game.app.navigation import BackToTitle, OpenNetwork
-from game.app.scenes.network import NetworkScene
+from game.app.navigation import BackToTitle, HostGame, JoinGame, OpenNetwork
+from game.app.scenes.network import NetworkMenuScene
+from game.app.scenes.network_form import JoinFormScene
+from game.app.scenes.network_table import NetworkTableScene
 from game.archive.store import Archive
 from game.net.client import Client, JoinSettings
 from game.net.events import ChatLine, GameOver, Moved, Welcome
@@ -54,19 +56,25 @@ def next_event(events: queue.Queue, kind: type, timeout: float = 10.0):
     raise AssertionError(f"no {kind.__name__}")
 
 
-def network_scene(app) -> NetworkScene:
+def network_table(app) -> NetworkTableScene:
     scene = app.stack.top
-    assert isinstance(scene, NetworkScene)
+    assert isinstance(scene, NetworkTableScene)
     return scene
 
 
-def hosting_with_bob(app) -> tuple[NetworkScene, Client]:
+def join_form(app) -> JoinFormScene:
+    scene = app.stack.top
+    assert isinstance(scene, JoinFormScene)
+    return scene
+
+
+def hosting_with_bob(app) -> tuple[NetworkTableScene, Client]:
     """The window hosts as Alice on 127.0.0.1; Bob joins from this process and is welcomed."""
-    app.push(OpenNetwork(host=HostSettings(code=CODE, name="Alice", address="127.0.0.1", port=0)))
+    app.push(HostGame(HostSettings(code=CODE, name="Alice", address="127.0.0.1", port=0)))
     step(app, 2)
-    scene = network_scene(app)
-    assert wait_until(app, lambda: scene.host is not None, 20)
-    bob = Client(*scene.host.where, CODE, "Bob")
+    scene = network_table(app)
+    assert wait_until(app, lambda: scene.game.host is not None, 20)
+    bob = Client(*scene.game.host.where, CODE, "Bob")
     bob.start()
     next_event(bob.events, Welcome)
     return scene, bob
@@ -82,24 +90,26 @@ def test_the_title_menu_opens_the_network_screen_and_hosts(app):
     button = next(b for b in app.stack.top.buttons if b.label == "Network game")
     click(app, button.rect.center)
     step(app)
-    scene = network_scene(app)
-    assert scene.mode == "menu"
+    assert isinstance(app.stack.top, NetworkMenuScene)
     key(app, pygame.K_h)
-    assert wait_until(app, lambda: scene.host is not None, 20)
-    assert scene.code and scene.addresses
-    joiner = Client(*scene.host.where, scene.code, "Bob")
+    step(app)
+    scene = network_table(app)
+    game = scene.game
+    assert wait_until(app, lambda: game.host is not None, 20)
+    assert game.code and game.addresses
+    joiner = Client(*game.host.where, game.code, "Bob")
     joiner.start()
     assert next_event(joiner.events, Welcome).side == MIN
-    assert wait_until(app, lambda: scene.table is not None and scene.to_play, 10)
+    assert wait_until(app, lambda: game.table is not None and game.to_play, 10)
     for _ in range(3):
         key(app, pygame.K_1)
         next_event(joiner.events, Moved)
-        joiner.play(1, scene.host.board.ply)
+        joiner.play(1, game.host.board.ply)
         next_event(joiner.events, Moved)
-        assert wait_until(app, lambda: scene.to_play, 10)
+        assert wait_until(app, lambda: game.to_play, 10)
     key(app, pygame.K_1)
     assert next_event(joiner.events, GameOver).result is GameResult.FIRST
-    assert wait_until(app, lambda: scene.kept, 10)
+    assert wait_until(app, lambda: game.kept, 10)
     (game,) = app.archive.games()
     assert game.moves_string == "1212121" and game.second == "Bob"
     joiner.close()
@@ -108,18 +118,19 @@ def test_the_title_menu_opens_the_network_screen_and_hosts(app):
 def test_the_chat_line_and_speech_read_the_opponent(app):
     scene, bob = hosting_with_bob(app)
     bob.chat("hello <b>there</b>\n\x1b[31m")
-    assert wait_until(app, lambda: any("[Bob]" in line for line in scene.log), 10)
-    assert scene.status_line() == "[Bob] hello <b>there</b> [31m"
+    assert wait_until(app, lambda: any("Bob:" in line for line in scene.game.log), 10)
+    assert scene.status_line() == "Bob: hello <b>there</b> [31m"
     said = []
     app.speech.enabled = True
     app.speech.say = lambda text: said.append(text)  # the voice itself: tests/test_speech.py
     step(app)
-    assert said == ["[Bob] hello <b>there</b> [31m"]
+    assert said == ["Bob: hello <b>there</b> [31m"]
     key(app, pygame.K_TAB)
     type_text(app, "hi Bob")
     key(app, pygame.K_RETURN)
-    assert next_event(bob.events, ChatLine) == ChatLine("Bob", "hello <b>there</b> [31m")  # its own, back
-    assert next_event(bob.events, ChatLine) == ChatLine("Alice", "hi Bob")
+    assert next_event(bob.events, ChatLine) == ChatLine("Bob", "hello <b>there</b> [31m", MIN)  # its own, back
+    assert next_event(bob.events, ChatLine) == ChatLine("Alice", "hi Bob", MAX)
+    assert wait_until(app, lambda: "You: hi Bob" in scene.game.log, 10)  # one's own line: "You", not one's name
     key(app, pygame.K_4)
     assert next_event(bob.events, Moved).move == 3
     bob.play(2, 1)
@@ -130,18 +141,21 @@ def test_the_chat_line_and_speech_read_the_opponent(app):
 def test_a_wrong_code_is_said_in_the_form(app):
     app.push(OpenNetwork())
     step(app, 2)
-    scene = network_scene(app)
     host = GameHost(HostSettings(code=CODE, name="Alice", address="127.0.0.1", port=0))
     where = host.start()
     try:
         key(app, pygame.K_j)
-        scene.form.searching = True  # (the search of the local network runs beside; not this test's business)
+        step(app)
+        join_form(app).searching = True  # (the search of the local network runs beside; not this test's business)
         type_text(app, f"{where[0]}:{where[1]}")
         key(app, pygame.K_TAB)
         type_text(app, "reef lamp pine")
         key(app, pygame.K_RETURN)
-        assert wait_until(app, lambda: scene.mode == "form" and scene.form.note, 20)
-        assert "wrong join code" in scene.form.note
+        assert wait_until(app, lambda: isinstance(app.stack.top, JoinFormScene) and app.stack.top.note, 20)
+        form = join_form(app)
+        assert "wrong join code" in form.note
+        assert form.fields == {"address": f"{where[0]}:{where[1]}", "code": "reef-lamp-pine"}  # kept to fix
+        assert isinstance(app.stack.scenes[-2], NetworkMenuScene)  # Esc: back to the menu, not to a dead table
         assert host.board.moves == [] and host.guest is None
     finally:
         host.close()
@@ -151,17 +165,17 @@ def test_the_frame_never_waits_for_the_key_or_a_silent_address(app, monkeypatch)
     monkeypatch.setattr("game.net.host.game_key", lambda code, salt: time.sleep(3) or b"k" * 32)
     app.push(OpenNetwork())
     step(app, 2)
-    scene = network_scene(app)
     started = time.perf_counter()
     key(app, pygame.K_h)  # the host's key takes 3 s here: the frames go on meanwhile
     step(app, 5)
-    assert time.perf_counter() - started < 2.5 and scene.host is None
-    assert wait_until(app, lambda: scene.host is not None, 20)
+    scene = network_table(app)
+    assert time.perf_counter() - started < 2.5 and scene.game.host is None
+    assert wait_until(app, lambda: scene.game.host is not None, 20)
     # A joiner whose host never answers (a listening socket that never accepts nor says hello):
     silent = socket.socket()
     silent.bind(("127.0.0.1", 0))
     silent.listen(1)
-    app.push(OpenNetwork(join=JoinSettings(*silent.getsockname(), CODE, "Bob")))
+    app.push(JoinGame(JoinSettings(*silent.getsockname(), CODE, "Bob")))
     step(app, 2)
     started = time.perf_counter()
     step(app, 10)
@@ -175,8 +189,8 @@ def test_closing_the_window_mid_game_leaves_no_thread_no_socket_and_keeps_the_ga
     before = net_threads()
     app = make_app((900, 700), home=tmp_path / "alice")
     scene, bob = hosting_with_bob(app)
-    where = scene.host.where
-    assert wait_until(app, lambda: scene.to_play, 10)
+    where = scene.game.host.where
+    assert wait_until(app, lambda: scene.game.to_play, 10)
     key(app, pygame.K_4)
     next_event(bob.events, Moved)
     app.close()
@@ -194,26 +208,26 @@ def test_closing_the_window_mid_game_leaves_no_thread_no_socket_and_keeps_the_ga
 
 HOST_WINDOW = """
 import time
-from game.app.navigation import BackToTitle, OpenNetwork
+from game.app.navigation import BackToTitle, HostGame
 from game.net.host import GameHost, HostSettings
 from tests.network_peers import ROOT
 from tests.ui import FRAME, press, step, wait_until
 import pygame
 
 app = start_app((800, 600))
-app.push(OpenNetwork(host=HostSettings(code="reef-lamp-oak", name="Alice", address="127.0.0.1", port=0)))
+app.push(HostGame(HostSettings(code="reef-lamp-oak", name="Alice", address="127.0.0.1", port=0)))
 step(app, 2)
-scene = app.stack.top
-assert wait_until(app, lambda: scene.host is not None, 30)
-print("PORT", scene.host.where[1], flush=True)
+game = app.stack.top.game
+assert wait_until(app, lambda: game.host is not None, 30)
+print("PORT", game.host.where[1], flush=True)
 moves = iter([pygame.K_1] * 4)
 deadline = time.monotonic() + 90
-while time.monotonic() < deadline and not scene.kept:
-    if scene.table is not None and scene.to_play:
+while time.monotonic() < deadline and not game.kept:
+    if game.table is not None and game.to_play:
         press(app, next(moves))
     step(app)
     time.sleep(0.005)
-print("KEPT", scene.kept, flush=True)
+print("KEPT", game.kept, flush=True)
 app.close()
 """
 
@@ -234,20 +248,22 @@ def test_a_whole_game_between_two_headless_windows(app, tmp_path, window_script)
         port = int(line.split()[1])
         app.push(OpenNetwork())
         step(app, 2)
-        scene = network_scene(app)
         key(app, pygame.K_j)
-        scene.form.searching = True
+        step(app)
+        join_form(app).searching = True
         type_text(app, f"127.0.0.1:{port}")
         key(app, pygame.K_TAB)
         type_text(app, "Reef Lamp Oak")
         key(app, pygame.K_RETURN)
-        assert wait_until(app, lambda: scene.table is not None and len(scene.table.names) == 2, 30)
+        step(app)
+        game = network_table(app).game
+        assert wait_until(app, lambda: game.table is not None and len(game.table.names) == 2, 30)
         for _ in range(3):
-            assert wait_until(app, lambda: scene.to_play, 30)
+            assert wait_until(app, lambda: game.to_play, 30)
             press(app, pygame.K_2)
-        assert wait_until(app, lambda: scene.table.over is not None and scene.kept, 30), (
-            scene.log,
-            scene.table.board.moves,
+        assert wait_until(app, lambda: game.table.over is not None and game.kept, 30), (
+            game.log,
+            game.table.board.moves,
         )
         assert child.stdout.readline().strip() == "KEPT True"
         assert child.wait(timeout=30) == 0, child.stderr.read()
@@ -276,37 +292,40 @@ def test_watch_draw_and_resign_in_the_window(app):
     try:
         app.push(OpenNetwork())
         step(app, 2)
-        scene = network_scene(app)
         key(app, pygame.K_w)  # Watch: the same form, then a seat among the watchers
-        scene.form.searching = True
+        step(app)
+        join_form(app).searching = True
         type_text(app, f"{where[0]}:{where[1]}")
         key(app, pygame.K_TAB)
         type_text(app, CODE)
         key(app, pygame.K_RETURN)
-        assert wait_until(app, lambda: scene.table is not None and scene.table.side == 0, 20)
+        step(app)
+        scene = network_table(app)
+        game = scene.game
+        assert wait_until(app, lambda: game.table is not None and game.table.side == 0, 20)
         assert wait_until(app, lambda: host.watcher_count == 1, 10)
         host.play(3)
-        assert wait_until(app, lambda: scene.table.board.moves == [3], 10)
+        assert wait_until(app, lambda: game.table.board.moves == [3], 10)
         key(app, pygame.K_1)  # a watcher's keys play nothing
         bob.offer_draw()
-        assert wait_until(app, lambda: scene.table.draw_offer == MIN, 10)
+        assert wait_until(app, lambda: game.table.draw_offer == MIN, 10)
         assert "Bob offers a draw" in scene.status_line()
         host.decline_draw()
-        assert wait_until(app, lambda: scene.table.draw_offer == 0, 10)
+        assert wait_until(app, lambda: game.table.draw_offer == 0, 10)
         assert host.board.moves == [3]
         app.pop()
         step(app, 2)
         assert wait_until(app, lambda: host.watcher_count == 0, 10)
         # Now Bob's seat in the window: D offers, N declines, R twice resigns.
         bob.close()
-        app.push(OpenNetwork(join=JoinSettings(*where, CODE, "Bob")))
+        app.push(JoinGame(JoinSettings(*where, CODE, "Bob")))
         step(app, 2)
-        scene = network_scene(app)
-        assert wait_until(app, lambda: scene.to_play, 20)
+        game = network_table(app).game
+        assert wait_until(app, lambda: game.to_play, 20)
         key(app, pygame.K_d)
         assert wait_until(app, lambda: host.draw_offer == MIN, 10)
         host.offer_draw()  # Alice accepts: a draw by agreement, in both archives
-        assert wait_until(app, lambda: scene.table.over is not None and scene.kept, 10)
+        assert wait_until(app, lambda: game.table.over is not None and game.kept, 10)
         (game,) = app.archive.games()
         assert game.result is GameResult.DRAW and game.moves_string == "4"
     finally:
@@ -315,13 +334,13 @@ def test_watch_draw_and_resign_in_the_window(app):
 
 def test_resigning_takes_two_presses(app):
     scene, bob = hosting_with_bob(app)
-    assert wait_until(app, lambda: scene.to_play, 10)
+    assert wait_until(app, lambda: scene.game.to_play, 10)
     key(app, pygame.K_r)
     step(app)
-    assert scene.host.over is None
+    assert scene.game.host.over is None
     key(app, pygame.K_r)
     assert next_event(bob.events, GameOver) == GameOver(GameResult.SECOND, "resigned")
-    assert wait_until(app, lambda: scene.kept, 10)
+    assert wait_until(app, lambda: scene.game.kept, 10)
     bob.close()
 
 
@@ -365,16 +384,16 @@ def test_the_windows_host_keeps_the_game_as_it_goes_and_hears_of_wrong_codes_onc
     killed window lost it; now every move is this window's game in progress.  And the
     host's log says once that an address keeps sending wrong codes."""
     scene, bob = hosting_with_bob(app)
-    assert wait_until(app, lambda: scene.to_play, 10)
+    assert wait_until(app, lambda: scene.game.to_play, 10)
     key(app, pygame.K_4)
     next_event(bob.events, Moved)
     bob.play(3, 1)
     next_event(bob.events, Moved)
-    assert wait_until(app, lambda: scene.to_play, 10)
+    assert wait_until(app, lambda: scene.game.to_play, 10)
     kept = app.archive.in_progress()
     assert kept is not None and kept.moves == (3, 3) and (kept.first, kept.second) == ("Alice", "Bob")
     for _ in range(5):
-        wrong_join(scene.host.where)
-    assert wait_until(app, lambda: any("wrong join codes from 127.0.0.1" in line for line in scene.log), 10)
-    assert sum("wrong join codes" in line for line in scene.log) == 1
+        wrong_join(scene.game.host.where)
+    assert wait_until(app, lambda: any("wrong join codes from 127.0.0.1" in line for line in scene.game.log), 10)
+    assert sum("wrong join codes" in line for line in scene.game.log) == 1
     bob.close()

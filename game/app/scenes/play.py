@@ -38,6 +38,7 @@ from game.app.worker_protocol import JobPurpose, TreeReady, TreeSkipped, WorkerE
 from game.board import Board, Outcome
 from game.i18n import N_, _
 from game.match import Match
+from game.records import Unfinished
 from game.rules import MAX, MIN, Cell, Rules
 
 DEMO_PAUSE = 0.35  # seconds between two moves of computer against computer
@@ -62,14 +63,21 @@ class PlayScene(Scene):
         first: str = "human",
         *,
         level2: Level | None = None,
+        kind: Unfinished | None = None,
+        names: dict[int, str] | None = None,
     ):
         """``level`` plays the computer's side (player 1's in computer vs computer, where
-        ``level2``, default the same, plays player 2).  Player 1 always moves first."""
+        ``level2``, default the same, plays player 2).  Player 1 always moves first.
+        ``kind``: which of the window's unfinished games this one is kept as (default: the
+        opponent's kind); ``names``: the players' names, for two people (a network game
+        played on at one screen)."""
         super().__init__()
         self.rules = rules
         self.level = level
         self.levels = {MAX: level, MIN: level2 or level}
         self.opponent = opponent = Opponent(opponent)
+        self.kind = kind or Unfinished(opponent.value)
+        self.given_names = dict(names or {})
         if opponent is Opponent.COMPUTER:
             self.human_side = MAX if first == "human" else MIN
             self.seats = {self.human_side: Seat.HUMAN, -self.human_side: Seat.COMPUTER}
@@ -124,6 +132,8 @@ class PlayScene(Scene):
 
     # -- who is who ------------------------------------------------------------------
     def side_name(self, side: int) -> str:
+        if side in self.given_names:
+            return self.given_names[side]
         if self.opponent is Opponent.COMPUTER:
             return _("You") if side == self.human_side else _("The computer")
         if self.opponent is Opponent.DEMO:
