@@ -7,6 +7,7 @@ leaves no thread or socket and keeps the game unfinished."""
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import socket
@@ -22,13 +23,14 @@ from game.app.navigation import BackToTitle, HostGame, JoinGame, OpenNetwork
 from game.app.scenes.network import NetworkMenuScene
 from game.app.scenes.network_form import JoinFormScene
 from game.app.scenes.network_table import NetworkTableScene
+from game.app.scenes.options import OptionsScene
 from game.archive.store import Archive
-from game.net.client import Client, JoinSettings
+from game.net.client import Client, JoinSettings, default_name, player_name
 from game.net.events import ChatLine, GameOver, Moved, Welcome
 from game.net.host import GameHost, HostSettings
 from game.records import GameResult
 from game.rules import MAX, MIN
-from tests.network_peers import ROOT
+from tests.network_peers import ROOT, RawPeer
 from tests.test_network_hostile import wrong_join
 from tests.ui import FRAME, click, press, step, wait_until
 
@@ -397,3 +399,83 @@ def test_the_windows_host_keeps_the_game_as_it_goes_and_hears_of_wrong_codes_onc
     assert wait_until(app, lambda: any("wrong join codes from 127.0.0.1" in line for line in scene.game.log), 10)
     assert sum("wrong join codes" in line for line in scene.game.log) == 1
     bob.close()
+
+
+def test_the_name_typed_in_options_is_the_name_the_window_hosts_with(app):
+    """Issue 52: both sides were "root"; the name is set in Options (typed, cleaned as
+    any typed text: control characters never get in, spaces run together), saved, and it
+    is the name the window hosts with; emptied, the account's name again."""
+    app.stack.push(OptionsScene())
+    step(app, 2)
+    options = app.stack.top
+    assert options.name_field.text == "" and options.name_field.placeholder == default_name()
+    click(app, options.name_field.rect.center)
+    assert options.name_field.focused
+    type_text(app, "  Zo\u00eb\x1b \n Q")
+    assert app.settings.name == "Zo\u00eb Q"
+    assert json.loads(app.settings_path.read_text())["name"] == "Zo\u00eb Q"
+    press(app, pygame.K_ESCAPE)
+    app.push(OpenNetwork())
+    step(app, 2)
+    key(app, pygame.K_h)
+    step(app)
+    game = network_table(app).game
+    assert wait_until(app, lambda: game.host is not None, 20)
+    bob = Client(*game.host.where, game.code, "Bob")
+    bob.start()
+    assert next_event(bob.events, Welcome).names[MAX] == "Zo\u00eb Q"
+    bob.close()
+    app.pop()
+    app.stack.push(OptionsScene())
+    step(app, 2)
+    options = app.stack.top
+    click(app, options.name_field.rect.center)
+    for _ in range(len("Zo\u00eb Q") + 2):
+        key(app, pygame.K_BACKSPACE)
+    assert app.settings.name == "" and player_name(app.settings.name) == default_name()
+
+
+def test_a_guest_who_leaves_is_said_to_have_left_and_one_who_drops_to_have_dropped(app):
+    """Issue 52: a player who left on purpose (Esc Esc, q) was reported as a dropped
+    connection."""
+    scene, bob = hosting_with_bob(app)
+    bob.close()  # says goodbye
+    assert wait_until(app, lambda: any(line.startswith("Bob left: waiting") for line in scene.game.log), 10)
+    assert not any("dropped" in line for line in scene.game.log)
+    assert scene.heading()[1].startswith("Bob left: waiting")
+    app.pop()
+    scene = network_table_hosting(app)
+    carol = RawPeer(scene.game.host.where)
+    assert carol.join(CODE, name="Carol")["t"] == "welcome"
+    carol.close()  # the connection just ends: no goodbye
+    assert wait_until(app, lambda: any("Carol's connection dropped" in line for line in scene.game.log), 10)
+
+
+def test_after_the_game_the_joining_line_and_the_games_buttons_go(app):
+    host = GameHost(HostSettings(code=CODE, name="Alice", address="127.0.0.1", port=0))
+    where = host.start()
+    try:
+        app.push(JoinGame(JoinSettings(*where, CODE, "Bob")))
+        step(app, 2)
+        scene = network_table(app)
+        game = scene.game
+        assert wait_until(app, lambda: game.table is not None, 20)
+        assert not any(line.startswith("Joining") for line in game.log)
+        assert [b.label for b in scene.buttons()] == ["Draw", "Resign", "Chat", "Leave"]
+        host.play(3)
+        host.resign()
+        assert wait_until(app, lambda: game.table.over is not None and game.kept, 10)
+        step(app)
+        assert [b.label for b in scene.buttons()] == ["Review the game", "Back"]
+        assert not any(line.startswith("Joining") for line in game.log)
+        assert "Alice resigned; Bob wins" in " ".join(game.log)
+    finally:
+        host.close()
+
+
+def network_table_hosting(app) -> NetworkTableScene:
+    app.push(HostGame(HostSettings(code=CODE, name="Alice", address="127.0.0.1", port=0)))
+    step(app, 2)
+    scene = network_table(app)
+    assert wait_until(app, lambda: scene.game.host is not None, 20)
+    return scene

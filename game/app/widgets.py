@@ -224,10 +224,72 @@ class Selector:
         theme.text(surface, value, value_size, (middle, self.rect.centery), anchor="center", bold=True)
 
 
+@dataclass
+class TextField:
+    """A row "Label   [text_]" the player types into while it has the focus: printable
+    characters (at most ``max_chars``), Backspace; ``on_change`` hears every change.  Empty,
+    it shows ``placeholder`` (what an empty field stands for) in the muted colour."""
+
+    label: str
+    text: str
+    on_change: Callable[[str], None]
+    max_chars: int
+    placeholder: str = ""
+    rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
+    focused: bool = False
+
+    def step(self, delta: int) -> None:
+        """Enter on the field: nothing to cycle (it takes typed text)."""
+
+    def type(self, event: pygame.event.Event) -> bool:
+        """Take a typed key (True: it was one for the field)."""
+        if event.type != pygame.KEYDOWN:
+            return False
+        if event.key == pygame.K_BACKSPACE:
+            if not self.text:
+                return True
+            self.text = self.text[:-1]
+        elif event.unicode and event.unicode.isprintable() and event.key not in (pygame.K_RETURN, pygame.K_TAB):
+            if len(self.text) >= self.max_chars:
+                return True
+            self.text += event.unicode
+        else:
+            return False
+        self.on_change(self.text)
+        return True
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        return event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.rect.collidepoint(event.pos)
+
+    def font_size(self, scale: float = 1.0) -> float:
+        return min(max(14, int(self.rect.height * 0.62)) * scale, self.rect.height * 0.85) / scale
+
+    def draw(self, surface: pygame.Surface, theme: Theme, box_left: int | None = None) -> None:
+        """The label, then the box from ``box_left`` (default: 40 % of the row) to the row's end."""
+        p = theme.palette
+        theme.keep_clear(self.rect)
+        if self.focused:
+            pygame.draw.rect(surface, p.panel, self.rect.inflate(12, 6), border_radius=6)
+            pygame.draw.rect(surface, p.accent, self.rect.inflate(12, 6), 2, border_radius=6)
+        size = self.font_size(theme.scale)
+        left = box_left if box_left is not None else self.rect.left + int(self.rect.width * 0.4)
+        box = pygame.Rect(left, self.rect.top, self.rect.right - left, self.rect.height)
+        label, label_size = theme.fitted(_(self.label), size, box.left - self.rect.left - 8)
+        theme.text(surface, label, label_size, (self.rect.left, self.rect.centery), anchor="midleft")
+        pygame.draw.rect(surface, p.background, box, border_radius=6)
+        pygame.draw.rect(surface, p.accent if self.focused else p.muted, box, 2, border_radius=6)
+        shown = self.text + ("_" if self.focused else "")
+        color = p.text
+        if not self.text and not self.focused:
+            shown, color = self.placeholder, p.muted
+        shown, fitted = theme.fitted(shown, size, box.width - 16, bold=True)
+        theme.text(surface, shown, fitted, (box.left + 8, box.centery), color=color, anchor="midleft", bold=True)
+
+
 class FocusList:
     """Keyboard focus over a list of widgets: Up/Down move, Enter/Left/Right act."""
 
-    def __init__(self, items: Sequence[Button | Selector]):
+    def __init__(self, items: Sequence[Button | Selector | TextField]):
         self.items = list(items)
         self.index = 0
         self._sync()
