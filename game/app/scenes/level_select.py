@@ -25,6 +25,7 @@ from ai.levels import (
     Level,
     describe,
     level_played,
+    level_title,
     mcts_level,
     preset_name,
 )
@@ -278,7 +279,7 @@ class LevelSelectScene(Scene):
         s = self.app.settings
         if not self.both_sides:
             return _("You vs the computer · {describe}").format(describe=s.rules().said())
-        one, two = level_label(s.level), level_label(s.second_level)
+        one, two = level_title(level_label(s.level)), level_title(level_label(s.second_level))
         return _("Computer vs computer: player 1 {one}, player 2 {two} · {describe}").format(
             one=one, two=two, describe=s.rules().said()
         )
@@ -374,7 +375,7 @@ class PlayOnScene(LevelSelectScene):
         self.app.save_settings()
         self.app.replace(PlayFrom(self.board.copy(), self.app.settings.level))
         side = 1 if self.board.to_move == MAX else 2
-        level = level_label(self.app.settings.level)
+        level = level_title(level_label(self.app.settings.level))
         self.app.show_toast(
             _("Playing on after move {count}: you are player {side}, against {level}").format(
                 count=len(self.board.moves), side=side, level=level

@@ -1,0 +1,70 @@
+"""Issue 52, item 7: words a player met in English on a German or Spanish screen, and a
+count without its plural form.
+
+"Paused" was drawn untranslated (a menu's title was never worded as it was drawn); the
+level names stayed English on the level select and in the play screen's words; the title
+said "Resume the unfinished game (1 discs)".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ai.levels import PRESETS, level_title
+from game.app.scenes.level_select import LevelSelectScene
+from game.app.scenes.pause import PauseScene
+from game.app.scenes.play import PlayScene
+from game.app.scenes.play_text import level_text
+from game.app.scenes.title import TitleScene
+from game.i18n import set_language
+from game.records import HUMAN, Unfinished
+from game.rules import Rules
+from tests.ui import drawn_texts, step
+
+
+@pytest.fixture(autouse=True)
+def english_again():
+    yield
+    set_language("en")
+
+
+@pytest.mark.parametrize("language, paused", [("de", "Pausiert"), ("es", "En pausa")])
+def test_the_pause_menu_is_titled_in_the_players_language(app, language, paused):
+    play = PlayScene(Rules(), PRESETS["Easy"], "computer")
+    app.stack.reset(play)
+    step(app)
+    app.stack.push(PauseScene(play))
+    step(app, 2)
+    set_language(language)
+    drawn = [text for text, _rect in drawn_texts(app)]
+    assert paused in drawn and "Paused" not in drawn
+
+
+@pytest.mark.parametrize("language, easy, perfect", [("de", "Leicht", "Perfekt"), ("es", "Fácil", "Perfecto")])
+def test_level_names_are_worded_for_a_person_and_kept_in_english_for_the_archive(app, language, easy, perfect):
+    set_language(language)
+    assert level_title("Easy") == easy and level_title("depth 5") == "depth 5"
+    assert level_text(PRESETS["Perfect"], Rules()).startswith(perfect)
+    app.stack.reset(LevelSelectScene())
+    step(app, 2)
+    drawn = [text for text, _rect in drawn_texts(app)]
+    assert easy in drawn and "Easy" not in drawn
+    assert [button.label for button in app.stack.top.presets][1] == "Easy"  # the name itself stays
+
+
+@pytest.mark.parametrize(
+    "language, one, many",
+    [
+        ("en", "Resume the game against Perfect (1 disc)", "Resume the two-player game (2 discs)"),
+        ("de", "Spiel gegen Perfekt fortsetzen (1 Stein)", "Spiel zu zweit fortsetzen (2 Steine)"),
+        ("es", "Reanudar la partida contra Perfecto (1 ficha)", "Reanudar la partida a dos (2 fichas)"),
+    ],
+)
+def test_the_title_counts_the_discs_of_each_unfinished_game_with_its_plural(app, language, one, many):
+    app.archive.save_in_progress(Rules(), [3], first=HUMAN, second="Perfect", settings={"opponent": "computer"})
+    app.archive.save_in_progress(Rules(), [3, 4], first=HUMAN, second=HUMAN, kind=Unfinished.TWO_PLAYERS)
+    set_language(language)
+    app.stack.reset(TitleScene())
+    step(app, 2)
+    drawn = " ".join(text for text, _rect in drawn_texts(app))
+    assert one in drawn and many in drawn
