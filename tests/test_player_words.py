@@ -8,14 +8,18 @@ said "Resume the unfinished game (1 discs)".
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from ai.levels import PRESETS, level_title
 from game.app.scenes.level_select import LevelSelectScene
+from game.app.scenes.options import OptionsScene
 from game.app.scenes.pause import PauseScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.play_text import level_text
 from game.app.scenes.title import TitleScene
+from game.app.worker_jobs import no_fast_solver_note
 from game.i18n import set_language
 from game.records import HUMAN, Unfinished
 from game.rules import Rules
@@ -68,3 +72,25 @@ def test_the_title_counts_the_discs_of_each_unfinished_game_with_its_plural(app,
     step(app, 2)
     drawn = " ".join(text for text, _rect in drawn_texts(app))
     assert one in drawn and many in drawn
+
+
+def test_the_lite_programs_note_says_what_it_means_and_not_a_fault(monkeypatch):
+    """Issue 52: the lite program (no numba, by design) was greeted with "Fast solver
+    unavailable: using the slower pure-Python solver", which reads like a fault."""
+    monkeypatch.setitem(sys.modules, "numba", None)  # as where it is not installed: find_spec finds nothing
+    note = no_fast_solver_note()
+    assert note.startswith("This is the lite program") and "unavailable" not in note
+    set_language("de")
+    assert no_fast_solver_note().startswith("Das ist das Lite-Programm")
+
+
+def test_the_sound_row_says_when_there_is_no_sound_device(app):
+    """Issue 52: Options said "Sound: on" on a computer with no audio device."""
+    app.sounds.available = True
+    options = OptionsScene()
+    app.stack.reset(options)
+    step(app, 2)
+    assert options.sound.format(options.sound.value) == "on"
+    app.sounds.available = False  # as ``Sounds`` finds it when no device opens
+    assert options.sound.format(options.sound.value) == "no sound device"
+    assert "no sound device" in [text for text, _rect in drawn_texts(app)]

@@ -14,6 +14,7 @@ charts MCTS against the exact truth on one position.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import queue
@@ -369,10 +370,21 @@ def _prepare_fast_solver(send: Callable[[WorkerMessage], None]) -> None:
                 )
             )
     elif not pure_python_forced():
-        send(WorkerNote(solver_kernel.LOADER.status().capitalize()))
+        send(WorkerNote(no_fast_solver_note()))
     searching.join()
     playouts.join()
     forget_loader_pages()  # every kernel is loaded: llvmlite's own pages are not needed (46 MB)
+
+
+def no_fast_solver_note() -> str:
+    """What the window says once when the fast solver cannot be used: in the lite program
+    (no numba: by design, not a fault) what that means for the player, else what failed."""
+    if importlib.util.find_spec("numba") is None:  # found, not imported
+        return _(
+            "This is the lite program, without the compiled solver: Perfect thinks longer past the opening "
+            "book; everything else plays as usual."
+        )
+    return solver_kernel.LOADER.status().capitalize()
 
 
 def process_main(requests: Connection, replies: Connection, cancelled_upto: Any, parent_pid: int) -> None:

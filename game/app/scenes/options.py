@@ -70,9 +70,7 @@ class OptionsScene(Scene):
             setter("first"),
             format=lambda v: _("you") if v == "human" else _("the computer"),
         )
-        self.sound = Selector(
-            N_("Sound"), [True, False], 0, setter("sound"), format=lambda v: _("on") if v else _("muted")
-        )
+        self.sound = Selector(N_("Sound"), [True, False], 0, setter("sound"), format=self._sound_word)
         self.theme = Selector(
             N_("Colours"), list(THEMES), 0, setter("theme"), format=lambda v: _(THEME_NAMES.get(v, v))
         )
@@ -121,6 +119,13 @@ class OptionsScene(Scene):
             self._fix_connect()
             self.app.save_settings()
         self._sync()
+
+    def _sound_word(self, on: object) -> str:
+        """The Sound row's value: on or muted, or, with no sound device, that there is none
+        (the choice is still kept for a computer that has one)."""
+        if not self.app.sounds.available:
+            return _("no sound device")
+        return _("on") if on else _("muted")
 
     def _set_name(self, text: str) -> None:
         """The name as typed so far, taken as any typed text is (``clean_name``: one line,
