@@ -274,10 +274,14 @@ class BoardView:
         lines = [note.text]
         if font(size, True).size(note.text)[0] > room and " " in note.text:
             lines = note.text.rsplit(" ", 1)
-        while size > 9 / scale and max(font(size, True).size(line)[0] for line in lines) > rect.width - 4:
+        while size > 8 / scale and max(font(size, True).size(line)[0] for line in lines) > rect.width - 4:
             size -= 0.5  # a narrow column on a small board: whole words, smaller, never cut
         if len(lines) == 2:
             rect.height = 2 * font(size, True).get_linesize() + 4
+            # each line clear of the badge's round ends, not running into them ("pierde" at 200 %)
+            while size > 8 / scale and max(font(size, True).size(line)[0] for line in lines) > inner_width(rect):
+                size -= 0.5
+                rect.height = 2 * font(size, True).get_linesize() + 4
         radius = min(rect.height, rect.width) // 2
         self.theme.keep_clear(rect)  # a column's exact score: part of the board
         pygame.draw.rect(surface, note.color, rect, border_radius=radius)
@@ -318,6 +322,12 @@ class BoardView:
                     surface, str(rules.rows - row), size, (x, layout.center(row, 0)[1]), color=color, anchor="midright"
                 )
                 self.theme.keep_clear(label)
+
+
+def inner_width(badge: pygame.Rect) -> int:
+    """The width of a two-line badge's text inside its round ends (a quarter of its
+    rounding on each side: the words' corners stay on the colour)."""
+    return badge.width - 2 * max(3, min(badge.height, badge.width) // 4)
 
 
 def _luminance(color: Color) -> float:
