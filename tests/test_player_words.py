@@ -20,9 +20,12 @@ from game.app.scenes.play import PlayScene
 from game.app.scenes.play_text import level_text
 from game.app.scenes.title import TitleScene
 from game.app.worker_jobs import no_fast_solver_note
+from game.board import Board
 from game.i18n import set_language
+from game.net.events import Moved, Table
+from game.net.sentences import event_line
 from game.records import HUMAN, Unfinished
-from game.rules import Rules
+from game.rules import MAX, MIN, Rules
 from tests.ui import drawn_texts, step
 
 
@@ -94,3 +97,13 @@ def test_the_sound_row_says_when_there_is_no_sound_device(app):
     app.sounds.available = False  # as ``Sounds`` finds it when no device opens
     assert options.sound.format(options.sound.value) == "no sound device"
     assert "no sound device" in [text for text, _rect in drawn_texts(app)]
+
+
+@pytest.mark.parametrize(
+    "language, said", [("en", "You played 4."), ("de", "Du hast 4 gespielt."), ("es", "Jugaste 4.")]
+)
+def test_ones_own_network_move_is_a_sentence_of_its_own(language, said):
+    """The network log said "Du spielte 4." ("You" put into "{name} played {move}")."""
+    table = Table(Rules(), MAX, {MAX: "Alice", MIN: "Bob"}, Board(Rules()))
+    set_language(language)
+    assert event_line(table, Moved(MAX, 3, 0)) == said

@@ -80,8 +80,9 @@ def event_line(table: Table, event: Event) -> str | None:
                 return None
             return (_("{name} is back.") if again else _("{name} joined.")).format(name=name)
         case Moved(side, move):
-            mover = _("You") if side == mine else table.name(side)
-            return _("{name} played {move}.").format(name=mover, move=format_move(move, table.rules))
+            if side == mine:  # a sentence of its own: "Du hast 4 gespielt", not "Du spielte 4"
+                return _("You played {move}.").format(move=format_move(move, table.rules))
+            return _("{name} played {move}.").format(name=table.name(side), move=format_move(move, table.rules))
         case GameOver():
             return _("Game over: {result}").format(result=result_text(table, event))
         case DrawOffered(side):
