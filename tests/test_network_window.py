@@ -20,19 +20,21 @@ import pygame
 import pytest
 
 from game.app.navigation import BackToTitle, HostGame, JoinGame, OpenNetwork
+from game.app.scenes.confirm import ConfirmScene
 from game.app.scenes.network import NetworkMenuScene
 from game.app.scenes.network_form import JoinFormScene
 from game.app.scenes.network_table import NetworkTableScene
 from game.app.scenes.options import OptionsScene
+from game.app.scenes.play import PlayScene
 from game.archive.store import Archive
 from game.net.client import Client, JoinSettings, default_name, player_name
 from game.net.events import ChatLine, GameOver, Moved, Welcome
 from game.net.host import GameHost, HostSettings
-from game.records import GameResult
-from game.rules import MAX, MIN
+from game.records import HUMAN, GameResult, Unfinished
+from game.rules import MAX, MIN, Rules
 from tests.network_peers import ROOT, RawPeer
 from tests.test_network_hostile import wrong_join
-from tests.ui import FRAME, click, press, step, wait_until
+from tests.ui import FRAME, click, drawn_texts, press, step, wait_until
 
 CODE = "reef-lamp-oak"
 
@@ -479,3 +481,64 @@ def network_table_hosting(app) -> NetworkTableScene:
     scene = network_table(app)
     assert wait_until(app, lambda: scene.game.host is not None, 20)
     return scene
+
+
+GUEST_COMEBACK = {
+    "role": "guest",
+    "code": CODE,
+    "address": "127.0.0.1",
+    "port": 9,  # nothing listens there
+    "name": "Bob",
+    "game": "0123456789abcdef",
+    "host_first": True,
+    "guest_token": "",
+}
+
+
+def resume_from_title(app, starting: str) -> None:
+    app.reset(BackToTitle())
+    step(app, 2)
+    button = next(b for b in app.stack.top.buttons if b.label.startswith(starting))
+    click(app, button.rect.center)
+    step(app, 2)
+
+
+def test_a_network_game_whose_host_is_not_there_says_so_and_offers_to_play_it_here(app):
+    """Issue 52: resuming a network game opened a local copy without a word.  Its host
+    not there, the table says so (no stale "Joining ..." line), shows the game so far and
+    offers to try again or, asked, to play it on at this screen, named as it was."""
+    settings = {"opponent": "human", "network": GUEST_COMEBACK}
+    app.archive.save_in_progress(
+        Rules(), [3, 2, 3], first="Alice", second="Bob", settings=settings, kind=Unfinished.NETWORK
+    )
+    resume_from_title(app, "Resume the network game with Alice (3 discs)")
+    scene = network_table(app)
+    assert wait_until(app, lambda: scene.unreachable, 20)
+    drawn = " ".join(text for text, _rect in drawn_texts(app))
+    assert "Alice's game is not open at 127.0.0.1 port 9" in drawn and "Joining" not in drawn
+    assert [b.label for b in scene.buttons()] == ["Try again", "Play it here", "Back"]
+    key(app, pygame.K_l)
+    step(app, 2)
+    play = app.stack.top
+    assert isinstance(play, PlayScene) and play.match.moves == [3, 2, 3]
+    assert (play.side_name(MAX), play.side_name(MIN)) == ("Alice", "Bob") and play.kind is Unfinished.NETWORK
+
+
+def test_a_network_game_kept_without_a_way_back_asks_before_it_is_played_here(app):
+    app.archive.save_in_progress(
+        Rules(), [3, 2], first="Alice", second="Bob", settings={"network": True}, kind=Unfinished.NETWORK
+    )
+    app.archive.save_in_progress(Rules(), [0], first=HUMAN, second="Perfect", settings={"opponent": "computer"})
+    resume_from_title(app, "Resume Alice against Bob (2 discs)")
+    question = app.stack.top
+    assert isinstance(question, ConfirmScene)
+    assert "it can only go on here, two players at this screen" in " ".join(question.lines)
+    key(app, pygame.K_ESCAPE)  # back: nothing opened, nothing lost
+    assert not isinstance(app.stack.top, ConfirmScene | PlayScene)
+    resume_from_title(app, "Resume Alice against Bob (2 discs)")
+    key(app, pygame.K_RETURN)
+    step(app, 2)
+    play = app.stack.top
+    assert isinstance(play, PlayScene) and play.match.moves == [3, 2] and play.kind is Unfinished.NETWORK
+    kinds = {kept.kind: kept.moves for kept in app.archive.unfinished_games()}
+    assert kinds == {Unfinished.NETWORK: (3, 2), Unfinished.COMPUTER: (0,)}  # the game against Perfect stays

@@ -166,6 +166,7 @@ class Session:
             return
         if isinstance(event, JoinFailed):
             self.close()
+            self.log = [line for line in self.log if not line.startswith(self._joining_line())]  # not joining now
             self.failed = event.reason
             self.wrong_code = event.wrong_code
             return

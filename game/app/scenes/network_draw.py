@@ -36,7 +36,8 @@ def draw_panel(
     pygame.draw.rect(surface, p.panel, panel, border_radius=8)
     inner = panel.inflate(-16, -16)
     step = int(theme.pitch(text - 2, text + 4))
-    lines = [(line, p.text) for line in top] + ([("", p.text)] if top else [])
+    lines = [(part, p.text) for line in top for part in theme.wrap(line, text - 2, inner.width)]
+    lines += [("", p.text)] if top else []
     lines += [(part, p.muted) for line in log for part in theme.wrap(line, text - 2, inner.width)]
     room = max(0, (inner.height - step * 2) // step)
     y = inner.top

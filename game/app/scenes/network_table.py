@@ -35,6 +35,7 @@ from game.app.scenes.network_text import (
     unreachable_lines,
 )
 from game.app.widgets import Button, click_buttons, display_size, row_rects
+from game.board import Board
 from game.i18n import N_, _
 from game.net.client import JoinSettings
 from game.net.comeback import Comeback, Role
@@ -331,6 +332,11 @@ class NetworkTableScene(Scene):
             self.view.draw_position(
                 surface, board_layout, table.board, ghost=ghost, highlight_col=self.cursor if game.to_play else None
             )
+        elif self.kept is not None:  # going on with a kept game: the game so far, until the other side is there
+            kept = Board(self.kept.rules)
+            for move in self.kept.moves:
+                kept.push(move)
+            self.view.draw_position(surface, BoardLayout(kept.rules, layout.board), kept)
         if game.host is not None:
             top = host_lines(game.code, game.addresses, table.watchers if table else 0)
         elif self.unreachable and self.kept is not None and self.comeback is not None:
