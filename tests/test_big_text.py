@@ -262,7 +262,7 @@ def test_the_explorers_footnote_pages_at_200_and_nothing_of_it_is_lost(make_app)
     app.stack.reset(explorer)
     assert wait_until(app, lambda: explorer.scores is not None, 60)
     pages = explorer.footnote(explorer_layout((1024, 720), app.theme))
-    assert len(pages) > 1 and pages[0][-1] == f"PageDown/PageUp: the rest (1/{len(pages)})"
+    assert len(pages) > 1 and pages[0][-1] == f"PgDn/PgUp: more (1/{len(pages)})"
     seen = []
     for number in range(len(pages)):
         drawn = [text for text, _rect in drawn_texts(app)]

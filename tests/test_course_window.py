@@ -113,7 +113,7 @@ def test_the_key_shown_on_an_option_is_the_key_that_answers_it(app):
 def test_lesson_two_says_its_small_tree_is_not_the_boards(app):
     open_course(app)
     press(app, pygame.K_2)
-    assert "An example tree of its own, not the board's position" in shown(app)
+    assert "An example tree, not this board's" in shown(app)
 
 
 def test_the_practice_of_lesson_two_names_the_keys_of_its_values(app):

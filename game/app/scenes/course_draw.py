@@ -57,7 +57,7 @@ def draw_small_tree(theme: Theme, surface: pygame.Surface, area: pygame.Rect, *,
     A caption over it says it is an example of its own: the board above is where O tries
     the lesson's tool, not the position this tree grows from."""
     p = theme.palette
-    caption, caption_size = theme.fitted(_("An example tree of its own, not the board's position"), 14, area.width)
+    caption, caption_size = theme.fitted(_("An example tree, not this board's"), 14, area.width)
     said = theme.text(surface, caption, caption_size, (area.centerx, area.top), color=p.muted, anchor="midtop")
     area = pygame.Rect(area.left, said.bottom + 2, area.width, max(1, area.bottom - said.bottom - 2))
     leaves = [value for branch in SMALL_TREE for value in branch]

@@ -360,7 +360,7 @@ class ExplorerScene(Scene):
             [
                 *page,
                 theme.fit(
-                    _("PageDown/PageUp: the rest ({page}/{pages})").format(page=number, pages=len(pages)),
+                    _("PgDn/PgUp: more ({page}/{pages})").format(page=number, pages=len(pages)),
                     small - 1,
                     width,
                 ),
