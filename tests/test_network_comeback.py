@@ -130,6 +130,18 @@ def resume_from_title(app, starting: str) -> str:
     return button.label
 
 
+def play_to_the_end(app, game, column: int, child: subprocess.Popen, seen: list[str]) -> None:
+    """Play ``column`` at each turn of this window until the game is over and kept; the
+    other window ends with the same moves, its game kept too."""
+    while not game.kept:
+        assert wait_until(app, lambda: game.to_play or game.kept, 60), game.log
+        if not game.kept:
+            press(app, column)
+    assert read_until(child, "MOVES", seen) == "MOVES 1212121"
+    assert read_until(child, "KEPT", seen) == "KEPT True"
+    assert child.wait(timeout=30) == 0, child.stderr.read()
+
+
 def keep_a_game_against_the_computer(app) -> None:
     app.archive.save_in_progress(Rules(), [3, 3, 4], first=HUMAN, second="Perfect", settings={"opponent": "computer"})
 
@@ -169,13 +181,7 @@ def test_a_guest_who_left_resumes_the_network_game_from_the_title(app, tmp_path,
         game = table(app).game
         assert wait_until(app, lambda: game.table is not None and game.table.board.moves == [0, 1, 0], 30), game.log
         assert game.table.names[game.table.side] == "Bob"  # his own seat back, not a second guest
-        while not game.kept:
-            assert wait_until(app, lambda: game.to_play or game.kept, 30), game.log
-            if not game.kept:
-                press(app, pygame.K_2)
-        assert read_until(child, "MOVES", seen) == "MOVES 1212121"
-        assert read_until(child, "KEPT", seen) == "KEPT True"
-        assert child.wait(timeout=30) == 0, child.stderr.read()
+        play_to_the_end(app, game, pygame.K_2, child, seen)
     finally:
         if child.poll() is None:
             child.kill()
@@ -216,13 +222,7 @@ def test_a_host_who_left_hosts_the_same_game_again_and_the_guest_comes_back(app,
         game = table(app).game
         assert wait_until(app, lambda: game.host is not None, 30), game.log
         assert game.host.where[1] == port and game.code == CODE
-        while not game.kept:
-            assert wait_until(app, lambda: game.to_play or game.kept, 60), game.log
-            if not game.kept:
-                press(app, pygame.K_1)
-        assert read_until(child, "MOVES", seen) == "MOVES 1212121"
-        assert read_until(child, "KEPT", seen) == "KEPT True"
-        assert child.wait(timeout=30) == 0, child.stderr.read()
+        play_to_the_end(app, game, pygame.K_1, child, seen)
     finally:
         if child.poll() is None:
             child.kill()

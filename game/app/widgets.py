@@ -145,6 +145,21 @@ class Button:
             )
 
 
+def row_font_size(rect: pygame.Rect, scale: float = 1.0) -> float:
+    """A row's text size (a selector's, a text field's): 62 % of the row at 100 %, growing
+    with the UI scale only as far as the row's height allows (the scene makes the rows
+    taller when it can)."""
+    return min(max(14, int(rect.height * 0.62)) * scale, rect.height * 0.85) / scale
+
+
+def draw_row_frame(surface: pygame.Surface, theme: Theme, rect: pygame.Rect, focused: bool) -> None:
+    """A row's place kept clear of toasts, and its frame while it has the keyboard focus."""
+    theme.keep_clear(rect)
+    if focused:
+        pygame.draw.rect(surface, theme.palette.panel, rect.inflate(12, 6), border_radius=6)
+        pygame.draw.rect(surface, theme.palette.accent, rect.inflate(12, 6), 2, border_radius=6)
+
+
 @dataclass
 class Selector:
     """A row "Label   < value >" that cycles through ``options`` (clicks or Left/Right).
@@ -175,9 +190,7 @@ class Selector:
         self.on_change(self.value)
 
     def font_size(self, scale: float = 1.0) -> float:
-        """The text's size: 62 % of the row at 100 %, growing with the UI scale only as far
-        as the row's height allows (the scene makes the rows taller when it can)."""
-        return min(max(14, int(self.rect.height * 0.62)) * scale, self.rect.height * 0.85) / scale
+        return row_font_size(self.rect, scale)
 
     def measure(self, theme: Theme) -> None:
         """Size the value box for the longest option (call after setting ``rect``)."""
@@ -206,10 +219,7 @@ class Selector:
 
     def draw(self, surface: pygame.Surface, theme: Theme) -> None:
         p = theme.palette
-        theme.keep_clear(self.rect)
-        if self.focused:
-            pygame.draw.rect(surface, p.panel, self.rect.inflate(12, 6), border_radius=6)
-            pygame.draw.rect(surface, p.accent, self.rect.inflate(12, 6), 2, border_radius=6)
+        draw_row_frame(surface, theme, self.rect, self.focused)
         size = self.font_size(theme.scale)
         left, right = self.arrow_rects()
         label = _(self.label)
@@ -262,15 +272,12 @@ class TextField:
         return event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.rect.collidepoint(event.pos)
 
     def font_size(self, scale: float = 1.0) -> float:
-        return min(max(14, int(self.rect.height * 0.62)) * scale, self.rect.height * 0.85) / scale
+        return row_font_size(self.rect, scale)
 
     def draw(self, surface: pygame.Surface, theme: Theme, box_left: int | None = None) -> None:
         """The label, then the box from ``box_left`` (default: 40 % of the row) to the row's end."""
         p = theme.palette
-        theme.keep_clear(self.rect)
-        if self.focused:
-            pygame.draw.rect(surface, p.panel, self.rect.inflate(12, 6), border_radius=6)
-            pygame.draw.rect(surface, p.accent, self.rect.inflate(12, 6), 2, border_radius=6)
+        draw_row_frame(surface, theme, self.rect, self.focused)
         size = self.font_size(theme.scale)
         left = box_left if box_left is not None else self.rect.left + int(self.rect.width * 0.4)
         box = pygame.Rect(left, self.rect.top, self.rect.right - left, self.rect.height)
