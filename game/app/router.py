@@ -59,7 +59,7 @@ from game.app.scenes.network_table import NetworkTableScene
 from game.app.scenes.options import OptionsScene
 from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.pause import PauseScene
-from game.app.scenes.play import PlayScene
+from game.app.scenes.play import PlayHereScene, PlayScene
 from game.app.scenes.puzzles import PuzzlesScene
 from game.app.scenes.retry import MistakesQueueScene, retry_of_review
 from game.app.scenes.review import ReviewScene
@@ -194,22 +194,17 @@ def resume_game(host: SceneHost, kept: InProgress) -> Scene | None:
             _("Play it here"),
             PlayHere(kept),
         )
+    if kept.kind is Unfinished.NETWORK:  # already played on at this screen
+        return play_here(host, kept)
     settings = host.settings
-    try:
-        opponent = Opponent(kept.settings.get("opponent", settings.opponent.value))
+    try:  # the kind the game was kept as is its opponent (a row without the setting: the same)
+        opponent = Opponent(kept.settings.get("opponent", kept.kind.value))
     except ValueError:
-        opponent = settings.opponent
+        opponent = Opponent(kept.kind.value)
     first = kept.settings.get("first", settings.first)
     level2 = settings.second_level if opponent is Opponent.DEMO else None
-    names = {MAX: kept.first, MIN: kept.second} if kept.kind is Unfinished.NETWORK else None
     scene = PlayScene(
-        kept.rules,
-        settings.level,
-        opponent,
-        first=first if first in ("human", "computer") else "human",
-        level2=level2,
-        kind=kept.kind,
-        names=names,
+        kept.rules, settings.level, opponent, first=first if first in ("human", "computer") else "human", level2=level2
     )
     return set_up(host, scene, kept)
 
@@ -217,14 +212,7 @@ def resume_game(host: SceneHost, kept: InProgress) -> Scene | None:
 def play_here(host: SceneHost, kept: InProgress) -> PlayScene | None:
     """The unfinished network game ``kept`` played on at this screen, by two people (it
     stays this window's unfinished network game, named as it was)."""
-    scene = PlayScene(
-        kept.rules,
-        host.settings.level,
-        Opponent.HUMAN,
-        kind=Unfinished.NETWORK,
-        names={MAX: kept.first, MIN: kept.second},
-    )
-    return set_up(host, scene, kept)
+    return set_up(host, PlayHereScene(kept.rules, host.settings.level, {MAX: kept.first, MIN: kept.second}), kept)
 
 
 def set_up(host: SceneHost, scene: PlayScene, kept: InProgress) -> PlayScene | None:

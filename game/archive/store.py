@@ -72,10 +72,10 @@ from game.archive.database import (
     transaction,
 )
 from game.archive.recovery import lost_game_line, read_recovery_file, recovery_files, write_recovery_file
-from game.archive.windows import row_slot, unfinished_from_row
+from game.archive.windows import row_slot, unfinished_rows
 from game.game_file import games_text, record_game
 from game.notation import format_moves
-from game.processes import owner_is_running, this_process
+from game.processes import this_process
 from game.records import (
     HUMAN,
     DamagedGame,
@@ -177,8 +177,7 @@ class Archive:
         """A database that was locked when opened: tried again before each write."""
         self.select = GAMES_SELECT
         self.slot = uuid.uuid4().hex
-        """This archive's (this window's) rows of ``in_progress``: one per kind of game
-        (``game.archive.windows.row_slot``)."""
+        """This window's rows of ``in_progress``, one per kind of game (``windows.row_slot``)."""
         self._finishing: set[Unfinished] = set()
         """The kinds of the finished games waiting in ``pending``: their game in progress
         is forgotten in the transaction that stores them."""
@@ -501,37 +500,12 @@ class Archive:
             return False
         return True
 
-    def clear_in_progress(self, kind: Unfinished = Unfinished.COMPUTER) -> None:
-        """Forget this window's game in progress of ``kind``."""
-        if not self.writable:
-            return
-        try:
-            self.connection.execute("DELETE FROM in_progress WHERE slot = ?", (row_slot(self.slot, kind),))
-        except sqlite3.Error as error:
-            self._failed_write(error)
-
     # -- reading ------------------------------------------------------------------------
     def unfinished_games(self) -> list[InProgress]:
         """The games left unfinished that this window may resume, each kind apart: its own
-        first, then those of windows that are no longer running, newest first (a running
-        window's games are its own)."""
-        try:
-            rows = self.connection.execute(
-                "SELECT * FROM in_progress ORDER BY substr(slot, 1, ?) = ? DESC, saved_at DESC",
-                (len(self.slot), self.slot),
-            ).fetchall()
-        except sqlite3.Error as error:
-            log.warning("the unfinished games in the archive cannot be read: %s", error)
-            return []
-        kept = []
-        for row in rows:
-            owner = row["owner"] if "owner" in row.keys() else None  # an older schema's row: no owner
-            try:
-                if row["moves"] and (str(row["slot"]).startswith(self.slot) or not owner_is_running(owner)):
-                    kept.append(unfinished_from_row(row))
-            except (ValueError, TypeError, KeyError, IndexError) as error:
-                log.warning("an unfinished game in the archive cannot be read: %s", error)
-        return kept
+        first, then those of windows that are no longer running, newest first
+        (``game.archive.windows.unfinished_rows``)."""
+        return unfinished_rows(self.connection, self.slot)
 
     def in_progress(self) -> InProgress | None:
         """The game to offer for resuming: this window's, else the newest one a window

@@ -11,11 +11,15 @@ a kill) is offered to the next window, which takes it over when it resumes the g
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
+from game.processes import owner_is_running
 from game.records import InProgress, Unfinished, check_moves, check_name, load_json, rules_from_text
+
+log = logging.getLogger(__name__)
 
 
 def row_slot(window: str, kind: Unfinished) -> str:
@@ -45,3 +49,25 @@ def unfinished_from_row(row: sqlite3.Row | Mapping[str, Any]) -> InProgress:
         slot,
         kind,
     )
+
+
+def unfinished_rows(connection: sqlite3.Connection, window: str) -> list[InProgress]:
+    """The games left unfinished that ``window`` may resume, each kind apart: its own
+    first, then those of windows that are no longer running, newest first (a running
+    window's games are its own); rows that cannot be read are left out, said in the log."""
+    try:
+        rows = connection.execute(
+            "SELECT * FROM in_progress ORDER BY substr(slot, 1, ?) = ? DESC, saved_at DESC", (len(window), window)
+        ).fetchall()
+    except sqlite3.Error as error:
+        log.warning("the unfinished games in the archive cannot be read: %s", error)
+        return []
+    kept = []
+    for row in rows:
+        owner = row["owner"] if "owner" in row.keys() else None  # an older schema's row: no owner
+        try:
+            if row["moves"] and (str(row["slot"]).startswith(window) or not owner_is_running(owner)):
+                kept.append(unfinished_from_row(row))
+        except (ValueError, TypeError, KeyError, IndexError) as error:
+            log.warning("an unfinished game in the archive cannot be read: %s", error)
+    return kept

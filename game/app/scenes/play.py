@@ -63,21 +63,14 @@ class PlayScene(Scene):
         first: str = "human",
         *,
         level2: Level | None = None,
-        kind: Unfinished | None = None,
-        names: dict[int, str] | None = None,
     ):
         """``level`` plays the computer's side (player 1's in computer vs computer, where
-        ``level2``, default the same, plays player 2).  Player 1 always moves first.
-        ``kind``: which of the window's unfinished games this one is kept as (default: the
-        opponent's kind); ``names``: the players' names, for two people (a network game
-        played on at one screen)."""
+        ``level2``, default the same, plays player 2).  Player 1 always moves first."""
         super().__init__()
-        self.rules = rules
-        self.level = level
+        self.rules, self.level = rules, level
         self.levels = {MAX: level, MIN: level2 or level}
         self.opponent = opponent = Opponent(opponent)
-        self.kind = kind or Unfinished(opponent.value)
-        self.given_names = dict(names or {})
+        self.kind = Unfinished(opponent.value)  # which of the window's unfinished games it is kept as
         if opponent is Opponent.COMPUTER:
             self.human_side = MAX if first == "human" else MIN
             self.seats = {self.human_side: Seat.HUMAN, -self.human_side: Seat.COMPUTER}
@@ -132,8 +125,6 @@ class PlayScene(Scene):
 
     # -- who is who ------------------------------------------------------------------
     def side_name(self, side: int) -> str:
-        if side in self.given_names:
-            return self.given_names[side]
         if self.opponent is Opponent.COMPUTER:
             return _("You") if side == self.human_side else _("The computer")
         if self.opponent is Opponent.DEMO:
@@ -509,3 +500,16 @@ class PlayScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         play_view.draw(self, surface)
+
+
+class PlayHereScene(PlayScene):
+    """An unfinished network game played on at this screen by two people: its players named
+    as they were, kept as the window's unfinished network game (not its two-player one)."""
+
+    def __init__(self, rules: Rules, level: Level, names: dict[int, str]):
+        super().__init__(rules, level, Opponent.HUMAN)
+        self.kind = Unfinished.NETWORK
+        self.given_names = dict(names)
+
+    def side_name(self, side: int) -> str:
+        return self.given_names.get(side) or super().side_name(side)
