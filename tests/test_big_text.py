@@ -292,9 +292,8 @@ def test_the_analysis_boards_badges_keep_their_words_on_the_badge_at_200(make_ap
         assert wait_until(app, lambda: analysis.scores is not None, 60)
         step(app)
         texts = drawn_texts(app)
-        badges = [
-            rect for rect in app.theme.controls if rect.height < 60 and 30 < rect.width < 80
-        ]  # not the column names
+        board = max(app.theme.controls, key=lambda rect: rect.width * rect.height)  # the board, framed
+        badges = [rect for rect in app.theme.controls if rect.bottom <= board.top and 30 < rect.width < 80]
         assert len(badges) == 7
         for badge in badges:
             inside = [rect for _text, rect in texts if badge.contains(rect)]
