@@ -67,7 +67,7 @@ PACKAGES = {
     "pygame-ce": ("the window and its sound", 12, 35),
     "numpy": ("boards as arrays", 17, 73),
     "bitbully-databases": ("the opening books", 18, 27),
-    "numba": ("the compiled exact solver (llvmlite: its compiler)", 64, 208),
+    "numba": ("the compiled exact solver and its compiler", 64, 208),
     "llvmlite": ("numba's compiler (its size counted with numba)", 0, 0),
     "zeroconf": ("finding network games on the local network", 2, 6),
 }
@@ -116,6 +116,8 @@ def install_plan(names: list[str]) -> str:
     download = disk = 0
     width = max(len(PACKAGES.get(name, ("",))[0]) for name in names)
     for name in names:
+        if name == "llvmlite" and "numba" in names:
+            continue  # on numba's line: "numba, llvmlite", its size counted there
         purpose, down, size = PACKAGES.get(name, ("", 0, 0))
         download, disk = download + down, disk + size
         sizes = f"{down:3d} MB download, {size:3d} MB on disk" if down else ""

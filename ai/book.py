@@ -131,10 +131,16 @@ def package_version() -> str:
     return str(getattr(_package(), "__version__", ""))
 
 
-def cache_folder() -> Path:
-    """The user's cache folder for this program (``$XDG_CACHE_HOME`` or ``~/.cache``)."""
+def cache_folder(name: str = "connect4") -> Path:
+    """The user's cache folder for this program (``$XDG_CACHE_HOME`` or ``~/.cache``), named
+    as every other folder of the program is (``connect4``: the compiled kernels' cache, the
+    archive's and settings' folder)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "connect-four"
+    return Path(base) / name
+
+
+OLD_CACHE_NAME = "connect-four"
+"""The name the verdicts' folder had before it took the program's one name: still read."""
 
 
 MAX_CHECKS_BYTES = 1 << 20
@@ -144,11 +150,15 @@ MAX_CHECKS_BYTES = 1 << 20
 def _read_verdicts() -> dict[str, str]:
     """The cached verdicts; none when the file is missing, damaged, too large or not a
     regular file (``game.regular_file``: a FIFO in its place must not hang us)."""
-    try:
-        found = json.loads(read_regular(cache_folder() / CHECKS_FILE, MAX_CHECKS_BYTES))
-    except (OSError, ValueError, RecursionError):
-        return {}
-    return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+    for folder in (cache_folder(), cache_folder(OLD_CACHE_NAME)):  # the old folder's, until written anew
+        try:
+            found = json.loads(read_regular(folder / CHECKS_FILE, MAX_CHECKS_BYTES))
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError, RecursionError):
+            return {}
+        return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+    return {}
 
 
 def _store_verdict(key: str, verdict: str) -> None:

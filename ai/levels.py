@@ -1,4 +1,4 @@
-"""Computer levels: search depth, pruning, move order, work budgets, and how to explain them.
+"""Computer levels: search depth, pruning, move order, the table, work budgets, and how to explain them.
 
 A level is defined by work, never by wall time: its depth, its search's node budget and
 its solver's node budget, so it plays the same move for the same position and seed on
@@ -45,6 +45,7 @@ class Level:
     playouts: int = 0  # Monte Carlo tree search with this many playouts instead of minimax (0: minimax)
     mcts_solver: bool = False  # MCTS-Solver: proven results propagate up MCTS's tree
     mcts_tactics: bool = False  # MCTS's playouts win at once, else block, else play at random
+    table: bool = False  # the transposition table (a learner's switch): the same move from fewer nodes
 
     @property
     def is_mcts(self) -> bool:
@@ -123,6 +124,18 @@ PRESETS: dict[str, Level] = {
     ),
     "Perfect": Level(MAX_DEPTH, perfect=True, solver_nodes=PERFECT_SOLVER_NODES),
 }
+
+PRESET_TITLES: dict[str, str] = {
+    "Beginner": N_("Beginner"),
+    "Easy": N_("Easy"),
+    "Medium": N_("Medium"),
+    "Hard": N_("Hard"),
+    "Expert": N_("Expert"),
+    "Perfect": N_("Perfect"),
+}
+"""The presets' names as a person reads them, translated where shown (``level_title``);
+the names themselves (``PRESETS``' keys) are what the archive, the command line and the
+engine read and write, in English always."""
 
 PRESET_NOTES: dict[str, str] = {
     "Beginner": N_(
@@ -221,8 +234,15 @@ def preset_name(level: Level) -> str | None:
     return None
 
 
+def level_title(name: str) -> str:
+    """A level's name (a preset's, as ``PRESETS`` and the archive name it, or any other)
+    in the player's language: "Easy" is "Leicht" in German; other names as they are."""
+    return _(PRESET_TITLES[name]) if name in PRESET_TITLES else name
+
+
 def level_label(level: Level) -> str:
-    """A level's short name for a person: the preset's, else "MCTS N" or "depth N"."""
+    """A level's short name for a person and the archive: the preset's, else "MCTS N" or
+    "depth N" (a preset's name in English: ``level_title`` words it for a person)."""
     name = preset_name(level)
     if name is not None:
         return name
@@ -315,6 +335,13 @@ def describe(level: Level, rules: Rules) -> list[str]:
         lines.append(_("Moves tried left to right: the same choice, more positions visited."))
     elif level.order is MoveOrder.CENTRE_FIRST:
         lines.append(_("Moves tried centre first: the same choice, more positions visited."))
+    if level.table:
+        lines.append(
+            _(
+                "Transposition table on: a position reached again by another order of the same moves "
+                "is answered from the table, not searched again: the same choice from fewer positions."
+            )
+        )
     if level.noise:
         lines.append(
             _("It judges quiet positions roughly (up to {noise} points off), like a beginner.").format(

@@ -366,7 +366,7 @@ def search_level(
     should_stop: Callable[[], bool] | None = None,
 ) -> SearchResult:
     """``level``'s heuristic search of the position: ``ai.search.search`` with the level's
-    depth, pruning, node budget, move order and noise (``asked.seed`` seeds the noise; the
+    depth, pruning, node budget, move order, table and noise (``asked.seed`` seeds the noise; the
     progress, the tree and its budget are ``asked``'s too).  The one
     place a level becomes a search: ``_decide``, ``search_tree`` and the worker's plain
     search to compare all search through it.
@@ -383,6 +383,7 @@ def search_level(
         order=level.order,
         noise=level.noise,
         seed=asked.seed,
+        table=level.table,
         time_limit=time_limit,
         to_move=to_move,
         should_stop=should_stop,

@@ -18,6 +18,20 @@ the parent without a call.  Values are for MAX: a win ``p`` plies from the root 
 ``WIN - p`` (so the quickest win and the slowest loss are preferred); below that, the
 heuristic of ``ai.heuristic``.
 
+The transposition table (``table=True``, a learner's switch; off for every preset):
+different move orders reach the same position (4-3 then 3-4), and a search without a
+table searches it again each time.  With the table, every inner node's result is stored
+under its position: the depth it was searched to, its value and whether that value is
+exact or only a bound (``BoundKind``, by the window it was searched with).  Before a
+child is searched its entry is looked up (a probe); the entry answers the child (a hit)
+when it was searched to the same depth and it settles the child in the window it would
+be searched with: an exact value always, a lower bound ``>= beta`` or an upper bound
+``<= alpha`` (a table cutoff).  In Connect Four a position always lies at the same ply
+(it has the same discs), so within a pass it is always asked to the same depth and an
+entry holds the same depth-limited minimax value the search would find: the root's value
+and move are the same as without the table, from fewer nodes.  Entries of earlier passes
+(a smaller depth) never answer; they are overwritten.  The line may stop at a hit.
+
 Compiled passes: a search that records no tree, on a board of up to 64 bits a position
 (``ai.bitboard.fits_compiled``), runs its passes in ``ai.compiled.search_kernel`` (numba), which
 visits the same nodes in the same order: the same move, value, line and counts, 10-30
@@ -50,8 +64,9 @@ from ai.search_types import (
     SearchProgress,
     SearchResult,
     SearchStats,
+    TableStats,
 )
-from ai.tree import DEFAULT_BUDGET, BoundKind, LeafReason, SearchTree, TreeRecorder
+from ai.tree import DEFAULT_BUDGET, BoundKind, LeafReason, SearchTree, TableHit, TreeRecorder
 from ai.values import INF, WIN, is_win_value, plies_to_end
 from game.rules import MAX, MIN, Mode, Rules
 
@@ -66,6 +81,7 @@ __all__ = [
     "SearchProgress",
     "SearchResult",
     "SearchStats",
+    "TableStats",
     # The search's own face.
     "EXACT",
     "LOWER",
@@ -102,6 +118,10 @@ def order_key(best: int, killer: int) -> int:
 def order_key_moves(key: int) -> tuple[int, int]:
     """(best, killer) of an order key; ``NO_MOVE`` where none."""
     return key >> ORDER_SHIFT, (key & ((1 << ORDER_SHIFT) - 1)) - 1
+
+
+Entry = tuple[int, int, BoundKind, int]
+"""A transposition-table entry: the depth searched, the value, its bound, the tree node that stored it."""
 
 
 def _never(*args: object) -> Any:
@@ -148,8 +168,11 @@ class _Pass:
         rec_open: Callable[..., int] = recorder.open if recorder else _never
         rec_close: Callable[..., None] = recorder.close if recorder else _never
         rec_leaf: Callable[..., None] = recorder.leaf if recorder else _never
+        rec_hit: Callable[..., None] = recorder.table_hit if recorder else _never
+        table = ctx.table  # the transposition table, None when it is off
         WIN_LEAF, FULL_LEAF, DEPTH_LEAF = int(LeafReason.WIN), int(LeafReason.FULL), int(LeafReason.DEPTH)
         nodes = leaves = cutoffs = 0
+        probes = hits = stores = table_cutoffs = 0
 
         def by_static_value(order: Order, first: int, second: int, mask: int, max_to_move: bool) -> Order:
             """Sort playable moves best-first by the heuristic value of the child position.
@@ -172,12 +195,48 @@ class _Pass:
             scored.sort()
             return tuple(step for _, _, step in scored)
 
+        def column_value(value: int, alpha: int, beta: int, reason: int, hit: Entry | None) -> ColumnValue:
+            """A root child's value and its kind, by the window it was searched with."""
+            exact = bool(reason) or (hit is not None and hit[2] is EXACT)  # a leaf, or an exact entry
+            return ColumnValue(value, BoundKind.of(value, alpha, beta, pruning=pruning, exact_leaf=exact))
+
+        # The transposition table's three steps (no-ops when it is off): look a child up,
+        # take the entry that answers it, store a node's result.  An entry answers a child
+        # searched to its depth if it is exact or a bound outside the child's window.
+        def probe(key: int, depth: int, alpha: int, beta: int) -> Entry | None:
+            nonlocal probes
+            if table is None:
+                return None
+            probes += 1
+            entry = table.get(key)
+            if entry is None or entry[0] != depth:
+                return None
+            kind = entry[2]
+            return entry if kind is EXACT or (entry[1] >= beta if kind is LOWER else entry[1] <= alpha) else None
+
+        def answered(hit: Entry, node: int, move: int, ply: int, is_max: bool, alpha: int, beta: int) -> int:
+            nonlocal hits, table_cutoffs
+            hits += 1
+            if hit[2] is not EXACT:
+                table_cutoffs += 1  # a table cutoff: the stored bound alone settles the child
+            if node >= 0:
+                rec_hit(node, move, ply, is_max, alpha, beta, hit[1], TableHit(hit[3], hit[0], hit[2]))
+            return hit[1]
+
+        def store(key: int, depth: int, best: int, alpha_in: int, beta_in: int, node: int) -> None:
+            nonlocal stores
+            if table is None:
+                return
+            stores += 1
+            kind = EXACT if not pruning or alpha_in < best < beta_in else UPPER if best <= alpha_in else LOWER
+            table[key] = (depth, best, kind, node)
+
         def maximize(first: int, second: int, depth: int, ply: int, alpha: int, beta: int, node: int) -> int:
             """MAX to move: return the greatest value of a child (alpha < beta on entry).
 
-            ``depth`` >= 1.  Children that end the game or sit at the depth limit are
-            valued here, without a call: they are most of the tree.  ``node`` is this
-            node's index in the recorded tree, or -1 when nothing is recorded.
+            ``depth`` >= 1.  Children that end the game or sit at the depth limit are valued here,
+            without a call: they are most of the tree.  ``node`` is this node's index in the
+            recorded tree, or -1 when nothing is recorded.
             """
             nonlocal nodes, leaves, cutoffs
             mask = first | second
@@ -201,7 +260,7 @@ class _Pass:
                 nodes += 1
                 if not nodes % CHECK_EVERY:
                     check(nodes)
-                alpha_before = alpha
+                alpha_before, hit = alpha, None
                 tail: tuple[int, ...] = ()
                 if bit & wins:
                     leaves += 1
@@ -220,16 +279,18 @@ class _Pass:
                         cache[child_key] = value
                     reason = DEPTH_LEAF
                 else:
-                    child = rec_open(node, move, ply + 1, False, alpha, beta, nodes - 1) if node >= 0 else -1
-                    value = minimize(first | bit, second, depth - 1, ply + 1, alpha, beta, child)
-                    tail = pv[ply + 1]
+                    hit = probe((first | bit) << key_shift | second, depth - 1, alpha, beta)
+                    if hit is None:
+                        child = rec_open(node, move, ply + 1, False, alpha, beta, nodes - 1) if node >= 0 else -1
+                        value = minimize(first | bit, second, depth - 1, ply + 1, alpha, beta, child)
+                        tail = pv[ply + 1]
+                    else:
+                        value = answered(hit, node, move, ply + 1, False, alpha, beta)
                     reason = 0
                 if reason and node >= 0:
                     rec_leaf(node, move, ply + 1, False, alpha, beta, value, reason)
                 if not ply:
-                    root_values[move] = ColumnValue(
-                        value, BoundKind.of(value, alpha_before, beta, pruning=pruning, exact_leaf=bool(reason))
-                    )
+                    root_values[move] = column_value(value, alpha_before, beta, reason, hit)
                 if value > best:
                     best = value
                     best_move = move
@@ -244,6 +305,7 @@ class _Pass:
             # best <= alpha_in: every child was only an upper bound, none is a real best.
             if best > alpha_in and remember:
                 best_moves[key] = best_move
+            store(key, depth, best, alpha_in, beta, node)  # beta is this node's beta_in: MAX never lowers it
             pv[ply] = line
             if node >= 0:
                 rec_close(node, best, alpha, beta, LeafReason.NONE, playable(mask), nodes)
@@ -272,7 +334,7 @@ class _Pass:
                 nodes += 1
                 if not nodes % CHECK_EVERY:
                     check(nodes)
-                beta_before = beta
+                beta_before, hit = beta, None
                 tail: tuple[int, ...] = ()
                 if bit & wins:
                     leaves += 1
@@ -291,16 +353,18 @@ class _Pass:
                         cache[child_key] = value
                     reason = DEPTH_LEAF
                 else:
-                    child = rec_open(node, move, ply + 1, True, alpha, beta, nodes - 1) if node >= 0 else -1
-                    value = maximize(first, second | bit, depth - 1, ply + 1, alpha, beta, child)
-                    tail = pv[ply + 1]
+                    hit = probe(first << key_shift | second | bit, depth - 1, alpha, beta)
+                    if hit is None:
+                        child = rec_open(node, move, ply + 1, True, alpha, beta, nodes - 1) if node >= 0 else -1
+                        value = maximize(first, second | bit, depth - 1, ply + 1, alpha, beta, child)
+                        tail = pv[ply + 1]
+                    else:
+                        value = answered(hit, node, move, ply + 1, True, alpha, beta)
                     reason = 0
                 if reason and node >= 0:
                     rec_leaf(node, move, ply + 1, True, alpha, beta, value, reason)
                 if not ply:
-                    root_values[move] = ColumnValue(
-                        value, BoundKind.of(value, alpha, beta_before, pruning=pruning, exact_leaf=bool(reason))
-                    )
+                    root_values[move] = column_value(value, alpha, beta_before, reason, hit)
                 if value < best:
                     best = value
                     best_move = move
@@ -314,6 +378,7 @@ class _Pass:
                             break  # alpha cutoff: MAX above never lets play reach here
             if best < beta_in and remember:
                 best_moves[key] = best_move
+            store(key, depth, best, alpha, beta_in, node)  # alpha is this node's alpha_in: MIN never raises it
             pv[ply] = line
             if node >= 0:
                 rec_close(node, best, alpha, beta, LeafReason.NONE, playable(mask), nodes)
@@ -322,15 +387,28 @@ class _Pass:
         def counts() -> tuple[int, int, int]:
             return nodes, leaves, cutoffs
 
+        def table_counts() -> TableStats | None:
+            return None if table is None else TableStats(probes, hits, stores, table_cutoffs)
+
         self.maximize = maximize
         self.minimize = minimize
         self.counts = counts
+        self.table_counts = table_counts
         self.pv = pv
         self.root_values = root_values
 
 
 TABLE_LIMIT = 1 << 19
 """Positions kept in each of the evaluation cache and the best-move table (~50 MB each)."""
+VALUE_TABLE_LIMIT = 1 << 16
+"""Positions kept in the transposition table before it starts again (it only saves work):
+enough for a depth-9 search's inner positions, and small (the compiled table's 131,072
+slots take 5 MB; 1,048,576 slots, a fresh 40 MB to touch, cost a depth-9 search 0.1 s)."""
+
+
+def value_table_limit() -> int:
+    """The transposition table's limit (never above ``TABLE_LIMIT``, which tests lower)."""
+    return min(TABLE_LIMIT, VALUE_TABLE_LIMIT)
 
 
 class _Context:
@@ -348,6 +426,8 @@ class _Context:
         self.final_value = make_final_value(geo)
         self.eval_cache: dict[int, int] = {}
         self.best_moves: dict[int, int] = {}
+        # The transposition table: position -> (depth, value, bound, tree node that stored it).
+        self.table: dict[int, Entry] | None = {} if settings.table else None
         self.killers = [-1] * (rules.cells + 2)  # per ply: the last move that caused a cutoff
         self.key_shift = geo.height * rules.cols
         self.orders, self.ordered = _move_order_maker(geo, order)
@@ -424,8 +504,9 @@ def search(
     order: MoveOrder = MoveOrder.BEST_FIRST,
     noise: int = 0,
     seed: int = 0,
+    table: bool = False,
 ) -> SearchResult:
-    """Choose a move for the side to move by depth-limited minimax.
+    """Choose a move for the side to move by depth-limited minimax (``table``: see above).
 
     Args:
         grid: the position (``int8``, row 0 at the top, 1 = MAX, -1 = MIN, 0 = empty).
@@ -449,6 +530,7 @@ def search(
         noise: leaf values get seeded noise in [-noise, noise] (a beginner's rough
             judgement); wins, losses and forced leaves stay exact.
         seed: seeds the noise (the same seed and position give the same move).
+        table: the transposition table (the same value and move, fewer nodes; ``stats.table``).
 
     Returns:
         A ``SearchResult``; ``move`` is None when the game is already over.
@@ -472,10 +554,10 @@ def search(
     passes = _Deepening(time_limit, node_limit=node_limit, should_stop=should_stop, on_progress=on_progress)
     over = game_over_value(geo, first, second)
     if over is not None:
-        stats = SearchStats(0, 0, 0, 0, time.perf_counter() - passes.started, 0)
+        stats = SearchStats(0, 0, 0, 0, time.perf_counter() - passes.started, 0)  # nothing searched, no table
         return SearchResult(None, over, (), {}, stats, pruning)
     depths = range(1 if iterative else depth, depth + 1)
-    settings = PassSettings(pruning=pruning, order=order, noise=noise, context_seed=hash((seed, first, second)))
+    settings = PassSettings(pruning, order, noise, hash((seed, first, second)), table)
     one_pass = (
         _compiled(passes, rules, (first, second, to_move), depth=depth, settings=settings) if use_compiled else None
     )
@@ -559,6 +641,7 @@ def _compiled(
         deadline=passes.deadline,
         on_progress=report if on_progress is not None else None,
         table=TABLE_LIMIT,
+        values=value_table_limit(),
     )
     compiled = search_kernel.compiled_passes(
         rules, position, depth=depth, settings=settings, node_limit=passes.node_limit, limits=limits
@@ -608,6 +691,8 @@ class _Deepening:
             ctx.eval_cache.clear()
         if ctx is not None and len(ctx.best_moves) > TABLE_LIMIT:
             ctx.best_moves.clear()
+        if ctx is not None and ctx.table is not None and len(ctx.table) > value_table_limit():
+            ctx.table.clear()
         now = time.perf_counter()
         best, deadline, node_limit = self.best, self.deadline, self.node_limit
         if best is not None and (
@@ -681,11 +766,13 @@ def _one_pass(
     else:
         value = one.minimize(first, second, depth, 0, -INF, INF, root)
     nodes, leaves, cutoffs = one.counts()
+    table = one.table_counts()
     tree = None
     if recorder is not None:
-        tree = SearchTree(recorder.data, ctx.geo.rules, grid.copy(), to_move, depth, ctx.pruning)
+        hits = recorder.table_hits if ctx.table is not None else None
+        tree = SearchTree(recorder.data, ctx.geo.rules, grid.copy(), to_move, depth, ctx.pruning, table_hits=hits)
     pv = one.pv[0]
-    stats = SearchStats(depth, nodes, leaves, cutoffs, time.perf_counter() - started, done_nodes + nodes)
+    stats = SearchStats(depth, nodes, leaves, cutoffs, time.perf_counter() - started, done_nodes + nodes, table)
     # A forced result inside the horizon: deeper passes cannot change it.
     proven = is_win_value(value) and plies_to_end(value) <= depth
     move = pv[0] if pv else None

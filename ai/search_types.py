@@ -38,6 +38,7 @@ class PassSettings:
     order: MoveOrder  # how each node orders its moves
     noise: int  # leaf values blurred by up to this much (0: exact judgement)
     context_seed: int  # the noise's seed: the caller's seed mixed with the root position
+    table: bool = False  # the transposition table: positions met again answered from it
 
 
 class SearchCancelled(Exception):
@@ -50,6 +51,25 @@ class OutOfTime(Exception):
 
 
 @dataclass(frozen=True)
+class TableStats:
+    """What the transposition table did in a pass (``ai.search``, "The transposition table").
+
+    ``probes``: positions looked up (every inner position below the root); ``hits``:
+    positions answered from the table, their subtree not searched again; ``cutoffs``: the
+    hits answered by a stored bound alone (the bound lay outside the window), the rest
+    were exact values; ``stores``: results written.  ``hits <= probes`` always."""
+
+    probes: int
+    hits: int
+    stores: int
+    cutoffs: int
+
+    def as_dict(self) -> dict[str, int]:
+        """``{"probes", "hits", "stores", "cutoffs"}``: what ``analyze --json`` writes."""
+        return {"probes": self.probes, "hits": self.hits, "stores": self.stores, "cutoffs": self.cutoffs}
+
+
+@dataclass(frozen=True)
 class SearchStats:
     """What a search cost.  ``nodes`` counts positions below the root of the last pass."""
 
@@ -59,6 +79,7 @@ class SearchStats:
     cutoffs: int
     seconds: float
     total_nodes: int  # all iterative-deepening passes together
+    table: TableStats | None = None  # the last pass's transposition table; None when it was off
 
     @property
     def nodes_per_second(self) -> float:

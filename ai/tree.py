@@ -7,6 +7,11 @@ subtree of node ``n`` is the index range ``[n, end(n))`` and its first child, if
 
 Past the node budget the search keeps counting but stops storing: each stored node
 knows how many nodes its subtree really had, so the difference was counted, not stored.
+
+With the transposition table on, a node answered from the table is a leaf of reason
+``LeafReason.TABLE``; what answered it (the node that stored the entry, its depth and
+bound) is kept beside the flat array in ``SearchTree.table_hits`` (hits are few), so the
+nodes marked "from the table" are exactly the table's hits.
 """
 
 from __future__ import annotations
@@ -119,6 +124,27 @@ class LeafReason(enum.IntEnum):
     DEPTH = 1  # the depth limit: valued by the heuristic
     WIN = 2  # the move into it completed a line
     FULL = 3  # the board is full
+    TABLE = 4  # answered from the transposition table: its subtree was searched before
+
+
+@dataclass(frozen=True)
+class TableHit:
+    """What answered a node from the transposition table: the stored entry.
+
+    ``entry``: the node whose search stored it (its index in the same tree; -1 if that
+    node was past the budget); ``depth``: the plies the stored search looked ahead (the
+    same as this node's: an entry only answers a search to its own depth); ``bound``:
+    EXACT answered the value outright, LOWER / UPPER were a table cutoff (the stored bound
+    alone lay outside this node's window)."""
+
+    entry: int
+    depth: int
+    bound: BoundKind
+
+    @property
+    def is_cutoff(self) -> bool:
+        """Whether the table cut this node off by a bound (not an exact value)."""
+        return self.bound is not BoundKind.EXACT
 
 
 @dataclass
@@ -130,6 +156,15 @@ class TreeRecorder:
     def __post_init__(self) -> None:
         self.data = array("i")
         self.stored = 0
+        self.table_hits: dict[int, TableHit] = {}
+
+    def table_hit(
+        self, parent: int, move: int, ply: int, is_max: bool, alpha: int, beta: int, value: int, hit: TableHit
+    ) -> None:
+        """Store a node answered from the transposition table (a leaf of reason TABLE)."""
+        if self.stored < self.budget:
+            self.table_hits[self.stored] = hit
+        self.leaf(parent, move, ply, is_max, alpha, beta, value, LeafReason.TABLE)
 
     def open(self, parent: int, move: int, ply: int, is_max: bool, alpha: int, beta: int, nodes: int) -> int:
         """Store a node as it is entered; return its index, or -1 past the budget."""
@@ -179,13 +214,30 @@ class TreeRecorder:
 class SearchTree:
     """What one search pass explored: the root position and every stored node."""
 
-    def __init__(self, data: array[int], rules: Rules, grid: np.ndarray, to_move: int, depth: int, pruning: bool):
+    def __init__(
+        self,
+        data: array[int],
+        rules: Rules,
+        grid: np.ndarray,
+        to_move: int,
+        depth: int,
+        pruning: bool,
+        *,
+        table_hits: dict[int, TableHit] | None = None,
+    ):
+        """``table_hits``: the nodes answered from the transposition table (None: it was off)."""
         self.data = data
         self.rules = rules
         self.grid = grid
         self.to_move = to_move
         self.depth = depth
         self.pruning = pruning
+        self.table_hits = table_hits
+
+    @property
+    def table(self) -> bool:
+        """Whether the search ran with the transposition table."""
+        return self.table_hits is not None
 
     def __len__(self) -> int:
         return len(self.data) // FIELDS
@@ -318,8 +370,17 @@ class Node:
         return MAX if self.is_max else MIN
 
     @property
+    def table_hit(self) -> TableHit | None:
+        """The stored entry that answered this node, or None (searched, or a plain leaf)."""
+        hits = self.tree.table_hits
+        return hits.get(self.index) if hits else None
+
+    @property
     def bound(self) -> BoundKind:
         """Whether ``value`` is exact or only a bound (see ``BoundKind``)."""
+        hit = self.table_hit
+        if hit is not None:
+            return hit.bound
         return BoundKind.of(self.value, self.alpha_in, self.beta_in, pruning=self.tree.pruning, exact_leaf=self.is_leaf)
 
     @property
@@ -444,6 +505,10 @@ def format_tree(tree: SearchTree, max_depth: int | None = None) -> str:
             text += f" [a={fmt_tree_value(node.alpha_in)}, b={fmt_tree_value(node.beta_in)}]"
         if node.is_leaf:
             text += f" leaf:{node.leaf_reason.name.lower()}"
+        hit = node.table_hit
+        if hit is not None:  # which stored entry answered it: the node that stored it, its depth, its bound
+            text += f" (entry of node {hit.entry}, depth {hit.depth}, {hit.bound.value}"
+            text += ", table cutoff)" if hit.is_cutoff else ")"
         if node.pruned_count:
             pruned = " ".join(format_move(m, rules) for m in node.pruned_moves())
             text += f" cutoff: {node.cutoff_reason()} (pruned {pruned})"

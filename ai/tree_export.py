@@ -1,7 +1,8 @@
 """Trees you can take away: a recorded search written as JSON or as Graphviz DOT.
 
 JSON holds every stored node (id, parent, move, side, value, bound kind, the alpha/beta
-window it was searched with, ply, leaf reason, the moves a cutoff left unsearched);
+window it was searched with, ply, leaf reason, the moves a cutoff left unsearched, and
+for a node answered from the transposition table its entry: ``table``);
 ``search_nodes`` is the count the search itself reports (the root is not counted, so a
 complete tree stores ``search_nodes + 1`` nodes).  DOT draws MAX as a triangle pointing
 up and MIN pointing down, as the overlay does, a node's pruned moves as one dashed edge to
@@ -17,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ai.tree import LeafReason, SearchTree
+from ai.tree import LeafReason, SearchTree, TableHit
 from game.notation import format_move
 from game.regular_file import atomic_writer
 
@@ -27,6 +28,7 @@ LEAF_WORDS = {
     LeafReason.DEPTH: "depth limit",
     LeafReason.WIN: "won",
     LeafReason.FULL: "full board",
+    LeafReason.TABLE: "from the table",
     LeafReason.NONE: "",
 }
 """Why a leaf is a leaf, in the picture's words."""
@@ -49,6 +51,7 @@ def tree_json(tree: SearchTree) -> tuple[dict[str, Any], Iterator[dict[str, Any]
         "rules": rules.describe(),
         "depth": tree.depth,
         "pruning": tree.pruning,
+        "table": tree.table,
         "to_move": "MAX" if tree.root.is_max else "MIN",
         "search_nodes": tree.counted - 1,
         "stored_nodes": len(tree),
@@ -71,9 +74,18 @@ def tree_json(tree: SearchTree) -> tuple[dict[str, Any], Iterator[dict[str, Any]
                 "depth": node.ply,
                 "leaf": None if reason is LeafReason.NONE else reason.name.lower(),
                 "pruned": [format_move(move, rules) for move in node.pruned_moves()],
+                "table": _table_hit_json(node.table_hit),
             }
 
     return head, nodes()
+
+
+def _table_hit_json(hit: TableHit | None) -> dict[str, Any] | None:
+    """A node answered from the transposition table: the node that stored the entry, its
+    depth, its bound and whether it was a table cutoff; None for a node searched or valued."""
+    if hit is None:
+        return None
+    return {"entry": hit.entry, "depth": hit.depth, "bound": hit.bound.value, "cutoff": hit.is_cutoff}
 
 
 def dot_quote(text: str) -> str:

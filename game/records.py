@@ -167,9 +167,30 @@ class GameRecord:
         }
 
 
+class Unfinished(str, enum.Enum):
+    """The kinds of unfinished game, each kept apart: a window keeps one of each (a game
+    against the computer left for a network game stays where it was)."""
+
+    COMPUTER = "computer"  # a person against the computer
+    TWO_PLAYERS = "human"  # two people at one screen
+    DEMO = "demo"  # computer against computer
+    NETWORK = "network"  # over the network (its settings say how to go on: ``game.net.comeback``)
+
+    @classmethod
+    def of_settings(cls, settings: Mapping[str, Any]) -> Unfinished:
+        """The kind a row's settings name (rows kept before kinds were kept apart)."""
+        if settings.get("network"):
+            return cls.NETWORK
+        try:
+            return cls(settings.get("opponent", cls.COMPUTER.value))
+        except ValueError:
+            return cls.COMPUTER
+
+
 @dataclass(frozen=True)
 class InProgress:
-    """A game being played when its window last stopped; ``slot`` is that window's row."""
+    """A game being played when its window last stopped; ``slot`` is its row (the window's
+    own, and its ``kind``)."""
 
     saved_at: float
     rules: Rules
@@ -178,6 +199,7 @@ class InProgress:
     moves: tuple[int, ...]
     settings: dict[str, Any]
     slot: str = ""
+    kind: Unfinished = Unfinished.COMPUTER
 
 
 # -- the checks -------------------------------------------------------------------------

@@ -41,11 +41,11 @@ import pygame
 from ai.levels import PRESETS, Level
 from game.app.loop import App
 from game.app.memory import peak_rss_mb, rss_mb
-from game.app.navigation import OpenNetwork
+from game.app.navigation import HostGame
 from game.app.scenes.analysis import AnalysisScene
 from game.app.scenes.explorer import ExplorerScene
 from game.app.scenes.game_over import GameOverScene
-from game.app.scenes.network import NetworkScene
+from game.app.scenes.network_table import NetworkTableScene
 from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.puzzles import PuzzlesScene
@@ -236,24 +236,24 @@ def network_game(app: App, tour: Tour) -> None:
     127.0.0.1, a joiner (the real client, ``game.net.client``, on a real socket) joins;
     the host plays column 1 four times, the joiner column 2 between: the host's line ends
     it and the window keeps the game in the archive."""
-    app.push(OpenNetwork(host=HostSettings(code=NETWORK_CODE, name="Alice", address="127.0.0.1", port=0)))
+    app.push(HostGame(HostSettings(code=NETWORK_CODE, name="Alice", address="127.0.0.1", port=0)))
     tour.frames(2)
-    scene = tour.top(NetworkScene)
-    tour.until(lambda: scene.host is not None, "the network host")
-    assert scene.host is not None
-    joiner = Client(*scene.host.where, NETWORK_CODE, "Bob")
+    game = tour.top(NetworkTableScene).game
+    tour.until(lambda: game.host is not None, "the network host")
+    assert game.host is not None
+    joiner = Client(*game.host.where, NETWORK_CODE, "Bob")
     joiner.start()
     try:
         for _move in range(3):
-            tour.until(lambda: scene.table is not None and scene.to_play, "the host's turn")
-            assert scene.table is not None
-            ply = scene.table.board.ply
+            tour.until(lambda: game.table is not None and game.to_play, "the host's turn")
+            assert game.table is not None
+            ply = game.table.board.ply
             tour.key(pygame.K_1)
-            tour.until(lambda: scene.table is not None and scene.table.board.ply > ply, "the host's move")
+            tour.until(lambda: game.table is not None and game.table.board.ply > ply, "the host's move")
             joiner.play(1, ply + 1)
-        tour.until(lambda: scene.to_play, "the joiner's move")
+        tour.until(lambda: game.to_play, "the joiner's move")
         tour.key(pygame.K_1)
-        tour.until(lambda: scene.kept, "the network game kept")
+        tour.until(lambda: game.kept, "the network game kept")
     finally:
         joiner.close()
 

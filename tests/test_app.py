@@ -930,6 +930,32 @@ def test_level_select_offers_every_preset_and_the_move_order(app):
     assert level.order is not MoveOrder.BEST_FIRST and not level.perfect and level.noise == 0
 
 
+def test_level_select_switches_the_transposition_table_beside_pruning_and_order(app):
+    from ai.levels import PRESETS
+    from ai.player import choose_move
+    from game.app.settings import read_settings
+    from game.board import Board
+
+    app.stack.push(LevelSelectScene())
+    step(app, 2)
+    scene = app.stack.top
+    click(app, next(b for b in scene.presets if b.label == "Medium").rect.center)
+    rows = scene.selectors
+    assert rows.index(scene.table) == rows.index(scene.order) + 1 and scene.table.value is False
+    click(app, scene.table.arrow_rects()[1].center)
+    level = app.settings.level
+    assert level.table and (level.depth, level.pruning, level.order) == (6, True, PRESETS["Medium"].order)
+    assert read_settings(app.settings_path).settings.level == level  # kept
+    shown = " ".join(text for text, _ in drawn_texts(app))
+    assert "Transposition table on:" in shown
+    board = Board.from_moves("4453")
+    with_table = choose_move(level, board.grid, board.rules, board.to_move)
+    plain = choose_move(PRESETS["Medium"], board.grid, board.rules, board.to_move)
+    assert with_table.result.stats.table is not None and plain.result.stats.table is None
+    assert (with_table.move, with_table.value) == (plain.move, plain.value)
+    assert with_table.result.stats.nodes < plain.result.stats.nodes
+
+
 def test_perfect_level_says_the_game_is_won_from_the_first_move(app):
     from ai.levels import PRESETS
 
@@ -1017,7 +1043,7 @@ def test_perfect_hides_the_search_rows_that_do_not_apply(app):
     click(app, scene.depth.arrow_rects()[1].center)  # where a hidden row's arrow was: nothing
     assert app.settings.level == PRESETS["Perfect"]
     click(app, next(b for b in scene.presets if b.label == "Hard").rect.center)
-    assert scene.selectors == [scene.playouts, scene.depth, scene.pruning, scene.order, scene.budget]
+    assert scene.selectors == [scene.playouts, scene.depth, scene.pruning, scene.order, scene.table, scene.budget]
     press(app, pygame.K_RETURN, frames=2)
     assert app.stack.top.level_line() == "Hard: depth 8, alpha-beta on, solves the last 26"
 
@@ -1034,7 +1060,7 @@ def test_perfect_off_the_standard_board_shows_the_expert_rows_it_plays(app):
     step(app, 2)
     scene = app.stack.top
     click(app, next(b for b in scene.presets if b.label == "Perfect").rect.center)
-    assert scene.selectors == [scene.playouts, scene.depth, scene.pruning, scene.order, scene.budget]
+    assert scene.selectors == [scene.playouts, scene.depth, scene.pruning, scene.order, scene.table, scene.budget]
     assert (scene.depth.value, scene.budget.value) == (MAX_DEPTH, EXPERT_SEARCH_NODES)
     assert app.settings.level == PRESETS["Perfect"]
     click(app, scene.pruning.arrow_rects()[1].center)

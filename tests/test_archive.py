@@ -17,8 +17,9 @@ import pytest
 from game.archive.database import FILE_NAME, MIGRATIONS, SCHEMA_VERSION
 from game.archive.recovery import read_recovery_file, recovery_files
 from game.archive.store import Archive
+from game.archive.windows import row_slot
 from game.board import Board
-from game.records import HUMAN, DamagedGame, GameResult
+from game.records import HUMAN, DamagedGame, GameResult, Unfinished, rules_to_text
 from game.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,8 +88,50 @@ def test_the_game_in_progress_is_kept_until_the_game_ends(tmp_path):
     assert kept is not None and kept.moves == (3, 3, 4) and kept.second == "Easy"
     assert kept.settings == {"opponent": "computer"}
     assert again.take_in_progress(kept)  # resumed in this window
-    add(again, "4455667", GameResult.FIRST)  # and played to the end
+    add(again, "4455667", GameResult.FIRST, kind=Unfinished.COMPUTER)  # and played to the end
     assert again.in_progress() is None
+
+
+def test_each_kind_of_unfinished_game_is_kept_apart(tmp_path):
+    """Issue 52: a network game left unfinished replaced the unfinished game against
+    Perfect.  A window keeps one of each kind; finishing one forgets that one only."""
+    archive = Archive.open(tmp_path)
+    archive.save_in_progress(Rules(), [3, 3, 4], first=HUMAN, second="Perfect", settings={"opponent": "computer"})
+    archive.save_in_progress(
+        Rules(), [3, 2], first="Alice", second="Bob", settings={"network": True}, kind=Unfinished.NETWORK
+    )
+    archive.save_in_progress(Rules(), [0], first=HUMAN, second=HUMAN, kind=Unfinished.TWO_PLAYERS)
+    kinds = {kept.kind: kept.moves for kept in archive.unfinished_games()}
+    assert kinds == {Unfinished.COMPUTER: (3, 3, 4), Unfinished.NETWORK: (3, 2), Unfinished.TWO_PLAYERS: (0,)}
+    add(archive, "4455667", GameResult.FIRST, kind=Unfinished.NETWORK)  # the network game ended
+    assert {kept.kind for kept in archive.unfinished_games()} == {Unfinished.COMPUTER, Unfinished.TWO_PLAYERS}
+    archive.connection.close()  # a crash: the next window is offered both, and takes each over apart
+    again = Archive.open(tmp_path)
+    left = again.unfinished_games()
+    assert [kept.kind for kept in left] == [Unfinished.TWO_PLAYERS, Unfinished.COMPUTER]  # newest first
+    for kept in left:
+        assert again.take_in_progress(kept)
+    assert {(kept.kind, kept.moves) for kept in again.unfinished_games()} == {
+        (Unfinished.COMPUTER, (3, 3, 4)),
+        (Unfinished.TWO_PLAYERS, (0,)),
+    }
+    assert all(kept.slot.startswith(again.slot) for kept in again.unfinished_games())
+
+
+def test_an_unfinished_game_kept_before_kinds_were_apart_is_still_offered(tmp_path):
+    """A row of the version before (the window's slot alone) is read, its kind from its
+    settings, and taken over into its kind's row."""
+    archive = Archive.open(tmp_path)
+    archive.connection.execute(
+        "INSERT INTO in_progress (slot, owner, saved_at, rules, first, second, moves, settings)"
+        " VALUES ('0123abcd', NULL, 5.0, ?, 'Alice', 'Bob', '43', ?)",
+        (rules_to_text(Rules()), json.dumps({"opponent": "human", "network": True})),
+    )
+    (kept,) = archive.unfinished_games()
+    assert kept.kind is Unfinished.NETWORK and kept.moves == (3, 2)
+    assert archive.take_in_progress(kept)
+    (mine,) = archive.unfinished_games()
+    assert mine.kind is Unfinished.NETWORK and mine.slot == f"{archive.slot}/network"
 
 
 def test_an_old_schema_is_migrated_and_keeps_its_games(tmp_path):
@@ -594,8 +637,8 @@ def test_each_window_keeps_its_own_game_in_progress_and_both_can_be_resumed(tmp_
     assert first is not None and first.moves in ((3, 3, 3), (0, 1, 2, 3))
     assert archive.take_in_progress(first)  # resumed here: its row is this window's now
     mine = archive.in_progress()
-    assert mine is not None and mine.moves == first.moves and mine.slot == archive.slot
-    archive.add_game(first.rules, first.moves, GameResult.DRAW, first=HUMAN, second="Easy")  # played to the end
+    assert mine is not None and mine.moves == first.moves and mine.slot == row_slot(archive.slot, first.kind)
+    archive.add_game(first.rules, first.moves, GameResult.DRAW, first=HUMAN, second="Easy", kind=first.kind)
     second = archive.in_progress()  # the game finished: the other crashed window's game is next
     assert second is not None and {first.moves, second.moves} == {(3, 3, 3), (0, 1, 2, 3)}
     third = Archive.open(tmp_path).in_progress()  # and a third window sees it too

@@ -12,6 +12,7 @@ import pytest
 
 from ai.levels import Level
 from ai.search import search
+from game.app.scenes.explorer import explorer_layout
 from game.app.scenes.game_over import GameOverScene
 from game.app.scenes.help import HowToPlayScene
 from game.app.scenes.level_select import LevelSelectScene
@@ -249,3 +250,57 @@ def test_no_text_of_the_tree_overlay_or_the_board_stays_small_at_200(make_app, s
     rects = [rect for text, rect in drawn if text in notes or any(text in note.split() for note in notes)]
     assert not [(a, b) for i, a in enumerate(rects) for b in rects[i + 1 :] if a.colliderect(b)]
     assert not [p for p in measure(app) if p.startswith("cut: ")]
+
+
+def test_the_explorers_footnote_pages_at_200_and_nothing_of_it_is_lost(make_app):
+    """Issue 52: at 200 % the opening explorer's footnote was cut, with no way to page."""
+    from game.app.scenes.explorer import TABLE_KEY, ExplorerScene
+
+    app = make_app((1024, 720))
+    app.settings.ui_scale, app.theme.scale = 200, 2.0
+    explorer = ExplorerScene([3, 3])
+    app.stack.reset(explorer)
+    assert wait_until(app, lambda: explorer.scores is not None, 60)
+    pages = explorer.footnote(explorer_layout((1024, 720), app.theme))
+    assert len(pages) > 1 and pages[0][-1] == f"PgDn/PgUp: more (1/{len(pages)})"
+    seen = []
+    for number in range(len(pages)):
+        drawn = [text for text, _rect in drawn_texts(app)]
+        page = pages[number][:-1]
+        assert all(line in drawn for line in page)
+        seen += page
+        press(app, pygame.K_PAGEDOWN)
+    assert " ".join(seen) == _(TABLE_KEY)
+    press(app, pygame.K_PAGEUP)
+    assert explorer.note_page == len(pages) - 2
+
+
+@pytest.mark.parametrize("language", ["en", "de", "es"])
+def test_the_analysis_boards_badges_keep_their_words_on_the_badge_at_200(make_app, language):
+    """Issue 52: at 200 % the analysis board's score badges overflowed ("pierde" ran into
+    the badge's round ends and to the next badge's edge)."""
+    from game.app.board_view import inner_width
+    from game.app.scenes.analysis import AnalysisScene
+    from game.i18n import set_language
+
+    app = make_app((800, 600))
+    app.settings.ui_scale, app.theme.scale = 200, 2.0
+    analysis = AnalysisScene(Board.from_moves("4453"))
+    app.stack.reset(analysis)
+    set_language(language)
+    try:
+        assert wait_until(app, lambda: analysis.scores is not None, 60)
+        step(app)
+        texts = drawn_texts(app)
+        board = max(app.theme.controls, key=lambda rect: rect.width * rect.height)  # the board, framed
+        badges = [rect for rect in app.theme.controls if rect.bottom <= board.top and 30 < rect.width < 80]
+        assert len(badges) == 7
+        for badge in badges:
+            inside = [rect for _text, rect in texts if badge.contains(rect)]
+            assert inside, badge
+            for rect in inside:
+                assert rect.width <= inner_width(badge), (badge, rect)
+        for left, right in zip(badges, badges[1:]):
+            assert left.right < right.left  # apart
+    finally:
+        set_language("en")

@@ -493,3 +493,20 @@ def test_a_verdict_cache_that_is_not_a_small_file_is_ignored_not_waited_on(tmp_p
     proc = _run(tmp_path / "site", tmp_path / "cache", "solve", stdin=LINES_11[0] + "\n", timeout=120)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     assert proc.stdout.split() == [LINES_11[0], str(_solved(LINES_11[:1])[LINES_11[0]])]
+
+
+def test_the_verdicts_live_under_the_programs_one_name_and_the_old_folder_is_read(tmp_path, monkeypatch):
+    """Issue 52: the cache folder was named "connect-four", every other folder "connect4"."""
+    import json
+
+    from ai import book
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert book.cache_folder() == tmp_path / "connect4"
+    old = tmp_path / "connect-four" / book.CHECKS_FILE
+    old.parent.mkdir()
+    old.write_text(json.dumps({"a book": "ok"}))
+    assert book._read_verdicts() == {"a book": "ok"}  # kept before the rename: still read
+    book._store_verdict("another", "ok")
+    assert json.loads((tmp_path / "connect4" / book.CHECKS_FILE).read_text()) == {"a book": "ok", "another": "ok"}
+    assert old.exists()  # not ours to delete

@@ -19,7 +19,7 @@ from game.app.tree.practice_scene import PracticeScene
 from game.app.tree.scene import TreeScene
 from game.archive.course_progress import course_progress
 from game.board import Board
-from game.learn.course import LESSONS, Tool
+from game.learn.course import LESSONS, Tool, option_keys
 from tests.test_i18n_layout import LANGUAGES, english_again, speak, whole_and_apart  # noqa: F401 (a fixture)
 from tests.ui import click, drawn_texts, press, step, wait_until
 
@@ -48,6 +48,12 @@ def open_course(app) -> CourseScene:
     return course
 
 
+def answer_key(course: CourseScene, index: int) -> int:
+    """The key shown on option ``index`` of the course's exercise, as pygame names it."""
+    assert course.lesson is not None
+    return pygame.key.key_code(option_keys(course.lesson.exercise)[index].lower())
+
+
 def shown(app) -> str:
     return " ".join(text for text, _rect in drawn_texts(app))
 
@@ -63,7 +69,7 @@ def test_every_lesson_opens_its_pages_and_checks_its_exercise(app):
             press(app, pygame.K_RIGHT)
         assert course.on_exercise and "Exercise" in shown(app)
         wrong = next(i for i in range(len(item.exercise.options)) if i not in item.exercise.right)
-        press(app, pygame.K_1 + wrong)
+        press(app, answer_key(course, wrong))
         assert course.verdict is not None and not course.verdict.right
         assert "Not yet" in shown(app)
         first_words = course.verdict.detail.split()[0]
@@ -76,6 +82,48 @@ def test_every_lesson_opens_its_pages_and_checks_its_exercise(app):
     assert f"{len(LESSONS)} of {len(LESSONS)} lessons solved" in shown(app)
     progress = course_progress(app.archive)
     assert all(progress[item.key].solved and progress[item.key].attempts == 2 for item in LESSONS)
+
+
+def test_the_key_shown_on_an_option_is_the_key_that_answers_it(app):
+    """Issue 52: lesson 2's answers 0-4 were on keys 1-5, so pressing 2 answered "1"."""
+    course = open_course(app)
+    press(app, pygame.K_2)
+    for _page in course.lesson.pages:
+        press(app, pygame.K_RIGHT)
+    buttons = course.option_buttons(app.screen.get_size())
+    assert [(b.label, b.key_hint) for b in buttons] == [(str(n), str(n)) for n in range(5)]
+    assert "0..4 answer" in shown(app)
+    press(app, pygame.K_1)
+    assert course.verdict is not None and not course.verdict.right and course.chosen == 1
+    press(app, pygame.K_2)  # two leaves are cut: 2 is the answer, on key 2
+    assert course.verdict.right and course.chosen == 2
+    press(app, pygame.K_ESCAPE)
+    press(app, pygame.K_1)  # lesson 1: 2, 3, 8, 12, 14 cannot all be keys: letters, shown on them
+    for _page in course.lesson.pages:
+        press(app, pygame.K_RIGHT)
+    buttons = course.option_buttons(app.screen.get_size())
+    assert [b.key_hint for b in buttons] == ["A", "B", "C", "D", "E"] and buttons[1].label == "3"
+    assert "A..E answer" in shown(app)
+    press(app, pygame.K_3)  # no option is on key 3
+    assert course.verdict is None
+    press(app, pygame.K_b)
+    assert course.verdict is not None and course.verdict.right
+
+
+def test_lesson_two_says_its_small_tree_is_not_the_boards(app):
+    open_course(app)
+    press(app, pygame.K_2)
+    assert "An example tree, not this board's" in shown(app)
+
+
+def test_the_practice_of_lesson_two_names_the_keys_of_its_values(app):
+    """Issue 52: the practice showed "+F" and "-F" with no word on how to type them."""
+    open_course(app)
+    press(app, pygame.K_2)
+    press(app, pygame.K_o)
+    assert wait_until(app, lambda: isinstance(app.stack.top, PracticeScene) and app.stack.top.practice, 120)
+    said = shown(app)
+    assert "+F" in said and "+F or -F (the F key)" in said and "(the W key)" in said
 
 
 def test_the_hint_is_shown_on_the_exercise_page(app):

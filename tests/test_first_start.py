@@ -36,6 +36,7 @@ def test_the_plan_names_every_requirement_with_its_size():
     plan = main.install_plan(names)
     for name in ("pygame-ce", "numpy", "bitbully-databases", "numba, llvmlite", "zeroconf"):
         assert name in plan
+    assert plan.count("llvmlite") == 1  # issue 52: it had a line of its own too, under numba's
     download = sum(main.PACKAGES[name][1] for name in names)
     disk = sum(main.PACKAGES[name][2] for name in names)
     assert f"about {download} MB to download and {disk} MB on disk" in plan

@@ -258,10 +258,16 @@ def test_analyze_json_says_the_search_in_one_object():
     assert ran.returncode == 0, ran.stderr
     data = json.loads(ran.stdout)
     board = Board.from_moves("4453")
-    result = search(board.grid, board.rules, 4, to_move=board.to_move)
+    result = search(board.grid, board.rules, 4, to_move=board.to_move, table=True)  # analyze's default: the table on
     assert data["search"] == "minimax" and data["move"] == str(result.move + 1) and data["value"] == result.value
     assert data["depth"] == 4 and data["nodes"] == result.stats.total_nodes and data["pruning"] is True
-    assert data["table"] is None and data["seconds"] >= 0 and data["moves"] == "4453"
+    assert data["table"] == result.stats.table.as_dict() and data["seconds"] >= 0 and data["moves"] == "4453"
+    assert set(data["table"]) == {"probes", "hits", "stores", "cutoffs"}
+    assert 0 < data["table"]["hits"] <= data["table"]["probes"]
+    without = json.loads(run_cli("analyze", "4453", "--json", "--depth", "4", "--no-table").stdout)
+    assert without["table"] is None and (without["move"], without["value"]) == (data["move"], data["value"])
+    assert without["nodes"] == search(board.grid, board.rules, 4, to_move=board.to_move).stats.total_nodes
+    assert without["nodes"] > data["nodes"]
     exact = column_scores(board.grid, board.rules, board.to_move)
     assert data["exact"] == {str(col + 1): score.score(board.to_move, board.grid) for col, score in exact.items()}
     unpruned = json.loads(run_cli("analyze", "4453", "--json", "--depth", "4", "--no-pruning").stdout)
@@ -278,6 +284,8 @@ def test_analyze_json_with_mcts_gives_each_childs_visits_and_mean_and_the_proof(
     assert [(c["move"], c["visits"], c["mean"]) for c in data["children"]] == [
         (str(c.move + 1), c.visits, round(c.mean, 6)) for c in found.root_children
     ]
+    refused = run_cli("analyze", "11223", "--mcts", "300", "--no-table")  # minimax's switch: no table in MCTS
+    assert_clean_error(refused, "--no-table")
     proved = json.loads(
         run_cli(
             "analyze", "2252576253462244111563365343671351441", "--mcts", "200000", "--mcts-solver", "--json"

@@ -14,8 +14,9 @@ import pygame
 import pytest
 import zeroconf
 
-from game.app.navigation import OpenNetwork
-from game.app.scenes.network import NetworkScene
+from game.app.navigation import OpenJoinForm
+from game.app.scenes.network_form import JoinFormScene
+from game.app.scenes.network_table import NetworkTableScene
 from game.net.discovery import SERVICE, Announcement, browse
 from game.net.host import GameHost, HostSettings
 from game.net.protocol import MAX_NAME_CHARS
@@ -97,21 +98,23 @@ def test_the_join_form_lists_a_game_announced_on_the_network(app):
     announcement = Announcement("Alice", where[1], ["127.0.0.1"], "6x7, connect 4").start()
     try:
         assert announcement.ready.wait(15) and announcement.note is None
-        app.push(OpenNetwork())
+        app.push(OpenJoinForm())
         step(app, 2)
-        scene = app.stack.top
-        assert isinstance(scene, NetworkScene)
-        app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_j, mod=0, unicode="j", scancode=0)], FRAME)
-        assert wait_until(app, lambda: not scene.form.searching, 30)
-        targets = [game.target for game in scene.form.found]  # other tests may host games too
+        form = app.stack.top
+        assert isinstance(form, JoinFormScene)
+        assert wait_until(app, lambda: not form.searching, 30)
+        targets = [game.target for game in form.found]  # other tests may host games too
         assert f"127.0.0.1:{where[1]}" in targets
-        rect = scene.form.found_rects(pygame.display.get_surface().get_size())[targets.index(f"127.0.0.1:{where[1]}")]
+        rect = form.found_rects(pygame.display.get_surface().get_size())[targets.index(f"127.0.0.1:{where[1]}")]
         click(app, rect.center)
-        assert scene.form.fields["address"] == f"127.0.0.1:{where[1]}" and scene.form.focus == "code"
+        assert form.fields["address"] == f"127.0.0.1:{where[1]}" and form.focus == "code"
         for char in "oak reef":
             app.step([pygame.event.Event(pygame.KEYDOWN, key=0, mod=0, unicode=char, scancode=0)], FRAME)
         app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)], FRAME)
-        assert wait_until(app, lambda: scene.table is not None and len(scene.table.names) == 2, 20)
+        step(app)
+        table = app.stack.top
+        assert isinstance(table, NetworkTableScene)
+        assert wait_until(app, lambda: table.game.table is not None and len(table.game.table.names) == 2, 20)
     finally:
         announcement.close()
         host.close()

@@ -72,6 +72,16 @@ def test_review_sentences():
     assert turning_points_line(review) == "Turning points: 3 (P1 blunder), 4 (P2 blunder)"
 
 
+def test_the_review_says_how_many_turning_points_the_graph_marks():
+    """Issue 52: the review named 3 turning points while its graph marked 4."""
+    review = review_board(Board.from_moves("363767665174"))
+    marked = [m.ply for m in review.moves if not m.move_class.keeps_outcome]
+    assert len(marked) == 4 and len(review.turning_points) == 3
+    line = turning_points_line(review)
+    assert line.startswith("Turning points, the worst 3 of the 4 marked: ")
+    assert line.count("(P") == 3
+
+
 @pytest.mark.parametrize("text", ["４４５３", "٤٤٥٣"])
 def test_a_paste_in_other_digits_is_refused_as_the_commands_refuse_it(text):
     """A paste inside a game said "not a move string"; the commands name the columns meant."""

@@ -203,7 +203,7 @@ def test_an_unfinished_game_is_offered_on_the_next_start(app, tmp_path, make_app
         step(again, 2)
         title = again.stack.top
         resume = title.buttons[-1]  # the last row: the other buttons stay where they always are
-        assert resume.label == "Resume the unfinished game (3 discs)"
+        assert resume.label == "Resume the two-player game (3 discs)"  # issue 52: each kind named
         click(again, resume.rect.center)
         step(again)
         play = again.stack.top

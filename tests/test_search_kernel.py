@@ -2,7 +2,8 @@
 
 Each test runs the same search twice, compiled and in Python (``CONNECT4_PURE_PYTHON=1``),
 and asks for the same move, value, line, root values, depth and counts: on 6x7, 7x8 and
-connect 5, for every preset's search, for depths 1-10 with and without pruning, and on the
+connect 5, for every preset's search, for depths 1-10 with and without pruning (and with
+the transposition table on: its probes, hits, stores and cutoffs too), and on the
 other rule sets the kernel takes.  The Python side runs on a few seeded positions so the
 file stays quick; the trees the window shows come from the Python search of the answer's
 own search (``ai.player.search_tree``), never from another one.
@@ -69,7 +70,7 @@ def summary(result: SearchResult) -> tuple[object, ...]:
         result.value,
         result.principal_variation,
         result.move_values,
-        (stats.depth, stats.nodes, stats.leaves, stats.cutoffs, stats.total_nodes),
+        (stats.depth, stats.nodes, stats.leaves, stats.cutoffs, stats.total_nodes, stats.table),
         result.completed,
         result.proven,
     )
@@ -249,6 +250,27 @@ def test_a_damaged_search_kernel_is_built_again_with_one_warning(tmp_path):
     assert path.read_bytes().startswith(b"connect4 solver kernel")
 
 
+@pytest.mark.parametrize("name", BOARDS)
+def test_the_transposition_table_gives_the_same_search(monkeypatch, name):
+    """With the table on, the same move, value, line, root values, counts and the table's
+    probes, hits, stores and cutoffs, at every depth with and without pruning, and for
+    every move order."""
+    rules = BOARDS[name]
+    board = position(rules, 9, seed=len(name))
+    hits = 0
+    for depth in range(1, 11):
+        for pruning in (True, False):
+            small = depth <= (6 if pruning else 4)
+            limit = None if small else 2_500
+            compiled, python = both(monkeypatch, board, depth, pruning=pruning, node_limit=limit, table=True)
+            assert compiled == python, (name, depth, pruning)
+            hits += compiled[4][5].hits
+    for order in MoveOrder:
+        compiled, python = both(monkeypatch, board, 6, order=order, noise=25, seed=3, table=True)
+        assert compiled == python, (name, order)
+    assert hits > 0
+
+
 def test_a_search_past_the_table_limit_empties_the_table_at_the_same_node(monkeypatch):
     """The best-move table starts again past ``TABLE_LIMIT`` positions, at the same check
     in both searches (here a small limit, so it happens often)."""
@@ -256,6 +278,9 @@ def test_a_search_past_the_table_limit_empties_the_table_at_the_same_node(monkey
     board = position(BIG, 6, seed=2)
     compiled, python = both(monkeypatch, board, 9, node_limit=60_000)
     assert compiled == python
+    # The transposition table too (it holds no more positions than the best-move table).
+    with_table = both(monkeypatch, board, 9, node_limit=60_000, table=True)
+    assert with_table[0] == with_table[1]
     monkeypatch.undo()
     assert both(monkeypatch, board, 9, node_limit=60_000)[0] != compiled  # the limit changed the search
 

@@ -113,7 +113,7 @@ def test_a_363_node_tree_draws_a_legible_picture_and_says_what_it_left_out(tmp_p
     line to its leaf, "+N" for what is below, and says so; --export-depth draws more, the
     JSON keeps every node."""
     target = tmp_path / "tree.dot"
-    assert main(["analyze", "4453", "--depth", "4", "--export-tree", str(target)]) == 0
+    assert main(["analyze", "4453", "--depth", "4", "--no-table", "--export-tree", str(target)]) == 0
     said = capsys.readouterr().out
     assert "363 nodes" in said
     text = target.read_text()
@@ -122,5 +122,8 @@ def test_a_363_node_tree_draws_a_legible_picture_and_says_what_it_left_out(tmp_p
     assert "not drawn" in text and "--export-depth" in text
     assert "the root and the 362 the search counts" in text  # the count rule, in the picture's legend
     deeper = tmp_path / "deep.dot"
-    assert main(["analyze", "4453", "--depth", "4", "--export-tree", str(deeper), "--export-depth", "4"]) == 0
+    assert (
+        main(["analyze", "4453", "--depth", "4", "--no-table", "--export-tree", str(deeper), "--export-depth", "4"])
+        == 0
+    )
     assert deeper.read_text().count("shape=triangle") + deeper.read_text().count("shape=invtriangle") == 363

@@ -431,7 +431,14 @@ def test_compare_times_both_searches_after_a_warm_up_never_the_first_search(app)
     press(app, pygame.K_c)
     assert wait_until(app, lambda: scene.compare_result is not None, 60)
     runs = scene.comparison.runs
-    assert [(run.warm_up, run.pruning) for run in runs] == [(True, True), (True, False), (False, True), (False, False)]
+    assert [(run.warm_up, run.pruning, run.table) for run in runs] == [
+        (True, True, False),
+        (True, False, False),
+        (True, True, True),
+        (False, True, False),
+        (False, False, False),
+        (False, True, True),
+    ]
     again = scene.comparison.timed(True)
     assert (again.stats.nodes, again.value, again.move) == (shown.stats.nodes, shown.value, shown.move)
     assert scene.compare_result is scene.comparison.timed(False) and scene.compare_result.pruning is False

@@ -28,9 +28,11 @@ contract of each, stated here once:
   move order (stored best move, killer, static order or static value), the same
   best-move table emptied at the same node past ``ai.search.TABLE_LIMIT``, the same
   budget checks every ``ai.search_types.CHECK_EVERY`` nodes, the same leaf values
-  (noise included), hence the same move, value, principal variation, root values and
-  counts.  Held by tests/test_search_kernel.py (6x7, 7x8, connect 5, every preset,
-  depths 1-10 with and without pruning).
+  (noise included), and with the transposition table on the same probes, hits (an entry
+  of the child's depth, exact or a bound outside its window), stores and emptying past
+  the limit, hence the same move, value, principal variation, root values and counts.
+  Held by tests/test_search_kernel.py (6x7, 7x8, connect 5, every preset, depths 1-10
+  with and without pruning, with and without the table).
 - ``mcts_kernel.grow`` is ``ai.mcts._Grower`` playout for playout: the same seed grows the
   same tree (every node's parent, move, visits, score, result and proof; every playout's
   node, result and random moves), with and without MCTS-Solver, with either playout

@@ -54,6 +54,7 @@ from ai.search_types import (
     SearchCancelled,
     SearchResult,
     SearchStats,
+    TableStats,
 )
 from ai.tree import BoundKind
 from ai.values import INF, WIN, is_win_value, plies_to_end
@@ -104,11 +105,22 @@ FLAG_STOP, FLAG_TIME = 1, 2  # what the caller's thread writes into ``flag[0]``
     P_DONE,
     P_HAS_BEST,
     P_TABLE_LIMIT,
-) = range(36)
-PARAMS = 36
-# state (int64): what a pass counted, the table's size, why it stopped.
+    P_TABLE,
+    P_VALUE_LIMIT,
+    P_VALUE_SLOTS,
+) = range(39)
+PARAMS = 39
+# state (int64): what a pass counted, the tables' sizes, why it stopped.
 S_NODES, S_LEAVES, S_CUTOFFS, S_STORED, S_REASON = range(5)
-STATE = 5
+S_PROBES, S_HITS, S_STORES, S_TABLE_CUTOFFS, S_VALUES_STORED = range(5, 10)
+STATE = 10
+# Columns of the transposition table ``values`` (``ai.search``'s ``ctx.table``): the key
+# as ``table_slot`` reads it, then the depth searched, the value, its bound.
+V_DEPTH, V_VALUE, V_KIND = 2, 3, 4
+VALUE_FIELDS = 5
+KIND_EXACT, KIND_LOWER, KIND_UPPER = 0, 1, 2  # ``ai.tree.BoundKind`` as ints
+# ``leaf`` codes of search_pass: how the value frame d takes was found.
+LEAF_NONE, LEAF_VALUED, LEAF_TABLE_EXACT, LEAF_TABLE_BOUND = 0, 1, 2, 3
 # Fields of a stack frame (one per ply).
 F_FIRST, F_SECOND, F_DEPTH, F_ALPHA, F_BETA, F_IN, F_BEST, F_BEST_MOVE = range(8)
 F_WINS, F_INDEX, F_COUNT, F_MAX, F_MOVE = range(8, 13)
@@ -249,7 +261,7 @@ def final_value(first: int, second: int, params: Int64Array) -> int:
     return POINT * (popcount(line_starts(first, height, k)) - popcount(line_starts(second, height, k)))
 
 
-# -- the best-move table: a dict's semantics (exact keys), open addressing -------------
+# -- the best-move and transposition tables: a dict's semantics (exact keys), open addressing --
 
 
 def table_slot(table: Int64Array, slots: int, first: int, second: int) -> int:
@@ -259,6 +271,17 @@ def table_slot(table: Int64Array, slots: int, first: int, second: int) -> int:
     slot = h & (slots - 1)
     while table[slot, 0] != 0 and (table[slot, 0] != first + 1 or table[slot, 1] != second):
         slot = (slot + 1) & (slots - 1)
+    return slot
+
+
+def table_claim(table: Int64Array, slots: int, first: int, second: int, state: Int64Array, stored: int) -> int:
+    """The slot of (first, second), taken for it if it was empty (``state[stored]`` counts
+    the positions a table holds): the best-move table's and the transposition table's."""
+    slot = table_slot(table, slots, first, second)
+    if table[slot, 0] == 0:
+        table[slot, 0] = first + 1
+        table[slot, 1] = second
+        state[stored] += 1
     return slot
 
 
@@ -350,6 +373,7 @@ def search_pass(
     params: Int64Array,
     steps: Int64Array,
     table: Int64Array,
+    values: Int64Array,
     killers: Int64Array,
     state: Int64Array,
     flag: Int64Array,
@@ -367,14 +391,18 @@ def search_pass(
     asked to stop, or (once a pass has finished: ``params[P_HAS_BEST]``) the clock ran
     out or the earlier passes' nodes plus this one's passed ``params[P_NODE_LIMIT]``,
     looked at every ``CHECK_EVERY`` nodes as ``ai.search._Deepening.check`` does.
-    ``state`` gets the pass's nodes, leaves, cutoffs; ``pv[0]`` the principal variation
-    (its length first); ``roots`` each root move's value and window.
+    ``state`` gets the pass's nodes, leaves, cutoffs (and with ``params[P_TABLE]`` the
+    transposition table's probes, hits, stores, cutoffs); ``pv[0]`` the principal
+    variation (its length first); ``roots`` each root move's value and window.
     """
     # Contract of each frame (``ai.search._Pass``'s maximize/minimize, fail-soft): on entry
     # alpha < beta; the value v it hands its parent is <= alpha (an upper bound), >= beta
     # (a lower bound, the rest cut) or exact; without pruning always exact.  Inv: frame d is
     # the node at ply d; alpha only rises at MAX frames, beta only falls at MIN frames;
     # pv[d] holds the line of the frame's best child so far (length in column 0).
+    # With the table (``values``): a child is answered from its entry, not opened, when the
+    # entry is of the child's depth and exact, or a bound outside the child's window; every
+    # frame stores its result when done (exact, or the bound its window makes it).
     board = params[P_BOARD]
     pruning = params[P_PRUNING]
     remember = params[P_REMEMBER]
@@ -382,9 +410,15 @@ def search_pass(
     node_limit = params[P_NODE_LIMIT]
     done = params[P_DONE]
     has_best = params[P_HAS_BEST]
+    use_table = params[P_TABLE]
+    value_slots = values.shape[0]
     nodes = 0
     leaves = 0
     cutoffs = 0
+    probes = 0
+    hits = 0
+    stores = 0
+    table_cutoffs = 0
     open_node(params, steps, table, killers, frames, orders, pv, 0, first0, second0, params[P_DEPTH], -INF, INF, max0)
     d = 0
     have = False  # a child's value (or a leaf's) waits to be taken by frame d
@@ -401,7 +435,7 @@ def search_pass(
                 roots[R_VALUE, move] = value
                 roots[R_ALPHA, move] = alpha
                 roots[R_BETA, move] = beta
-                roots[R_LEAF, move] = leaf
+                roots[R_LEAF, move] = 1 if leaf == LEAF_VALUED or leaf == LEAF_TABLE_EXACT else 0
             better = value > frames[d, F_BEST] if frames[d, F_MAX] else value < frames[d, F_BEST]
             if better:
                 frames[d, F_BEST] = value
@@ -443,6 +477,9 @@ def search_pass(
                 if state[S_STORED] > params[P_TABLE_LIMIT]:
                     table_clear(table, slots)
                     state[S_STORED] = 0
+                if state[S_VALUES_STORED] > params[P_VALUE_LIMIT]:
+                    table_clear(values, value_slots)
+                    state[S_VALUES_STORED] = 0
                 if has_best and (flag[0] == FLAG_TIME or (node_limit >= 0 and done + nodes > node_limit)):
                     state[S_REASON] = REASON_OUT
                     return STOPPED
@@ -461,6 +498,26 @@ def search_pass(
             else:
                 depth = frames[d, F_DEPTH] - 1
                 alpha, beta = frames[d, F_ALPHA], frames[d, F_BETA]
+                if use_table:
+                    probes += 1
+                    vslot = table_slot(values, value_slots, first, second)
+                    if values[vslot, 0] != 0 and values[vslot, V_DEPTH] == depth:
+                        kind = values[vslot, V_KIND]
+                        stored = values[vslot, V_VALUE]
+                        if (
+                            kind == KIND_EXACT
+                            or (kind == KIND_LOWER and stored >= beta)
+                            or (kind == KIND_UPPER and stored <= alpha)
+                        ):
+                            hits += 1
+                            value = stored
+                            if kind == KIND_EXACT:
+                                leaf = LEAF_TABLE_EXACT
+                            else:
+                                table_cutoffs += 1
+                                leaf = LEAF_TABLE_BOUND
+                            have = True
+                            continue
                 open_node(
                     params,
                     steps,
@@ -480,27 +537,40 @@ def search_pass(
                 d += 1
                 continue
             leaves += 1
-            leaf = 1
+            leaf = LEAF_VALUED
             have = True
             continue
         # The node is done: remember its best move where it is one (not a fail-low).
         best = frames[d, F_BEST]
         if remember and (best > frames[d, F_IN] if frames[d, F_MAX] else best < frames[d, F_IN]):
-            first, second = frames[d, F_FIRST], frames[d, F_SECOND]
-            slot = table_slot(table, slots, first, second)
-            if table[slot, 0] == 0:
-                table[slot, 0] = first + 1
-                table[slot, 1] = second
-                state[S_STORED] += 1
+            slot = table_claim(table, slots, frames[d, F_FIRST], frames[d, F_SECOND], state, S_STORED)
             table[slot, 2] = frames[d, F_BEST_MOVE]
+        if use_table:
+            vslot = table_claim(values, value_slots, frames[d, F_FIRST], frames[d, F_SECOND], state, S_VALUES_STORED)
+            # The window it was searched with: alpha_in..beta at MAX, alpha..beta_in at MIN.
+            low = frames[d, F_IN] if frames[d, F_MAX] else frames[d, F_ALPHA]
+            high = frames[d, F_BETA] if frames[d, F_MAX] else frames[d, F_IN]
+            kind = KIND_EXACT
+            if pruning != 0 and best <= low:
+                kind = KIND_UPPER
+            elif pruning != 0 and best >= high:
+                kind = KIND_LOWER
+            values[vslot, V_DEPTH] = frames[d, F_DEPTH]
+            values[vslot, V_VALUE] = best
+            values[vslot, V_KIND] = kind
+            stores += 1
         value = best
         if d == 0:
             state[S_NODES] = nodes
             state[S_LEAVES] = leaves
             state[S_CUTOFFS] = cutoffs
+            state[S_PROBES] = probes
+            state[S_HITS] = hits
+            state[S_STORES] = stores
+            state[S_TABLE_CUTOFFS] = table_cutoffs
             return int(value)
         d -= 1
-        leaf = 0
+        leaf = LEAF_NONE
         have = True
 
 
@@ -513,6 +583,8 @@ def c_entry(compiled: Callable[..., int], carray: Callable[..., Any]) -> Callabl
         moves,
         table_p,
         slots,
+        values_p,
+        value_slots,
         killers_p,
         plies,
         state_p,
@@ -530,6 +602,7 @@ def c_entry(compiled: Callable[..., int], carray: Callable[..., Any]) -> Callabl
             carray(params_p, (PARAMS,)),
             carray(steps_p, (3, moves)),
             carray(table_p, (slots, 3)),
+            carray(values_p, (value_slots, VALUE_FIELDS)),
             carray(killers_p, (plies,)),
             carray(state_p, (STATE,)),
             carray(flag_p, (1,)),
@@ -558,11 +631,12 @@ SPEC = KernelSpec(
         "leaf_value",
         "final_value",
         "table_slot",
+        "table_claim",
         "table_clear",
         "open_node",
     ),
     wrapper=c_entry,
-    args="ppipipippppppiiii",
+    args="ppipipipippppppiiii",
     loaded=LoadedKernel,
 )
 """What ``ai.compiled.kernel_file`` compiles from this module, and the entry's arguments
@@ -649,6 +723,7 @@ class Limits:
     deadline: float | None
     on_progress: Callable[[int], None] | None  # told the nodes of the pass under way
     table: int  # ``ai.search.TABLE_LIMIT``: stored best moves past which the table starts again
+    values: int = 0  # ``ai.search.value_table_limit()``: the same for the transposition table
 
     @property
     def watched(self) -> bool:
@@ -681,6 +756,9 @@ class CompiledPasses:
         self.params = params
         self.steps = steps
         self.table = np.zeros((int(params[P_SLOTS]), 3), dtype=np.int64)
+        # The transposition table (one unused slot when it is off), sized for its own limit.
+        self.table_on = bool(params[P_TABLE])
+        self.values = np.zeros((int(params[P_VALUE_SLOTS]) if self.table_on else 1, VALUE_FIELDS), dtype=np.int64)
         self.killers = np.full(rules.cells + 2, -1, dtype=np.int64)
         self.state = np.zeros(STATE, dtype=np.int64)
         self.flag = np.zeros(1, dtype=np.int64)
@@ -700,14 +778,15 @@ class CompiledPasses:
         orders = np.zeros((2, rows, moves), dtype=np.int64)
         pv = np.zeros((rows, rows + 1), dtype=np.int64)
         roots = np.zeros((5, moves), dtype=np.int64)
-        stored = self.state[S_STORED]  # the table lives on from pass to pass
+        stored = self.state[S_STORED], self.state[S_VALUES_STORED]  # the tables live on from pass to pass
         self.state[:] = 0
-        self.state[S_STORED] = stored
-        arrays = addresses(params, self.steps, self.table, self.killers, self.state, self.flag)
-        p_params, p_steps, p_table, p_killers, p_state, p_flag = arrays
+        self.state[S_STORED], self.state[S_VALUES_STORED] = stored
+        arrays = addresses(params, self.steps, self.table, self.values, self.killers, self.state, self.flag)
+        p_params, p_steps, p_table, p_values, p_killers, p_state, p_flag = arrays
         p_frames, p_orders, p_pv, p_roots = addresses(frames, orders, pv, roots)
         args = (
-            p_params, p_steps, moves, p_table, len(self.table), p_killers, len(self.killers), p_state, p_flag,
+            p_params, p_steps, moves, p_table, len(self.table), p_values, len(self.values), p_killers,
+            len(self.killers), p_state, p_flag,
             p_frames, p_orders, p_pv, p_roots, rows, self.first, self.second, int(self.to_move == MAX),
         )  # fmt: skip
         # Held by ``self`` (which the pass's thread holds), not only by this frame: the
@@ -734,7 +813,10 @@ class CompiledPasses:
             for move in range(moves)
             if roots[R_SEEN, move]
         }
-        stats = SearchStats(depth, nodes, leaves, cutoffs, time.perf_counter() - started, done_nodes + nodes)
+        table = None
+        if self.table_on:
+            table = TableStats(*(int(self.state[i]) for i in (S_PROBES, S_HITS, S_STORES, S_TABLE_CUTOFFS)))
+        stats = SearchStats(depth, nodes, leaves, cutoffs, time.perf_counter() - started, done_nodes + nodes, table)
         proven = is_win_value(value) and plies_to_end(value) <= depth
         move = line[0] if line else None
         return SearchResult(move, value, line, root_values, stats, self.pruning, proven=proven)
@@ -794,14 +876,14 @@ def compiled_passes(
     kernel = LOADER.kernel()
     if kernel is None:
         return None
-    params = search_params(rules, depth, settings, node_limit, limits.table)
+    params = search_params(rules, depth, settings, node_limit, limits.table, limits.values)
     return CompiledPasses(
         kernel, rules, position, params=params, steps=move_steps(rules, settings.order), limits=limits
     )
 
 
 def search_params(
-    rules: Rules, depth: int, settings: PassSettings, node_limit: int | None, table_limit: int
+    rules: Rules, depth: int, settings: PassSettings, node_limit: int | None, table_limit: int, value_limit: int = 0
 ) -> Int64Array:
     """The kernel's ``params`` for a search to ``depth`` with ``settings`` (pruning, move
     order, noise, the seed of the noisy levels' blur): the rules' part, then the search's."""
@@ -809,6 +891,9 @@ def search_params(
     params[P_PRUNING], params[P_REMEMBER] = int(settings.pruning), int(settings.order is MoveOrder.BEST_FIRST)
     params[P_NOISE], params[P_LANE] = settings.noise, hash(settings.context_seed)
     params[P_TABLE_LIMIT] = table_limit
+    params[P_TABLE] = int(settings.table)
+    params[P_VALUE_LIMIT] = value_limit
+    params[P_VALUE_SLOTS] = table_slots(rules, depth, node_limit, value_limit) if settings.table else 1
     params[P_SLOTS] = table_slots(rules, depth, node_limit, table_limit)
     params[P_NODE_LIMIT] = -1 if node_limit is None else node_limit
     return params

@@ -28,7 +28,7 @@ from game.archive.recovery import lost_game_line
 from game.archive.store import Archive
 from game.i18n import _
 from game.match import Match
-from game.records import HUMAN, GameResult
+from game.records import HUMAN, GameResult, Unfinished
 from game.rules import MAX, MIN
 
 log = logging.getLogger(__name__)
@@ -42,6 +42,7 @@ class PlayedGame(JobsGame, Protocol):
     scene), and what Ctrl+V changes: a pasted position is a new ``match``."""
 
     match: Match
+    kind: Unfinished  # which of the window's unfinished games it is kept as
 
     @property
     def human_side(self) -> int: ...
@@ -90,8 +91,8 @@ def sides_of(play: PlayedGame) -> tuple[str, str, int | None, int | None]:
         if play.is_computer(side):
             names.append(level_label(play.levels[side]))
             depths.append(play.levels[side].depth)
-        else:
-            names.append(HUMAN)
+        else:  # a person ("human"; a network game played on here: the player's name)
+            names.append(play.side_name(side) if play.kind is Unfinished.NETWORK else HUMAN)
             depths.append(None)
     return names[0], names[1], depths[0], depths[1]
 
@@ -111,6 +112,7 @@ def store_finished(play: PlayedGame) -> int | None:
         second=second,
         first_depth=first_depth,
         second_depth=second_depth,
+        kind=play.kind,
     )
     if archive.warning and archive.pending:
         play.app.show_toast(_("Game archive: {warning}").format(warning=archive.warning), 5.0)
@@ -124,8 +126,15 @@ def store_in_progress(play: PlayedGame) -> None:
     if play.match.is_over():
         return
     first, second, _, _ = sides_of(play)
-    settings = {"opponent": play.opponent.value, "first": "human" if play.human_side == 1 else "computer"}
-    play.app.archive.save_in_progress(play.rules, list(play.match.moves), first=first, second=second, settings=settings)
+    settings: dict[str, object] = {
+        "opponent": play.opponent.value,
+        "first": "human" if play.human_side == 1 else "computer",
+    }
+    if play.kind is Unfinished.NETWORK:  # a network game played on here, at one screen
+        settings["network"] = "local"
+    play.app.archive.save_in_progress(
+        play.rules, list(play.match.moves), first=first, second=second, settings=settings, kind=play.kind
+    )
 
 
 def stored_id(play: PlayedGame) -> int | None:

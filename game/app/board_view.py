@@ -126,6 +126,7 @@ class BoardView:
         """Draw the board; ``glow`` runs light up (in each run's side colour when
         ``glow_sides`` gives the sides, as in full-board mode), ``notes`` label columns."""
         pad = max(4, layout.cell // 8)
+        self.theme.keep_clear(layout.grid_rect.inflate(pad * 2, pad * 2))  # (its column names: ``draw_labels``)
         self.draw_highlights(surface, layout, highlight_col, highlight_cell)
         self.draw_discs(surface, layout, grid, hidden, drop, ghost)
         surface.blit(self._frame(layout), (layout.grid_rect.left - pad, layout.grid_rect.top - pad))
@@ -273,11 +274,16 @@ class BoardView:
         lines = [note.text]
         if font(size, True).size(note.text)[0] > room and " " in note.text:
             lines = note.text.rsplit(" ", 1)
-        while size > 9 / scale and max(font(size, True).size(line)[0] for line in lines) > rect.width - 4:
+        while size > 8 / scale and max(font(size, True).size(line)[0] for line in lines) > rect.width - 4:
             size -= 0.5  # a narrow column on a small board: whole words, smaller, never cut
         if len(lines) == 2:
             rect.height = 2 * font(size, True).get_linesize() + 4
+            # each line clear of the badge's round ends, not running into them ("pierde" at 200 %)
+            while size > 8 / scale and max(font(size, True).size(line)[0] for line in lines) > inner_width(rect):
+                size -= 0.5
+                rect.height = 2 * font(size, True).get_linesize() + 4
         radius = min(rect.height, rect.width) // 2
+        self.theme.keep_clear(rect)  # a column's exact score: part of the board
         pygame.draw.rect(surface, note.color, rect, border_radius=radius)
         ink = readable_on(note.color)
         if _contrast(note.color, self.theme.palette.background) < 1.5:  # a white badge on white
@@ -307,13 +313,21 @@ class BoardView:
             size -= 0.5
         for col in range(rules.cols):
             name = str(col + 1) if rules.gravity and rules.cols <= 9 else column_letter(col)
-            self.theme.text(surface, name, size, (layout.center(0, col)[0], y), color=color, anchor="midtop")
+            label = self.theme.text(surface, name, size, (layout.center(0, col)[0], y), color=color, anchor="midtop")
+            self.theme.keep_clear(label)
         if not rules.gravity:
             x = layout.grid_rect.left - layout.cell * 0.18
             for row in range(rules.rows):
-                self.theme.text(
+                label = self.theme.text(
                     surface, str(rules.rows - row), size, (x, layout.center(row, 0)[1]), color=color, anchor="midright"
                 )
+                self.theme.keep_clear(label)
+
+
+def inner_width(badge: pygame.Rect) -> int:
+    """The width of a two-line badge's text inside its round ends (a quarter of its
+    rounding on each side: the words' corners stay on the colour)."""
+    return badge.width - 2 * max(3, min(badge.height, badge.width) // 4)
 
 
 def _luminance(color: Color) -> float:

@@ -38,6 +38,7 @@ from game.app.settings import FILE_NAME, Settings, read_settings, save_settings
 from game.app.sound import Sounds, quiet_stderr
 from game.app.speech import Speech
 from game.app.theme import Theme
+from game.app.toast import place_toast
 from game.app.widgets import TOAST_SIZE
 from game.app.worker import AIWorker, JobOwner
 from game.app.worker_protocol import Job, WorkerLost, WorkerNote
@@ -143,6 +144,7 @@ class App:
         self.closed = False
         self.time = 0.0  # seconds of animation since start
         self.toast: tuple[str, float] | None = None  # a short message and when it ends
+        self._toast_place: tuple[tuple[str, int, int], int] = (("", 0, 0), 0)  # (its text and window, its bottom)
         self.fullscreen = False
         self._windowed_size = size
         self.dirty = True  # something changed since the last frame was drawn
@@ -245,28 +247,33 @@ class App:
         return self.running
 
     def draw(self) -> None:
-        """Draw every visible scene and the toast (changes no state)."""
+        """Draw every visible scene and the toast (only where the toast goes is kept)."""
         surface = display_surface()
         surface.fill(self.theme.palette.background)
         for scene in self.stack.visible():
+            self.theme.begin_frame()  # what the scene on top keeps clear counts, not what it covers
             scene.draw(surface)
         if self.toast is not None and self.time < self.toast[1]:
             self.draw_toast(surface, self.toast[0])
 
-    def draw_toast(self, surface: pygame.Surface, text: str) -> None:
-        """A short message in a box, above the toolbar area."""
+    def draw_toast(self, surface: pygame.Surface, text: str) -> pygame.Rect:
+        """A short message in a box, in the one place ``game.app.toast`` finds for it: clear
+        of every control, the board's column names and the chat line.  Returns its box."""
         w, h = surface.get_size()
         text, size = self.theme.fitted(text, TOAST_SIZE, w - 60)  # the UI scale gives way before the words
         width, height = self.theme.font(size).size(text)
-        box = pygame.Rect(0, 0, width + 24, height + 14)
-        box.midbottom = (w // 2, h - max(44, int(h * 0.085)) - 16)
+        usual = h - max(44, int(h * 0.085)) - 16
         top = self.stack.top
         bottom = top.toast_bottom((w, h)) if top is not None else None
-        if bottom is not None:  # the scene keeps a panel there (the tree overlay's bottom panel)
-            box.bottom = bottom
+        if bottom is not None:  # the scene keeps a place for it (the tree overlay: above its bottom panel)
+            usual = bottom
+        kept = self._toast_place[1] if self._toast_place[0] == (text, w, h) else None
+        box = place_toast((w, h), (width + 24, height + 14), usual, self.theme.controls, self.theme.words, kept)
+        self._toast_place = ((text, w, h), box.bottom)
         p = self.theme.palette
         pygame.draw.rect(surface, p.text, box, border_radius=8)
         self.theme.text(surface, text, size, box.center, color=p.panel, anchor="center")
+        return box
 
     def poll_worker(self) -> None:
         """Hand what the AI worker sent to the scene that asked (once per frame).

@@ -11,6 +11,7 @@ import pygame
 
 from game.app.scene import Scene
 from game.app.widgets import Button, FocusList, dim, display_size, stack_rects
+from game.i18n import _
 
 SUBTITLE_GROWTH = 1.6
 """How much bigger, at most, the lines under a menu's title get with the UI scale (at 200 %
@@ -114,12 +115,11 @@ class MenuScene(Scene):
         rects = self.button_rects(size)
         theme = self.app.theme
         height = self.button_height(size)
+        title = _(self.title)  # kept in English (``N_``), worded as it is drawn
         text_size = min(int(height * 1.25), height * 1.6 / theme.scale)  # a title's room, at any UI scale
-        while text_size > 16 and theme.font(text_size, True).size(self.title)[0] > panel.width - 40:
+        while text_size > 16 and theme.font(text_size, True).size(title)[0] > panel.width - 40:
             text_size -= 2
-        theme.text(
-            surface, self.title, text_size, (panel.centerx, panel.top + height * 1.1), bold=True, anchor="center"
-        )
+        theme.text(surface, title, text_size, (panel.centerx, panel.top + height * 1.1), bold=True, anchor="center")
         y = panel.top + height * 2.0 + (self.line_pitch(height) - height * 0.6) / 2  # grown lines: clear of the title
         for line, fitted in self.subtitle_rows(size):
             theme.text(surface, line, fitted, (panel.centerx, y), anchor="center", color=theme.palette.muted)

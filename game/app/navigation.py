@@ -28,7 +28,7 @@ from game.match import Match
 from game.net.client import JoinSettings
 from game.net.host import HostSettings
 from game.puzzle_file import Theme
-from game.records import GameRecord
+from game.records import GameRecord, InProgress
 from game.rules import MAX, Rules
 
 
@@ -127,7 +127,29 @@ class PlayFrom:
 
 @dataclass(frozen=True)
 class ResumeGame:
-    """The game left unfinished when the program last stopped, its sides as they were."""
+    """An unfinished game, ``kept`` in the archive, as it was left: a local game with its
+    sides as they were; a network game over the network again (``ResumeNetworkGame``), or,
+    where it cannot be, a question first (``PlayHere``)."""
+
+    kept: InProgress
+
+
+@dataclass(frozen=True)
+class PlayHere:
+    """An unfinished network game, ``kept``, played on at this screen by two people."""
+
+    kept: InProgress
+
+
+@dataclass(frozen=True)
+class AskFirst:
+    """A question over the scene beneath: ``lines`` under the ``title``; Enter (``yes``,
+    labelled ``yes_label``) goes where ``then`` says, in place of the question; Esc goes back."""
+
+    title: str
+    lines: tuple[str, ...]
+    yes_label: str
+    then: Request
 
 
 @dataclass(frozen=True)
@@ -249,10 +271,43 @@ class Practise:
 # -- network play -------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class OpenNetwork:
-    """The network screen: its menu, or at once hosting (``host``) or joining (``join``) a game."""
+    """The network menu: host, join or watch a game."""
 
-    host: HostSettings | None = None
-    join: JoinSettings | None = None
+
+@dataclass(frozen=True)
+class OpenJoinForm:
+    """The form to join (or ``watch``) a game: the address and code typed so far, and
+    ``note``, why the last try did not join."""
+
+    watch: bool = False
+    address: str = ""
+    code: str = ""
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class HostGame:
+    """The network table, hosting a game as ``settings`` say (``fallback``: any free port
+    when the usual one is taken)."""
+
+    settings: HostSettings
+    fallback: bool = False
+
+
+@dataclass(frozen=True)
+class JoinGame:
+    """The network table, joining (or watching) the game ``settings`` name; a join that
+    fails goes back to the form, the address and code kept."""
+
+    settings: JoinSettings
+
+
+@dataclass(frozen=True)
+class ResumeNetworkGame:
+    """The network table, going on with the unfinished network game ``kept``: its host
+    hosts it again, its guest joins the host again."""
+
+    kept: InProgress
 
 
 # -- the course --------------------------------------------------------------------------------
@@ -301,6 +356,8 @@ Request = (
     | PlayOn
     | PlayFrom
     | ResumeGame
+    | PlayHere
+    | AskFirst
     | ShowPause
     | ShowGameOver
     | OpenReview
@@ -314,6 +371,10 @@ Request = (
     | ShowDepthChart
     | Practise
     | OpenNetwork
+    | OpenJoinForm
+    | HostGame
+    | JoinGame
+    | ResumeNetworkGame
     | ShowCourse
     | OpenMctsTree
     | ShowMctsChart

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from game.app.loop import launch
-from game.app.navigation import OpenNetwork
+from game.app.navigation import HostGame, JoinGame
 from game.cli.errors import EXIT_BAD_INPUT, CliError, one_line
 from game.cli.network import add_host_arguments, add_join_arguments, host_settings, join_settings
 from game.cli.options import Parser, program_name
@@ -29,7 +29,7 @@ def main(argv: Sequence[str]) -> int:
     (add_host_arguments if command == "host" else add_join_arguments)(parser)
     args = parser.parse_args(rest)
     try:
-        request = OpenNetwork(host=host_settings(args)) if command == "host" else OpenNetwork(join=join_settings(args))
+        request = HostGame(host_settings(args)) if command == "host" else JoinGame(join_settings(args))
         problem = display_problem()
         if problem:
             raise CliError(problem)

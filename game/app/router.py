@@ -11,20 +11,26 @@ from __future__ import annotations
 
 from ai.levels import Level
 from game.app.navigation import (
+    AskFirst,
     BackToTitle,
+    HostGame,
+    JoinGame,
     MistakesQueue,
     NewGame,
     OpenAnalysis,
     OpenExplorer,
+    OpenJoinForm,
     OpenMctsTree,
     OpenNetwork,
     OpenReview,
     OpenTree,
     PlayFrom,
+    PlayHere,
     PlayOn,
     Practise,
     Request,
     ResumeGame,
+    ResumeNetworkGame,
     RetryMistakes,
     ShowCodeWalk,
     ShowCourse,
@@ -44,16 +50,19 @@ from game.app.navigation import (
 )
 from game.app.scene import Scene, SceneHost
 from game.app.scenes.analysis import AnalysisScene
+from game.app.scenes.confirm import ConfirmScene
 from game.app.scenes.course import CourseScene
 from game.app.scenes.explorer import ExplorerScene
 from game.app.scenes.game_over import GameOverScene
 from game.app.scenes.help import HowToPlayScene
 from game.app.scenes.level_select import LevelSelectScene, PlayOnScene
-from game.app.scenes.network import NetworkScene
+from game.app.scenes.network import NetworkMenuScene
+from game.app.scenes.network_form import JoinFormScene
+from game.app.scenes.network_table import NetworkTableScene
 from game.app.scenes.options import OptionsScene
 from game.app.scenes.past_games import PastGamesScene
 from game.app.scenes.pause import PauseScene
-from game.app.scenes.play import PlayScene
+from game.app.scenes.play import PlayHereScene, PlayScene
 from game.app.scenes.puzzle_themes import PuzzleThemesScene
 from game.app.scenes.puzzles import PuzzlesScene
 from game.app.scenes.retry import MistakesQueueScene, retry_of_review
@@ -70,9 +79,11 @@ from game.app.tree.mcts_scene import MctsScene
 from game.app.tree.practice_scene import PracticeScene
 from game.app.tree.scene import TreeScene
 from game.board import Board
-from game.i18n import _
+from game.i18n import _, ngettext
 from game.match import Match
-from game.rules import MAX
+from game.net.comeback import Comeback
+from game.records import InProgress, Unfinished
+from game.rules import MAX, MIN
 
 
 def scene_for(request: Request, host: SceneHost) -> Scene | None:
@@ -92,8 +103,12 @@ def scene_for(request: Request, host: SceneHost) -> Scene | None:
             return PlayOnScene(board)
         case PlayFrom(board, level):
             return play_from(board, level)
-        case ResumeGame():
-            return resume_game(host)
+        case ResumeGame(kept):
+            return resume_game(host, kept)
+        case PlayHere(kept):
+            return play_here(host, kept)
+        case AskFirst(title, lines, yes_label, then):
+            return ConfirmScene(title, lines, yes_label, then)
         case ShowPause(game):
             return PauseScene(game)
         case ShowGameOver(game):
@@ -118,8 +133,16 @@ def scene_for(request: Request, host: SceneHost) -> Scene | None:
             return DepthChartScene(tree)
         case Practise(tree):
             return PracticeScene(tree)
-        case OpenNetwork(hosting, joining):
-            return NetworkScene(hosting, joining)
+        case OpenNetwork():
+            return NetworkMenuScene()
+        case OpenJoinForm(watch, address, code, note):
+            return JoinFormScene(watch, address, code, note)
+        case HostGame(settings, fallback):
+            return NetworkTableScene(hosting=settings, fallback=fallback)
+        case JoinGame(settings):
+            return NetworkTableScene(joining=settings)
+        case ResumeNetworkGame(kept):
+            return resume_network_game(host, kept)
         case ShowCourse(number):
             return CourseScene(number)
         case OpenMctsTree(board, playouts, depth, found):
@@ -160,22 +183,53 @@ def play_from(board: Board, level: Level) -> PlayScene:
     return scene
 
 
-def resume_game(host: SceneHost) -> PlayScene | None:
-    """A play scene with the unfinished game's moves, its sides as they were (None: there
-    is none, or a toast says why it could not be set up)."""
-    kept = host.archive.in_progress()
-    if kept is None:
-        return None
+def resume_game(host: SceneHost, kept: InProgress) -> Scene | None:
+    """The unfinished game ``kept`` as it was left: a local game with its sides as they
+    were; a network game over the network again, or (it cannot be: no record of how to
+    reach it) a question first, since it can only go on at this screen."""
+    if kept.kind is Unfinished.NETWORK and kept.settings.get("network") != "local":
+        if Comeback.of_unfinished(kept) is not None:
+            return resume_network_game(host, kept)
+        count = len(kept.moves)
+        return ConfirmScene(
+            _("A game over the network"),
+            (
+                _("{first} against {second}, over the network.").format(first=kept.first, second=kept.second),
+                ngettext(
+                    "It was kept without a way to reach the other player again: it can only go on here, "
+                    "two players at this screen, from its {count} disc.",
+                    "It was kept without a way to reach the other player again: it can only go on here, "
+                    "two players at this screen, from its {count} discs.",
+                    count,
+                ).format(count=count),
+            ),
+            _("Play it here"),
+            PlayHere(kept),
+        )
+    if kept.kind is Unfinished.NETWORK:  # already played on at this screen
+        return play_here(host, kept)
     settings = host.settings
-    try:
-        opponent = Opponent(kept.settings.get("opponent", settings.opponent.value))
+    try:  # the kind the game was kept as is its opponent (a row without the setting: the same)
+        opponent = Opponent(kept.settings.get("opponent", kept.kind.value))
     except ValueError:
-        opponent = settings.opponent
+        opponent = Opponent(kept.kind.value)
     first = kept.settings.get("first", settings.first)
     level2 = settings.second_level if opponent is Opponent.DEMO else None
     scene = PlayScene(
         kept.rules, settings.level, opponent, first=first if first in ("human", "computer") else "human", level2=level2
     )
+    return set_up(host, scene, kept)
+
+
+def play_here(host: SceneHost, kept: InProgress) -> PlayScene | None:
+    """The unfinished network game ``kept`` played on at this screen, by two people (it
+    stays this window's unfinished network game, named as it was)."""
+    return set_up(host, PlayHereScene(kept.rules, host.settings.level, {MAX: kept.first, MIN: kept.second}), kept)
+
+
+def set_up(host: SceneHost, scene: PlayScene, kept: InProgress) -> PlayScene | None:
+    """``scene`` with ``kept``'s moves played, ``kept`` taken over by this window (None:
+    the moves are not a game of its rules, and a toast says why)."""
     try:
         for move in kept.moves:
             scene.match.play(move)
@@ -184,3 +238,12 @@ def resume_game(host: SceneHost) -> PlayScene | None:
         return None
     host.archive.take_in_progress(kept)  # this window's game now: offered to no other
     return scene
+
+
+def resume_network_game(host: SceneHost, kept: InProgress) -> NetworkTableScene | None:
+    """The network table going on with ``kept``: hosting it again or joining its host again."""
+    comeback = Comeback.of_unfinished(kept)
+    if comeback is None:
+        return None
+    host.archive.take_in_progress(kept)  # this window's network game now: offered to no other
+    return NetworkTableScene(kept=kept, comeback=comeback)

@@ -28,6 +28,7 @@ from typing import Any
 
 from ai.levels import MCTS_MAX_PLAYOUTS, NODE_BUDGETS, PRESETS, Level
 from ai.search import MoveOrder
+from game.net.client import clean_name
 from game.regular_file import NotRegularFile, TooLarge, read_regular, set_aside, write_atomically
 from game.rules import (
     MAX_COLS,
@@ -103,6 +104,7 @@ class Settings:
     speech: bool = False  # spoken output of the status line (``game.app.speech``)
     ui_scale: int = 100
     language: str = "system"  # "system" or a code of ``game.i18n.LANGUAGES``
+    name: str = ""  # the player's name over the network ("": the login name, ``game.net.client.player_name``)
     level: Level = PRESETS["Easy"]  # the computer's (player 1's in computer vs computer); a named one from the start
     second_level: Level = Level(2)  # player 2's in computer vs computer
     window_size: tuple[int, int] = (1024, 720)  # the window's last size (windowed, not full screen)
@@ -163,6 +165,12 @@ def _window_size(value: object) -> tuple[int, int] | None:
     return None if width is None or height is None else (width, height)
 
 
+def _name(value: object) -> str | None:
+    """A player's name as any typed text is taken (``clean_name``); one that changes in the
+    cleaning (a control character, a line break, too long) is not the one the player set."""
+    return value if isinstance(value, str) and clean_name(value) == value else None
+
+
 def _scale(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value in UI_SCALES else None
 
@@ -181,6 +189,7 @@ _READERS: dict[str, Callable[[object], object]] = {
     "speech": _bool,
     "ui_scale": _scale,
     "language": _choice(LANGUAGE_CHOICES),
+    "name": _name,
     "window_size": _window_size,
 }
 _LEVEL_READERS: dict[str, Callable[[object], object]] = {
@@ -197,6 +206,7 @@ _LEVEL_READERS: dict[str, Callable[[object], object]] = {
     "playouts": _int_in(0, MCTS_MAX_PLAYOUTS),
     "mcts_solver": _bool,
     "mcts_tactics": _bool,
+    "table": _bool,
 }
 """One reader per ``Level`` field (``LEVEL_FIELDS``)."""
 MAX_COUNT = 10**9  # games in a tally; more is a damaged file, not a record
@@ -428,7 +438,7 @@ def read_settings(path: Path) -> SettingsReport:
     return SettingsReport(settings, tuple(problems), moved_to)
 
 
-LATER_LEVEL_FIELDS = ("endgame_percent", "playouts", "mcts_solver", "mcts_tactics")
+LATER_LEVEL_FIELDS = ("endgame_percent", "playouts", "mcts_solver", "mcts_tactics", "table")
 """``Level`` fields added after settings files were first written."""
 
 

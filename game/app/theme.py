@@ -325,6 +325,10 @@ class TextFont:
         return pygame.transform.smoothscale(image, (-(-width // SUPERSAMPLE), -(-height // SUPERSAMPLE)))
 
 
+MAX_WORDS = 4096
+"""Lines of text a frame remembers at most (a toast's place is looked for among them)."""
+
+
 class Theme:
     """The palette in use, a cache of fonts by size and one of rendered text lines."""
 
@@ -337,6 +341,12 @@ class Theme:
         self._texts: OrderedDict[tuple[object, ...], pygame.Surface] = OrderedDict()
         self.text_bytes = 0
         self._wrapped: OrderedDict[tuple[str, int, bool, int], list[str]] = OrderedDict()  # ``wrap``'s answers
+        # What the scene on top drew this frame (``begin_frame`` forgets the last): the
+        # controls, the board and its column names, the chat line, which a toast never
+        # covers (``keep_clear``, every button and selector), and every line of text, which
+        # it covers only where no other place is free (``game.app.toast``).
+        self.controls: list[pygame.Rect] = []
+        self.words: list[pygame.Rect] = []
 
     def close(self) -> None:
         """Let go of the fonts (each holds its font file open) and the rendered lines."""
@@ -344,6 +354,16 @@ class Theme:
         self._texts.clear()
         self._wrapped.clear()
         self.text_bytes = 0
+
+    def begin_frame(self) -> None:
+        """Forget what the last scene drawn kept clear and wrote (a scene begins to draw)."""
+        self.controls.clear()
+        self.words.clear()
+
+    def keep_clear(self, rect: pygame.Rect) -> None:
+        """``rect`` holds a control (a button, a field, a board's columns, the chat line):
+        no toast covers it."""
+        self.controls.append(pygame.Rect(rect))
 
     def set(self, name: str) -> None:
         self.palette = PALETTES.get(name, PALETTES["classic"])
@@ -393,6 +413,8 @@ class Theme:
                 self._keep(key, image)
         rect = image.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
         surface.blit(image, rect)
+        if len(self.words) < MAX_WORDS:  # (drawn outside ``App.draw``, nothing forgets them)
+            self.words.append(rect)
         return rect
 
     def _keep(self, key: tuple[object, ...], image: pygame.Surface) -> None:

@@ -123,6 +123,7 @@ class Button:
         """
         p = theme.palette
         rect = rect or self.rect
+        theme.keep_clear(rect)
         enabled = self.enabled if enabled is None else enabled
         hovered = enabled and rect.collidepoint(pygame.mouse.get_pos())
         color = p.disabled if not enabled else (p.button_hover if hovered or self.focused else p.button)
@@ -142,6 +143,21 @@ class Button:
             theme.text(
                 surface, self.key_hint, face.hint_size, face.hint_corner, color=p.button_text, anchor="bottomright"
             )
+
+
+def row_font_size(rect: pygame.Rect, scale: float = 1.0) -> float:
+    """A row's text size (a selector's, a text field's): 62 % of the row at 100 %, growing
+    with the UI scale only as far as the row's height allows (the scene makes the rows
+    taller when it can)."""
+    return min(max(14, int(rect.height * 0.62)) * scale, rect.height * 0.85) / scale
+
+
+def draw_row_frame(surface: pygame.Surface, theme: Theme, rect: pygame.Rect, focused: bool) -> None:
+    """A row's place kept clear of toasts, and its frame while it has the keyboard focus."""
+    theme.keep_clear(rect)
+    if focused:
+        pygame.draw.rect(surface, theme.palette.panel, rect.inflate(12, 6), border_radius=6)
+        pygame.draw.rect(surface, theme.palette.accent, rect.inflate(12, 6), 2, border_radius=6)
 
 
 @dataclass
@@ -174,9 +190,7 @@ class Selector:
         self.on_change(self.value)
 
     def font_size(self, scale: float = 1.0) -> float:
-        """The text's size: 62 % of the row at 100 %, growing with the UI scale only as far
-        as the row's height allows (the scene makes the rows taller when it can)."""
-        return min(max(14, int(self.rect.height * 0.62)) * scale, self.rect.height * 0.85) / scale
+        return row_font_size(self.rect, scale)
 
     def measure(self, theme: Theme) -> None:
         """Size the value box for the longest option (call after setting ``rect``)."""
@@ -205,9 +219,7 @@ class Selector:
 
     def draw(self, surface: pygame.Surface, theme: Theme) -> None:
         p = theme.palette
-        if self.focused:
-            pygame.draw.rect(surface, p.panel, self.rect.inflate(12, 6), border_radius=6)
-            pygame.draw.rect(surface, p.accent, self.rect.inflate(12, 6), 2, border_radius=6)
+        draw_row_frame(surface, theme, self.rect, self.focused)
         size = self.font_size(theme.scale)
         left, right = self.arrow_rects()
         label = _(self.label)
@@ -222,10 +234,69 @@ class Selector:
         theme.text(surface, value, value_size, (middle, self.rect.centery), anchor="center", bold=True)
 
 
+@dataclass
+class TextField:
+    """A row "Label   [text_]" the player types into while it has the focus: printable
+    characters (at most ``max_chars``), Backspace; ``on_change`` hears every change.  Empty,
+    it shows ``placeholder`` (what an empty field stands for) in the muted colour."""
+
+    label: str
+    text: str
+    on_change: Callable[[str], None]
+    max_chars: int
+    placeholder: str = ""
+    rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
+    focused: bool = False
+
+    def step(self, delta: int) -> None:
+        """Enter on the field: nothing to cycle (it takes typed text)."""
+
+    def type(self, event: pygame.event.Event) -> bool:
+        """Take a typed key (True: it was one for the field)."""
+        if event.type != pygame.KEYDOWN:
+            return False
+        if event.key == pygame.K_BACKSPACE:
+            if not self.text:
+                return True
+            self.text = self.text[:-1]
+        elif event.unicode and event.unicode.isprintable() and event.key not in (pygame.K_RETURN, pygame.K_TAB):
+            if len(self.text) >= self.max_chars:
+                return True
+            self.text += event.unicode
+        else:
+            return False
+        self.on_change(self.text)
+        return True
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        return event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.rect.collidepoint(event.pos)
+
+    def font_size(self, scale: float = 1.0) -> float:
+        return row_font_size(self.rect, scale)
+
+    def draw(self, surface: pygame.Surface, theme: Theme, box_left: int | None = None) -> None:
+        """The label, then the box from ``box_left`` (default: 40 % of the row) to the row's end."""
+        p = theme.palette
+        draw_row_frame(surface, theme, self.rect, self.focused)
+        size = self.font_size(theme.scale)
+        left = box_left if box_left is not None else self.rect.left + int(self.rect.width * 0.4)
+        box = pygame.Rect(left, self.rect.top, self.rect.right - left, self.rect.height)
+        label, label_size = theme.fitted(_(self.label), size, box.left - self.rect.left - 8)
+        theme.text(surface, label, label_size, (self.rect.left, self.rect.centery), anchor="midleft")
+        pygame.draw.rect(surface, p.background, box, border_radius=6)
+        pygame.draw.rect(surface, p.accent if self.focused else p.muted, box, 2, border_radius=6)
+        shown = self.text + ("_" if self.focused else "")
+        color = p.text
+        if not self.text and not self.focused:
+            shown, color = self.placeholder, p.muted
+        shown, fitted = theme.fitted(shown, size, box.width - 16, bold=True)
+        theme.text(surface, shown, fitted, (box.left + 8, box.centery), color=color, anchor="midleft", bold=True)
+
+
 class FocusList:
     """Keyboard focus over a list of widgets: Up/Down move, Enter/Left/Right act."""
 
-    def __init__(self, items: Sequence[Button | Selector]):
+    def __init__(self, items: Sequence[Button | Selector | TextField]):
         self.items = list(items)
         self.index = 0
         self._sync()

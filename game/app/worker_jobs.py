@@ -14,6 +14,7 @@ charts MCTS against the exact truth on one position.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import queue
@@ -270,7 +271,13 @@ def send_tree(job_id: int, tree: SearchTree, send: Callable[[WorkerMessage], Non
     """The tree's header, then its node data in chunks (a memoryview: no whole copy)."""
     raw = memoryview(tree.data).cast("B")
     chunks = (len(raw) + CHUNK_BYTES - 1) // CHUNK_BYTES
-    send(TreeHeader(job_id, tree.grid, tree.rules, tree.to_move, tree.depth, tree.pruning, len(raw), chunks))
+    hits = (
+        None
+        if tree.table_hits is None
+        else tuple((index, hit.entry, hit.depth, hit.bound.value) for index, hit in sorted(tree.table_hits.items()))
+    )
+    header = TreeHeader(job_id, tree.grid, tree.rules, tree.to_move, tree.depth, tree.pruning, len(raw), chunks, hits)
+    send(header)
     for index in range(chunks):
         send(TreeChunk(job_id, index, bytes(raw[index * CHUNK_BYTES : (index + 1) * CHUNK_BYTES])))
 
@@ -363,10 +370,21 @@ def _prepare_fast_solver(send: Callable[[WorkerMessage], None]) -> None:
                 )
             )
     elif not pure_python_forced():
-        send(WorkerNote(solver_kernel.LOADER.status().capitalize()))
+        send(WorkerNote(no_fast_solver_note()))
     searching.join()
     playouts.join()
     forget_loader_pages()  # every kernel is loaded: llvmlite's own pages are not needed (46 MB)
+
+
+def no_fast_solver_note() -> str:
+    """What the window says once when the fast solver cannot be used: in the lite program
+    (no numba: by design, not a fault) what that means for the player, else what failed."""
+    if importlib.util.find_spec("numba") is None:  # found, not imported
+        return _(
+            "This is the lite program, without the compiled solver: Perfect thinks longer past the opening "
+            "book; everything else plays as usual."
+        )
+    return solver_kernel.LOADER.status().capitalize()
 
 
 def process_main(requests: Connection, replies: Connection, cancelled_upto: Any, parent_pid: int) -> None:

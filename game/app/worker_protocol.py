@@ -23,7 +23,7 @@ from ai.levels import Level
 from ai.mcts_table import MctsTruth
 from ai.review import GameReview, MoveReview
 from ai.search import SearchResult
-from ai.tree import FIELDS, SearchTree
+from ai.tree import FIELDS, BoundKind, SearchTree, TableHit
 from game.i18n import _
 from game.puzzle_file import Puzzle
 from game.records import GameRecord
@@ -180,6 +180,7 @@ class TreeHeader:
     pruning: bool
     nbytes: int
     chunks: int
+    table_hits: tuple[tuple[int, int, int, str], ...] | None = None  # (node, entry, depth, bound); None: no table
 
     def build(self, data: array[int]) -> SearchTree:
         """The one place a tree is rebuilt from its header and its node data."""
@@ -189,7 +190,12 @@ class TreeHeader:
                     job_id=self.job_id, count=len(data) * data.itemsize, nbytes=self.nbytes
                 )
             )
-        return SearchTree(data, self.rules, np.array(self.grid), self.to_move, self.depth, self.pruning)
+        hits = None
+        if self.table_hits is not None:
+            hits = {node: TableHit(entry, depth, BoundKind(bound)) for node, entry, depth, bound in self.table_hits}
+        return SearchTree(
+            data, self.rules, np.array(self.grid), self.to_move, self.depth, self.pruning, table_hits=hits
+        )
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -71,16 +72,17 @@ from game.archive.database import (
     transaction,
 )
 from game.archive.recovery import lost_game_line, read_recovery_file, recovery_files, write_recovery_file
-from game.archive.windows import unfinished_from_row
+from game.archive.windows import row_slot, unfinished_rows
 from game.game_file import games_text, record_game
 from game.notation import format_moves
-from game.processes import owner_is_running, this_process
+from game.processes import this_process
 from game.records import (
     HUMAN,
     DamagedGame,
     GameRecord,
     GameResult,
     InProgress,
+    Unfinished,
     check_record,
     record_from_row,
     record_to_row,
@@ -175,7 +177,10 @@ class Archive:
         """A database that was locked when opened: tried again before each write."""
         self.select = GAMES_SELECT
         self.slot = uuid.uuid4().hex
-        """This archive's (this window's) row of ``in_progress``."""
+        """This window's rows of ``in_progress``, one per kind of game (``windows.row_slot``)."""
+        self._finishing: set[Unfinished] = set()
+        """The kinds of the finished games waiting in ``pending``: their game in progress
+        is forgotten in the transaction that stores them."""
         self.unreadable = 0
         self._last_id: int | None = None
         """How many stored games the last ``games()`` could not read (damaged rows)."""
@@ -380,11 +385,13 @@ class Archive:
             with transaction(self.connection):
                 for record in self.pending:
                     self._last_id = self._insert(record)
-                self.connection.execute("DELETE FROM in_progress WHERE slot = ?", (self.slot,))
+                for kind in self._finishing:
+                    self.connection.execute("DELETE FROM in_progress WHERE slot = ?", (row_slot(self.slot, kind),))
         except sqlite3.Error as error:
             self._failed_write(error)
             return False
         self.pending.clear()
+        self._finishing.clear()
         self._write_error = None
         return True
 
@@ -400,8 +407,10 @@ class Archive:
         second_depth: int | None = None,
         review: dict[str, Any] | None = None,
         played_at: float | None = None,
+        kind: Unfinished | None = None,
     ) -> int | None:
-        """Store a finished game (and forget the game in progress) in one transaction.
+        """Store a finished game (and forget this window's game in progress of ``kind``,
+        the one it finished) in one transaction.
 
         Returns its id, or None when it could not be written yet (it then waits in
         ``pending`` and goes in with the next write, or into the recovery file).
@@ -424,6 +433,8 @@ class Archive:
         )
         check_record(record)  # what this version could not read back is refused now
         self.pending.append(record)
+        if kind is not None:
+            self._finishing.add(kind)
         if not self.flush():
             return None
         return self._last_id  # this game went in last (not max(id): a new game may get a lower one)
@@ -440,22 +451,33 @@ class Archive:
         return True
 
     def save_in_progress(
-        self, rules: Rules, moves: Sequence[int], *, first: str, second: str, settings: dict[str, Any] | None = None
+        self,
+        rules: Rules,
+        moves: Sequence[int],
+        *,
+        first: str,
+        second: str,
+        settings: dict[str, Any] | None = None,
+        kind: Unfinished = Unfinished.COMPUTER,
     ) -> bool:
-        """Keep the game being played in this window's row (replaced at every move)."""
-        kept = InProgress(time.time(), rules, first, second, tuple(moves), settings or {}, self.slot)
+        """Keep the game being played in this window's row of its ``kind`` (replaced at
+        every move; the unfinished games of the other kinds stay as they are)."""
+        slot = row_slot(self.slot, kind)
+        kept = InProgress(time.time(), rules, first, second, tuple(moves), settings or {}, slot, kind)
         return self._write_in_progress(kept)
 
     def take_in_progress(self, kept: InProgress) -> bool:
-        """Make ``kept`` (another window's, left when it stopped) this window's game in
-        progress, in one transaction: resumed here, it is offered nowhere else."""
-        return kept.slot == self.slot or self._write_in_progress(kept, replacing=kept.slot)
+        """Make ``kept`` (another window's, left when it stopped, or one of this window's
+        kept before kinds were kept apart) this window's game in progress of its kind, in
+        one transaction: resumed here, it is offered nowhere else."""
+        slot = row_slot(self.slot, kept.kind)
+        return kept.slot == slot or self._write_in_progress(replace(kept, slot=slot), replacing=kept.slot)
 
     def _write_in_progress(self, kept: InProgress, *, replacing: str | None = None) -> bool:
         if not self.writable:
             return False
         row = (
-            self.slot,
+            kept.slot,
             this_process(),
             kept.saved_at,
             rules_to_text(kept.rules),
@@ -478,36 +500,12 @@ class Archive:
             return False
         return True
 
-    def clear_in_progress(self) -> None:
-        """Forget this window's game in progress."""
-        if not self.writable:
-            return
-        try:
-            self.connection.execute("DELETE FROM in_progress WHERE slot = ?", (self.slot,))
-        except sqlite3.Error as error:
-            self._failed_write(error)
-
     # -- reading ------------------------------------------------------------------------
     def unfinished_games(self) -> list[InProgress]:
-        """The games left unfinished that this window may resume: its own first, then
-        those of windows that are no longer running, newest first (a running window's
-        game is its own)."""
-        try:
-            rows = self.connection.execute(
-                "SELECT * FROM in_progress ORDER BY slot = ? DESC, saved_at DESC", (self.slot,)
-            ).fetchall()
-        except sqlite3.Error as error:
-            log.warning("the unfinished games in the archive cannot be read: %s", error)
-            return []
-        kept = []
-        for row in rows:
-            owner = row["owner"] if "owner" in row.keys() else None  # an older schema's row: no owner
-            try:
-                if row["moves"] and (row["slot"] == self.slot or not owner_is_running(owner)):
-                    kept.append(unfinished_from_row(row))
-            except (ValueError, TypeError, KeyError, IndexError) as error:
-                log.warning("an unfinished game in the archive cannot be read: %s", error)
-        return kept
+        """The games left unfinished that this window may resume, each kind apart: its own
+        first, then those of windows that are no longer running, newest first
+        (``game.archive.windows.unfinished_rows``)."""
+        return unfinished_rows(self.connection, self.slot)
 
     def in_progress(self) -> InProgress | None:
         """The game to offer for resuming: this window's, else the newest one a window

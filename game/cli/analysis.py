@@ -47,6 +47,11 @@ def add_analyze_arguments(analyze: argparse.ArgumentParser) -> None:
     add_game_option(analyze)
     analyze.add_argument("--depth", type=int, default=6, help="plies to search (default 6)")
     analyze.add_argument("--no-pruning", action="store_true", help="plain minimax, no alpha-beta")
+    analyze.add_argument(
+        "--no-table",
+        action="store_true",
+        help="no transposition table: a position reached again by another move order is searched again",
+    )
     analyze.add_argument("--time-limit", type=float, help="seconds; iterative deepening stops then")
     analyze.add_argument("--tree", action="store_true", help="print the search tree as text")
     analyze.add_argument("--tree-depth", type=int, default=2, help="levels of the tree to print (default 2)")
@@ -110,6 +115,17 @@ def _search_stats(result: SearchResult) -> str:
     return text
 
 
+def _table_stats(result: SearchResult) -> str:
+    """ "Transposition table: 562 probes, 98 hits (96 of them cutoffs), 465 stores" for analyze."""
+    table = result.stats.table
+    if table is None:
+        return _("Transposition table: off")
+    return _(
+        "Transposition table (last pass): {probes:,} probes, {hits:,} hits ({cutoffs:,} of them cutoffs by a "
+        "stored bound), {stores:,} stores"
+    ).format(probes=table.probes, hits=table.hits, cutoffs=table.cutoffs, stores=table.stores)
+
+
 def _print_tree(tree: SearchTree, max_depth: int, out: TextIO) -> None:
     """The recorded tree as indented text, with its key and what the budget left out."""
     print(
@@ -160,6 +176,7 @@ def run_analyze(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         pruning=not args.no_pruning,
         record_tree=args.tree or bool(args.export_tree),
         time_limit=args.time_limit,
+        table=not args.no_table,
     )
     assert result.move is not None
     print(
@@ -181,6 +198,7 @@ def run_analyze(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     if any(is_forced_value(column_value.value) for column_value in result.move_values.values()):
         print(_("Key: +F / -F: {FORCED_MEANING}").format(FORCED_MEANING=forced_meaning()), file=out)
     print(_search_stats(result), file=out)
+    print(_table_stats(result), file=out)
     _print_exact_values(args, board, out)
     if level is not None:
         answer = choose_move(level, board.grid, rules, board.to_move)
@@ -274,11 +292,14 @@ def _run_mcts(args: argparse.Namespace, board: Board, out: TextIO) -> int:
 
 
 def _check_mcts_and_json(args: argparse.Namespace) -> None:
-    """Refuse --mcts out of range, its switches without it, and --tree's text with --json."""
+    """Refuse --mcts out of range, its switches without it (and minimax's --no-table with
+    it), and --tree's text with --json."""
     if args.mcts is not None and not 1 <= args.mcts <= MAX_PLAYOUTS:
         raise CliError(f"--mcts must be 1 to {MAX_PLAYOUTS:,} playouts, not {args.mcts}")
     if args.mcts is None and (args.mcts_solver or args.mcts_tactics):
         raise CliError("--mcts-solver and --mcts-tactics go with --mcts N")
+    if args.mcts is not None and args.no_table:
+        raise CliError("--no-table switches minimax's transposition table: MCTS has none")
     if args.json and args.tree:
         raise CliError("--tree prints the tree as text: with --json, write it with --export-tree FILE.json")
 
@@ -347,6 +368,7 @@ def analysis_json(args: argparse.Namespace, board: Board, level: Level | None) -
             pruning=not args.no_pruning,
             record_tree=bool(args.export_tree),
             time_limit=args.time_limit,
+            table=not args.no_table,
         )
         data.update(_minimax_json(result, rules))
         if args.export_tree and result.tree is not None:
@@ -381,7 +403,7 @@ def _minimax_json(result: SearchResult, rules: Rules) -> dict[str, Any]:
         "cutoffs": stats.cutoffs,
         "seconds": round(stats.seconds, 6),
         "pruning": result.pruning,
-        "table": None,  # the transposition table's probes, hits, stores and cutoffs (none in this search)
+        "table": None if stats.table is None else stats.table.as_dict(),  # the last pass's; None: --no-table
         "line": [format_move(move, rules) for move in result.principal_variation],
         "move_values": {
             format_move(move, rules): {"value": value.value, "bound": value.kind.name.lower()}

@@ -19,6 +19,7 @@ import argparse
 import queue
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -30,7 +31,8 @@ from game.cli.errors import CliError
 from game.cli.files import MAX_INPUT_BYTES
 from game.cli.options import add_rule_options, rules_from_args
 from game.i18n import _
-from game.net.client import Client, JoinSettings, default_name, split_address
+from game.net.client import Client, JoinSettings, clean_name, default_name, split_address
+from game.net.comeback import Comeback
 from game.net.discovery import Announcement
 from game.net.events import (
     ConnectionLost,
@@ -110,12 +112,15 @@ def add_player_options(parser: argparse.ArgumentParser) -> None:
 
 
 def player_name(args: argparse.Namespace) -> str:
-    """``--name``, else the login name; 1..40 printable characters."""
+    """``--name`` taken as any typed text is (``game.net.client.clean_name``: one line,
+    printable, at most 40 characters), else the login name."""
     if args.name is None:
         return default_name()
-    name = " ".join(str(args.name).split())
-    if not 1 <= len(name) <= MAX_NAME_CHARS or not name.isprintable():
-        raise CliError(_("--name must be 1..{count} printable characters").format(count=MAX_NAME_CHARS))
+    name = clean_name(str(args.name))
+    if not name:
+        raise CliError(
+            _("--name must be printable text (at most {count} characters are kept)").format(count=MAX_NAME_CHARS)
+        )
     return name
 
 
@@ -202,7 +207,7 @@ def run_host(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             settings.name, port, [each for each in reachable if not each.startswith("127.")], settings.rules.said()
         ).start()
     try:
-        return TerminalTable(host, inbox, out, stdin, archive).run()
+        return TerminalTable(host, inbox, out, stdin, archive, lambda table: Comeback.of_host(host)).run()
     finally:
         host.close()
         if announcement is not None:
@@ -221,7 +226,14 @@ def run_join(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     say(out, _("Joining {address} port {port} ...").format(address=joining.address, port=joining.port))
     client.start()
     try:
-        return TerminalTable(client, inbox, out, stdin, archive).run()
+        return TerminalTable(
+            client,
+            inbox,
+            out,
+            stdin,
+            archive,
+            lambda table: None if table is None else Comeback.of_guest(joining, client, table.side),
+        ).run()
     finally:
         client.close()
         if archive is not None:
@@ -255,9 +267,18 @@ def read_lines(stdin: TextIO, inbox: queue.Queue[Any]) -> None:
 class TerminalTable:
     """The terminal's side of one network game: typed lines in, the host's events out."""
 
-    def __init__(self, seat: Seat, inbox: queue.Queue[Any], out: TextIO, stdin: TextIO, archive: Archive | None):
+    def __init__(
+        self,
+        seat: Seat,
+        inbox: queue.Queue[Any],
+        out: TextIO,
+        stdin: TextIO,
+        archive: Archive | None,
+        comeback: Callable[[Table | None], Comeback | None] = lambda table: None,
+    ):
         self.seat, self.inbox, self.out, self.stdin, self.archive = seat, inbox, out, stdin, archive
-        self.keeper = GameKeeper(archive)  # the game kept as it goes: a kill of this process loses nothing
+        # The game kept as it goes, with how to go on with it (a kill of this process loses nothing):
+        self.keeper = GameKeeper(archive, lambda: comeback(self.table))
         self.table: Table | None = None
         self.waiting_until: float | None = None
         self.next_countdown = 0.0

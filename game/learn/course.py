@@ -527,6 +527,24 @@ def option_text(exercise: Exercise, index: int) -> str:
     return _(option) if exercise.translate_options else option
 
 
+def option_keys(exercise: Exercise) -> tuple[str, ...]:
+    """The key that answers each option, as shown on it: the number itself where every
+    option is one digit ("0".."4": pressing 2 answers "2"), else letters "A", "B", ...
+    (a number key would answer another number than its own)."""
+    options = exercise.options
+    if not exercise.translate_options and all(len(option) == 1 and option.isdigit() for option in options):
+        if len(set(options)) == len(options):
+            return options
+    return tuple(chr(ord("A") + index) for index in range(len(options)))
+
+
+def answer_for_key(exercise: Exercise, name: str) -> int | None:
+    """The option the key named ``name`` ("2", "b") answers; None: none."""
+    keys = option_keys(exercise)
+    name = name.upper()
+    return keys.index(name) if name in keys else None
+
+
 def list_lines() -> list[str]:
     """``course --list``: one line per lesson, "N. Title (tool)"."""
     return [

@@ -32,14 +32,19 @@ from game.net.protocol import (
     PROTOCOL_VERSION,
     RESUME_SECONDS,
     SILENCE_SECONDS,
+    Kind,
     LineBuffer,
     ProtocolError,
+    Refusal,
     Seal,
     clean_chat,
+    clean_text,
     connection_key,
     decode,
     game_key,
     hex_field,
+    kind_of,
+    message,
     new_nonce,
 )
 from game.regular_file import read_regular, write_atomically
@@ -117,12 +122,23 @@ class JoinSettings:
 
 
 def default_name() -> str:
-    """The login name, as a player's name (1..40 printable characters), else "player"."""
+    """The login name, as a player's name (``clean_name``), else "player"."""
     try:
-        name = " ".join(getpass.getuser().split())[:MAX_NAME_CHARS]
+        name = clean_name(getpass.getuser())
     except (OSError, KeyError, ImportError):
         name = ""
-    return name if name and name.isprintable() else "player"
+    return name or "player"
+
+
+def clean_name(text: str) -> str:
+    """A name as any typed text is taken (``game.net.protocol.clean_text``): one line of
+    printable characters, at most ``MAX_NAME_CHARS``; "" when nothing printable is left."""
+    return clean_text(text, MAX_NAME_CHARS)
+
+
+def player_name(chosen: str) -> str:
+    """The name a player goes by: the one they chose (cleaned), else the login name."""
+    return clean_name(chosen) or default_name()
 
 
 class _Refusal(Exception):
@@ -133,13 +149,13 @@ class _Refusal(Exception):
         self.wrong_code = wrong_code
 
 
-def door_refusal(message: dict[str, Any]) -> str:
+def door_refusal(refusal: dict[str, Any]) -> str:
     """Why the host turned the connection away before the code was asked, in words."""
-    why = message.get("why")
-    if why == "busy":
+    why = refusal.get("why")
+    if why == Refusal.BUSY:
         return _("the host has as many connections as it takes: try again in a moment")
-    if why == "wait":
-        seconds = message.get("seconds")
+    if why == Refusal.WAIT:
+        seconds = refusal.get("seconds")
         wait = seconds if type(seconds) is int and 0 < seconds <= 3600 else 60
         return _("too many wrong join codes from this computer: the host takes the next try in {seconds} s").format(
             seconds=wait
@@ -186,6 +202,8 @@ class Client:
         self._keys: dict[bytes, bytes] = {}
         self._welcomed = False
         self._greeted = False  # the host said hello on this connection
+        self.game_id = ""
+        """The game's id, as the host's hello gave it (its seat token is kept under it)."""
         self.thread = threading.Thread(target=self._run, name="net-client", daemon=True)
 
     @classmethod
@@ -200,7 +218,7 @@ class Client:
     def close(self) -> None:
         """Say goodbye and end the thread (at most a second or so)."""
         self.stopping.set()
-        self._send({"t": "bye"})
+        self._send(message(Kind.BYE))
         with self._lock:
             if self._sock is not None:
                 try:
@@ -212,24 +230,24 @@ class Client:
 
     # -- actions ------------------------------------------------------------------------------
     def play(self, move: int, ply: int) -> None:
-        self._send({"t": "move", "move": move, "ply": ply})
+        self._send(message(Kind.MOVE, move=move, ply=ply))
 
     def offer_draw(self) -> None:
         """Offer a draw, or accept the one offered."""
-        self._send({"t": "draw"})
+        self._send(message(Kind.DRAW))
 
     def decline_draw(self) -> None:
-        self._send({"t": "decline"})
+        self._send(message(Kind.DECLINE))
 
     def resign(self) -> None:
-        self._send({"t": "resign"})
+        self._send(message(Kind.RESIGN))
 
     def chat(self, text: str) -> None:
         """Send a chat line: one line of plain text, cut to ``MAX_CHAT_CHARS`` (the host
         closes a connection that sends control characters)."""
         text = clean_chat(text)
         if text:
-            self._send({"t": "chat", "text": text})
+            self._send(message(Kind.CHAT, text=text))
 
     def _send(self, body: dict[str, Any]) -> None:
         with self._lock:
@@ -328,7 +346,7 @@ class Client:
                         raise OSError(_("the host has been silent for too long")) from None
                     if self._welcomed and now - pinged > PING_SECONDS:
                         pinged = now
-                        self._send({"t": "ping"})
+                        self._send(message(Kind.PING))
                     continue
                 if not data:
                     raise OSError(_("the host closed the connection"))
@@ -340,38 +358,34 @@ class Client:
             hello = decode(next_line())
         except ProtocolError:
             raise _Refusal(_("the other side is not a game host of this version")) from None
-        if hello.get("t") == "refused":
+        if hello.get("t") == Kind.REFUSED:
             raise _Refusal(door_refusal(hello))
-        if hello.get("t") != "hello" or hello.get("v") != PROTOCOL_VERSION:
+        if hello.get("t") != Kind.HELLO or hello.get("v") != PROTOCOL_VERSION:
             raise _Refusal(_("the other side is not a game host of this version"))
         self._greeted = True
         game_id = hex_field(hello, "game", 8).hex()
+        self.game_id = game_id
         salt = hex_field(hello, "salt", 16)
         host_nonce = hex_field(hello, "nonce", 16)
         if salt not in self._keys:
             self._keys[salt] = game_key(self.code, salt)
         nonce = new_nonce()
         seal = Seal(connection_key(self._keys[salt], host_nonce, nonce), host=False)
-        join = {
-            "t": "join",
-            "v": PROTOCOL_VERSION,
-            "name": self.name,
-            "watch": self.watch,
-            "seat": self.seats.token(game_id),
-        }
+        join = message(Kind.JOIN, v=PROTOCOL_VERSION, name=self.name, watch=self.watch, seat=self.seats.token(game_id))
         with self._lock:
             sock.sendall(seal.seal(join, nonce=nonce.hex()))
             self._seal = seal
         try:
             first = decode(next_line())
-            if first.get("t") == "refused":
-                if first.get("why") == "code":
+            if first.get("t") == Kind.REFUSED:
+                if first.get("why") == Refusal.CODE:
                     raise _Refusal(_("wrong join code: the host refused it"), wrong_code=True)
                 raise _Refusal(_("the host runs another version of the game"))
             body = seal.open(first)
+            kind = kind_of(body)
         except ProtocolError:  # any answer but a sealed one: no proof, whatever it holds
             raise _Refusal(_("the host did not prove it knows the code")) from None
-        if body.get("t") == "full":
+        if kind is Kind.FULL:
             raise _Refusal(_("the game already has two players (join with --watch to watch it)"))
         event = event_from_body(body)
         if not isinstance(event, Welcome):

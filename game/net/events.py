@@ -13,12 +13,22 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from game.board import Board, IllegalMoveError
-from game.net.protocol import MAX_CHAT_CHARS, MAX_NAME_CHARS, ProtocolError, int_field, text_field
+from game.net.protocol import (
+    MAX_CHAT_CHARS,
+    MAX_NAME_CHARS,
+    Away,
+    Ending,
+    Kind,
+    ProtocolError,
+    Refusal,
+    int_field,
+    kind_of,
+    text_field,
+)
 from game.records import GameResult
 from game.rules import MAX, MIN, Mode, Rules, RulesError
 
-OVER_REASONS = ("line", "full", "resigned", "agreed")
-REFUSALS = ("turn", "illegal", "over", "waiting", "watcher")
+TABLE_REFUSALS = frozenset({Refusal.TURN, Refusal.ILLEGAL, Refusal.OVER, Refusal.WAITING, Refusal.WATCHER})
 """Why a move or an offer was refused: not your turn, not a legal move, the game is over,
 the opponent has not joined (or left), a watcher does not play."""
 
@@ -56,7 +66,7 @@ class Moved:
 @dataclass(frozen=True)
 class GameOver:
     result: GameResult
-    reason: str
+    reason: Ending
 
 
 @dataclass(frozen=True)
@@ -71,10 +81,12 @@ class DrawDeclined:
 
 @dataclass(frozen=True)
 class PlayerLeft:
-    """A player's connection dropped; the seat waits ``seconds`` for them."""
+    """A player is away (``why``: the connection dropped, they left on purpose, or the
+    host hosts the game again); the seat waits ``seconds`` for them."""
 
     side: int
     seconds: int
+    why: Away = Away.DROPPED
 
 
 @dataclass(frozen=True)
@@ -84,15 +96,18 @@ class WatchersChanged:
 
 @dataclass(frozen=True)
 class ChatLine:
+    """A chat line: who said it (``side`` 0: a watcher) and what."""
+
     name: str
     text: str
+    side: int = 0
 
 
 @dataclass(frozen=True)
 class Refused:
-    """The host refused what this side asked (``why``: one of ``REFUSALS``)."""
+    """The host refused what this side asked (``why``: one of ``TABLE_REFUSALS``)."""
 
-    why: str
+    why: Refusal
 
 
 @dataclass(frozen=True)
@@ -188,71 +203,85 @@ def side_field(body: dict[str, Any], name: str = "side", *, none: bool = False) 
 
 
 def over_body(over: GameOver | None) -> dict[str, str] | None:
-    return None if over is None else {"result": over.result.value, "reason": over.reason}
+    return None if over is None else {"result": over.result.value, "reason": over.reason.value}
 
 
 def over_from_body(body: Any) -> GameOver:
-    if not isinstance(body, dict) or body.get("reason") not in OVER_REASONS:
+    if not isinstance(body, dict):
         raise ProtocolError("a game end without a reason")
     try:
-        return GameOver(GameResult(body.get("result")), str(body["reason"]))
+        reason = Ending(body.get("reason"))
+    except ValueError:
+        raise ProtocolError("a game end without a reason") from None
+    try:
+        return GameOver(GameResult(body.get("result")), reason)
     except ValueError:
         raise ProtocolError("a game end without a result") from None
 
 
 def event_from_body(body: dict[str, Any]) -> Event | None:
     """The event a host's message means (None: nothing for the front end, a ping)."""
-    kind = body.get("t")
-    if kind == "ping":
-        return None
-    if kind == "welcome":
-        names = body.get("names")
-        moves = body.get("moves")
-        if not isinstance(names, list) or len(names) != 2 or not isinstance(moves, list) or len(moves) > 200:
-            raise ProtocolError("a welcome without names or moves")
-        named = {}
-        for side, name in zip((MAX, MIN), names, strict=True):
-            if name is not None:
-                named[side] = text_field({"n": name}, "n", MAX_NAME_CHARS)
-        if not all(type(move) is int for move in moves):
-            raise ProtocolError("moves that are not numbers")
-        token = body.get("token", "")
-        return Welcome(
-            side_field(body, none=True),
-            rules_from_body(body.get("rules")),
-            named,
-            tuple(moves),
-            token if isinstance(token, str) and len(token) <= 64 else "",
-            int_field(body, "watchers", 0, 10_000),
-            side_field(body, "draw", none=True),
-            None if body.get("over") is None else over_from_body(body.get("over")),
-        )
-    if kind == "joined":
-        return Joined(side_field(body), text_field(body, "name", MAX_NAME_CHARS), body.get("again") is True)
-    if kind == "move":
-        return Moved(side_field(body), int_field(body, "move", 0, 200), int_field(body, "ply", 0, 200))
-    if kind == "over":
-        return over_from_body(body)
-    if kind == "draw":
-        return DrawOffered(side_field(body))
-    if kind == "decline":
-        return DrawDeclined(side_field(body))
-    if kind == "left":
-        return PlayerLeft(side_field(body), int_field(body, "seconds", 0, 86_400))
-    if kind == "watchers":
-        return WatchersChanged(int_field(body, "count", 0, 10_000))
-    if kind == "chat":
-        return ChatLine(text_field(body, "name", MAX_NAME_CHARS), text_field(body, "text", MAX_CHAT_CHARS))
-    if kind == "refused":
-        why = body.get("why")
-        if why not in REFUSALS:
-            raise ProtocolError("a refusal without a reason")
-        return Refused(str(why))
-    if kind == "expired":
-        return SeatExpired(side_field(body))
-    if kind == "bye":
-        return HostStopped()
-    raise ProtocolError(f"an unknown message type {str(kind)[:20]!r}")
+    match kind_of(body):
+        case Kind.PING:
+            return None
+        case Kind.WELCOME:
+            return welcome_from_body(body)
+        case Kind.JOINED:
+            return Joined(side_field(body), text_field(body, "name", MAX_NAME_CHARS), body.get("again") is True)
+        case Kind.MOVE:
+            return Moved(side_field(body), int_field(body, "move", 0, 200), int_field(body, "ply", 0, 200))
+        case Kind.OVER:
+            return over_from_body(body)
+        case Kind.DRAW:
+            return DrawOffered(side_field(body))
+        case Kind.DECLINE:
+            return DrawDeclined(side_field(body))
+        case Kind.LEFT:
+            try:
+                why = Away(body.get("why", Away.DROPPED.value))
+            except ValueError:
+                raise ProtocolError("a player away for no reason this version knows") from None
+            return PlayerLeft(side_field(body), int_field(body, "seconds", 0, 86_400), why)
+        case Kind.WATCHERS:
+            return WatchersChanged(int_field(body, "count", 0, 10_000))
+        case Kind.CHAT:
+            side = side_field(body, none=True) if "side" in body else 0
+            return ChatLine(text_field(body, "name", MAX_NAME_CHARS), text_field(body, "text", MAX_CHAT_CHARS), side)
+        case Kind.REFUSED:
+            refusal = next((each for each in TABLE_REFUSALS if each.value == body.get("why")), None)
+            if refusal is None:
+                raise ProtocolError("a refusal without a reason")
+            return Refused(refusal)
+        case Kind.EXPIRED:
+            return SeatExpired(side_field(body))
+        case Kind.BYE:
+            return HostStopped()
+        case kind:
+            raise ProtocolError(f"a {kind.value!r} message where the host's news was due")
+
+
+def welcome_from_body(body: dict[str, Any]) -> Welcome:
+    names = body.get("names")
+    moves = body.get("moves")
+    if not isinstance(names, list) or len(names) != 2 or not isinstance(moves, list) or len(moves) > 200:
+        raise ProtocolError("a welcome without names or moves")
+    named = {}
+    for side, name in zip((MAX, MIN), names, strict=True):
+        if name is not None:
+            named[side] = text_field({"n": name}, "n", MAX_NAME_CHARS)
+    if not all(type(move) is int for move in moves):
+        raise ProtocolError("moves that are not numbers")
+    token = body.get("token", "")
+    return Welcome(
+        side_field(body, none=True),
+        rules_from_body(body.get("rules")),
+        named,
+        tuple(moves),
+        token if isinstance(token, str) and len(token) <= 64 else "",
+        int_field(body, "watchers", 0, 10_000),
+        side_field(body, "draw", none=True),
+        None if body.get("over") is None else over_from_body(body.get("over")),
+    )
 
 
 @dataclass
@@ -267,8 +296,10 @@ class Table:
     watchers: int = 0
     draw_offer: int = 0
     over: GameOver | None = None
-    away: dict[int, int] = field(default_factory=dict)
-    """Sides whose connection dropped, with the seconds they were given."""
+    away: dict[int, PlayerLeft] = field(default_factory=dict)
+    """Sides that are away: why, and the seconds they were given."""
+    host_gone: bool = False
+    """The host said goodbye (a joiner's or a watcher's table)."""
 
     @classmethod
     def from_welcome(cls, welcome: Welcome) -> Table:
@@ -311,8 +342,10 @@ class Table:
                 self.draw_offer = side
             case DrawDeclined():
                 self.draw_offer = 0
-            case PlayerLeft(side, seconds):
-                self.away[side] = seconds
+            case PlayerLeft(side):
+                self.away[side] = event
+            case HostStopped():
+                self.host_gone = True
             case WatchersChanged(count):
                 self.watchers = count
             case _:

@@ -38,6 +38,7 @@ from typing import Any
 from game.board import Board, Termination
 from game.net.events import (
     GameOver,
+    PlayerLeft,
     Refused,
     Welcome,
     WrongCodesFrom,
@@ -57,17 +58,24 @@ from game.net.protocol import (
     PROTOCOL_VERSION,
     RESUME_SECONDS,
     SILENCE_SECONDS,
+    Away,
+    Ending,
+    Kind,
     LineBuffer,
     ProtocolError,
     RateLimit,
+    Refusal,
     Seal,
     clean_chat,
+    clean_text,
     connection_key,
     decode,
     encode,
     game_key,
     hex_field,
     int_field,
+    kind_of,
+    message,
     new_nonce,
     text_field,
 )
@@ -89,7 +97,11 @@ SEND_SECONDS = 5.0
 
 @dataclass(frozen=True)
 class HostSettings:
-    """What the host chose: the code, its name, the rules, who moves first, where it listens."""
+    """What the host chose: the code, its name, the rules, who moves first, where it listens.
+
+    ``again`` (an unfinished game hosted once more): the game as it was left, the same
+    game id, the moves, the guest's name and seat token; the host waits
+    ``resume_seconds`` for that guest to come back with the same code."""
 
     code: str
     name: str
@@ -98,6 +110,17 @@ class HostSettings:
     address: str = ALL_INTERFACES
     port: int = DEFAULT_PORT
     resume_seconds: int = RESUME_SECONDS
+    again: HostedBefore | None = None
+
+
+@dataclass(frozen=True)
+class HostedBefore:
+    """An unfinished game as its host kept it: its id, moves, the guest's name and seat token."""
+
+    game_id: str
+    moves: tuple[int, ...]
+    guest_name: str
+    guest_token: str
 
 
 class Connection:
@@ -110,6 +133,8 @@ class Connection:
         self.opened = time.monotonic()
         self.seal: Seal | None = None
         self.role = "new"  # then "player" or "watcher"
+        self.name = ""  # the name it joined with
+        self.said_bye = False  # it left on purpose
         self.rate = RateLimit()
         self.heard = time.monotonic()
         self.pinged = time.monotonic()
@@ -126,9 +151,9 @@ class Connection:
                 return
             self._queue(self.seal.seal(body))
 
-    def send_clear(self, message: dict[str, Any]) -> None:
+    def send_clear(self, body: dict[str, Any]) -> None:
         with self.lock:
-            self._queue(encode(message))
+            self._queue(encode(body))
 
     def _queue(self, line: bytes) -> None:
         try:
@@ -182,7 +207,8 @@ class GameHost:
     def __init__(self, settings: HostSettings, events: queue.Queue[Any] | None = None):
         self.settings = settings
         self.events: queue.Queue[Any] = events if events is not None else queue.Queue()
-        self.game_id = secrets.token_hex(8)
+        again = settings.again
+        self.game_id = again.game_id if again is not None else secrets.token_hex(8)
         self.salt = secrets.token_bytes(16)
         self.key = game_key(settings.code, self.salt)
         self.board = Board(settings.rules)
@@ -192,6 +218,14 @@ class GameHost:
         self.guest: Connection | None = None
         self.guest_token = ""
         self.left_at: float | None = None
+        if again is not None:  # (``ValueError`` for moves that are not a game of these rules)
+            for move in again.moves:
+                self.board.push(move)
+            if self.board.outcome() is not None:
+                raise ValueError("the game kept is already over")
+            self.names[self.guest_side] = again.guest_name
+            self.guest_token = again.guest_token
+            self.left_at = time.monotonic()  # the guest's chair waits for them from now on
         self.expired = False
         self.watchers: list[Connection] = []
         self.connections: list[Connection] = []
@@ -219,7 +253,11 @@ class GameHost:
             raise
         listener.settimeout(0.5)
         self.listener = listener
-        self.events.put(Welcome(self.host_side, self.settings.rules, dict(self.names), (), watchers=0))
+        self.events.put(
+            Welcome(self.host_side, self.settings.rules, dict(self.names), tuple(self.board.moves), watchers=0)
+        )
+        if self.left_at is not None:
+            self.events.put(PlayerLeft(self.guest_side, self.settings.resume_seconds, Away.RESUMED))
         for target, name in ((self._accept, "net-accept"), (self._tick, "net-ticker")):
             thread = threading.Thread(target=target, name=name, daemon=True)
             thread.start()
@@ -238,7 +276,7 @@ class GameHost:
         if self.stopping.is_set():
             return
         with self.lock:
-            self._publish({"t": "bye"}, local=False)
+            self._publish(message(Kind.BYE), local=False)
             self.stopping.set()
         if self.listener is not None:
             try:
@@ -269,7 +307,7 @@ class GameHost:
         self._resign(self.host_side, None)
 
     def chat(self, text: str) -> None:
-        self._chat(self.settings.name, text)
+        self._chat(self.settings.name, self.host_side, text)
 
     @property
     def watcher_count(self) -> int:
@@ -286,62 +324,62 @@ class GameHost:
             if event is not None:
                 self.events.put(event)
 
-    def _refuse(self, why: str, connection: Connection | None) -> None:
+    def _refuse(self, why: Refusal, connection: Connection | None) -> None:
         if connection is None:
             self.events.put(Refused(why))
         else:
-            connection.send({"t": "refused", "why": why})
+            connection.send(message(Kind.REFUSED, why=why))
 
     def _play(self, side: int, move: int, ply: int, connection: Connection | None) -> None:
         with self.lock:
             if self.over is not None:
-                return self._refuse("over", connection)
+                return self._refuse(Refusal.OVER, connection)
             if len(self.names) < 2 or self.expired:
-                return self._refuse("waiting", connection)
+                return self._refuse(Refusal.WAITING, connection)
             if self.board.to_move != side or ply != self.board.ply:
-                return self._refuse("turn", connection)
+                return self._refuse(Refusal.TURN, connection)
             if not self.board.is_legal(move):
-                return self._refuse("illegal", connection)
+                return self._refuse(Refusal.ILLEGAL, connection)
             self.board.push(move)
             self.draw_offer = 0
-            self._publish({"t": "move", "side": side, "move": move, "ply": ply})
+            self._publish(message(Kind.MOVE, side=side, move=move, ply=ply))
             outcome = self.board.outcome()
             if outcome is not None:
-                reason = "line" if outcome.termination is Termination.LINE and outcome.winner is not None else "full"
-                self._finish(GameResult.of_winner(outcome.winner), reason)
+                line = outcome.termination is Termination.LINE and outcome.winner is not None
+                self._finish(GameResult.of_winner(outcome.winner), Ending.LINE if line else Ending.FULL)
 
-    def _finish(self, result: GameResult, reason: str) -> None:
+    def _finish(self, result: GameResult, reason: Ending) -> None:
         self.over = GameOver(result, reason)
         self.draw_offer = 0
-        self._publish({"t": "over", **(over_body(self.over) or {})})
+        self._publish(message(Kind.OVER, **(over_body(self.over) or {})))
 
     def _draw(self, side: int, connection: Connection | None) -> None:
         with self.lock:
             if self.over is not None or len(self.names) < 2:
-                return self._refuse("over" if self.over else "waiting", connection)
+                return self._refuse(Refusal.OVER if self.over else Refusal.WAITING, connection)
             if self.draw_offer == -side:
-                self._finish(GameResult.DRAW, "agreed")
+                self._finish(GameResult.DRAW, Ending.AGREED)
             elif self.draw_offer == 0:
                 self.draw_offer = side
-                self._publish({"t": "draw", "side": side})
+                self._publish(message(Kind.DRAW, side=side))
 
     def _decline(self, side: int) -> None:
         with self.lock:
             if self.draw_offer == -side:
                 self.draw_offer = 0
-                self._publish({"t": "decline", "side": side})
+                self._publish(message(Kind.DECLINE, side=side))
 
     def _resign(self, side: int, connection: Connection | None) -> None:
         with self.lock:
             if self.over is not None or len(self.names) < 2:
-                return self._refuse("over" if self.over else "waiting", connection)
-            self._finish(GameResult.of_winner(-side), "resigned")
+                return self._refuse(Refusal.OVER if self.over else Refusal.WAITING, connection)
+            self._finish(GameResult.of_winner(-side), Ending.RESIGNED)
 
-    def _chat(self, name: str, text: str) -> None:
+    def _chat(self, name: str, side: int, text: str) -> None:
         text = clean_chat(text)
         if text:
             with self.lock:
-                self._publish({"t": "chat", "name": name, "text": text})
+                self._publish(message(Kind.CHAT, name=name, side=side, text=text))
 
     # -- connections -------------------------------------------------------------------------
     def _accept(self) -> None:
@@ -375,14 +413,14 @@ class GameHost:
         now = time.monotonic()
         record = self.wrong_codes.get(address)
         if record is not None and now < record.next_try:
-            return {"t": "refused", "why": "wait", "seconds": math.ceil(record.next_try - now)}
+            return message(Kind.REFUSED, why=Refusal.WAIT, seconds=math.ceil(record.next_try - now))
         waiting = [c for c in self.connections if c.seal is None and not c.closed.is_set()]
         mine = [c for c in waiting if c.address == address]
         if len(mine) >= MAX_WAITING_PER_ADDRESS:
             self._make_way(mine[0], "more connections from its address waiting to join than allowed")
         elif len(self.connections) >= MAX_CONNECTIONS:
             if not waiting:
-                return {"t": "refused", "why": "busy"}
+                return message(Kind.REFUSED, why=Refusal.BUSY)
             self._make_way(waiting[0], "the host is full and it had not joined")
         return None
 
@@ -416,13 +454,7 @@ class GameHost:
         sock = connection.sock
         try:
             connection.send_clear(
-                {
-                    "t": "hello",
-                    "v": PROTOCOL_VERSION,
-                    "game": self.game_id,
-                    "salt": self.salt.hex(),
-                    "nonce": host_nonce.hex(),
-                }
+                message(Kind.HELLO, v=PROTOCOL_VERSION, game=self.game_id, salt=self.salt.hex(), nonce=host_nonce.hex())
             )
             buffer = LineBuffer()
             sock.settimeout(0.5)
@@ -438,12 +470,12 @@ class GameHost:
                 for line in buffer.feed(data):
                     if not connection.rate.take():
                         raise ProtocolError("more lines a second than allowed (a flood)")
-                    message = decode(line)
+                    received = decode(line)
                     connection.heard = time.monotonic()
                     if connection.seal is None:
-                        self._handshake(connection, message, host_nonce)
+                        self._handshake(connection, received, host_nonce)
                     else:
-                        self._handle(connection, connection.seal.open(message))
+                        self._handle(connection, connection.seal.open(received))
         except ProtocolError as error:
             self.refused_lines += 1
             log.info("%s closed: %s", connection.where, error)
@@ -456,23 +488,24 @@ class GameHost:
             connection.close()
             self._gone(connection)
 
-    def _handshake(self, connection: Connection, message: dict[str, Any], host_nonce: bytes) -> None:
-        peer_nonce = hex_field(message, "nonce", NONCE_BYTES)
+    def _handshake(self, connection: Connection, received: dict[str, Any], host_nonce: bytes) -> None:
+        peer_nonce = hex_field(received, "nonce", NONCE_BYTES)
         seal = Seal(connection_key(self.key, host_nonce, peer_nonce), host=True)
         try:
-            body = seal.open(message, beside=frozenset({"nonce"}))
+            body = seal.open(received, beside=frozenset({"nonce"}))
         except ProtocolError:
-            connection.send_clear({"t": "refused", "why": "code"})
+            connection.send_clear(message(Kind.REFUSED, why=Refusal.CODE))
             self._wrong_code(connection.address)
             raise
-        if body.get("t") != "join":
+        if kind_of(body) is not Kind.JOIN:
             raise ProtocolError("the first message is not a join")
         if body.get("v") != PROTOCOL_VERSION:
-            connection.send_clear({"t": "refused", "why": "version"})
+            connection.send_clear(message(Kind.REFUSED, why=Refusal.VERSION))
             raise ProtocolError("another protocol version")
-        name = text_field(body, "name", MAX_NAME_CHARS).strip()
+        name = clean_text(text_field(body, "name", MAX_NAME_CHARS), MAX_NAME_CHARS)
         if not name:
             raise ProtocolError("a join without a name")
+        connection.name = name
         token = body.get("seat")
         connection.seal = seal
         with self.lock:
@@ -484,13 +517,13 @@ class GameHost:
             connection.role = "watcher"
             self.watchers.append(connection)
             connection.send(self._welcome(0, ""))
-            self._publish({"t": "watchers", "count": len(self.watchers)})
+            self._publish(message(Kind.WATCHERS, count=len(self.watchers)))
             return
         first_time = self.guest_side not in self.names
         if self.expired or (
             self.guest is not None and not (self.guest_token and secrets.compare_digest(token, self.guest_token))
         ):
-            connection.send({"t": "full"})
+            connection.send(message(Kind.FULL))
             connection.close()
             return
         if self.guest is not None:  # the same player on a new connection: the old one is dead
@@ -501,46 +534,50 @@ class GameHost:
         self.guest = connection
         self.left_at = None
         if first_time:
-            self.names[self.guest_side] = name
+            self.names[self.guest_side] = unlike(name, self.settings.name)
             self.guest_token = secrets.token_hex(16)
         connection.send(self._welcome(self.guest_side, self.guest_token))
         self._publish(
-            {"t": "joined", "side": self.guest_side, "name": self.names[self.guest_side], "again": not first_time}
+            message(Kind.JOINED, side=self.guest_side, name=self.names[self.guest_side], again=not first_time)
         )
 
     def _welcome(self, side: int, token: str) -> dict[str, Any]:
-        return {
-            "t": "welcome",
-            "side": side,
-            "rules": rules_body(self.settings.rules),
-            "names": [self.names.get(MAX), self.names.get(MIN)],
-            "moves": list(self.board.moves),
-            "token": token,
-            "watchers": len(self.watchers),
-            "draw": self.draw_offer,
-            "over": over_body(self.over),
-        }
+        return message(
+            Kind.WELCOME,
+            side=side,
+            rules=rules_body(self.settings.rules),
+            names=[self.names.get(MAX), self.names.get(MIN)],
+            moves=list(self.board.moves),
+            token=token,
+            watchers=len(self.watchers),
+            draw=self.draw_offer,
+            over=over_body(self.over),
+        )
 
     def _handle(self, connection: Connection, body: dict[str, Any]) -> None:
         """One authenticated message from a seated player or a watcher."""
-        kind = body["t"]
-        if kind == "ping":
+        kind = kind_of(body)
+        if kind is Kind.PING:
             return
-        if kind == "bye":
-            raise ProtocolError("left")  # said goodbye: closed like a drop (the seat waits)
-        if kind == "chat":
-            name = self.names.get(self.guest_side, "?") if connection.role == "player" else "watcher"
-            return self._chat(name, text_field(body, "text", MAX_CHAT_CHARS * 4))
-        if kind not in ("move", "draw", "decline", "resign"):
-            raise ProtocolError(f"an unknown message type {kind[:20]!r}")
+        if kind is Kind.BYE:
+            connection.said_bye = True
+            raise ProtocolError("left")  # said goodbye: closed, and its chair waits as after a drop
+        if kind is Kind.CHAT:
+            if connection.role == "player":
+                name, side = self.names.get(self.guest_side, "?"), self.guest_side
+            else:
+                name, side = connection.name or "?", 0
+            return self._chat(name, side, text_field(body, "text", MAX_CHAT_CHARS * 4))
+        if kind not in (Kind.MOVE, Kind.DRAW, Kind.DECLINE, Kind.RESIGN):
+            raise ProtocolError(f"a {kind.value!r} message from a player")
         if connection.role != "player":
-            return self._refuse("watcher", connection)
+            return self._refuse(Refusal.WATCHER, connection)
         side = self.guest_side
-        if kind == "move":
+        if kind is Kind.MOVE:
             self._play(side, int_field(body, "move", 0, 1000), int_field(body, "ply", 0, 1000), connection)
-        elif kind == "draw":
+        elif kind is Kind.DRAW:
             self._draw(side, connection)
-        elif kind == "decline":
+        elif kind is Kind.DECLINE:
             self._decline(side)
         else:
             self._resign(side, connection)
@@ -552,12 +589,15 @@ class GameHost:
             if connection in self.watchers:
                 self.watchers.remove(connection)
                 if not self.stopping.is_set():
-                    self._publish({"t": "watchers", "count": len(self.watchers)})
+                    self._publish(message(Kind.WATCHERS, count=len(self.watchers)))
             elif connection is self.guest:
                 self.guest = None
                 if self.over is None and not self.stopping.is_set():
                     self.left_at = time.monotonic()
-                    self._publish({"t": "left", "side": self.guest_side, "seconds": self.settings.resume_seconds})
+                    why = Away.LEFT if connection.said_bye else Away.DROPPED
+                    self._publish(
+                        message(Kind.LEFT, side=self.guest_side, seconds=self.settings.resume_seconds, why=why)
+                    )
 
     def _tick(self) -> None:
         """Ping, close the silent, and end the wait for a player who does not come back."""
@@ -574,11 +614,19 @@ class GameHost:
                         connection.close()
                     elif now - connection.pinged >= PING_SECONDS:
                         connection.pinged = now
-                        connection.send({"t": "ping"})
+                        connection.send(message(Kind.PING))
                 if self.left_at is not None and now - self.left_at > self.settings.resume_seconds and not self.expired:
                     self.expired = True
                     self.left_at = None
-                    self._publish({"t": "expired", "side": self.guest_side})
+                    self._publish(message(Kind.EXPIRED, side=self.guest_side))
+
+
+def unlike(name: str, other: str) -> str:
+    """``name``, made unlike ``other`` where the two read the same ("root" and "root": the
+    guest becomes "root (2)"), so each side's words name one player."""
+    if name.casefold() != other.casefold():
+        return name
+    return f"{name[: MAX_NAME_CHARS - 4]} (2)"
 
 
 def _turn_away(sock: socket.socket, refusal: dict[str, Any]) -> None:

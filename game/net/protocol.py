@@ -25,10 +25,16 @@ the chat; one who records a handshake can try codes offline against it (four wor
 Bounds: a line is at most ``MAX_LINE_BYTES`` (a longer one closes the connection before
 it is parsed whole); a peer may send ``RATE_PER_SECOND`` lines a second on average with
 bursts up to ``BURST``; a chat line is at most ``MAX_CHAT_CHARS`` plain characters.
+
+The vocabulary: every message's ``t`` is one of ``Kind``; the closed sets of words a
+message carries (why something was refused, how a game ended, why a player is away) are
+``Refusal``, ``Ending`` and ``Away``.  Both ends build and read messages with them, never
+with bare strings (``message`` builds a body, ``kind_of`` reads its kind).
 """
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import hmac
 import json
@@ -69,6 +75,79 @@ PEER_TO_HOST = b"P"
 
 class ProtocolError(ValueError):
     """A line that breaks the protocol: too long, not JSON, not sealed right, out of order."""
+
+
+class Kind(str, enum.Enum):
+    """What a message is (its ``t``): every kind either end sends."""
+
+    HELLO = "hello"  # host, in the clear: version, game id, salt, the connection's challenge
+    JOIN = "join"  # joiner's first line, sealed: version, name, watch, the seat token it holds
+    REFUSED = "refused"  # host: at the door (in the clear) or an action it did not take (``Refusal``)
+    WELCOME = "welcome"  # host: seated or watching, with the game as it stands
+    FULL = "full"  # host: both chairs are taken
+    JOINED = "joined"  # host: the second chair is taken (again)
+    MOVE = "move"  # a player's move; the host tells everyone the moves it took
+    DRAW = "draw"  # offer (or accept) a draw; the host tells who offers
+    DECLINE = "decline"  # decline the draw offered
+    RESIGN = "resign"  # a player resigns
+    OVER = "over"  # host: the game ended (a result and an ``Ending``)
+    LEFT = "left"  # host: a player is away, their chair waits (``Away``)
+    EXPIRED = "expired"  # host: the away player did not come back in time
+    WATCHERS = "watchers"  # host: how many watch
+    CHAT = "chat"  # a chat line (the host adds who said it)
+    PING = "ping"  # either side: still here
+    BYE = "bye"  # either side: leaving on purpose
+
+
+class Refusal(str, enum.Enum):
+    """Why the host refused: at the door (``BUSY``, ``WAIT``, ``CODE``, ``VERSION``) or at
+    the table (the rest: not your turn, not a legal move, the game is over, the opponent is
+    not there, a watcher does not play)."""
+
+    BUSY = "busy"
+    WAIT = "wait"
+    CODE = "code"
+    VERSION = "version"
+    TURN = "turn"
+    ILLEGAL = "illegal"
+    OVER = "over"
+    WAITING = "waiting"
+    WATCHER = "watcher"
+
+
+class Ending(str, enum.Enum):
+    """How a game ended: a line, a full board, a resignation, a draw agreed."""
+
+    LINE = "line"
+    FULL = "full"
+    RESIGNED = "resigned"
+    AGREED = "agreed"
+
+
+class Away(str, enum.Enum):
+    """Why a player's chair waits: the connection dropped, the player left on purpose (said
+    goodbye), or the host hosts an unfinished game again and waits for them to come back."""
+
+    DROPPED = "dropped"
+    LEFT = "left"
+    RESUMED = "resumed"
+
+
+def message(kind: Kind, **fields: Any) -> dict[str, Any]:
+    """A message body of ``kind`` with ``fields`` (enumerated values as their words)."""
+    return {
+        "t": kind.value,
+        **{name: value.value if isinstance(value, enum.Enum) else value for name, value in fields.items()},
+    }
+
+
+def kind_of(body: dict[str, Any]) -> Kind:
+    """The kind of a message (``ProtocolError``: none, or one this version does not know)."""
+    kind = body.get("t")
+    try:
+        return Kind(kind)
+    except ValueError:
+        raise ProtocolError(f"an unknown message type {str(kind)[:20]!r}") from None
 
 
 def new_nonce() -> bytes:

@@ -21,7 +21,7 @@ from game.net.events import (
     WatchersChanged,
     WrongCodesFrom,
 )
-from game.net.protocol import MAX_WRONG_CODE_WAIT
+from game.net.protocol import MAX_WRONG_CODE_WAIT, Away, Ending, Refusal
 from game.notation import format_move
 from game.records import GameResult
 from game.rules import MAX
@@ -36,22 +36,39 @@ def clock(seconds: float) -> str:
 def result_text(table: Table, over: GameOver) -> str:
     """``"Alice wins"``, ``"Bob resigned; Alice wins"``, ``"a draw by agreement"``."""
     if over.result is GameResult.DRAW:
-        return _("a draw by agreement") if over.reason == "agreed" else _("a draw")
+        return _("a draw by agreement") if over.reason is Ending.AGREED else _("a draw")
     winner = MAX if over.result is GameResult.FIRST else -MAX
-    if over.reason == "resigned":
+    if over.reason is Ending.RESIGNED:
         return _("{name} resigned; {winner} wins").format(name=table.name(-winner), winner=table.name(winner))
     return _("{name} wins").format(name=table.name(winner))
 
 
-def refusal_text(why: str) -> str:
-    """What the host's refusal means, in words."""
+def refusal_text(why: Refusal) -> str:
+    """What the host's refusal of a move or an offer means, in words."""
     return {
-        "turn": _("The host refused: it is not your turn."),
-        "illegal": _("The host refused: not a legal move."),
-        "over": _("The host refused: the game is over."),
-        "waiting": _("The host refused: the other player is not there."),
-        "watcher": _("The host refused: a watcher does not play."),
-    }.get(why, why)
+        Refusal.TURN: _("The host refused: it is not your turn."),
+        Refusal.ILLEGAL: _("The host refused: not a legal move."),
+        Refusal.OVER: _("The host refused: the game is over."),
+        Refusal.WAITING: _("The host refused: the other player is not there."),
+        Refusal.WATCHER: _("The host refused: a watcher does not play."),
+    }.get(why, why.value)
+
+
+def away_text(table: Table, side: int, seconds: float, why: Away) -> str:
+    """Why ``side``'s chair is empty and how long it waits for them."""
+    name, time = table.name(side), clock(seconds)
+    if why is Away.LEFT:
+        return _("{name} left: waiting {time} for them to come back.").format(name=name, time=time)
+    if why is Away.RESUMED:
+        return _("Hosting the game again: waiting {time} for {name} to join with the same code.").format(
+            name=name, time=time
+        )
+    return _("{name}'s connection dropped: waiting {time} for them to come back.").format(name=name, time=time)
+
+
+def host_name(table: Table) -> str:
+    """The host as a joiner names it: the other player (a watcher: "the host")."""
+    return table.name(-table.side) if table.side else _("the host")
 
 
 def event_line(table: Table, event: Event) -> str | None:
@@ -63,8 +80,9 @@ def event_line(table: Table, event: Event) -> str | None:
                 return None
             return (_("{name} is back.") if again else _("{name} joined.")).format(name=name)
         case Moved(side, move):
-            mover = _("You") if side == mine else table.name(side)
-            return _("{name} played {move}.").format(name=mover, move=format_move(move, table.rules))
+            if side == mine:  # a sentence of its own: "Du hast 4 gespielt", not "Du spielte 4"
+                return _("You played {move}.").format(move=format_move(move, table.rules))
+            return _("{name} played {move}.").format(name=table.name(side), move=format_move(move, table.rules))
         case GameOver():
             return _("Game over: {result}").format(result=result_text(table, event))
         case DrawOffered(side):
@@ -73,14 +91,14 @@ def event_line(table: Table, event: Event) -> str | None:
             return _("{name} offers a draw.").format(name=table.name(side))  # how to answer: each front end's
         case DrawDeclined(side):
             return _("{name} declined the draw.").format(name=_("You") if side == mine else table.name(side))
-        case PlayerLeft(side, seconds):
-            return _("{name}'s connection dropped: waiting {time} for them to come back.").format(
-                name=table.name(side), time=clock(seconds)
-            )
+        case PlayerLeft(side, seconds, why):
+            return away_text(table, side, seconds, why)
         case WatchersChanged(count):
             return _("Watching: {count}").format(count=count)
-        case ChatLine(name, text):
-            return f"[{name}] {text}"
+        case ChatLine(name, text, side):
+            if side and side == mine:
+                return _("You: {text}").format(text=text)
+            return _("{name}: {text}").format(name=name, text=text)
         case Refused(why):
             return refusal_text(why)
         case SeatExpired(side):
@@ -88,7 +106,12 @@ def event_line(table: Table, event: Event) -> str | None:
         case HostStopped():
             if table.over is not None:
                 return None
-            return _("The host ended the game: the game so far is kept in your archive as unfinished.")
+            if not table.side:
+                return _("The host ended the game.")
+            return _(
+                "{name} left and closed the game: it is kept in your archive as unfinished, "
+                "to go on when {name} hosts it again."
+            ).format(name=host_name(table))
         case WrongCodesFrom(address, count):
             return _(
                 "{count} wrong join codes from {address}: each further try from there waits longer, up to {time}."

@@ -10,7 +10,8 @@ minimax.
 
 Controls (the list): Up/Down choose, Enter or 1..9 open a lesson, Esc back.
 Controls (a lesson): Right/Left (or PageDown/PageUp) next/previous page, O try it on its
-screen, 1..9 answer on the exercise page, H hint, Esc back to the list; or click.
+screen, the key shown on an option answers it (its own digit, else a letter), H hint, Esc
+back to the list; or click.
 """
 
 from __future__ import annotations
@@ -59,7 +60,9 @@ from game.learn.course import (
     Lesson,
     Tool,
     Verdict,
+    answer_for_key,
     check,
+    option_keys,
     option_text,
 )
 from game.rules import MAX, Rules
@@ -257,8 +260,10 @@ class CourseScene(Scene):
             self.try_it()
         elif key == pygame.K_h:
             self.hint()
-        elif digit is not None and self.on_exercise:
-            self.answer(digit)
+        elif self.on_exercise and self.lesson is not None:
+            chosen = answer_for_key(self.lesson.exercise, pygame.key.name(key))
+            if chosen is not None:
+                self.answer(chosen)
 
     # -- layout ----------------------------------------------------------------------------------
     def unit(self, size: tuple[int, int]) -> int:
@@ -328,13 +333,15 @@ class CourseScene(Scene):
         return pygame.Rect(margin, area.top, area.left - 2 * margin, area.height)
 
     def option_buttons(self, size: tuple[int, int]) -> list[Button]:
-        """The exercise's options: a row (or two) of buttons, keys 1..n."""
+        """The exercise's options: a row (or two) of buttons, each with the key that
+        answers it (``option_keys``: its own digit, else a letter)."""
         lesson = self.lesson
         assert lesson is not None
         exercise = lesson.exercise
         area = self.text_area(size)
         row = self.unit(size)
         count = len(exercise.options)
+        keys = option_keys(exercise)  # the key shown is the key that answers
         per_row = count if count <= 4 or area.width / count >= row * 2.2 else (count + 1) // 2
         if exercise.translate_options:  # words: one a row, each whole at any length
             per_row = 1
@@ -343,9 +350,7 @@ class CourseScene(Scene):
         buttons = []
         for index in range(count):
             line, column = divmod(index, per_row)
-            button = Button(
-                option_text(exercise, index), functools.partial(self.answer, index), key_hint=str(index + 1)
-            )
+            button = Button(option_text(exercise, index), functools.partial(self.answer, index), key_hint=keys[index])
             button.rect = pygame.Rect(
                 int(area.left + column * (width + 8)), int(top + line * (row + 8)), int(width), row
             )
@@ -399,16 +404,17 @@ class CourseScene(Scene):
         heading, heading_size = theme.fitted(lesson_heading(lesson), row * 0.8, w - 2 * margin, bold=True)
         theme.text(surface, heading, heading_size, (margin, row * 0.5), bold=True)
         theme.text(surface, page_label(self.page, lesson), int(row * 0.5), (margin, row * 1.45), color=p.muted)
-        keys = keys_line(self.on_exercise)
+        keys = keys_line(option_keys(lesson.exercise) if self.on_exercise else None)
         keys_text, keys_size = theme.fitted(keys, row * 0.45, w * 0.55)
         theme.text(surface, keys_text, keys_size, (w - margin, row * 1.45), color=p.muted, anchor="topright")
         area = self.board_area(size)
         board_height = area.height * (0.55 if lesson.shows_small_tree else 1.0)
-        draw_board(theme, surface, pygame.Rect(area.left, area.top, area.width, int(board_height)), self.board())
-        if lesson.shows_small_tree:
-            tree_rect = pygame.Rect(
-                area.left, area.top + int(board_height) + 8, area.width, area.height - int(board_height) - 8
-            )
+        drawn = draw_board(
+            theme, surface, pygame.Rect(area.left, area.top, area.width, int(board_height)), self.board()
+        )
+        if lesson.shows_small_tree:  # under the board and the line under it
+            top = max(area.top + int(board_height) + 8, drawn + 6)
+            tree_rect = pygame.Rect(area.left, top, area.width, max(1, area.bottom - top))
             solved = self.verdict is not None and self.verdict.right
             draw_small_tree(theme, surface, tree_rect, solved=solved, show_cuts=lesson.key == "alpha-beta")
         text_area = self.text_area(size)

@@ -12,8 +12,9 @@ from game.learn.course import SMALL_TREE, alpha_beta_skipped, tree_minimax
 from game.rules import MAX
 
 
-def draw_board(theme: Theme, surface: pygame.Surface, area: pygame.Rect, board: Board) -> None:
-    """The lesson's position, as the play screen draws discs (rings and crosses)."""
+def draw_board(theme: Theme, surface: pygame.Surface, area: pygame.Rect, board: Board) -> int:
+    """The lesson's position, as the play screen draws discs (rings and crosses); returns
+    the bottom of what it drew (the line under the board says who is to move)."""
     p = theme.palette
     rules = board.rules
     cell = min(area.width / rules.cols, (area.height - 24) / rules.rows)
@@ -40,20 +41,25 @@ def draw_board(theme: Theme, surface: pygame.Surface, area: pygame.Rect, board: 
             anchor="midtop",
         )
     said = _("player 1 (ring) to move") if board.to_move == MAX else _("player 2 (cross) to move")
-    theme.text(
+    return theme.text(
         surface,
         said,
         label_size,
         (left + width / 2, top + height + label_size * 1.5),
         color=p.muted,
         anchor="midtop",
-    )
+    ).bottom
 
 
 def draw_small_tree(theme: Theme, surface: pygame.Surface, area: pygame.Rect, *, solved: bool, show_cuts: bool) -> None:
     """The textbook's two-ply tree: MAX (triangle up) over three MIN nodes (triangles
-    down) over nine leaves; the root and MIN values stay hidden until the exercise is solved."""
+    down) over nine leaves; the root and MIN values stay hidden until the exercise is solved.
+    A caption over it says it is an example of its own: the board above is where O tries
+    the lesson's tool, not the position this tree grows from."""
     p = theme.palette
+    caption, caption_size = theme.fitted(_("An example tree, not this board's"), 14, area.width)
+    said = theme.text(surface, caption, caption_size, (area.centerx, area.top), color=p.muted, anchor="midtop")
+    area = pygame.Rect(area.left, said.bottom + 2, area.width, max(1, area.bottom - said.bottom - 2))
     leaves = [value for branch in SMALL_TREE for value in branch]
     step = area.width / len(leaves)
     size = max(11, min(22, int(step * 0.45)))

@@ -49,8 +49,10 @@ def tool_label(lesson: Lesson) -> str:
     return _("Try it: {tool}").format(tool=_(TOOL_NAMES[lesson.tool]))
 
 
-def keys_line(on_exercise: bool) -> str:
-    """The keys of the lesson screen."""
-    if on_exercise:
-        return _("1..9 answer · H hint · O try it · Left/Right pages · Esc lessons")
+def keys_line(answer_keys: tuple[str, ...] | None) -> str:
+    """The keys of the lesson screen; ``answer_keys``: the exercise's (None: a page of text)."""
+    if answer_keys:
+        return _("{first}..{last} answer · H hint · O try it · Left/Right pages · Esc lessons").format(
+            first=answer_keys[0], last=answer_keys[-1]
+        )
     return _("Right next page · Left back · O try it · Esc lessons")

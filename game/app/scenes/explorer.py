@@ -8,7 +8,8 @@ position, per column how often they played it, how those games ended for them, a
 often the move threw the exact outcome away.
 
 Controls: click a column (on the board or in the table) or press 1..7 to go deeper;
-Backspace, U or Left to go up; A the analysis board here; Esc back.
+Backspace, U or Left to go up; A the analysis board here; PageDown/PageUp page the
+table's footnote where it does not fit (big text); Esc back.
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ class ExplorerScene(Scene):
         self.rows: list[ExploreRow] = []
         self.view: BoardView | None = None
         self.hover: int | None = None  # the column under the pointer (board or table)
+        self.note_page = 0  # the page of the table's footnote shown, where it takes more than one
         self.buttons = [
             Button(N_("Up"), self.up, "Backspace"),
             Button(N_("Analysis"), self.open_analysis, "A"),
@@ -198,6 +200,11 @@ class ExplorerScene(Scene):
                 self.open_analysis()
             elif pygame.K_1 <= key <= pygame.K_7:
                 self.deeper(key - pygame.K_1)
+            elif key in (pygame.K_PAGEDOWN, pygame.K_PAGEUP):
+                pages = len(self.footnote(lay))
+                step = 1 if key == pygame.K_PAGEDOWN else -1
+                self.note_page = max(0, min(pages - 1, self.note_page + step))
+                self.app.dirty = True
 
     # -- drawing --------------------------------------------------------------------------
     def header_lines(self) -> tuple[str, str]:
@@ -324,10 +331,39 @@ class ExplorerScene(Scene):
             for index, (x, cell) in enumerate(zip(xs, cells)):
                 theme.text(surface, cell, size, (x, y), color=color if index == 1 else p.text, bold=index == 0)
             y += row_h
-        y += 4
-        key = theme.wrap(status, small - 1, width) if status else []
-        for text in key + theme.wrap(_(TABLE_KEY), small - 1, width):
-            if y + theme.font(small - 1).get_height() > table.bottom - 4:
-                break
+        pages = self.footnote(lay)
+        y = self.footnote_top(lay)
+        for text in pages[min(self.note_page, len(pages) - 1)]:
             theme.text(surface, text, small - 1, (x0, y), color=p.muted)
             y += theme.pitch(small - 1, small + 3)
+
+    def footnote_top(self, lay: SideLayout) -> float:
+        return first_row_top(lay, self.app.theme) + len(self.rows) * row_height(lay, self.app.theme) + 4
+
+    def footnote(self, lay: SideLayout) -> list[list[str]]:
+        """The table's footnote (the status, then what the columns mean) in pages of the
+        lines that fit under the rows: where it takes more than one (big text, a small
+        window), each page ends with a line saying how to see the rest."""
+        theme = self.app.theme
+        small = lay.text - 1
+        width = lay.panel.width - 24
+        status = self.table_status()
+        lines = (theme.wrap(status, small - 1, width) if status else []) + theme.wrap(_(TABLE_KEY), small - 1, width)
+        pitch = theme.pitch(small - 1, small + 3)
+        room = lay.panel.bottom - 4 - theme.font(small - 1).get_height() - self.footnote_top(lay)
+        fits = max(1, int(room // pitch) + 1) if room >= 0 else 1
+        if len(lines) <= fits:
+            return [lines]
+        per = max(1, fits - 1)
+        pages = [lines[start : start + per] for start in range(0, len(lines), per)]
+        return [
+            [
+                *page,
+                theme.fit(
+                    _("PgDn/PgUp: more ({page}/{pages})").format(page=number, pages=len(pages)),
+                    small - 1,
+                    width,
+                ),
+            ]
+            for number, page in enumerate(pages, 1)
+        ]

@@ -1,4 +1,5 @@
-"""Level select: named presets, search depth, alpha-beta on/off, positions per move, and what
+"""Level select: named presets, search depth, alpha-beta on/off, move order, the
+transposition table, positions per move, and what
 each setting means and costs; a warning with an estimate before a level that cannot
 finish in reasonable time.  In computer vs computer each side gets its own level.
 ``PlayOnScene`` (P in a review) is the same screen, then a game from the move shown.
@@ -24,6 +25,7 @@ from ai.levels import (
     Level,
     describe,
     level_played,
+    level_title,
     mcts_level,
     preset_name,
 )
@@ -128,6 +130,9 @@ class LevelSelectScene(Scene):
             format=lambda v: number(v) if v else _("no limit"),
         )
         self.order = Selector(N_("Move order"), list(MoveOrder), 0, setter("order"), format=lambda v: _(ORDER_NAMES[v]))
+        self.table = Selector(
+            N_("Transposition table"), [False, True], 0, setter("table"), format=lambda v: _("on") if v else _("off")
+        )
         self.playouts = Selector(
             N_("Search"),
             list(MCTS_PLAYOUTS),
@@ -164,7 +169,7 @@ class LevelSelectScene(Scene):
     @property
     def selectors(self) -> list[Selector]:
         """The rows shown: the side (computer vs computer) and the search rows that apply."""
-        rows = [self.depth, self.pruning, self.order, self.budget] if self.search_rows_apply else []
+        rows = [self.depth, self.pruning, self.order, self.table, self.budget] if self.search_rows_apply else []
         if self.search_rows_apply or self.level().is_mcts:  # minimax or MCTS (not under Perfect's book)
             rows = [self.playouts, *rows]
         if self.level().is_mcts:
@@ -199,6 +204,7 @@ class LevelSelectScene(Scene):
         self.depth.set_value(level.depth)
         self.pruning.set_value(level.pruning)
         self.order.set_value(level.order)
+        self.table.set_value(level.table)
         self.budget.set_value(level.node_budget)
         self.playouts.set_value(level.playouts)
         self.mcts_solver.set_value(level.mcts_solver)
@@ -221,7 +227,9 @@ class LevelSelectScene(Scene):
 
     # -- layout (on enter, each update, each click) and drawing -----------------------
     def row_height(self, size: tuple[int, int]) -> int:
-        return max(24, min(44, size[1] // 17))
+        """Pixels a row takes: a seventh row (the side to set, beside six search rows) makes
+        every row a little lower, so the explanation below keeps its room."""
+        return max(24, min(44, size[1] // (17 + max(0, len(self.selectors) - 6))))
 
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
@@ -271,7 +279,7 @@ class LevelSelectScene(Scene):
         s = self.app.settings
         if not self.both_sides:
             return _("You vs the computer · {describe}").format(describe=s.rules().said())
-        one, two = level_label(s.level), level_label(s.second_level)
+        one, two = level_title(level_label(s.level)), level_title(level_label(s.second_level))
         return _("Computer vs computer: player 1 {one}, player 2 {two} · {describe}").format(
             one=one, two=two, describe=s.rules().said()
         )
@@ -367,7 +375,7 @@ class PlayOnScene(LevelSelectScene):
         self.app.save_settings()
         self.app.replace(PlayFrom(self.board.copy(), self.app.settings.level))
         side = 1 if self.board.to_move == MAX else 2
-        level = level_label(self.app.settings.level)
+        level = level_title(level_label(self.app.settings.level))
         self.app.show_toast(
             _("Playing on after move {count}: you are player {side}, against {level}").format(
                 count=len(self.board.moves), side=side, level=level

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
-from game.i18n import _
+from game.i18n import _, ngettext
+from game.net.comeback import Comeback, Role
 from game.net.events import Table
-from game.net.sentences import clock, result_text
+from game.net.sentences import away_text, clock, result_text
+from game.records import InProgress
 from game.rules import MAX, MIN, Rules
 
 
@@ -37,11 +39,9 @@ def table_status(table: Table, *, left: float | None, lost: float | None) -> str
         return _("The host is gone: trying again, {time} left.").format(time=clock(lost))
     if len(table.names) < 2:
         return _("Waiting for someone to join ...")
-    for side, _seconds in table.away.items():
+    for side, away in table.away.items():
         if left is not None:
-            return _("{name}'s connection dropped: waiting {time} for them to come back.").format(
-                name=table.name(side), time=clock(left)
-            )
+            return away_text(table, side, left, away.why)
     if table.draw_offer and table.draw_offer != table.side:
         if table.side:
             return _("{name} offers a draw: D accepts, N declines.").format(name=table.name(table.draw_offer))
@@ -61,3 +61,26 @@ def host_lines(code: str, addresses: list[str], watchers: int) -> list[str]:
 
 def chat_prompt(open_: bool, text: str) -> str:
     return _("Say: {text}_").format(text=text) if open_ else _("Tab: chat")
+
+
+def unreachable_lines(comeback: Comeback, kept: InProgress, reason: str) -> list[str]:
+    """An unfinished network game that could not be taken up again: what happened (the
+    first line), then what the player can do."""
+    other = comeback.other_name(kept)
+    if comeback.role is Role.HOST:
+        said = _("The game with {name} cannot be hosted again: {reason}").format(name=other, reason=reason)
+        ask = _("Try again (A) when the port is free, or play it on here, two players at this screen (L).")
+    else:
+        said = _("{name}'s game is not open at {address} port {port}: {reason}").format(
+            name=other, address=comeback.address, port=comeback.port, reason=reason
+        )
+        ask = _(
+            "Ask {name} to resume it (title menu, Resume), then try again (A); "
+            "or play it on here, two players at this screen (L)."
+        ).format(name=other)
+    count = len(kept.moves)
+    return [
+        said,
+        ask,
+        ngettext("The game so far: {count} disc.", "The game so far: {count} discs.", count).format(count=count),
+    ]

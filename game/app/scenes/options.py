@@ -1,10 +1,11 @@
 """Options: the rules (size, line length, gravity, mode), who starts against the
 computer, sound, the colours (a palette per type of colour vision among them), motion,
-spoken output, text size and the language (``game.i18n``: the next frame is worded in
-it).  Rule changes apply to the next game, the others at once;
+spoken output, text size, the language (``game.i18n``: the next frame is worded in
+it) and the player's name over the network (typed; empty: the account's name).  Rule changes apply to the next game, the others at once;
 all are saved at once.  The opponent is chosen on the title menu (one place), not here.
 
-Controls: Up/Down choose a row, Left/Right change it, Esc back; or click the arrows.
+Controls: Up/Down choose a row, Left/Right change it, typing fills the name row, Esc back;
+or click the arrows.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ import pygame
 
 from game.app.scene import Scene
 from game.app.settings import LANGUAGE_CHOICES, MOTIONS, STARTERS, THEMES, UI_SCALES
-from game.app.widgets import Button, FocusList, Selector, display_size, stack_rects
+from game.app.widgets import Button, FocusList, Selector, TextField, display_size, stack_rects
 from game.i18n import LANGUAGES, N_, _, catalog_problem, set_language
+from game.net.client import clean_name, default_name
+from game.net.protocol import MAX_NAME_CHARS
 from game.rules import MAX_COLS, MAX_CONNECT, MAX_ROWS, MIN_COLS, MIN_CONNECT, MIN_ROWS, Mode
 
 SIZE_PRESETS = [(6, 7), (7, 8), (8, 9)]
@@ -67,9 +70,7 @@ class OptionsScene(Scene):
             setter("first"),
             format=lambda v: _("you") if v == "human" else _("the computer"),
         )
-        self.sound = Selector(
-            N_("Sound"), [True, False], 0, setter("sound"), format=lambda v: _("on") if v else _("muted")
-        )
+        self.sound = Selector(N_("Sound"), [True, False], 0, setter("sound"), format=self._sound_word)
         self.theme = Selector(
             N_("Colours"), list(THEMES), 0, setter("theme"), format=lambda v: _(THEME_NAMES.get(v, v))
         )
@@ -84,6 +85,13 @@ class OptionsScene(Scene):
             0,
             setter("language"),
             format=lambda v: _("System") if v == "system" else LANGUAGES[v],
+        )
+        self.name_field = TextField(
+            N_("Your name (network)"),
+            s.name,
+            self._set_name,
+            MAX_NAME_CHARS,
+            placeholder=default_name(),
         )
         self.back = Button(N_("Back"), self.close, key_hint="Esc")
         self.selectors = [
@@ -101,7 +109,7 @@ class OptionsScene(Scene):
             self.scale,
             self.language,
         ]
-        self.focus = FocusList([*self.selectors, self.back])
+        self.focus = FocusList([*self.selectors, self.name_field, self.back])
         self._sync()
         self.layout(display_size())
 
@@ -111,6 +119,19 @@ class OptionsScene(Scene):
             self._fix_connect()
             self.app.save_settings()
         self._sync()
+
+    def _sound_word(self, on: object) -> str:
+        """The Sound row's value: on or muted, or, with no sound device, that there is none
+        (the choice is still kept for a computer that has one)."""
+        if not self.app.sounds.available:
+            return _("no sound device")
+        return _("on") if on else _("muted")
+
+    def _set_name(self, text: str) -> None:
+        """The name as typed so far, taken as any typed text is (``clean_name``: one line,
+        printable, spaces run together); nothing left: the account's name."""
+        self.app.settings.name = clean_name(text)
+        self.app.save_settings()
 
     def _fix_connect(self) -> None:
         s = self.app.settings
@@ -161,15 +182,17 @@ class OptionsScene(Scene):
         n * 4/3 row heights, the title 2 and the note with Back 3.2.
         """
         w, h = size
-        count = len(self.selectors)
+        count = len(self.selectors) + 1  # and the name row
         scale = self.app.theme.scale  # bigger text: taller and wider rows, where the window has room
         row = max(20, min(int(40 * scale), int(h / (count * 4 / 3 + 5.2))))
         width = min(w - 40, int(620 * scale))
         top = row * 2
         area = pygame.Rect(0, top, w, int(count * row * 4 / 3))
-        for selector, rect in zip(self.selectors, stack_rects(area, count, row, row // 3, width)):
+        rects = stack_rects(area, count, row, row // 3, width)
+        for selector, rect in zip(self.selectors, rects):
             selector.rect = rect
             selector.measure(self.app.theme)
+        self.name_field.rect = rects[-1]
         widest = max(selector.value_width for selector in self.selectors)
         for selector in self.selectors:  # one column of arrows
             selector.value_width = widest
@@ -179,6 +202,8 @@ class OptionsScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.close()
+        elif self.name_field.focused and self.name_field.type(event):
+            return
         else:
             self.layout(display_size())
             if self.focus.handle_event(event):
@@ -197,6 +222,7 @@ class OptionsScene(Scene):
         theme.text(surface, _("Options"), title, (surface.get_width() / 2, top), bold=True, anchor="center")
         for selector in self.selectors:
             selector.draw(surface, theme)
+        self.name_field.draw(surface, theme, box_left=self.selectors[0].arrow_rects()[0].left)
         self.back.draw(surface, theme)
         s = self.app.settings
         note = _("Next game: {describe}. Changes are saved at once.").format(describe=s.rules().said())

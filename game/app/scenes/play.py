@@ -38,6 +38,7 @@ from game.app.worker_protocol import JobPurpose, TreeReady, TreeSkipped, WorkerE
 from game.board import Board, Outcome
 from game.i18n import N_, _
 from game.match import Match
+from game.records import Unfinished
 from game.rules import MAX, MIN, Cell, Rules
 
 DEMO_PAUSE = 0.35  # seconds between two moves of computer against computer
@@ -66,10 +67,10 @@ class PlayScene(Scene):
         """``level`` plays the computer's side (player 1's in computer vs computer, where
         ``level2``, default the same, plays player 2).  Player 1 always moves first."""
         super().__init__()
-        self.rules = rules
-        self.level = level
+        self.rules, self.level = rules, level
         self.levels = {MAX: level, MIN: level2 or level}
         self.opponent = opponent = Opponent(opponent)
+        self.kind = Unfinished(opponent.value)  # which of the window's unfinished games it is kept as
         if opponent is Opponent.COMPUTER:
             self.human_side = MAX if first == "human" else MIN
             self.seats = {self.human_side: Seat.HUMAN, -self.human_side: Seat.COMPUTER}
@@ -499,3 +500,16 @@ class PlayScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         play_view.draw(self, surface)
+
+
+class PlayHereScene(PlayScene):
+    """An unfinished network game played on at this screen by two people: its players named
+    as they were, kept as the window's unfinished network game (not its two-player one)."""
+
+    def __init__(self, rules: Rules, level: Level, names: dict[int, str]):
+        super().__init__(rules, level, Opponent.HUMAN)
+        self.kind = Unfinished.NETWORK
+        self.given_names = dict(names)
+
+    def side_name(self, side: int) -> str:
+        return self.given_names.get(side) or super().side_name(side)

@@ -16,7 +16,7 @@ from ai.answer import Answer
 from ai.cost import full_tree_positions, seconds_for
 from ai.exact import ExactScore
 from ai.explain.explanation import Explanation
-from ai.levels import PRESETS, Level, preset_name, solvable
+from ai.levels import PRESETS, Level, level_title, preset_name, solvable
 from game.app.play_screen import JobsGame
 from game.app.scenes import play_text as say
 from game.app.scenes.play_text import Report
@@ -167,7 +167,8 @@ class PlayJobs:
         self.submit(JobPurpose.HINT, side)
         level = self.level_for(JobPurpose.HINT, side)
         if self.scene.opponent is Opponent.COMPUTER and level != self.scene.levels[-side]:
-            name = preset_name(level) or _("the hint level")
+            preset = preset_name(level)
+            name = level_title(preset) if preset else _("the hint level")
             self.scene.app.show_toast(
                 _("Looking for a hint with {name} (the computer's level would take too long)").format(name=name), 3.0
             )

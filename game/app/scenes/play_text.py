@@ -18,7 +18,7 @@ from ai.cost import full_tree_positions
 from ai.exact import ExactScore, column_key, column_label, standing, verdict
 from ai.explain.explanation import Explanation
 from ai.heuristic import POINT
-from ai.levels import Level, exact_nodes, level_label, preset_name, solvable
+from ai.levels import Level, exact_nodes, level_label, level_title, preset_name, solvable
 from ai.values import is_win_value, plies_to_end
 from game.app.scenes import explain_text
 from game.i18n import N_, _, counted, language, number
@@ -261,19 +261,21 @@ def slow_perfect_text(who: str) -> str:
 
 def level_text(level: Level, rules: Rules) -> str:
     """One level in a few words: "Hard: depth 8, alpha-beta on, solves the last 26"."""
-    name = preset_name(level)
+    preset = preset_name(level)
+    name = level_title(preset) if preset else None
     if level.is_mcts:
         return _("{name}: Monte Carlo tree search, {playouts:,} playouts").format(
             name=name or _("Custom"), playouts=level.playouts
         )
     if level.perfect and rules == STANDARD:  # no search settings: they do not apply
-        return _("{value} (opening book + solver)").format(value=name or "Perfect")
+        return _("{value} (opening book + solver)").format(value=name or level_title("Perfect"))
     if level.perfect:
-        return _("{value}: plays Expert here (perfect play is for 6x7)").format(value=name or "Perfect")
+        return _("{value}: plays Expert here (perfect play is for 6x7)").format(value=name or level_title("Perfect"))
     text = (
         _("{name}: depth {depth}, alpha-beta on") if level.pruning else _("{name}: depth {depth}, alpha-beta off")
     ).format(name=name or _("Custom"), depth=level.depth)
     text += _(", {node_budget:,} positions").format(node_budget=level.node_budget) if level.node_budget else ""
+    text += _(", transposition table") if level.table else ""
     if level.knows_openings(rules):
         text += _(", book")
     if level.solves_endgames(rules):
@@ -282,7 +284,8 @@ def level_text(level: Level, rules: Rules) -> str:
 
 
 def short_level(level: Level) -> str:
-    name = preset_name(level)
+    preset = preset_name(level)
+    name = level_title(preset) if preset else None
     if level.is_mcts:
         return level_label(level)
     return (

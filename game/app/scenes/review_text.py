@@ -142,6 +142,11 @@ def turning_points_line(review: GameReview) -> str:
         _("{ply} (P{number} {word})").format(ply=m.ply, number=side_number(m.side), word=m.move_class.word)
         for m in points
     )
+    marked = sum(1 for m in review.moves if not m.move_class.keeps_outcome)  # each has its mark on the graph
+    if marked > len(points):
+        return _("Turning points, the worst {shown} of the {count} marked: {said}").format(
+            shown=len(points), count=marked, said=said
+        )
     return _("Turning points: {said}").format(said=said)
 
 

@@ -5,6 +5,8 @@ Controls: Up/Down choose, Enter play, Esc twice quits (the first press says so);
 
 from __future__ import annotations
 
+import functools
+
 import pygame
 
 from game.app.menu import MenuScene
@@ -21,6 +23,7 @@ from game.app.navigation import (
     ShowPastGames,
     ShowPuzzles,
 )
+from game.app.scenes.title_text import resume_label
 from game.app.settings import Opponent
 from game.app.widgets import Button, stack_rects
 from game.i18n import N_, _
@@ -28,6 +31,8 @@ from game.learn.glicko import START_RATING
 from game.records import InProgress
 from game.rules import MAX, MIN
 
+MAX_RESUMES = 3
+"""Unfinished games the title lists at most (the newest; one of each kind per window)."""
 QUIT_CONFIRM_SECONDS = 3.0
 """After a first Esc on the title, a second one within this many seconds quits."""
 ROW_GAP = 0.25
@@ -45,8 +50,8 @@ class TitleScene(MenuScene):
         self.rating = round(START_RATING)  # the player's rating, read from the archive as the menu shows
         self.provisional = True  # said beside it while a few results can still move it far
         self.waiting = False  # the App's rating is still being replayed: asked again each frame
-        # Button rows laid out, always: the menu's buttons and, under Quit, the row kept for
-        # "Resume the unfinished game", so that button coming and going moves no other.
+        # Button rows laid out, always: the menu's buttons and, under Quit, at least one row
+        # kept for the unfinished games, so the first coming and going moves no other.
         self.rows = 1
 
     def on_enter(self) -> None:
@@ -80,13 +85,8 @@ class TitleScene(MenuScene):
         ]
 
     def build_buttons(self) -> list[Button]:
-        """The menu's buttons, then (in the last row) the unfinished game, if there is one."""
-        unfinished = self.unfinished_game()
-        resume = []
-        if unfinished is not None:
-            resume.append(
-                Button(_("Resume the unfinished game ({count} discs)").format(count=len(unfinished.moves)), self.resume)
-            )
+        """The menu's buttons, then (in the last rows) the unfinished games, each apart."""
+        resume = [Button(resume_label(kept), functools.partial(self.resume, kept)) for kept in self.unfinished_games()]
         menu = [
             Button(N_("Play vs computer"), lambda: self.start(Opponent.COMPUTER)),
             Button(N_("Two players"), lambda: self.start(Opponent.HUMAN)),
@@ -101,7 +101,7 @@ class TitleScene(MenuScene):
             Button(N_("Network game"), self.open_network),
             Button(N_("Quit"), self.app.quit),
         ]
-        self.rows = len(menu) + 1
+        self.rows = len(menu) + max(1, len(resume))
         return menu + resume
 
     def button_height(self, size: tuple[int, int]) -> int:
@@ -119,12 +119,13 @@ class TitleScene(MenuScene):
         rows = stack_rects(area, self.rows, height, int(height * ROW_GAP), min(size[0] - 40, 360))
         return rows[: len(self.buttons)]
 
-    def unfinished_game(self) -> InProgress | None:
-        """The game left in the middle when the program last stopped (or the menu was opened)."""
-        return self.app.archive.in_progress()
+    def unfinished_games(self) -> list[InProgress]:
+        """The games left in the middle (this window's, and those of windows that stopped),
+        newest first: at most ``MAX_RESUMES``."""
+        return self.app.archive.unfinished_games()[:MAX_RESUMES]
 
-    def resume(self) -> None:
-        self.app.push(ResumeGame())
+    def resume(self, kept: InProgress) -> None:
+        self.app.push(ResumeGame(kept))
 
     def open_past_games(self) -> None:
         self.app.push(ShowPastGames())

@@ -1,9 +1,11 @@
-"""The overlay's comparisons: pruning switched (``PruningComparison``) and move order.
+"""The overlay's comparisons: pruning and the table switched (``PruningComparison``) and move order.
 
-Pruning: the overlay's search is timed again beside the same search with pruning
-switched, both in the worker now and both after a warm-up: the first search of a
-session pays a one-time cost (loading the compiled search, its tables) that the shown
-search may have paid, so its own time is never set beside a warm one.
+Pruning and the transposition table: the overlay's search is timed again beside the
+same search with pruning switched and beside it with the table switched, all in the
+worker now and all after a warm-up: the first search of a session pays a one-time cost
+(loading the compiled search, its tables) that the shown search may have paid, so its
+own time is never set beside a warm one.  With the table on, the run with it off is the
+real count of nodes the same search needs without it (the statistics show it).
 
 Move order, the lesson after pruning: the overlay's search rerun with each move order.
 
@@ -48,37 +50,42 @@ pruning setting, too little to cost time of its own."""
 
 @dataclass(frozen=True)
 class PruningRun:
-    """One search of a pruning comparison: a warm-up (not timed for the comparison) or a
-    timed run, with pruning on or off."""
+    """One search of a comparison: a warm-up (not timed for the comparison) or a timed
+    run, with pruning and the table on or off."""
 
     pruning: bool
     warm_up: bool
     result: SearchResult
+    table: bool = False
 
 
 def compare_job(tree: SearchTree, level: Level) -> SearchJob:
     """The shown search as a COMPARE job: the level's own search settings as the search was
-    (the same move order and seeded noise), at the tree's depth and pruning, no budget."""
-    level = replace(level, depth=tree.depth, pruning=tree.pruning, node_budget=0, perfect=False)
+    (the same move order and seeded noise), at the tree's depth, pruning and table, no budget."""
+    level = replace(level, depth=tree.depth, pruning=tree.pruning, table=tree.table, node_budget=0, perfect=False)
     return SearchJob(tree.grid, tree.rules, tree.to_move, level=level, purpose=JobPurpose.COMPARE, record_tree=False)
 
 
 class PruningComparison:
-    """The shown search and the same search with pruning switched, timed like with like:
-    first a shallow warm-up with each setting, then the two timed runs, one worker job
-    after another.  The scene that started it hands over its worker events (``take``)."""
+    """The shown search, the same search with pruning switched and with the transposition
+    table switched, timed like with like: first a shallow warm-up with each setting, then
+    the timed runs, one worker job after another.  The scene that started it hands over
+    its worker events (``take``)."""
 
     def __init__(self, app: SceneHost, owner: Scene, job: SearchJob):
         """``job``: the shown search as a COMPARE job (its level's own settings, no budget)."""
         self.app, self.owner = app, owner
         level = job.level
         shown, switched = level, replace(level, pruning=not level.pruning)
+        other_table = replace(level, table=not level.table)
         shallow = min(WARM_UP_DEPTH, level.depth)
         self.plan: list[tuple[Level, bool]] = [  # (the level searched, a warm-up?) in order
             (replace(shown, depth=shallow), True),
             (replace(switched, depth=shallow), True),
+            (replace(other_table, depth=shallow), True),
             (shown, False),
             (switched, False),
+            (other_table, False),
         ]
         self.job = job
         self.runs: list[PruningRun] = []
@@ -97,15 +104,22 @@ class PruningComparison:
         return self.running and self.plan[len(self.runs)][1]
 
     def switched_result(self) -> SearchResult | None:
-        """The timed run with pruning switched, once both timed runs have finished."""
-        shown = self.job.level.pruning
-        if self.running or self.timed(shown) is None:
+        """The timed run with pruning switched, once the timed runs have finished."""
+        shown = self.job.level
+        if self.running or self.timed(shown.pruning, shown.table) is None:
             return None
-        return self.timed(not shown)
+        return self.timed(not shown.pruning, shown.table)
 
-    def timed(self, pruning: bool) -> SearchResult | None:
-        """The timed run with ``pruning`` on or off, once it has finished."""
-        return next((run.result for run in self.runs if not run.warm_up and run.pruning is pruning), None)
+    def table_switched(self) -> SearchResult | None:
+        """The timed run with the table switched, once it has finished."""
+        shown = self.job.level
+        return self.timed(shown.pruning, not shown.table)
+
+    def timed(self, pruning: bool, table: bool | None = None) -> SearchResult | None:
+        """The timed run with ``pruning`` and ``table`` (the shown search's by default), once finished."""
+        table = self.job.level.table if table is None else table
+        found = (run for run in self.runs if not run.warm_up and (run.pruning, run.table) == (pruning, table))
+        return next((run.result for run in found), None)
 
     def _submit_next(self) -> None:
         level, _warm_up = self.plan[len(self.runs)]
@@ -120,7 +134,7 @@ class PruningComparison:
             self.progress = event
         elif isinstance(event, JobResult) and event.result is not None:
             level, warm_up = self.plan[len(self.runs)]
-            self.runs.append(PruningRun(level.pruning, warm_up, event.result))
+            self.runs.append(PruningRun(level.pruning, warm_up, event.result, level.table))
             self.job_id = None
             if len(self.runs) < len(self.plan):
                 self._submit_next()

@@ -19,7 +19,7 @@ from game.app.tree.layout import NODE, PRUNED, SUMMARY, Placed
 from game.app.tree.legend import FONT_SIZE, PAGE_TITLE, TITLE
 from game.app.tree.overlay import TreeOverlay
 from game.app.tree.placing import STRIP_HEIGHT, path_top, strip_height
-from game.app.tree.text import compare_verdict, order_line
+from game.app.tree.text import compare_verdict, order_line, table_line
 from game.app.widgets import dim
 from game.board import Board
 from game.i18n import _, ngettext, number
@@ -350,12 +350,17 @@ def draw_node(
         pygame.draw.circle(surface, p.glow, (x, y), size + 5, 2)
     if replay is not None and replay.cutoff == item.index:
         pygame.draw.circle(surface, p.cutoff, (x, y), size + 13, 3)
+    if replay is not None and replay.table_hit == item.index:  # the table answers it at this step
+        pygame.draw.circle(surface, p.accent, (x, y), size + 13, 3)
     points = node_shape(x, y, size, node.is_max)
     pygame.draw.polygon(surface, p.max_node if node.is_max else p.min_node, points)
     pygame.draw.polygon(surface, p.glow if on_line else p.text, points, 2 if on_line else 1)
     known = scene.value_known(item.index)
     if node.leaf_reason is LeafReason.WIN and known:
         pygame.draw.circle(surface, p.glow, (x, y), 3)
+    hit = node.table_hit
+    if hit is not None and scene.is_drawn(item.index):  # answered from the table: a "T" on the node
+        draw_table_mark(theme, surface, (x - size - 12, y), cutoff=hit.is_cutoff)  # left: the shape stays seen
     rank = SELECTED if item.index == scene.selected else ON_LINE if on_line else None
     if node.move is not None:  # beside the node, on its own row: clear of the parent's value above
         gap = 12 if item.index == scene.selected else 3  # outside the selection ring
@@ -389,6 +394,19 @@ def draw_node(
             label_rect(theme, counted, 13, at, "topleft"),
             lambda: theme.text(surface, counted, 13, at, color=p.cutoff),
         )
+
+
+def draw_table_mark(theme: Theme, surface: pygame.Surface, at: tuple[float, float], *, cutoff: bool) -> None:
+    """The mark of a node answered from the transposition table: a bold "T" beside it, in the
+    cutoff colour where a stored bound cut it off (the value beside it has its >= / <=)."""
+    p = theme.palette
+    width, height = theme.font(12, True).size("T")  # at the UI scale: the box grows with it
+    side = max(15, height + 2, width + 8)
+    box = pygame.Rect(0, 0, side, side)
+    box.center = (round(at[0]), round(at[1]))
+    pygame.draw.rect(surface, p.panel, box, border_radius=3)
+    pygame.draw.rect(surface, p.cutoff if cutoff else p.accent, box, 2, border_radius=3)
+    theme.text(surface, "T", 12, box.center, color=p.cutoff if cutoff else p.text, anchor="center", bold=True)
 
 
 def draw_legend(scene: TreeOverlay, surface: pygame.Surface) -> None:
@@ -433,6 +451,9 @@ def _legend_icon(scene: TreeOverlay, surface: pygame.Surface, icon: str, rect: p
         pygame.draw.circle(surface, p.pruned, (cx + 22, cy + 4), 5)
     elif icon == "line":
         pygame.draw.line(surface, p.glow, (rect.left + 2, cy), (rect.right - 8, cy), 5)
+    elif icon == "table":
+        draw_table_mark(theme, surface, (cx, cy), cutoff=False)
+        draw_table_mark(theme, surface, (cx + 20, cy), cutoff=True)
     elif icon == "summary":
         box = pygame.Rect(rect.left + 2, rect.top, rect.width - 12, rect.height)
         pygame.draw.rect(surface, p.pruned, box, 1, border_radius=4)
@@ -692,6 +713,38 @@ def compare_line(scene: TreeOverlay, tree: SearchTree) -> str:
     )
 
 
+def table_compare_line(scene: TreeOverlay, tree: SearchTree) -> str | None:
+    """C's run with the transposition table switched, beside the shown search: once done."""
+    comparison = scene.comparison
+    if comparison is None or comparison.running:
+        return None
+    again, switched = comparison.timed(tree.pruning), comparison.table_switched()
+    if again is None or switched is None:
+        return None
+    on, off = (again, switched) if tree.table else (switched, again)
+    said = _(
+        "Transposition table, timed now: on {nodes:,} nodes, {seconds:.3f} s  |  off {nodes2:,} nodes, {seconds2:.3f} s  ({saving:,.1f} x fewer nodes, {verdict})"
+    )
+    saving = off.stats.nodes / on.stats.nodes if on.stats.nodes else 0
+    verdict = compare_verdict(on.value, off.value)
+    return said.format(
+        nodes=on.stats.nodes,
+        seconds=on.stats.seconds,
+        nodes2=off.stats.nodes,
+        seconds2=off.stats.seconds,
+        saving=saving,
+        verdict=verdict,
+    )
+
+
+def table_stats_line(scene: TreeOverlay, tree: SearchTree) -> str | None:
+    """The table's probes, hits, stores and cutoffs, and the nodes of the real run without it."""
+    comparison = scene.comparison
+    without = comparison.table_switched() if comparison is not None else None
+    measuring = comparison is not None and comparison.running
+    return table_line(scene.record.result.stats.table, None if without is None else without.stats.nodes, measuring)
+
+
 def bottom_lines(scene: TreeOverlay, tree: SearchTree, theme: Theme) -> list[tuple[str, Color]]:
     """The totals, the comparison with the minimal tree and another run, the replay."""
     p = theme.palette
@@ -706,10 +759,16 @@ def bottom_lines(scene: TreeOverlay, tree: SearchTree, theme: Theme) -> list[tup
     if scene.record.note and played is not None:  # the move played is not this search's choice
         said = _("Played {move_label}: {note}.").format(move_label=scene.move_label(played), note=scene.record.note)
         lines.insert(0, (said, p.cutoff))
+    table = table_stats_line(scene, tree)
+    if table is not None:
+        lines.insert(1, (table, p.text))
     lines.append((compare_line(scene, tree), p.text))
+    table_compared = table_compare_line(scene, tree)
+    if table_compared is not None:
+        lines.append((table_compared, p.text))
     replay = scene.replay
     if replay is not None:  # first: at small sizes the last lines do not fit
-        color = p.cutoff if replay.cutoff is not None else p.accent
+        color = p.cutoff if replay.cutoff is not None or replay.table_hit is not None else p.accent
         said = _("Replay step {steps:,}/{total_steps:,}: {message}")
         lines.insert(
             0, (said.format(steps=replay.steps, total_steps=replay.total_steps, message=replay.message), color)

@@ -27,6 +27,11 @@ LEGEND: tuple[tuple[str, str], ...] = (
     ("line", N_("the expected line, down to the leaf its value comes from")),
     ("summary", N_("nodes too small to draw here: zoom in or focus")),
 )
+TABLE_LEGEND = (
+    "table",
+    N_("T: answered from the transposition table, not searched again (T in red: a table cutoff by a stored bound)"),
+)
+"""The legend's entry for a search with the transposition table."""
 FONT_SIZE = 14
 ICON_WIDTH = 58
 TITLE = N_("Legend (L hides)")
@@ -65,7 +70,8 @@ def legend_layout(theme: Theme, canvas: pygame.Rect, tree: SearchTree, *, page: 
     text_w = column_w - ICON_WIDTH - 12
     line_h = theme.font(FONT_SIZE).get_linesize()
     items = [
-        (icon, tuple(theme.wrap(text, FONT_SIZE, text_w))) for icon, text in ((icon, _(text)) for icon, text in LEGEND)
+        (icon, tuple(theme.wrap(_(text), FONT_SIZE, text_w)))
+        for icon, text in (LEGEND + (TABLE_LEGEND,) if tree.table else LEGEND)
     ]
     order_lines = tuple(theme.wrap(search_order_text(tree), FONT_SIZE, width - 20)) + tuple(
         theme.wrap(node_count_text(tree), FONT_SIZE, width - 20)

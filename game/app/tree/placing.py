@@ -32,6 +32,7 @@ BUTTON_FONT = 16
 STRIP_HEIGHT = 32
 """A row of the bottom strip's buttons at 100 %; it grows with the UI scale (``strip_height``)."""
 STRIP_GAP = 6
+TOAST_FONT = 20  # the size App.draw_toast writes in
 
 
 def areas_for(size: tuple[int, int], theme: Theme | None = None, button_rows: int = 1) -> Areas:
@@ -234,3 +235,21 @@ def demo_select(scene: TreeOverlay) -> None:
             scene.select(node.index, follow=False)
             return
     scene.relayout()
+
+
+def toast_bottom(scene: TreeOverlay, size: tuple[int, int]) -> int:
+    """Where toasts end over the overlay: above the bottom panel, over the tree, never over
+    the panel's or the legend's words (above the legend, or under a legend shown in place
+    of the tree)."""
+    theme = scene.app.theme
+    areas = areas_for(size, theme, scene.button_rows)
+    bottom = areas.bottom.top - 6
+    legend = scene.legend
+    if legend is None:
+        return bottom
+    height = theme.font(TOAST_FONT).get_linesize() + 14
+    if bottom - height >= legend.box.bottom:  # room under it (a legend page)
+        return bottom
+    if legend.box.top - 6 - height >= areas.canvas.top:
+        return legend.box.top - 6
+    return bottom

@@ -5,7 +5,8 @@ leaf values of the replies in the order the search tried them.  Type each answer
 press Enter: it is checked at once, a wrong one explained in one sentence.
 
 Controls:
-- digits, -, <=, >=, +W/F: type an answer; Backspace: erase; Enter: check it
+- digits, -, <=, >=, +W/-W and +F/-F (the W and F keys): type an answer, as the line under
+  the answer says; Backspace: erase; Enter: check it
 - Tab: start again at the next difficulty (minimax only, with pruning, with a bad move order)
 - Esc or P: back to the tree
 """
@@ -149,7 +150,7 @@ class PracticeScene(Scene):
         prompt_size = theme.shrink(prompt, size, panel.width - 24, bold=True)
         asking = theme.wrap(prompt, prompt_size, panel.width - 24, bold=True)
         box_h = max(size + 8, theme.font(size).get_linesize() + 8)  # the answer typed in it
-        below = len(asking) * theme.pitch(prompt_size, size + 6, True) + box_h + 6 + 2 * theme.pitch(size - 1, size + 2)
+        below = len(asking) * theme.pitch(prompt_size, size + 6, True) + box_h + 6 + 3 * theme.pitch(size - 1, size + 2)
         bottom = panel.bottom - max(5 * (size + 6), below + 8)
         self.draw_rows(surface, pygame.Rect(x, y, panel.width - 24, bottom - y), size)
         y = bottom
@@ -172,6 +173,12 @@ class PracticeScene(Scene):
         for line in theme.wrap(self.feedback, size - 1, panel.width - 24)[:2]:
             theme.text(surface, line, size - 1, (x, y), color=color)
             y += theme.pitch(size - 1, size + 2)
+        keys = _(
+            "Values: digits and -; +F or -F (the F key): a forced win past the depth limit; +W or -W (the W key): "
+            "a win; <= or >= before a value: a bound"
+        )
+        keys, keys_size = theme.fitted(keys, size - 3, panel.width - 24)
+        theme.text(surface, keys, keys_size, (x, y + 2), color=p.muted)
 
     def draw_rows(self, surface: pygame.Surface, area: pygame.Rect, size: int) -> None:
         theme = self.app.theme

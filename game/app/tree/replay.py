@@ -67,6 +67,7 @@ class Replay:
         self.next_index = start  # the first node not yet entered
         self.last = Step(StepKind.START)
         self.cutoff: int | None = None  # the node whose window closed at this step
+        self.table_hit: int | None = None  # the node the table answered at this step
         self.message = _("Ready: each step enters a node or returns its value.")
 
     # -- where each node's steps are ----------------------------------------------------
@@ -122,7 +123,7 @@ class Replay:
         step = max(0, min(self.total_steps, step))
         self.steps = step
         self.stack = []
-        self.cutoff = None
+        self.cutoff = self.table_hit = None
         if step == 0:
             self.next_index, self.last = self.start, Step(StepKind.START)
             self.message = _("Ready: each step enters a node or returns its value.")
@@ -176,6 +177,26 @@ class Replay:
                 if node.move is None
                 else _("move {format_move}").format(format_move=format_move(node.move, tree.rules))
             )
+            hit = node.table_hit
+            if hit is not None:  # the table answers it as it is entered: nothing below is searched
+                self.table_hit = node.index
+                if hit.is_cutoff:
+                    said = _(
+                        "Table cutoff! {move} ({side_name}) was searched before: its stored bound {value_text} "
+                        "lies outside the window [{alpha}, {beta}], so it is not searched again"
+                    )
+                else:
+                    said = _(
+                        "Table hit! {move} ({side_name}) was searched before: the table answers "
+                        "{value_text} without searching it again"
+                    )
+                return said.format(
+                    move=move,
+                    side_name=node.side_name,
+                    value_text=node.value_text,
+                    alpha=fmt_tree_value(node.alpha_in),
+                    beta=fmt_tree_value(node.beta_in),
+                )
             if not tree.pruning:  # plain minimax has no window to speak of
                 return _("Enter {move} ({side_name})").format(move=move, side_name=node.side_name)
             return _("Enter {move} ({side_name}) with alpha {fmt_tree_value}, beta {fmt_tree_value2}").format(

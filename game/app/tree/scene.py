@@ -11,7 +11,9 @@ Controls:
 - arrows: Up parent, Down first child, Left/Right siblings
 - mouse wheel or +/-: zoom; drag: pan; F: fit the tree to the window
 - [ and ]: the match's earlier / later searches
-- C: run the same search with pruning switched the other way (C again cancels)
+- C: run the same search with pruning switched the other way, and with the
+  transposition table switched (C again cancels); a search with the table starts it at
+  once, for the nodes the same search needs without the table
 - O: rerun it with each move order (left to right, centre first, best first) to set
   the node counts beside the Knuth-Moore minimal tree (O again cancels)
 - Space: replay play/pause; , and .: one step back / forward; Home / End; S: speed;
@@ -54,7 +56,7 @@ from game.app.tree.keys import key_actions
 from game.app.tree.layout import NODE, Placed, View
 from game.app.tree.legend import LegendLayout
 from game.app.tree.navigate import navigation_target, node_at, zoomed
-from game.app.tree.placing import SPEEDS, areas_for, demo_select, relayout, tree_buttons
+from game.app.tree.placing import SPEEDS, areas_for, demo_select, relayout, toast_bottom, tree_buttons
 from game.app.tree.replay import Replay
 from game.app.tree.text import detail_lines, node_text
 from game.app.widgets import Button
@@ -64,7 +66,6 @@ from game.i18n import _
 from game.notation import format_move
 
 DOUBLE_CLICK = 0.4  # seconds
-TOAST_FONT = 20  # the size App.draw_toast writes in
 
 
 class TreeScene(Scene):
@@ -86,6 +87,7 @@ class TreeScene(Scene):
         self.legend: LegendLayout | None = None  # where the legend goes, when shown
         self.legend_page = False  # the legend is shown in place of the tree (no room for both)
         self.comparison: PruningComparison | None = None  # C: pruning switched, once asked for
+        self.table_asked = False  # a search with the table: its comparison was started once
         self.orders: OrderComparison | None = None  # the move-order runs, once asked for
         self.drag_from: tuple[int, int] | None = None
         self.dragged = False
@@ -230,7 +232,7 @@ class TreeScene(Scene):
             self.orders = None
             self.record_index, self._record = index, searches[index]
             self.view, self.selected, self.replay, self.playing = View(), 0, None, False
-            self.comparison = None
+            self.comparison, self.table_asked = None, False
 
     def toggle_legend(self) -> None:
         self.legend_open = not self.shows_legend()
@@ -361,6 +363,12 @@ class TreeScene(Scene):
             return
         self.comparison = PruningComparison(self.app, self, compare_job(self.known_tree, self.record_level()))
 
+    def compare_table_now(self) -> None:
+        """A search with the table: C at once, once (the statistics say the nodes without it)."""
+        if self.tree is not None and self.tree.table and self.comparison is None and not self.table_asked:
+            self.table_asked = True
+            self.toggle_compare()
+
     def cancel_compare(self) -> None:
         if self.comparison is not None and self.comparison.running:
             self.comparison.cancel()
@@ -413,6 +421,7 @@ class TreeScene(Scene):
                     self.playing = False
                 self.replay.seek(self.replay.steps + steps)
                 self.follow_replay()
+        self.compare_table_now()
         if self.tree is not None and not self.playing:
             # Asked only while the worker is idle: never at the cost of a move or a comparison.
             self.horizon.settle(self.tree, self.selected, worker_free=self.app.worker.current is None)
@@ -491,18 +500,8 @@ class TreeScene(Scene):
 
     def toast_bottom(self, size: tuple[int, int]) -> int | None:
         """Toasts go above the bottom panel, over the tree, never over the panel's or the
-        legend's words (above the legend, or under a legend shown in place of the tree)."""
-        areas = areas_for(size, self.app.theme, self.button_rows)
-        bottom = areas.bottom.top - 6
-        legend = self.legend
-        if legend is None:
-            return bottom
-        height = self.app.theme.font(TOAST_FONT).get_linesize() + 14
-        if bottom - height >= legend.box.bottom:  # room under it (a legend page)
-            return bottom
-        if legend.box.top - 6 - height >= areas.canvas.top:
-            return legend.box.top - 6
-        return bottom
+        legend's words (``placing.toast_bottom``)."""
+        return toast_bottom(self, size)
 
     def export(self) -> None:
         """E: write the tree as JSON and the subtree on screen as DOT to the preference

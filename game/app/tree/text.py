@@ -10,12 +10,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ai.exact import ExactScore
+from ai.search_types import TableStats
 from ai.tree import (
     BOUND_MEANING,
     BoundKind,
     LeafReason,
     Node,
     SearchTree,
+    TableHit,
     fmt_tree_value,
     forced_meaning,
     is_forced_value,
@@ -34,8 +36,64 @@ LEAF_WHY = {
     LeafReason.DEPTH: N_("depth limit: valued by the heuristic"),
     LeafReason.WIN: N_("the move completed a line: game won"),
     LeafReason.FULL: N_("the board is full: game over"),
+    LeafReason.TABLE: N_("answered from the transposition table: searched before, by another order of the same moves"),
 }
 """Why a node is a leaf, for the detail panel, the code walk and practice."""
+
+TABLE_BOUNDS = {
+    BoundKind.EXACT: N_("an exact value"),
+    BoundKind.LOWER: N_("a lower bound"),
+    BoundKind.UPPER: N_("an upper bound"),
+}
+"""What a transposition-table entry holds, for the detail panel."""
+
+
+def table_hit_lines(node: Node, hit: TableHit) -> list[str]:
+    """The detail panel on a node answered from the table: which entry, its depth and
+    bound, and whether it was a table cutoff."""
+    tree = node.tree
+    if hit.entry >= 0:
+        path = " ".join(format_move(move, tree.rules) for move in tree.node(hit.entry).path())
+        said = _("From the table: the entry stored when the search met this position after {path} (node {entry})")
+        lines = [said.format(path=path, entry=number(hit.entry))]
+    else:
+        lines = [_("From the table: an entry stored earlier in this search (a node past the stored ones)")]
+    depth = ngettext(
+        "Entry: searched {depth} ply deep, {bound} {value}",
+        "Entry: searched {depth} plies deep, {bound} {value}",
+        hit.depth,
+    )
+    lines.append(depth.format(depth=hit.depth, bound=_(TABLE_BOUNDS[hit.bound]), value=fmt_tree_value(node.value)))
+    if hit.bound is BoundKind.LOWER:
+        lines.append(
+            _("Table cutoff: the stored lower bound {value} >= beta {beta}: not searched again").format(
+                value=fmt_tree_value(node.value), beta=fmt_tree_value(node.beta_in)
+            )
+        )
+    elif hit.bound is BoundKind.UPPER:
+        lines.append(
+            _("Table cutoff: the stored upper bound {value} <= alpha {alpha}: not searched again").format(
+                value=fmt_tree_value(node.value), alpha=fmt_tree_value(node.alpha_in)
+            )
+        )
+    else:
+        lines.append(_("An exact value: taken as it is, its subtree not searched again"))
+    return lines
+
+
+def table_line(table: TableStats | None, without: int | None, measuring: bool) -> str | None:
+    """The table's statistics (None: it was off) and, from a real run, the nodes the same
+    search needed without it (``measuring``: that run is under way)."""
+    if table is None:
+        return None
+    said = _(
+        "Transposition table: {probes:,} probes, {hits:,} hits ({cutoffs:,} of them table cutoffs), {stores:,} stores"
+    ).format(probes=table.probes, hits=table.hits, cutoffs=table.cutoffs, stores=table.stores)
+    if without is not None:
+        return said + _("; the same search without it: {nodes:,} nodes (searched now)").format(nodes=without)
+    if measuring:
+        return said + _("; searching without it now")
+    return said + _("; C: search without it")
 
 
 def node_count_text(tree: SearchTree) -> str:
@@ -76,6 +134,8 @@ def detail_lines(node: Node, replay: Replay | None, horizon: str | None, pruned:
     if replay is not None and not replay.is_visited(node.index):
         return [_("Not searched yet at this step of the replay.")]
     if replay is not None and not replay.is_known(node.index):
+        if node.table_hit is not None:  # the table answers it as it is entered: say so now
+            return table_hit_lines(node, node.table_hit)
         frame = replay.frame(node.index)
         assert frame is not None
         lines = [_("Being searched at this step: its value is not known yet.")]
@@ -115,6 +175,9 @@ def detail_lines(node: Node, replay: Replay | None, horizon: str | None, pruned:
         lines.append(horizon)
     if node.is_leaf:
         lines.append(_("Leaf: {get}").format(get=_(LEAF_WHY.get(node.leaf_reason, ""))))
+        hit = node.table_hit
+        if hit is not None:
+            lines += table_hit_lines(node, hit)
         if node.leaf_reason is LeafReason.DEPTH:
             lines.append(_("Heuristic value: {value:,}").format(value=node.value))
         return lines
