@@ -633,6 +633,9 @@ SAFETY_NET_DEPTH = 6
 SAFETY_NET_SHARE = 0.1
 """Before the level thinks, a search of at most this depth in this share of the move
 time leaves a fallback move better than a quick guess."""
+STOP_NET_SECONDS = 2.0
+"""A search a person may stop, that finishes no pass before its end (no pruning), first
+makes a safety net in a tenth of this."""
 MAX_THINK_SECONDS = 86_400.0
 """A day: longer move times are cut to this (thread timers cannot wait for ever)."""
 
@@ -652,10 +655,18 @@ class Thinking:
         *,
         asked: Asked = Asked(),
         should_stop: Callable[[], bool] | None = None,
+        should_finish: Callable[[], bool] | None = None,
+        on_report: ProgressCallback | None = None,
     ):
         """``asked.on_progress`` hears of each finished pass of the level's search;
-        ``should_stop`` is the caller's stop request (the clock's is ``self.should_stop``)."""
+        ``should_stop`` is the caller's stop request (the clock's is ``self.should_stop``);
+        ``should_finish`` is a person's "stop and play": the best move so far answers (as
+        when the clock runs out); ``on_report`` hears every progress report."""
         self.level = level
+        self._finish = should_finish
+        self._on_report = on_report
+        self.finished_by_request = False  # ``should_finish`` ended the thinking
+        self._nodes = 0  # positions the level's search has visited so far
         self.asked = asked
         self.board = board.copy()
         self.seconds = None if seconds is None else min(seconds, MAX_THINK_SECONDS)
@@ -679,9 +690,15 @@ class Thinking:
         deadline = self.deadline
         if self._outside_stop is not None and self._outside_stop():
             self.stop_requested.set()
+        if self._finish is not None and not self.stop_requested.is_set() and self._finish():
+            self.finished_by_request = True
+            self.stop_requested.set()
         return self.stop_requested.is_set() or (deadline is not None and time.perf_counter() >= deadline)
 
     def _progress_seen(self, progress: SearchProgress) -> None:
+        self._nodes = progress.nodes
+        if self._on_report is not None:
+            self._on_report(progress)
         if progress.move is not None:
             self._progress = progress
         if self._on_pass is not None and progress.completed_depth > self._reported_depth:
@@ -696,8 +713,13 @@ class Thinking:
     def _fallback(self) -> Answer:
         elapsed = time.perf_counter() - self.started
         progress = self._progress
+        stopped = self.finished_by_request
         if progress is not None and progress.move is not None and progress.value is not None:
-            said = _("the clock ran out: the deepest finished pass ({depth} plies) answered")
+            said = (
+                _("stopped: the deepest finished pass ({depth} plies) answered")
+                if stopped
+                else _("the clock ran out: the deepest finished pass ({depth} plies) answered")
+            )
             note = said.format(depth=progress.completed_depth)
             return Answer(
                 progress.move,
@@ -710,9 +732,14 @@ class Thinking:
             )
         net = self._net
         if net is not None and net.move is not None:
-            return replace(net, seconds=elapsed)
+            nodes = self._nodes if stopped else net.nodes  # stopped: what the level's search had done
+            return replace(net, seconds=elapsed, note=self._net_note(stopped), nodes=nodes)
         move = quick_move(self.board.copy())
-        note = _("the clock ran out before any search: a quick safe move answered")
+        note = (
+            _("stopped before any search: a quick safe move answered")
+            if stopped
+            else _("the clock ran out before any search: a quick safe move answered")
+        )
         return Answer(move, DecidedBy.FALLBACK, self.level, 0, seconds=elapsed, note=note)
 
     def _cast_safety_net(self, seconds: float) -> None:
@@ -730,7 +757,6 @@ class Thinking:
             )
         except SearchCancelled:
             return
-        note = _("the clock ran out: a {depth}-ply safety-net search answered").format(depth=result.depth)
         self._net = Answer(
             result.move,
             DecidedBy.FALLBACK,
@@ -738,8 +764,17 @@ class Thinking:
             result.value,
             result=result,
             nodes=result.stats.total_nodes,
-            note=note,
+            note=self._net_note(False),
         )
+
+    def _net_note(self, stopped: bool) -> str | None:
+        """What the safety net's answer says: the clock ran out, or a person stopped the search."""
+        if self._net is None or self._net.result is None:
+            return None
+        depth = self._net.result.depth
+        if stopped:
+            return _("stopped: the {depth}-ply alpha-beta search made first answered").format(depth=depth)
+        return _("the clock ran out: a {depth}-ply safety-net search answered").format(depth=depth)
 
     def run(self) -> Answer:
         """Think until the level is done or the clock says stop."""
@@ -749,6 +784,10 @@ class Thinking:
             _, self._note = level_here(self.level, board.grid, board.rules)
             if self.seconds is not None:
                 self._cast_safety_net(self.seconds)
+            elif self._finish is not None and not (self.level.pruning or self.level.node_budget):
+                # One pass to the full depth: nothing of it finishes before the end, so a
+                # stop needs a move found first (a few milliseconds of alpha-beta).
+                self._cast_safety_net(STOP_NET_SECONDS)
         soft = None
         if self.seconds is not None:
             soft = max(0.01, self.started + self.seconds * SOFT_SHARE - SAFETY_SECONDS - time.perf_counter())

@@ -38,6 +38,7 @@ from game.app.settings import FILE_NAME, Settings, read_settings, save_settings
 from game.app.sound import Sounds, quiet_stderr
 from game.app.speech import Speech
 from game.app.theme import Theme
+from game.app.timing_keeper import TimingKeeper
 from game.app.toast import place_toast
 from game.app.widgets import TOAST_SIZE
 from game.app.worker import AIWorker, JobOwner
@@ -138,6 +139,7 @@ class App:
         self.sounds = Sounds(self.settings.sound)
         self.speech = Speech(self.settings.speech)
         self.worker = AIWorker(use_process=use_process)
+        self.timing = TimingKeeper(self)  # this machine's search speed, timed once when the worker is idle
         self.stack = SceneStack(self)
         self.clock = pygame.time.Clock()
         self.running = True
@@ -174,11 +176,17 @@ class App:
                     pygame.display.flip()
                     if not worker_started:  # the first frame is on screen: the worker's turn
                         worker_started = True
-                        self.worker.start()
+                        self.start_worker()
         finally:
             for number, handler in previous.items():
                 signal.signal(number, handler)
             self.close()
+
+    def start_worker(self) -> None:
+        """Start the AI worker (the first frame is on screen); it times this machine's
+        search when it is first idle, if no timing is kept (``TimingKeeper``)."""
+        self.worker.start()
+        self.timing.wanted = True
 
     def _end_on_signals(self) -> dict[int, Any]:
         """SIGTERM and SIGHUP (a closed terminal) end the game as closing the window does:
@@ -219,6 +227,7 @@ class App:
             if self.stack.has_pending():
                 break  # the rest of the events belong to the next scene
         self.poll_worker()
+        self.timing.tend(dt)
         keeper = self._rating_keeper
         if keeper is not None and keeper.replaying and keeper.step(RATING_STEP_SECONDS):
             self.dirty = True  # a rating the screens were waiting for
@@ -282,6 +291,8 @@ class App:
         for owner, event in self.worker.poll():
             if isinstance(event, (WorkerLost, WorkerNote)):
                 self.show_toast(event.message, 5.0)
+            elif owner is self.timing:
+                self.timing.on_worker_event(event)
             elif owner is not None and any(owner is scene for scene in self.stack.scenes):
                 owner.on_worker_event(event)
                 self.dirty = True

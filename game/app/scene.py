@@ -43,6 +43,9 @@ class Jobs(Protocol):
 
     def cancel(self) -> None: ...
 
+    def finish(self) -> None:
+        """Ask the current job (a computer's move) to answer now with its best move so far."""
+
 
 class SceneHost(Protocol):
     """What a scene may use of the App (the ``App`` implements it)."""

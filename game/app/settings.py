@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from ai.cost import Calibration
 from ai.levels import MCTS_MAX_PLAYOUTS, NODE_BUDGETS, PRESETS, Level
 from ai.search import MoveOrder
 from game.net.client import clean_name
@@ -108,6 +109,7 @@ class Settings:
     level: Level = PRESETS["Easy"]  # the computer's (player 1's in computer vs computer); a named one from the start
     second_level: Level = Level(2)  # player 2's in computer vs computer
     window_size: tuple[int, int] = (1024, 720)  # the window's last size (windowed, not full screen)
+    calibration: Calibration | None = None  # this machine's search speed (``ai.timing``); None: time it
     tally: dict[str, int] = field(default_factory=_empty_tally)
     two_player_tally: dict[str, int] = field(default_factory=_empty_two_player_tally)
 
@@ -427,6 +429,8 @@ def read_settings(path: Path) -> SettingsReport:
     for name, template in (("tally", _empty_tally()), ("two_player_tally", _empty_two_player_tally())):
         if name in data:
             setattr(settings, name, _read_tally(data[name], template, name, problems))
+    if "calibration" in data:
+        settings.calibration = _read_calibration(data["calibration"], problems)
     settings.level = _read_level(data, "level", default=settings.level, problems=problems)
     settings.second_level = _read_level(data, "second_level", default=settings.second_level, problems=problems)
     try:
@@ -436,6 +440,31 @@ def read_settings(path: Path) -> SettingsReport:
         settings.rows, settings.cols, settings.connect = 6, 7, 4
     moved_to = _move_aside(path) if damaged else None
     return SettingsReport(settings, tuple(problems), moved_to)
+
+
+CALIBRATION_FIELDS = tuple(f.name for f in fields(Calibration))
+
+
+def _read_calibration(value: object, problems: list[str]) -> Calibration | None:
+    """The stored timing of this machine's search, or None (the game times it again) for
+    anything but a whole, believable one: a wrong value is said, never used."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) != set(CALIBRATION_FIELDS):
+        problems.append(f"calibration={_short(value)} is not a timing: the search is timed again")
+        return None
+    numbers: dict[str, Any] = {
+        name: float(value[name]) if type(value[name]) is int else value[name] for name in CALIBRATION_FIELDS
+    }
+    try:
+        calibration = Calibration(**numbers)
+        sane = calibration.is_sane()
+    except (TypeError, ValueError, OverflowError):
+        sane = False
+    if not sane:
+        problems.append(f"calibration={_short(value)} is not a timing: the search is timed again")
+        return None
+    return calibration
 
 
 LATER_LEVEL_FIELDS = ("endgame_percent", "playouts", "mcts_solver", "mcts_tactics", "table")
@@ -501,6 +530,7 @@ def _as_json(settings: Settings) -> dict[str, Any]:
         **asdict(settings),
         "level": _level_json(settings.level),
         "second_level": _level_json(settings.second_level),
+        "calibration": None if settings.calibration is None else asdict(settings.calibration),
     }
 
 

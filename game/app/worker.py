@@ -23,7 +23,9 @@ frame loop hears "the worker is gone" within a second.
 
 Cancelling: a shared counter says "every job up to N is cancelled"; the search polls it
 every few thousand nodes, so Undo, Restart, Menu and closing the window stop it within
-milliseconds, and the result of a cancelled job is never delivered.  At the same checks
+milliseconds, and the result of a cancelled job is never delivered.  Finishing: a second
+shared value names the job to answer now (``finish``: a person's Stop on a long move);
+the move's search stops at the same checks and the best move found so far answers.  At the same checks
 (and while idle) the worker asks whether its parent is still alive and exits if not.
 
 Jobs: a MOVE, HINT or SCORES ``SearchJob`` plays its ``Level`` through
@@ -175,6 +177,7 @@ class AIWorker:
         self._intake: dict[int, _TreeIntake] = {}
         self._inbox: queue.Queue[WorkerMessage | _WorkerGone] = queue.Queue()
         self._cancelled: Any = _Counter()
+        self._finish: Any = _Counter()  # the job to answer now with its best move so far
         self._process: Any = None
         self._thread: threading.Thread | None = None
         self._requests: Connection | None = None
@@ -204,9 +207,10 @@ class AIWorker:
         worker_requests, self._requests = context.Pipe(duplex=False)
         replies, worker_replies = context.Pipe(duplex=False)
         self._cancelled = context.Value("q", self._cancelled.value, lock=False)
+        self._finish = context.Value("q", self._finish.value, lock=False)
         self._process = context.Process(
             target=worker_start.process_main,
-            args=(worker_requests, worker_replies, self._cancelled, os.getpid()),
+            args=(worker_requests, worker_replies, self._cancelled, os.getpid(), self._finish),
             name="connect4-ai",
             daemon=True,
         )
@@ -233,9 +237,10 @@ class AIWorker:
         self._inbox = queue.Queue()
         self._thread_requests = queue.Queue()
         self._cancelled = _copy_counter(self._cancelled)
+        self._finish = _copy_counter(self._finish)
         self._thread = threading.Thread(
             target=worker_start.serve_in_thread,
-            args=(self._thread_requests.get, self._inbox.put, self._cancelled),
+            args=(self._thread_requests.get, self._inbox.put, self._cancelled, self._finish),
             name="connect4-ai",
             daemon=True,
         )
@@ -313,6 +318,12 @@ class AIWorker:
             self._cancelled.value = self.current
             self._forget(self.current)
         self.current = None
+
+    def finish(self) -> None:
+        """Ask the current job (a computer's move) to answer now with the best move it has
+        found so far (``ai.player.Thinking``); its answer comes as usual."""
+        if self.current is not None:
+            self._finish.value = self.current
 
     def _forget(self, job_id: int) -> None:
         if job_id not in self._awaiting_tree and job_id not in self._intake:

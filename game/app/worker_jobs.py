@@ -38,11 +38,12 @@ from ai.explain.explainer import ExplainError, explain, explain_move
 from ai.levels import Level
 from ai.mcts_truth import mcts_truth
 from ai.perfect import shared_player
-from ai.player import Asked, choose_move, keep_tables_of, search_level, search_tree
+from ai.player import Asked, Thinking, choose_move, keep_tables_of, search_level, search_tree
 from ai.reviewer import ReviewStopped, review_game
 from ai.search import SearchCancelled, SearchProgress
 from ai.solver import SolverStopped
 from ai.textbook import textbook_search
+from ai.timing import calibrate
 from ai.tree import SearchTree
 from game.app.memory import give_back_freed_memory
 from game.app.worker_protocol import (
@@ -50,6 +51,8 @@ from game.app.worker_protocol import (
     FAST_SOLVER_QUIET,
     PARENT_CHECK_EVERY,
     PROGRESS_EVERY,
+    CalibrateJob,
+    CalibrationResult,
     DepthJob,
     DepthResult,
     ExplainJob,
@@ -89,8 +92,12 @@ def run_job(
     job: Job,
     send: Callable[[WorkerMessage], None],
     should_stop: Callable[[], bool],
+    should_finish: Callable[[], bool] | None = None,
 ) -> None:
-    """Work out one job and send its messages: progress, the answer, then the tree."""
+    """Work out one job and send its messages: progress, the answer, then the tree.
+
+    ``should_stop`` cancels the job (no answer); ``should_finish`` is a person's "stop and
+    play" of a computer's move: the best move found so far answers (``ai.player.Thinking``)."""
     last = [0.0]
     cpu = time.process_time()
 
@@ -121,12 +128,17 @@ def run_job(
     if isinstance(job, MctsChartJob):
         _run_mcts_chart(job_id, job, send, should_stop)
         return
+    if isinstance(job, CalibrateJob):
+        _run_calibration(job_id, send, should_stop)
+        return
     try:
         if job.purpose is JobPurpose.PONDER:
             _ponder(job.grid, job.rules, job.to_move, should_stop)
             send(JobCancelled(job_id))  # pondering has no answer: it ends when it is stopped or done
             return
-        answer = _answer(job, should_stop, progress)
+        if job.timed:  # a search whose time is shown: not beside a tree being recorded
+            _TreeRecorder.of(send).wait_idle(should_stop)
+        answer = _answer(job, should_stop, progress, should_finish)
     except (SearchCancelled, SolverStopped):
         send(JobCancelled(job_id))
         return
@@ -163,8 +175,14 @@ def run_job(
             pass
 
 
-def _answer(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[[SearchProgress], None]) -> Answer:
-    """The job's answer: the decider's for a move or a hint, a plain search to compare."""
+def _answer(
+    job: SearchJob,
+    should_stop: Callable[[], bool],
+    progress: Callable[[SearchProgress], None],
+    should_finish: Callable[[], bool] | None = None,
+) -> Answer:
+    """The job's answer: the decider's for a move or a hint, a plain search to compare;
+    a move a person may stop (``should_finish``) thinks through ``ai.player.Thinking``."""
     level = job.level
     if job.purpose is JobPurpose.COMPARE:
         result = search_level(
@@ -177,6 +195,12 @@ def _answer(job: SearchJob, should_stop: Callable[[], bool], progress: Callable[
             should_stop=should_stop,
         )
         return Answer(result.move, DecidedBy.SEARCH, level, result.value, result=result, nodes=result.stats.total_nodes)
+    if job.purpose is JobPurpose.MOVE and should_finish is not None:
+        board = Board(job.rules, job.grid, job.to_move)
+        thinking = Thinking(
+            level, board, None, should_stop=should_stop, should_finish=should_finish, on_report=progress
+        )
+        return thinking.run()
     purpose = Purpose.MOVE if job.purpose is JobPurpose.MOVE else Purpose.HINT
     # A bad opening book is the decider's to handle: it plays a stand-in and says so in
     # ``answer.note`` (``ai.player.level_here``); the screens only show the note.
@@ -199,6 +223,7 @@ class _TreeRecorder:
 
     def __init__(self, send: Callable[[WorkerMessage], None]):
         self.send = send
+        self.busy = False  # a tree is being recorded
         self.tasks: queue.Queue[tuple[int, SearchJob, Answer]] = queue.Queue()
         threading.Thread(target=self._run, name="tree-recorder", daemon=True).start()
 
@@ -224,9 +249,22 @@ class _TreeRecorder:
             self.send(TreeSkipped(dropped))
         self.tasks.put((job_id, job, answer))
 
+    def wait_idle(self, should_stop: Callable[[], bool]) -> None:
+        """Return once no tree is being recorded or waits to be (the recording's Python
+        search would share the processor and the interpreter with a timed search).
+
+        Raises:
+            SearchCancelled: ``should_stop`` returned True meanwhile.
+        """
+        while self.busy or not self.tasks.empty():
+            if should_stop():
+                raise SearchCancelled()
+            time.sleep(PARENT_CHECK_EVERY / 5)
+
     def _run(self) -> None:
         while True:
             job_id, job, answer = self.tasks.get()
+            self.busy = True
             try:
                 tree = search_tree(answer, job.grid, job.rules, job.to_move, tree_budget=job.tree_budget)
                 if tree is None:
@@ -240,6 +278,8 @@ class _TreeRecorder:
             except Exception:  # a tree is a courtesy: say it, keep the worker
                 log.exception("recording the tree of job %s failed", job_id)
                 self.send(TreeSkipped(job_id))
+            finally:
+                self.busy = False
 
 
 def _failure_text(error: Exception) -> str:
@@ -287,8 +327,12 @@ def serve(
     send: Callable[[WorkerMessage], None],
     cancelled_upto: Any,
     parent_alive: Callable[[], bool] | None = None,
+    finish_upto: Any = None,
 ) -> None:
-    """The worker loop: take jobs until None and answer each (process or thread)."""
+    """The worker loop: take jobs until None and answer each (process or thread).
+
+    ``cancelled_upto`` says every job up to its value is cancelled; ``finish_upto`` (where
+    given) that the job of its value is to answer now with its best move so far."""
     checked = [time.perf_counter()]
     send = _one_at_a_time(send)  # the fast solver's notes come from another thread
     threading.Thread(target=_prepare_fast_solver, args=(send,), name="fast-solver-notes", daemon=True).start()
@@ -308,9 +352,12 @@ def serve(
                         os._exit(0)  # nobody is left to answer: a worker has nothing to save
             return bool(cancelled_upto.value >= job_id)
 
+        def should_finish(job_id: int = job_id) -> bool:
+            return finish_upto is not None and bool(finish_upto.value == job_id)
+
         if should_stop():
             continue
-        run_job(job_id, request.job, send, should_stop)
+        run_job(job_id, request.job, send, should_stop, should_finish)
         forget_what_is_not_shown()
 
 
@@ -387,7 +434,9 @@ def no_fast_solver_note() -> str:
     return solver_kernel.LOADER.status().capitalize()
 
 
-def process_main(requests: Connection, replies: Connection, cancelled_upto: Any, parent_pid: int) -> None:
+def process_main(
+    requests: Connection, replies: Connection, cancelled_upto: Any, parent_pid: int, finish_upto: Any = None
+) -> None:
     """The worker process: serve until told to stop, the pipe closes or the parent dies."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is for the window, which stops us
 
@@ -405,7 +454,7 @@ def process_main(requests: Connection, replies: Connection, cancelled_upto: Any,
         return message
 
     try:
-        serve(receive, replies.send, cancelled_upto, parent_alive)
+        serve(receive, replies.send, cancelled_upto, parent_alive, finish_upto)
     except (EOFError, OSError):  # the window is gone: nobody to answer, nothing to save
         os._exit(0)  # at once, without the interpreter's slow tidy-up
 
@@ -562,3 +611,17 @@ def _run_mcts_chart(
             player=player,
         )
         send(MctsChartResult(job_id, truth, ""))
+
+
+def _run_calibration(job_id: int, send: Callable[[WorkerMessage], None], should_stop: Callable[[], bool]) -> None:
+    """Time this machine's search once the compiled kernels are ready (at the first start
+    they compile in the background: a timing meanwhile would measure the Python search and
+    a busy processor)."""
+    with _job_reported(job_id, send, SearchCancelled, "timing"):
+        for loader in (search_kernel.LOADER, solver_kernel.LOADER, mcts_kernel.LOADER):
+            preparing = loader.prepare_in_background()
+            while preparing.is_alive():
+                preparing.join(PARENT_CHECK_EVERY)
+                if should_stop():
+                    raise SearchCancelled()
+        send(CalibrationResult(job_id, calibrate(should_stop)))

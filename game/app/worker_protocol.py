@@ -17,6 +17,7 @@ from dataclasses import KW_ONLY, dataclass, field
 import numpy as np
 
 from ai.answer import Answer
+from ai.cost import Calibration
 from ai.depth_table import DepthTruth
 from ai.explain.explanation import Explanation
 from ai.levels import Level
@@ -62,6 +63,7 @@ class SearchJob:
     purpose: JobPurpose = JobPurpose.MOVE
     record_tree: bool = True
     tree_budget: int = 1_000_000
+    timed: bool = False  # its time is shown: it waits until the trees being recorded are done
 
 
 @dataclass(frozen=True)
@@ -138,7 +140,13 @@ class MctsChartJob:
     seed: int = 0
 
 
-Job = SearchJob | ReviewJob | DepthJob | TextbookJob | OwnPuzzlesJob | ExplainJob | MctsChartJob
+@dataclass(frozen=True)
+class CalibrateJob:
+    """Time this machine's search (``ai.timing.calibrate``, about a second, after the fast
+    search is ready).  Answered by ``CalibrationResult``; the App keeps it in the settings."""
+
+
+Job = SearchJob | ReviewJob | DepthJob | TextbookJob | OwnPuzzlesJob | ExplainJob | MctsChartJob | CalibrateJob
 
 
 # -- messages from the worker (each names its job) ---------------------------------------
@@ -312,7 +320,24 @@ class MctsChartResult:
     final: bool = True
 
 
-JobAnswer = JobResult | ReviewMove | ReviewResult | DepthResult | OwnPuzzlesResult | ExplainResult | MctsChartResult
+@dataclass(frozen=True)
+class CalibrationResult:
+    """What ``CalibrateJob`` measured."""
+
+    job_id: int
+    calibration: Calibration
+
+
+JobAnswer = (
+    JobResult
+    | ReviewMove
+    | ReviewResult
+    | DepthResult
+    | OwnPuzzlesResult
+    | ExplainResult
+    | MctsChartResult
+    | CalibrationResult
+)
 WorkerMessage = JobProgress | JobAnswer | TreeHeader | TreeChunk | TreeSkipped | JobCancelled | JobFailed | WorkerNote
 WorkerEvent = JobProgress | JobAnswer | TreeReady | TreeSkipped | JobCancelled | JobFailed | WorkerLost | WorkerNote
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pygame
 
-from ai.cost import duration_text, full_tree_positions, seconds_for, speed_text
+from ai.cost import Calibration, duration_text, full_tree_positions, search_seconds, speed_text, time_lines
 from ai.levels import (
     MCTS_PLAYOUTS,
     NODE_BUDGETS,
@@ -65,21 +65,22 @@ class Side(enum.Enum):
     PLAYER2 = N_("player 2")
 
 
-def slow_level_warning(level: Level, rules: Rules) -> str | None:
+def slow_level_warning(level: Level, rules: Rules, calibration: Calibration | None = None) -> str | None:
     """A warning with an estimate when ``level`` may search far too long, else None.
 
     Only a full-width search is predictable: without pruning every position to the depth
-    is visited, so the worst case is the size of the tree (from the empty board).
+    is visited, so the worst case is the size of the tree (from the empty board), at this
+    machine's measured speed where it is known.
     """
     if level.pruning or level.node_budget:
         return None
     worst = full_tree_positions(rules, level.depth)
-    seconds = seconds_for(worst)
+    seconds = search_seconds(rules, level.depth, False, calibration)
     if seconds < SLOW_SECONDS:
         return None
     return _(
         "Warning: depth {depth} without pruning and no time limit may visit up to {worst:,} positions per move: about {duration_text} at {speed_text}. Turn pruning on or set positions per move."
-    ).format(depth=level.depth, worst=worst, duration_text=duration_text(seconds), speed_text=speed_text())
+    ).format(depth=level.depth, worst=worst, duration_text=duration_text(seconds), speed_text=speed_text(calibration))
 
 
 class LevelSelectScene(Scene):
@@ -318,7 +319,7 @@ class LevelSelectScene(Scene):
         for selector in self.selectors:
             selector.draw(surface, theme)
         y = self.text_rect.top + row * 0.35
-        warning = slow_level_warning(level, s.rules())
+        warning = slow_level_warning(level, s.rules(), s.calibration)
         paragraphs: list[tuple[str, tuple[int, int, int]]] = []
         if not self.search_rows_apply and not level.is_mcts:
             paragraphs += [(_(PERFECT_ROWS_TEXT), p.text), ("", p.text)]
@@ -327,6 +328,8 @@ class LevelSelectScene(Scene):
         if warning:
             paragraphs.append((warning, p.warning))
         paragraphs += [(sentence, p.text) for sentence in describe(level, s.rules())]
+        if self.search_rows_apply:  # a minimax search: how long its move takes here, with pruning and without
+            paragraphs += [(sentence, p.accent) for sentence in time_lines(s.rules(), level.depth, s.calibration)]
 
         def wrapped(size: int) -> list[tuple[str, tuple[int, int, int]]]:
             return [(line, color) for text, color in paragraphs for line in (theme.wrap(text, size, width) or [""])]

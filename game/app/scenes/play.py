@@ -11,7 +11,12 @@ Controls:
 - 1..9 drop in that column
 - U or Ctrl+Z undo, Ctrl+Y redo, H hint, S exact scores on the board, T tree, R restart,
   B read the board aloud (spoken output), Esc menu
+- X (or Stop, in Hint's place) during a computer move of more than a few seconds: it
+  plays the best move found so far
 Input for a move is ignored while a disc falls and while the computer thinks.
+
+After each computer move the second line sets its search beside the same search with
+pruning switched (``play_jobs.OtherSetting``: estimated, then searched in the worker).
 """
 
 from __future__ import annotations
@@ -110,6 +115,7 @@ class PlayScene(Scene):
             "tree": Button(N_("Tree"), self.open_tree, "T"),
             "menu": Button(N_("Menu"), self.open_menu, "Esc"),
         }
+        self.stop_button = Button(N_("Stop"), self.jobs.finish, "X")  # in Hint's place during a long move
         self.place_buttons(display_size())
 
     def on_pause(self) -> None:
@@ -328,21 +334,11 @@ class PlayScene(Scene):
         self.end_timer = END_DELAY
         self.glow_started = self.app.time
 
-    def tally_key(self, outcome: Outcome) -> tuple[str, str] | None:
-        if self.opponent is Opponent.COMPUTER:
-            if outcome.winner is None:
-                return "tally", "draws"
-            return "tally", "wins" if outcome.winner == self.human_side else "losses"
-        if self.opponent is Opponent.HUMAN:
-            key = "draws" if outcome.winner is None else ("player1" if outcome.winner == MAX else "player2")
-            return "two_player_tally", key
-        return None
-
     def tally(self, outcome: Outcome) -> None:
         """Count the result and save it; Undo never takes it back."""
         self.counted = True
         archive_link.store_finished(self)
-        where = self.tally_key(outcome)
+        where = play_view.tally_key(self.opponent, self.human_side, outcome)
         if where is None:
             return
         getattr(self.app.settings, where[0])[where[1]] += 1
@@ -402,7 +398,7 @@ class PlayScene(Scene):
                 self.cursor = self.hover
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.place_buttons(display_size())
-            for button in self.buttons.values():
+            for button in play_view.toolbar(self).values():
                 if button.handle_event(event):
                     return
             self.try_human_move(self.move_at(event.pos))
@@ -424,6 +420,8 @@ class PlayScene(Scene):
             self.redo()
         elif key == pygame.K_h:
             self.jobs.request_hint()
+        elif key == pygame.K_x:
+            self.jobs.finish()
         elif key == pygame.K_s:
             self.jobs.toggle_scores()
         elif key == pygame.K_t:
@@ -464,8 +462,10 @@ class PlayScene(Scene):
 
     def place_buttons(self, size: tuple[int, int]) -> None:
         """Give the toolbar buttons their rects and states (for clicks; each update)."""
-        for button, rect in zip(self.buttons.values(), self.frame_layout(size).buttons):
+        rects = self.frame_layout(size).buttons
+        for button, rect in zip(self.buttons.values(), rects):
             button.rect = rect
+        self.stop_button.rect = self.buttons["hint"].rect
         for name, enabled in self.button_states().items():
             self.buttons[name].enabled = enabled
 
@@ -474,7 +474,7 @@ class PlayScene(Scene):
         return {
             "undo": self.match.can_undo(),
             "redo": self.match.can_redo(),
-            "hint": self.outcome is None and human_turn and self.drop is None,
+            "hint": (self.outcome is None and human_turn and self.drop is None) or self.jobs.is_long(),  # or Stop
             "scores": solvable(self.rules) and self.opponent is not Opponent.DEMO and self.outcome is None,
             "tree": self.last_tree_index() is not None or self.last_mcts() is not None,
         }

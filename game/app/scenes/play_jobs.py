@@ -6,20 +6,34 @@ screen's sentences (``play_text``) and painting (``play_view``) can read them.  
 standard board a hint's or the column scores' answer is followed by an ``ExplainJob``
 (``ai.explain``, in the worker): the hinted column's reason, or the position's; the
 verdict shows first, the reason when it comes.
+
+Pruning felt: after each computer move a minimax search made, the same search with
+pruning switched (``OtherSetting``) is first estimated from this machine's timing
+(``ai.cost``), then searched in the worker on the person's time, when that takes at most
+``OTHER_SEARCH_SECONDS``; any job asked for after it (the person's move, a hint) cancels
+it, and the estimate stays, said as one.  A move expected to take longer than
+``LONG_SECONDS`` (or running that long) shows its progress against the expected total
+and can be stopped (``finish``): the worker answers with the best move found so far
+(``ai.player.Thinking``: the deepest finished iterative-deepening pass, or, for a
+full-width search that finishes no pass before its end, a shallow alpha-beta search
+made first).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 
-from ai.answer import Answer
-from ai.cost import full_tree_positions, seconds_for
+import numpy as np
+
+from ai.answer import Answer, DecidedBy
+from ai.cost import expected_positions, search_seconds, seconds_for
 from ai.exact import ExactScore
 from ai.explain.explanation import Explanation
 from ai.levels import PRESETS, Level, level_title, preset_name, solvable
 from game.app.play_screen import JobsGame
 from game.app.scenes import play_text as say
-from game.app.scenes.play_text import Report
+from game.app.scenes.play_text import OtherSetting, Report
 from game.app.search_records import SearchRecord
 from game.app.settings import Opponent
 from game.app.worker_protocol import (
@@ -32,6 +46,7 @@ from game.app.worker_protocol import (
     SearchJob,
     WorkerEvent,
 )
+from game.board import Board
 from game.i18n import _
 from game.rules import STANDARD
 
@@ -44,6 +59,14 @@ SLOW_HINT_SECONDS = 5.0
 level answers instead (the level line says which level hints use)."""
 STAND_IN_LEVEL = "Expert"
 """What plays for a level whose job failed (a damaged book, say), for the rest of the game."""
+
+
+OTHER_SEARCH_SECONDS = 20.0
+"""The other setting is searched after a move only where that is expected to take at most
+this long (a depth-10 search without pruning is estimated instead)."""
+LONG_SECONDS = 3.0
+"""A computer's move expected to take longer than this (or running this long) shows its
+progress against the expected total and a Stop."""
 
 
 class PlayJobs:
@@ -67,11 +90,14 @@ class PlayJobs:
         self.why_ply = -1  # the ply it explains
         self.why_id: int | None = None  # the explanation under way
         self.why_move: int | None = None  # what it explains: the hinted column, or (None) the position
+        self.other: OtherSetting | None = None  # the last move's search with pruning switched
+        self.stopping = False  # Stop was asked: the best move so far is on its way
 
     def forget_answers(self) -> None:
         """The position changed by Undo, Redo or Restart: the answers no longer apply."""
         self.hint = None
         self.report = None
+        self.cancel_other()
         self.analysis, self.analysis_ply = None, -1
         self.why, self.why_ply = None, -1
 
@@ -126,7 +152,8 @@ class PlayJobs:
             level = hint_level
         else:
             level = self.scene.levels[-side]
-            if seconds_for(full_tree_positions(self.scene.rules, level.depth)) > SLOW_HINT_SECONDS and not (
+            calibration = self.scene.app.settings.calibration
+            if search_seconds(self.scene.rules, level.depth, False, calibration) > SLOW_HINT_SECONDS and not (
                 level.pruning or level.node_budget
             ):
                 level = hint_level
@@ -147,6 +174,7 @@ class PlayJobs:
         self.purpose = purpose
         self.ply = len(self.scene.match.moves)
         self.progress = None
+        self.stopping = False
 
     def cancel(self) -> None:
         """Stop the job under way for this screen (a move, a hint, the scores, an explanation)."""
@@ -156,6 +184,97 @@ class PlayJobs:
         self.purpose = None
         self.progress = None
         self.why_id = None
+        self.stopping = False
+        self.cancel_other()
+
+    # -- a long move: its progress and Stop --------------------------------------------
+    def move_level(self) -> Level | None:
+        """The minimax level of the computer's move under way, or None (no move under way,
+        a Monte Carlo or perfect level: their work is not a tree to count)."""
+        if self.purpose is not JobPurpose.MOVE:
+            return None
+        level = self.level_for(JobPurpose.MOVE, self.scene.match.to_move)
+        return None if level.is_mcts or level.perfect else level
+
+    def expected(self) -> tuple[int, float] | None:
+        """The positions and seconds the move under way is expected to take, or None."""
+        level = self.move_level()
+        if level is None:
+            return None
+        rules, calibration = self.scene.rules, self.scene.app.settings.calibration
+        moves = len(self.scene.match.board.legal_moves())
+        positions = expected_positions(rules, level.depth, level.pruning, moves)
+        if level.node_budget:
+            positions = min(positions, level.node_budget)
+        passes = level.depth if level.pruning or level.node_budget else 1  # iterative deepening: a pass a ply
+        return positions, seconds_for(positions, calibration, pruning=level.pruning, passes=passes)
+
+    def is_long(self) -> bool:
+        """The move under way takes (or is expected to take) more than a few seconds."""
+        expected = self.expected()
+        if expected is None:
+            return False
+        progress = self.progress
+        return expected[1] > LONG_SECONDS or (progress is not None and progress.seconds > LONG_SECONDS)
+
+    def finish(self) -> None:
+        """Stop: the computer's long move answers now with the best move found so far."""
+        if not self.is_long() or self.stopping or self.scene.app.worker.current != self.id:
+            return
+        self.stopping = True
+        self.scene.app.worker.finish()
+
+    # -- the same search with pruning switched ----------------------------------------
+    def cancel_other(self) -> None:
+        other = self.other
+        if other is not None and other.job_id is not None and self.scene.app.worker.current == other.job_id:
+            self.scene.app.worker.cancel()
+        self.other = None
+
+    def compare_after(self, answer: Answer, grid: np.ndarray, side: int) -> None:
+        """After a computer's move: estimate its search with pruning switched and, where
+        that is quick enough, search it in the worker (any later job cancels it)."""
+        result = answer.result
+        self.other = None
+        if result is None or answer.decided_by is not DecidedBy.SEARCH or answer.level.is_mcts or not result.completed:
+            return
+        rules, level = self.scene.rules, answer.level
+        moves = len(Board(rules, grid, side).legal_moves())
+        pruning = not result.pruning
+        positions = expected_positions(rules, result.depth, pruning, moves)
+        seconds = search_seconds(rules, result.depth, pruning, self.scene.app.settings.calibration, moves)
+        other = OtherSetting(self.ply, pruning, positions, seconds)
+        if seconds <= OTHER_SEARCH_SECONDS and not level.node_budget:
+            job = SearchJob(
+                grid,
+                rules,
+                side,
+                level=dataclasses.replace(level, pruning=pruning, depth=result.depth),
+                purpose=JobPurpose.COMPARE,
+                record_tree=False,
+                timed=True,
+            )
+            other = dataclasses.replace(other, job_id=self.scene.app.submit(job, self.scene))
+        self.other = other
+
+    def on_other(self, event: WorkerEvent) -> bool:
+        """Take the other setting's search result; True if ``event`` was about it."""
+        other = self.other
+        if other is None or other.job_id is None or event.job_id != other.job_id:
+            return False
+        if isinstance(event, JobResult) and event.answer.result is not None:
+            stats = event.answer.result.stats
+            self.other = dataclasses.replace(
+                other, positions=stats.total_nodes, seconds=stats.seconds, searched=True, job_id=None
+            )
+        elif not isinstance(event, JobProgress):
+            self.other = dataclasses.replace(other, job_id=None)  # failed or cancelled: the estimate stays
+        return True
+
+    def other_searching(self) -> bool:
+        """The other setting's search is still running in the worker."""
+        other = self.other
+        return other is not None and other.job_id is not None and self.scene.app.worker.is_pending(other.job_id)
 
     def request_hint(self) -> None:
         if self.scene.outcome is not None or self.scene.drop is not None:
@@ -196,7 +315,7 @@ class PlayJobs:
         """What the worker sent about this screen's job (trees go to the records)."""
         if self.why_id is not None and event.job_id == self.why_id:
             self.take_why(event)
-        elif self.purpose is None:
+        elif self.on_other(event) or self.purpose is None:
             return
         elif isinstance(event, JobProgress):
             self.progress = event
@@ -232,6 +351,7 @@ class PlayJobs:
     def receive(self, event: JobResult) -> None:
         purpose, self.purpose = self.purpose or JobPurpose.MOVE, None
         self.progress = None
+        self.stopping = False
         answer = event.answer
         if len(self.scene.match.moves) != self.ply or answer.move is None:
             return  # the position changed: this answer is stale
@@ -264,6 +384,7 @@ class PlayJobs:
             self.ask_why(answer.move)
         else:
             self.scene.play_move(answer.move)
+            self.compare_after(answer, event.job.grid, side)
 
     def exact_scores(self) -> Mapping[int, ExactScore] | None:
         """The exact result of each move in the current position, if an answer brought

@@ -14,7 +14,7 @@ from functools import cache
 import numpy as np
 
 from ai.answer import Answer, DecidedBy
-from ai.cost import full_tree_positions
+from ai.cost import duration_text, full_tree_positions
 from ai.exact import ExactScore, column_key, column_label, standing, verdict
 from ai.explain.explanation import Explanation
 from ai.heuristic import POINT
@@ -79,6 +79,18 @@ class Report:
     def move(self) -> int:
         assert self.answer.move is not None
         return self.answer.move
+
+
+@dataclass(frozen=True)
+class OtherSetting:
+    """A computer move's search with pruning switched: estimated, then (``searched``) measured."""
+
+    ply: int  # the ply of the move it is about
+    pruning: bool  # the other setting's pruning
+    positions: int
+    seconds: float
+    searched: bool = False
+    job_id: int | None = None  # its search in the worker, while it runs
 
 
 def plural(count: int, word: str) -> str:
@@ -207,6 +219,8 @@ def answer_detail(report: Report) -> str:
         return _("perfect play (opening book + solver): {plural} searched · {seconds}").format(
             plural=plural(answer.nodes, "position"), seconds=seconds
         )
+    if answer.note and answer.decided_by is DecidedBy.FALLBACK and answer.nodes:  # a stopped search
+        return f"{answer.note} · {plural(answer.nodes, 'position')} · {seconds}"
     if answer.note:  # an overrule, a fallback, a stand-in level
         return f"{answer.note} · {seconds}"
     found = answer.mcts
@@ -243,6 +257,62 @@ def progress_text(who: str, depth: int, nodes: int, seconds: float, level: Level
         share = nodes / worst if worst else 0.0
         text += _(" ({share:.1%} of up to {worst:,})").format(share=share, worst=worst)
     return text
+
+
+def pruning_line(report: Report, other: OtherSetting) -> str | None:
+    """After a computer's move, its search beside the same search with pruning switched:
+    "2.9 s, 5,764,801 positions; with alpha-beta 0.04 s, 9,812 positions (searched)";
+    the other is "(searched)" after the move in the worker, or "(estimated)" from this
+    computer's timing (``ai.cost``), "(estimated; searching)" while its search runs.
+    None where the move was not a finished search."""
+    result = report.answer.result
+    if result is None:
+        return None
+    stats = result.stats
+    if other.searched:
+        how = _("searched")
+    elif other.job_id is not None:
+        how = _("estimated; searching")
+    else:
+        how = _("estimated")
+    said = {
+        "seconds": duration_text(stats.seconds),
+        "positions": stats.total_nodes,
+        "other_seconds": duration_text(other.seconds),
+        "other_positions": other.positions,
+        "how": how,
+    }
+    if result.pruning and other.searched:
+        text = _("{seconds}, {positions:,} positions; without pruning {other_seconds}, {other_positions:,} ({how})")
+    elif result.pruning:
+        text = _(
+            "{seconds}, {positions:,} positions; without pruning about {other_seconds}, {other_positions:,} ({how})"
+        )
+    elif other.searched:
+        text = _("{seconds}, {positions:,} positions; with alpha-beta {other_seconds}, {other_positions:,} ({how})")
+    else:
+        text = _(
+            "{seconds}, {positions:,} positions; with alpha-beta about {other_seconds}, {other_positions:,} ({how})"
+        )
+    return text.format(**said)
+
+
+def long_progress_text(who: str, nodes: int, seconds: float, expected: tuple[int, float], stopping: bool) -> str:
+    """The live line of a long search: positions so far against the expected total, and
+    how to stop it (or that it is stopping)."""
+    positions, total_seconds = expected
+    share = min(nodes / positions, 1.0) if positions else 0.0
+    text = _("{who}: {nodes:,} of about {positions:,} positions ({share:.0%}), {seconds} of about {total}").format(
+        who=who,
+        nodes=nodes,
+        positions=positions,
+        share=share,
+        seconds=duration_text(seconds),
+        total=duration_text(total_seconds),
+    )
+    if stopping:
+        return text + " · " + _("stopping: the best move so far comes")
+    return text + " · " + _("X: stop, play the best so far")
 
 
 @cache

@@ -23,7 +23,7 @@ from game.app.settings import Opponent
 from game.app.theme import Palette, Theme
 from game.app.widgets import Button, row_rects
 from game.app.worker_protocol import JobPurpose
-from game.board import Board
+from game.board import Board, Outcome
 from game.i18n import _
 from game.rules import MAX, MIN, Cell, Mode, Rules
 
@@ -64,6 +64,9 @@ class PlayShown(JobsGame, Protocol):
     def result_text(self) -> str: ...
 
     def button_states(self) -> dict[str, bool]: ...
+
+    @property
+    def stop_button(self) -> Button: ...
 
 
 @dataclass(frozen=True)
@@ -147,12 +150,18 @@ def detail(scene: PlayShown) -> str:
             return say.slow_perfect_text(who)
         if progress is None:
             return f"{who}..."
+        if scene.jobs.is_long():
+            expected = scene.jobs.expected()
+            assert expected is not None  # a long move is a minimax move with an expectation
+            return say.long_progress_text(who, progress.nodes, progress.seconds, expected, scene.jobs.stopping)
         return say.progress_text(who, progress.depth, progress.nodes, progress.seconds, level, scene.rules)
     working = _("working out the column scores...")
     report = scene.jobs.report
     if report is None:
         return working if scores_only else ""
-    detail = say.answer_detail(report)
+    other = scene.jobs.other
+    line = say.pruning_line(report, other) if other is not None and not report.hint else None
+    detail = line or say.answer_detail(report)
     return f"{detail} · {working}" if scores_only else detail
 
 
@@ -188,6 +197,25 @@ def level_line(scene: PlayShown) -> str:
             short_level=say.short_level(scene.levels[MAX]), short_level2=say.short_level(scene.levels[MIN])
         )
     return say.level_text(scene.level, scene.rules)
+
+
+def toolbar(scene: PlayShown) -> Mapping[str, Button]:
+    """The toolbar as shown: during a long computer move, Stop in Hint's place."""
+    if not scene.jobs.is_long():
+        return scene.buttons
+    return {name: scene.stop_button if name == "hint" else button for name, button in scene.buttons.items()}
+
+
+def tally_key(opponent: Opponent, human_side: int, outcome: Outcome) -> tuple[str, str] | None:
+    """Which tally of the settings counts ``outcome`` and under which key (none in a demo)."""
+    if opponent is Opponent.COMPUTER:
+        if outcome.winner is None:
+            return "tally", "draws"
+        return "tally", "wins" if outcome.winner == human_side else "losses"
+    if opponent is Opponent.HUMAN:
+        key = "draws" if outcome.winner is None else ("player1" if outcome.winner == MAX else "player2")
+        return "two_player_tally", key
+    return None
 
 
 def tally_line(scene: PlayShown) -> str:
@@ -293,7 +321,7 @@ def draw(scene: PlayShown, surface: pygame.Surface) -> None:
         draw_scores_legend(scene, surface, layout.board)
     draw_status(scene, surface, layout)
     states = scene.button_states()
-    for (name, button), rect in zip(scene.buttons.items(), layout.buttons):
+    for (name, button), rect in zip(toolbar(scene).items(), layout.buttons):
         button.draw(surface, theme, rect=rect, enabled=states.get(name, True))
 
 
@@ -399,6 +427,7 @@ def draw_status(scene: PlayShown, surface: pygame.Surface, layout: PlayLayout) -
         color=color,
         cache=not searching,
     )
+    draw_progress_bar(scene, surface, status)
     edge = layout.text_right
     if level:
         theme.text(surface, level, side, (edge, y + 4), anchor="topright", color=p.muted)
@@ -458,3 +487,17 @@ def fill_lines(theme: Theme, text: str, size: float, width: float, height: float
     if len(lines) <= 2:
         return lines, current
     return [theme.fit(text, current, width)], current
+
+
+def draw_progress_bar(scene: PlayShown, surface: pygame.Surface, status: pygame.Rect) -> None:
+    """Along the status bar's foot, a long search's share of its expected positions (the
+    line above says it in numbers too)."""
+    progress, expected = scene.jobs.progress, scene.jobs.expected()
+    if progress is None or expected is None or not scene.jobs.is_long() or not expected[0]:
+        return
+    p = scene.app.theme.palette
+    height = max(4, status.height // 14)
+    bar = pygame.Rect(status.left, status.bottom - height, status.width, height)
+    pygame.draw.rect(surface, p.muted, bar)
+    bar.width = round(bar.width * min(1.0, progress.nodes / expected[0]))
+    pygame.draw.rect(surface, p.accent, bar)
