@@ -19,7 +19,7 @@ from game.app.scenes.play import PlayScene
 from game.app.worker_protocol import CalibrateJob
 from game.rules import STANDARD
 from game.version import __version__
-from tests.ui import drawn_texts, press, step, wait_until
+from tests.ui import drawn_texts, press, settle, step, wait_until
 
 SLOW = Calibration(0.0005, 1_000_000.0, 1_000_000.0, "compiled", __version__)
 """A timing that makes a depth-9 search without pruning a long one (47 s expected)."""
@@ -84,7 +84,9 @@ def test_a_computer_move_says_its_numbers_beside_the_other_settings_search(tmp_p
     assert play.jobs.other.positions == pruned.stats.total_nodes
     assert line.endswith(f", {pruned.stats.total_nodes:,} (searched)")
     # The person moves: the line goes with the move it was about.
+    settle(app, play)
     press(app, pygame.K_1)
+    assert len(play.match.moves) == 2 and play.jobs.other is None
     assert "positions; with alpha-beta" not in play.detail()
 
 
