@@ -634,8 +634,8 @@ SAFETY_NET_SHARE = 0.1
 """Before the level thinks, a search of at most this depth in this share of the move
 time leaves a fallback move better than a quick guess."""
 STOP_NET_SECONDS = 2.0
-"""A search a person may stop, that finishes no pass before its end (no pruning), first
-makes a safety net in a tenth of this."""
+"""A search a person stopped before any pass finished (no pruning: one pass to the full
+depth) leaves its move to a safety net made then, in a tenth of this."""
 MAX_THINK_SECONDS = 86_400.0
 """A day: longer move times are cut to this (thread timers cannot wait for ever)."""
 
@@ -742,9 +742,10 @@ class Thinking:
         )
         return Answer(move, DecidedBy.FALLBACK, self.level, 0, seconds=elapsed, note=note)
 
-    def _cast_safety_net(self, seconds: float) -> None:
+    def _cast_safety_net(self, seconds: float, should_stop: Callable[[], bool] | None = None) -> None:
         """A shallow search first, so a level that reports no passes (book, solver) still
-        leaves a searched move when the clock runs out."""
+        leaves a searched move when the clock runs out (``should_stop``: by default the
+        clock's and the caller's stop)."""
         board = self.board
         try:
             result = search(
@@ -753,7 +754,7 @@ class Thinking:
                 SAFETY_NET_DEPTH,
                 time_limit=max(0.005, seconds * SAFETY_NET_SHARE),
                 to_move=board.to_move,
-                should_stop=self.should_stop,
+                should_stop=should_stop or self.should_stop,
             )
         except SearchCancelled:
             return
@@ -773,7 +774,7 @@ class Thinking:
             return None
         depth = self._net.result.depth
         if stopped:
-            return _("stopped: the {depth}-ply alpha-beta search made first answered").format(depth=depth)
+            return _("stopped: a quick {depth}-ply alpha-beta search answered").format(depth=depth)
         return _("the clock ran out: a {depth}-ply safety-net search answered").format(depth=depth)
 
     def run(self) -> Answer:
@@ -784,10 +785,6 @@ class Thinking:
             _, self._note = level_here(self.level, board.grid, board.rules)
             if self.seconds is not None:
                 self._cast_safety_net(self.seconds)
-            elif self._finish is not None and not (self.level.pruning or self.level.node_budget):
-                # One pass to the full depth: nothing of it finishes before the end, so a
-                # stop needs a move found first (a few milliseconds of alpha-beta).
-                self._cast_safety_net(STOP_NET_SECONDS)
         soft = None
         if self.seconds is not None:
             soft = max(0.01, self.started + self.seconds * SOFT_SHARE - SAFETY_SECONDS - time.perf_counter())
@@ -797,6 +794,10 @@ class Thinking:
         except (SearchCancelled, SolverStopped):
             if self._outside_stop is not None and self._outside_stop():
                 raise
+            if self.finished_by_request and self._progress is None and self._net is None:
+                # Stopped before a pass finished (one pass to the full depth, without
+                # pruning): a few milliseconds of alpha-beta find the move to play.
+                self._cast_safety_net(STOP_NET_SECONDS, self._outside_stop or (lambda: False))
             return self.best_so_far()
         return replace(answer, seconds=time.perf_counter() - self.started)
 

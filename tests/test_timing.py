@@ -135,7 +135,7 @@ def test_a_stop_of_a_full_width_search_plays_the_alpha_beta_search_made_first():
     thinking = Thinking(Level(12, False), board, None, should_finish=finish, on_report=reports.append)
     answer = thinking.run()
     assert answer.decided_by is DecidedBy.FALLBACK and answer.note is not None
-    assert answer.note.startswith("stopped: the") and "alpha-beta search made first answered" in answer.note
+    assert answer.note.startswith("stopped: a quick") and "alpha-beta search answered" in answer.note
     assert answer.move in board.legal_moves()
     assert 50_000 < answer.nodes < expected_positions(STANDARD, 12, False, 7)  # the full search's so far
 

@@ -15,8 +15,8 @@ it, and the estimate stays, said as one.  A move expected to take longer than
 ``LONG_SECONDS`` (or running that long) shows its progress against the expected total
 and can be stopped (``finish``): the worker answers with the best move found so far
 (``ai.player.Thinking``: the deepest finished iterative-deepening pass, or, for a
-full-width search that finishes no pass before its end, a shallow alpha-beta search
-made first).
+full-width search that finishes no pass before its end, a quick alpha-beta search of at
+most 6 plies made then, in milliseconds).
 """
 
 from __future__ import annotations
