@@ -57,7 +57,7 @@ def test_the_level_screen_says_both_times_where_they_come_from_and_the_felt_dept
     assert "to depth 6" in lines[0] and "137,256 positions" in lines[0]
     assert duration_text(search_seconds(STANDARD, 6, False, MEASURED)) in lines[0]
     assert duration_text(search_seconds(STANDARD, 6, True, MEASURED)) in lines[0]
-    assert "Measured at the first start: 10,000,000 positions a second" in lines[1]
+    assert "Measured at the first start, in CPU time" in lines[1] and "10,000,000 positions a second" in lines[1]
     felt = felt_depth(STANDARD, MEASURED)
     assert felt == 9  # depth 8: 6,725,600 positions, 0.67 s, not yet felt; depth 9: 47 million, 4.7 s
     assert f"felt from depth {felt}" in lines[2]
