@@ -220,7 +220,7 @@ def answer_detail(report: Report) -> str:
             plural=plural(answer.nodes, "position"), seconds=seconds
         )
     if answer.note and answer.decided_by is DecidedBy.FALLBACK and answer.nodes:  # a stopped search
-        return f"{answer.note} · {plural(answer.nodes, 'position')} · {seconds}"
+        return f"{plural(answer.nodes, 'position')} · {seconds} · {answer.note}"
     if answer.note:  # an overrule, a fallback, a stand-in level
         return f"{answer.note} · {seconds}"
     found = answer.mcts
