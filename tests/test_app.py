@@ -1110,7 +1110,10 @@ def test_scores_on_keeps_the_computers_move_stats_while_working(app):
     assert wait_until(app, lambda: play.jobs.purpose is None, 60)
     press(app, pygame.K_4)
     assert wait_until(app, lambda: play.jobs.report is not None and play.jobs.purpose is JobPurpose.SCORES, 60)
-    assert play.detail().startswith("search: 2 plies deep")
+    # The move's own search (its time and positions beside the other setting's), then the scores' work.
+    nodes = play.records.done[-1].result.stats.total_nodes
+    assert play.detail().split(";")[0].endswith(f", {nodes:,} positions")
+    assert "without pruning" in play.detail()
     assert play.detail().endswith("working out the column scores...")
 
 
