@@ -7,7 +7,7 @@ import sys
 import time
 from typing import Any
 
-from ai.cost import duration_text, full_tree_positions, pruned_tree_positions, seconds_for, speed_text
+from ai.cost import duration_text, expected_positions, full_tree_positions, seconds_for, speed_text
 from ai.search import SearchProgress, SearchResult, search
 from game.board import Board
 from game.cli.errors import SearchInterrupted
@@ -39,7 +39,7 @@ class SearchWatch:
         self.rules = board.rules
         moves = len(board.legal_moves())
         worst = full_tree_positions(board.rules, depth, moves)
-        estimate = min(worst, pruned_tree_positions(depth, moves)) if pruning else worst
+        estimate = expected_positions(board.rules, depth, pruning, moves)
         self.warning: str | None = None
         seconds = seconds_for(estimate)
         if seconds > LONG_SEARCH_SECONDS and (time_limit is None or time_limit > LONG_SEARCH_SECONDS):
