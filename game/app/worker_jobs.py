@@ -108,8 +108,8 @@ def run_job(
             send(JobProgress(job_id, report.depth, report.completed_depth, report.nodes, report.seconds))
 
     # Nothing kept that the job's board cannot show: other boards' solver tables go back
-    # (your own puzzles come from standard-board games).
-    keep_tables_of(STANDARD if isinstance(job, OwnPuzzlesJob) else job.rules)
+    # (your own puzzles come from standard-board games; the timing plays on the standard board).
+    keep_tables_of(STANDARD if isinstance(job, OwnPuzzlesJob | CalibrateJob) else job.rules)
     if isinstance(job, ReviewJob):
         _run_review(job_id, job, send, should_stop)
         return
