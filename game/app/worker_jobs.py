@@ -95,9 +95,7 @@ def run_job(
     should_finish: Callable[[], bool] | None = None,
 ) -> None:
     """Work out one job and send its messages: progress, the answer, then the tree.
-
-    ``should_stop`` cancels the job (no answer); ``should_finish`` is a person's "stop and
-    play" of a computer's move: the best move found so far answers (``ai.player.Thinking``)."""
+    ``should_stop`` cancels it; ``should_finish``: a move answers now (``ai.player.Thinking``)."""
     last = [0.0]
     cpu = time.process_time()
 
