@@ -130,7 +130,7 @@ def test_flipped_values_are_refused_and_solve_stays_exact(flipped, tmp_path):
     assert _check_solve_output(proc.stdout, expected) >= 3
     notes = [line for line in proc.stderr.splitlines() if line.startswith("note:")]
     assert len(notes) == 1 and "book_12ply_distances.dat is damaged" in notes[0], proc.stderr
-    verdicts = (tmp_path / "connect-four" / "book-checks.json").read_text()
+    verdicts = (tmp_path / "connect4" / "book-checks.json").read_text()
     assert "book_12ply_distances.dat" in verdicts and "damaged" in verdicts  # cached for the next run
 
 

@@ -39,7 +39,7 @@ def title_rects(app) -> dict[str, pygame.Rect]:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_the_title_buttons_stay_put_when_a_game_can_be_resumed(tmp_path, size, make_app):
-    """After leaving a game "Resume the unfinished game" came in at the top and pushed every
+    """After leaving a game its "Resume ..." line came in at the top and pushed every
     button down: a click meant for "Computer vs computer" resumed the old game."""
     app = make_app(size, home=tmp_path / "home")
     app.stack.push(TitleScene())
@@ -58,7 +58,7 @@ def test_the_title_buttons_stay_put_when_a_game_can_be_resumed(tmp_path, size, m
     click(app, next(b for b in pause.buttons if b.label == "Main menu").rect.center)
     step(app, 2)
     after = title_rects(app)
-    assert any(label.startswith("Resume the unfinished game") for label in after)  # offered ...
+    assert any(label.startswith("Resume the two-player game") for label in after)  # offered ...
     assert {label: rect for label, rect in after.items() if label in before} == before  # ... and nothing moved
     resume = next(rect for label, rect in after.items() if label.startswith("Resume"))
     assert all(not resume.colliderect(rect) for rect in before.values())
