@@ -92,9 +92,10 @@ def test_s_in_mcts_beside_minimax_runs_mcts_solver_and_marks_what_it_proved(app)
     scene = app.stack.top
     assert wait_until(app, lambda: scene.found is not None and scene.minimax is not None, 60)
     assert scene.found.proved is None and not scene.found.tree.solver
-    press(app, pygame.K_s)
-    assert scene.solver and scene.found is None
-    assert wait_until(app, lambda: scene.found is not None, 60)
+    plain = scene.found
+    press(app, pygame.K_s)  # on a quiet machine MCTS-Solver can answer within these frames
+    assert scene.solver
+    assert wait_until(app, lambda: scene.found is not None and scene.found is not plain, 60)
     assert scene.found.tree.solver and scene.found.proved is Proved.LOSS and scene.found.playouts < 5000
     lines = comparison_lines(scene.found, scene.minimax, scene.exact, board.rules, board.to_move)
     assert any("MCTS-Solver proved the position" in line for line in lines)
