@@ -115,9 +115,11 @@ def test_a_move_a_hint_and_a_result_are_spoken(app, tmp_path):
     app.step([], FRAME)
     assert heard(app, "The computer played column") > 0.5
     app.step([key_event(pygame.K_h)], FRAME)
-    assert wait_until(app, lambda: play.jobs.hint is not None, 30)
+    assert wait_until(app, lambda: play.jobs.hint is not None and not play.jobs.explaining, 30)
     app.step([], FRAME)
     assert heard(app, "Hint: column") > 0.5
+    hint = list(app.speech.said)[-1]
+    assert ". " in hint and ".." not in hint and "play No" not in hint  # the reason is its own sentence
     app.step([key_event(pygame.K_b)], FRAME)
     assert list(app.speech.said)[-1] == board_readout(play.match.board.grid, play.rules, play.names())
     assert heard(app, "Column 1:") > 2.0

@@ -178,8 +178,10 @@ def why_line(scene: PlayShown) -> str:
 def status_line(scene: PlayShown) -> str:
     """What spoken output reads: the headline, and the reason's spoken form once the hint
     or the column scores have one."""
-    why = why_spoken(scene)
-    return f"{headline(scene)} {why}" if why else headline(scene)
+    why, said = why_spoken(scene), headline(scene)
+    if not why:
+        return said
+    return f"{said} {why}" if said.endswith((".", "!", "?", ":")) else f"{said}. {why}"
 
 
 def why_spoken(scene: PlayShown) -> str:
