@@ -147,7 +147,9 @@ class Tour:
     def tree_overlay(self, play: PlayScene) -> None:
         """T, then the comparison (C), the move orders (O), the code walk (K), practice
         (P), and the depth chart on one benchmark position."""
-        self.until(lambda: all(r.result.tree is not None for r in play.searches), _("the trees"))
+        self.until(  # a tree let go for newer ones' (``KEPT_TREES``) came too
+            lambda: all(r.result.tree is not None or r.tree_dropped for r in play.searches), _("the trees")
+        )
         self.key(pygame.K_t)
         tree = self.top(TreeScene)
         self.key(pygame.K_c)
