@@ -101,8 +101,8 @@ def every_scene(app, measure=None) -> dict[str, dict[str, tuple[list[str], list[
     step(app)
     for key in "1212121":  # player 1 wins in column 1
         app.step([key_event(pygame.K_0 + int(key))], 1 / 60)
-        wait_until(app, lambda: play.drop is None, 5)
-    assert wait_until(app, lambda: isinstance(app.stack.top, GameOverScene), 5)
+        wait_until(app, lambda: play.drop is None, 30)
+    assert wait_until(app, lambda: isinstance(app.stack.top, GameOverScene), 30)
     in_every_language(app, found, "GameOverScene", measure=measure)
     app.stack.pop()
     step(app)

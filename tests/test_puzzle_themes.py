@@ -79,6 +79,7 @@ def test_every_shipped_puzzle_has_a_theme_and_every_theme_at_least_15_puzzles():
     assert all((Theme.LONG_COMBINATION in p.themes) == (len(p.steps) >= LONG_STEPS) for p in puzzles)
 
 
+@pytest.mark.slow  # every shipped puzzle classified again
 def test_the_shipped_themes_are_the_classifiers():
     """Every tenth shipped puzzle classified again (the whole set took the maker minutes)."""
     for puzzle in shipped_puzzles()[::10]:

@@ -47,6 +47,7 @@ def test_the_set_is_a_few_hundred_puzzles():
     assert 200 <= len(shipped_puzzles()) <= 400
 
 
+@pytest.mark.slow  # the whole shipped set against the solver or a level's play
 @pytest.mark.parametrize("part", range(PARTS))
 def test_every_shipped_puzzle_holds_against_the_solver(part):
     """At every player step exactly one column reaches the goal, each reply is the
@@ -60,6 +61,7 @@ def test_every_shipped_puzzle_holds_against_the_solver(part):
     print(f"{len(share)} puzzles re-checked in {time.perf_counter() - started:.1f} s")
 
 
+@pytest.mark.slow  # the whole shipped set against the solver or a level's play
 def test_each_step_of_a_shipped_puzzle_has_exactly_one_right_column():
     """The same property spelled out on the solver's verdicts, step by step."""
     checker = PuzzleChecker()
@@ -134,6 +136,7 @@ def test_a_reply_that_keeps_the_outcome_but_is_not_the_strongest_is_named():
     ]
 
 
+@pytest.mark.slow  # the whole shipped set against the solver or a level's play
 @pytest.mark.parametrize("level", NOISY_LEVELS)
 def test_a_noisy_level_solves_about_half_the_shipped_puzzles_around_its_rating(level):
     """The ratings mean what a rating means: a level plays the puzzles rated between the
@@ -149,6 +152,7 @@ def test_a_noisy_level_solves_about_half_the_shipped_puzzles_around_its_rating(l
     assert 0.35 <= share <= 0.65, share
 
 
+@pytest.mark.slow  # the whole shipped set against the solver or a level's play
 @pytest.mark.parametrize("level", [name for name in list(LEVEL_RATINGS)[1:-1] if name not in NOISY_LEVELS])
 def test_a_steady_level_solves_the_puzzles_below_its_rating_and_misses_those_above(level):
     """Medium, Hard and Expert play the same move whatever the seed: around its rating a

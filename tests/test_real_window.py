@@ -48,6 +48,7 @@ def x_display() -> Iterator[str]:
         server.wait(timeout=30)
 
 
+@pytest.mark.slow  # the demo's tour in a process
 def test_the_demo_tour_in_a_real_window_stays_within_its_memory(x_display, tmp_path):
     env = {name: value for name, value in os.environ.items() if not name.startswith("SDL_")}
     env["DISPLAY"] = x_display  # a real X display: SDL's x11 driver, not the dummy one
