@@ -192,7 +192,8 @@ def test_the_level_mcts_n_is_found_by_name_and_plays_its_search():
 def test_the_level_answers_on_an_outside_clock_with_the_playouts_it_ran():
     mcts_kernel.LOADER.prepare()  # compiled ahead (a clock never waits for the first start's compiling)
     board = Board.from_moves("4453")
-    answer = choose_move(find_level("mcts:1000000"), board.grid, board.rules, board.to_move, movetime=0.3)
+    # a second: a loaded machine still runs playouts in it (at 0.3 s the safety net answered)
+    answer = choose_move(find_level("mcts:1000000"), board.grid, board.rules, board.to_move, movetime=1.0)
     assert answer.move is not None and board.is_legal(answer.move)
     assert answer.cut_short and answer.note is not None and "playouts" in answer.note
 
