@@ -345,3 +345,16 @@ def test_a_window_started_in_a_damaged_language_says_so_on_screen(tmp_path, monk
     assert app.toast is not None and "translation cannot be read" in app.toast[0]
     assert _("Back") == "Back"  # and the window speaks English
     set_language("en")
+
+
+def test_the_template_gives_every_sentence_its_empty_translation():
+    """A translator starts from connect4.pot: each entry needs its msgstr (or msgstr[0] and
+    msgstr[1] for a plural), else msgfmt and the translation tools refuse the file.  Merged
+    by hand, nine entries had lost theirs."""
+    template = (ROOT / "game" / "locale" / "connect4.pot").read_text(encoding="utf-8")
+    broken = [
+        block.splitlines()[0]
+        for block in template.split("\n\n")
+        if "msgid " in block and ("msgid_plural" in block and "msgstr[1]" not in block or "msgstr" not in block)
+    ]
+    assert broken == []
