@@ -253,6 +253,32 @@ engine's), one empty file per group id, taken out when the group is killed.  A w
 that dies cannot kill its engines; the runner kills the groups still listed."""
 
 
+class _EngineStart:
+    """A SIGTERM that comes while an engine is being started waits until the engine is
+    listed: stopped between its start and its listing, a worker left an engine no one
+    knew of, asleep for good."""
+
+    def __init__(self) -> None:
+        self.starting = 0
+        self.stop_asked = False
+
+    def __enter__(self) -> None:
+        self.starting += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.starting -= 1
+        if self.starting == 0 and self.stop_asked:
+            _stop_worker()
+
+
+ENGINE_START = _EngineStart()
+
+
+def _stop_worker() -> None:
+    close_players()
+    os._exit(0)
+
+
 def note_group(group: int) -> None:
     """List a process group this process started (see ``GROUPS_ENV``)."""
     folder = os.environ.get(GROUPS_ENV)
@@ -291,8 +317,10 @@ def _worker_start() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def stop(signum: int, frame: object) -> None:
-        close_players()
-        os._exit(0)
+        if ENGINE_START.starting:
+            ENGINE_START.stop_asked = True  # once the engine is listed (``_EngineStart``)
+            return
+        _stop_worker()
 
     signal.signal(signal.SIGTERM, stop)
     threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), name="parent-watch", daemon=True).start()

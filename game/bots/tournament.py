@@ -40,7 +40,7 @@ from typing import IO, Any, TextIO
 from ai.levels import find_level
 from game.board import Board
 from game.bots.players import Failure, LevelChooser, Player, PlayerFailed, Side, level_move
-from game.bots.runners import MAX_REPLAYS, MatchOutcome, forget_group, note_group
+from game.bots.runners import ENGINE_START, MAX_REPLAYS, MatchOutcome, forget_group, note_group
 from game.bots.statistics import GameRecord, MatchResult, fmt_elo
 from game.game_file import GameText, game_text
 from game.rules import STANDARD, Mode, Rules
@@ -124,15 +124,16 @@ class EnginePlayer:
         options: dict[str, Any] = {"start_new_session": True} if os.name == "posix" else {}
         if os.name == "nt":
             options["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
-        try:
-            process = subprocess.Popen(
-                shlex.split(self.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, **options
-            )
-        except (OSError, ValueError) as problem:
-            raise PlayerFailed(Failure.CRASH, f"cannot start {self.command!r}: {problem}") from None
-        assert process.stdout is not None
-        self._process = process
-        note_group(process.pid)  # the runner kills it should this worker die
+        with ENGINE_START:  # a stop waits until the engine is known and listed
+            try:
+                process = subprocess.Popen(
+                    shlex.split(self.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, **options
+                )
+            except (OSError, ValueError) as problem:
+                raise PlayerFailed(Failure.CRASH, f"cannot start {self.command!r}: {problem}") from None
+            assert process.stdout is not None
+            self._process = process
+            note_group(process.pid)  # the runner kills it should this worker die
         self._reader = _Reader(process.stdout)
         self._rules_sent = None
         self._fresh = True
